@@ -1,0 +1,181 @@
+"""The ``smoothbore`` command line: list rulesets, print exact odds of their mechanisms."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from smoothbore import __version__
+from smoothbore.core.catalogue import DICE_MECHANISMS
+from smoothbore.core.chance import SamplingDice, make_rng, odds
+from smoothbore.core.distribution import Distribution
+from smoothbore.core.errors import InvalidValueError, SmoothboreError
+from smoothbore.core.ruleset import Mechanism
+from smoothbore.rulesets import available_rulesets, get_ruleset
+
+__all__ = ["main"]
+
+DICE = "dice"
+DEFAULT_TARGET = (DICE, "pool")
+"""What ``smoothbore odds`` shows when asked nothing more: six d12 at or under 7, naturals
+1 and 12, the shape of a Bloodybacks activation hand."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="smoothbore",
+        description="Play and analyse horse-and-musket wargames: exact odds of every mechanism.",
+    )
+    parser.add_argument("--version", action="version", version=f"smoothbore {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    listing = commands.add_parser("rulesets", help="list the rulesets and their mechanisms")
+    listing.add_argument("--json", action="store_true", help="print JSON for programs")
+    show = commands.add_parser(
+        "odds",
+        help="print the exact distribution of a mechanism",
+        description=(
+            "Print the exact distribution of a mechanism. TARGET is a ruleset name or 'dice' "
+            "for generic dice; parameters are given as name=value. With no TARGET, shows "
+            "six d12 at or under 7."
+        ),
+    )
+    show.add_argument("target", nargs="?", help="a ruleset name or alias, or 'dice'")
+    show.add_argument("mechanism", nargs="?", help="the mechanism (see --list)")
+    show.add_argument("params", nargs="*", metavar="name=value", help="mechanism parameters")
+    show.add_argument("--list", action="store_true", help="list the mechanisms of TARGET")
+    show.add_argument("--json", action="store_true", help="print JSON for programs")
+    show.add_argument(
+        "--samples", type=int, default=0, help="also sample this many times (Monte Carlo)"
+    )
+    show.add_argument("--seed", type=int, default=None, help="seed for --samples")
+    return parser
+
+
+def _mechanisms(target: str) -> tuple[str, tuple[Mechanism, ...]]:
+    if target.lower() == DICE:
+        return DICE, DICE_MECHANISMS
+    ruleset = get_ruleset(target)
+    return ruleset.name, ruleset.mechanisms
+
+
+def _find(mechanisms: tuple[Mechanism, ...], owner: str, name: str) -> Mechanism:
+    wanted = name.replace("_", "-").lower()
+    for mechanism in mechanisms:
+        if mechanism.name.replace("_", "-").lower() == wanted:
+            return mechanism
+    raise InvalidValueError(
+        f"{owner} mechanism", name, "one of " + ", ".join(m.name for m in mechanisms)
+    )
+
+
+def _pairs(params: Sequence[str]) -> dict[str, str]:
+    given = {}
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise InvalidValueError("parameter", item, "name=value")
+        given[name.strip()] = value.strip()
+    return given
+
+
+def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed: int | None
+             ) -> Counter[str]:
+    dice = SamplingDice(make_rng(seed))
+    return Counter(str(mechanism.function(dice=dice, **arguments)) for _ in range(samples))
+
+
+def _cmd_rulesets(as_json: bool) -> int:
+    rulesets = available_rulesets()
+    if as_json:
+        print(json.dumps([
+            {
+                "name": r.name, "title": r.title, "period": r.period, "edition": r.edition,
+                "aliases": list(r.aliases), "dice": list(r.dice),
+                "phases": [p.name for p in r.phases],
+                "mechanisms": [m.name for m in r.mechanisms],
+            }
+            for r in rulesets
+        ], indent=2))
+        return 0
+    print(f"{DICE:<16} generic dice: " + ", ".join(m.name for m in DICE_MECHANISMS))
+    for r in rulesets:
+        aliases = f" (also {', '.join(r.aliases)})" if r.aliases else ""
+        print(f"{r.name:<16} {r.title}, {r.edition}; {r.period}{aliases}")
+        print(f"{'':<16} dice: {', '.join(r.dice)}; {len(r.mechanisms)} mechanisms")
+    if not rulesets:
+        print("(no rule book installed yet: only generic dice)")
+    return 0
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    target = args.target or DEFAULT_TARGET[0]
+    owner, mechanisms = _mechanisms(target)
+    if args.list:
+        if args.json:
+            print(json.dumps([_describe(m) for m in mechanisms], indent=2))
+        else:
+            for m in mechanisms:
+                print(f"{m.signature()}\n    {m.summary} [{m.rule}]")
+        return 0
+    name = args.mechanism or (DEFAULT_TARGET[1] if owner == DICE else None)
+    if name is None:
+        raise InvalidValueError("mechanism", None, f"a mechanism of {owner} (see --list)")
+    mechanism = _find(mechanisms, owner, name)
+    arguments = mechanism.arguments(_pairs(args.params))
+    distribution: Distribution[Any] = odds(mechanism.function, **arguments)
+    sampled = _sampled(mechanism, arguments, args.samples, args.seed) if args.samples else None
+    if args.json:
+        data = {"ruleset": owner, "mechanism": mechanism.name, "rule": mechanism.rule,
+                "parameters": arguments, **distribution.to_dict()}
+        if sampled is not None:
+            data["samples"] = {"count": args.samples, "seed": args.seed, "counts": dict(sampled)}
+        print(json.dumps(data, indent=2, default=str))
+        return 0
+    shown = " ".join(f"{k}={v}" for k, v in arguments.items())
+    print(f"{owner} {mechanism.name} {shown}\n{mechanism.summary} [{mechanism.rule}]\n")
+    print(distribution.table())
+    if sampled is not None:
+        print(f"\nsampled {args.samples:,} times (seed {args.seed}):")
+        for outcome, _ in distribution.items():
+            label = str(outcome)
+            print(f"{label:<24} {sampled[label] / args.samples:>7.2%}")
+    return 0
+
+
+def _describe(mechanism: Mechanism) -> dict[str, Any]:
+    return {
+        "name": mechanism.name,
+        "summary": mechanism.summary,
+        "rule": mechanism.rule,
+        "parameters": [
+            {"name": p.name, "kind": p.kind.__name__, "default": p.default, "help": p.help,
+             "choices": list(p.choices)}
+            for p in mechanism.parameters
+        ],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "rulesets":
+            return _cmd_rulesets(args.json)
+        if args.command == "odds":
+            if args.samples < 0:
+                raise InvalidValueError("--samples", args.samples, "0 or more")
+            return _cmd_odds(args)
+    except SmoothboreError as error:
+        print(f"smoothbore: error: {error}", file=sys.stderr)
+        return 2
+    parser.print_help()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

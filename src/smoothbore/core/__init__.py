@@ -1,0 +1,97 @@
+"""smoothbore.core: what every ruleset shares.
+
+Dice and checks with exact distributions, the ``Dice`` through which rules roll (sampling for
+play, enumerating for ``odds``), modifiers that explain themselves, events, the protocols of
+units, commanders and turns, the generic battle state, rulesets as data and their registry,
+and the library's errors.
+"""
+
+from smoothbore.core.catalogue import DICE_MECHANISMS
+from smoothbore.core.chance import (
+    DEFAULT_MAX_BRANCHES,
+    Dice,
+    RollRecord,
+    SamplingDice,
+    make_rng,
+    odds,
+)
+from smoothbore.core.checks import (
+    Band,
+    Check,
+    DrawCheck,
+    FacesCheck,
+    OpposedCheck,
+    PoolCheck,
+    TableCheck,
+    ThresholdCheck,
+    TotalCheck,
+)
+from smoothbore.core.dice import AVERAGE_DIE, D3, D6, D10, D12, Die, die, parse_dice
+from smoothbore.core.distribution import Distribution
+from smoothbore.core.errors import (
+    EnumerationLimitError,
+    IllegalActionError,
+    InvalidValueError,
+    SmoothboreError,
+    UnknownRulesetError,
+)
+from smoothbore.core.events import Event, narrate
+from smoothbore.core.modifiers import Modified, Modifier
+from smoothbore.core.protocols import Commander, Phase, Turn, Unit
+from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
+from smoothbore.core.ruleset import Mechanism, Parameter, Ruleset
+from smoothbore.core.state import BattleState, DiceState
+from smoothbore.core.validate import at_least, check_choice, check_range, in_range, one_of
+
+__all__ = [
+    "AVERAGE_DIE",
+    "D3",
+    "D6",
+    "D10",
+    "D12",
+    "DEFAULT_MAX_BRANCHES",
+    "DICE_MECHANISMS",
+    "ENTRY_POINT_GROUP",
+    "Band",
+    "BattleState",
+    "Check",
+    "Commander",
+    "Dice",
+    "DiceState",
+    "Die",
+    "Distribution",
+    "DrawCheck",
+    "EnumerationLimitError",
+    "Event",
+    "FacesCheck",
+    "IllegalActionError",
+    "InvalidValueError",
+    "Mechanism",
+    "Modified",
+    "Modifier",
+    "OpposedCheck",
+    "Parameter",
+    "Phase",
+    "PoolCheck",
+    "Registry",
+    "RollRecord",
+    "Ruleset",
+    "SamplingDice",
+    "SmoothboreError",
+    "TableCheck",
+    "ThresholdCheck",
+    "TotalCheck",
+    "Turn",
+    "Unit",
+    "UnknownRulesetError",
+    "at_least",
+    "check_choice",
+    "check_range",
+    "die",
+    "in_range",
+    "make_rng",
+    "narrate",
+    "odds",
+    "one_of",
+    "parse_dice",
+]

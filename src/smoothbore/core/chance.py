@@ -1,0 +1,176 @@
+"""Chance: the ``Dice`` through which every rule rolls, a sampling one for play and an
+enumerating one behind ``odds`` for exact distributions."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol, TypeVar
+
+import attrs
+import numpy as np
+
+from smoothbore.core.checks import Check
+from smoothbore.core.distribution import Distribution
+from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
+
+__all__ = ["DEFAULT_MAX_BRANCHES", "Dice", "RollRecord", "SamplingDice", "make_rng", "odds"]
+
+T = TypeVar("T", bound=Hashable)
+R = TypeVar("R", bound=Hashable)
+
+DEFAULT_MAX_BRANCHES = 250_000
+"""How many chance branches ``odds`` walks before it stops with EnumerationLimitError."""
+
+RngLike = np.random.Generator | int | None
+
+
+class Dice(Protocol):
+    """The only way a rule touches chance: ``dice.roll(check, reason=..., rule=...)``."""
+
+    def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
+        """Roll ``check`` for ``reason`` under ``rule`` and return its outcome."""
+        ...
+
+
+@attrs.frozen
+class RollRecord:
+    """One roll made in play: the check, the faces shown, the outcome, why and which rule."""
+
+    check: str
+    faces: tuple[int, ...]
+    outcome: object
+    reason: str
+    rule: str
+
+    def narrate(self) -> str:
+        """A short line such as ``morale test: 3d12 at or under 8 -> [2, 9, 11] = 1 (rule)``."""
+        faces = ", ".join(map(str, self.faces))
+        return f"{self.reason}: {self.check} -> [{faces}] = {self.outcome} ({self.rule})"
+
+
+def make_rng(rng: RngLike) -> np.random.Generator:
+    """A numpy Generator from None (fresh entropy), an int seed or a Generator (SPEC 7)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool) and rng >= 0):
+        return np.random.default_rng(rng)
+    raise InvalidValueError("rng", rng, "None, a non-negative int seed or a numpy Generator")
+
+
+_BUFFER = 256
+_SPAN = 1 << 32
+
+
+class SamplingDice:
+    """Dice that roll for real from a seeded numpy Generator and record every roll.
+
+    Same seed, same sequence of checks: same faces, on any machine. Uniform integers are
+    drawn from the Generator in blocks and reduced by rejection, so each face is exact."""
+
+    __slots__ = ("_buffer", "_records", "_rng")
+
+    def __init__(self, rng: RngLike = None) -> None:
+        self._rng = make_rng(rng)
+        self._buffer: list[int] = []
+        self._records: list[RollRecord] = []
+
+    def _pick(self, n: int) -> int:
+        limit = _SPAN - _SPAN % n
+        buffer = self._buffer
+        while True:
+            if not buffer:
+                buffer.extend(self._rng.integers(0, _SPAN, size=_BUFFER, dtype=np.uint64).tolist())
+                buffer.reverse()
+            value: int = buffer.pop()
+            if value < limit:
+                return value % n
+
+    def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
+        """Roll ``check`` and record it with its faces, reason and rule."""
+        outcome, faces = check.draw(self._pick)
+        self._records.append(RollRecord(check.describe(), faces, outcome, reason, rule))
+        return outcome
+
+    @property
+    def records(self) -> tuple[RollRecord, ...]:
+        """Every roll made so far, in order."""
+        return tuple(self._records)
+
+    def records_since(self, mark: int) -> tuple[RollRecord, ...]:
+        """The rolls made after the first ``mark`` ones (``mark = len(dice.records)``)."""
+        return tuple(self._records[mark:])
+
+
+class _EnumeratingDice:
+    """Replays a rule along one chance branch: the outcomes on the path so far, then the
+    first outcome of every new check."""
+
+    __slots__ = ("choices", "denominator", "options", "position", "weight")
+
+    def __init__(self) -> None:
+        self.choices: list[int] = []
+        self.options: list[tuple[tuple[tuple[Any, int], ...], int]] = []
+        self.position = 0
+        self.weight = 1
+        self.denominator = 1
+
+    def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
+        i = self.position
+        if i == len(self.choices):
+            dist = check.distribution()
+            self.options.append((dist.items(), dist.denominator))
+            self.choices.append(0)
+        items, denominator = self.options[i]
+        outcome, weight = items[self.choices[i]]
+        self.position = i + 1
+        self.weight *= weight
+        self.denominator *= denominator
+        return outcome  # type: ignore[no-any-return]
+
+    def advance(self) -> bool:
+        """Move to the next branch; False when every branch has been walked."""
+        while self.choices:
+            last = len(self.choices) - 1
+            if self.choices[last] + 1 < len(self.options[last][0]):
+                self.choices[last] += 1
+                self.position = 0
+                self.weight = 1
+                self.denominator = 1
+                return True
+            self.choices.pop()
+            self.options.pop()
+        return False
+
+
+def odds(
+    function: Callable[..., R],
+    /,
+    *args: Any,
+    max_branches: int = DEFAULT_MAX_BRANCHES,
+    **kwargs: Any,
+) -> Distribution[R]:
+    """The exact distribution of the results of a pure rule function.
+
+    ``function(*args, dice=..., **kwargs)`` is called once per chance branch, its rolls
+    answered in turn with every outcome of each check (later checks may depend on earlier
+    results). Stops with EnumerationLimitError past ``max_branches`` branches."""
+    dice = _EnumeratingDice()
+    by_denominator: dict[int, dict[R, int]] = {}
+    branches = 0
+    while True:
+        branches += 1
+        if branches > max_branches:
+            raise EnumerationLimitError(max_branches)
+        result = function(*args, dice=dice, **kwargs)
+        bucket = by_denominator.setdefault(dice.denominator, {})
+        bucket[result] = bucket.get(result, 0) + dice.weight
+        if not dice.advance():
+            break
+    common = math.lcm(*by_denominator)
+    weights: dict[R, int] = {}
+    for denominator, bucket in by_denominator.items():
+        scale = common // denominator
+        for result, weight in bucket.items():
+            weights[result] = weights.get(result, 0) + weight * scale
+    return Distribution.from_weights(weights, common)

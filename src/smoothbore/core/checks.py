@@ -1,0 +1,460 @@
+"""Checks: declarative descriptions of one roll, each with its exact distribution, a
+one-roll sampler that shows its faces, and a vectorised numpy sampler."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from smoothbore.core.dice import D12, Die
+from smoothbore.core.distribution import Distribution
+from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
+
+__all__ = [
+    "Band",
+    "Check",
+    "DrawCheck",
+    "FacesCheck",
+    "OpposedCheck",
+    "PoolCheck",
+    "TableCheck",
+    "ThresholdCheck",
+    "TotalCheck",
+]
+
+T = TypeVar("T", bound=Hashable)
+Pick = Callable[[int], int]
+"""A source of chance: ``pick(n)`` returns a uniform integer in [0, n)."""
+
+MAX_FACE_COMBINATIONS = 2_000_000
+"""The most face combinations a check enumerates directly for its exact distribution."""
+
+
+@runtime_checkable
+class Check(Protocol[T]):
+    """What every check offers: its exact distribution and two ways to sample it."""
+
+    def distribution(self) -> Distribution[T]:
+        """The exact distribution of the outcome."""
+        ...
+
+    def draw(self, pick: Pick) -> tuple[T, tuple[int, ...]]:
+        """One roll from a source of uniform integers: (outcome, faces shown)."""
+        ...
+
+    def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        """``size`` independent outcomes, vectorised."""
+        ...
+
+    def describe(self) -> str:
+        """A short description such as ``6d12 at or under 7``."""
+        ...
+
+
+@functools.lru_cache(maxsize=16384)
+def _exact(check: _Base[Any]) -> Distribution[Any]:
+    return check._compute()
+
+
+@functools.lru_cache(maxsize=4096)
+def _sampling_table(check: _Base[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]] | None:
+    dist = _exact(check)
+    if dist.denominator >= 2**62:
+        return None
+    outcomes = np.empty(len(dist), dtype=object)
+    for i, outcome in enumerate(dist.outcomes):
+        outcomes[i] = outcome
+    if all(isinstance(o, bool) for o in dist.outcomes):
+        outcomes = outcomes.astype(bool)
+    elif all(isinstance(o, int) and not isinstance(o, bool) for o in dist.outcomes):
+        outcomes = outcomes.astype(np.int64)
+    cumulative = np.cumsum(np.array([w for _, w in dist.items()], dtype=np.int64))
+    return outcomes, cumulative
+
+
+class _Base(Generic[T]):
+    """Shared machinery: cached exact distribution, rolling with a Generator, and
+    exact inverse-CDF sampling on integer weights."""
+
+    __slots__ = ()
+
+    def _compute(self) -> Distribution[T]:
+        raise NotImplementedError
+
+    def draw(self, pick: Pick) -> tuple[T, tuple[int, ...]]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def distribution(self) -> Distribution[T]:
+        """The exact distribution of the outcome (computed once per distinct check)."""
+        return _exact(self)
+
+    def roll(self, rng: np.random.Generator) -> tuple[T, tuple[int, ...]]:
+        """One roll with a numpy Generator: (outcome, faces shown)."""
+        return self.draw(lambda n: int(rng.integers(n)))
+
+    def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        """``size`` independent outcomes: one uniform integer per outcome, read through the
+        exact cumulative weights (exact, and faster than rolling every die)."""
+        table = _sampling_table(self)
+        if table is None:
+            return self._sample_faces(rng, size)
+        outcomes, cumulative = table
+        draws = rng.integers(0, int(cumulative[-1]), size=size, dtype=np.int64)
+        return outcomes[np.searchsorted(cumulative, draws, side="right")]
+
+    def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        def pick(n: int) -> int:
+            return int(rng.integers(n))
+
+        return np.array([self.draw(pick)[0] for _ in range(size)])
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def _dice_tuple(value: Any) -> tuple[Die, ...]:
+    dice = tuple(value) if not isinstance(value, Die) else (value,)
+    if not dice or not all(isinstance(d, Die) for d in dice):
+        raise InvalidValueError("dice", value, "a non-empty tuple of Die")
+    return dice
+
+
+def _describe_dice(dice: tuple[Die, ...], modifier: int = 0) -> str:
+    counts: dict[str, int] = {}
+    for d in dice:
+        counts[d.name] = counts.get(d.name, 0) + 1
+    text = " + ".join(
+        f"{n}{name}" if name.startswith("d") else f"{n} x {name}" for name, n in counts.items()
+    )
+    if modifier:
+        text += f" {'+' if modifier > 0 else '-'} {abs(modifier)}"
+    return text
+
+
+def _naturals(value: Any) -> frozenset[int]:
+    return frozenset(value)
+
+
+def _sum_distribution(dice: tuple[Die, ...]) -> dict[int, int]:
+    weights = {0: 1}
+    for d in dice:
+        step: dict[int, int] = {}
+        for face, count in d.distribution().items():
+            for total, weight in weights.items():
+                step[total + face] = step.get(total + face, 0) + weight * count
+        weights = step
+    return weights
+
+
+def _draw_faces(dice: tuple[Die, ...], pick: Pick) -> tuple[int, ...]:
+    return tuple(d.faces[pick(len(d.faces))] for d in dice)
+
+
+def _face_array(dice: tuple[Die, ...], rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+    columns = [np.asarray(d.faces)[rng.integers(0, d.sides, size=size)] for d in dice]
+    return np.stack(columns, axis=1)
+
+
+# --- pools ---------------------------------------------------------------------------------
+@attrs.frozen
+class PoolCheck(_Base[int]):
+    """A pool of ``count`` dice, each a success at or under ``need`` (or at or over it);
+    faces in ``auto_pass`` always succeed and faces in ``auto_fail`` always fail, so a need
+    outside the die's range follows the naturals. The outcome is the number of successes."""
+
+    count: int
+    need: int
+    die: Die = D12
+    at_or_under: bool = True
+    auto_pass: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
+    auto_fail: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
+    reroll_failures: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
+            raise InvalidValueError("PoolCheck.count", self.count, "an integer of 0 or more")
+        if isinstance(self.need, bool) or not isinstance(self.need, int):
+            raise InvalidValueError("PoolCheck.need", self.need, "an integer")
+        if self.auto_pass & self.auto_fail:
+            raise InvalidValueError(
+                "PoolCheck.auto_pass", sorted(self.auto_pass), "faces not also in auto_fail"
+            )
+
+    def succeeds(self, face: int) -> bool:
+        """Whether one die showing ``face`` is a success."""
+        if face in self.auto_fail:
+            return False
+        if face in self.auto_pass:
+            return True
+        return face <= self.need if self.at_or_under else face >= self.need
+
+    def success_weight(self) -> tuple[int, int]:
+        """(successful faces, faces) for one die, rerolls included."""
+        sides = self.die.sides
+        good = sum(1 for face in self.die.faces if self.succeeds(face))
+        if self.reroll_failures:
+            return good * sides + (sides - good) * good, sides * sides
+        return good, sides
+
+    def _compute(self) -> Distribution[int]:
+        good, sides = self.success_weight()
+        bad = sides - good
+        weights = {
+            k: math.comb(self.count, k) * good**k * bad ** (self.count - k)
+            for k in range(self.count + 1)
+        }
+        return Distribution.from_weights(weights, sides**self.count)
+
+    def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
+        faces: list[int] = []
+        successes = 0
+        for _ in range(self.count):
+            face = self.die.faces[pick(self.die.sides)]
+            faces.append(face)
+            if not self.succeeds(face) and self.reroll_failures:
+                face = self.die.faces[pick(self.die.sides)]
+                faces.append(face)
+            successes += self.succeeds(face)
+        return successes, tuple(faces)
+
+    def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        good, sides = self.success_weight()
+        result: npt.NDArray[Any] = rng.binomial(self.count, good / sides, size=size)
+        return result
+
+    def describe(self) -> str:
+        relation = "at or under" if self.at_or_under else "at or over"
+        text = f"{self.count}{self.die.name} {relation} {self.need}"
+        extras = []
+        if self.auto_pass:
+            extras.append(f"{_faces_text(self.auto_pass)} always succeed")
+        if self.auto_fail:
+            extras.append(f"{_faces_text(self.auto_fail)} always fail")
+        if self.reroll_failures:
+            extras.append("failures rerolled once")
+        return text + (f" ({'; '.join(extras)})" if extras else "")
+
+
+def _faces_text(faces: frozenset[int]) -> str:
+    return "/".join(str(f) for f in sorted(faces)) + "s"
+
+
+# --- totals --------------------------------------------------------------------------------
+@attrs.frozen
+class TotalCheck(_Base[int]):
+    """The sum of some dice plus a modifier."""
+
+    dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
+    modifier: int = 0
+
+    @classmethod
+    def of(cls, count: int, die: Die, modifier: int = 0) -> TotalCheck:
+        """``count`` dice of one kind plus ``modifier``: ``TotalCheck.of(2, D6)``."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InvalidValueError("count", count, "a positive integer")
+        return cls((die,) * count, modifier)
+
+    def _compute(self) -> Distribution[int]:
+        natural = _sum_distribution(self.dice)
+        return Distribution.from_weights({t + self.modifier: w for t, w in natural.items()})
+
+    def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
+        faces = _draw_faces(self.dice, pick)
+        return sum(faces) + self.modifier, faces
+
+    def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        totals: npt.NDArray[Any] = _face_array(self.dice, rng, size).sum(axis=1)
+        return totals + self.modifier
+
+    def describe(self) -> str:
+        return _describe_dice(self.dice, self.modifier)
+
+
+@attrs.frozen
+class ThresholdCheck(_Base[bool]):
+    """Dice plus a modifier read against a target: True when the total reaches it (at least,
+    or at most). ``auto_pass`` and ``auto_fail`` are natural totals, before the modifier."""
+
+    dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
+    target: int
+    modifier: int = 0
+    at_least: bool = True
+    auto_pass: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
+    auto_fail: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
+
+    def passes(self, natural: int) -> bool:
+        """Whether a natural total (sum of faces) passes."""
+        if natural in self.auto_fail:
+            return False
+        if natural in self.auto_pass:
+            return True
+        total = natural + self.modifier
+        return total >= self.target if self.at_least else total <= self.target
+
+    def _compute(self) -> Distribution[bool]:
+        weights = {False: 0, True: 0}
+        for natural, weight in _sum_distribution(self.dice).items():
+            weights[self.passes(natural)] += weight
+        return Distribution.from_weights(weights)
+
+    def draw(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
+        faces = _draw_faces(self.dice, pick)
+        return self.passes(sum(faces)), faces
+
+    def describe(self) -> str:
+        relation = "at least" if self.at_least else "at most"
+        text = f"{_describe_dice(self.dice, self.modifier)} {relation} {self.target}"
+        extras = []
+        if self.auto_pass:
+            extras.append(f"natural {_faces_text(self.auto_pass)} pass")
+        if self.auto_fail:
+            extras.append(f"natural {_faces_text(self.auto_fail)} fail")
+        return text + (f" ({'; '.join(extras)})" if extras else "")
+
+
+@attrs.frozen
+class Band:
+    """One row of a results table: totals from ``low`` to ``high`` (inclusive; None is open)
+    give ``result``."""
+
+    result: str
+    low: int | None = None
+    high: int | None = None
+
+    def covers(self, total: int) -> bool:
+        """Whether ``total`` falls in this band."""
+        return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
+
+
+@attrs.frozen
+class TableCheck(_Base[str]):
+    """Dice plus a modifier read on a banded results table; the outcome is the band's result."""
+
+    dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
+    bands: tuple[Band, ...]
+    modifier: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        for natural in _sum_distribution(self.dice):
+            total = natural + self.modifier
+            matching = [b for b in self.bands if b.covers(total)]
+            if len(matching) != 1:
+                raise InvalidValueError(
+                    "TableCheck.bands",
+                    self.bands,
+                    f"bands covering every reachable total exactly once ({total} is in "
+                    f"{len(matching)})",
+                )
+
+    def read(self, total: int) -> str:
+        """The result for a modified total."""
+        return next(b.result for b in self.bands if b.covers(total))
+
+    def _compute(self) -> Distribution[str]:
+        weights: dict[str, int] = {}
+        for natural, weight in _sum_distribution(self.dice).items():
+            result = self.read(natural + self.modifier)
+            weights[result] = weights.get(result, 0) + weight
+        return Distribution.from_weights(weights)
+
+    def draw(self, pick: Pick) -> tuple[str, tuple[int, ...]]:
+        faces = _draw_faces(self.dice, pick)
+        return self.read(sum(faces) + self.modifier), faces
+
+    def describe(self) -> str:
+        return f"{_describe_dice(self.dice, self.modifier)} on a table of {len(self.bands)} bands"
+
+
+@attrs.frozen
+class OpposedCheck(_Base[int]):
+    """Two totals rolled against each other; the outcome is the first minus the second."""
+
+    a: TotalCheck
+    b: TotalCheck
+
+    def _compute(self) -> Distribution[int]:
+        weights: dict[int, int] = {}
+        for x, wx in self.a.distribution().items():
+            for y, wy in self.b.distribution().items():
+                weights[x - y] = weights.get(x - y, 0) + wx * wy
+        return Distribution.from_weights(weights)
+
+    def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
+        x, faces_a = self.a.draw(pick)
+        y, faces_b = self.b.draw(pick)
+        return x - y, faces_a + faces_b
+
+    def describe(self) -> str:
+        return f"({self.a.describe()}) against ({self.b.describe()})"
+
+
+@attrs.frozen
+class FacesCheck(_Base[tuple[int, ...]]):
+    """Some dice whose faces the rule reads one by one; the outcome is the faces in order."""
+
+    dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
+
+    def _compute(self) -> Distribution[tuple[int, ...]]:
+        if math.prod(d.sides for d in self.dice) > MAX_FACE_COMBINATIONS:
+            raise EnumerationLimitError(MAX_FACE_COMBINATIONS, "face combinations")
+        weights: dict[tuple[int, ...], int] = {}
+        for faces in itertools.product(*(d.faces for d in self.dice)):
+            weights[faces] = weights.get(faces, 0) + 1
+        return Distribution.from_weights(weights)
+
+    def draw(self, pick: Pick) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        faces = _draw_faces(self.dice, pick)
+        return faces, faces
+
+    def describe(self) -> str:
+        return f"{_describe_dice(self.dice)}, each read"
+
+
+# --- draws without replacement ---------------------------------------------------------------
+@attrs.frozen
+class DrawCheck(_Base[tuple[Hashable, ...]]):
+    """``count`` items drawn without replacement from a deck or bag. The outcome is the items
+    in the order drawn, or sorted when ``ordered`` is False. ``faces`` are the positions drawn."""
+
+    items: tuple[Hashable, ...]
+    count: int = 1
+    ordered: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or not (
+            0 <= self.count <= len(self.items)
+        ):
+            raise InvalidValueError(
+                "DrawCheck.count", self.count, f"0 to {len(self.items)} (the items left)"
+            )
+
+    def _arrange(self, drawn: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+        return drawn if self.ordered else tuple(sorted(drawn, key=repr))
+
+    def _compute(self) -> Distribution[tuple[Hashable, ...]]:
+        size = len(self.items)
+        if math.perm(size, self.count) > MAX_FACE_COMBINATIONS:
+            raise EnumerationLimitError(MAX_FACE_COMBINATIONS, "orders of draw")
+        weights: dict[tuple[Hashable, ...], int] = {}
+        for positions in itertools.permutations(range(size), self.count):
+            drawn = self._arrange(tuple(self.items[i] for i in positions))
+            weights[drawn] = weights.get(drawn, 0) + 1
+        return Distribution.from_weights(weights)
+
+    def draw(self, pick: Pick) -> tuple[tuple[Hashable, ...], tuple[int, ...]]:
+        remaining = list(range(len(self.items)))
+        positions = tuple(remaining.pop(pick(len(remaining))) for _ in range(self.count))
+        return self._arrange(tuple(self.items[i] for i in positions)), positions
+
+    def describe(self) -> str:
+        return f"draw {self.count} of {len(self.items)} without replacement"

@@ -1,0 +1,259 @@
+"""Exact probability distributions: integer weights over a common denominator."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from smoothbore.core.errors import InvalidValueError
+
+__all__ = ["Distribution"]
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+
+def _ordered(weights: Mapping[T, int]) -> tuple[tuple[T, int], ...]:
+    items = [(outcome, weight) for outcome, weight in weights.items() if weight]
+    try:
+        items.sort(key=lambda pair: pair[0])  # type: ignore[arg-type, return-value]
+    except TypeError:
+        items.sort(key=lambda pair: repr(pair[0]))
+    return tuple(items)
+
+
+@attrs.frozen(eq=False)
+class Distribution(Generic[T]):
+    """The exact distribution of a random result: each outcome's integer weight out of
+    ``denominator``. Weights are kept exact; floats appear only when presenting."""
+
+    _items: tuple[tuple[T, int], ...]
+    denominator: int
+    _index: dict[T, int] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        total = 0
+        for _, weight in self._items:
+            if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+                raise InvalidValueError("weight", weight, "a non-negative integer")
+            total += weight
+        if total != self.denominator or total <= 0:
+            raise InvalidValueError(
+                "denominator", self.denominator, f"the sum of the weights ({total}), above 0"
+            )
+        object.__setattr__(self, "_index", dict(self._items))
+
+    # construction -------------------------------------------------------------------------
+    @classmethod
+    def from_weights(
+        cls, weights: Mapping[T, int], denominator: int | None = None
+    ) -> Distribution[T]:
+        """A distribution from outcome -> weight; zero weights are dropped, common factors kept."""
+        items = _ordered(weights)
+        total = sum(weight for _, weight in items)
+        return cls(items, total if denominator is None else denominator)
+
+    @classmethod
+    def from_probabilities(cls, probabilities: Mapping[T, Fraction]) -> Distribution[T]:
+        """A distribution from outcome -> exact probability (which must sum to one)."""
+        denominator = math.lcm(*(Fraction(p).denominator for p in probabilities.values()))
+        weights = {o: int(Fraction(p) * denominator) for o, p in probabilities.items()}
+        if sum(weights.values()) != denominator:
+            raise InvalidValueError("probabilities", dict(probabilities), "values summing to 1")
+        return cls.from_weights(weights, denominator)
+
+    @classmethod
+    def certain(cls, outcome: T) -> Distribution[T]:
+        """The distribution of a result that is not random."""
+        return cls(((outcome, 1),), 1)
+
+    @classmethod
+    def uniform(cls, outcomes: Iterable[T]) -> Distribution[T]:
+        """Each listed outcome equally likely (repeats add weight, as on the average die)."""
+        weights: dict[T, int] = {}
+        for outcome in outcomes:
+            weights[outcome] = weights.get(outcome, 0) + 1
+        return cls.from_weights(weights)
+
+    # reading -------------------------------------------------------------------------------
+    @property
+    def outcomes(self) -> tuple[T, ...]:
+        """The possible outcomes, in order."""
+        return tuple(outcome for outcome, _ in self._items)
+
+    def items(self) -> tuple[tuple[T, int], ...]:
+        """(outcome, weight) pairs in order."""
+        return self._items
+
+    def weight(self, outcome: T) -> int:
+        """The integer weight of one outcome (0 if impossible)."""
+        return self._index.get(outcome, 0)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every outcome has the same probability (denominators may differ)."""
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        if len(self._items) != len(other._items):
+            return False
+        return all(
+            weight * other.denominator == other.weight(outcome) * self.denominator
+            for outcome, weight in self._items
+        )
+
+    def __hash__(self) -> int:
+        return hash(frozenset((o, Fraction(w, self.denominator)) for o, w in self._items))
+
+    def probability(self, event: T | Callable[[T], bool]) -> Fraction:
+        """Exact probability of an outcome, or of the outcomes a predicate accepts."""
+        if callable(event) and not isinstance(event, type) and event not in self._index:
+            predicate: Callable[[T], bool] = event
+            return Fraction(
+                sum(w for o, w in self._items if predicate(o)), self.denominator
+            )
+        return Fraction(self._index.get(event, 0), self.denominator)  # type: ignore[arg-type]
+
+    def p(self, event: T | Callable[[T], bool]) -> float:
+        """The probability as a float, for presenting."""
+        return float(self.probability(event))
+
+    def mean(self) -> Fraction:
+        """The exact expected value of a numeric result (bools count as 0/1)."""
+        total = Fraction(0)
+        for outcome, weight in self._items:
+            total += Fraction(outcome) * weight  # type: ignore[call-overload]
+        return total / self.denominator
+
+    def at_least(self, threshold: Any) -> Fraction:
+        """Probability that the result is at least ``threshold``."""
+        return self.probability(lambda outcome: outcome >= threshold)
+
+    def at_most(self, threshold: Any) -> Fraction:
+        """Probability that the result is at most ``threshold``."""
+        return self.probability(lambda outcome: outcome <= threshold)
+
+    def at_least_table(self) -> tuple[tuple[T, Fraction], ...]:
+        """For each outcome, the probability of that outcome or more."""
+        remaining = self.denominator
+        rows = []
+        for outcome, weight in self._items:
+            rows.append((outcome, Fraction(remaining, self.denominator)))
+            remaining -= weight
+        return tuple(rows)
+
+    def at_most_table(self) -> tuple[tuple[T, Fraction], ...]:
+        """For each outcome, the probability of that outcome or less."""
+        running = 0
+        rows = []
+        for outcome, weight in self._items:
+            running += weight
+            rows.append((outcome, Fraction(running, self.denominator)))
+        return tuple(rows)
+
+    # transforming --------------------------------------------------------------------------
+    def map(self, function: Callable[[T], U]) -> Distribution[U]:
+        """The distribution of ``function(result)``; outcomes with equal images merge."""
+        weights: dict[U, int] = {}
+        for outcome, weight in self._items:
+            image = function(outcome)
+            weights[image] = weights.get(image, 0) + weight
+        return Distribution.from_weights(weights, self.denominator)
+
+    def then(self, function: Callable[[T], Distribution[U]]) -> Distribution[U]:
+        """Follow each outcome with the random step it leads to (a flat map): the exact
+        distribution of the final results, equal results merged."""
+        parts = [(weight, function(outcome)) for outcome, weight in self._items]
+        common = math.lcm(*(part.denominator for _, part in parts))
+        weights: dict[U, int] = {}
+        for weight, part in parts:
+            scale = weight * (common // part.denominator)
+            for result, inner in part._items:
+                weights[result] = weights.get(result, 0) + scale * inner
+        return Distribution.from_weights(weights, self.denominator * common)
+
+    def reduced(self) -> Distribution[T]:
+        """The same distribution over the smallest common denominator."""
+        divisor = math.gcd(self.denominator, *(w for _, w in self._items))
+        return Distribution(
+            tuple((o, w // divisor) for o, w in self._items), self.denominator // divisor
+        )
+
+    # presenting ----------------------------------------------------------------------------
+    def rows(self) -> tuple[tuple[str, int, Fraction, Fraction, Fraction], ...]:
+        """(outcome, weight, P(=), P(>=), P(<=)) for each outcome, for tables."""
+        at_least = dict(self.at_least_table())
+        at_most = dict(self.at_most_table())
+        return tuple(
+            (
+                str(outcome),
+                weight,
+                Fraction(weight, self.denominator),
+                at_least[outcome],
+                at_most[outcome],
+            )
+            for outcome, weight in self._items
+        )
+
+    def table(self) -> str:
+        """A plain-text table: outcome, exact probability, percentage, at least, at most."""
+        rows = self.rows()
+        width = max([7, *(len(row[0]) for row in rows)])
+        fraction_width = max([5, *(len(str(row[2])) for row in rows)])
+        lines = [
+            f"{'outcome':<{width}}  {'exact':>{fraction_width}}  {'P(=)':>7}  "
+            f"{'P(>=)':>7}  {'P(<=)':>7}"
+        ]
+        for outcome, _, exact, at_least, at_most in rows:
+            lines.append(
+                f"{outcome:<{width}}  {exact!s:>{fraction_width}}  {float(exact):>7.2%}  "
+                f"{float(at_least):>7.2%}  {float(at_most):>7.2%}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{o!r}: {w}" for o, w in self._items)
+        return f"Distribution({{{body}}}, denominator={self.denominator})"
+
+    def _repr_html_(self) -> str:
+        cells = "".join(
+            f"<tr><td>{html.escape(outcome)}</td><td>{exact}</td><td>{float(exact):.2%}</td>"
+            f"<td>{float(at_least):.2%}</td><td>{float(at_most):.2%}</td></tr>"
+            for outcome, _, exact, at_least, at_most in self.rows()
+        )
+        return (
+            "<table><thead><tr><th>outcome</th><th>exact</th><th>P(=)</th><th>P(&ge;)</th>"
+            f"<th>P(&le;)</th></tr></thead><tbody>{cells}</tbody></table>"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description: denominator and, per outcome, weight and probability."""
+        return {
+            "denominator": self.denominator,
+            "outcomes": [
+                {
+                    "outcome": _jsonable(outcome),
+                    "weight": weight,
+                    "fraction": str(Fraction(weight, self.denominator)),
+                    "probability": weight / self.denominator,
+                }
+                for outcome, weight in self._items
+            ],
+        }
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return str(value)

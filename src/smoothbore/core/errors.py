@@ -1,0 +1,68 @@
+"""The library's exception hierarchy: every error smoothbore raises derives from SmoothboreError."""
+
+from __future__ import annotations
+
+__all__ = [
+    "EnumerationLimitError",
+    "IllegalActionError",
+    "InvalidValueError",
+    "SmoothboreError",
+    "UnknownRulesetError",
+]
+
+
+class SmoothboreError(Exception):
+    """Base of every error raised by smoothbore."""
+
+
+class InvalidValueError(SmoothboreError, ValueError):
+    """A value outside what the rules allow: names the field, the value and what is allowed."""
+
+    def __init__(self, field: str, value: object, allowed: str) -> None:
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{field}={value!r} is invalid: allowed is {allowed}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, object, str]]:
+        return (type(self), (self.field, self.value, self.allowed))
+
+
+class UnknownRulesetError(InvalidValueError, LookupError):
+    """A ruleset name (or alias) that no registry knows; lists the available ones."""
+
+    def __init__(self, name: str, available: tuple[str, ...]) -> None:
+        self.available = available
+        super().__init__("ruleset", name, "one of " + ", ".join(available) if available else
+                         "none: no ruleset is registered")
+
+    def __reduce__(self) -> tuple[type, tuple[str, tuple[str, ...]]]:  # type: ignore[override]
+        return (type(self), (str(self.value), self.available))
+
+
+class IllegalActionError(SmoothboreError):
+    """An action the rules forbid in the current state; names the rule that forbids it."""
+
+    def __init__(self, action: object, why: str, rule: str) -> None:
+        self.action = action
+        self.why = why
+        self.rule = rule
+        super().__init__(f"illegal action {action!r}: {why} ({rule})")
+
+    def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
+        return (type(self), (self.action, self.why, self.rule))
+
+
+class EnumerationLimitError(SmoothboreError):
+    """Exact enumeration would walk more chance branches than the configured limit."""
+
+    def __init__(self, limit: int, what: str = "chance branches") -> None:
+        self.limit = limit
+        self.what = what
+        super().__init__(
+            f"exact enumeration stopped after {limit:,} {what}; raise max_branches "
+            "or compose smaller exact steps with Distribution.then"
+        )
+
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:
+        return (type(self), (self.limit, self.what))

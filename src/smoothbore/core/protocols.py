@@ -1,0 +1,69 @@
+"""Protocols every ruleset satisfies: units, commanders and the turn."""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar, runtime_checkable
+
+import attrs
+
+from smoothbore.core.events import Event
+
+__all__ = ["Commander", "Phase", "Turn", "Unit"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@runtime_checkable
+class Unit(Protocol):
+    """A unit on the table: known by id, named, on a side."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+@runtime_checkable
+class Commander(Protocol):
+    """A commander (general, colonel, brigadier): known by id, named, on a side."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+@attrs.frozen
+class Phase:
+    """One phase of a ruleset's turn, with the rule that defines it."""
+
+    name: str
+    rule: str
+    summary: str
+
+
+@runtime_checkable
+class Turn(Protocol[S, A]):
+    """A ruleset's sequence of play: its phases as data, the actions legal in a state, and a
+    pure ``step`` that applies one action (same state and action, same result)."""
+
+    @property
+    def phases(self) -> tuple[Phase, ...]: ...
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """The actions a player may take now."""
+        ...
+
+    def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
+        """Apply ``action``: the new state and what happened. Raises IllegalActionError,
+        naming the rule, for an action the rules forbid; ``state`` is never changed."""
+        ...
