@@ -1,0 +1,192 @@
+"""Checks: every exact distribution equals plain enumeration of all faces."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations, product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smoothbore.core import (
+    AVERAGE_DIE,
+    D6,
+    D10,
+    D12,
+    Band,
+    DrawCheck,
+    EnumerationLimitError,
+    FacesCheck,
+    InvalidValueError,
+    OpposedCheck,
+    PoolCheck,
+    TableCheck,
+    ThresholdCheck,
+    TotalCheck,
+)
+from tests.strategies import pools, totals
+
+NEEDS = range(-1, 15)
+
+
+def _all_faces(count: int, sides: int) -> np.ndarray:
+    """Every combination of ``count`` faces of a d``sides``, one row each."""
+    grids = np.indices((sides,) * count).reshape(count, -1).T + 1
+    return grids.astype(np.int8)
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+def test_pool_of_d12_equals_enumeration_of_every_face(count: int) -> None:
+    rolls = _all_faces(count, 12)
+    for need in NEEDS:
+        for at_or_under in (True, False):
+            base = rolls <= need if at_or_under else rolls >= need
+            success = (base | (rolls == 1)) & (rolls != 12)
+            counts = np.bincount(success.sum(axis=1), minlength=count + 1)
+            check = PoolCheck(count, need, D12, at_or_under, {1}, {12})
+            dist = check.distribution()
+            assert dist.denominator == 12**count
+            for k in range(count + 1):
+                assert dist.probability(k) == Fraction(int(counts[k]), 12**count), (need, k)
+
+
+def test_pool_without_naturals_and_need_outside_range() -> None:
+    assert PoolCheck(3, 20).distribution().probability(3) == 1
+    assert PoolCheck(3, 0).distribution().probability(0) == 1
+    assert PoolCheck(3, 0, auto_pass={1}).distribution().probability(3) == Fraction(1, 12**3)
+    assert PoolCheck(0, 5).distribution().probability(0) == 1
+
+
+def test_pool_rerolling_failures_matches_enumeration() -> None:
+    check = PoolCheck(2, 4, D6, reroll_failures=True)
+    counts: Counter[int] = Counter()
+    for a1, a2, b1, b2 in product(range(1, 7), repeat=4):
+        first = a1 <= 4 or a2 <= 4
+        second = b1 <= 4 or b2 <= 4
+        counts[first + second] += 1
+    for k, n in counts.items():
+        assert check.distribution().probability(k) == Fraction(n, 6**4)
+
+
+def test_pool_rejects_bad_values() -> None:
+    with pytest.raises(InvalidValueError, match="PoolCheck.count"):
+        PoolCheck(-1, 5)
+    with pytest.raises(InvalidValueError, match="auto_pass"):
+        PoolCheck(2, 5, auto_pass={1}, auto_fail={1})
+
+
+def test_total_of_mixed_dice_matches_enumeration() -> None:
+    check = TotalCheck((D6, AVERAGE_DIE, D10), 2)
+    counts = Counter(
+        a + b + c + 2 for a, b, c in product(D6.faces, AVERAGE_DIE.faces, D10.faces)
+    )
+    for total, n in counts.items():
+        assert check.distribution().probability(total) == Fraction(n, 360)
+
+
+def test_threshold_with_naturals_matches_enumeration() -> None:
+    # 2d6 + 1 at least 9, but a natural 2 always fails and a natural 12 always passes.
+    check = ThresholdCheck((D6, D6), 9, 1, auto_pass={12}, auto_fail={2})
+    passes = sum(
+        1 for a, b in product(range(1, 7), repeat=2)
+        if a + b != 2 and (a + b == 12 or a + b + 1 >= 9)
+    )
+    assert check.distribution().probability(True) == Fraction(passes, 36)
+    assert ThresholdCheck((D6, D6), 7).distribution().probability(True) == Fraction(21, 36)
+    assert ThresholdCheck((D6,), 2, at_least=False).distribution().probability(True) == Fraction(
+        2, 6
+    )
+
+
+def test_table_check_reads_bands() -> None:
+    bands = (Band("rout", None, 3), Band("shaken", 4, 6), Band("steady", 7, None))
+    check = TableCheck((D6, D6), bands, -1)
+    counts = Counter(
+        "rout" if a + b - 1 <= 3 else "shaken" if a + b - 1 <= 6 else "steady"
+        for a, b in product(range(1, 7), repeat=2)
+    )
+    for result, n in counts.items():
+        assert check.distribution().probability(result) == Fraction(n, 36)
+
+
+def test_table_check_rejects_gaps_and_overlaps() -> None:
+    with pytest.raises(InvalidValueError, match="bands"):
+        TableCheck((D6,), (Band("low", None, 2), Band("high", 4, None)))
+    with pytest.raises(InvalidValueError, match="bands"):
+        TableCheck((D6,), (Band("low", None, 4), Band("high", 3, None)))
+
+
+def test_opposed_matches_enumeration() -> None:
+    check = OpposedCheck(TotalCheck((D6,), 1), TotalCheck((AVERAGE_DIE,)))
+    counts = Counter(a + 1 - b for a, b in product(D6.faces, AVERAGE_DIE.faces))
+    for difference, n in counts.items():
+        assert check.distribution().probability(difference) == Fraction(n, 36)
+
+
+def test_faces_check_keeps_order() -> None:
+    dist = FacesCheck((D12, D12)).distribution()
+    assert dist.probability((3, 9)) == Fraction(1, 144)
+    assert len(dist) == 144
+    with pytest.raises(EnumerationLimitError):
+        FacesCheck((D12,) * 7).distribution()
+
+
+def test_draw_without_replacement_matches_permutations() -> None:
+    deck = ("A", "A", "B", "C")
+    ordered = DrawCheck(deck, 2).distribution()
+    counts = Counter(permutations(deck, 2))
+    for drawn, n in counts.items():
+        assert ordered.probability(drawn) == Fraction(n, 12)
+    unordered = DrawCheck(deck, 2, ordered=False).distribution()
+    assert unordered.probability(("A", "A")) == Fraction(2, 12)
+    assert unordered.probability(("A", "B")) == Fraction(4, 12)
+    with pytest.raises(InvalidValueError, match="DrawCheck.count"):
+        DrawCheck(deck, 5)
+
+
+CHECKS = [
+    PoolCheck(6, 7, auto_pass={1}, auto_fail={12}),
+    TotalCheck((D6, D6)),
+    ThresholdCheck((D6, D6), 7),
+    TableCheck((AVERAGE_DIE,), (Band("low", None, 3), Band("high", 4, None))),
+    OpposedCheck(TotalCheck((D6,)), TotalCheck((D6,))),
+    DrawCheck(("red", "red", "black"), 1),
+]
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.describe())
+def test_vectorised_sampling_agrees_with_exact(check: object) -> None:
+    """200,000 seeded samples: every outcome within 5 standard errors of its exact chance."""
+    size = 200_000
+    samples = check.sample(np.random.default_rng(2026), size)  # type: ignore[attr-defined]
+    counts = Counter(tuple(s) if isinstance(s, tuple) else s.item() if hasattr(s, "item") else s
+                     for s in samples)
+    for outcome, weight in check.distribution().items():  # type: ignore[attr-defined]
+        p = weight / check.distribution().denominator  # type: ignore[attr-defined]
+        sigma = (p * (1 - p) / size) ** 0.5
+        assert abs(counts[outcome] / size - p) <= 5 * sigma + 1e-12, outcome
+
+
+def test_face_sampling_fallback_agrees_for_huge_pools() -> None:
+    check = PoolCheck(40, 6)  # 12**40 is too large for integer inverse-CDF sampling
+    samples = check.sample(np.random.default_rng(1), 50_000)
+    assert abs(samples.mean() - float(check.distribution().mean())) < 0.05
+
+
+@settings(max_examples=60, deadline=None)
+@given(pools())
+def test_pool_weights_sum_to_denominator(check: PoolCheck) -> None:
+    dist = check.distribution()
+    assert sum(w for _, w in dist.items()) == dist.denominator
+    assert set(dist.outcomes) <= set(range(check.count + 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(totals(), st.integers(0, 2**32 - 1))
+def test_rolled_totals_are_possible_outcomes(check: TotalCheck, seed: int) -> None:
+    outcome, faces = check.roll(np.random.default_rng(seed))
+    assert check.distribution().probability(outcome) > 0
+    assert outcome == sum(faces) + check.modifier

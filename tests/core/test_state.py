@@ -1,0 +1,105 @@
+"""Battle state: units and commanders by id, dice state for replayable steps, JSON."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from smoothbore.core import D6, BattleState, DiceState, InvalidValueError, TotalCheck
+
+
+class Drill(enum.Enum):
+    LINE = "line"
+    COLUMN = "column"
+
+
+@attrs.frozen
+class ToyUnit:
+    id: str
+    name: str
+    side: str
+    drill: Drill = Drill.LINE
+    hits: int = 0
+    tags: frozenset[str] = frozenset()
+    leader: str | None = None
+
+
+@attrs.frozen
+class ToyCommander:
+    id: str
+    name: str
+    side: str
+
+
+@attrs.frozen
+class ToyExtra:
+    deck: tuple[str, ...] = ()
+
+
+def make_state(seed: int = 1) -> BattleState[ToyUnit, ToyCommander, ToyExtra]:
+    return BattleState(
+        "toy",
+        ("crown", "congress"),
+        (ToyUnit("u1", "23rd Foot", "crown"), ToyUnit("u2", "1st Maryland", "congress")),
+        (ToyCommander("c1", "Webster", "crown"),),
+        ToyExtra(("A", "2")),
+        DiceState(seed),
+    )
+
+
+def test_lookup_and_replace_by_id() -> None:
+    state = make_state()
+    assert state.unit("u2").name == "1st Maryland"
+    assert state.commander("c1").name == "Webster"
+    hurt = state.with_units(attrs.evolve(state.unit("u1"), hits=2))
+    assert hurt.unit("u1").hits == 2
+    assert state.unit("u1").hits == 0
+    assert [u.id for u in hurt.units_of("crown")] == ["u1"]
+    with pytest.raises(InvalidValueError, match="unit='u9'.*u1, u2"):
+        state.unit("u9")
+    with pytest.raises(InvalidValueError, match="unit"):
+        state.with_units(ToyUnit("u9", "ghost", "crown"))
+
+
+def test_validation_names_fields() -> None:
+    with pytest.raises(InvalidValueError, match="unique ids"):
+        BattleState("toy", ("a",), (ToyUnit("u", "x", "a"), ToyUnit("u", "y", "a")), (),
+                    ToyExtra(), DiceState(0))
+    with pytest.raises(InvalidValueError, match="ToyUnit.side='b'"):
+        BattleState("toy", ("a",), (ToyUnit("u", "x", "b"),), (), ToyExtra(), DiceState(0))
+    with pytest.raises(InvalidValueError, match="DiceState.seed"):
+        DiceState(-1)
+
+
+def test_dice_state_replays_each_step() -> None:
+    dice_state = DiceState(42, 3)
+    check = TotalCheck((D6,) * 5)
+    first = [dice_state.dice().roll(check, reason="r", rule="q") for _ in range(3)]
+    again = [dice_state.dice().roll(check, reason="r", rule="q") for _ in range(3)]
+    assert first == again
+    assert dice_state.advanced() == DiceState(42, 4)
+    next_step = [dice_state.advanced().dice().roll(check, reason="r", rule="q") for _ in range(3)]
+    assert next_step != first
+
+
+@given(
+    st.integers(0, 2**32), st.sampled_from(list(Drill)), st.integers(0, 3),
+    st.frozensets(st.text(max_size=3), max_size=3), st.none() | st.text(max_size=4),
+)
+def test_json_round_trips(seed: int, drill: Drill, hits: int, tags: frozenset[str],
+                          leader: str | None) -> None:
+    state = make_state(seed).with_units(ToyUnit("u1", "23rd Foot", "crown", drill, hits, tags,
+                                                leader))
+    text = state.to_json()
+    assert BattleState.from_json(text, ToyUnit, ToyCommander, ToyExtra) == state
+
+
+def test_from_json_rejects_garbage() -> None:
+    with pytest.raises(InvalidValueError, match="json"):
+        BattleState.from_json("{not json", ToyUnit, ToyCommander, ToyExtra)
+    with pytest.raises(InvalidValueError, match="json"):
+        BattleState.from_json('{"ruleset": "toy"}', ToyUnit, ToyCommander, ToyExtra)
