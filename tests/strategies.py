@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from smoothbore.core import AVERAGE_DIE, D3, D6, D10, D12, Die, PoolCheck, TotalCheck
 
-dice = st.sampled_from([D3, D6, D10, D12, AVERAGE_DIE]) | st.lists(
+dice = st.sampled_from([D3, D6, D10, D12, AVERAGE_DIE, Die((0, 1, 2, 3), "d4-1")]) | st.lists(
     st.integers(-3, 9), min_size=1, max_size=7
 ).map(lambda faces: Die(tuple(faces), ""))
 

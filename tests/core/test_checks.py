@@ -190,3 +190,15 @@ def test_rolled_totals_are_possible_outcomes(check: TotalCheck, seed: int) -> No
     outcome, faces = check.roll(np.random.default_rng(seed))
     assert check.distribution().probability(outcome) > 0
     assert outcome == sum(faces) + check.modifier
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools())
+def test_success_count_equals_face_by_face_count(check: PoolCheck) -> None:
+    good, sides = check.success_weight()
+    plain = sum(1 for face in check.die.faces if check.succeeds(face))
+    if check.reroll_failures:
+        n = check.die.sides
+        assert (good, sides) == (plain * n + (n - plain) * plain, n * n)
+    else:
+        assert (good, sides) == (plain, check.die.sides)

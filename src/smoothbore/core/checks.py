@@ -166,6 +166,10 @@ def _face_array(dice: tuple[Die, ...], rng: np.random.Generator, size: int) -> n
 
 
 # --- pools ---------------------------------------------------------------------------------
+_PASCAL = tuple(tuple(math.comb(n, k) for k in range(n + 1)) for n in range(65))
+"""Binomial coefficients C(n, k) for pools of up to 64 dice."""
+
+
 @attrs.frozen
 class PoolCheck(_Base[int]):
     """A pool of ``count`` dice, each a success at or under ``need`` (or at or over it);
@@ -201,19 +205,41 @@ class PoolCheck(_Base[int]):
     def success_weight(self) -> tuple[int, int]:
         """(successful faces, faces) for one die, rerolls included."""
         sides = self.die.sides
-        good = sum(1 for face in self.die.faces if self.succeeds(face))
+        need, passes, fails = self.need, self.auto_pass, self.auto_fail
+        if self.die.numbered:
+            good = self._numbered_successes()
+        elif self.at_or_under:
+            good = sum(1 for f in self.die.faces if f not in fails and (f <= need or f in passes))
+        else:
+            good = sum(1 for f in self.die.faces if f not in fails and (f >= need or f in passes))
         if self.reroll_failures:
             return good * sides + (sides - good) * good, sides * sides
         return good, sides
 
+    def _numbered_successes(self) -> int:
+        low, high = self.die.faces[0], self.die.faces[-1]
+        if self.at_or_under:
+            first, last = low, min(self.need, high)
+        else:
+            first, last = max(self.need, low), high
+        good = max(0, last - first + 1)
+        for face in self.auto_fail:
+            if first <= face <= last:
+                good -= 1
+        for face in self.auto_pass:
+            if low <= face <= high and not first <= face <= last and face not in self.auto_fail:
+                good += 1
+        return good
+
     def _compute(self) -> Distribution[int]:
         good, sides = self.success_weight()
         bad = sides - good
-        weights = {
-            k: math.comb(self.count, k) * good**k * bad ** (self.count - k)
-            for k in range(self.count + 1)
-        }
-        return Distribution.from_weights(weights, sides**self.count)
+        n = self.count
+        if not good or not bad:
+            return Distribution._trusted(((n if good else 0, sides**n),), sides**n)
+        row = _PASCAL[n] if n < len(_PASCAL) else tuple(math.comb(n, k) for k in range(n + 1))
+        items = tuple([(k, row[k] * good**k * bad ** (n - k)) for k in range(n + 1)])
+        return Distribution._trusted(items, sides**n)
 
     def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
         faces: list[int] = []

@@ -27,9 +27,14 @@ class Die:
     faces: tuple[int, ...] = attrs.field(converter=_faces)
     name: str = ""
 
+    numbered: bool = attrs.field(init=False, eq=False, repr=False)
+    """Whether the faces are low, low+1, ..., high once each, so counts are arithmetic."""
+
     def __attrs_post_init__(self) -> None:
         if not self.name:
             object.__setattr__(self, "name", f"d[{','.join(map(str, self.faces))}]")
+        low = min(self.faces)
+        object.__setattr__(self, "numbered", self.faces == tuple(range(low, low + len(self.faces))))
 
     @classmethod
     def of(cls, *faces: int, name: str = "") -> Die:

@@ -34,7 +34,7 @@ class Distribution(Generic[T]):
 
     _items: tuple[tuple[T, int], ...]
     denominator: int
-    _index: dict[T, int] = attrs.field(init=False, repr=False)
+    _index: dict[T, int] | None = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         total = 0
@@ -46,9 +46,26 @@ class Distribution(Generic[T]):
             raise InvalidValueError(
                 "denominator", self.denominator, f"the sum of the weights ({total}), above 0"
             )
-        object.__setattr__(self, "_index", dict(self._items))
+        object.__setattr__(self, "_index", None)
+
+    def _lookup(self) -> dict[T, int]:
+        index = self._index
+        if index is None:
+            index = dict(self._items)
+            object.__setattr__(self, "_index", index)
+        return index
 
     # construction -------------------------------------------------------------------------
+    @classmethod
+    def _trusted(cls, items: tuple[tuple[T, int], ...], denominator: int) -> Distribution[T]:
+        """A distribution from items already ordered, with positive integer weights summing to
+        ``denominator``: the fast path for checks whose weights are correct by construction."""
+        made = object.__new__(cls)
+        object.__setattr__(made, "_items", items)
+        object.__setattr__(made, "denominator", denominator)
+        object.__setattr__(made, "_index", None)
+        return made
+
     @classmethod
     def from_weights(
         cls, weights: Mapping[T, int], denominator: int | None = None
@@ -92,7 +109,7 @@ class Distribution(Generic[T]):
 
     def weight(self, outcome: T) -> int:
         """The integer weight of one outcome (0 if impossible)."""
-        return self._index.get(outcome, 0)
+        return self._lookup().get(outcome, 0)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -113,12 +130,12 @@ class Distribution(Generic[T]):
 
     def probability(self, event: T | Callable[[T], bool]) -> Fraction:
         """Exact probability of an outcome, or of the outcomes a predicate accepts."""
-        if callable(event) and not isinstance(event, type) and event not in self._index:
+        if callable(event) and not isinstance(event, type) and event not in self._lookup():
             predicate: Callable[[T], bool] = event
             return Fraction(
                 sum(w for o, w in self._items if predicate(o)), self.denominator
             )
-        return Fraction(self._index.get(event, 0), self.denominator)  # type: ignore[arg-type]
+        return Fraction(self._lookup().get(event, 0), self.denominator)  # type: ignore[arg-type]
 
     def p(self, event: T | Callable[[T], bool]) -> float:
         """The probability as a float, for presenting."""
