@@ -1,0 +1,36 @@
+"""Bloodybacks! 9.3: American War of Independence rules with d12 hands, unit density and an
+activation deck (text: ../shared/rules/bloodybacks-9.3.txt).
+
+``RULESET`` lists every random mechanism; ``TURN`` plays the sequence of play.
+"""
+
+from smoothbore.core import Ruleset
+
+from .mechanisms import MECHANISMS
+from .options import DEFAULT_OPTIONS, Options
+from .turn import PHASES, TURN, new_battle
+from .units import Commander, Unit
+
+RULESET = Ruleset(
+    name="bloodybacks93",
+    title="Bloodybacks! 9.3",
+    period="American War of Independence",
+    edition="9.3",
+    aliases=("bloodybacks", "bb93"),
+    dice=("d12", "dAv (average die 2,3,3,4,4,5)", "d3", "activation deck of 10 cards"),
+    phases=PHASES,
+    mechanisms=MECHANISMS,
+    turn=TURN,
+    source="bloodybacks-9.3.txt",
+)
+
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "PHASES",
+    "RULESET",
+    "TURN",
+    "Commander",
+    "Options",
+    "Unit",
+    "new_battle",
+]

@@ -1,0 +1,109 @@
+"""Risk to commanders: struck, constitution, removal and the fate of removed commanders at
+the end of the battle (Bloodybacks 9.3, Risk to commanders)."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import D12, Band, Dice, InvalidValueError, TableCheck, TotalCheck
+
+from .units import TEXT, Commander
+
+RULE_RISK = f"{TEXT}, Risk to commanders"
+RULE_FATE = f"{TEXT}, Risk to commanders: end of battle"
+
+RIFLE_ALLOWANCE = 2
+
+
+@attrs.frozen
+class Risk:
+    """One risk roll: the roll, whether the commander was struck, the wound roll, and the
+    commander afterwards."""
+
+    roll: int
+    struck: bool
+    wound: int
+    commander: Commander
+
+    def __str__(self) -> str:
+        if not self.struck:
+            return "unhurt"
+        gone = ", removed from the battle" if self.commander.removed else ""
+        return f"struck: constitution -{self.wound} to {self.commander.constitution}{gone}"
+
+
+def struck(roll: int, losses: int, *, rifles: bool = False) -> bool:
+    """Struck when the d12 (less 2 against rifles) is at most the losses taken."""
+    return losses > 0 and roll - (RIFLE_ALLOWANCE if rifles else 0) <= losses
+
+
+def risk_to_commander(
+    commander: Commander, losses: int, *, dice: Dice, rifles: bool = False
+) -> Risk:
+    """Roll for an attached commander whose unit took ``losses`` (DRPs or stamina) from
+    shooting or melee; if struck, a d12 comes off his constitution and below 1 he is removed."""
+    if losses < 0:
+        raise InvalidValueError("losses", losses, "0 or more")
+    roll = dice.roll(TotalCheck.of(1, D12), reason=f"risk to {commander.name}", rule=RULE_RISK)
+    if not struck(roll, losses, rifles=rifles):
+        return Risk(roll, False, 0, commander)
+    wound = dice.roll(TotalCheck.of(1, D12), reason=f"wound to {commander.name}", rule=RULE_RISK)
+    constitution = commander.constitution - wound
+    after = attrs.evolve(commander, constitution=constitution, removed=constitution < 1,
+                         attached_to=None if constitution < 1 else commander.attached_to)
+    return Risk(roll, True, wound, after)
+
+
+class Fate(enum.Enum):
+    """What became of a removed commander (end of the battle)."""
+
+    STUNNED = "stunned: recovers for the next battle"
+    LIGHT_WOUND = "light wound: recovers, constitution -1"
+    SERIOUS_WOUND = "serious wound: out for the campaign"
+    GLORY = "transition to glory: mortally wounded"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FATE_TABLE = (
+    Band(Fate.STUNNED.name, 1, 4),
+    Band(Fate.LIGHT_WOUND.name, 5, 7),
+    Band(Fate.SERIOUS_WOUND.name, 8, 10),
+    Band(Fate.GLORY.name, 11, 12),
+)
+
+
+def commander_fate(commander: Commander, *, dice: Dice) -> Fate:
+    """Roll a d12 on the fate table for a commander removed during the battle."""
+    if not commander.removed:
+        raise InvalidValueError("commander.removed", commander.removed, "True (removed)")
+    name = dice.roll(TableCheck((D12,), FATE_TABLE), reason=f"fate of {commander.name}",
+                     rule=RULE_FATE)
+    return Fate[name]
+
+
+def after_fate(commander: Commander, fate: Fate) -> Commander:
+    """The commander for the next battle (a light wound costs a point of constitution)."""
+    if fate is Fate.LIGHT_WOUND:
+        return attrs.evolve(commander, constitution=commander.constitution - 1)
+    return commander
+
+
+def risk_mechanism(
+    *, dice: Dice, losses: int = 2, rifles: bool = False, constitution: int = 9
+) -> str:
+    """Mechanism form: what happens to an attached commander."""
+    commander = Commander("c", "commander", "british", constitution=constitution)
+    risk = risk_to_commander(commander, losses, dice=dice, rifles=rifles)
+    if not risk.struck:
+        return "unhurt"
+    return "removed" if risk.commander.removed else "struck, carries on"
+
+
+def fate_mechanism(*, dice: Dice) -> Fate:
+    """Mechanism form: the fate table."""
+    commander = Commander("c", "commander", "british", constitution=0, removed=True)
+    return commander_fate(commander, dice=dice)

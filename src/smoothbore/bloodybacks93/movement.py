@@ -1,0 +1,267 @@
+"""Movement, retrograde movement, interpenetration and passage of lines (Bloodybacks 9.3,
+Movement; Retrograde movement; Interpenetration; Passage of lines)."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import (
+    AVERAGE_DIE,
+    D3,
+    D12,
+    Dice,
+    FacesCheck,
+    IllegalActionError,
+    InvalidValueError,
+    TotalCheck,
+)
+
+from .morale import TestKind, TestOutcome, apply_result, take_test
+from .units import MAX_DISRUPTION, TEXT, Formation, Unit, UnitType, add_disruption
+
+RULE_MOVEMENT = f"{TEXT}, Movement"
+RULE_RETROGRADE = f"{TEXT}, Movement: Retrograde movement"
+RULE_INTERPENETRATION = f"{TEXT}, Movement: Interpenetration"
+RULE_PASSAGE = f"{TEXT}, Movement: Passage of lines"
+
+
+class Terrain(enum.Enum):
+    """Terrain moved through (Movement)."""
+
+    OPEN = "open"
+    LIGHT_WOODS = "light woods"
+    HEAVY_WOODS = "heavy woods"
+    DIFFICULT = "difficult terrain"
+    STEEP_HILL = "up a steep hill"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def rough(self) -> bool:
+        """Heavy woods, difficult terrain and steep hills disrupt deployed units."""
+        return self in (Terrain.HEAVY_WOODS, Terrain.DIFFICULT, Terrain.STEEP_HILL)
+
+
+@attrs.frozen
+class MoveFacts:
+    """What the players know of one move action: the terrain, whether on a road, whether it
+    crosses a minor obstacle, and whether it is a retrograde (backwards) move."""
+
+    terrain: Terrain = Terrain.OPEN
+    road: bool = False
+    obstacle: bool = False
+    retrograde: bool = False
+
+
+@attrs.frozen
+class Move:
+    """One move action: the distances the unit may move (cavalry choose exactly one of theirs,
+    others move up to the distance), the unit afterwards, and any morale test taken."""
+
+    distances: tuple[int, ...]
+    unit: Unit
+    disruption_taken: int = 0
+    morale: TestOutcome | None = None
+
+    @property
+    def distance(self) -> int:
+        """The longest distance allowed."""
+        return max(self.distances)
+
+    def __str__(self) -> str:
+        if len(self.distances) == 1:
+            text = f'moves up to {self.distances[0]}"'
+        else:
+            text = "moves exactly one of " + ", ".join(f'{d}"' for d in self.distances)
+        if self.disruption_taken:
+            text += f", +{self.disruption_taken} DRP"
+        if self.morale is not None:
+            text += f"; {self.morale}"
+        return text
+
+
+def check_move(unit: Unit, facts: MoveFacts) -> None:
+    """Raise IllegalActionError for a move the rules forbid."""
+    if facts.obstacle and unit.is_artillery:
+        raise IllegalActionError("move", "artillery may not cross obstacles", RULE_MOVEMENT)
+    if facts.terrain.rough and unit.formation is Formation.UNLIMBERED:
+        raise IllegalActionError(
+            "move", f"deployed artillery cannot move in {facts.terrain}", RULE_MOVEMENT
+        )
+    if facts.retrograde and (unit.is_cavalry or unit.formation is Formation.LIMBERED):
+        raise IllegalActionError(
+            "move", "cavalry and limbered artillery may not move backwards: about face first",
+            RULE_RETROGRADE,
+        )
+    if unit.routing or unit.destroyed:
+        raise IllegalActionError("move", f"{unit.name} cannot take actions", RULE_MOVEMENT)
+
+
+def cavalry_choices(first: int, second: int, terrain: Terrain) -> tuple[int, ...]:
+    """Deployed cavalry move exactly either die, their sum or their difference; in rough
+    terrain they cannot combine them, and in heavy woods they take the lower."""
+    if terrain is Terrain.HEAVY_WOODS:
+        return (min(first, second),)
+    if terrain.rough:
+        return tuple(sorted({first, second}))
+    return tuple(sorted({first, second, first + second, abs(first - second)}))
+
+
+def _unlimbered_roll(unit: Unit, dice: Dice) -> int:
+    reason = f"unlimbered move of {unit.name}"
+    if unit.kind in (UnitType.HEAVY_ARTILLERY, UnitType.SIEGE_ARTILLERY):
+        return dice.roll(TotalCheck.of(1, D3), reason=reason, rule=RULE_MOVEMENT)
+    bonus = 0 if unit.kind is UnitType.FIELD_ARTILLERY else 2
+    return dice.roll(TotalCheck.of(1, AVERAGE_DIE, bonus), reason=reason, rule=RULE_MOVEMENT)
+
+
+def base_distances(unit: Unit, facts: MoveFacts, *, dice: Dice) -> tuple[int, ...]:
+    """Distances for one move action before terrain deductions (Movement)."""
+    if unit.is_infantry:
+        if unit.formation is Formation.COLUMN:
+            return (12 if facts.road else 9,)
+        return (12 - unit.density,)
+    if unit.is_cavalry:
+        if unit.formation is Formation.COLUMN:
+            return (18 if facts.road else 12,)
+        faces = dice.roll(
+            FacesCheck((D12, D12)), reason=f"cavalry move of {unit.name}", rule=RULE_MOVEMENT
+        )
+        return cavalry_choices(faces[0], faces[1], facts.terrain)
+    if unit.formation is Formation.LIMBERED:
+        return (12 if facts.road else 6,)
+    return (_unlimbered_roll(unit, dice),)
+
+
+def move(unit: Unit, facts: MoveFacts, *, dice: Dice) -> Move:
+    """One move action: distance allowed and the disruption it costs (Movement).
+
+    Crossing a minor obstacle costs 1 DRP; rough terrain costs a deployed unit 1 DRP; heavy
+    woods take 2" off infantry and artillery; a retrograde move costs 1 DRP, or a morale test
+    if the unit already has 3.
+    """
+    check_move(unit, facts)
+    distances = base_distances(unit, facts, dice=dice)
+    if facts.terrain is Terrain.HEAVY_WOODS and not unit.is_cavalry:
+        distances = tuple(max(0, d - 2) for d in distances)
+    deployed = unit.formation in (Formation.DEPLOYED, Formation.UNLIMBERED)
+    drp = int(facts.obstacle) + int(facts.terrain.rough and deployed)
+    moved = add_disruption(unit, drp)
+    morale = None
+    if facts.retrograde:
+        if unit.disruption >= MAX_DISRUPTION:
+            morale = take_test(moved, TestKind.MORALE, dice=dice,
+                               reason=f"retrograde move of {unit.name} at 3 DRP")
+            moved = apply_result(moved, morale.result)
+        else:
+            drp += 1
+            moved = add_disruption(moved, 1)
+    return Move(distances, moved, min(drp, MAX_DISRUPTION - unit.disruption), morale)
+
+
+def may_interpenetrate(mover: Unit, other: Unit) -> bool:
+    """Unlimbered artillery and infantry of density 3 or 4 pass through any friendly unit, and
+    any friendly unit may pass through them (Interpenetration)."""
+
+    def open_unit(u: Unit) -> bool:
+        return u.formation is Formation.UNLIMBERED or (u.is_infantry and u.density <= 4)
+
+    return open_unit(mover) or open_unit(other)
+
+
+def passage_allowed(mover: Unit, static: Unit) -> bool:
+    """Passage of lines: infantry of density 5+ through infantry of density 5+ or unlimbered
+    artillery, both of quality 3 or more."""
+    if not (mover.is_infantry and mover.density >= 5):
+        return False
+    static_ok = (static.is_infantry and static.density >= 5) or (
+        static.formation is Formation.UNLIMBERED
+    )
+    return static_ok and mover.quality >= 3 and static.quality >= 3
+
+
+def passage_disruption(mover: Unit, static: Unit) -> int:
+    """DRPs each unit takes on a partial failure: by the lowest infantry density involved,
+    1 at 5, 2 at 6, 3 at 7 or more (artillery crews do not count)."""
+    densities = [u.density for u in (mover, static) if u.is_infantry]
+    lowest = min(densities)
+    return 1 if lowest <= 5 else 2 if lowest == 6 else 3
+
+
+class PassageResult(enum.Enum):
+    """Outcome of the passage of lines roll."""
+
+    BLOCKED = "fails: the moving unit stops at contact"
+    CLEAN = "passes through"
+    DISORDERED = "passes through, both units disrupted"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen
+class Passage:
+    """The passage roll, its result and both units afterwards (with any morale tests)."""
+
+    roll: int
+    result: PassageResult
+    mover: Unit
+    static: Unit
+    tests: tuple[TestOutcome, ...] = ()
+
+    def __str__(self) -> str:
+        tests = "".join(f"; {t}" for t in self.tests)
+        return f"rolled {self.roll}: {self.result}{tests}"
+
+
+def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
+    """Roll a d12 for one unit moving through another (Passage of lines).
+
+    1 fails; at or above the two qualities combined passes cleanly; otherwise each unit takes
+    DRPs by the lowest density, or a morale test if already at 3.
+    """
+    if not passage_allowed(mover, static):
+        raise IllegalActionError(
+            "passage of lines", "needs density 5+ infantry (or unlimbered artillery) of "
+            "quality 3+", RULE_PASSAGE,
+        )
+    roll = dice.roll(TotalCheck.of(1, D12), reason="passage of lines", rule=RULE_PASSAGE)
+    if roll == 1:
+        return Passage(roll, PassageResult.BLOCKED, mover, static)
+    if roll >= mover.quality + static.quality:
+        return Passage(roll, PassageResult.CLEAN, mover, static)
+    drp = passage_disruption(mover, static)
+    after: list[Unit] = []
+    tests: list[TestOutcome] = []
+    for unit in (mover, static):
+        if unit.disruption >= MAX_DISRUPTION:
+            test = take_test(unit, TestKind.MORALE, dice=dice,
+                             reason=f"{unit.name} disordered by passage of lines at 3 DRP")
+            tests.append(test)
+            after.append(apply_result(unit, test.result))
+        else:
+            after.append(add_disruption(unit, drp))
+    return Passage(roll, PassageResult.DISORDERED, after[0], after[1], tuple(tests))
+
+
+def move_mechanism(
+    *,
+    dice: Dice,
+    kind: str = "cavalry",
+    formation: str = "deployed",
+    terrain: str = "open",
+    road: bool = False,
+) -> tuple[int, ...]:
+    """Mechanism form: the distances one move action allows."""
+    try:
+        unit_type = UnitType(kind.replace("-", " "))
+        shape = Formation(formation)
+        ground = Terrain(terrain.replace("-", " "))
+    except ValueError as error:
+        raise InvalidValueError("kind/formation/terrain", str(error), "see --list") from None
+    unit = Unit("u", "unit", "british", kind=unit_type, formation=shape,
+                density=3 if unit_type.is_artillery else 6)
+    return move(unit, MoveFacts(terrain=ground, road=road), dice=dice).distances

@@ -1,0 +1,38 @@
+"""Options where players read Bloodybacks 9.3 differently.
+
+Every default is the text's plainest reading; docs/interpretations/bloodybacks93.md says why.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.core.validate import at_least
+
+
+@attrs.frozen
+class Options:
+    """Switches for the points the text leaves open.
+
+    - ``activity_table_quirk``: give 2 CP for "AR4, roll 5" as the printed activity table does
+      (the rule and the Stevens example give 1).
+    - ``activation_naturals``: let 1s always succeed and 12s always fail in the activation hand
+      too (the text states it only for tests, shooting and melee).
+    - ``extra_die_per_action_point``: an extra shooting die for every extra action point spent
+      shooting, instead of one per extra shooting order.
+    - ``cavalry_experiment``: the author's playtest rule, melee involving cavalry rolls 2 dice
+      fewer.
+    - ``impetus_penalty_after_melee``: apply "-1 per attacker impetus point above own quality"
+      also to the defender's cohesion tests after the melee, not only to the check to stand.
+    - ``men_per_figure``: figure scale; artillery nominal sizes are given for 1:10.
+    """
+
+    activity_table_quirk: bool = False
+    activation_naturals: bool = False
+    extra_die_per_action_point: bool = False
+    cavalry_experiment: bool = False
+    impetus_penalty_after_melee: bool = False
+    men_per_figure: int = attrs.field(default=10, validator=at_least(1))
+
+
+DEFAULT_OPTIONS = Options()

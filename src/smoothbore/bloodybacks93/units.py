@@ -1,0 +1,294 @@
+"""Units and commanders of Bloodybacks 9.3 (Concepts and definitions).
+
+Values only: quality, density, size, disruption points (DRPs), stamina losses, and the
+commander's command quality, activity rating and constitution. Every change is a new value
+made with ``attrs.evolve``; the helpers here keep the text's limits (at most 3 DRPs, density
+never below 3).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import InvalidValueError
+from smoothbore.core.validate import at_least, in_range, one_of
+
+TEXT = "Bloodybacks 9.3"
+RULE_QUALITY = f"{TEXT}, Concepts and definitions: Quality"
+RULE_DENSITY = f"{TEXT}, Concepts and definitions: Density"
+RULE_SIZE = f"{TEXT}, Concepts and definitions: Unit size"
+RULE_DRP = f"{TEXT}, Concepts and definitions: Disruption points"
+RULE_STAMINA = f"{TEXT}, Concepts and definitions: Unit stamina"
+RULE_ACTIVITY = f"{TEXT}, Concepts and definitions: Activity Rating"
+RULE_COLD_STEEL = f"{TEXT}, Charges and melee: Determine impetus (cold steel ability)"
+
+MAX_DISRUPTION = 3
+MIN_DENSITY = 3
+MAX_DENSITY = 8
+STAMINA_STEP = 6  # "for every (full) 6 stamina losses"
+
+BRITISH = "british"
+AMERICAN = "american"
+SIDES = (BRITISH, AMERICAN)
+"""Red cards activate the British and their allies (loyalists, Hessians...); black cards the
+American rebels and theirs (French...). Bloodybacks 9.3, Sequence of Play: Activating
+Commanders."""
+
+
+class UnitType(enum.Enum):
+    """The kinds of unit the text distinguishes (Shooting: Artillery; Movement)."""
+
+    INFANTRY = "infantry"
+    CAVALRY = "cavalry"
+    VERY_LIGHT_ARTILLERY = "very light artillery"
+    LIGHT_ARTILLERY = "light artillery"
+    FIELD_ARTILLERY = "field artillery"
+    HEAVY_ARTILLERY = "heavy artillery"
+    SIEGE_ARTILLERY = "siege artillery"
+    AMUSETTE = "amusette"
+
+    @property
+    def is_artillery(self) -> bool:
+        return self not in (UnitType.INFANTRY, UnitType.CAVALRY)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Formation(enum.Enum):
+    """Formations that change movement or shooting.
+
+    Infantry and cavalry are DEPLOYED (any battle formation) or in COLUMN (the text's column,
+    also its "column of march" for shooting); artillery is LIMBERED or UNLIMBERED.
+    """
+
+    DEPLOYED = "deployed"
+    COLUMN = "column"
+    LIMBERED = "limbered"
+    UNLIMBERED = "unlimbered"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Weapon(enum.Enum):
+    """Small arms of a unit (Shooting: Musketry); artillery shoots by its type."""
+
+    MUSKET = "musket"
+    RIFLE = "rifle"
+    CARBINE = "carbine"
+    CANNON = "cannon"
+    NONE = "none"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Troops(enum.Enum):
+    """Troop class, used only for the cold steel ability (Charges and melee)."""
+
+    REGULAR = "British or European regular"
+    CONTINENTAL = "Continental"
+    MILITIA = "militia"
+    LOYALIST = "loyalist"
+    INDIAN = "indian"
+    OTHER = "other"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _formation_fits(
+    instance: Unit, attribute: attrs.Attribute[Formation], value: Formation
+) -> None:
+    artillery_formations = (Formation.LIMBERED, Formation.UNLIMBERED)
+    if instance.kind.is_artillery != (value in artillery_formations):
+        allowed = "limbered, unlimbered" if instance.kind.is_artillery else "deployed, column"
+        raise InvalidValueError("formation", value, allowed)
+
+
+def _woods_quality(
+    instance: Unit, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is not None and not 1 <= value <= 5:
+        raise InvalidValueError("woods_quality", value, "None or 1..5")
+
+
+@attrs.frozen(cache_hash=True)
+class Unit:
+    """A Bloodybacks unit.
+
+    ``size`` is the number of figures (mounted figures count two); for artillery it is the
+    models that fight in melee, and ``sections`` is the number of guns (each with a nominal
+    shooting size). ``woods_quality`` is the quality in woods of units (indians) rated
+    differently there. ``cold_steel`` is derived from type, troops and quality.
+    """
+
+    id: str
+    name: str
+    side: str = attrs.field(validator=one_of(*SIDES))
+    kind: UnitType = attrs.field(default=UnitType.INFANTRY, validator=one_of(*UnitType))
+    quality: int = attrs.field(default=3, validator=in_range(1, 5))
+    density: int = attrs.field(default=6, validator=in_range(MIN_DENSITY, MAX_DENSITY))
+    size: int = attrs.field(default=20, validator=at_least(1))
+    formation: Formation = attrs.field(default=Formation.DEPLOYED, validator=_formation_fits)
+    weapon: Weapon = attrs.field(default=Weapon.MUSKET, validator=one_of(*Weapon))
+    disruption: int = attrs.field(default=0, validator=in_range(0, MAX_DISRUPTION))
+    stamina_losses: int = attrs.field(default=0, validator=at_least(0))
+    troops: Troops = attrs.field(default=Troops.REGULAR, validator=one_of(*Troops))
+    heavy_cavalry: bool = False
+    bayonets: bool = True
+    brigade: str = ""
+    sections: int = attrs.field(default=1, validator=at_least(1))
+    routing: bool = False
+    recovered_from_rout: bool = False
+    destroyed: bool = False
+    woods_quality: int | None = attrs.field(default=None, validator=_woods_quality)
+
+    def quality_in(self, in_woods: bool = False) -> int:
+        """Quality in the current terrain (indians may differ in woods). Quality."""
+        if in_woods and self.woods_quality is not None:
+            return self.woods_quality
+        return self.quality
+
+    @property
+    def is_artillery(self) -> bool:
+        return self.kind.is_artillery
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind is UnitType.INFANTRY
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.kind is UnitType.CAVALRY
+
+    @property
+    def stamina_steps(self) -> int:
+        """Number of full 6s of stamina losses (each worsens tests and activation)."""
+        return self.stamina_losses // STAMINA_STEP
+
+    @property
+    def cold_steel(self) -> bool:
+        """The cold steel ability: British or European regular infantry, Continental infantry
+        of quality 4+, cavalry of quality 3+; lost at 6 or more stamina losses."""
+        if self.stamina_losses >= STAMINA_STEP:
+            return False
+        if self.is_cavalry:
+            return self.quality >= 3
+        if self.is_infantry:
+            return self.troops is Troops.REGULAR or (
+                self.troops is Troops.CONTINENTAL and self.quality >= 4
+            )
+        return False
+
+    @property
+    def can_act(self) -> bool:
+        """Units that recovered from rout this turn, or are gone, may not activate."""
+        return not (self.recovered_from_rout or self.destroyed)
+
+    def __str__(self) -> str:
+        flags = []
+        if self.routing:
+            flags.append("routing")
+        if self.destroyed:
+            flags.append("destroyed")
+        extra = f" [{', '.join(flags)}]" if flags else ""
+        return (
+            f"{self.name} (Q{self.quality} D{self.density} size {self.size}, "
+            f"{self.disruption} DRP, {self.stamina_losses} stamina){extra}"
+        )
+
+
+_UNIT_FIELDS = tuple(a.name for a in attrs.fields(Unit))
+
+
+def changed(unit: Unit, **changes: object) -> Unit:
+    """``unit`` with some fields changed, for the rules' own updates whose values are valid by
+    construction (DRPs capped at 3, losses added). Much faster than ``attrs.evolve`` (no
+    validators); callers outside the rules should use ``attrs.evolve``."""
+    new = object.__new__(Unit)
+    for name in _UNIT_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(unit, name))
+    object.__setattr__(new, "_attrs_cached_hash", None)
+    return new
+
+
+def add_disruption(unit: Unit, points: int) -> Unit:
+    """Add DRPs, never beyond 3 (Disruption points)."""
+    if points < 0:
+        raise InvalidValueError("points", points, "0 or more")
+    return changed(unit, disruption=min(MAX_DISRUPTION, unit.disruption + points))
+
+
+def remove_disruption(unit: Unit, points: int = 1) -> Unit:
+    """Remove DRPs (a rally action removes one), never below 0 (Rally)."""
+    if points < 0:
+        raise InvalidValueError("points", points, "0 or more")
+    return changed(unit, disruption=max(0, unit.disruption - points))
+
+
+def take_shooting_hits(unit: Unit, hits: int) -> Unit:
+    """Shooting hits become DRPs up to 3, the rest stamina losses (Shooting)."""
+    if hits < 0:
+        raise InvalidValueError("hits", hits, "0 or more")
+    to_drp = min(hits, MAX_DISRUPTION - unit.disruption)
+    return changed(
+        unit,
+        disruption=unit.disruption + to_drp,
+        stamina_losses=unit.stamina_losses + hits - to_drp,
+    )
+
+
+def take_melee_losses(unit: Unit, losses: int) -> Unit:
+    """Each melee loss is one stamina loss and one DRP (DRPs to at most 3) (Resolve melee)."""
+    if losses < 0:
+        raise InvalidValueError("losses", losses, "0 or more")
+    return changed(
+        unit,
+        disruption=min(MAX_DISRUPTION, unit.disruption + losses),
+        stamina_losses=unit.stamina_losses + losses,
+    )
+
+
+def with_density(unit: Unit, density: int) -> Unit:
+    """Change density (spreading bases); it can never go below 3 nor above 8 (Density)."""
+    if not MIN_DENSITY <= density <= MAX_DENSITY:
+        raise InvalidValueError("density", density, f"{MIN_DENSITY}..{MAX_DENSITY}")
+    return attrs.evolve(unit, density=density)
+
+
+def reduce_density(unit: Unit, by: int) -> Unit:
+    """Spread out by ``by`` steps; density stops at 3 (Density: never lower than 3)."""
+    if by < 0:
+        raise InvalidValueError("by", by, "0 or more")
+    return attrs.evolve(unit, density=max(MIN_DENSITY, unit.density - by))
+
+
+@attrs.frozen
+class Commander:
+    """A commander: command quality (CQ 1-5), activity rating (AR 2-5), constitution (9 by
+    default), the unit he is attached to (or None), his brigade, and whether he is the
+    commander-in-chief. ``removed`` marks a commander struck down (killed and not replaced).
+    """
+
+    id: str
+    name: str
+    side: str = attrs.field(validator=one_of(*SIDES))
+    command_quality: int = attrs.field(default=3, validator=in_range(1, 5))
+    activity_rating: int = attrs.field(default=3, validator=in_range(2, 5))
+    constitution: int = 9
+    attached_to: str | None = None
+    brigade: str = ""
+    cinc: bool = False
+    removed: bool = False
+
+    def __str__(self) -> str:
+        where = f", attached to {self.attached_to}" if self.attached_to else ""
+        gone = " [removed]" if self.removed else ""
+        return (
+            f"{self.name} (CQ{self.command_quality} AR{self.activity_rating} "
+            f"constitution {self.constitution}{where}){gone}"
+        )

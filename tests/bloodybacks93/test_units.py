@@ -1,0 +1,121 @@
+"""Bloodybacks 9.3, Concepts and definitions: units and commanders."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from smoothbore.bloodybacks93.units import (
+    BRITISH,
+    Commander,
+    Formation,
+    Troops,
+    Unit,
+    UnitType,
+    add_disruption,
+    reduce_density,
+    take_melee_losses,
+    take_shooting_hits,
+    with_density,
+)
+from smoothbore.core import InvalidValueError
+
+from .strategies import units
+
+
+def test_quality_range_is_1_to_5() -> None:
+    """Concepts and definitions: Quality is rated 1 (worst) to 5 (best)."""
+    for quality in (0, 6):
+        with pytest.raises(InvalidValueError):
+            Unit("a", "A", BRITISH, quality=quality)
+    assert Unit("a", "A", BRITISH, quality=5).quality == 5
+
+
+def test_density_3_to_8_and_never_below_3() -> None:
+    """Concepts and definitions: Density is 3 to 8 and can never be lower than 3."""
+    with pytest.raises(InvalidValueError):
+        Unit("a", "A", BRITISH, density=2)
+    with pytest.raises(InvalidValueError):
+        with_density(Unit("a", "A", BRITISH), 2)
+    assert reduce_density(Unit("a", "A", BRITISH, density=5), 4).density == 3
+
+
+def test_disruption_at_most_3() -> None:
+    """Concepts and definitions: Disruption points: a unit never has more than 3 DRPs."""
+    with pytest.raises(InvalidValueError):
+        Unit("a", "A", BRITISH, disruption=4)
+    assert add_disruption(Unit("a", "A", BRITISH, disruption=2), 5).disruption == 3
+
+
+def test_shooting_hits_past_three_drp_become_stamina() -> None:
+    """Shooting: hits are DRPs up to 3, then stamina losses."""
+    unit = take_shooting_hits(Unit("a", "A", BRITISH, disruption=1), 5)
+    assert (unit.disruption, unit.stamina_losses) == (3, 3)
+
+
+def test_melee_losses_are_stamina_and_drp() -> None:
+    """Resolve melee: each loss is one stamina loss and one DRP (DRPs to max 3)."""
+    unit = take_melee_losses(Unit("a", "A", BRITISH, disruption=1), 4)
+    assert (unit.disruption, unit.stamina_losses) == (3, 4)
+
+
+def test_indians_have_a_woods_quality() -> None:
+    """Concepts and definitions: Quality: indians rate higher in woods."""
+    unit = Unit("i", "Indians", BRITISH, quality=2, woods_quality=5, troops=Troops.INDIAN)
+    assert (unit.quality_in(False), unit.quality_in(True)) == (2, 5)
+
+
+def test_artillery_formations() -> None:
+    """Movement: artillery is limbered or unlimbered, others deployed or in column."""
+    with pytest.raises(InvalidValueError):
+        Unit("g", "Guns", BRITISH, kind=UnitType.FIELD_ARTILLERY)
+    with pytest.raises(InvalidValueError):
+        Unit("a", "A", BRITISH, formation=Formation.LIMBERED)
+
+
+@pytest.mark.parametrize(
+    ("kind", "troops", "quality", "stamina", "expected"),
+    [
+        (UnitType.INFANTRY, Troops.REGULAR, 1, 0, True),
+        (UnitType.INFANTRY, Troops.CONTINENTAL, 3, 0, False),
+        (UnitType.INFANTRY, Troops.CONTINENTAL, 4, 0, True),
+        (UnitType.INFANTRY, Troops.MILITIA, 5, 0, False),
+        (UnitType.CAVALRY, Troops.MILITIA, 3, 0, True),
+        (UnitType.CAVALRY, Troops.REGULAR, 2, 0, False),
+        (UnitType.INFANTRY, Troops.REGULAR, 5, 6, False),
+        (UnitType.INFANTRY, Troops.REGULAR, 5, 5, True),
+    ],
+)
+def test_cold_steel_ability(
+    kind: UnitType, troops: Troops, quality: int, stamina: int, expected: bool
+) -> None:
+    """Determine impetus: cold steel for British/European regular infantry, Continentals
+    of quality 4+, cavalry of quality 3+; lost at 6 or more stamina losses."""
+    unit = Unit("a", "A", BRITISH, kind=kind, troops=troops, quality=quality,
+                stamina_losses=stamina)
+    assert unit.cold_steel is expected
+
+
+def test_commander_defaults() -> None:
+    """Concepts and definitions: Activity Rating 2-5; constitution 9 by default (Risk to
+    commanders)."""
+    leader = Commander("k", "Webster", BRITISH, activity_rating=4)
+    assert leader.constitution == 9
+    with pytest.raises(InvalidValueError):
+        Commander("k", "K", BRITISH, activity_rating=1)
+    with pytest.raises(InvalidValueError):
+        Commander("k", "K", BRITISH, command_quality=6)
+
+
+@given(units(), st.integers(0, 10))
+def test_hits_keep_limits_and_do_not_mutate(unit: Unit, hits: int) -> None:
+    """Disruption points: never above 3; hits are conserved; the input is unchanged."""
+    before = attrs.evolve(unit)
+    after = take_shooting_hits(unit, hits)
+    assert unit == before
+    assert 0 <= after.disruption <= 3
+    gained = after.disruption - unit.disruption + after.stamina_losses - unit.stamina_losses
+    assert gained == hits
+    assert hash(after) == hash(attrs.evolve(after))
