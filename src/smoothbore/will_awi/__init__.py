@@ -1,0 +1,54 @@
+"""Will's AWI rules (American War of Independence and French & Indian War), with the Ireland
+1798 and Battles of the '45 variants, command and control, and the draft campaign rules.
+
+Texts: will-awi-2008.txt (the fuller copy) and will-awi-2007.txt (FAQs, variants, campaign)."""
+
+from __future__ import annotations
+
+from smoothbore.core import Ruleset
+
+from .mechanisms import MECHANISMS
+from .options import FORTY_FIVE, IRELAND_1798, Options
+from .sequence import PHASES, TURN, WillExtra, WillTurn, new_battle
+from .units import (
+    Formation,
+    Nationality,
+    Rank,
+    Status,
+    Training,
+    TroopType,
+    WillGeneral,
+    WillUnit,
+)
+
+RULESET = Ruleset(
+    name="will_awi",
+    title="Will's AWI rules",
+    period="American War of Independence, French and Indian War (variants: Ireland 1798, the '45)",
+    edition="blog posts of 2007 and 2008, with FAQs, command & control ideas and draft campaign",
+    aliases=("will-awi", "willawi", "will"),
+    dice=("d6", "2d6"),
+    phases=PHASES,
+    mechanisms=MECHANISMS,
+    turn=TURN,
+    source="will-awi-2008.txt, will-awi-2007.txt",
+)
+
+__all__ = [
+    "FORTY_FIVE",
+    "IRELAND_1798",
+    "RULESET",
+    "TURN",
+    "Formation",
+    "Nationality",
+    "Options",
+    "Rank",
+    "Status",
+    "Training",
+    "TroopType",
+    "WillExtra",
+    "WillGeneral",
+    "WillTurn",
+    "WillUnit",
+    "new_battle",
+]

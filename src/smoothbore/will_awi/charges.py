@@ -1,0 +1,210 @@
+"""Rules - Charging: charge reach, testing charged units, counter-charges, rout and surrender."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import D6, Dice, IllegalActionError, Modified, Modifier, TotalCheck
+
+from . import rules
+from .morale import basic_morale
+from .options import DEFAULT_OPTIONS, Options
+from .units import Arm, TroopType, WillUnit
+
+
+class Face(enum.Enum):
+    """Which face of a unit is contacted."""
+
+    FRONT = "front"
+    FLANK = "flank"
+    REAR = "rear"
+
+
+def charge_reach(unit: WillUnit) -> float:
+    """3" for infantry, 6" for cavalry (Rules - Charging)."""
+    return 6.0 if unit.troop.is_cavalry else 3.0
+
+
+def can_charge(unit: WillUnit) -> bool:
+    """Unshaken infantry or cavalry on the table may charge."""
+    return (
+        unit.on_table
+        and not unit.shaken
+        and not unit.routing
+        and (unit.troop.is_foot or unit.troop.is_cavalry)
+    )
+
+
+def check_charge(
+    charger: WillUnit, target: WillUnit, distance: float, in_front: bool, action: object = None
+) -> None:
+    """A charge is legal for unshaken infantry or cavalry against an enemy directly to its
+    front within charge reach."""
+    if not can_charge(charger):
+        raise IllegalActionError(
+            action,
+            f"{charger.name} cannot charge (unshaken infantry or cavalry only)",
+            rules.CHARGING,
+        )
+    if charger.side == target.side or not target.on_table:
+        raise IllegalActionError(
+            action, "the target must be an enemy unit on the table", rules.CHARGING
+        )
+    if not in_front:
+        raise IllegalActionError(
+            action, "the target must be directly to the charger's front", rules.CHARGING
+        )
+    if distance > charge_reach(charger) or distance < 0:
+        raise IllegalActionError(
+            action, f'{distance}" is beyond charge reach ({charge_reach(charger)}")', rules.CHARGING
+        )
+
+
+def is_close_order(unit: WillUnit, options: Options) -> bool:
+    """Close order foot, and cavalry when the FAQ (1) 4 reading is on (the default)."""
+    if unit.arm is Arm.CLOSE_ORDER_FOOT:
+        return True
+    return unit.troop.is_cavalry and options.cavalry_close_order
+
+
+@attrs.frozen
+class ChargeFacts:
+    """What a player sees of the charged unit's position."""
+
+    face: Face = Face.FRONT
+    behind_obstacle: bool = False
+    in_building: bool = False
+    in_fortification: bool = False
+
+    @property
+    def protected(self) -> bool:
+        """Units behind obstacles, in buildings or fortifications never counter-charge."""
+        return self.behind_obstacle or self.in_building or self.in_fortification
+
+
+def charged_test_score(
+    target: WillUnit,
+    chargers: tuple[WillUnit, ...],
+    facts: ChargeFacts = ChargeFacts(),
+    options: Options = DEFAULT_OPTIONS,
+) -> Modified:
+    """What is added to the charged unit's 1d6 (Rules - Charging: Testing charged units)."""
+    r = rules.CHARGED_TEST
+    mods: list[Modifier] = []
+    any_cavalry = any(c.troop.is_cavalry for c in chargers)
+    pikes_variant = options.variant.pikes
+    target_pikes = pikes_variant and target.troop is TroopType.PIKEMEN
+    if not target.troop.is_cavalry and any_cavalry:
+        if target_pikes:
+            pass  # Ireland 1798: pikes do not fear cavalry
+        else:
+            mods.append(Modifier("non-cavalry charged by cavalry", 2, r))
+    if target.arm in (Arm.OPEN_ORDER_FOOT, Arm.ARTILLERY) and any(
+        is_close_order(c, options) for c in chargers
+    ):
+        mods.append(Modifier("open order infantry or artillery charged by close order", 2, r))
+    if facts.face is Face.REAR:
+        mods.append(Modifier("charged in the rear", 2, r))
+    elif facts.face is Face.FLANK:
+        mods.append(Modifier("charged in the flank", 1, r))
+    if target.shaken:
+        mods.append(Modifier("shaken", 1, r))
+    if facts.behind_obstacle or facts.in_building:
+        mods.append(Modifier("behind an obstacle or in a building", -2, r))
+    if target.troop.is_cavalry and chargers and not any_cavalry:
+        if pikes_variant and any(c.troop is TroopType.PIKEMEN for c in chargers):
+            pass  # Ireland 1798: cavalry are concerned if charged by pikemen
+        else:
+            mods.append(Modifier("cavalry only charged by non-cavalry", -2, r))
+    if (
+        is_close_order(target, options)
+        and chargers
+        and all(c.arm in (Arm.OPEN_ORDER_FOOT, Arm.ARTILLERY) for c in chargers)
+    ):
+        mods.append(Modifier("close order only charged by open order infantry or artillery", -2, r))
+    if facts.in_fortification:
+        mods.append(Modifier("in a fortification", -3, r))
+    if options.variant.hordes and target.troop.is_foot:
+        highlanders = [c for c in chargers if c.troop is TroopType.HIGHLANDERS]
+        if any(c.highland_charge for c in highlanders):
+            mods.append(Modifier("charged by a Highland charge", 2, rules.FORTY_FIVE))
+        elif highlanders:
+            mods.append(Modifier("charged by highlanders", 1, rules.FORTY_FIVE))
+    return Modified(0, "1d6", r).plus(*mods)
+
+
+class ChargedResult(enum.Enum):
+    """What the charged unit does."""
+
+    STANDS = "stands"
+    COUNTER_CHARGE = "may counter-charge"
+    ROUTS = "routs (-1 SP)"
+    ROUTS_SURRENDERS = "routs and surrenders"
+    SURRENDERS = "surrenders"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def can_counter_charge(target: WillUnit, facts: ChargeFacts) -> bool:
+    """Only infantry or cavalry outside obstacles, buildings and fortifications counter-charge."""
+    return (
+        not facts.protected
+        and not target.routing
+        and (target.troop.is_foot or target.troop.is_cavalry)
+    )
+
+
+def charged_result(total: int, target: WillUnit, facts: ChargeFacts) -> ChargedResult:
+    """The modified score at or above basic morale routs (losing 1 SP); below zero the unit
+    may counter-charge; otherwise it stands."""
+    if total >= basic_morale(target).total:
+        return ChargedResult.ROUTS
+    if total < 0 and can_counter_charge(target, facts):
+        return ChargedResult.COUNTER_CHARGE
+    return ChargedResult.STANDS
+
+
+def surrender_need(unit: WillUnit) -> int:
+    """1d6 score that makes a unit surrender: 4+ for foot (and gun crews), 5+ mounted."""
+    return 5 if unit.troop.is_mounted else 4
+
+
+def test_surrender(unit: WillUnit, *, dice: Dice, why: str = "") -> bool:
+    """Rules - Charging: Surrender. True when the unit surrenders and is removed."""
+    total = dice.roll(
+        TotalCheck.of(1, D6),
+        reason=f"{unit.name} surrender test{': ' + why if why else ''}",
+        rule=rules.SURRENDER,
+    )
+    return total >= surrender_need(unit)
+
+
+def test_charged(
+    target: WillUnit,
+    chargers: tuple[WillUnit, ...],
+    facts: ChargeFacts = ChargeFacts(),
+    *,
+    dice: Dice,
+    options: Options = DEFAULT_OPTIONS,
+) -> ChargedResult:
+    """The charged unit's test. An already routing unit does not test: it may surrender, and
+    otherwise routs on losing 1 SP. A unit charged in the rear that routs tests surrender."""
+    if target.routing:
+        if test_surrender(target, dice=dice, why="already routing and charged"):
+            return ChargedResult.SURRENDERS
+        return ChargedResult.ROUTS
+    score = charged_test_score(target, chargers, facts, options)
+    total = dice.roll(
+        TotalCheck.of(1, D6, score.total), reason=f"{target.name} is charged", rule=score.rule
+    )
+    result = charged_result(total, target, facts)
+    if (
+        result is ChargedResult.ROUTS
+        and facts.face is Face.REAR
+        and test_surrender(target, dice=dice, why="charged in the rear and routed")
+    ):
+        return ChargedResult.ROUTS_SURRENDERS
+    return result

@@ -1,0 +1,138 @@
+"""Command and control (the March 2008 post by default, the January 2008 post as an option):
+2d6 at or under the commander's rating with modifiers; orders until the first failure; then
+independent tests for units not yet commanded."""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.core import D6, Dice, IllegalActionError, Modified, Modifier, ThresholdCheck
+
+from . import rules
+from .options import DEFAULT_OPTIONS, CommandPost, Options
+from .units import Training, WillGeneral, WillUnit
+
+
+@attrs.frozen
+class OrderFacts:
+    """What a player measures for one order."""
+
+    distance: float = 0.0
+    attached: bool = False
+    in_sight: bool = True
+    group: bool = False
+    cinc_within_6: bool = False
+
+
+def _rule(options: Options) -> str:
+    return (
+        rules.COMMAND_MARCH
+        if options.command_post is CommandPost.MARCH_2008
+        else (rules.COMMAND_JANUARY)
+    )
+
+
+def training_modifiers(unit: WillUnit, rule: str) -> tuple[Modifier, ...]:
+    if unit.trained is Training.WELL:
+        return (Modifier("well trained unit", 1, rule),)
+    if unit.trained is Training.POOR:
+        return (Modifier("poorly trained unit", -1, rule),)
+    return ()
+
+
+def order_target(
+    general: WillGeneral,
+    unit: WillUnit,
+    facts: OrderFacts = OrderFacts(),
+    options: Options = DEFAULT_OPTIONS,
+) -> Modified:
+    """The number 2d6 must not exceed: rating +2 attached, -1 per 12" away, -2 out of sight,
+    +/-1 training, -1 group move, +1 C in C within 6" (optional); the January post adds -1
+    for 1-2 strength points lost and -2 for 3 or more."""
+    r = _rule(options)
+    mods: list[Modifier] = []
+    if facts.attached:
+        mods.append(Modifier("commander with the unit", 2, r))
+    if facts.distance >= 12:
+        steps = int(facts.distance // 12)
+        mods.append(Modifier(f'{steps} x 12" from the commander', -steps, r))
+    if not facts.in_sight:
+        mods.append(Modifier("out of sight of the commander", -2, r))
+    if options.command_post is CommandPost.JANUARY_2008:
+        lost = unit.initial_strength - unit.strength
+        if lost >= 3:
+            mods.append(Modifier("3 or more strength points lost", -2, r))
+        elif lost >= 1:
+            mods.append(Modifier("1 or 2 strength points lost", -1, r))
+    mods.extend(training_modifiers(unit, r))
+    if facts.group:
+        mods.append(Modifier("group move", -1, r))
+    if options.cinc_bonus and facts.cinc_within_6:
+        mods.append(Modifier('C in C within 6" (optional)', 1, r))
+    return Modified(general.rating, f"{general.name}'s rating", r).plus(*mods)
+
+
+def order_check(target: int) -> ThresholdCheck:
+    return ThresholdCheck((D6, D6), target, at_least=False)
+
+
+def give_order(
+    general: WillGeneral,
+    unit: WillUnit,
+    facts: OrderFacts = OrderFacts(),
+    *,
+    dice: Dice,
+    options: Options = DEFAULT_OPTIONS,
+) -> bool:
+    """One command roll: True when the unit may move."""
+    target = order_target(general, unit, facts, options)
+    return dice.roll(
+        order_check(target.total),
+        reason=f"{general.name} orders {unit.name} (needs {target.total} or less)",
+        rule=target.rule,
+    )
+
+
+def independent_target(unit: WillUnit, options: Options = DEFAULT_OPTIONS) -> Modified:
+    """A unit not yet commanded: 3 or less (March), or a rating of 6 (January), +/-1 training."""
+    r = _rule(options)
+    base = 3 if options.command_post is CommandPost.MARCH_2008 else 6
+    return Modified(base, "independent test", r).plus(*training_modifiers(unit, r))
+
+
+def test_independent(
+    unit: WillUnit,
+    commander_failed: bool = True,
+    *,
+    dice: Dice,
+    options: Options = DEFAULT_OPTIONS,
+) -> bool:
+    """The independent test after all command rolls. Under the January post only units whose
+    commander failed on another unit may take it."""
+    if options.command_post is CommandPost.JANUARY_2008 and not commander_failed:
+        raise IllegalActionError(
+            unit.id,
+            "the independent test needs the commander to have failed",
+            rules.COMMAND_JANUARY,
+        )
+    target = independent_target(unit, options)
+    return dice.roll(
+        order_check(target.total), reason=f"{unit.name} tests independently", rule=target.rule
+    )
+
+
+def command_sequence(
+    general: WillGeneral,
+    orders: tuple[tuple[WillUnit, OrderFacts], ...],
+    *,
+    dice: Dice,
+    options: Options = DEFAULT_OPTIONS,
+) -> tuple[str, ...]:
+    """Orders in the commander's chosen order until the first failure; returns the ids of the
+    units that received orders (the failed one excluded)."""
+    ordered: list[str] = []
+    for unit, facts in orders:
+        if not give_order(general, unit, facts, dice=dice, options=options):
+            break
+        ordered.append(unit.id)
+    return tuple(ordered)

@@ -1,0 +1,156 @@
+"""Rules - Fortifications and Fieldworks: defence strength points, artillery damage, cover by
+remaining points, field engineering and demolition."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, TotalCheck, at_least
+
+from . import rules
+from .firing import Cover
+
+
+class Work(enum.Enum):
+    """The defence values table (per 100 mm for bridges, fieldworks and stockades)."""
+
+    WOODEN_BRIDGE = "wooden bridge (per 100mm)"
+    STONE_BRIDGE = "stone bridge (per 100mm)"
+    SMALL_WOODEN_BUILDING = "wooden building 50x100mm"
+    SMALL_STONE_BUILDING = "stone building 50x100mm"
+    LARGE_WOODEN_BUILDING = "wooden building 100x100mm"
+    LARGE_STONE_BUILDING = "stone building 100x100mm"
+    TIMBER_FIELDWORK = "timber fieldwork (per 100mm)"
+    REDOUBT = "earth and timber redoubt"
+    STOCKADE = "timber stockade (per 100mm)"
+
+
+DEFENCE_POINTS: dict[Work, int] = {
+    Work.WOODEN_BRIDGE: 3,
+    Work.STONE_BRIDGE: 6,
+    Work.SMALL_WOODEN_BUILDING: 4,
+    Work.SMALL_STONE_BUILDING: 8,
+    Work.LARGE_WOODEN_BUILDING: 6,
+    Work.LARGE_STONE_BUILDING: 12,
+    Work.TIMBER_FIELDWORK: 6,
+    Work.REDOUBT: 10,
+    Work.STOCKADE: 8,
+}
+
+BUILDING_CAPACITY: dict[Work, int] = {
+    Work.SMALL_WOODEN_BUILDING: 1,
+    Work.SMALL_STONE_BUILDING: 1,
+    Work.LARGE_WOODEN_BUILDING: 2,
+    Work.LARGE_STONE_BUILDING: 2,
+}
+"""Units a building holds (Rules - Terrain: Buildings)."""
+
+
+@attrs.frozen
+class Defence:
+    """A building, bridge or fieldwork with its remaining defence strength points.
+
+    ``building`` counts the dismantling and construction in progress: ``half_built`` is a
+    construction move already spent towards the next point."""
+
+    work: Work
+    points: int = attrs.field(validator=at_least(0))
+    half_built: bool = False
+    id: str = ""
+
+    @classmethod
+    def new(cls, work: Work, id: str = "") -> Defence:
+        """A work at its full defence value."""
+        return cls(work, DEFENCE_POINTS[work], id=id)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.points == 0
+
+    @property
+    def cover(self) -> Cover:
+        return cover_for_points(self.points)
+
+
+def cover_for_points(points: int) -> Cover:
+    """2-4 points soft cover, 5-8 hard, 9 or more fortified (solid); 0-1 give none."""
+    if points < 0:
+        raise InvalidValueError("points", points, "0 or more")
+    if points >= 9:
+        return Cover.SOLID
+    if points >= 5:
+        return Cover.HARD
+    if points >= 2:
+        return Cover.SOFT
+    return Cover.OPEN
+
+
+def artillery_damage(score_without_cover: int) -> int:
+    """Artillery firing ball removes a defence point on 7+; with troops inside the same score
+    is used, ignoring the cover deduction (Defence Values of Buildings and Fortifications)."""
+    return 1 if score_without_cover >= 7 else 0
+
+
+def damage(defence: Defence, points: int) -> Defence:
+    return attrs.evolve(defence, points=max(0, defence.points - points))
+
+
+def bombard(defence: Defence, modifier: int, *, dice: Dice) -> Defence:
+    """Guns firing ball at a work: 2d6 plus the firing factors other than cover."""
+    score = dice.roll(
+        TotalCheck.of(2, D6, modifier),
+        reason=f"ball against {defence.work.value}",
+        rule=rules.FORT_VALUES,
+    )
+    return damage(defence, artillery_damage(score))
+
+
+def dismantle(defence: Defence, has_tools: bool, action: object = None) -> Defence:
+    """A close order unit with a wagon's tools dismantles 1 point a move (Field Engineering)."""
+    if not has_tools:
+        raise IllegalActionError(action, "needs a wagon of tools", rules.FIELD_ENGINEERING)
+    return damage(defence, 1)
+
+
+def construct(defence: Defence, has_tools: bool, action: object = None) -> Defence:
+    """Building a fieldwork: 1 point every other move, up to the work's full value."""
+    if not has_tools:
+        raise IllegalActionError(action, "needs a wagon of tools", rules.FIELD_ENGINEERING)
+    full = DEFENCE_POINTS[defence.work]
+    if defence.points >= full:
+        raise IllegalActionError(action, "the work is complete", rules.FIELD_ENGINEERING)
+    if defence.half_built:
+        return attrs.evolve(defence, points=defence.points + 1, half_built=False)
+    return attrs.evolve(defence, half_built=True)
+
+
+CHARGES_PER_WAGON = 6
+
+
+def laying_moves(charges: int) -> int:
+    """Movement phases spent laying: one per charge (Demolition)."""
+    if not 1 <= charges <= CHARGES_PER_WAGON:
+        raise InvalidValueError("charges", charges, f"1 to {CHARGES_PER_WAGON} (a wagon's load)")
+    return charges
+
+
+def blast_radius(charges: int) -> int:
+    """Units within 3" (plus 1" per extra charge) suffer 2d6 as if fired at."""
+    return 3 + laying_moves(charges) - 1
+
+
+def demolition_check(charges: int) -> TotalCheck:
+    """2d6 plus 1d6 per extra charge."""
+    return TotalCheck.of(1 + laying_moves(charges), D6)
+
+
+def demolish(defence: Defence, charges: int, *, dice: Dice) -> bool:
+    """True when the roll beats the work's defence points: it is destroyed."""
+    total = dice.roll(
+        demolition_check(charges),
+        reason=f"demolition of {defence.work.value}",
+        rule=rules.DEMOLITION,
+    )
+    return total > defence.points

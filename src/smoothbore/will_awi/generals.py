@@ -1,0 +1,100 @@
+"""Risk to Generals (Rules - Firing and Rules - Melee): wounds, capture, death and the
+shaking of his chain of command."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import D6, Band, Dice, TableCheck
+
+from . import rules
+from .units import GeneralState, WillGeneral, WillUnit
+
+
+class Risk(enum.Enum):
+    """Which risk table applies."""
+
+    FIRE_LOSS = "unit lost strength to fire"
+    MELEE_LOSS = "unit lost strength in melee"
+    MELEE_ROUT = "unit routed from melee"
+
+
+class Fate(enum.Enum):
+    NONE = "no effect"
+    LIGHT_WOUND = "light wound"
+    CAPTURED = "captured"
+    DEAD = "dead"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_LOSS_BANDS = (
+    Band(Fate.NONE.value, 2, 8),
+    Band(Fate.LIGHT_WOUND.value, 9, 10),
+    Band(Fate.DEAD.value, 11, 12),
+)
+_ROUT_BANDS = (
+    Band(Fate.NONE.value, 2, 7),
+    Band(Fate.LIGHT_WOUND.value, 8, 9),
+    Band(Fate.CAPTURED.value, 10, 10),
+    Band(Fate.DEAD.value, 11, 12),
+)
+RISK_CHECKS: dict[Risk, TableCheck] = {
+    Risk.FIRE_LOSS: TableCheck((D6, D6), _LOSS_BANDS),
+    Risk.MELEE_LOSS: TableCheck((D6, D6), _LOSS_BANDS),
+    Risk.MELEE_ROUT: TableCheck((D6, D6), _ROUT_BANDS),
+}
+_RULE = {
+    Risk.FIRE_LOSS: rules.FIRE_GENERALS,
+    Risk.MELEE_LOSS: rules.MELEE_GENERALS,
+    Risk.MELEE_ROUT: rules.MELEE_GENERALS,
+}
+
+
+def roll_risk(general: WillGeneral, risk: Risk, *, dice: Dice) -> Fate:
+    """2d6 on the table for the risk the general ran."""
+    result = dice.roll(
+        RISK_CHECKS[risk], reason=f"risk to {general.name}: {risk.value}", rule=_RULE[risk]
+    )
+    return Fate(result)
+
+
+def apply_fate(general: WillGeneral, fate: Fate) -> WillGeneral:
+    """A light wound halves his speed; a second incapacitates him (removed from play)."""
+    if fate is Fate.LIGHT_WOUND:
+        if general.light_wounds >= 1:
+            return attrs.evolve(general, state=GeneralState.INCAPACITATED, attached_to="")
+        return attrs.evolve(general, light_wounds=1)
+    if fate is Fate.DEAD:
+        return attrs.evolve(general, state=GeneralState.DEAD, attached_to="")
+    if fate is Fate.CAPTURED:
+        return attrs.evolve(general, state=GeneralState.CAPTURED, attached_to="")
+    return general
+
+
+def shakes_chain(fate: Fate) -> bool:
+    """A general killed (or captured in melee) shakes his chain of command within 18"."""
+    return fate in (Fate.DEAD, Fate.CAPTURED)
+
+
+def in_chain_of_command(
+    unit: WillUnit, general: WillGeneral, generals: tuple[WillGeneral, ...]
+) -> bool:
+    """Whether the unit answers to the general: directly, or through his brigadiers."""
+    seen: set[str] = set()
+    current = unit.commander
+    while current and current not in seen:
+        if current == general.id:
+            return True
+        seen.add(current)
+        superior = next((g.superior for g in generals if g.id == current), "")
+        current = superior
+    return False
+
+
+def general_move(general: WillGeneral) -> float:
+    """Generals and couriers move 21"; half that with a light wound."""
+    return 10.5 if general.light_wounds else 21.0

@@ -1,0 +1,73 @@
+"""Options where players differ, and the variants as data (see docs/interpretations/will_awi.md)."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import InvalidValueError, in_range
+
+
+class CommandPost(enum.Enum):
+    """Which Command & Control post to play: the March 2008 post replaces the January one."""
+
+    MARCH_2008 = "march2008"
+    JANUARY_2008 = "january2008"
+
+
+class HighlanderFire(enum.Enum):
+    """Battles of the '45: highlanders fire as muskets at -2, or cannot fire."""
+
+    MINUS_TWO = "minus2"
+    NONE = "none"
+
+
+@attrs.frozen
+class Variant:
+    """A variant as data: which narrow overrides are on (Ireland 1798, Battles of the '45)."""
+
+    name: str
+    pikes: bool = False
+    hordes: bool = False
+    slow_dragoons: bool = False
+
+
+BASE = Variant("base")
+IRELAND_1798 = Variant("ireland1798", pikes=True)
+FORTY_FIVE = Variant("fortyfive", hordes=True, slow_dragoons=True)
+VARIANTS: tuple[Variant, ...] = (BASE, IRELAND_1798, FORTY_FIVE)
+
+
+def variant_named(name: str) -> Variant:
+    """The variant with this name: base, ireland1798 or fortyfive."""
+    for v in VARIANTS:
+        if v.name == name:
+            return v
+    raise InvalidValueError("variant", name, ", ".join(v.name for v in VARIANTS))
+
+
+@attrs.frozen
+class Options:
+    """Options; each default is the text's plainest reading or an FAQ ruling."""
+
+    variant: Variant = BASE
+    command_control: bool = False
+    command_post: CommandPost = CommandPost.MARCH_2008
+    cinc_bonus: bool = False
+    cavalry_close_order: bool = True
+    militia_rout_in_open: bool = False
+    shaken_quality_modifiers: bool = False
+    shaken_recovers_on_carry_on: bool = False
+    morale_after_fire_loss: bool = True
+    road_bonus: bool = False
+    terrain_thirds: bool = True
+    grasshopper_deployed_move: int = attrs.field(default=21, validator=in_range(0, 21))
+    column_bonus_attacking_only: bool = True
+    melee_obstacle_columns_swapped: bool = False
+    evade: bool = False
+    gun_facing_roll: bool = False
+    highlander_fire: HighlanderFire = HighlanderFire.MINUS_TWO
+
+
+DEFAULT_OPTIONS = Options()

@@ -1,0 +1,107 @@
+"""Rules - Introduction: units, strength points, generals."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+
+from smoothbore.core import InvalidValueError
+from smoothbore.will_awi.units import (
+    Arm,
+    Formation,
+    Nationality,
+    Rank,
+    Status,
+    Training,
+    TroopType,
+    Weapon,
+    WillGeneral,
+    WillUnit,
+    default_weapon,
+    raise_unit,
+    strength_from_men,
+)
+
+from .strategies import units
+
+
+def test_units_and_bases_troop_classes() -> None:
+    """Rules - Introduction: Units and bases: the close order and open order foot lists."""
+    close = {TroopType.LINE, TroopType.FUSILIERS, TroopType.GRENADIERS, TroopType.MILITIA}
+    open_ = {
+        TroopType.LIGHT_INFANTRY,
+        TroopType.JAEGERS,
+        TroopType.RANGERS,
+        TroopType.INDIANS,
+        TroopType.RIFLEMEN,
+    }
+    assert {t for t in close if t.arm is Arm.CLOSE_ORDER_FOOT} == close
+    assert {t for t in open_ if t.arm is Arm.OPEN_ORDER_FOOT} == open_
+    assert TroopType.LIGHT_CAVALRY.is_cavalry and TroopType.HOWITZER.is_gun
+
+
+def test_strength_points_full_and_per_20_percent() -> None:
+    """Rules - Introduction: Strength Points: 5 full, 1 less per 20% under (150 men -> 3)."""
+    assert strength_from_men(250) == 5
+    assert strength_from_men(150) == 3
+    assert strength_from_men(200) == 4
+
+
+def test_strength_points_set_up_range() -> None:
+    """Strength Points: 3 to 6 at set-up; 0 removes a unit."""
+    assert raise_unit(WillUnit("a", "A", "x", TroopType.LINE, strength=6)).initial_strength == 6
+    with pytest.raises(InvalidValueError):
+        raise_unit(WillUnit("a", "A", "x", TroopType.LINE, strength=2))
+    with pytest.raises(InvalidValueError):
+        WillUnit("a", "A", "x", TroopType.LINE, strength=7)
+    with pytest.raises(InvalidValueError):
+        WillUnit("a", "A", "x", TroopType.LINE, strength=0)
+    gone = WillUnit("a", "A", "x", TroopType.LINE, strength=0, status=Status.ELIMINATED)
+    assert not gone.on_table
+
+
+def test_invalid_values_name_the_field() -> None:
+    """Validation at construction: militia -1 or -2 only; guns have no column."""
+    with pytest.raises(InvalidValueError, match="militia_morale"):
+        WillUnit("a", "A", "x", TroopType.MILITIA, militia_morale=3)
+    with pytest.raises(InvalidValueError):
+        WillUnit("a", "A", "x", TroopType.LIGHT_GUN, formation=Formation.COLUMN)
+    with pytest.raises(InvalidValueError):
+        WillGeneral("g", "G", "x", rating=13)
+
+
+def test_weapons_by_type() -> None:
+    """Rules - Firing: rifles for riflemen and jaegers; cavalry do not fire (FAQs (3) 4)."""
+    assert default_weapon(TroopType.JAEGERS) is Weapon.RIFLE
+    assert default_weapon(TroopType.LINE) is Weapon.MUSKET
+    assert default_weapon(TroopType.LIGHT_CAVALRY) is None
+    assert default_weapon(TroopType.HOWITZER) is Weapon.HOWITZER
+
+
+def test_militia_poorly_trained_by_default() -> None:
+    """Command & Control: militia are poorly trained."""
+    assert WillUnit("a", "A", "x", TroopType.MILITIA).trained is Training.POOR
+    assert WillUnit("a", "A", "x", TroopType.LINE).trained is Training.AVERAGE
+
+
+def test_general_ranks() -> None:
+    """Rules - Morale: +1 brigadier, +2 senior general."""
+    assert Rank.BRIGADIER.test_bonus == 1 and Rank.SENIOR.test_bonus == 2
+
+
+def test_european_regulars() -> None:
+    """British and other European troops are European regulars, their militia are not."""
+    assert WillUnit("a", "A", "x", TroopType.LINE, Nationality.BRITISH).is_european_regular
+    assert not WillUnit("a", "A", "x", TroopType.LINE, Nationality.AMERICAN).is_european_regular
+    assert not WillUnit("a", "A", "x", TroopType.MILITIA, Nationality.BRITISH).is_european_regular
+
+
+@given(units())
+def test_evolve_never_mutates(unit: WillUnit) -> None:
+    """Values are frozen: a change gives a new unit."""
+    before = attrs.asdict(unit)
+    attrs.evolve(unit, must_retire=True)
+    assert attrs.asdict(unit) == before
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        unit.strength = 1  # type: ignore[misc]
