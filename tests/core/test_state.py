@@ -103,3 +103,15 @@ def test_from_json_rejects_garbage() -> None:
         BattleState.from_json("{not json", ToyUnit, ToyCommander, ToyExtra)
     with pytest.raises(InvalidValueError, match="json"):
         BattleState.from_json('{"ruleset": "toy"}', ToyUnit, ToyCommander, ToyExtra)
+
+
+@given(st.integers(0, 3), st.sampled_from(list(Drill)))
+def test_changes_never_mutate_the_original(hits: int, drill: Drill) -> None:
+    state = make_state()
+    before = state.to_json()
+    changed = state.with_units(attrs.evolve(state.unit("u2"), hits=hits, drill=drill))
+    changed = changed.with_commanders(attrs.evolve(state.commander("c1"), name="Tarleton"))
+    assert state.to_json() == before
+    assert changed.unit("u2").hits == hits
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.turn = 2  # type: ignore[misc]
