@@ -7,7 +7,10 @@ from smoothbore.core.ruleset import Ruleset
 
 __all__ = ["BUILTIN_RULESETS", "available_rulesets", "default_registry", "get_ruleset"]
 
-BUILTIN_RULESETS: tuple[tuple[str, str], ...] = ()
+BUILTIN_RULESETS: tuple[tuple[str, str], ...] = (
+    ("bloodybacks93", "smoothbore.bloodybacks93:RULESET"),
+    ("will_awi", "smoothbore.will_awi:RULESET"),
+)
 """(name, ``"module:ATTRIBUTE"``) of every ruleset shipped with smoothbore."""
 
 
