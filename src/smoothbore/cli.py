@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from smoothbore import __version__
 from smoothbore.core.catalogue import DICE_MECHANISMS
-from smoothbore.core.chance import SamplingDice, make_rng, odds
+from smoothbore.core.chance import Estimate, monte_carlo, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, SmoothboreError
 from smoothbore.core.ruleset import Mechanism
@@ -83,9 +82,8 @@ def _pairs(params: Sequence[str]) -> dict[str, str]:
 
 
 def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed: int | None
-             ) -> Counter[str]:
-    dice = SamplingDice(make_rng(seed))
-    return Counter(str(mechanism.function(dice=dice, **arguments)) for _ in range(samples))
+             ) -> Estimate[Any]:
+    return monte_carlo(mechanism.function, samples=samples, rng=seed, **arguments)
 
 
 def _cmd_rulesets(as_json: bool) -> int:
@@ -132,7 +130,12 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         data = {"ruleset": owner, "mechanism": mechanism.name, "rule": mechanism.rule,
                 "parameters": arguments, **distribution.to_dict()}
         if sampled is not None:
-            data["samples"] = {"count": args.samples, "seed": args.seed, "counts": dict(sampled)}
+            data["samples"] = {
+                "count": args.samples,
+                "seed": args.seed,
+                "counts": {str(outcome): n for outcome, n in sampled.counts},
+                "agrees_within_5_sigma": sampled.agrees_with(distribution),
+            }
         print(json.dumps(data, indent=2, default=str))
         return 0
     shown = " ".join(f"{k}={v}" for k, v in arguments.items())
@@ -140,9 +143,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     print(distribution.table())
     if sampled is not None:
         print(f"\nsampled {args.samples:,} times (seed {args.seed}):")
-        for outcome, _ in distribution.items():
-            label = str(outcome)
-            print(f"{label:<24} {sampled[label] / args.samples:>7.2%}")
+        for outcome, weight in distribution.items():
+            print(f"{outcome!s:<24} {sampled.probability(outcome):>7.2%}  "
+                  f"(exact {weight / distribution.denominator:.2%})")
+        verdict = "agrees" if sampled.agrees_with(distribution) else "DISAGREES"
+        print(f"Monte Carlo {verdict} with the exact distribution within 5 standard errors")
     return 0
 
 

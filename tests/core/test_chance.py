@@ -22,6 +22,7 @@ from smoothbore.core import (
     ThresholdCheck,
     TotalCheck,
     make_rng,
+    monte_carlo,
     odds,
 )
 
@@ -117,3 +118,20 @@ def test_make_rng_follows_spec_7() -> None:
     assert isinstance(make_rng(None), np.random.Generator)
     with pytest.raises(InvalidValueError, match="rng"):
         make_rng("seed")  # type: ignore[arg-type]
+
+
+def test_monte_carlo_agrees_with_exact_and_is_seeded() -> None:
+    estimate = monte_carlo(volley, samples=20_000, rng=8, firers=2)
+    exact = odds(volley, firers=2)
+    assert estimate.samples == 20_000
+    assert sum(n for _, n in estimate.counts) == 20_000
+    assert estimate.agrees_with(exact)
+    assert monte_carlo(volley, samples=500, rng=8, firers=2) == monte_carlo(
+        volley, samples=500, rng=8, firers=2
+    )
+    # a distribution the rule does not follow is caught
+    wrong = odds(volley, firers=3)
+    assert not estimate.agrees_with(wrong)
+    assert estimate.standard_error("unhurt") > 0
+    with pytest.raises(InvalidValueError, match="samples"):
+        monte_carlo(volley, samples=0)

@@ -10,9 +10,11 @@ from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import (
     DEFAULT_MAX_BRANCHES,
     Dice,
+    Estimate,
     RollRecord,
     SamplingDice,
     make_rng,
+    monte_carlo,
     odds,
 )
 from smoothbore.core.checks import (
@@ -61,6 +63,7 @@ __all__ = [
     "Die",
     "Distribution",
     "DrawCheck",
+    "Estimate",
     "EnumerationLimitError",
     "Event",
     "FacesCheck",
@@ -90,6 +93,7 @@ __all__ = [
     "die",
     "in_range",
     "make_rng",
+    "monte_carlo",
     "narrate",
     "odds",
     "one_of",

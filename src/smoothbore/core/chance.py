@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 import numpy as np
@@ -14,7 +14,16 @@ from smoothbore.core.checks import Check
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
 
-__all__ = ["DEFAULT_MAX_BRANCHES", "Dice", "RollRecord", "SamplingDice", "make_rng", "odds"]
+__all__ = [
+    "DEFAULT_MAX_BRANCHES",
+    "Dice",
+    "Estimate",
+    "RollRecord",
+    "SamplingDice",
+    "make_rng",
+    "monte_carlo",
+    "odds",
+]
 
 T = TypeVar("T", bound=Hashable)
 R = TypeVar("R", bound=Hashable)
@@ -174,3 +183,57 @@ def odds(
         for result, weight in bucket.items():
             weights[result] = weights.get(result, 0) + weight * scale
     return Distribution.from_weights(weights, common)
+
+
+@attrs.frozen
+class Estimate(Generic[R]):
+    """What Monte Carlo sampling of a rule saw: how often each result came up."""
+
+    counts: tuple[tuple[R, int], ...]
+    samples: int
+
+    def count(self, outcome: R) -> int:
+        """How many samples gave ``outcome``."""
+        return dict(self.counts).get(outcome, 0)
+
+    def probability(self, outcome: R) -> float:
+        """The observed frequency of ``outcome``."""
+        return self.count(outcome) / self.samples
+
+    def standard_error(self, outcome: R) -> float:
+        """The standard error of that frequency."""
+        p = self.probability(outcome)
+        return math.sqrt(p * (1 - p) / self.samples)
+
+    def agrees_with(self, exact: Distribution[R], sigmas: float = 5.0) -> bool:
+        """Whether every frequency lies within ``sigmas`` standard errors (of the exact
+        probability) of the exact distribution, and nothing impossible was seen."""
+        seen = dict(self.counts)
+        if any(exact.weight(outcome) == 0 for outcome in seen):
+            return False
+        for outcome, weight in exact.items():
+            p = weight / exact.denominator
+            error = math.sqrt(p * (1 - p) / self.samples)
+            if abs(seen.get(outcome, 0) / self.samples - p) > sigmas * error + 1e-12:
+                return False
+        return True
+
+
+def monte_carlo(
+    function: Callable[..., R],
+    /,
+    *args: Any,
+    samples: int,
+    rng: RngLike = None,
+    **kwargs: Any,
+) -> Estimate[R]:
+    """Call a rule ``samples`` times with seeded ``SamplingDice`` and count its results: the
+    third use of a rule, for mechanisms too long to enumerate exactly."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise InvalidValueError("samples", samples, "a positive integer")
+    dice = SamplingDice(rng)
+    counts: dict[R, int] = {}
+    for _ in range(samples):
+        result = function(*args, dice=dice, **kwargs)
+        counts[result] = counts.get(result, 0) + 1
+    return Estimate(tuple(counts.items()), samples)
