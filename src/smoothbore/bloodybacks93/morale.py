@@ -80,7 +80,7 @@ def result_for(successes: int) -> TestResult:
 
 
 @functools.lru_cache(maxsize=4096)
-def test_need(
+def need_for_test(
     unit: Unit,
     kind: TestKind,
     *,
@@ -123,7 +123,7 @@ def test_need(
 
 
 @functools.lru_cache(maxsize=256)
-def test_check(need: int) -> PoolCheck:
+def check_for_test(need: int) -> PoolCheck:
     """Three d12 at or under the need; 1s always succeed, 12s always fail."""
     return PoolCheck(TEST_DICE, need, D12, auto_pass=NATURAL_PASS, auto_fail=NATURAL_FAIL)
 
@@ -148,7 +148,7 @@ def roll_test(
 ) -> TestOutcome:
     """Roll a morale or cohesion test against ``need`` (Morale)."""
     successes = dice.roll(
-        test_check(need.total),
+        check_for_test(need.total),
         reason=reason or f"{kind} test for {unit.name}",
         rule=f"{RULE_MORALE}: roll three d12",
     )
@@ -167,7 +167,7 @@ def take_test(
     reason: str = "",
 ) -> TestOutcome:
     """Work out the need and roll the test (Morale)."""
-    need = test_need(
+    need = need_for_test(
         unit,
         kind,
         commander_attached=commander_attached,
