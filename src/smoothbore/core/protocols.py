@@ -8,15 +8,15 @@ import attrs
 
 from smoothbore.core.events import Event
 
-__all__ = ["Commander", "Phase", "Turn", "Unit"]
+__all__ = ["Commander", "Identified", "Phase", "Turn", "Unit"]
 
 S = TypeVar("S")
 A = TypeVar("A")
 
 
 @runtime_checkable
-class Unit(Protocol):
-    """A unit on the table: known by id, named, on a side."""
+class Identified(Protocol):
+    """Anything a battle holds by id: named, on a side."""
 
     @property
     def id(self) -> str: ...
@@ -29,17 +29,13 @@ class Unit(Protocol):
 
 
 @runtime_checkable
-class Commander(Protocol):
-    """A commander (general, colonel, brigadier): known by id, named, on a side."""
+class Unit(Identified, Protocol):
+    """A unit on the table (a regiment, battalion, battery, squadron)."""
 
-    @property
-    def id(self) -> str: ...
 
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def side(self) -> str: ...
+@runtime_checkable
+class Commander(Identified, Protocol):
+    """A commander (general, colonel, brigadier)."""
 
 
 @attrs.frozen
