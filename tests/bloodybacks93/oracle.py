@@ -43,3 +43,30 @@ def totals(faces: tuple[int, ...], count: int, plus: int = 0) -> dict[int, Fract
     for roll in itertools.product(faces, repeat=count):
         out[sum(roll) + plus] = out.get(sum(roll) + plus, Fraction(0)) + Fraction(1, n)
     return out
+
+
+def one_die(need: int, naturals: bool = True) -> tuple[Fraction, Fraction]:
+    """(P(failure), P(success)) of one d12, by enumerating its faces."""
+    good = 0
+    for face in D12_FACES:
+        if naturals and face == 1:
+            good += 1
+        elif naturals and face == 12:
+            continue
+        elif face <= need:
+            good += 1
+    return Fraction(12 - good, 12), Fraction(good, 12)
+
+
+def pool_by_convolution(count: int, need: int, naturals: bool = True) -> dict[int, Fraction]:
+    """P(successes) for a large pool: each die enumerated over its faces, the dice combined
+    one at a time (independent dice), so no closed formula is used."""
+    fail, succeed = one_die(need, naturals)
+    dist = {0: Fraction(1)}
+    for _ in range(count):
+        nxt: dict[int, Fraction] = {}
+        for k, p in dist.items():
+            nxt[k] = nxt.get(k, Fraction(0)) + p * fail
+            nxt[k + 1] = nxt.get(k + 1, Fraction(0)) + p * succeed
+        dist = {k: p for k, p in nxt.items() if p}
+    return dist

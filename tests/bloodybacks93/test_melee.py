@@ -1,0 +1,207 @@
+"""Bloodybacks 9.3, Charges and melee: Determine impetus, Check to stand, Resolve melee
+(losses, cohesion tests, draws, the 3" fall back), as one exact distribution."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
+from smoothbore.bloodybacks93.melee import (
+    Fate,
+    charge_distribution,
+    clear_caches,
+    has_bayonets,
+    melee_dice,
+    melee_need,
+    resolve_charge,
+)
+from smoothbore.bloodybacks93.options import Options
+from smoothbore.bloodybacks93.shooting import Cover
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit, UnitType
+from smoothbore.core import SamplingDice, odds
+
+from .oracle import one_die, pool, pool_by_convolution, results_of
+
+RESULT_FATE = {"destroyed": "destroyed", "rout": "routs", "pushed back": "falls back",
+               "carry on": "holds"}
+
+
+def _add(table: dict[tuple[str, str, str], Fraction], key: tuple[str, str, str],
+         p: Fraction) -> None:
+    table[key] = table.get(key, Fraction(0)) + p
+
+
+def oracle(
+    charger: Unit, defender: Unit, impetus_dice: int, melee_count: int, no_bayonets: bool,
+    cover: int = 0,
+) -> dict[tuple[str, str, str], Fraction]:
+    """The whole charge for one charger and one defender out of the open, worked out from
+    the text by enumeration (the dice counts are given by the test)."""
+    qc, dc, qd, dd = charger.quality, charger.density, defender.quality, defender.density
+    out: dict[tuple[str, str, str], Fraction] = {}
+    for k, pk in pool_by_convolution(impetus_dice, 2 * qc, naturals=False).items():
+        stand = {"carry on": Fraction(1)}
+        if k > qd:
+            stand = results_of(qd + dd - (k - qd) - 2 * (defender.stamina_losses // 6))
+        for result, ps in stand.items():
+            if result != "carry on":
+                _add(out, ("defenders did not stand", "holds", RESULT_FATE[result]), pk * ps)
+                continue
+            need = 3 + k + (1 if no_bayonets else 0) - cover
+            for s, pm in pool_by_convolution(melee_count, need).items():
+                f = melee_count - s
+                sd, sc = defender.stamina_losses + s, charger.stamina_losses + f
+                base = pk * ps * pm
+                if s != f:
+                    chargers_lost = f > s
+                    loser_need = (qc + dc - 2 * (sc // 6) if chargers_lost
+                                  else qd + dd - 2 * (sd // 6)) - abs(s - f)
+                    winner_need = qd + dd - 2 * (sd // 6) if chargers_lost else (
+                        qc + dc - 2 * (sc // 6))
+                    winner = "defenders won the melee" if chargers_lost else (
+                        "chargers won the melee")
+                    for lr, pl in results_of(loser_need).items():
+                        winner_results = (results_of(winner_need) if lr == "carry on"
+                                          else {"carry on": Fraction(1)})
+                        for wr, pw in winner_results.items():
+                            fates = (RESULT_FATE[lr], RESULT_FATE[wr])
+                            c_fate, d_fate = fates if chargers_lost else fates[::-1]
+                            _add(out, (winner, c_fate, d_fate), base * pl * pw)
+                else:
+                    for dr, pd in results_of(qd + dd - 2 * (sd // 6)).items():
+                        for cr, pc in results_of(qc + dc - 2 * (sc // 6)).items():
+                            _add(out, ("melee drawn", RESULT_FATE[cr], RESULT_FATE[dr]),
+                                 base * pd * pc)
+    return out
+
+
+def _verdicts(dist: object) -> dict[tuple[str, str, str], Fraction]:
+    mapped = dist.map(lambda o: (o.winner, str(o.verdict().charger),  # type: ignore[attr-defined]
+                                 str(o.verdict().defender)))
+    return {o: mapped.probability(o) for o in mapped.outcomes}
+
+
+REGULARS = Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20)
+CONTINENTALS = Unit("d", "Continentals", AMERICAN, quality=3, density=6, size=20,
+                    troops=Troops.CONTINENTAL)
+MILITIA = Unit("m", "Militia", AMERICAN, quality=2, density=6, size=30, troops=Troops.MILITIA)
+HESSIANS = Unit("h", "Hessians", BRITISH, quality=4, density=8, size=20)
+DRAGOONS = Unit("l", "Dragoons", BRITISH, kind=UnitType.CAVALRY, quality=3, density=6,
+                size=12, heavy_cavalry=True, disruption=1)
+
+
+@pytest.mark.parametrize(("charger", "defender", "facts", "options", "imp", "mel", "nob"), [
+    # regulars with cold steel: 4 + 1 cold steel impetus dice, 7 melee dice
+    (REGULARS, CONTINENTALS, ChargeFacts(), Options(), 5, 7, False),
+    # militia (no cold steel) 30 v 20 (3:2: +1 die), 6 melee dice, a drawable melee
+    (MILITIA, HESSIANS, ChargeFacts(), Options(), 5, 6, False),
+    # heavy dragoons (cold steel) with 1 DRP into a flank (+2), 12 v 30 (-2): 4+1+1-1+2-2;
+    # cavalry experiment: 7 - 2 = 5 melee dice
+    (DRAGOONS, MILITIA, ChargeFacts(contact=Contact.FLANK), Options(cavalry_experiment=True),
+     5, 5, False),
+    # regulars into a stamina-worn defender in light cover, commander-free
+    (REGULARS, attrs.evolve(CONTINENTALS, stamina_losses=7, disruption=2),
+     ChargeFacts(cover=Cover.LIGHT, use_cold_steel=False), Options(), 6, 6, False),
+])
+def test_whole_charge_against_oracle(
+    charger: Unit, defender: Unit, facts: ChargeFacts, options: Options, imp: int, mel: int,
+    nob: bool,
+) -> None:
+    """Charges and melee: impetus, check to stand, melee, losses and the cohesion-test
+    sequence, exactly, against a brute-force model of the text."""
+    dist = charge_distribution((charger,), (defender,), facts, options)
+    expected = oracle(charger, defender, imp, mel, nob, cover=facts.cover.value)
+    assert _verdicts(dist) == expected
+    assert sum(expected.values()) == 1
+
+
+def test_composed_equals_replayed() -> None:
+    """Charges and melee: the staged exact distribution equals ``odds`` over the whole
+    played charge."""
+    clear_caches()
+    facts = ChargeFacts(charger_commander_attached=True)
+    staged = charge_distribution((MILITIA,), (HESSIANS,), facts)
+    replayed = odds(resolve_charge, (MILITIA,), (HESSIANS,), facts)
+    assert staged == replayed
+
+
+def test_pool_by_convolution_matches_product() -> None:
+    """(Oracle check) convolving enumerated dice equals the full product of faces."""
+    for count, need in ((3, 5), (4, 8), (2, 0)):
+        assert pool_by_convolution(count, need) == pool(count, need)
+    assert one_die(13) == (Fraction(1, 12), Fraction(11, 12))
+
+
+def test_melee_dice_and_need() -> None:
+    """Resolve melee: 6 d12, +1 with cold steel, -2 with cavalry (experiment); need 3, +1 per
+    impetus success, +1 against no bayonets, less cover."""
+    facts = ChargeFacts()
+    assert melee_dice((REGULARS,), (CONTINENTALS,), facts).total == 7
+    assert melee_dice((MILITIA,), (HESSIANS,), facts).total == 6
+    assert melee_dice((DRAGOONS,), (MILITIA,), facts, Options(cavalry_experiment=True)).total == 5
+    assert melee_dice((DRAGOONS,), (MILITIA,), facts).total == 7
+    assert melee_need(2, (CONTINENTALS,), facts).total == 5
+    assert melee_need(2, (DRAGOONS,), ChargeFacts(cover=Cover.FORTIFICATIONS)).total == 3
+    assert not has_bayonets(DRAGOONS)
+    assert not has_bayonets(attrs.evolve(MILITIA, bayonets=False))
+
+
+def test_cold_steel_never_draws() -> None:
+    """Resolve melee: with cold steel (7 dice) a melee can never be drawn."""
+    dist = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    assert dist.probability(lambda o: o.winner == "melee drawn") == 0
+    plain = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts(use_cold_steel=False))
+    assert plain.probability(lambda o: o.winner == "melee drawn") > 0
+
+
+def test_losses_on_both_sides() -> None:
+    """Resolve melee: each success is a stamina loss and a DRP on each defender, each failure
+    on each charger."""
+    dist = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    for outcome in dist.outcomes:
+        if outcome.fought:
+            charger, defender = outcome.chargers[0], outcome.defenders[0]
+            assert charger.stamina_losses == outcome.failures
+            assert defender.stamina_losses == outcome.successes
+            assert defender.disruption == min(3, outcome.successes) or defender.routing
+
+
+def test_fall_back_when_still_in_contact() -> None:
+    """Resolve melee: chargers move back 3" when both sides remain after the tests."""
+    dist = charge_distribution((MILITIA,), (HESSIANS,), ChargeFacts())
+    for outcome in dist.outcomes:
+        both_hold = (outcome.fought and Fate.HOLDS in outcome.charger_fates
+                     and Fate.HOLDS in outcome.defender_fates)
+        assert outcome.chargers_fall_back == both_hold
+
+
+def test_multi_unit_charge_uses_combined_size() -> None:
+    """Multiple unit melee: impetus uses the combined size of all chargers; losses fall on
+    each charging unit."""
+    second = attrs.evolve(REGULARS, id="c2", name="Light Bobs")
+    dist = charge_distribution((REGULARS, second), (CONTINENTALS,), ChargeFacts())
+    single = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    # 40 v 20 is 2:1: two more impetus dice, so more impetus on average
+
+    def mean_impetus(d: object) -> Fraction:
+        return d.map(lambda o: o.impetus).mean()  # type: ignore[attr-defined]
+    assert mean_impetus(dist) > mean_impetus(single)
+    for outcome in dist.outcomes:
+        if outcome.fought:
+            assert all(u.stamina_losses == outcome.failures for u in outcome.chargers)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_same_seed_same_charge(seed: int) -> None:
+    """Charges and melee: replayable: the same seed gives the same charge; sampled results
+    are possible outcomes of the exact distribution."""
+    first = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
+    second = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
+    assert first == second
+    assert charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts()).weight(first) > 0

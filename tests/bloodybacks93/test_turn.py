@@ -1,0 +1,236 @@
+"""Bloodybacks 9.3, Sequence of Play: the turn as phases and a pure step."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from smoothbore.bloodybacks93 import RULESET, TURN
+from smoothbore.bloodybacks93.activation import ActionKind
+from smoothbore.bloodybacks93.command import CommandPointUse
+from smoothbore.bloodybacks93.sequence import RED, Card
+from smoothbore.bloodybacks93.shooting import ShotFacts
+from smoothbore.bloodybacks93.turn import (
+    ACTIVATION,
+    ACTIVITY,
+    DEFERRED,
+    DRAW,
+    Activate,
+    Activated,
+    Activity,
+    Charge,
+    DetermineActivity,
+    DrawCard,
+    EndActivation,
+    EndTurn,
+    Extra,
+    Manoeuvre,
+    Move,
+    Rally,
+    ResolveDeferred,
+    Shoot,
+    SpendCommandPoint,
+    State,
+    legal_actions,
+    new_battle,
+    step,
+)
+from smoothbore.bloodybacks93.units import (
+    AMERICAN,
+    BRITISH,
+    Commander,
+    Formation,
+    Unit,
+    UnitType,
+    Weapon,
+)
+from smoothbore.core import BattleState, IllegalActionError
+
+UNITS = (
+    Unit("b1", "33rd Foot", BRITISH, quality=4, density=5, size=20, brigade="1"),
+    Unit("b2", "Hessians", BRITISH, quality=4, density=8, size=18, brigade="1",
+         disruption=1),
+    Unit("b3", "Royal Artillery", BRITISH, kind=UnitType.FIELD_ARTILLERY, density=3, size=4,
+         brigade="1", formation=Formation.UNLIMBERED, weapon=Weapon.CANNON),
+    Unit("a1", "Continentals", AMERICAN, quality=3, density=6, size=20, brigade="x"),
+    Unit("a2", "Riflemen", AMERICAN, quality=3, density=3, size=10, brigade="x",
+         weapon=Weapon.RIFLE),
+)
+COMMANDERS = (
+    Commander("cb", "Colonel Webster", BRITISH, command_quality=4, activity_rating=4,
+              brigade="1"),
+    Commander("ca", "Colonel Stevens", AMERICAN, command_quality=3, activity_rating=2,
+              brigade="x", attached_to="a1"),
+)
+
+
+def _battle(seed: int = 1) -> State:
+    return new_battle(UNITS, COMMANDERS, seed=seed)
+
+
+def _choose(actions: tuple[object, ...]) -> object:
+    order = (Activate, Shoot, Charge, Rally, Move, Manoeuvre, SpendCommandPoint, DetermineActivity,
+             DrawCard, ResolveDeferred, EndTurn, EndActivation)
+    return min(actions, key=lambda a: order.index(type(a)))
+
+
+def test_phases_are_data() -> None:
+    """Sequence of Play: the turn's phases, in order, each naming its rule."""
+    assert [p.name for p in TURN.phases] == [ACTIVITY, DRAW, ACTIVATION, DEFERRED]
+    assert all(p.rule.startswith("Bloodybacks 9.3") for p in TURN.phases)
+    assert RULESET.turn is TURN
+
+
+def test_whole_turn_from_legal_actions() -> None:
+    """Sequence of Play: a whole turn plays through from legal_actions: activity, ten cards,
+    deferred melees, next turn."""
+    state = _battle()
+    kinds: set[str] = set()
+    cards = 0
+    for _ in range(500):
+        action = _choose(TURN.legal_actions(state))
+        state, events = TURN.step(state, action)  # type: ignore[arg-type]
+        kinds.update(e.kind for e in events)
+        cards += isinstance(action, DrawCard)
+        if state.turn == 2:
+            break
+    assert state.turn == 2 and state.phase == ACTIVITY
+    assert cards == 10
+    assert {"activity", "card", "turn"} <= kinds
+    assert "activation" in kinds
+
+
+def test_same_state_same_action_same_result() -> None:
+    """Sequence of Play: step is pure and replayable."""
+    state = _battle(7)
+    state, _ = step(state, DetermineActivity())
+    first = step(state, DrawCard())
+    second = step(state, DrawCard())
+    assert first == second
+    assert state == step(_battle(7), DetermineActivity())[0]
+
+
+def test_step_never_mutates() -> None:
+    """Sequence of Play: the given state is unchanged after a step."""
+    state = _battle()
+    copy = attrs.evolve(state)
+    step(state, DetermineActivity())
+    assert state == copy
+
+
+def test_wrong_phase_is_illegal() -> None:
+    """Sequence of Play: actions out of sequence raise an error naming the rule."""
+    with pytest.raises(IllegalActionError) as info:
+        step(_battle(), DrawCard())
+    assert "Sequence of Play" in info.value.rule
+    with pytest.raises(IllegalActionError):
+        step(_battle(), EndTurn())
+
+
+def _active(card: Card, activated: tuple[Activated, ...] = (), minutes: int = 20) -> State:
+    extra = Extra(
+        deck=(), card=card, minutes=minutes,
+        activity=(Activity("cb", card.value, 2), Activity("ca", 2, 1)),
+        active=("cb",), activated=activated,
+    )
+    return attrs.evolve(_battle(), extra=extra, phase=ACTIVATION)
+
+
+def test_activation_rules_in_the_turn() -> None:
+    """Activating Units: one attempt per unit per turn; only commanders the card activated."""
+    state = _active(Card(RED, 3))
+    after, events = step(state, Activate("b1", "cb"))
+    assert "b1" in after.extra.attempted
+    assert events[0].rule.endswith("Activating Units")
+    with pytest.raises(IllegalActionError, match="already tried"):
+        step(after, Activate("b1", "cb"))
+    with pytest.raises(IllegalActionError) as info:
+        step(state, Activate("a1", "ca"))
+    assert "Activating Commanders" in info.value.rule
+
+
+def test_long_turn_gives_an_extra_action() -> None:
+    """Activating Units: in 25- and 30-minute turns activating units gain an action."""
+    state = _active(Card(RED, 3), minutes=30)
+    for seed in range(20):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        after, _ = step(trial, Activate("b1", "cb"))
+        entry = [e for e in after.extra.activated if e.unit_id == "b1"]
+        if entry:
+            assert entry[0].actions >= 2
+
+
+def test_action_tariff_is_enforced() -> None:
+    """Action tariff: a charge costs 2, a unit shoots once a turn."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 1),))
+    with pytest.raises(IllegalActionError) as info:
+        step(state, Charge(("b1",), ("a1",)))
+    assert "Action tariff" in info.value.rule
+    shot, events = step(state, Shoot("b1", "a1", ShotFacts(range=5)))
+    assert events[0].kind == "shooting"
+    more = attrs.evolve(shot, extra=attrs.evolve(
+        shot.extra, activated=(Activated("b1", "cb", 2, shot=True),)))
+    with pytest.raises(IllegalActionError, match="already shot"):
+        step(more, Shoot("b1", "a1", ShotFacts(range=5)))
+
+
+def test_rally_move_manoeuvre_and_command_points() -> None:
+    """Rally; Movement; Action tariff; Command point tariff."""
+    state = _active(Card(RED, 3), (Activated("b2", "cb", 3), Activated("b3", "cb", 1)))
+    state, _ = step(state, Rally("b2"))
+    assert state.unit("b2").disruption == 0
+    with pytest.raises(IllegalActionError):
+        step(state, Rally("b2"))
+    state, events = step(state, Move("b2"))
+    assert '4"' in events[0].text
+    state, _ = step(state, Manoeuvre("b3", ActionKind.LIMBER))
+    assert state.unit("b3").formation is Formation.LIMBERED
+    state, _ = step(state, SpendCommandPoint("cb", CommandPointUse.EXTRA_ACTION, "b3"))
+    assert [e.actions for e in state.extra.activated if e.unit_id == "b3"] == [1]
+    state, _ = step(state, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER,
+                                             attach_to="b1"))
+    assert state.commander("cb").attached_to == "b1"
+    with pytest.raises(IllegalActionError, match="no command points"):
+        step(state, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER))
+
+
+def test_charge_and_deferred_melee() -> None:
+    """Charges and melee; Sequence of Play: deferred melees are resolved at the end."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    deferred, events = step(state, Charge(("b1",), ("a1",), defer=True))
+    assert deferred.extra.deferred and events[-1].kind == "charge"
+    ended, _ = step(deferred, EndActivation())
+    assert ended.phase == DEFERRED
+    with pytest.raises(IllegalActionError, match="deferred"):
+        step(ended, EndTurn())
+    resolved, events = step(ended, ResolveDeferred())
+    assert events[0].kind == "melee" and not resolved.extra.deferred
+    for seed in range(10):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        fought, events = step(trial, Charge(("b1",), ("a1",)))
+        assert events[0].kind == "melee" and "impetus" in events[0].text
+        before, after = trial.unit("a1"), fought.unit("a1")
+        hurt = after.stamina_losses > before.stamina_losses
+        # Risk to commanders: Stevens is attached to a1, so its losses put him at risk
+        assert hurt == any(e.kind == "risk" and e.subject == "ca" for e in events)
+
+
+def test_skirmishers_must_evade() -> None:
+    """Evade: density 3 infantry charged in the open by density 5+ infantry must evade."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    with pytest.raises(IllegalActionError, match="must evade"):
+        step(state, Charge(("b1",), ("a2",), evade=False))
+    after, events = step(state, Charge(("b1",), ("a2",)))
+    assert events[0].kind == "evade"
+    assert after.unit("a2").disruption >= 1 or after.unit("a2").destroyed
+
+
+def test_state_round_trips_through_json() -> None:
+    """Sequence of Play: a battle state serialises and reads back equal."""
+    state, _ = step(_battle(), DetermineActivity())
+    state, _ = step(state, DrawCard())
+    text = state.to_json()
+    back = BattleState.from_json(text, Unit, Commander, Extra)
+    assert back == state
+    assert legal_actions(back) == legal_actions(state)
+    assert DRAW == "draw"
