@@ -131,6 +131,8 @@ class EndPhase:
 class TestMorale:
     """A: test a shaken or routing unit; ``in_open`` for the optional militia rule."""
 
+    __test__ = False  # not a pytest test class
+
     unit: str
     in_open: bool = False
 
@@ -242,6 +244,8 @@ class DeclareCharge:
 @attrs.frozen
 class TestCharged:
     """G: test a charged unit (in the moving player's order)."""
+
+    __test__ = False  # not a pytest test class
 
     target: str
 

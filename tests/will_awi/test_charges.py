@@ -1,0 +1,247 @@
+"""Rules - Charging: reach, the charged-unit test, counter-charges, rout and surrender."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from smoothbore.core import IllegalActionError, odds
+from smoothbore.will_awi.charges import (
+    ChargedResult,
+    ChargeFacts,
+    Face,
+    charge_reach,
+    charged_test_score,
+    check_charge,
+)
+from smoothbore.will_awi.charges import (
+    test_charged as roll_charged,
+)
+from smoothbore.will_awi.charges import (
+    test_surrender as roll_surrender,
+)
+from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, Options
+from smoothbore.will_awi.units import Nationality, Status, TroopType, WillUnit
+
+FACES = range(1, 7)
+
+
+def unit(
+    troop: TroopType,
+    strength: int = 5,
+    side: str = "x",
+    uid: str = "u",
+    nation: Nationality = Nationality.AMERICAN,
+    **kw: object,
+) -> WillUnit:
+    return WillUnit(uid, uid, side, troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
+
+
+def test_golden_faq_obstacle_example() -> None:
+    """FAQs (1) 4 worked example: a strength-2 cavalry unit charged by open order infantry
+    rolls 6 - 2 - 2 = 2 at best: rout 1/6, counter-charge 3/6."""
+    cav = unit(TroopType.LIGHT_CAVALRY, 2)
+    li = unit(TroopType.LIGHT_INFANTRY, side="y", uid="li")
+    assert charged_test_score(cav, (li,)).total == -4
+    d = odds(roll_charged, cav, (li,))
+    assert d.probability(ChargedResult.ROUTS) == Fraction(1, 6)
+    assert d.probability(ChargedResult.COUNTER_CHARGE) == Fraction(3, 6)
+
+
+def test_cavalry_not_close_order_option() -> None:
+    """Option: cavalry not close order: only the cavalry-by-non-cavalry -2 applies."""
+    cav = unit(TroopType.LIGHT_CAVALRY, 2)
+    li = unit(TroopType.LIGHT_INFANTRY, side="y", uid="li")
+    opts = Options(cavalry_close_order=False)
+    assert charged_test_score(cav, (li,), options=opts).total == -2
+
+
+def test_charge_reach() -> None:
+    """Charge reach 3" infantry, 6" cavalry; unshaken infantry or cavalry; target in front."""
+    foot, horse = unit(TroopType.LINE), unit(TroopType.LIGHT_CAVALRY)
+    enemy = unit(TroopType.LINE, side="y", uid="e")
+    assert charge_reach(foot) == 3 and charge_reach(horse) == 6
+    check_charge(foot, enemy, 3, True)
+    check_charge(horse, enemy, 6, True)
+    for charger, dist, front in ((foot, 3.5, True), (horse, 6.5, True), (foot, 1, False)):
+        with pytest.raises(IllegalActionError):
+            check_charge(charger, enemy, dist, front)
+    for bad in (unit(TroopType.LINE, status=Status.SHAKEN), unit(TroopType.LIGHT_GUN)):
+        with pytest.raises(IllegalActionError):
+            check_charge(bad, enemy, 1, True)
+
+
+CASES = [
+    # (target, chargers, facts, options, expected modifier) from Testing charged units.
+    (unit(TroopType.LINE), (unit(TroopType.LIGHT_CAVALRY, side="y"),), ChargeFacts(), None, 2),
+    (unit(TroopType.LIGHT_INFANTRY), (unit(TroopType.LINE, side="y"),), ChargeFacts(), None, 2),
+    (unit(TroopType.LIGHT_GUN), (unit(TroopType.LINE, side="y"),), ChargeFacts(), None, 2),
+    (
+        unit(TroopType.LIGHT_INFANTRY),
+        (unit(TroopType.LIGHT_CAVALRY, side="y"),),
+        ChargeFacts(),
+        None,
+        4,
+    ),
+    (unit(TroopType.LINE), (unit(TroopType.LINE, side="y"),), ChargeFacts(Face.REAR), None, 2),
+    (unit(TroopType.LINE), (unit(TroopType.LINE, side="y"),), ChargeFacts(Face.FLANK), None, 1),
+    (
+        unit(TroopType.LINE, status=Status.SHAKEN),
+        (unit(TroopType.LINE, side="y"),),
+        ChargeFacts(),
+        None,
+        1,
+    ),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.LINE, side="y"),),
+        ChargeFacts(behind_obstacle=True),
+        None,
+        -2,
+    ),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.LINE, side="y"),),
+        ChargeFacts(in_building=True),
+        None,
+        -2,
+    ),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.LINE, side="y"),),
+        ChargeFacts(in_fortification=True),
+        None,
+        -3,
+    ),
+    (unit(TroopType.LINE), (unit(TroopType.RANGERS, side="y"),), ChargeFacts(), None, -2),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.RANGERS, side="y"), unit(TroopType.LINE, side="y")),
+        ChargeFacts(),
+        None,
+        0,
+    ),
+    (unit(TroopType.LIGHT_CAVALRY), (unit(TroopType.LINE, side="y"),), ChargeFacts(), None, -2),
+    # Ireland 1798: pikes unworried by cavalry; cavalry worried by pikes.
+    (
+        unit(TroopType.PIKEMEN),
+        (unit(TroopType.LIGHT_CAVALRY, side="y"),),
+        ChargeFacts(),
+        Options(variant=IRELAND_1798),
+        0,
+    ),
+    (
+        unit(TroopType.LIGHT_CAVALRY),
+        (unit(TroopType.PIKEMEN, side="y"),),
+        ChargeFacts(),
+        Options(variant=IRELAND_1798),
+        0,
+    ),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.LIGHT_CAVALRY, side="y"),),
+        ChargeFacts(),
+        Options(variant=IRELAND_1798),
+        2,
+    ),
+    # Battles of the '45: infantry charged by highlanders +1, by a Highland charge +2.
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.HIGHLANDERS, side="y"),),
+        ChargeFacts(),
+        Options(variant=FORTY_FIVE),
+        1,
+    ),
+    (
+        unit(TroopType.LINE),
+        (unit(TroopType.HIGHLANDERS, side="y", highland_charge=True),),
+        ChargeFacts(),
+        Options(variant=FORTY_FIVE),
+        2,
+    ),
+]
+
+
+@pytest.mark.parametrize(("target", "chargers", "facts", "options", "expected"), CASES)
+def test_charged_factors(
+    target: WillUnit,
+    chargers: tuple[WillUnit, ...],
+    facts: ChargeFacts,
+    options: Options | None,
+    expected: int,
+) -> None:
+    """Rules - Charging: Testing charged units, every factor (and the variants' overrides)."""
+    assert charged_test_score(target, chargers, facts, options or Options()).total == expected
+
+
+def brute_charged(modifier: int, morale: int, can_counter: bool) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for (f,) in product(FACES):
+        s = f + modifier
+        key = "rout" if s >= morale else "counter" if s < 0 and can_counter else "stand"
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 6)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("target", "chargers", "facts", "modifier", "morale", "can_counter"),
+    [
+        (
+            unit(TroopType.MILITIA, 3),
+            (unit(TroopType.LIGHT_CAVALRY, side="y"),),
+            ChargeFacts(),
+            2,
+            2,
+            True,
+        ),
+        (
+            unit(TroopType.LINE, 5, nation=Nationality.BRITISH),
+            (unit(TroopType.RANGERS, side="y"),),
+            ChargeFacts(behind_obstacle=True),
+            -4,
+            6,
+            False,
+        ),
+        (unit(TroopType.LINE, 2), (unit(TroopType.LINE, side="y"),), ChargeFacts(), 0, 2, True),
+    ],
+)
+def test_charged_exact(
+    target: WillUnit,
+    chargers: tuple[WillUnit, ...],
+    facts: ChargeFacts,
+    modifier: int,
+    morale: int,
+    can_counter: bool,
+) -> None:
+    """At or above basic morale: rout (-1 SP); below zero: counter-charge, except behind
+    obstacles, in buildings or fortifications; otherwise stand."""
+    d = odds(roll_charged, target, chargers, facts)
+    exp = brute_charged(modifier, morale, can_counter)
+    assert d.probability(ChargedResult.ROUTS) == exp.get("rout", 0)
+    assert d.probability(ChargedResult.COUNTER_CHARGE) == exp.get("counter", 0)
+    assert d.probability(ChargedResult.STANDS) == exp.get("stand", 0)
+
+
+def test_rear_rout_surrenders() -> None:
+    """Surrender (a): charged in the rear and routed: 4+ on 1d6 for foot."""
+    target = unit(TroopType.LINE, 2)
+    d = odds(roll_charged, target, (unit(TroopType.LINE, side="y"),), ChargeFacts(Face.REAR))
+    # modifier +2, morale 2: every face routs; then half surrender.
+    assert d.probability(ChargedResult.ROUTS_SURRENDERS) == Fraction(1, 2)
+    assert d.probability(ChargedResult.ROUTS) == Fraction(1, 2)
+
+
+def test_routing_unit_charged_surrenders_or_routs() -> None:
+    """Already routing units charged may surrender (5+ mounted), otherwise rout and lose 1."""
+    cav = unit(TroopType.LIGHT_CAVALRY, status=Status.ROUTING)
+    d = odds(roll_charged, cav, (unit(TroopType.LINE, side="y"),))
+    assert d.probability(ChargedResult.SURRENDERS) == Fraction(2, 6)
+    assert d.probability(ChargedResult.ROUTS) == Fraction(4, 6)
+
+
+def test_surrender_need() -> None:
+    """Surrender: 4+ foot, 5+ mounted."""
+    assert odds(roll_surrender, unit(TroopType.LINE)).probability(True) == Fraction(1, 2)
+    assert odds(roll_surrender, unit(TroopType.LIGHT_CAVALRY)).probability(True) == Fraction(1, 3)

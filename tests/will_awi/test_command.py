@@ -1,0 +1,91 @@
+"""Command and control (March 2008 post by default, January 2008 post as option)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from smoothbore.core import IllegalActionError, SamplingDice, odds
+from smoothbore.will_awi.command import (
+    OrderFacts,
+    command_sequence,
+    give_order,
+    independent_target,
+    order_target,
+)
+from smoothbore.will_awi.command import test_independent as roll_independent
+from smoothbore.will_awi.options import CommandPost, Options
+from smoothbore.will_awi.units import Training, TroopType, WillGeneral, WillUnit
+
+FACES = range(1, 7)
+JANUARY = Options(command_post=CommandPost.JANUARY_2008)
+
+
+def p_at_most(target: int) -> Fraction:
+    return sum((Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= target), Fraction(0))
+
+
+def test_golden_poor_general_militia() -> None:
+    """January 2008 worked example: rating 7, militia 15" away (-1), 1 SP lost (-1), poorly
+    trained (-1): needs 4 or less on 2d6; a 5 fails."""
+    general = WillGeneral("g", "Poor general", "x", rating=7)
+    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
+    target = order_target(general, militia, OrderFacts(distance=15), JANUARY)
+    assert target.total == 4
+    d = odds(give_order, general, militia, OrderFacts(distance=15), options=JANUARY)
+    assert d.probability(True) == p_at_most(4) == Fraction(1, 6)
+
+
+def test_march_post_drops_casualties() -> None:
+    """March 2008: the casualty modifiers are dropped."""
+    general = WillGeneral("g", "G", "x", rating=7)
+    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=2, initial_strength=5)
+    assert order_target(general, militia, OrderFacts(distance=15)).total == 5
+    assert order_target(general, militia, OrderFacts(distance=15), JANUARY).total == 3
+
+
+@pytest.mark.parametrize(
+    ("facts", "training", "options", "delta"),
+    [
+        (OrderFacts(attached=True), Training.AVERAGE, Options(), 2),
+        (OrderFacts(distance=24), Training.AVERAGE, Options(), -2),
+        (OrderFacts(distance=11.9), Training.AVERAGE, Options(), 0),
+        (OrderFacts(in_sight=False), Training.AVERAGE, Options(), -2),
+        (OrderFacts(), Training.WELL, Options(), 1),
+        (OrderFacts(), Training.POOR, Options(), -1),
+        (OrderFacts(group=True), Training.AVERAGE, Options(), -1),
+        (OrderFacts(cinc_within_6=True), Training.AVERAGE, Options(), 0),
+        (OrderFacts(cinc_within_6=True), Training.AVERAGE, Options(cinc_bonus=True), 1),
+    ],
+)
+def test_order_modifiers(
+    facts: OrderFacts, training: Training, options: Options, delta: int
+) -> None:
+    """Command & Control modifiers, each alone."""
+    g = WillGeneral("g", "G", "x", rating=8)
+    u = WillUnit("u", "U", "x", TroopType.LINE, training=training)
+    assert order_target(g, u, facts, options).total == 8 + delta
+
+
+def test_independent_tests() -> None:
+    """Not commanded: 3 or less (March), rating 6 (January, only after the commander failed)."""
+    u = WillUnit("u", "U", "x", TroopType.LINE)
+    assert independent_target(u).total == 3
+    assert odds(roll_independent, u).probability(True) == p_at_most(3)
+    poor = WillUnit("p", "P", "x", TroopType.MILITIA)
+    assert odds(roll_independent, poor, options=JANUARY).probability(True) == p_at_most(5)
+    with pytest.raises(IllegalActionError):
+        roll_independent(u, False, dice=SamplingDice(1), options=JANUARY)
+
+
+def test_orders_until_first_failure() -> None:
+    """Orders in the commander's order until the first failure: never after it."""
+    g = WillGeneral("g", "G", "x", rating=7)
+    us = tuple((WillUnit(f"u{i}", f"U{i}", "x", TroopType.LINE), OrderFacts()) for i in range(4))
+    d = odds(command_sequence, g, us)
+    p = p_at_most(7)
+    for k in range(4):
+        assert d.probability(tuple(f"u{i}" for i in range(k))) == p**k * (1 - p)
+    assert d.probability(tuple(f"u{i}" for i in range(4))) == p**4

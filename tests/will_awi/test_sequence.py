@@ -1,0 +1,276 @@
+"""Rules - Move Sequence: the Turn, its phases A-K, legality and replay."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smoothbore.core import BattleState, IllegalActionError, Turn
+from smoothbore.will_awi import RULESET
+from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face
+from smoothbore.will_awi.firing import FireFacts
+from smoothbore.will_awi.movement import Leg, MovePlan
+from smoothbore.will_awi.options import Options
+from smoothbore.will_awi.sequence import (
+    TURN,
+    ChangeFacing,
+    CompulsoryMove,
+    Contact,
+    DeclareCharge,
+    EndPhase,
+    Fire,
+    Move,
+    Order,
+    ResolveMelee,
+    SecondCharges,
+    TestCharged,
+    TestMorale,
+    WillExtra,
+    WillState,
+    new_battle,
+)
+from smoothbore.will_awi.units import (
+    GeneralState,
+    Nationality,
+    Rank,
+    Status,
+    TroopType,
+    WillGeneral,
+    WillUnit,
+)
+
+
+def battle(seed: int = 1, options: Options | None = None, **changes: WillUnit) -> WillState:
+    units = {
+        "r1": WillUnit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH, commander="rb"),
+        "r2": WillUnit(
+            "r2", "Dragoons", "red", TroopType.LIGHT_CAVALRY, Nationality.BRITISH, commander="rb"
+        ),
+        "b1": WillUnit("b1", "Continentals", "blue", TroopType.LINE, commander="bb"),
+        "b2": WillUnit("b2", "Militia", "blue", TroopType.MILITIA, commander="bb"),
+        "b3": WillUnit("b3", "Guns", "blue", TroopType.LIGHT_GUN, commander="bb"),
+    }
+    units.update(changes)
+    gens = (
+        WillGeneral("rb", "Webster", "red", rating=8),
+        WillGeneral("bb", "Greene", "blue", Rank.BRIGADIER, attached_to="b1"),
+    )
+    return new_battle(
+        ("red", "blue"), tuple(units.values()), gens, seed=seed, options=options or Options()
+    )
+
+
+def to_phase(state: WillState, phase: str) -> WillState:
+    while state.phase != phase:
+        state, _ = TURN.step(state, EndPhase())
+    return state
+
+
+def test_turn_protocol_and_phases() -> None:
+    """The ruleset's Turn has the eleven phases A-K as data."""
+    assert isinstance(TURN, Turn)
+    assert [p.name for p in RULESET.phases] == list("ABCDEFGHIJK")
+    assert RULESET.turn is TURN
+
+
+def test_wrong_phase_is_illegal() -> None:
+    """Firing belongs to E, charges to F: anything else raises, naming the rule."""
+    s = battle()
+    with pytest.raises(IllegalActionError, match="Move Sequence"):
+        TURN.step(s, Fire("b1", "r1", FireFacts(5)))
+    s = to_phase(s, "E")
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Fire("r1", "b1", FireFacts(5)))  # the moving side does not fire
+
+
+def test_step_is_pure_and_replayable() -> None:
+    """Same state and action, same result; the state is never changed."""
+    s = to_phase(battle(), "E")
+    before = s.to_json()
+    a = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
+    b = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
+    assert a == b and s.to_json() == before
+    assert a[0].dice.counter == s.dice.counter + 1
+
+
+def test_fire_takes_strength_and_shakes() -> None:
+    """E: fire takes a point on 7+ and shakes on a score above basic morale."""
+    outcomes = set()
+    for seed in range(40):
+        s = to_phase(battle(seed), "E")
+        after, events = TURN.step(s, Fire("b3", "r1", FireFacts(10)))
+        r1 = after.unit("r1")
+        outcomes.add((r1.strength, r1.status))
+        assert events[0].rolls and events[0].rule.startswith("Will's AWI")
+    assert (4, Status.SHAKEN) in outcomes and (5, Status.STEADY) in outcomes
+    with pytest.raises(IllegalActionError):
+        TURN.step(to_phase(battle(), "E"), Fire("b3", "r1", FireFacts(37)))
+
+
+def test_each_unit_fires_once() -> None:
+    s = to_phase(battle(), "E")
+    s, _ = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Fire("b1", "r2", FireFacts(4)))
+
+
+def test_general_killed_shakes_chain_within_18() -> None:
+    """Risk to Generals: a general killed shakes his units measured within 18"."""
+    seen_dead = False
+    for seed in range(300):
+        s = to_phase(battle(seed), "E")
+        s = s.with_units(attrs.evolve(s.unit("r1"), commander="rg"))
+        s = attrs.evolve(
+            s, commanders=(*s.commanders, WillGeneral("rg", "Brig", "red", attached_to="r1"))
+        )
+        after, _ = TURN.step(s, Fire("b1", "r1", FireFacts(4), chain_within_18=frozenset({"r1"})))
+        if after.commander("rg").state is GeneralState.DEAD:
+            seen_dead = True
+            assert after.unit("r1").status is Status.SHAKEN
+            break
+    assert seen_dead
+
+
+def test_facing_change_barred_within_reach() -> None:
+    """D: no facing change with an enemy within charge reach of the current front."""
+    s = to_phase(battle(), "D")
+    TURN.step(s, ChangeFacing("b1", 90, (("r1", 4.0),)))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, ChangeFacing("b1", 90, (("r2", 5.0),)))
+
+
+def test_morale_tests_in_a_and_note_a() -> None:
+    """A: every shaken or routing unit of the mover tests first; a unit routed in the enemy's
+    charge phase is not tested (note (a))."""
+    s = battle(
+        r1=WillUnit("r1", "Foot", "red", TroopType.LINE, status=Status.SHAKEN),
+        r2=WillUnit(
+            "r2",
+            "Dragoons",
+            "red",
+            TroopType.LIGHT_CAVALRY,
+            status=Status.ROUTING,
+            routed_last_move=True,
+        ),
+    )
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, EndPhase())
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, TestMorale("r2"))
+    s, events = TURN.step(s, TestMorale("r1"))
+    assert "tests shaken" in events[0].text
+    s, _ = TURN.step(s, EndPhase())
+    assert s.phase == "B"
+
+
+def test_compulsory_moves_in_b() -> None:
+    """B: routing and retiring units must move before C."""
+    s = battle(r1=WillUnit("r1", "Foot", "red", TroopType.LINE, must_retire=True))
+    s = to_phase(s, "B") if s.phase != "B" else s
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, EndPhase())
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, CompulsoryMove("r1", 7))
+    s, _ = TURN.step(s, CompulsoryMove("r1", 6))
+    assert not s.unit("r1").must_retire
+
+
+def test_moves_in_c() -> None:
+    """C: a move within its allowance; each unit once; command and control when on."""
+    s = to_phase(battle(), "C")
+    s2, _ = TURN.step(s, Move("r1", MovePlan(legs=(Leg(6),))))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s2, Move("r1", MovePlan(legs=(Leg(1),))))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Move("r1", MovePlan(legs=(Leg(7),))))
+    cc = to_phase(battle(options=Options(command_control=True)), "C")
+    with pytest.raises(IllegalActionError, match="order"):
+        TURN.step(cc, Move("r1", MovePlan(legs=(Leg(6),))))
+    ordered, _ = TURN.step(cc, Order("rb", "r1"))
+    assert "r1" in ordered.extra.ordered or "rb" in ordered.extra.failed
+
+
+def charge_state(seed: int) -> WillState:
+    s = to_phase(battle(seed), "F")
+    s, _ = TURN.step(s, DeclareCharge("r2", "b2", 5.0, facts=ChargeFacts(Face.FRONT)))
+    s, _ = TURN.step(s, EndPhase())
+    s, _ = TURN.step(s, TestCharged("b2"))
+    return s
+
+
+def test_charge_through_melee_and_second_charge() -> None:
+    """F-K: declare, test, counter/rout, contact, melee, second cavalry charge."""
+    routed = fought = second = False
+    for seed in range(60):
+        s = charge_state(seed)
+        result = s.extra.tests[0].result
+        s, _ = TURN.step(s, EndPhase())  # H
+        if result is ChargedResult.COUNTER_CHARGE:
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, EndPhase())
+            from smoothbore.will_awi.sequence import CounterCharge
+
+            s, _ = TURN.step(s, CounterCharge("b2", True))
+        s, _ = TURN.step(s, EndPhase())  # I
+        if result is ChargedResult.ROUTS:
+            routed = True
+            assert s.unit("b2").routing and s.unit("b2").strength == 4
+            s, _ = TURN.step(s, Contact("r2", False))
+        s, _ = TURN.step(s, EndPhase())  # J
+        if result in (ChargedResult.STANDS, ChargedResult.COUNTER_CHARGE):
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, EndPhase())
+            s, events = TURN.step(s, ResolveMelee("b2"))
+            fought = True
+            assert any(e.kind == "melee" for e in events)
+        s, _ = TURN.step(s, EndPhase())  # K
+        assert s.phase == "K"
+        if "r2" in s.extra.winners and s.unit("r2").on_table and not s.unit("r2").shaken:
+            s, _ = TURN.step(s, SecondCharges())
+            assert s.phase == "F" and s.extra.second_round
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, DeclareCharge("r1", "b1", 1.0))
+            second = True
+        else:
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, SecondCharges())
+    assert routed and fought and second
+
+
+def test_end_of_move_alternates() -> None:
+    """K ends the move: the other side moves; the turn counts up after both."""
+    s = to_phase(battle(), "K")
+    s, _ = TURN.step(s, EndPhase())
+    assert s.extra.moving == "blue" and s.phase == "A" and s.turn == 1
+    s = to_phase(s, "K")
+    s, _ = TURN.step(s, EndPhase())
+    assert s.extra.moving == "red" and s.turn == 2
+
+
+def test_json_round_trip() -> None:
+    """The state saves and loads (cattrs)."""
+    s = to_phase(battle(), "E")
+    s, _ = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
+    back = BattleState.from_json(s.to_json(), WillUnit, WillGeneral, WillExtra)
+    assert back == s
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 1000))
+def test_play_through_from_legal_actions(seed: int) -> None:
+    """Whole turns can be played from legal_actions alone; every action listed is legal."""
+    rng = random.Random(seed)
+    s = battle(seed)
+    for _ in range(400):
+        if s.turn > 2:
+            break
+        actions = TURN.legal_actions(s)
+        assert actions
+        s, _ = TURN.step(s, rng.choice(actions))
+    assert s.turn > 2
+    for u in s.units:
+        assert 0 <= u.strength <= 6
