@@ -274,3 +274,83 @@ def test_play_through_from_legal_actions(seed: int) -> None:
     assert s.turn > 2
     for u in s.units:
         assert 0 <= u.strength <= 6
+
+
+def works_battle(seed: int = 1) -> WillState:
+    from smoothbore.will_awi.fortifications import Defence, Work
+
+    s = battle(seed)
+    return attrs.evolve(
+        s,
+        extra=attrs.evolve(
+            s.extra,
+            works=(Defence.new(Work.TIMBER_FIELDWORK, "fw"), Defence.new(Work.REDOUBT, "rd")),
+        ),
+    )
+
+
+def test_field_engineering_in_c() -> None:
+    """Field Engineering in the move: dismantle 1 a move; close order infantry only."""
+    from smoothbore.will_awi.sequence import Engineer
+
+    s = to_phase(works_battle(), "C")
+    s2, _ = TURN.step(s, Engineer("r1", "fw"))
+    assert next(w for w in s2.extra.works if w.id == "fw").points == 5
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Engineer("r2", "fw"))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Engineer("r1", "fw", has_tools=False))
+
+
+def next_own_move(s: WillState) -> WillState:
+    """Phase C of the same side's next move."""
+    for _ in range(2):
+        s = to_phase(s, "K")
+        s, _ = TURN.step(s, EndPhase())
+    return to_phase(s, "C")
+
+
+def test_demolition_over_moves() -> None:
+    """Demolition: lay each charge in a movement phase, move away, go off in phase E."""
+    from smoothbore.will_awi.sequence import Detonate, LayCharge, MoveAway
+
+    s = to_phase(works_battle(3), "C")
+    s, _ = TURN.step(s, LayCharge("r1", "fw", 2))
+    s = next_own_move(s)
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, MoveAway("r1"))  # one charge still to lay
+    s, _ = TURN.step(s, LayCharge("r1", "fw", 2))
+    with pytest.raises(IllegalActionError):
+        TURN.step(to_phase(s, "E"), Detonate("fw"))  # not moved away yet
+    s = next_own_move(s)
+    s, _ = TURN.step(s, MoveAway("r1"))
+    s = to_phase(s, "E")
+    s, events = TURN.step(s, Detonate("fw", frozenset({"b1"})))
+    assert events[0].kind == "demolition" and len(events[0].rolls) == 1
+    assert len(events[0].rolls[0].faces) == 3
+    assert events[1].subject == "b1" and len(events[1].rolls) == 1
+    assert not s.extra.demolitions
+
+
+def test_bombard_in_e() -> None:
+    """Guns firing ball damage works; canister and muskets do not."""
+    from smoothbore.will_awi.sequence import Bombard
+
+    s = to_phase(works_battle(), "E")
+    TURN.step(s, Bombard("b3", "rd", FireFacts(20)))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Bombard("b3", "rd", FireFacts(10)))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Bombard("b1", "rd", FireFacts(5)))
+
+
+def test_second_charge_target_may_fire() -> None:
+    """Second Cavalry Charges: a target that has not fired may fire at the cavalry."""
+    s = to_phase(battle(), "F")
+    s = attrs.evolve(s, extra=attrs.evolve(s.extra, second_round=True, winners=frozenset({"r2"})))
+    s, _ = TURN.step(s, DeclareCharge("r2", "b1", 4.0))
+    after, events = TURN.step(s, Fire("b1", "r2", FireFacts(4)))
+    assert "b1" in after.extra.fired
+    assert events[0].kind == "fire"
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, Fire("b2", "r2", FireFacts(4)))

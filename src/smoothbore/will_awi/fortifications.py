@@ -10,7 +10,9 @@ import attrs
 from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, TotalCheck, at_least
 
 from . import rules
-from .firing import Cover
+from .firing import Cover, FireResult, fire_outcome
+from .options import DEFAULT_OPTIONS, Options
+from .units import WillUnit
 
 
 class Work(enum.Enum):
@@ -154,3 +156,25 @@ def demolish(defence: Defence, charges: int, *, dice: Dice) -> bool:
         rule=rules.DEMOLITION,
     )
     return total > defence.points
+
+
+def demolition_blast(
+    target: WillUnit, *, dice: Dice, options: Options = DEFAULT_OPTIONS
+) -> FireResult:
+    """A unit within the blast radius: 2d6 as if fired at, with no firing factors."""
+    score = dice.roll(
+        TotalCheck.of(2, D6), reason=f"demolition blast on {target.name}", rule=rules.DEMOLITION
+    )
+    return fire_outcome(score, target, options)
+
+
+@attrs.frozen
+class Demolition:
+    """Charges being laid against a work: by whom, how many, how many laid so far, and whether
+    the layers have moved away (the charge goes off in the next firing phase)."""
+
+    work: str
+    unit: str
+    charges: int = attrs.field(validator=at_least(1))
+    laid: int = 1
+    away: bool = False

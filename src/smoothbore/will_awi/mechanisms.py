@@ -378,6 +378,12 @@ def demolition(*, dice: Dice, charges: int = 1, points: int = 6) -> str:
     return "destroyed" if fortifications.demolish(work, charges, dice=dice) else "stands"
 
 
+def demolition_blast(*, dice: Dice, troop: str = "line", strength: int = 5) -> str:
+    """Demolition: a unit within the blast takes 2d6 as if fired at."""
+    r = fortifications.demolition_blast(_unit("unit", troop, strength=strength), dice=dice)
+    return ("-1 SP" if r.hit else "no loss") + (", shaken" if r.shaken else "")
+
+
 def bombard(*, dice: Dice, modifier: int = 0) -> str:
     """Defence Values: artillery firing ball removes a defence point on 7+."""
     work = fortifications.Defence.new(fortifications.Work.REDOUBT)

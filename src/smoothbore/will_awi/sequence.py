@@ -10,7 +10,14 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from smoothbore.core import BattleState, Event, IllegalActionError, Phase, SamplingDice
+from smoothbore.core import (
+    BattleState,
+    DiceState,
+    Event,
+    IllegalActionError,
+    Phase,
+    SamplingDice,
+)
 
 from . import rules
 from .charges import (
@@ -24,15 +31,27 @@ from .charges import (
 )
 from .command import OrderFacts, give_order, test_independent
 from .firing import (
+    RANGES,
+    Cover,
     FireFacts,
-    RangeBand,
     check_target_detected,
     fire_modifiers,
     is_canister,
-    range_band,
     resolve_fire,
 )
-from .fortifications import Defence, artillery_damage, damage
+from .fortifications import (
+    Defence,
+    Demolition,
+    artillery_damage,
+    blast_radius,
+    bombard,
+    construct,
+    damage,
+    demolish,
+    demolition_blast,
+    dismantle,
+    laying_moves,
+)
 from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
 from .melee import Effect, Fighter, Melee, resolve_melee
 from .morale import (
@@ -116,6 +135,7 @@ class WillExtra:
     winners: frozenset[str] = frozenset()
     second_round: bool = False
     works: tuple[Defence, ...] = ()
+    demolitions: tuple[Demolition, ...] = ()
 
 
 WillState: TypeAlias = BattleState[WillUnit, WillGeneral, WillExtra]
@@ -198,6 +218,34 @@ class HighlandChargeMove:
 
 
 @attrs.frozen
+class Engineer:
+    """C: a close order unit with a wagon's tools builds (every other move) or dismantles a
+    work (Field Engineering)."""
+
+    unit: str
+    work: str
+    build: bool = False
+    has_tools: bool = True
+
+
+@attrs.frozen
+class LayCharge:
+    """C: a unit spends its move laying one of ``charges`` demolition charges at a work."""
+
+    unit: str
+    work: str
+    charges: int = 1
+
+
+@attrs.frozen
+class MoveAway:
+    """C: the layers move away once every charge is laid; the charge goes off in phase E."""
+
+    unit: str
+    plan: MovePlan = attrs.field(factory=MovePlan)
+
+
+@attrs.frozen
 class ChangeFacing:
     """D: the firing player turns a unit; ``enemies_in_front`` (id, distance) measured from its
     current front."""
@@ -218,6 +266,24 @@ class Fire:
     facts: FireFacts
     work: str = ""
     chain_within_18: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Bombard:
+    """E: guns fire ball at an empty work (``facts`` as for fire; cover is ignored)."""
+
+    firer: str
+    work: str
+    facts: FireFacts
+
+
+@attrs.frozen
+class Detonate:
+    """E: the demolition whose layers moved away this move goes off. ``within``: the ids of
+    the units the player measured within the blast radius."""
+
+    work: str
+    within: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -298,8 +364,13 @@ WillAction: TypeAlias = (
     | Order
     | IndependentTest
     | HighlandChargeMove
+    | Engineer
+    | LayCharge
+    | MoveAway
     | ChangeFacing
     | Fire
+    | Bombard
+    | Detonate
     | SpreadHighlandCharge
     | DeclareCharge
     | TestCharged
@@ -322,8 +393,6 @@ def new_battle(
     works: tuple[Defence, ...] = (),
 ) -> WillState:
     """A battle at the start of the first side's move."""
-    from smoothbore.core import DiceState
-
     extra = WillExtra(moving=sides[0], first=sides[0], options=options, works=works)
     return BattleState(
         ruleset="will_awi",
@@ -702,6 +771,72 @@ def _highland_move(state: WillState, action: HighlandChargeMove, log: _Log) -> W
     return _with_extra(state, done=state.extra.done | {unit.id})
 
 
+def _work(state: WillState, work_id: str, action: object) -> Defence:
+    work = next((w for w in state.extra.works if w.id == work_id), None)
+    if work is None:
+        raise _illegal(action, f"no work {work_id!r}", rules.FORT_VALUES)
+    return work
+
+
+def _with_work(state: WillState, work: Defence) -> WillState:
+    works = tuple(work if w.id == work.id else w for w in state.extra.works)
+    return _with_extra(state, works=works)
+
+
+def _engineer(state: WillState, action: Engineer, log: _Log) -> WillState:
+    unit = _mover(state, action.unit, action)
+    if unit.arm.value != "close order foot":
+        raise _illegal(action, "only close order infantry work with tools", rules.FIELD_ENGINEERING)
+    work = _work(state, action.work, action)
+    if action.build:
+        after = construct(work, action.has_tools, action)
+        text = f"{unit.name} builds {work.work.value} ({after.points} points)"
+    else:
+        after = dismantle(work, action.has_tools, action)
+        text = f"{unit.name} dismantles {work.work.value} ({after.points} points)"
+    log.add("work", text, rules.FIELD_ENGINEERING, work.id)
+    return _with_extra(_with_work(state, after), done=state.extra.done | {unit.id})
+
+
+def _lay_charge(state: WillState, action: LayCharge, log: _Log) -> WillState:
+    unit = _mover(state, action.unit, action)
+    work = _work(state, action.work, action)
+    laying_moves(action.charges)
+    current = next((d for d in state.extra.demolitions if d.work == work.id), None)
+    if current is None:
+        new = Demolition(work.id, unit.id, action.charges)
+    elif current.unit != unit.id or current.charges != action.charges or current.away:
+        raise _illegal(action, "another demolition is under way there", rules.DEMOLITION)
+    elif current.laid >= current.charges:
+        raise _illegal(action, "every charge is laid: move away", rules.DEMOLITION)
+    else:
+        new = attrs.evolve(current, laid=current.laid + 1)
+    others = tuple(d for d in state.extra.demolitions if d.work != work.id)
+    log.add(
+        "demolition",
+        f"{unit.name} lays charge {new.laid} of {new.charges}",
+        rules.DEMOLITION,
+        work.id,
+    )
+    return _with_extra(state, demolitions=(*others, new), done=state.extra.done | {unit.id})
+
+
+def _move_away(state: WillState, action: MoveAway, log: _Log) -> WillState:
+    unit = _mover(state, action.unit, action)
+    current = next((d for d in state.extra.demolitions if d.unit == unit.id), None)
+    if current is None or current.laid < current.charges or current.away:
+        raise _illegal(action, "move away only when every charge is laid", rules.DEMOLITION)
+    if action.plan.legs:
+        check_move(unit, action.plan, options=state.extra.options, action=action)
+    others = tuple(d for d in state.extra.demolitions if d is not current)
+    log.add("demolition", f"{unit.name} moves away from the charges", rules.DEMOLITION, unit.id)
+    return _with_extra(
+        state,
+        demolitions=(*others, attrs.evolve(current, away=True)),
+        done=state.extra.done | {unit.id},
+    )
+
+
 def _end_c(state: WillState, action: EndPhase, log: _Log) -> WillState:
     busy = tuple(
         attrs.evolve(u, busy_moves=u.busy_moves - 1)
@@ -724,12 +859,10 @@ def _change_facing(state: WillState, action: ChangeFacing, log: _Log) -> WillSta
         raise _illegal(action, "enemies_in_front must be enemy units", rules.FACING)
     check_facing_change(unit, action.degrees, enemies, action.blocked, action)
     state = _with_extra(state, done=state.extra.done | {unit.id})
-    if state.extra.options.gun_facing_roll and unit.troop.is_gun:
-        from .movement import test_gun_facing as roll
-
-        if not roll(unit, dice=log.dice):
-            log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
-            return state
+    rolls = state.extra.options.gun_facing_roll and unit.troop.is_gun
+    if rolls and not test_gun_facing(unit, dice=log.dice):
+        log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
+        return state
     log.add("facing", f"{unit.name} turns {action.degrees}°", rules.FACING, unit.id)
     return state
 
@@ -802,6 +935,56 @@ def _fire(state: WillState, action: Fire, log: _Log) -> WillState:
     return state
 
 
+def _bombard(state: WillState, action: Bombard, log: _Log) -> WillState:
+    firer = _own(state, action.firer, firing_side(state), action)
+    if firer.id in state.extra.fired:
+        raise _illegal(action, f"{firer.name} has already fired", rules.FIRING)
+    if not firer.troop.is_gun or is_canister(firer, action.facts):
+        raise _illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
+    work = _work(state, action.work, action)
+    mods = fire_modifiers(
+        firer, attrs.evolve(action.facts, cover=Cover.OPEN), state.extra.options, action
+    )
+    after = bombard(work, mods.total, dice=log.dice)
+    log.add(
+        "work",
+        f"{firer.name} bombards {work.work.value}: {after.points} points left",
+        rules.FORT_VALUES,
+        work.id,
+    )
+    return _with_extra(_with_work(state, after), fired=state.extra.fired | {firer.id})
+
+
+def _detonate(state: WillState, action: Detonate, log: _Log) -> WillState:
+    current = next((d for d in state.extra.demolitions if d.work == action.work and d.away), None)
+    if current is None or state.unit(current.unit).side != state.extra.moving:
+        raise _illegal(action, "no charge ready to go off there", rules.DEMOLITION)
+    work = _work(state, action.work, action)
+    destroyed = demolish(work, current.charges, dice=log.dice)
+    log.add(
+        "demolition",
+        f"{work.work.value} {'destroyed' if destroyed else 'stands'}",
+        rules.DEMOLITION,
+        work.id,
+    )
+    if destroyed:
+        state = _with_work(state, attrs.evolve(work, points=0))
+    radius = blast_radius(current.charges)
+    for uid in sorted(action.within):
+        unit = state.unit(uid)
+        if not unit.on_table:
+            continue
+        r = demolition_blast(unit, dice=log.dice, options=state.extra.options)
+        log.add("demolition", f'{unit.name} within {radius}": {r}', rules.DEMOLITION, uid)
+        if r.hit:
+            state = _lose(state, unit, 1, log, rules.DEMOLITION)
+        after = state.unit(uid)
+        if r.shaken and after.status is Status.STEADY:
+            state = state.with_units(attrs.evolve(after, status=Status.SHAKEN))
+    others = tuple(d for d in state.extra.demolitions if d is not current)
+    return _with_extra(state, demolitions=others)
+
+
 def _spread_highland(state: WillState, action: SpreadHighlandCharge, log: _Log) -> WillState:
     unit = _own(state, action.unit, state.extra.moving, action)
     if not state.extra.options.variant.hordes or unit.troop is not TroopType.HIGHLANDERS:
@@ -859,7 +1042,6 @@ def _test_charged(state: WillState, action: TestCharged, log: _Log) -> WillState
     if not target.on_table:
         result = ChargedResult.SURRENDERS
     else:
-        was_routing = target.routing
         result = test_charged(target, chargers, facts, dice=log.dice, options=opts)
         log.add("charged", f"{target.name} {result.value}", rules.CHARGED_TEST, target.id)
         if result in (ChargedResult.SURRENDERS, ChargedResult.ROUTS_SURRENDERS):
@@ -871,8 +1053,6 @@ def _test_charged(state: WillState, action: TestCharged, log: _Log) -> WillState
                 routed = attrs.evolve(routed, immobilised=True)
             state = state.with_units(routed)
             state = _lose(state, state.unit(target.id), 1, log, rules.CHARGED_TEST)
-            if not was_routing:
-                pass
     tested = TestedCharge(action.target, result, decided=result is not ChargedResult.COUNTER_CHARGE)
     if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
         state = _with_extra(
@@ -1062,7 +1242,11 @@ def _end_k(state: WillState, action: EndPhase, log: _Log) -> WillState:
     other = firing_side(state)
     turn = state.turn + (1 if other == state.extra.first else 0)
     extra = WillExtra(
-        moving=other, first=state.extra.first, options=state.extra.options, works=state.extra.works
+        moving=other,
+        first=state.extra.first,
+        options=state.extra.options,
+        works=state.extra.works,
+        demolitions=state.extra.demolitions,
     )
     log.add("phase", f"{other} moves", rules.SEQUENCE)
     return attrs.evolve(state, extra=extra, phase=A, turn=turn)
@@ -1080,10 +1264,15 @@ _HANDLERS: dict[tuple[str, type], Handler] = {
     (C, Order): _order,  # type: ignore[dict-item]
     (C, IndependentTest): _independent,  # type: ignore[dict-item]
     (C, HighlandChargeMove): _highland_move,  # type: ignore[dict-item]
+    (C, Engineer): _engineer,  # type: ignore[dict-item]
+    (C, LayCharge): _lay_charge,  # type: ignore[dict-item]
+    (C, MoveAway): _move_away,  # type: ignore[dict-item]
     (C, EndPhase): _end_c,  # type: ignore[dict-item]
     (D, ChangeFacing): _change_facing,  # type: ignore[dict-item]
     (D, EndPhase): _end_d,  # type: ignore[dict-item]
     (E, Fire): _fire,  # type: ignore[dict-item]
+    (E, Bombard): _bombard,  # type: ignore[dict-item]
+    (E, Detonate): _detonate,  # type: ignore[dict-item]
     (E, SpreadHighlandCharge): _spread_highland,  # type: ignore[dict-item]
     (E, EndPhase): _end_e,  # type: ignore[dict-item]
     (F, DeclareCharge): _declare,  # type: ignore[dict-item]
@@ -1107,8 +1296,6 @@ def _default_range(firer: WillUnit) -> float:
     weapon = firer.fires_with
     if weapon is None:
         return 0.0
-    from .firing import RANGES
-
     return float(RANGES[weapon][0])
 
 
@@ -1133,6 +1320,11 @@ def _candidates(state: WillState) -> tuple[WillAction, ...]:
         out += [Move(u.id) for u in moving]
         out += [HighlandChargeMove(u.id) for u in moving if u.highland_charge]
         out += [IndependentTest(u.id) for u in moving]
+        for w in state.extra.works:
+            for u in moving:
+                out += [Engineer(u.id, w.id, build) for build in (False, True)]
+                out += [LayCharge(u.id, w.id, 1)]
+        out += [MoveAway(d.unit) for d in state.extra.demolitions]
         out += [
             Order(g.id, u.id)
             for g in state.commanders
@@ -1142,6 +1334,12 @@ def _candidates(state: WillState) -> tuple[WillAction, ...]:
     elif p == D:
         out += [ChangeFacing(u.id, 0.0) for u in firing]
     elif p == E:
+        out += [Detonate(d.work) for d in state.extra.demolitions]
+        out += [
+            Bombard(f.id, w.id, FireFacts(_default_range(f) + 1))
+            for f in firing
+            for w in state.extra.works
+        ]
         out += [Fire(f.id, t.id, FireFacts(_default_range(f))) for f in firing for t in moving]
     elif p == F:
         out += [DeclareCharge(c.id, t.id, 0.0) for c in moving for t in firing]
@@ -1164,5 +1362,3 @@ def _candidates(state: WillState) -> tuple[WillAction, ...]:
 
 
 TURN = WillTurn()
-
-_ = (RangeBand, range_band, test_gun_facing)
