@@ -104,7 +104,7 @@ def detection_range(target: WillUnit, woods: Woods, coureurs: bool = False) -> f
     return dense if woods is Woods.DENSE else open_
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FireFacts:
     """What a player measures for one unit's fire.
 

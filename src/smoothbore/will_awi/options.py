@@ -23,7 +23,7 @@ class HighlanderFire(enum.Enum):
     NONE = "none"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Variant:
     """A variant as data: which narrow overrides are on (Ireland 1798, Battles of the '45)."""
 
@@ -47,7 +47,7 @@ def variant_named(name: str) -> Variant:
     raise InvalidValueError("variant", name, ", ".join(v.name for v in VARIANTS))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Options:
     """Options; each default is the text's plainest reading or an FAQ ruling."""
 

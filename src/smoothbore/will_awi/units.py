@@ -182,7 +182,7 @@ def _militia_ok(instance: WillUnit, attribute: attrs.Attribute[int], value: int)
         raise InvalidValueError(attribute.name, value, "1 or 2 (militia -1 or -2)")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class WillUnit:
     """One unit: two bases (guns: gun and limber; wagons: one base), 0-6 strength points.
 

@@ -1,0 +1,52 @@
+"""Benchmark Will's AWI: a sampled firing resolution (target: under 20 microseconds median),
+plus exact odds of the charge-to-melee sequence and a step of the Turn.
+
+Run: python benchmarks/bench_will_awi.py"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from smoothbore.core import SamplingDice, odds
+from smoothbore.will_awi import RULESET
+from smoothbore.will_awi.firing import Cover, FireFacts, resolve_fire
+from smoothbore.will_awi.sequence import TURN, EndPhase, Fire, new_battle
+from smoothbore.will_awi.units import Nationality, TroopType, WillUnit
+
+
+def median_us(fn: Callable[[], object], inner: int, repeats: int) -> float:
+    """Median over ``repeats`` batches of ``inner`` calls, in microseconds per call."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - start) / inner * 1e6)
+    return statistics.median(times)
+
+
+def main() -> None:
+    firer = WillUnit("b", "British foot", "red", TroopType.LINE, Nationality.BRITISH, strength=4)
+    target = WillUnit("m", "Militia", "blue", TroopType.MILITIA, militia_morale=2)
+    facts = FireFacts(5.0, Cover.SOFT)
+    dice = SamplingDice(2024)
+    fire = median_us(lambda: resolve_fire(firer, target, facts, dice=dice), 2000, 25)
+    print(f"firing resolution, sampled:         {fire:8.2f} us median (target < 20)")
+
+    m = RULESET.mechanism("charge-to-melee")
+    args = m.arguments({})
+    exact = median_us(lambda: odds(m.function, **args), 1, 15)
+    print(f"charge-to-melee exact odds:         {exact / 1000:8.2f} ms median")
+
+    state = new_battle(("red", "blue"), (firer, target), seed=1)
+    for _ in range(4):
+        state, _ = TURN.step(state, EndPhase())
+    action = Fire("m", "b", FireFacts(5.0))
+    step = median_us(lambda: TURN.step(state, action), 200, 15)
+    print(f"Turn.step, one Fire action:         {step:8.2f} us median")
+
+
+if __name__ == "__main__":
+    main()
