@@ -249,3 +249,17 @@ def test_gun_facing_roll_option(troop: TroopType, need: int) -> None:
     """FAQs (1) 3 option: light guns turn on 2+, medium 3+, heavy 4+."""
     d = odds(roll_gun_facing, unit(troop))
     assert d.probability(True) == Fraction(7 - need, 6)
+
+
+def test_wheel_distance() -> None:
+    """Note (f): the outermost base's arc around a 3" diameter circle."""
+    import math
+
+    from smoothbore.will_awi.movement import wheel_distance
+
+    assert wheel_distance(90, 3.0) == pytest.approx(math.pi / 2 * 4.5)
+    assert wheel_distance(0) == 0
+    line = unit(TroopType.LIGHT_INFANTRY)
+    check_move(line, MovePlan(legs=(Leg(wheel_distance(90, 3.0)),)))
+    with pytest.raises(IllegalActionError):
+        check_move(unit(TroopType.LINE), MovePlan(legs=(Leg(wheel_distance(90, 3.0)),)))

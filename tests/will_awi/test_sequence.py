@@ -354,3 +354,22 @@ def test_second_charge_target_may_fire() -> None:
     assert events[0].kind == "fire"
     with pytest.raises(IllegalActionError):
         TURN.step(s, Fire("b2", "r2", FireFacts(4)))
+
+
+def test_generals_move_and_join_units() -> None:
+    """Generals/Couriers move 21" (half with a light wound) and may join a unit; a general with
+    the unit adds to its morale tests."""
+    from smoothbore.will_awi.sequence import MoveGeneral
+
+    s = to_phase(battle(), "C")
+    s2, _ = TURN.step(s, MoveGeneral("rb", 21, "r1"))
+    assert s2.commander("rb").attached_to == "r1"
+    with pytest.raises(IllegalActionError):
+        TURN.step(s2, MoveGeneral("rb", 1))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, MoveGeneral("rb", 22))
+    hurt = s.with_commanders(attrs.evolve(s.commander("rb"), light_wounds=1))
+    with pytest.raises(IllegalActionError):
+        TURN.step(hurt, MoveGeneral("rb", 11))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, MoveGeneral("bb", 5))  # not the moving side

@@ -4,6 +4,7 @@ facing, wheeling, passing through, the road bonus, and changing facing in the fi
 from __future__ import annotations
 
 import enum
+import math
 from fractions import Fraction
 
 import attrs
@@ -398,3 +399,15 @@ def rout_move(unit: WillUnit, inches: float, ends_farther: bool, action: object 
         raise IllegalActionError(
             action, "a routing unit must end farther from every visible enemy", rules.ROUT
         )
+
+
+BASE_WIDTH_25MM = 45 / 25.4
+"""A base is 45 mm wide for 25 mm figures (Rules - Introduction: Units and bases)."""
+
+
+def wheel_distance(degrees: float, frontage: float = 2 * BASE_WIDTH_25MM) -> float:
+    """Inches moved by the outermost base when wheeling ``degrees`` around a 3" diameter circle
+    (note (f)): the arc at radius 1.5" plus the unit's frontage. Add it to the move as a leg."""
+    if not 0 <= degrees <= 360 or frontage < 0:
+        raise InvalidValueError("degrees", degrees, "0 to 360 with a frontage of 0 or more")
+    return math.radians(degrees) * (1.5 + frontage)

@@ -52,7 +52,15 @@ from .fortifications import (
     dismantle,
     laying_moves,
 )
-from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
+from .generals import (
+    Fate,
+    Risk,
+    apply_fate,
+    general_move,
+    in_chain_of_command,
+    roll_risk,
+    shakes_chain,
+)
 from .melee import Effect, Fighter, Melee, resolve_melee
 from .morale import (
     ShakenResult,
@@ -218,6 +226,16 @@ class HighlandChargeMove:
 
 
 @attrs.frozen
+class MoveGeneral:
+    """C: a general (or courier) moves up to 21" (half with a light wound) and may join a
+    unit (``attach_to``, "" to ride alone)."""
+
+    general: str
+    inches: float = 0.0
+    attach_to: str = ""
+
+
+@attrs.frozen
 class Engineer:
     """C: a close order unit with a wagon's tools builds (every other move) or dismantles a
     work (Field Engineering)."""
@@ -364,6 +382,7 @@ WillAction: TypeAlias = (
     | Order
     | IndependentTest
     | HighlandChargeMove
+    | MoveGeneral
     | Engineer
     | LayCharge
     | MoveAway
@@ -769,6 +788,26 @@ def _highland_move(state: WillState, action: HighlandChargeMove, log: _Log) -> W
         unit.id,
     )
     return _with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _move_general(state: WillState, action: MoveGeneral, log: _Log) -> WillState:
+    general = state.commander(action.general)
+    key = "general:" + general.id
+    if general.side != state.extra.moving or not general.active:
+        raise _illegal(action, f"{general.name} cannot move now", rules.MOVEMENT)
+    if key in state.extra.done:
+        raise _illegal(action, f"{general.name} has already moved", rules.MOVEMENT)
+    limit = general_move(general)
+    if not 0 <= action.inches <= limit:
+        raise _illegal(action, f'generals move up to {limit}"', rules.MOVEMENT)
+    if action.attach_to:
+        unit = _own(state, action.attach_to, general.side, action)
+        text = f'{general.name} rides {action.inches}" and joins {unit.name}'
+    else:
+        text = f'{general.name} rides {action.inches}"'
+    log.add("general", text, rules.MOVEMENT, general.id)
+    state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
+    return _with_extra(state, done=state.extra.done | {key})
 
 
 def _work(state: WillState, work_id: str, action: object) -> Defence:
@@ -1264,6 +1303,7 @@ _HANDLERS: dict[tuple[str, type], Handler] = {
     (C, Order): _order,  # type: ignore[dict-item]
     (C, IndependentTest): _independent,  # type: ignore[dict-item]
     (C, HighlandChargeMove): _highland_move,  # type: ignore[dict-item]
+    (C, MoveGeneral): _move_general,  # type: ignore[dict-item]
     (C, Engineer): _engineer,  # type: ignore[dict-item]
     (C, LayCharge): _lay_charge,  # type: ignore[dict-item]
     (C, MoveAway): _move_away,  # type: ignore[dict-item]
@@ -1320,6 +1360,12 @@ def _candidates(state: WillState) -> tuple[WillAction, ...]:
         out += [Move(u.id) for u in moving]
         out += [HighlandChargeMove(u.id) for u in moving if u.highland_charge]
         out += [IndependentTest(u.id) for u in moving]
+        out += [
+            MoveGeneral(g.id, 0.0, u.id)
+            for g in state.commanders
+            if g.side == state.extra.moving
+            for u in moving
+        ]
         for w in state.extra.works:
             for u in moving:
                 out += [Engineer(u.id, w.id, build) for build in (False, True)]
