@@ -373,3 +373,46 @@ def test_generals_move_and_join_units() -> None:
         TURN.step(hurt, MoveGeneral("rb", 11))
     with pytest.raises(IllegalActionError):
         TURN.step(s, MoveGeneral("bb", 5))  # not the moving side
+
+
+def test_forty_five_highland_charge_in_the_turn() -> None:
+    """Battles of the '45: unshaken highlanders that receive fire test (5-6 in musket range);
+    a unit in a Highland charge must make its charge move (1d6 more) in its next move."""
+    from smoothbore.will_awi.options import FORTY_FIVE
+    from smoothbore.will_awi.sequence import HighlandChargeMove
+
+    clan = WillUnit("r1", "Clan", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE)
+    launched = 0
+    for seed in range(60):
+        s = to_phase(battle(seed, Options(variant=FORTY_FIVE), r1=clan), "E")
+        s, events = TURN.step(s, Fire("b1", "r1", FireFacts(5)))
+        if s.unit("r1").highland_charge:
+            launched += 1
+            assert events[-1].kind == "highland"
+            s = next_own_move(s)
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, EndPhase())
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, Move("r1"))
+            s, ev = TURN.step(s, HighlandChargeMove("r1"))
+            assert ev[0].rolls and 7 <= int(ev[0].text.split(": ")[1].split('"')[0]) <= 12
+    assert 0 < launched < 60
+
+
+def test_note_a_only_for_the_enemys_charge_phase() -> None:
+    """Note (a): a unit routed in its own charge phase tests in its next move."""
+    found = False
+    for seed in range(200):
+        s = to_phase(battle(seed), "F")
+        s, _ = TURN.step(s, DeclareCharge("r1", "b1", 2.0))
+        s, _ = TURN.step(s, EndPhase())
+        s, _ = TURN.step(s, TestCharged("b1"))
+        if s.extra.tests[0].result is not ChargedResult.STANDS:
+            continue
+        s = to_phase(s, "J")
+        s, _ = TURN.step(s, ResolveMelee("b1"))
+        if s.unit("r1").routing and s.unit("r1").on_table:
+            assert not s.unit("r1").routed_last_move
+            found = True
+            break
+    assert found

@@ -281,8 +281,6 @@ def charge_to_melee(
     result = test_charged(t, chargers, facts, dice=dice, options=opts)
     if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
         return f"target {result.value} at the test"
-    if t.routing:
-        return "target routs"
     counter = result is ChargedResult.COUNTER_CHARGE and counter_charge
     attackers = tuple(
         Fighter(

@@ -877,6 +877,15 @@ def _move_away(state: WillState, action: MoveAway, log: _Log) -> WillState:
 
 
 def _end_c(state: WillState, action: EndPhase, log: _Log) -> WillState:
+    unmoved = [
+        u.name
+        for u in state.units_of(state.extra.moving)
+        if u.highland_charge and u.id not in state.extra.done
+    ]
+    if unmoved and not state.extra.options.command_control:
+        raise _illegal(
+            action, f"{', '.join(unmoved)} must make the Highland charge move", rules.FORTY_FIVE
+        )
     busy = tuple(
         attrs.evolve(u, busy_moves=u.busy_moves - 1)
         for u in state.units_of(state.extra.moving)
@@ -1080,6 +1089,7 @@ def _test_charged(state: WillState, action: TestCharged, log: _Log) -> WillState
     opts = state.extra.options
     if not target.on_table:
         result = ChargedResult.SURRENDERS
+        log.add("charged", f"{target.name} is no longer on the table", rules.CHARGING, target.id)
     else:
         result = test_charged(target, chargers, facts, dice=log.dice, options=opts)
         log.add("charged", f"{target.name} {result.value}", rules.CHARGED_TEST, target.id)
@@ -1229,7 +1239,9 @@ def _melee(state: WillState, action: ResolveMelee, log: _Log) -> WillState:
     hit = state.unit(outcome.affected)
     fighter = next(f for f in losers if f.unit.id == hit.id)
     if outcome.effect is Effect.ROUT:
-        after = attrs.evolve(hit, status=Status.ROUTING, routed_last_move=True)
+        # Note (a) concerns units routed in the enemy's charge or melee phases only.
+        fresh = hit.side != state.extra.moving
+        after = attrs.evolve(hit, status=Status.ROUTING, routed_last_move=fresh)
         if hit.troop is TroopType.WAGON:
             after = attrs.evolve(after, immobilised=True)
         state = state.with_units(end_highland_charge(after, True, True))
