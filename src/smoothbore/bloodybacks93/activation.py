@@ -4,12 +4,14 @@ Units; Action tariff)."""
 from __future__ import annotations
 
 import enum
+import functools
 from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, PoolCheck
+from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier
 
+from ._checks import FastPool
 from .morale import TestKind, TestOutcome, take_test
 from .options import DEFAULT_OPTIONS, Options
 from .units import TEXT, Commander, Unit
@@ -65,10 +67,11 @@ def actions_for(successes: int, *, long_turn: bool = False) -> int:
     return 0
 
 
-def hand_check(unit: Unit, need: int, options: Options = DEFAULT_OPTIONS) -> PoolCheck:
+@functools.lru_cache(maxsize=1024)
+def hand_check(unit: Unit, need: int, options: Options = DEFAULT_OPTIONS) -> FastPool:
     """The hand as a check (naturals only with the ``activation_naturals`` option)."""
     naturals = options.activation_naturals
-    return PoolCheck(
+    return FastPool(
         hand_size(unit),
         need,
         D12,

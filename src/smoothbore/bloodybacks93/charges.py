@@ -16,10 +16,10 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
-    PoolCheck,
     TotalCheck,
 )
 
+from ._checks import FastPool
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .shooting import Cover, size_modifier
 from .units import TEXT, Unit, add_disruption
@@ -48,7 +48,7 @@ class Contact(enum.Enum):
 CONTACT_DICE = {Contact.FRONT: 0, Contact.FLANK: 2, Contact.REAR: 3}
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ChargeFacts:
     """What the players see of one charge.
 
@@ -137,10 +137,10 @@ def impetus_need(lead: Unit, facts: ChargeFacts) -> Modified:
 @functools.lru_cache(maxsize=4096)
 def impetus_check(
     chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts
-) -> PoolCheck:
+) -> FastPool:
     """The impetus roll as a check (never fewer than 0 dice)."""
     count = max(0, impetus_dice(chargers, defenders, facts).total)
-    return PoolCheck(count, impetus_need(chargers[0], facts).total, D12)
+    return FastPool(count, impetus_need(chargers[0], facts).total, D12)
 
 
 def roll_impetus(
@@ -154,7 +154,7 @@ def roll_impetus(
     )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Stand:
     """The defenders after the check to stand, with the tests taken (none when the impetus
     does not exceed their quality)."""

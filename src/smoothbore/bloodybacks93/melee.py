@@ -11,8 +11,9 @@ from typing import Any, TypeVar
 
 import attrs
 
-from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, PoolCheck, odds
+from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, odds
 
+from ._checks import FastPool
 from .charges import (
     ChargeFacts,
     Stand,
@@ -77,9 +78,9 @@ def melee_need(impetus: int, defenders: tuple[Unit, ...], facts: ChargeFacts) ->
 
 
 @functools.lru_cache(maxsize=4096)
-def melee_check(count: int, need: int) -> PoolCheck:
+def melee_check(count: int, need: int) -> FastPool:
     """The charger's melee roll: 1s always succeed, 12s always fail."""
-    return PoolCheck(max(0, count), need, D12, auto_pass=frozenset({1}),
+    return FastPool(max(0, count), need, D12, auto_pass=frozenset({1}),
                      auto_fail=frozenset({12}))
 
 
@@ -256,6 +257,15 @@ class ChargeOutcome:
     charger_fates: tuple[Fate, ...]
     defender_fates: tuple[Fate, ...]
     chargers_fall_back: bool
+    _order: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # a sort key computed once: distributions sort their outcomes
+        object.__setattr__(self, "_order", (
+            self.impetus, self.successes, self.failures, *_test_key(self.stand),
+            *_test_key(self.charger_tests), *_test_key(self.defender_tests),
+            *(_FATE_ORDER.index(f) for f in self.charger_fates + self.defender_fates),
+        ))
 
     @property
     def fought(self) -> bool:
@@ -272,14 +282,7 @@ class ChargeOutcome:
         return "melee drawn"
 
     def __lt__(self, other: ChargeOutcome) -> bool:
-        return self._key() < other._key()
-
-    def _key(self) -> tuple[int, ...]:
-        return (
-            self.impetus, self.successes, self.failures, *_test_key(self.stand),
-            *_test_key(self.charger_tests), *_test_key(self.defender_tests),
-            *(_FATE_ORDER.index(f) for f in self.charger_fates + self.defender_fates),
-        )
+        return self._order < other._order
 
     def verdict(self) -> ChargeVerdict:
         return ChargeVerdict(self.winner, worst(self.charger_fates), worst(self.defender_fates))
@@ -309,6 +312,7 @@ class _Melee:
     fighters: tuple[int, ...]
 
 
+@functools.lru_cache(maxsize=4096)
 def _melee_setup(
     chargers: tuple[Unit, ...], stand: Stand, impetus: int, facts: ChargeFacts,
     options: Options,
@@ -323,6 +327,7 @@ def _melee_setup(
     return _Melee(max(0, count), need, fighters)
 
 
+@functools.lru_cache(maxsize=16384)
 def _no_melee(chargers: tuple[Unit, ...], stand: Stand, impetus: int,
               facts: ChargeFacts) -> ChargeOutcome:
     holds = facts.defender_holds_works
@@ -337,6 +342,7 @@ def _no_melee(chargers: tuple[Unit, ...], stand: Stand, impetus: int,
     )
 
 
+@functools.lru_cache(maxsize=16384)
 def _losses(
     chargers: tuple[Unit, ...], stand: Stand, melee: _Melee, successes: int
 ) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
@@ -346,6 +352,7 @@ def _losses(
     return hit_chargers, hit_defenders
 
 
+@functools.lru_cache(maxsize=16384)
 def _assemble(
     stand: Stand, impetus: int, melee: _Melee, successes: int, after: Aftermath,
     facts: ChargeFacts,

@@ -15,10 +15,10 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
-    PoolCheck,
     TotalCheck,
 )
 
+from ._checks import FastPool
 from .units import MAX_DISRUPTION, TEXT, Formation, Unit, changed, remove_disruption
 
 RULE_MORALE = f"{TEXT}, Morale"
@@ -83,7 +83,6 @@ def result_for(successes: int) -> TestResult:
 def need_for_test(
     unit: Unit,
     kind: TestKind,
-    *,
     commander_attached: bool = False,
     charger_impetus: int | None = None,
     lost_melee_by: int = 0,
@@ -123,12 +122,12 @@ def need_for_test(
 
 
 @functools.lru_cache(maxsize=256)
-def check_for_test(need: int) -> PoolCheck:
+def check_for_test(need: int) -> FastPool:
     """Three d12 at or under the need; 1s always succeed, 12s always fail."""
-    return PoolCheck(TEST_DICE, need, D12, auto_pass=NATURAL_PASS, auto_fail=NATURAL_FAIL)
+    return FastPool(TEST_DICE, need, D12, auto_pass=NATURAL_PASS, auto_fail=NATURAL_FAIL)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class TestOutcome:
     """One morale or cohesion test: its kind, need, successes and result."""
 
@@ -147,12 +146,13 @@ def roll_test(
     unit: Unit, kind: TestKind, need: Modified, *, dice: Dice, reason: str = ""
 ) -> TestOutcome:
     """Roll a morale or cohesion test against ``need`` (Morale)."""
+    total = need.total
     successes = dice.roll(
-        check_for_test(need.total),
+        check_for_test(total),
         reason=reason or f"{kind} test for {unit.name}",
         rule=f"{RULE_MORALE}: roll three d12",
     )
-    return TestOutcome(kind, need.total, successes, result_for(successes))
+    return TestOutcome(kind, total, successes, RESULT_BY_SUCCESSES[successes])
 
 
 def take_test(
@@ -168,12 +168,7 @@ def take_test(
 ) -> TestOutcome:
     """Work out the need and roll the test (Morale)."""
     need = need_for_test(
-        unit,
-        kind,
-        commander_attached=commander_attached,
-        charger_impetus=charger_impetus,
-        lost_melee_by=lost_melee_by,
-        in_woods=in_woods,
+        unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods
     )
     return roll_test(unit, kind, need, dice=dice, reason=reason)
 
@@ -186,6 +181,7 @@ def holds_ground(result: TestResult, *, fortified_or_behind_obstacle: bool = Fal
     )
 
 
+@functools.lru_cache(maxsize=65536)
 def apply_result(
     unit: Unit, result: TestResult, *, fortified_or_behind_obstacle: bool = False
 ) -> Unit:

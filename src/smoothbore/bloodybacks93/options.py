@@ -10,7 +10,7 @@ import attrs
 from smoothbore.core.validate import at_least
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Options:
     """Switches for the points the text leaves open.
 

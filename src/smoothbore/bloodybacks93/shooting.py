@@ -17,9 +17,9 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
-    PoolCheck,
 )
 
+from ._checks import FastPool
 from .activation import ActionKind
 from .options import DEFAULT_OPTIONS, Options
 from .units import TEXT, Formation, Unit, UnitType, Weapon, take_shooting_hits
@@ -289,9 +289,9 @@ def shooting_cost(fire: Fire, extra_orders: int) -> int:
 
 
 @functools.lru_cache(maxsize=1024)
-def shooting_check(count: int, need: int) -> PoolCheck:
+def shooting_check(count: int, need: int) -> FastPool:
     """Dice at or under the need; 1s always hit and 12s always miss."""
-    return PoolCheck(count, need, D12, auto_pass=frozenset({1}), auto_fail=frozenset({12}))
+    return FastPool(count, need, D12, auto_pass=frozenset({1}), auto_fail=frozenset({12}))
 
 
 @attrs.frozen
