@@ -245,3 +245,12 @@ def test_surrender_need() -> None:
     """Surrender: 4+ foot, 5+ mounted."""
     assert odds(roll_surrender, unit(TroopType.LINE)).probability(True) == Fraction(1, 2)
     assert odds(roll_surrender, unit(TroopType.LIGHT_CAVALRY)).probability(True) == Fraction(1, 3)
+
+
+def test_buildings_have_no_flank_or_rear() -> None:
+    """Rules - Terrain: Buildings: units in buildings have no flank or rear."""
+    from smoothbore.core import InvalidValueError
+
+    with pytest.raises(InvalidValueError):
+        ChargeFacts(Face.REAR, in_building=True)
+    assert ChargeFacts(Face.FRONT, in_building=True).protected

@@ -78,3 +78,19 @@ def test_chain_of_command() -> None:
     assert not in_chain_of_command(u, other, gens)
     assert shakes_chain(Fate.DEAD) and shakes_chain(Fate.CAPTURED)
     assert not shakes_chain(Fate.LIGHT_WOUND)
+
+
+def test_allocation_guide() -> None:
+    """Rules - Introduction: Generals: brigadier per 3-5 units, senior per 2-4 brigadiers."""
+    from smoothbore.will_awi.generals import allocation_problems
+
+    units = tuple(WillUnit(f"u{i}", "U", "x", TroopType.LINE, commander="b1") for i in range(4))
+    gens = (
+        WillGeneral("s", "S", "x", Rank.SENIOR),
+        WillGeneral("b1", "B1", "x", superior="s"),
+        WillGeneral("b2", "B2", "x", superior="s"),
+    )
+    problems = allocation_problems(units, gens)
+    assert problems == ("B2 commands 0 units (3-5 advised)",)
+    cinc = (*gens, WillGeneral("c", "C", "x", Rank.CINC))
+    assert any("C in C" in p for p in allocation_problems(units, cinc))

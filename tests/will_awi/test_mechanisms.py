@@ -99,7 +99,7 @@ def test_charge_to_melee_faq_cavalry_counter_charges() -> None:
     )
     d = odds(m.function, **args)
     assert d.probability("target routs (-1 SP) at the test") == Fraction(1, 6)
-    p_counter = d.probability(lambda o: o.startswith("counter-charge"))
+    p_counter = d.probability(lambda o: str(o).startswith("counter-charge"))
     assert p_counter == Fraction(3, 6)
     # In the counter-charge melee the cavalry (+4) beat the infantry (-1) unless ...
     expected = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if (b + 4) - (a - 1) >= 2)

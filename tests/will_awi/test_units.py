@@ -105,3 +105,13 @@ def test_evolve_never_mutates(unit: WillUnit) -> None:
     assert attrs.asdict(unit) == before
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         unit.strength = 1  # type: ignore[misc]
+
+
+def test_fifteen_mm_scale() -> None:
+    """Rules - Introduction: 15 mm tables use 2/3 of every distance."""
+    from smoothbore.will_awi.units import table_inches
+
+    assert table_inches(4, fifteen_mm=True) == 6
+    assert table_inches(4) == 4
+    with pytest.raises(InvalidValueError):
+        table_inches(-1)

@@ -6,7 +6,15 @@ import enum
 
 import attrs
 
-from smoothbore.core import D6, Dice, IllegalActionError, Modified, Modifier, TotalCheck
+from smoothbore.core import (
+    D6,
+    Dice,
+    IllegalActionError,
+    InvalidValueError,
+    Modified,
+    Modifier,
+    TotalCheck,
+)
 
 from . import rules
 from .morale import basic_morale
@@ -77,6 +85,14 @@ class ChargeFacts:
     behind_obstacle: bool = False
     in_building: bool = False
     in_fortification: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.in_building and self.face is not Face.FRONT:
+            raise InvalidValueError(
+                "ChargeFacts.face",
+                self.face.value,
+                "front: units in buildings have no flank or rear",
+            )
 
     @property
     def protected(self) -> bool:

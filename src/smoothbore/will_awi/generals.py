@@ -10,7 +10,7 @@ import attrs
 from smoothbore.core import D6, Band, Dice, TableCheck
 
 from . import rules
-from .units import GeneralState, WillGeneral, WillUnit
+from .units import GeneralState, Rank, WillGeneral, WillUnit
 
 
 class Risk(enum.Enum):
@@ -98,3 +98,27 @@ def in_chain_of_command(
 def general_move(general: WillGeneral) -> float:
     """Generals and couriers move 21"; half that with a light wound."""
     return 10.5 if general.light_wounds else 21.0
+
+
+def allocation_problems(
+    units: tuple[WillUnit, ...], generals: tuple[WillGeneral, ...]
+) -> tuple[str, ...]:
+    """Rules - Introduction: Generals: one brigadier per 3-5 units, one senior general per 2-4
+    brigadiers, and a C in C only when there is more than one senior general. Returns the
+    departures from that guide (empty when it is followed); it is advice, not a ban."""
+    problems: list[str] = []
+    for g in generals:
+        if g.rank is Rank.BRIGADIER:
+            n = sum(1 for u in units if u.commander == g.id)
+            if not 3 <= n <= 5:
+                problems.append(f"{g.name} commands {n} units (3-5 advised)")
+        elif g.rank is Rank.SENIOR:
+            n = sum(1 for b in generals if b.superior == g.id and b.rank is Rank.BRIGADIER)
+            if not 2 <= n <= 4:
+                problems.append(f"{g.name} commands {n} brigadiers (2-4 advised)")
+    for side in sorted({g.side for g in generals}):
+        seniors = sum(1 for g in generals if g.side == side and g.rank is Rank.SENIOR)
+        cincs = sum(1 for g in generals if g.side == side and g.rank is Rank.CINC)
+        if cincs and seniors < 2:
+            problems.append(f"{side}: a C in C is added only over more than one senior general")
+    return tuple(problems)

@@ -333,3 +333,11 @@ class WillGeneral:
     def speed_factor_halved(self) -> bool:
         """A light wound halves his move (Rules - Firing/Melee: Risk to Generals)."""
         return self.light_wounds > 0
+
+
+def table_inches(measured: float, fifteen_mm: bool = False) -> float:
+    """Rules - Introduction: distances are for 20/25 mm figures; with 15 mm figures every
+    distance is 2/3, so a distance measured on a 15 mm table counts 3/2 as much."""
+    if measured < 0:
+        raise InvalidValueError("measured", measured, "a distance of 0 or more")
+    return measured * 3 / 2 if fifteen_mm else measured
