@@ -143,8 +143,12 @@ class FireResult:
 def check_can_fire(firer: WillUnit, facts: FireFacts, options: Options, action: object) -> Weapon:
     """Who may fire, and at what: the arc, visibility, woods, overhead fire (Rules - Firing)."""
     weapon = firer.fires_with
-    if weapon is None or not firer.on_table:
-        raise IllegalActionError(action, f"{firer.name} cannot fire", rules.FAQ3)
+    if not firer.on_table:
+        raise IllegalActionError(action, f"{firer.name} is off the table", rules.INTRO_STRENGTH)
+    if weapon is None:
+        raise IllegalActionError(
+            action, f"{firer.name} does not fire (cavalry: FAQs (3) 4; wagons)", rules.FAQ3
+        )
     if firer.routing:
         raise IllegalActionError(action, "a routing unit does not fire", rules.FIRING)
     if firer.troop.is_gun and firer.limbered:
