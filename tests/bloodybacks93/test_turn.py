@@ -234,3 +234,57 @@ def test_state_round_trips_through_json() -> None:
     assert back == state
     assert legal_actions(back) == legal_actions(state)
     assert DRAW == "draw"
+
+
+def test_moving_through_friends() -> None:
+    """Interpenetration; Passage of lines: moving through a friendly unit."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 3),))
+    _, events = step(state, Move("b1", through="b3"))
+    assert [e.kind for e in events] == ["move"]
+    _after, events = step(state, Move("b1", through="b2"))
+    assert [e.kind for e in events] == ["move", "passage"]
+    assert "Passage of lines" in events[1].rule
+    with pytest.raises(IllegalActionError):
+        step(state, Move("b1", through="a1"))
+    weak = attrs.evolve(state, units=tuple(
+        attrs.evolve(u, quality=2) if u.id == "b2" else u for u in state.units))
+    with pytest.raises(IllegalActionError) as info:
+        step(weak, Move("b1", through="b2"))
+    assert "Passage of lines" in info.value.rule
+
+
+def test_split_fire_in_one_action() -> None:
+    """Shooting: split fire: one shooting, two targets, sizes divided."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 1),))
+    action = Shoot("b1", "a1", ShotFacts(range=5, size=12), "a2", ShotFacts(range=6, size=8))
+    _after, events = step(state, action)
+    assert [e.kind for e in events if e.kind == "shooting"] == ["shooting", "shooting"]
+    too_many = Shoot("b1", "a1", ShotFacts(range=5, size=12), "a2", ShotFacts(range=6, size=9))
+    with pytest.raises(IllegalActionError) as info:
+        step(state, too_many)
+    assert "split fire" in info.value.rule
+
+
+def test_command_points_need_radius() -> None:
+    """Command Radius: beyond it command points cannot be used on units."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 1),))
+    with pytest.raises(IllegalActionError) as info:
+        step(state, SpendCommandPoint("cb", CommandPointUse.EXTRA_ACTION, "b1",
+                                      outside_radius=True))
+    assert "Command Radius" in info.value.rule
+    moved, _ = step(state, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER,
+                                             outside_radius=True))
+    assert moved.commander("cb").attached_to is None
+
+
+def test_other_brigade_costs_a_command_point() -> None:
+    """Command point tariff: activating a unit not of the commander's brigade costs a CP and
+    its need is one less (Activating Units)."""
+    units = (*UNITS[:3], attrs.evolve(UNITS[0], id="b4", brigade="2"), *UNITS[3:])
+    state = attrs.evolve(_active(Card(RED, 3)), units=units)
+    after, events = step(state, Activate("b4", "cb"))
+    entry = next(a for a in after.extra.activity if a.commander_id == "cb")
+    assert entry.command_points == 1
+    assert "need 7" in events[0].text
+    with pytest.raises(IllegalActionError):
+        step(state, Activate("b4", "cb", outside_radius=True))

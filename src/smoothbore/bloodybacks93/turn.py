@@ -138,10 +138,12 @@ class RoutTest:
 
 @attrs.frozen
 class Move:
-    """Spend an action moving."""
+    """Spend an action moving; ``through`` names a friendly unit the move passes through
+    (interpenetration, or else a passage of lines)."""
 
     unit_id: str
     facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
+    through: str | None = None
 
 
 @attrs.frozen
@@ -155,11 +157,15 @@ class Manoeuvre:
 
 @attrs.frozen
 class Shoot:
-    """Shoot at one target (extra orders are part of the facts)."""
+    """Shoot at one target (extra orders are part of the facts); ``split_target_id`` and
+    ``split_facts`` give a second target for split fire (each facts' ``size`` the part of the
+    unit shooting at it)."""
 
     unit_id: str
     target_id: str
     facts: shooting.ShotFacts = attrs.field(factory=shooting.ShotFacts)
+    split_target_id: str | None = None
+    split_facts: shooting.ShotFacts | None = None
 
 
 @attrs.frozen
@@ -197,6 +203,7 @@ class SpendCommandPoint:
     use: command.CommandPointUse
     unit_id: str | None = None
     attach_to: str | None = None
+    outside_radius: bool = False
 
 
 @attrs.frozen
@@ -311,6 +318,27 @@ def _spend(state: State, action: object, unit_id: str, cost: int,
                        shooting.RULE_SHOOTING)
     return _with_activated(state.extra, attrs.evolve(
         entry, actions=entry.actions - cost, shot=entry.shot or shooting_now))
+
+
+def _move_events(units: tuple[Unit, ...], fates: tuple[Fate, ...],
+                 dice: SamplingDice) -> tuple[Event, ...]:
+    """Push back and rout moves of units that fell back or routed (Morale: Push Back move,
+    Rout move); a unit routing off the table is lost, which the players see."""
+    events = []
+    for unit, fate in zip(units, fates, strict=True):
+        mark = len(dice.records)
+        if fate is Fate.FALLS_BACK:
+            distance = morale.push_back_distance(dice=dice)
+            text = f'{unit.name} is pushed back {distance}"'
+        elif fate is Fate.ROUTS:
+            rout = morale.rout_distance(unit, dice=dice)
+            if rout is None:
+                continue
+            text = f'{unit.name} routs {rout}" (lost if that takes it off the table)'
+        else:
+            continue
+        events.append(_event("retire", text, morale.RULE_MOVES, unit.id, dice, mark))
+    return tuple(events)
 
 
 def _risk_events(
@@ -432,16 +460,20 @@ def _activate(state: State, action: Activate,
         other_brigade=other_brigade, long_turn=sequence.long_turn(extra.minutes),
         in_woods=action.in_woods, commander_attached=attached, options=extra.options,
     )
+    event = _event("activation", f"{unit.name}: {result}", act.RULE_ACTIVATION, unit.id,
+                   dice, mark)
     extra = attrs.evolve(extra, attempted=extra.attempted | {unit.id})
     after = unit
+    moves: tuple[Event, ...] = ()
     if result.morale is not None:
         after = morale.apply_result(unit, result.morale.result)
+        fate = (Fate.ROUTS if after.routing else Fate.FALLS_BACK
+                if result.morale.result is morale.TestResult.PUSHED_BACK else Fate.HOLDS)
+        moves = _move_events((after,), (fate,), dice)
     if result.actions:
         extra = _with_activated(extra, Activated(unit.id, leader.id if leader else "",
                                                  result.actions))
-    event = _event("activation", f"{unit.name}: {result}", act.RULE_ACTIVATION, unit.id,
-                   dice, mark)
-    return attrs.evolve(state.with_units(after), extra=extra), (event,)
+    return attrs.evolve(state.with_units(after), extra=extra), (event, *moves)
 
 
 def _rout_test(state: State, action: RoutTest,
@@ -469,12 +501,27 @@ def _move(state: State, action: Move, dice: SamplingDice) -> tuple[State, tuple[
     _need_phase(state, action, ACTIVATION)
     unit = state.unit(action.unit_id)
     movement.check_move(unit, action.facts)
+    other = state.unit(action.through) if action.through is not None else None
+    if other is not None and (other.side != unit.side or other.id == unit.id):
+        raise _illegal(action, "units pass only through other friendly units",
+                       movement.RULE_INTERPENETRATION)
+    if other is not None and not (movement.may_interpenetrate(unit, other)
+                                  or movement.passage_allowed(unit, other)):
+        raise _illegal(action, f"{unit.name} may neither interpenetrate nor pass through "
+                       f"{other.name}", movement.RULE_PASSAGE)
     extra = _spend(state, action, unit.id, act.ActionKind.MOVE.cost)
     mark = len(dice.records)
     result = movement.move(unit, action.facts, dice=dice)
-    event = _event("move", f"{unit.name} {result}", movement.RULE_MOVEMENT, unit.id, dice,
-                   mark)
-    return attrs.evolve(state.with_units(result.unit), extra=extra), (event,)
+    events = [_event("move", f"{unit.name} {result}", movement.RULE_MOVEMENT, unit.id, dice,
+                     mark)]
+    moved: tuple[Unit, ...] = (result.unit,)
+    if other is not None and not movement.may_interpenetrate(unit, other):
+        mark = len(dice.records)
+        passage = movement.passage_of_lines(result.unit, other, dice=dice)
+        moved = (passage.mover, passage.static)
+        events.append(_event("passage", f"{unit.name} through {other.name}: {passage}",
+                             movement.RULE_PASSAGE, unit.id, dice, mark))
+    return attrs.evolve(state.with_units(*moved), extra=extra), tuple(events)
 
 
 def _manoeuvre(state: State, action: Manoeuvre,
@@ -504,23 +551,42 @@ def _manoeuvre(state: State, action: Manoeuvre,
 def _shoot(state: State, action: Shoot, dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
     _need_phase(state, action, ACTIVATION)
     shooter = state.unit(action.unit_id)
-    target = state.unit(action.target_id)
-    if shooter.side == target.side or target.destroyed:
-        raise _illegal(action, "shoot only at an enemy unit on the table",
-                       shooting.RULE_SHOOTING)
+    shots = [(action.target_id, action.facts)]
+    if action.split_target_id is not None or action.split_facts is not None:
+        if action.split_target_id is None or action.split_facts is None:
+            raise _illegal(action, "split fire names a second target and its facts",
+                           shooting.RULE_SPLIT)
+        sizes = (action.facts.size, action.split_facts.size)
+        full = shooting.shooting_size(shooter, state.extra.options)
+        if None in sizes or sum(s or 0 for s in sizes) > full:
+            raise _illegal(action, f"split fire divides the unit's size ({full}) between the "
+                           "targets", shooting.RULE_SPLIT)
+        shots.append((action.split_target_id, action.split_facts))
     if shooter.is_artillery and shooter.formation is not Formation.UNLIMBERED:
         raise _illegal(action, "artillery shoots unlimbered", shooting.RULE_ARTILLERY)
-    fire = shooting.chosen_fire(shooter, action.facts)
-    cost = shooting.shooting_cost(fire, action.facts.extra_orders)
+    targets = []
+    for target_id, facts in shots:
+        target = state.unit(target_id)
+        if shooter.side == target.side or target.destroyed:
+            raise _illegal(action, "shoot only at an enemy unit on the table",
+                           shooting.RULE_SHOOTING)
+        targets.append((target, facts, shooting.chosen_fire(shooter, facts)))
+    cost = max(shooting.shooting_cost(fire, facts.extra_orders) for _, facts, fire in targets)
     extra = _spend(state, action, shooter.id, cost, shooting_now=True)
-    mark = len(dice.records)
-    shot = shooting.shoot(shooter, target, action.facts, dice=dice, options=extra.options)
-    hit = shooting.apply_hits(target, shot.hits)
-    event = _event("shooting", f"{shooter.name} at {target.name}: {shot}",
-                   shooting.RULE_SHOOTING, shooter.id, dice, mark)
-    new = attrs.evolve(state.with_units(hit), extra=extra)
-    new, risks = _risk_events(new, (target,), (hit,), dice, rifles=fire is shooting.Fire.RIFLE)
-    return new, (event, *risks)
+    new = attrs.evolve(state, extra=extra)
+    events: list[Event] = []
+    for target, facts, fire in targets:
+        mark = len(dice.records)
+        current = new.unit(target.id)
+        shot = shooting.shoot(shooter, current, facts, dice=dice, options=extra.options)
+        hit = shooting.apply_hits(current, shot.hits)
+        events.append(_event("shooting", f"{shooter.name} at {target.name}: {shot}",
+                             shooting.RULE_SHOOTING, shooter.id, dice, mark))
+        new = new.with_units(hit)
+        new, risks = _risk_events(new, (current,), (hit,), dice,
+                                  rifles=fire is shooting.Fire.RIFLE)
+        events.extend(risks)
+    return new, tuple(events)
 
 
 def _rally(state: State, action: Rally, dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
@@ -585,6 +651,8 @@ def _fight(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...]
     outcome = resolve_charge(chargers, defenders, facts, dice=dice, options=state.extra.options)
     events = [_event("melee", str(outcome), RULE_CHARGES, chargers[0].id, dice, mark)]
     new = state.with_units(*outcome.chargers, *outcome.defenders)
+    events.extend(_move_events(outcome.chargers, outcome.charger_fates, dice))
+    events.extend(_move_events(outcome.defenders, outcome.defender_fates, dice))
     if outcome.chargers_fall_back:
         events.append(Event("fall back", f'chargers move back {FALL_BACK_INCHES}"',
                             RULE_CHARGES, chargers[0].id))
@@ -614,6 +682,9 @@ def _spend_cp(state: State, action: SpendCommandPoint,
     extra = _with_activity(state.extra, attrs.evolve(entry,
                                                      command_points=entry.command_points - 1))
     new = state
+    if action.use.needs_radius and action.outside_radius:
+        raise _illegal(action, "command points are used on units within the command radius",
+                       command.RULE_RADIUS)
     if action.use is command.CommandPointUse.EXTRA_ACTION:
         target = _activated(state, action.unit_id or "")
         if target is None or target.commander_id != leader.id:
