@@ -217,3 +217,29 @@ def test_highest_score_per_side_and_who_takes_the_result() -> None:
     assert out.affected == "a3" and out.effect is Effect.ROUT
     assert melee_result(m, ((4, 4, 2), (2,))).loser == "defenders"
     assert melee_result(m, ((1, 1, 5), (5,))).effect is Effect.BOTH_RETIRE
+
+
+def test_two_attackers_exact() -> None:
+    """Two attackers against one defender: each rolls; the side's highest counts; the loser
+    engaged to the front takes the result (brute force over three dice)."""
+    a1 = Fighter(unit(TroopType.LINE, "a1"), charging=True)
+    a2 = Fighter(unit(TroopType.LIGHT_INFANTRY, "a2"), charging=True, front=False)
+    d = Fighter(unit(TroopType.LINE, "d", Nationality.BRITISH))
+    m = Melee((a1, a2), (d,))
+    expected: dict[tuple[str, str], Fraction] = {}
+    for x, y, z in product(FACES, FACES, FACES):
+        a, b, c = x + 1, y + 1 - 2, z + 1
+        best = max(a, b)
+        if best == c:
+            key = ("", "both retire")
+        elif best < c:
+            key = ("a1", "rout" if c - best >= 2 else "retire3")
+        else:
+            key = ("d", "rout" if best - c >= 2 else "retire3")
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 216)
+    dist = odds(resolve_melee, m)
+    got: dict[tuple[str, str], Fraction] = {}
+    for o in dist.outcomes:
+        key = (o.affected, _EFFECT[o.effect])
+        got[key] = got.get(key, Fraction(0)) + dist.probability(o)
+    assert got == expected

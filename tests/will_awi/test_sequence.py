@@ -416,3 +416,22 @@ def test_note_a_only_for_the_enemys_charge_phase() -> None:
             found = True
             break
     assert found
+
+
+def test_one_attacker_two_defenders() -> None:
+    """Melee: one attacking unit and two defending units; never three."""
+    s = to_phase(battle(5), "F")
+    s, _ = TURN.step(s, DeclareCharge("r1", "b1", 2.0))
+    s, _ = TURN.step(s, EndPhase())
+    for seed in range(100):
+        s2, _ = TURN.step(attrs.evolve(s, dice=attrs.evolve(s.dice, seed=seed)), TestCharged("b1"))
+        if s2.extra.tests[0].result is ChargedResult.STANDS:
+            break
+    s2 = to_phase(s2, "J")
+    after, events = TURN.step(s2, ResolveMelee("b1", also_defending=("b2",)))
+    assert "b1" in after.extra.resolved
+    assert events[0].kind == "melee" and len(events[0].rolls) == 3
+    with pytest.raises(IllegalActionError):
+        TURN.step(s2, ResolveMelee("b1", also_defending=("b2", "b3")))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s2, ResolveMelee("b1", also_defending=("r2",)))

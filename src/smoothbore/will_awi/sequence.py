@@ -359,12 +359,14 @@ class Contact:
 
 @attrs.frozen
 class ResolveMelee:
-    """J: fight the melee around a charged unit. ``fronts``: attackers engaged to the enemy's
-    front (empty: all of them)."""
+    """J: fight the melee around a charged unit. ``fronts``: the units engaged to the enemy's
+    front (empty: all of them); ``also_defending``: a second unit of the charged side in contact
+    with a lone attacker (one attacker against two defenders)."""
 
     target: str
     fronts: frozenset[str] = frozenset()
     chain_within_18: frozenset[str] = frozenset()
+    also_defending: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -1221,16 +1223,30 @@ def _melee(state: WillState, action: ResolveMelee, log: _Log) -> WillState:
         for c in charges
     )
     defender = Fighter(
-        target, charging=t.counter, flank=facts.face is Face.FLANK, rear=facts.face is Face.REAR
+        target,
+        charging=t.counter,
+        flank=facts.face is Face.FLANK,
+        rear=facts.face is Face.REAR,
+        front=not action.fronts or target.id in action.fronts,
     )
-    melee = Melee(attackers, (defender,), defender_behind_obstacle=facts.behind_obstacle)
+    helpers = tuple(
+        Fighter(
+            _own(state, uid, target.side, action), front=not action.fronts or uid in action.fronts
+        )
+        for uid in action.also_defending
+        if uid != target.id
+    )
+    if helpers and (len(attackers) > 1 or len(helpers) > 1):
+        raise _illegal(action, "one attacker against at most two defenders", rules.MELEE)
+    defenders = (defender, *helpers)
+    melee = Melee(attackers, defenders, defender_behind_obstacle=facts.behind_obstacle)
     outcome = resolve_melee(melee, dice=log.dice, options=state.extra.options)
     log.add("melee", f"melee at {target.name}: {outcome}", rules.MELEE, target.id)
     state = _with_extra(state, resolved=state.extra.resolved | {target.id})
     if not outcome.loser:
         return state
-    losers = attackers if outcome.loser == "attackers" else (defender,)
-    winners = (defender,) if outcome.loser == "attackers" else attackers
+    losers = attackers if outcome.loser == "attackers" else defenders
+    winners = defenders if outcome.loser == "attackers" else attackers
     if outcome.loser == "defenders":
         state = _with_extra(
             state,
