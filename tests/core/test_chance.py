@@ -135,3 +135,26 @@ def test_monte_carlo_agrees_with_exact_and_is_seeded() -> None:
     assert estimate.standard_error("unhurt") > 0
     with pytest.raises(InvalidValueError, match="samples"):
         monte_carlo(volley, samples=0)
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        PoolCheck(6, 7, auto_pass={1}, auto_fail={12}),  # one pick for the whole pool
+        PoolCheck(10, 5),  # 12**10 is past one 32-bit pick: a pick per die
+        PoolCheck(3, 3, D6, reroll_failures=True),
+    ],
+    ids=lambda c: c.describe(),
+)
+def test_rolled_pools_show_their_faces_and_follow_the_exact_odds(check: PoolCheck) -> None:
+    def roll(*, dice: Dice) -> int:
+        return dice.roll(check, reason="pool", rule="toy")
+
+    dice = SamplingDice(21)
+    for _ in range(300):
+        successes = roll(dice=dice)
+        faces = dice.records[-1].faces
+        if not check.reroll_failures:
+            assert len(faces) == check.count
+            assert successes == sum(check.succeeds(face) for face in faces)
+    assert monte_carlo(roll, samples=30_000, rng=5).agrees_with(check.distribution())

@@ -10,7 +10,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 import numpy as np
 
-from smoothbore.core.checks import Check
+from smoothbore.core.checks import Check, description
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
 
@@ -98,7 +98,7 @@ class SamplingDice:
     def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
         """Roll ``check`` and record it with its faces, reason and rule."""
         outcome, faces = check.draw(self._pick)
-        self._records.append(RollRecord(check.describe(), faces, outcome, reason, rule))
+        self._records.append(RollRecord(description(check), faces, outcome, reason, rule))
         return outcome
 
     @property

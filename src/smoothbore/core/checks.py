@@ -57,6 +57,10 @@ class Check(Protocol[T]):
         """A short description such as ``6d12 at or under 7``."""
         ...
 
+    def __hash__(self) -> int:
+        """Checks are frozen values: equal checks share cached distributions."""
+        ...
+
 
 @functools.lru_cache(maxsize=16384)
 def _exact(check: _Base[Any]) -> Distribution[Any]:
@@ -122,6 +126,12 @@ class _Base(Generic[T]):
         return self.describe()
 
 
+@functools.lru_cache(maxsize=16384)
+def description(check: Check[Any]) -> str:
+    """``check.describe()``, worked out once per distinct check (it labels every roll)."""
+    return check.describe()
+
+
 def _dice_tuple(value: Any) -> tuple[Die, ...]:
     dice = tuple(value) if not isinstance(value, Die) else (value,)
     if not dice or not all(isinstance(d, Die) for d in dice):
@@ -166,11 +176,21 @@ def _face_array(dice: tuple[Die, ...], rng: np.random.Generator, size: int) -> n
 
 
 # --- pools ---------------------------------------------------------------------------------
+ONE_PICK = 1 << 32
+"""The widest range a pool draws in one pick (the sampling dice reduce 32-bit integers)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _pool_table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The die's faces and, for each, 1 if it is a success."""
+    return check.die.faces, tuple(int(check.succeeds(face)) for face in check.die.faces)
+
+
 _PASCAL = tuple(tuple(math.comb(n, k) for k in range(n + 1)) for n in range(65))
 """Binomial coefficients C(n, k) for pools of up to 64 dice."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PoolCheck(_Base[int]):
     """A pool of ``count`` dice, each a success at or under ``need`` (or at or over it);
     faces in ``auto_pass`` always succeed and faces in ``auto_fail`` always fail, so a need
@@ -242,16 +262,31 @@ class PoolCheck(_Base[int]):
         return Distribution._trusted(items, sides**n)
 
     def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
-        faces: list[int] = []
+        if not self.reroll_failures:
+            faces, hits = _pool_table(self)
+            sides = len(faces)
+            span = sides**self.count
+            if span <= ONE_PICK:
+                # one uniform pick below sides**count, read as base-sides digits: the same
+                # as rolling each die, with one draw
+                value = pick(span)
+                rolled = []
+                for _ in range(self.count):
+                    value, digit = divmod(value, sides)
+                    rolled.append(digit)
+            else:
+                rolled = [pick(sides) for _ in range(self.count)]
+            return sum(map(hits.__getitem__, rolled)), tuple(map(faces.__getitem__, rolled))
+        faces_shown: list[int] = []
         successes = 0
         for _ in range(self.count):
             face = self.die.faces[pick(self.die.sides)]
-            faces.append(face)
-            if not self.succeeds(face) and self.reroll_failures:
+            faces_shown.append(face)
+            if not self.succeeds(face):
                 face = self.die.faces[pick(self.die.sides)]
-                faces.append(face)
+                faces_shown.append(face)
             successes += self.succeeds(face)
-        return successes, tuple(faces)
+        return successes, tuple(faces_shown)
 
     def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
         good, sides = self.success_weight()
@@ -276,7 +311,7 @@ def _faces_text(faces: frozenset[int]) -> str:
 
 
 # --- totals --------------------------------------------------------------------------------
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class TotalCheck(_Base[int]):
     """The sum of some dice plus a modifier."""
 
@@ -306,7 +341,7 @@ class TotalCheck(_Base[int]):
         return _describe_dice(self.dice, self.modifier)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ThresholdCheck(_Base[bool]):
     """Dice plus a modifier read against a target: True when the total reaches it (at least,
     or at most). ``auto_pass`` and ``auto_fail`` are natural totals, before the modifier."""
@@ -362,7 +397,7 @@ class Band:
         return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class TableCheck(_Base[str]):
     """Dice plus a modifier read on a banded results table; the outcome is the band's result."""
 
@@ -401,7 +436,7 @@ class TableCheck(_Base[str]):
         return f"{_describe_dice(self.dice, self.modifier)} on a table of {len(self.bands)} bands"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class OpposedCheck(_Base[int]):
     """Two totals rolled against each other; the outcome is the first minus the second."""
 
@@ -424,7 +459,7 @@ class OpposedCheck(_Base[int]):
         return f"({self.a.describe()}) against ({self.b.describe()})"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FacesCheck(_Base[tuple[int, ...]]):
     """Some dice whose faces the rule reads one by one; the outcome is the faces in order."""
 
@@ -447,7 +482,7 @@ class FacesCheck(_Base[tuple[int, ...]]):
 
 
 # --- draws without replacement ---------------------------------------------------------------
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DrawCheck(_Base[tuple[Hashable, ...]]):
     """``count`` items drawn without replacement from a deck or bag. The outcome is the items
     in the order drawn, or sorted when ``ordered`` is False. ``faces`` are the positions drawn."""

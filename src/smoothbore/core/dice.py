@@ -20,7 +20,7 @@ def _faces(value: Iterable[int]) -> tuple[int, ...]:
     return faces
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Die:
     """One die: its faces, each equally likely, and the name players use for it."""
 
