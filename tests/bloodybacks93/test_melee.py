@@ -205,3 +205,34 @@ def test_same_seed_same_charge(seed: int) -> None:
     second = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
     assert first == second
     assert charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts()).weight(first) > 0
+
+
+@st.composite
+def _fighters(draw: st.DrawFn, side: str) -> Unit:
+    kind = draw(st.sampled_from([UnitType.INFANTRY, UnitType.CAVALRY]))
+    return Unit(
+        side[0], side, side, kind=kind, quality=draw(st.integers(1, 5)),
+        density=draw(st.integers(3, 8)), size=draw(st.integers(4, 40)),
+        disruption=draw(st.integers(0, 3)), stamina_losses=draw(st.integers(0, 8)),
+        troops=draw(st.sampled_from(list(Troops))), heavy_cavalry=draw(st.booleans()),
+    )
+
+
+@settings(max_examples=8, deadline=None)
+@given(_fighters(BRITISH), _fighters(AMERICAN), st.sampled_from(list(Contact)),
+       st.sampled_from(list(Cover)), st.booleans(), st.booleans())
+def test_staged_equals_replayed_for_any_charge(
+    charger: Unit, defender: Unit, contact: Contact, cover: Cover, experiment: bool,
+    penalty: bool,
+) -> None:
+    """Charges and melee: for any units, facts and options, the staged exact distribution
+    equals the replayed one, sums to one, and keeps DRPs at most 3."""
+    facts = ChargeFacts(contact=contact, cover=cover)
+    options = Options(cavalry_experiment=experiment, impetus_penalty_after_melee=penalty)
+    staged = charge_distribution((charger,), (defender,), facts, options)
+    replayed = odds(resolve_charge, (charger,), (defender,), facts, options=options)
+    assert staged == replayed
+    assert sum(staged.probability(o) for o in staged.outcomes) == 1
+    for outcome in staged.outcomes:
+        assert all(u.disruption <= 3 and u.density >= 3
+                   for u in outcome.chargers + outcome.defenders)

@@ -28,6 +28,7 @@ from smoothbore.bloodybacks93.turn import (
     Move,
     Rally,
     ResolveDeferred,
+    RoutTest,
     Shoot,
     SpendCommandPoint,
     State,
@@ -288,3 +289,72 @@ def test_other_brigade_costs_a_command_point() -> None:
     assert "need 7" in events[0].text
     with pytest.raises(IllegalActionError):
         step(state, Activate("b4", "cb", outside_radius=True))
+
+
+def test_routing_units_test_instead_and_recover() -> None:
+    """Morale: routing units take a morale test instead of activating; a unit that stops
+    routing cannot act that turn; the flag clears at the next turn."""
+    routing = attrs.evolve(UNITS[0], routing=True, disruption=3)
+    state = attrs.evolve(_active(Card(RED, 3)), units=(routing, *UNITS[1:]))
+    assert RoutTest("b1", "cb") in legal_actions(state)
+    assert Activate("b1", "cb") not in legal_actions(state)
+    with pytest.raises(IllegalActionError) as info:
+        step(state, Activate("b1", "cb"))
+    assert "routing" in info.value.rule
+    outcomes = set()
+    for seed in range(40):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        after, events = step(trial, RoutTest("b1", "cb"))
+        unit = after.unit("b1")
+        outcomes.add((unit.routing, unit.recovered_from_rout, unit.destroyed))
+        if unit.recovered_from_rout:
+            ended = attrs.evolve(after, phase=DEFERRED)
+            ended, _ = step(ended, EndTurn())
+            assert not ended.unit("b1").recovered_from_rout
+        if unit.routing:
+            assert "routs" in events[0].text
+    assert (False, True, False) in outcomes and (True, False, False) in outcomes
+
+
+def test_leaderless_units_on_the_ace() -> None:
+    """Activating Units: a unit whose commander is killed activates on its side's ace,
+    without his quality; a removed commander activates nobody."""
+    dead = attrs.evolve(COMMANDERS[0], removed=True)
+    state = attrs.evolve(_active(Card(RED, 1)), commanders=(dead, COMMANDERS[1]))
+    assert Activate("b1", None) in legal_actions(state)
+    _, events = step(state, Activate("b1", None))
+    assert "need 4" in events[0].text
+    with pytest.raises(IllegalActionError):
+        step(state, Activate("b1", "cb"))
+    ace_two = attrs.evolve(state, extra=attrs.evolve(state.extra, card=Card(RED, 2)))
+    with pytest.raises(IllegalActionError, match="ace"):
+        step(ace_two, Activate("b1", None))
+
+
+def test_change_formation_and_about_face() -> None:
+    """Action tariff: change formation and about face cost one action each."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    assert Manoeuvre("b1", ActionKind.CHANGE_FORMATION, Formation.COLUMN) in legal_actions(state)
+    state, _ = step(state, Manoeuvre("b1", ActionKind.CHANGE_FORMATION, Formation.COLUMN))
+    assert state.unit("b1").formation is Formation.COLUMN
+    state, _ = step(state, Manoeuvre("b1", ActionKind.ABOUT_FACE))
+    with pytest.raises(IllegalActionError):
+        step(state, Manoeuvre("b1", ActionKind.ABOUT_FACE))
+
+
+def test_pursuit_follows_a_rout() -> None:
+    """Charges and melee: Pursuit: routed defenders can be pursued by the winners."""
+    weak = attrs.evolve(UNITS[3], quality=1, disruption=3)
+    state = attrs.evolve(_active(Card(RED, 3), (Activated("b1", "cb", 2),)),
+                         units=(*UNITS[:3], weak, UNITS[4]))
+    pursued = 0
+    for seed in range(30):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        after, events = step(trial, Charge(("b1",), ("a1",), pursue=True))
+        kinds = [e.kind for e in events]
+        if after.unit("a1").routing:
+            assert "pursuit" in kinds
+            pursued += 1
+        else:
+            assert "pursuit" not in kinds
+    assert pursued > 0

@@ -398,6 +398,7 @@ def _draw(state: State, action: DrawCard, dice: SamplingDice) -> tuple[State, tu
     active = tuple(
         a.commander_id for a in state.extra.activity
         if sequence.activates(card, state.commander(a.commander_id).side, a.level)
+        and not state.commander(a.commander_id).removed
     )
     text = f"drew the {card}"
     if first:
@@ -424,6 +425,9 @@ def _check_commander(state: State, action: object, unit: Unit,
                            "their side's ace", act.RULE_ACTIVATION)
         return None
     leader = state.commander(commander_id)
+    if leader.removed:
+        raise _illegal(action, f"{leader.name} has been removed from the battle",
+                       commanders.RULE_RISK)
     if commander_id not in state.extra.active:
         raise _illegal(action, f"{leader.name} is not activated by the {card}",
                        sequence.RULE_ACTIVATING)
@@ -656,8 +660,15 @@ def _fight(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...]
     if outcome.chargers_fall_back:
         events.append(Event("fall back", f'chargers move back {FALL_BACK_INCHES}"',
                             RULE_CHARGES, chargers[0].id))
+    pursuers: tuple[Unit, ...] = ()
     if pursue and any(f is Fate.ROUTS for f in outcome.defender_fates):
-        for unit in outcome.chargers:
+        pursuers = outcome.chargers
+    elif pursue and facts.countercharged_by_cavalry and any(
+        f is Fate.ROUTS for f in outcome.charger_fates
+    ):
+        pursuers = outcome.defenders  # a cavalry melee with a countercharge: the winner pursues
+    if pursuers:
+        for unit in pursuers:
             if unit.destroyed or unit.routing or unit.is_artillery:
                 continue
             mark = len(dice.records)
@@ -807,8 +818,14 @@ def _activation_actions(state: State) -> list[Action]:
                 if shooting.shooting_cost(fire, 0) <= entry.actions:
                     actions.append(Shoot(unit.id, enemy.id, facts))
         if entry.actions >= act.ActionKind.CHARGE.cost and not unit.is_artillery:
-            actions.extend(Charge((unit.id,), (enemy.id,)) for enemy in enemies
-                           if not must_evade(enemy, unit, in_open=True))
+            actions.extend(Charge((unit.id,), (enemy.id,)) for enemy in enemies)
+        actions.append(Manoeuvre(unit.id, act.ActionKind.ABOUT_FACE))
+        if unit.is_artillery:
+            actions.append(Manoeuvre(unit.id, act.ActionKind.LIMBER))
+        else:
+            other = (Formation.COLUMN if unit.formation is Formation.DEPLOYED
+                     else Formation.DEPLOYED)
+            actions.append(Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, other))
     for commander_id in extra.active:
         entry_a = _activity(state, commander_id)
         if entry_a is not None and entry_a.command_points > 0:
