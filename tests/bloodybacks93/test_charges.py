@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import attrs
 import pytest
+from hypothesis import given
 
 from smoothbore.bloodybacks93.charges import (
     ChargeFacts,
@@ -24,6 +25,7 @@ from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit, Unit
 from smoothbore.core import IllegalActionError, InvalidValueError, odds
 
 from .oracle import AV_FACES, D12_FACES, pool, results_of, totals
+from .strategies import infantry
 
 CHARGER = Unit("c", "Foot", BRITISH, quality=3, density=6, size=20, troops=Troops.MILITIA)
 TARGET = Unit("t", "Target", AMERICAN, quality=3, density=6, size=20)
@@ -145,3 +147,12 @@ def test_pursuit() -> None:
         for b in D12_FACES:
             expected[a + b] = expected.get(a + b, Fraction(0)) + Fraction(1, 72)
     assert {o: horse.probability(o) for o in horse.outcomes} == expected
+
+
+@given(infantry(AMERICAN), infantry(BRITISH))
+def test_evade_eligibility_property(defender: Unit, charger: Unit) -> None:
+    """Evade: exactly density 3-4 infantry charged by density 5+ infantry may evade; compulsory
+    only in the open."""
+    expected = defender.density <= 4 and charger.density >= 5
+    assert may_evade(defender, charger) is expected
+    assert must_evade(defender, charger, in_open=False) is False

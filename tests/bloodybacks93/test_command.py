@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from smoothbore.bloodybacks93.command import (
     CommandPointUse,
@@ -20,6 +22,7 @@ from smoothbore.bloodybacks93.units import BRITISH, Commander
 from smoothbore.core import InvalidValueError, SamplingDice, odds
 
 from .oracle import AV_FACES
+from .strategies import commanders
 
 # The text's activity table: rows AR2..AR5, columns D5 roll 2..5, as (AL, CP).
 ACTIVITY_TABLE = {
@@ -107,3 +110,12 @@ def test_command_point_tariff() -> None:
     assert CommandPointUse.EXTRA_ACTION.needs_radius
     assert CommandPointUse.OTHER_BRIGADE.needs_radius
     assert not CommandPointUse.MOVE_COMMANDER.needs_radius
+
+
+@given(commanders(), st.integers(0, 2**32 - 1))
+def test_activity_never_above_rating(leader: Commander, seed: int) -> None:
+    """Determine commander activation level: the level is the roll if not above the AR,
+    else 1; command points are half the level rounded up."""
+    result = roll_activity(leader, dice=SamplingDice(seed))
+    assert result.level == (result.roll if result.roll <= leader.activity_rating else 1)
+    assert result.command_points == -(-result.level // 2)

@@ -254,14 +254,20 @@ def move_mechanism(
     formation: str = "deployed",
     terrain: str = "open",
     road: bool = False,
-) -> tuple[int, ...]:
-    """Mechanism form: the distances one move action allows."""
+    obstacle: bool = False,
+    retrograde: bool = False,
+    density: int = 6,
+    quality: int = 3,
+    disruption: int = 0,
+) -> str:
+    """Mechanism form: what one move action allows and costs."""
     try:
         unit_type = UnitType(kind.replace("-", " "))
         shape = Formation(formation)
         ground = Terrain(terrain.replace("-", " "))
     except ValueError as error:
         raise InvalidValueError("kind/formation/terrain", str(error), "see --list") from None
-    unit = Unit("u", "unit", "british", kind=unit_type, formation=shape,
-                density=3 if unit_type.is_artillery else 6)
-    return move(unit, MoveFacts(terrain=ground, road=road), dice=dice).distances
+    unit = Unit("u", "unit", "british", kind=unit_type, formation=shape, quality=quality,
+                density=3 if unit_type.is_artillery else density, disruption=disruption)
+    facts = MoveFacts(terrain=ground, road=road, obstacle=obstacle, retrograde=retrograde)
+    return str(move(unit, facts, dice=dice))
