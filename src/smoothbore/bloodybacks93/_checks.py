@@ -31,6 +31,25 @@ def _table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return faces, tuple(int(check.succeeds(face)) for face in faces)
 
 
+LOOKUP_LIMIT = 12**4
+"""Pools with at most this many face combinations read their whole roll from a table."""
+
+
+@functools.lru_cache(maxsize=512)
+def _lookup(check: PoolCheck) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(successes, faces) for every value of the single pick, in the order the digits give."""
+    faces, hits = _table(check)
+    sides = len(faces)
+    rows = []
+    for value in range(sides**check.count):
+        digits = []
+        for _ in range(check.count):
+            value, digit = divmod(value, sides)
+            digits.append(digit)
+        rows.append((sum(hits[d] for d in digits), tuple(faces[d] for d in digits)))
+    return tuple(rows)
+
+
 @attrs.frozen(cache_hash=True)
 class FastPool(PoolCheck):
     """``PoolCheck`` without rerolls, drawn through a face table."""
@@ -42,6 +61,8 @@ class FastPool(PoolCheck):
         sides = len(faces)
         count = self.count
         span = sides**count
+        if span <= LOOKUP_LIMIT:
+            return _lookup(self)[pick(span)]
         if span <= ONE_PICK:
             value = pick(span)
             rolled = []

@@ -37,6 +37,8 @@ IMPETUS_BASE = 4
 class Contact(enum.Enum):
     """Which face of the target the charge contacts."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
+
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"

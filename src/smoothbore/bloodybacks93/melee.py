@@ -193,6 +193,8 @@ def cohesion_sequence(
 class Fate(enum.Enum):
     """Where a unit ends up after a charge."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
+
     HOLDS = "holds"
     FALLS_BACK = "falls back"
     ROUTS = "routs"

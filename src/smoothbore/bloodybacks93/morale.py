@@ -27,6 +27,7 @@ RULE_RESULTS = f"{TEXT}, Morale: results table"
 RULE_ROUTING = f"{TEXT}, Morale: routing units re-test"
 RULE_MOVES = f"{TEXT}, Morale: Push Back move and Rout move"
 RULE_RALLY = f"{TEXT}, Rally"
+RULE_ROLL = f"{RULE_MORALE}: roll three d12"
 
 TEST_DICE = 3
 NATURAL_PASS = frozenset({1})
@@ -35,6 +36,8 @@ NATURAL_FAIL = frozenset({12})
 
 class TestKind(enum.Enum):
     """MORALE tests use 2 x quality; COHESION tests use quality + density."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     __test__ = False  # not a pytest class
 
@@ -47,6 +50,8 @@ class TestKind(enum.Enum):
 
 class TestResult(enum.Enum):
     """Results by number of successes out of three d12 (Morale: results table)."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     __test__ = False
 
@@ -148,11 +153,20 @@ def roll_test(
     """Roll a morale or cohesion test against ``need`` (Morale)."""
     total = need.total
     successes = dice.roll(
-        check_for_test(total),
-        reason=reason or f"{kind} test for {unit.name}",
-        rule=f"{RULE_MORALE}: roll three d12",
+        check_for_test(total), reason=reason or f"{kind} test for {unit.name}", rule=RULE_ROLL
     )
     return TestOutcome(kind, total, successes, RESULT_BY_SUCCESSES[successes])
+
+
+@functools.lru_cache(maxsize=4096)
+def _prepared(
+    unit: Unit, kind: TestKind, commander_attached: bool, charger_impetus: int | None,
+    lost_melee_by: int, in_woods: bool,
+) -> tuple[int, FastPool]:
+    total = need_for_test(
+        unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods
+    ).total
+    return total, check_for_test(total)
 
 
 def take_test(
@@ -167,10 +181,13 @@ def take_test(
     reason: str = "",
 ) -> TestOutcome:
     """Work out the need and roll the test (Morale)."""
-    need = need_for_test(
+    total, check = _prepared(
         unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods
     )
-    return roll_test(unit, kind, need, dice=dice, reason=reason)
+    successes = dice.roll(
+        check, reason=reason or f"{kind} test for {unit.name}", rule=RULE_ROLL
+    )
+    return TestOutcome(kind, total, successes, RESULT_BY_SUCCESSES[successes])
 
 
 def holds_ground(result: TestResult, *, fortified_or_behind_obstacle: bool = False) -> bool:

@@ -38,6 +38,8 @@ FOOT = 12  # artillery ranges are given in feet
 class Fire(enum.Enum):
     """Kinds of shooting, one per line of the musketry and artillery tables."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
+
     MUSKET_VOLLEY = "musket volley"
     MUSKET_SKIRMISH = "musket skirmishing"
     RIFLE = "rifle"
@@ -117,6 +119,8 @@ SECTION_SIZE: MappingProxyType[UnitType, int] = MappingProxyType({
 
 class Cover(enum.Enum):
     """Cover of a target (or a defender in melee): the value is what it takes off."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     NONE = 0
     LIGHT = 1

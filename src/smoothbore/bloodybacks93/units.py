@@ -43,6 +43,8 @@ Commanders."""
 class UnitType(enum.Enum):
     """The kinds of unit the text distinguishes (Shooting: Artillery; Movement)."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
+
     INFANTRY = "infantry"
     CAVALRY = "cavalry"
     VERY_LIGHT_ARTILLERY = "very light artillery"
@@ -67,6 +69,8 @@ class Formation(enum.Enum):
     also its "column of march" for shooting); artillery is LIMBERED or UNLIMBERED.
     """
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
+
     DEPLOYED = "deployed"
     COLUMN = "column"
     LIMBERED = "limbered"
@@ -78,6 +82,8 @@ class Formation(enum.Enum):
 
 class Weapon(enum.Enum):
     """Small arms of a unit (Shooting: Musketry); artillery shoots by its type."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     MUSKET = "musket"
     RIFLE = "rifle"
@@ -91,6 +97,8 @@ class Weapon(enum.Enum):
 
 class Troops(enum.Enum):
     """Troop class, used only for the cold steel ability (Charges and melee)."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     REGULAR = "British or European regular"
     CONTINENTAL = "Continental"
