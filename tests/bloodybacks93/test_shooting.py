@@ -189,3 +189,10 @@ def test_hits_become_drp_then_stamina(drp: int, stamina: int, hits: int) -> None
     after = apply_hits(unit, hits)
     assert after.disruption == min(3, drp + hits)
     assert after.stamina_losses == stamina + max(0, hits - (3 - drp))
+
+
+def test_line_of_sight() -> None:
+    """Visibility: no shooting where buildings or hills block the line of sight."""
+    with pytest.raises(IllegalActionError) as info:
+        odds(shoot, _foot(), TARGET, ShotFacts(range=4, line_of_sight=False))
+    assert "Visibility" in info.value.rule

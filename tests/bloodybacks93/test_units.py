@@ -119,3 +119,15 @@ def test_hits_keep_limits_and_do_not_mutate(unit: Unit, hits: int) -> None:
     gained = after.disruption - unit.disruption + after.stamina_losses - unit.stamina_losses
     assert gained == hits
     assert hash(after) == hash(attrs.evolve(after))
+
+
+def test_density_table_and_figures() -> None:
+    """Concepts and definitions: Density table; Unit size: mounted figures count as two."""
+    from smoothbore.bloodybacks93.units import DENSITIES, size_in_figures
+
+    assert dict(DENSITIES)["close order, 3 ranks"] == 8
+    assert dict(DENSITIES)["loose order, 2 ranks"] == 5
+    assert {d for _, d in DENSITIES} == {3, 4, 5, 6, 8}
+    assert size_in_figures(12, 3) == 18
+    with pytest.raises(InvalidValueError):
+        size_in_figures(-1)

@@ -200,7 +200,8 @@ class ShotFacts:
     ``range`` in inches; ``fire`` the table line (None: the best at that range);
     ``extra_orders`` further shooting orders given to the unit this turn; ``size`` the part of
     the unit shooting when it splits fire (None: all of it); ``woods_inches`` the length of the
-    line of fire through woods; ``target_fortified`` is infantry manning fortifications.
+    line of fire through woods; ``target_fortified`` is infantry manning fortifications;
+    ``line_of_sight`` is false when buildings, hills or the like block it (Visibility).
     """
 
     range: float = attrs.field(default=6.0)
@@ -214,6 +215,7 @@ class ShotFacts:
     uphill: bool = False
     target_fortified: bool = False
     size: int | None = None
+    line_of_sight: bool = True
 
     def __attrs_post_init__(self) -> None:
         if self.extra_orders < 0:
@@ -322,6 +324,11 @@ def shoot(
     """Roll one unit's shooting at one target (Shooting)."""
     if shooter.weapon is Weapon.NONE and not shooter.is_artillery:
         raise IllegalActionError("shoot", f"{shooter.name} has no missile weapon", RULE_SHOOTING)
+    if not facts.line_of_sight:
+        raise IllegalActionError(
+            "shoot", "buildings, hills or other obstacles block the line of sight",
+            RULE_VISIBILITY,
+        )
     fire = chosen_fire(shooter, facts)
     need = shooting_need(shooter, target, facts, options)
     count = shooting_dice(fire, facts.extra_orders, options)

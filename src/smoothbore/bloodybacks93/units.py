@@ -32,6 +32,25 @@ MIN_DENSITY = 3
 MAX_DENSITY = 8
 STAMINA_STEP = 6  # "for every (full) 6 stamina losses"
 
+DENSITIES: tuple[tuple[str, int], ...] = (
+    ("close order, 3 ranks", 8),
+    ("close order, 2 ranks", 6),
+    ("loose order, 2 ranks", 5),
+    ("open order, 2 ranks; native mobs", 4),
+    ("extended order, skirmish", 3),
+    ("cavalry", 6),
+    ("crews", 3),
+)
+"""The density table (Concepts and definitions: Density)."""
+
+
+def size_in_figures(foot: int, mounted: int = 0) -> int:
+    """Unit size: figures on foot count one, mounted figures two (Unit size)."""
+    if foot < 0 or mounted < 0:
+        raise InvalidValueError("figures", (foot, mounted), "0 or more of each")
+    return foot + 2 * mounted
+
+
 BRITISH = "british"
 AMERICAN = "american"
 SIDES = (BRITISH, AMERICAN)
