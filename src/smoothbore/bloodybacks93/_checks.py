@@ -31,7 +31,7 @@ def _table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return faces, tuple(int(check.succeeds(face)) for face in faces)
 
 
-LOOKUP_LIMIT = 12**4
+LOOKUP_LIMIT = 12**3
 """Pools with at most this many face combinations read their whole roll from a table."""
 
 
