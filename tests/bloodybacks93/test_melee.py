@@ -236,3 +236,19 @@ def test_staged_equals_replayed_for_any_charge(
     for outcome in staged.outcomes:
         assert all(u.disruption <= 3 and u.density >= 3
                    for u in outcome.chargers + outcome.defenders)
+
+
+def test_sampling_agrees_with_exact() -> None:
+    """Charges and melee: seeded sampling of the played charge agrees with the exact
+    distribution within 4 standard errors."""
+    exact = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    p = float(exact.probability(lambda o: o.verdict().defender is not Fate.HOLDS))
+    dice = SamplingDice(2026)
+    n = 4000
+    hits = sum(
+        resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=dice).verdict().defender
+        is not Fate.HOLDS
+        for _ in range(n)
+    )
+    error = (p * (1 - p) / n) ** 0.5
+    assert abs(hits / n - p) < 4 * error

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smoothbore.bloodybacks93 import RULESET, TURN
 from smoothbore.bloodybacks93.activation import ActionKind
@@ -358,3 +362,20 @@ def test_pursuit_follows_a_rout() -> None:
         else:
             assert "pursuit" not in kinds
     assert pursued > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_random_play_from_legal_actions(seed: int) -> None:
+    """Sequence of Play: any choice among legal_actions is legal; two whole turns play out,
+    and units keep their limits."""
+    chooser = random.Random(seed)
+    state = _battle(seed)
+    for _ in range(600):
+        actions = legal_actions(state)
+        assert actions
+        state, _ = step(state, chooser.choice(actions))
+        if state.turn == 3:
+            break
+    assert state.turn == 3
+    assert all(0 <= u.disruption <= 3 and 3 <= u.density <= 8 for u in state.units)
