@@ -62,8 +62,10 @@ def test_fate_table() -> None:
     assert dist.probability(Fate.LIGHT_WOUND) == Fraction(3, 12)
     assert dist.probability(Fate.SERIOUS_WOUND) == Fraction(3, 12)
     assert dist.probability(Fate.GLORY) == Fraction(2, 12)
+    assert after_fate(removed, Fate.LIGHT_WOUND) == Commander("k", "K", BRITISH, constitution=8)
+    assert after_fate(removed, Fate.STUNNED, base_constitution=7).constitution == 7
+    assert after_fate(removed, Fate.SERIOUS_WOUND).removed
+    assert after_fate(removed, Fate.GLORY).removed
     healthy = Commander("k", "K", BRITISH)
-    assert after_fate(healthy, Fate.LIGHT_WOUND).constitution == 8
-    assert after_fate(healthy, Fate.STUNNED).constitution == 9
     with pytest.raises(InvalidValueError):
         odds(commander_fate, healthy)

@@ -19,6 +19,7 @@ from smoothbore.bloodybacks93.turn import (
     ACTIVITY,
     DEFERRED,
     DRAW,
+    ENDED,
     Activate,
     Activated,
     Activity,
@@ -26,6 +27,7 @@ from smoothbore.bloodybacks93.turn import (
     DetermineActivity,
     DrawCard,
     EndActivation,
+    EndBattle,
     EndTurn,
     Extra,
     Manoeuvre,
@@ -75,13 +77,13 @@ def _battle(seed: int = 1) -> State:
 
 def _choose(actions: tuple[object, ...]) -> object:
     order = (Activate, Shoot, Charge, Rally, Move, Manoeuvre, SpendCommandPoint, DetermineActivity,
-             DrawCard, ResolveDeferred, EndTurn, EndActivation)
+             DrawCard, ResolveDeferred, EndTurn, EndActivation, EndBattle)
     return min(actions, key=lambda a: order.index(type(a)))
 
 
 def test_phases_are_data() -> None:
     """Sequence of Play: the turn's phases, in order, each naming its rule."""
-    assert [p.name for p in TURN.phases] == [ACTIVITY, DRAW, ACTIVATION, DEFERRED]
+    assert [p.name for p in TURN.phases] == [ACTIVITY, DRAW, ACTIVATION, DEFERRED, ENDED]
     assert all(p.rule.startswith("Bloodybacks 9.3") for p in TURN.phases)
     assert RULESET.turn is TURN
 
@@ -375,7 +377,22 @@ def test_random_play_from_legal_actions(seed: int) -> None:
         actions = legal_actions(state)
         assert actions
         state, _ = step(state, chooser.choice(actions))
-        if state.turn == 3:
+        if state.turn == 3 or state.phase == ENDED:
             break
-    assert state.turn == 3
+    assert state.turn == 3 or state.phase == ENDED
     assert all(0 <= u.disruption <= 3 and 3 <= u.density <= 8 for u in state.units)
+
+
+def test_end_of_battle_fates() -> None:
+    """Risk to commanders: at the end of the battle removed commanders roll on the fate
+    table."""
+    gone = attrs.evolve(COMMANDERS[0], removed=True, constitution=-1)
+    state = attrs.evolve(_battle(), commanders=(gone, COMMANDERS[1]), phase=DEFERRED)
+    assert EndBattle() in legal_actions(state)
+    ended, events = step(state, EndBattle())
+    assert ended.phase == ENDED and legal_actions(ended) == ()
+    fates = [e for e in events if e.kind == "fate"]
+    assert len(fates) == 1 and fates[0].subject == "cb"
+    assert "end of battle" in fates[0].rule
+    with pytest.raises(IllegalActionError):
+        step(ended, EndTurn())

@@ -85,10 +85,14 @@ def commander_fate(commander: Commander, *, dice: Dice) -> Fate:
     return Fate[name]
 
 
-def after_fate(commander: Commander, fate: Fate) -> Commander:
-    """The commander for the next battle (a light wound costs a point of constitution)."""
+def after_fate(commander: Commander, fate: Fate, base_constitution: int = 9) -> Commander:
+    """The commander for the next battle: stunned, he returns with his constitution
+    (``base_constitution``, 9 by default); lightly wounded, with one point less; seriously
+    wounded or dead, he stays removed."""
+    if fate is Fate.STUNNED:
+        return attrs.evolve(commander, removed=False, constitution=base_constitution)
     if fate is Fate.LIGHT_WOUND:
-        return attrs.evolve(commander, constitution=commander.constitution - 1)
+        return attrs.evolve(commander, removed=False, constitution=base_constitution - 1)
     return commander
 
 

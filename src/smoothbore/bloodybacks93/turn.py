@@ -45,6 +45,7 @@ ACTIVITY = "activity"
 DRAW = "draw"
 ACTIVATION = "activation"
 DEFERRED = "deferred melees"
+ENDED = "ended"
 
 PHASES: tuple[Phase, ...] = (
     Phase(ACTIVITY, f"{TEXT}, Determine commander activation level",
@@ -55,6 +56,8 @@ PHASES: tuple[Phase, ...] = (
           "commanders activated by the card activate units, which spend their actions"),
     Phase(DEFERRED, f"{TEXT}, Sequence of Play",
           "resolve the melees deferred during the turn, then start the next turn"),
+    Phase(ENDED, f"{TEXT}, Risk to commanders",
+          "the battle is over: the fate of removed commanders is rolled"),
 )
 
 
@@ -224,9 +227,14 @@ class EndTurn:
     """Start the next turn."""
 
 
+@attrs.frozen
+class EndBattle:
+    """End the battle after a turn: roll the fate of every removed commander."""
+
+
 Action = Union[  # noqa: UP007
     DetermineActivity, DrawCard, Activate, RoutTest, Move, Manoeuvre, Shoot, Charge, Rally,
-    SpendCommandPoint, EndActivation, ResolveDeferred, EndTurn,
+    SpendCommandPoint, EndActivation, ResolveDeferred, EndTurn, EndBattle,
 ]
 
 
@@ -760,6 +768,25 @@ def _end_turn(state: State, action: EndTurn,
         Event("turn", f"turn {state.turn + 1} begins", RULE_SEQUENCE),)
 
 
+def _end_battle(state: State, action: EndBattle,
+                dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
+    _need_phase(state, action, DEFERRED)
+    if state.extra.deferred:
+        raise _illegal(action, "deferred melees are resolved first", RULE_SEQUENCE)
+    events = [Event("battle", f"the battle ends after turn {state.turn}", RULE_SEQUENCE)]
+    after: list[Commander] = []
+    for leader in state.commanders:
+        if not leader.removed:
+            continue
+        mark = len(dice.records)
+        fate = commanders.commander_fate(leader, dice=dice)
+        after.append(commanders.after_fate(leader, fate))
+        events.append(_event("fate", f"{leader.name}: {fate}", commanders.RULE_FATE, leader.id,
+                             dice, mark))
+    new = state.with_commanders(*after) if after else state
+    return attrs.evolve(new, phase=ENDED), tuple(events)
+
+
 _HANDLERS: dict[type, Callable[[State, object, SamplingDice],
                                tuple[State, tuple[Event, ...]]]] = {
     DetermineActivity: _determine_activity,  # type: ignore[dict-item]
@@ -775,6 +802,7 @@ _HANDLERS: dict[type, Callable[[State, object, SamplingDice],
     EndActivation: _end_activation,  # type: ignore[dict-item]
     ResolveDeferred: _resolve_deferred,  # type: ignore[dict-item]
     EndTurn: _end_turn,  # type: ignore[dict-item]
+    EndBattle: _end_battle,  # type: ignore[dict-item]
 }
 
 
@@ -855,7 +883,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if state.phase == DEFERRED:
         if state.extra.deferred:
             return (ResolveDeferred(), ResolveDeferred(reverse=True))
-        return (EndTurn(),)
+        return (EndTurn(), EndBattle())
+    if state.phase == ENDED:
+        return ()
     raise InvalidValueError("phase", state.phase, ", ".join(p.name for p in PHASES))
 
 
