@@ -22,7 +22,7 @@ from smoothbore.bloodybacks93.turn import (
     ENDED,
     Activate,
     Activated,
-    Activity,
+    ActivityEntry,
     Charge,
     DetermineActivity,
     DrawCard,
@@ -137,7 +137,7 @@ def test_wrong_phase_is_illegal() -> None:
 def _active(card: Card, activated: tuple[Activated, ...] = (), minutes: int = 20) -> State:
     extra = Extra(
         deck=(), card=card, minutes=minutes,
-        activity=(Activity("cb", card.value, 2), Activity("ca", 2, 1)),
+        activity=(ActivityEntry("cb", card.value, 2), ActivityEntry("ca", 2, 1)),
         active=("cb",), activated=activated,
     )
     return attrs.evolve(_battle(), extra=extra, phase=ACTIVATION)

@@ -92,7 +92,9 @@ class Activation:
     morale: TestOutcome | None = None
 
     def __str__(self) -> str:
-        text = f"{self.successes}/{self.dice} successes (need {self.need}): {self.actions} actions"
+        plural = "" if self.actions == 1 else "s"
+        text = (f"{self.successes}/{self.dice} successes (need {self.need}): "
+                f"{self.actions} action{plural}")
         if self.morale is not None:
             text += f"; {self.morale}"
         return text

@@ -144,7 +144,9 @@ class TestOutcome:
     result: TestResult
 
     def __str__(self) -> str:
-        return f"{self.kind} test (need {self.need}): {self.successes} successes, {self.result}"
+        plural = "" if self.successes == 1 else "es"
+        return (f"{self.kind} test (need {self.need}): {self.successes} success{plural}, "
+                f"{self.result}")
 
 
 def roll_test(

@@ -62,7 +62,7 @@ PHASES: tuple[Phase, ...] = (
 
 
 @attrs.frozen
-class Activity:
+class ActivityEntry:
     """A commander's activity level and command points left this turn."""
 
     commander_id: str
@@ -98,7 +98,7 @@ class Extra:
     deck: tuple[Card, ...] = sequence.DECK
     card: Card | None = None
     minutes: int = 0
-    activity: tuple[Activity, ...] = ()
+    activity: tuple[ActivityEntry, ...] = ()
     active: tuple[str, ...] = ()
     attempted: frozenset[str] = frozenset()
     activated: tuple[Activated, ...] = ()
@@ -262,7 +262,7 @@ def _need_phase(state: State, action: object, *phases: str) -> None:
         raise _illegal(action, f"not allowed in the {state.phase} phase", RULE_SEQUENCE)
 
 
-def _activity(state: State, commander_id: str) -> Activity | None:
+def _activity(state: State, commander_id: str) -> ActivityEntry | None:
     for entry in state.extra.activity:
         if entry.commander_id == commander_id:
             return entry
@@ -281,7 +281,7 @@ def _with_activated(extra: Extra, entry: Activated) -> Extra:
     return attrs.evolve(extra, activated=(*rest, entry))
 
 
-def _with_activity(extra: Extra, entry: Activity) -> Extra:
+def _with_activity(extra: Extra, entry: ActivityEntry) -> Extra:
     return attrs.evolve(
         extra,
         activity=tuple(entry if e.commander_id == entry.commander_id else e
@@ -382,14 +382,14 @@ def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 def _determine_activity(state: State, action: DetermineActivity,
                         dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
     _need_phase(state, action, ACTIVITY)
-    entries: list[Activity] = []
+    entries: list[ActivityEntry] = []
     events: list[Event] = []
     for leader in state.commanders:
         if leader.removed:
             continue
         mark = len(dice.records)
         result = command.roll_activity(leader, dice=dice, options=state.extra.options)
-        entries.append(Activity(leader.id, result.level, result.command_points))
+        entries.append(ActivityEntry(leader.id, result.level, result.command_points))
         events.append(_event("activity", f"{leader.name}: {result}", command.RULE_ACTIVITY,
                              leader.id, dice, mark))
     extra = attrs.evolve(state.extra, activity=tuple(entries), deck=sequence.DECK, card=None,
@@ -819,7 +819,7 @@ def _activation_actions(state: State) -> list[Action]:
             c for c in extra.active
             if state.commander(c).side == unit.side
             and (state.commander(c).brigade == unit.brigade
-                 or (_activity(state, c) or Activity(c, 0, 0)).command_points > 0)
+                 or (_activity(state, c) or ActivityEntry(c, 0, 0)).command_points > 0)
         ]
         if _leaderless(state, unit) and sequence.activates_leaderless(card, unit.side):
             leaders.append(None)
