@@ -34,6 +34,7 @@ def test_points_and_strength() -> None:
     """Strength points x 20; back by /20 rounding halves up."""
     assert to_campaign_points(5) == 100
     assert to_strength(100) == 5 and to_strength(90) == 5 and to_strength(89) == 4
+    assert to_strength(110) == 6 and to_strength(109) == 5 and to_strength(10) == 1
 
 
 def test_battle_casualties() -> None:
@@ -54,16 +55,46 @@ def test_continental_week_exact() -> None:
         expected[v] = expected.get(v, Fraction(0)) + Fraction(1, 36)
     d = odds(continental_week, 100)
     assert {r.points: d.probability(r) for r in d.outcomes} == expected
+    four_loss = {**loss, 4: -5}
+    expected_four: dict[int, Fraction] = {}
+    for a, b in product(FACES, FACES):
+        v = 100 + four_loss[a] + gain[b]
+        expected_four[v] = expected_four.get(v, Fraction(0)) + Fraction(1, 36)
     four = odds(continental_week, 100, four_loses=True)
-    assert four.probability(lambda r: r.points < 100) > d.probability(lambda r: r.points < 100)
+    assert {r.points: four.probability(r) for r in four.outcomes} == expected_four
 
 
-def test_militia_week_and_return() -> None:
-    """1 goes home, 2 -10, 3 -5, 4 +5, 5 +10, 6 +15; absent units return on 1d6 <= absent."""
-    d = odds(militia_unit_week, 100)
-    assert d.probability(WeekResult(0, present=False)) == Fraction(1, 6)
-    assert d.probability(WeekResult(115)) == Fraction(1, 6)
-    assert odds(militia_return, 4).probability(True) == Fraction(4, 6)
+def test_continental_week_overstrength_to_pool() -> None:
+    """Overstrength units: a unit at 115 that recruits 15 keeps 120; the rest goes to the pool."""
+    d = odds(continental_week, 115)
+    # faces: loss 1-4 none, recruit 6: 130 -> 120 and 10 to the pool (4/36)
+    assert d.probability(WeekResult(120, to_pool=10)) == Fraction(4, 36)
+    assert all(r.points <= 120 for r in d.outcomes)
+
+
+@pytest.mark.parametrize("points", [100, 40, 5, 112])
+def test_militia_week_exact(points: int) -> None:
+    """1 goes home, 2 -10, 3 -5, 4 +5, 5 +10, 6 +15 (never below 0; above 120 to the pool)."""
+    change = {1: None, 2: -10, 3: -5, 4: 5, 5: 10, 6: 15}
+    expected: dict[WeekResult, Fraction] = {}
+    for (f,) in product(FACES):
+        c = change[f]
+        if c is None:
+            key = WeekResult(0, present=False)
+        else:
+            v = max(0, points + c)
+            key = WeekResult(min(v, 120), to_pool=max(0, v - 120))
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 6)
+    d = odds(militia_unit_week, points)
+    assert {r: d.probability(r) for r in d.outcomes} == expected
+
+
+@pytest.mark.parametrize("absent", [1, 2, 3, 5, 6, 8])
+def test_militia_return_exact(absent: int) -> None:
+    """Absent militia return together when 1d6 is at or under their number."""
+    p = sum(Fraction(1, 6) for f in FACES if f <= absent)
+    assert odds(militia_return, absent).probability(True) == p
+    assert odds(militia_return, 0).probability(True) == 0
 
 
 def test_european_replacements_and_loyalists() -> None:
@@ -92,8 +123,11 @@ def test_overstrength_and_pool() -> None:
     ("extra", "militia", "table"),
     [
         (50, False, {5: 5, 6: 10}),
+        (1, False, {5: 5, 6: 10}),
+        (51, False, {3: 5, 4: 5, 5: 10, 6: 20}),
         (100, False, {3: 5, 4: 5, 5: 10, 6: 20}),
         (50, True, {5: 5, 6: 10}),
+        (75, True, {3: 5, 4: 5, 5: 10, 6: 20}),
     ],
 )
 def test_forced_march_exact(extra: int, militia: bool, table: dict[int, int]) -> None:
@@ -108,3 +142,16 @@ def test_forced_march_exact(extra: int, militia: bool, table: dict[int, int]) ->
     assert {o: d.probability(o) for o in d.outcomes} == expected
     with pytest.raises(IllegalActionError):
         odds(forced_march, 101)
+
+
+def test_forced_march_weather_and_militia_stack() -> None:
+    """Forced marches: militia +1 and adverse weather +1 together, scores over 6 as 6; a normal
+    day's march (0% extra) loses nothing and rolls nothing."""
+    table = {3: 5, 4: 5, 5: 10, 6: 20}
+    expected: dict[int, Fraction] = {}
+    for (f,) in product(FACES):
+        v = table.get(min(6, f + 2), 0)
+        expected[v] = expected.get(v, Fraction(0)) + Fraction(1, 6)
+    d = odds(forced_march, 80, True, True)
+    assert {o: d.probability(o) for o in d.outcomes} == expected
+    assert odds(forced_march, 0).probability(0) == 1

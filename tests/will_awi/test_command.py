@@ -12,7 +12,9 @@ from smoothbore.will_awi.command import (
     OrderFacts,
     command_sequence,
     give_order,
+    group_order_target,
     independent_target,
+    order_check,
     order_target,
 )
 from smoothbore.will_awi.command import test_independent as roll_independent
@@ -89,3 +91,53 @@ def test_orders_until_first_failure() -> None:
     for k in range(4):
         assert d.probability(tuple(f"u{i}" for i in range(k))) == p**k * (1 - p)
     assert d.probability(tuple(f"u{i}" for i in range(4))) == p**4
+
+
+def test_golden_poor_general_faces() -> None:
+    """January 2008 example, face by face: the target is 4, so each of the 36 pairs of faces
+    summing to 4 or less gives the order and a roll of 5 (or more) fails it."""
+    general = WillGeneral("g", "Poor general", "x", rating=7)
+    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
+    target = order_target(general, militia, OrderFacts(distance=15), JANUARY).total
+    check = order_check(target)
+    passes = sum(1 for a, b in product(FACES, FACES) if a + b <= 4)
+    assert passes == 6
+    assert check.distribution().probability(True) == Fraction(passes, 36)
+    # the March post drops the -1 for the strength point lost: 5 or less
+    march = order_target(general, militia, OrderFacts(distance=15)).total
+    assert march == 5
+
+
+@pytest.mark.parametrize(("distance", "steps"), [(0, 0), (11.9, 0), (12, 1), (15, 1), (36, 3)])
+def test_distance_per_12_inches(distance: float, steps: int) -> None:
+    """-1 per 12" away (the January example: 15" is -1)."""
+    g = WillGeneral("g", "G", "x", rating=9)
+    u = WillUnit("u", "U", "x", TroopType.LINE)
+    assert order_target(g, u, OrderFacts(distance=distance)).total == 9 - steps
+
+
+def test_group_order_one_roll_exact() -> None:
+    """A group move: one 2d6 for several units of one commander, -1 group; the roll must pass
+    every unit's target (line 8-1 = 7, militia 8-1-1 = 6): 2d6 <= 6."""
+    g = WillGeneral("g", "G", "x", rating=8)
+    line = WillUnit("l", "Line", "x", TroopType.LINE)
+    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA)
+    assert group_order_target(g, (line, militia)).total == 6
+    assert group_order_target(g, (line,)).total == 8
+    d = odds(give_order, g, line, also=(militia,))
+    expected = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= 6)
+    assert d.probability(True) == expected == Fraction(15, 36)
+
+
+def test_independent_training_exact() -> None:
+    """Independent tests with training: March 3 or less (+1 well, -1 poor); January 6."""
+    for training, march, january in (
+        (Training.WELL, 4, 7),
+        (Training.AVERAGE, 3, 6),
+        (Training.POOR, 2, 5),
+    ):
+        u = WillUnit("u", "U", "x", TroopType.LINE, training=training)
+        m = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= march)
+        j = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= january)
+        assert odds(roll_independent, u).probability(True) == m
+        assert odds(roll_independent, u, options=JANUARY).probability(True) == j

@@ -269,3 +269,30 @@ def test_sampling_agrees_with_exact() -> None:
     n = 4000
     hits = sum(resolve_fire(a, b, FireFacts(5), dice=dice).hit for _ in range(n))
     assert abs(hits / n - 21 / 36) < 0.03
+
+
+@pytest.mark.parametrize(
+    ("troop", "coureurs", "dense", "open_woods"),
+    [
+        (TroopType.RANGERS, False, 1.0, 3.0),
+        (TroopType.INDIANS, False, 1.0, 3.0),
+        (TroopType.LIGHT_INFANTRY, True, 1.0, 3.0),
+        (TroopType.LIGHT_INFANTRY, False, 2.0, 6.0),
+        (TroopType.JAEGERS, False, 2.0, 6.0),
+        (TroopType.RIFLEMEN, False, 2.0, 6.0),
+        (TroopType.LINE, False, 4.0, 12.0),
+        (TroopType.LIGHT_CAVALRY, False, 4.0, 12.0),
+        (TroopType.LIGHT_GUN, False, 4.0, 12.0),
+    ],
+)
+def test_woods_detection_table(
+    troop: TroopType, coureurs: bool, dense: float, open_woods: float
+) -> None:
+    """Rules - Terrain: Woods and Forests, every row: coureurs de bois, rangers and Indians
+    1" dense / 3" open; other open order foot 2" / 6"; others 4" / 12"."""
+    from smoothbore.will_awi.firing import detection_range
+
+    target = unit(troop, uid="t")
+    assert detection_range(target, Woods.DENSE, coureurs) == dense
+    assert detection_range(target, Woods.OPEN, coureurs) == open_woods
+    assert detection_range(target, Woods.NONE, coureurs) is None

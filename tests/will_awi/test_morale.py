@@ -123,14 +123,41 @@ def test_routing_test_exact(rank: Rank | None, bonus: int) -> None:
 
 
 def test_retire_ends_shaken_faq3() -> None:
-    """FAQs (3) 1: a unit that retires after its shaken test is no longer shaken."""
+    """FAQs (3) 1: "unless it says so it is no longer shaken": a unit that retires (2-3) or
+    carries on (4+) after its shaken test is no longer shaken; a rout (1-) routs, -1 SP."""
     u = unit(TroopType.LINE, status=Status.SHAKEN)
     after = apply_shaken_result(u, ShakenResult.RETIRE, Options())
     assert after.status is Status.STEADY and after.must_retire
-    kept = apply_shaken_result(u, ShakenResult.CARRY_ON, Options())
+    recovered = apply_shaken_result(u, ShakenResult.CARRY_ON, Options())
+    assert recovered.status is Status.STEADY and not recovered.must_retire
+    kept = apply_shaken_result(u, ShakenResult.CARRY_ON, Options(shaken_recovers_on_carry_on=False))
     assert kept.status is Status.SHAKEN
     routed = apply_shaken_result(u, ShakenResult.ROUT_LOSE_1, Options())
     assert routed.status is Status.ROUTING and routed.strength == 4
+
+
+def test_shaken_test_status_exact() -> None:
+    """Testing shaken units with FAQs (3) 1, by brute force over the die: with no general a
+    shaken unit ends steady on 2-6 (5/6, 2/6 of it retiring) and routs on a 1 (1/6)."""
+
+    def status_after(dice: object) -> tuple[Status, bool, int]:
+        u = unit(TroopType.LINE, status=Status.SHAKEN)
+        r = roll_shaken(u, None, dice=dice)  # type: ignore[arg-type]
+        a = apply_shaken_result(u, r, Options())
+        return a.status, a.must_retire, a.strength
+
+    d = odds(status_after)
+    expected: dict[tuple[Status, bool, int], Fraction] = {}
+    for (f,) in product(FACES):
+        key = (
+            (Status.STEADY, False, 5)
+            if f >= 4
+            else (Status.STEADY, True, 5)
+            if f >= 2
+            else (Status.ROUTING, False, 4)
+        )
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 6)
+    assert {o: d.probability(o) for o in d.outcomes} == expected
 
 
 def test_rout_loss_at_one_removes() -> None:

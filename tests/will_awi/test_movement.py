@@ -263,3 +263,33 @@ def test_wheel_distance() -> None:
     check_move(line, MovePlan(legs=(Leg(wheel_distance(90, 3.0)),)))
     with pytest.raises(IllegalActionError):
         check_move(unit(TroopType.LINE), MovePlan(legs=(Leg(wheel_distance(90, 3.0)),)))
+
+
+H = Fraction(1, 2)
+
+
+@pytest.mark.parametrize(
+    ("crossing", "row"),
+    [
+        (Crossing.FENCE_OR_WALL, (H, H, F, F)),
+        (Crossing.STREAM, (H, H, F, Fraction(2))),
+        (Crossing.ENTER_BUILDING, (H, H, None, None)),
+        (Crossing.LEAVE_BUILDING, (F, H, None, None)),
+    ],
+)
+def test_crossing_table(crossing: Crossing, row: tuple[Fraction | None, ...]) -> None:
+    """Effects of terrain, proportion of a move: CO foot, OO foot, mounted, wheeled; NA raises."""
+    from smoothbore.will_awi.movement import crossing_cost
+
+    movers = (
+        unit(TroopType.LINE),
+        unit(TroopType.LIGHT_INFANTRY),
+        unit(TroopType.LIGHT_CAVALRY),
+        unit(TroopType.LIGHT_GUN, limbered=True),
+    )
+    for mover, expected in zip(movers, row, strict=True):
+        if expected is None:
+            with pytest.raises(IllegalActionError):
+                crossing_cost(mover, crossing)
+        else:
+            assert crossing_cost(mover, crossing) == expected

@@ -79,30 +79,42 @@ def militia_week(face: int) -> int:
 
 @attrs.frozen(order=True)
 class WeekResult:
+    """A unit's points after its week, whether it is still present, and the points above 120
+    that go to the replacement pool (Overstrength units)."""
+
     points: int
     present: bool = True
+    to_pool: int = 0
 
     def __str__(self) -> str:
-        return f"{self.points} points" if self.present else "gone home"
+        if not self.present:
+            return "gone home"
+        return f"{self.points} points" + (f" (+{self.to_pool} to the pool)" if self.to_pool else "")
+
+
+def _week_result(total: int) -> WeekResult:
+    kept, excess = cap_strength(max(0, total))
+    return WeekResult(kept, to_pool=excess)
 
 
 def continental_week(points: int, *, dice: Dice, four_loses: bool = False) -> WeekResult:
-    """A Continental or loyalist unit's week: attrition then recruitment, capped at 120."""
+    """A Continental or loyalist unit's week: attrition then recruitment; points above 120 go
+    to the replacement pool."""
     loss = dice.roll(
         TotalCheck.of(1, D6), reason="end of enlistment", rule=rules.CAMPAIGN_CONTINENTAL
     )
     gain = dice.roll(TotalCheck.of(1, D6), reason="recruitment", rule=rules.CAMPAIGN_CONTINENTAL)
     total = points + continental_attrition(loss, four_loses) + continental_recruitment(gain)
-    return WeekResult(max(0, total))
+    return _week_result(total)
 
 
 def militia_unit_week(points: int, *, dice: Dice) -> WeekResult:
-    """A militia unit's week: it may go home or change strength."""
+    """A militia unit's week: it may go home or change strength (above 120 to the pool)."""
     face = dice.roll(TotalCheck.of(1, D6), reason="militia week", rule=rules.CAMPAIGN_MILITIA)
     change = militia_week(face)
     if change == GOES_HOME:
         return WeekResult(0, present=False)
-    return WeekResult(max(0, points + change))
+    return _week_result(points + change)
 
 
 def militia_return(absent: int, *, dice: Dice) -> bool:

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import D6, Dice, IllegalActionError, Modified, Modifier, ThresholdCheck
+from smoothbore.core import (
+    D6,
+    Dice,
+    IllegalActionError,
+    InvalidValueError,
+    Modified,
+    Modifier,
+    ThresholdCheck,
+)
 
 from . import rules
 from .options import DEFAULT_OPTIONS, CommandPost, Options
@@ -72,6 +80,20 @@ def order_target(
     return Modified(general.rating, f"{general.name}'s rating", r).plus(*mods)
 
 
+def group_order_target(
+    general: WillGeneral,
+    units: tuple[WillUnit, ...],
+    facts: OrderFacts = OrderFacts(),
+    options: Options = DEFAULT_OPTIONS,
+) -> Modified:
+    """One roll orders a group of his units moving together: the group move's -1 applies, and
+    the roll must pass every unit's own target, so the group needs the lowest of them."""
+    if not units:
+        raise InvalidValueError("units", units, "at least one unit in the group")
+    grouped = attrs.evolve(facts, group=len(units) > 1 or facts.group)
+    return min((order_target(general, u, grouped, options) for u in units), key=lambda m: m.total)
+
+
 def order_check(target: int) -> ThresholdCheck:
     return ThresholdCheck((D6, D6), target, at_least=False)
 
@@ -83,12 +105,15 @@ def give_order(
     *,
     dice: Dice,
     options: Options = DEFAULT_OPTIONS,
+    also: tuple[WillUnit, ...] = (),
 ) -> bool:
-    """One command roll: True when the unit may move."""
-    target = order_target(general, unit, facts, options)
+    """One command roll: True when the unit (with the units of its group, ``also``) may
+    move."""
+    target = group_order_target(general, (unit, *also), facts, options)
+    names = ", ".join(u.name for u in (unit, *also))
     return dice.roll(
         order_check(target.total),
-        reason=f"{general.name} orders {unit.name} (needs {target.total} or less)",
+        reason=f"{general.name} orders {names} (needs {target.total} or less)",
         rule=target.rule,
     )
 

@@ -191,7 +191,9 @@ def lose_strength(unit: WillUnit, points: int) -> WillUnit:
 
 
 def apply_shaken_result(unit: WillUnit, result: ShakenResult, options: Options) -> WillUnit:
-    """The unit after its shaken test. A unit that retires is no longer shaken (FAQs (3) 1)."""
+    """The unit after its shaken test. FAQs (3) 1 rules that a result which does not say the
+    unit stays shaken leaves it no longer shaken: carrying on (4+) and retiring (2-3) both end
+    it (option ``shaken_recovers_on_carry_on=False``: carrying on keeps it shaken)."""
     if result is ShakenResult.CARRY_ON:
         if options.shaken_recovers_on_carry_on:
             return attrs.evolve(unit, status=Status.STEADY)

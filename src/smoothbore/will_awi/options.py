@@ -58,7 +58,7 @@ class Options:
     cavalry_close_order: bool = True
     militia_rout_in_open: bool = False
     shaken_quality_modifiers: bool = False
-    shaken_recovers_on_carry_on: bool = False
+    shaken_recovers_on_carry_on: bool = True
     morale_after_fire_loss: bool = True
     road_bonus: bool = False
     terrain_thirds: bool = True

@@ -80,7 +80,7 @@ from .movement import (
     rout_move,
     test_gun_facing,
 )
-from .options import DEFAULT_OPTIONS, Options
+from .options import DEFAULT_OPTIONS, CommandPost, Options
 from .units import Rank, Status, TroopType, WillGeneral, WillUnit
 from .variants import end_highland_charge, highland_charge_move, test_highland_charge
 
@@ -124,6 +124,7 @@ class TestedCharge:
     counter: bool = False
     decided: bool = False
     evaded: bool = False
+    surrender_tested: bool = False
 
 
 @attrs.frozen
@@ -137,6 +138,7 @@ class WillExtra:
     fired: frozenset[str] = frozenset()
     ordered: frozenset[str] = frozenset()
     failed: frozenset[str] = frozenset()
+    independents: bool = False
     charges: tuple[Charge, ...] = ()
     tests: tuple[TestedCharge, ...] = ()
     resolved: frozenset[str] = frozenset()
@@ -204,11 +206,13 @@ class Limber:
 
 @attrs.frozen
 class Order:
-    """C (command and control on): a commander's order roll for a unit."""
+    """C (command and control on): a commander's order roll for a unit, or one roll for a group
+    of his units moving together (``with_units``: the others; the group move's -1 applies)."""
 
     general: str
     unit: str
     facts: OrderFacts = attrs.field(factory=OrderFacts)
+    with_units: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -680,10 +684,13 @@ def _mover(state: WillState, unit_id: str, action: object) -> WillUnit:
         raise _illegal(action, f"{unit.name} is routing: it moves in B")
     if unit.id in state.extra.done:
         raise _illegal(action, f"{unit.name} has already moved")
+    if unit.highland_charge:
+        # A Highland charge is a compulsory move: it needs no order.
+        if not isinstance(action, HighlandChargeMove):
+            raise _illegal(action, "a Highland charge must move at the enemy", rules.FORTY_FIVE)
+        return unit
     if state.extra.options.command_control and unit.id not in state.extra.ordered:
-        raise _illegal(action, f"{unit.name} has no order to move", rules.COMMAND_MARCH)
-    if unit.highland_charge and not isinstance(action, HighlandChargeMove):
-        raise _illegal(action, "a Highland charge must move at the enemy", rules.FORTY_FIVE)
+        raise _illegal(action, f"{unit.name} has no order to move", _command_rule(state))
     return unit
 
 
@@ -730,49 +737,60 @@ def _limber(state: WillState, action: Limber, log: _Log) -> WillState:
     return _with_extra(state, done=state.extra.done | {unit.id})
 
 
+def _command_rule(state: WillState) -> str:
+    post = state.extra.options.command_post
+    return rules.COMMAND_MARCH if post is CommandPost.MARCH_2008 else rules.COMMAND_JANUARY
+
+
 def _order(state: WillState, action: Order, log: _Log) -> WillState:
     opts = state.extra.options
+    rule = _command_rule(state)
     if not opts.command_control:
-        raise _illegal(action, "command and control is not in play", rules.COMMAND_MARCH)
+        raise _illegal(action, "command and control is not in play", rule)
+    if state.extra.independents:
+        raise _illegal(action, "the independent tests come after all command rolls", rule)
     general = state.commander(action.general)
-    unit = _own(state, action.unit, state.extra.moving, action)
-    if general.side != unit.side or not general.active:
-        raise _illegal(action, f"{general.name} cannot command {unit.name}", rules.COMMAND_MARCH)
-    if unit.commander != general.id and not in_chain_of_command(unit, general, state.commanders):
-        raise _illegal(action, f"{unit.name} is not under {general.name}", rules.COMMAND_MARCH)
     if general.id in state.extra.failed:
-        raise _illegal(action, f"{general.name} has failed: no more orders", rules.COMMAND_MARCH)
-    if unit.id in state.extra.ordered or unit.id in state.extra.done:
-        raise _illegal(action, f"{unit.name} has already been tested", rules.COMMAND_MARCH)
-    ok = give_order(general, unit, action.facts, dice=log.dice, options=opts)
-    log.add(
-        "order",
-        f"{general.name} orders {unit.name}: {'moves' if ok else 'fails'}",
-        rules.COMMAND_MARCH,
-        unit.id,
-    )
+        raise _illegal(action, f"{general.name} has failed: no more orders", rule)
+    ids = (action.unit, *action.with_units)
+    if len(set(ids)) != len(ids):
+        raise _illegal(action, "a unit appears twice in the group", rule)
+    group = tuple(_own(state, uid, state.extra.moving, action) for uid in ids)
+    for unit in group:
+        if general.side != unit.side or not general.active:
+            raise _illegal(action, f"{general.name} cannot command {unit.name}", rule)
+        if unit.commander != general.id and not in_chain_of_command(
+            unit, general, state.commanders
+        ):
+            raise _illegal(action, f"{unit.name} is not under {general.name}", rule)
+        if unit.id in state.extra.ordered or unit.id in state.extra.done:
+            raise _illegal(action, f"{unit.name} has already been tested", rule)
+        if unit.routing or unit.highland_charge:
+            raise _illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
+    ok = give_order(general, group[0], action.facts, dice=log.dice, options=opts, also=group[1:])
+    names = ", ".join(u.name for u in group)
+    log.add("order", f"{general.name} orders {names}: {'moves' if ok else 'fails'}", rule, ids[0])
     if ok:
-        return _with_extra(state, ordered=state.extra.ordered | {unit.id})
+        return _with_extra(state, ordered=state.extra.ordered | set(ids))
     return _with_extra(
-        state, failed=state.extra.failed | {general.id}, done=state.extra.done | {unit.id}
+        state, failed=state.extra.failed | {general.id}, done=state.extra.done | set(ids)
     )
 
 
 def _independent(state: WillState, action: IndependentTest, log: _Log) -> WillState:
     opts = state.extra.options
+    rule = _command_rule(state)
     if not opts.command_control:
-        raise _illegal(action, "command and control is not in play", rules.COMMAND_MARCH)
+        raise _illegal(action, "command and control is not in play", rule)
     unit = _own(state, action.unit, state.extra.moving, action)
     if unit.id in state.extra.ordered or unit.id in state.extra.done:
-        raise _illegal(action, f"{unit.name} has already been tested", rules.COMMAND_MARCH)
+        raise _illegal(action, f"{unit.name} has already been tested", rule)
+    if unit.routing or unit.highland_charge:
+        raise _illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
     failed = unit.commander in state.extra.failed
     ok = test_independent(unit, failed, dice=log.dice, options=opts)
-    log.add(
-        "order",
-        f"{unit.name} tests alone: {'moves' if ok else 'stays'}",
-        rules.COMMAND_MARCH,
-        unit.id,
-    )
+    log.add("order", f"{unit.name} tests alone: {'moves' if ok else 'stays'}", rule, unit.id)
+    state = _with_extra(state, independents=True)
     if ok:
         return _with_extra(state, ordered=state.extra.ordered | {unit.id})
     return _with_extra(state, done=state.extra.done | {unit.id})
@@ -884,7 +902,7 @@ def _end_c(state: WillState, action: EndPhase, log: _Log) -> WillState:
         for u in state.units_of(state.extra.moving)
         if u.highland_charge and u.id not in state.extra.done
     ]
-    if unmoved and not state.extra.options.command_control:
+    if unmoved:
         raise _illegal(
             action, f"{', '.join(unmoved)} must make the Highland charge move", rules.FORTY_FIVE
         )
@@ -895,7 +913,10 @@ def _end_c(state: WillState, action: EndPhase, log: _Log) -> WillState:
     )
     state = state.with_units(*busy) if busy else state
     return attrs.evolve(
-        _with_extra(state, done=frozenset(), ordered=frozenset(), failed=frozenset()), phase=D
+        _with_extra(
+            state, done=frozenset(), ordered=frozenset(), failed=frozenset(), independents=False
+        ),
+        phase=D,
     )
 
 
@@ -1005,6 +1026,15 @@ def _bombard(state: WillState, action: Bombard, log: _Log) -> WillState:
     return _with_extra(_with_work(state, after), fired=state.extra.fired | {firer.id})
 
 
+def _ready_demolitions(state: WillState) -> tuple[Demolition, ...]:
+    """Demolitions whose layers (of the moving side) moved away this move."""
+    return tuple(
+        d
+        for d in state.extra.demolitions
+        if d.away and state.unit(d.unit).side == state.extra.moving
+    )
+
+
 def _detonate(state: WillState, action: Detonate, log: _Log) -> WillState:
     current = next((d for d in state.extra.demolitions if d.work == action.work and d.away), None)
     if current is None or state.unit(current.unit).side != state.extra.moving:
@@ -1053,6 +1083,12 @@ def _spread_highland(state: WillState, action: SpreadHighlandCharge, log: _Log) 
 
 
 def _end_e(state: WillState, action: EndPhase, log: _Log) -> WillState:
+    if _ready_demolitions(state):
+        raise _illegal(
+            action,
+            "a charge whose layers moved away goes off in this firing phase",
+            rules.DEMOLITION,
+        )
     return attrs.evolve(_with_extra(state, done=frozenset()), phase=F)
 
 
@@ -1104,7 +1140,17 @@ def _test_charged(state: WillState, action: TestCharged, log: _Log) -> WillState
                 routed = attrs.evolve(routed, immobilised=True)
             state = state.with_units(routed)
             state = _lose(state, state.unit(target.id), 1, log, rules.CHARGED_TEST)
-    tested = TestedCharge(action.target, result, decided=result is not ChargedResult.COUNTER_CHARGE)
+    # An already routing unit, or one charged in the rear that routed, has taken its one
+    # surrender test here (Surrender (a), (b)); it does not test again at contact.
+    surrender_tested = target.routing or (
+        facts.face is Face.REAR and result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS)
+    )
+    tested = TestedCharge(
+        action.target,
+        result,
+        decided=result is not ChargedResult.COUNTER_CHARGE,
+        surrender_tested=surrender_tested,
+    )
     if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
         state = _with_extra(
             state, winners=state.extra.winners | {c.id for c in chargers if c.troop.is_cavalry}
@@ -1179,7 +1225,9 @@ def _contact(state: WillState, action: Contact, log: _Log) -> WillState:
     )
     state = _with_extra(state, charges=charges)
     target = state.unit(charge.target)
-    if action.in_reach and target.on_table and target.routing:
+    tested = _test_of(state, charge.target)
+    already = tested is not None and tested.surrender_tested
+    if action.in_reach and target.on_table and target.routing and not already:
         if test_surrender(target, dice=log.dice, why="routing and successfully charged"):
             state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
             log.add("surrender", f"{target.name} surrenders", rules.SURRENDER, target.id)
@@ -1399,12 +1447,13 @@ def _candidates(state: WillState) -> tuple[WillAction, ...]:
                 out += [Engineer(u.id, w.id, build) for build in (False, True)]
                 out += [LayCharge(u.id, w.id, 1)]
         out += [MoveAway(d.unit) for d in state.extra.demolitions]
-        out += [
-            Order(g.id, u.id)
-            for g in state.commanders
-            for u in moving
-            if g.side == state.extra.moving
-        ]
+        for g in state.commanders:
+            if g.side != state.extra.moving:
+                continue
+            out += [Order(g.id, u.id) for u in moving]
+            own = [u.id for u in moving if u.commander == g.id]
+            if len(own) > 1:
+                out.append(Order(g.id, own[0], with_units=tuple(own[1:])))
     elif p == D:
         out += [ChangeFacing(u.id, 0.0) for u in firing]
     elif p == E:
