@@ -220,6 +220,11 @@ def test_charge_and_deferred_melee() -> None:
         hurt = after.stamina_losses > before.stamina_losses
         # Risk to commanders: Stevens is attached to a1, so its losses put him at risk
         assert hurt == any(e.kind == "risk" and e.subject == "ca" for e in events)
+        for event in events:
+            if event.kind == "risk":
+                # one melee loss is a stamina loss with its DRP: counted once
+                losses = after.stamina_losses - before.stamina_losses
+                assert ("struck" in event.text) == (event.rolls[0].outcome <= losses)
 
 
 def test_skirmishers_must_evade() -> None:

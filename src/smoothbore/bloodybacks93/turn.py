@@ -351,11 +351,15 @@ def _move_events(units: tuple[Unit, ...], fates: tuple[Fate, ...],
 
 def _risk_events(
     state: State, before: tuple[Unit, ...], after: tuple[Unit, ...], dice: SamplingDice,
-    rifles: bool = False,
+    rifles: bool = False, melee: bool = False,
 ) -> tuple[State, tuple[Event, ...]]:
+    """Risk to commanders attached to units that took losses: a shooting hit is one loss
+    (a DRP or a stamina loss); a melee loss is one (a stamina loss with its DRP)."""
     events: list[Event] = []
     for old, new in zip(before, after, strict=True):
-        losses = (new.disruption - old.disruption) + (new.stamina_losses - old.stamina_losses)
+        losses = new.stamina_losses - old.stamina_losses
+        if not melee:
+            losses += new.disruption - old.disruption
         if losses <= 0:
             continue
         for leader in _attached(state, old.id):
@@ -684,7 +688,7 @@ def _fight(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...]
             events.append(_event("pursuit", f'{unit.name} pursues {distance}"',
                                  f"{TEXT}, Charges and melee: Pursuit", unit.id, dice, mark))
     new, risks = _risk_events(new, chargers + defenders, outcome.chargers + outcome.defenders,
-                              dice)
+                              dice, melee=True)
     return new, (*events, *risks)
 
 
