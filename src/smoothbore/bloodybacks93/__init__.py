@@ -13,9 +13,9 @@ from .units import Commander, Unit
 
 RULESET = Ruleset(
     name="bloodybacks93",
-    title="Bloodybacks! 9.3",
+    title="Bloodybacks!",
     period="American War of Independence",
-    edition="9.3",
+    edition="version 9.3 (the author's web page)",
     aliases=("bloodybacks", "bb93"),
     dice=("d12", "dAv (average die 2,3,3,4,4,5)", "d3", "activation deck of 10 cards"),
     phases=PHASES,
