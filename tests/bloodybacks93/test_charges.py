@@ -156,3 +156,18 @@ def test_evade_eligibility_property(defender: Unit, charger: Unit) -> None:
     expected = defender.density <= 4 and charger.density >= 5
     assert may_evade(defender, charger) is expected
     assert must_evade(defender, charger, in_open=False) is False
+
+
+def test_indians_in_woods() -> None:
+    """Concepts and definitions: Quality: indians use their woods quality for impetus (2 x
+    quality) and for the check to stand when the charge says they are in woods."""
+    indians = Unit("i", "Mohawks", BRITISH, quality=1, woods_quality=5, density=4,
+                   troops=Troops.INDIAN)
+    assert odds(roll_impetus, (indians,), (TARGET,), ChargeFacts(charger_in_woods=True)) == (
+        odds(roll_impetus, (attrs.evolve(indians, quality=5),), (TARGET,), ChargeFacts()))
+    defending = attrs.evolve(indians, side=AMERICAN)
+    in_woods = odds(check_to_stand, (defending,), 4, ChargeFacts(defender_in_woods=True))
+    assert in_woods.probability(lambda s: not s.tests) == 1  # 4 is not above quality 5
+    in_open = odds(check_to_stand, (defending,), 4, ChargeFacts())
+    got = in_open.map(lambda s: str(s.tests[0].result))
+    assert {o: got.probability(o) for o in got.outcomes} == results_of(1 + 4 - 3)

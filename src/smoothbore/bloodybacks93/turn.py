@@ -137,6 +137,7 @@ class RoutTest:
 
     unit_id: str
     commander_id: str | None
+    in_woods: bool = False
 
 
 @attrs.frozen
@@ -502,7 +503,7 @@ def _rout_test(state: State, action: RoutTest,
     mark = len(dice.records)
     test = morale.take_test(unit, morale.TestKind.MORALE, dice=dice,
                             commander_attached=bool(_attached(state, unit.id)),
-                            reason=f"{unit.name} is routing")
+                            in_woods=action.in_woods, reason=f"{unit.name} is routing")
     after = morale.apply_result(unit, test.result)
     text = f"{unit.name}: {test}"
     if after.routing:
