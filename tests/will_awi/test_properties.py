@@ -3,14 +3,17 @@ range, states serialise, and the same seed gives the same result."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smoothbore.core import BattleState, IllegalActionError, SamplingDice, odds
-from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face
+from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face, charged_test_score
 from smoothbore.will_awi.charges import test_charged as roll_charged
 from smoothbore.will_awi.firing import Cover, FireFacts, fire_modifiers, resolve_fire
-from smoothbore.will_awi.melee import Fighter, Melee, resolve_melee
+from smoothbore.will_awi.melee import Effect, Fighter, Melee, melee_scores, resolve_melee
 from smoothbore.will_awi.morale import basic_morale, lose_strength
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, Options
 from smoothbore.will_awi.sequence import WillExtra, new_battle
@@ -38,12 +41,33 @@ OPTIONS = st.sampled_from(
 def test_charged_test_distribution_whole(
     target: WillUnit, chargers: list[WillUnit], face: Face, options: Options
 ) -> None:
-    """Rules - Charging: every charged test is a whole distribution; routing at or above basic
-    morale is the only way to rout for an unshaken, unrouted unit."""
+    """Rules - Charging: a unit not already routing routs when 1d6 + factors reaches its basic
+    morale (then, charged in the rear, 4+ foot / 5+ mounted surrenders), counter-charges
+    (foot or cavalry only) below zero, else stands: by brute force over the dice."""
     d = odds(roll_charged, target, tuple(chargers), ChargeFacts(face), options=options)
     assert sum(d.probability(o) for o in d.outcomes) == 1
-    if not target.routing:
-        assert ChargedResult.SURRENDERS not in d.outcomes
+    if target.routing:
+        need = 5 if target.troop.is_cavalry else 4
+        assert d.probability(ChargedResult.SURRENDERS) == Fraction(7 - need, 6)
+        return
+    mod = charged_test_score(target, tuple(chargers), ChargeFacts(face), options).total
+    morale = basic_morale(target).total
+    counters = target.troop.is_foot or target.troop.is_cavalry
+    need = 5 if target.troop.is_cavalry else 4
+    expected: dict[ChargedResult, Fraction] = {}
+    for f, g in product(range(1, 7), range(1, 7)):
+        s = f + mod
+        if s >= morale:
+            if face is Face.REAR:
+                key = ChargedResult.ROUTS_SURRENDERS if g >= need else ChargedResult.ROUTS
+            else:
+                key = ChargedResult.ROUTS
+        elif s < 0 and counters:
+            key = ChargedResult.COUNTER_CHARGE
+        else:
+            key = ChargedResult.STANDS
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 36)
+    assert {o: d.probability(o) for o in d.outcomes} == expected
 
 
 @settings(max_examples=60, deadline=None)
@@ -69,11 +93,25 @@ def test_fire_distribution_whole_or_illegal(
 def test_melee_distribution_whole(
     a: WillUnit, d: WillUnit, charging: bool, options: Options
 ) -> None:
-    """Rules - Melee: the results sum to one and the loser is always one named unit."""
+    """Rules - Melee: 1d6 + factors each; equal both retire, the lower loses: by 2+ routs,
+    by 1 retires shaken: by brute force over the two dice."""
     m = Melee((Fighter(a, charging=charging),), (Fighter(d),))
     dist = odds(resolve_melee, m, options=options)
-    assert sum(dist.probability(o) for o in dist.outcomes) == 1
-    assert all(o.affected in ("", "a", "d") for o in dist.outcomes)
+    (mod_a,), (mod_d,) = (tuple(x.total for x in side) for side in melee_scores(m, options))
+    expected: dict[tuple[str, str], Fraction] = {}
+    for x, y in product(range(1, 7), range(1, 7)):
+        sa, sd = x + mod_a, y + mod_d
+        if sa == sd:
+            key = ("", Effect.BOTH_RETIRE.value)
+        else:
+            who = "a" if sa < sd else "d"
+            key = (who, (Effect.ROUT if abs(sa - sd) >= 2 else Effect.RETIRE_SHAKEN).value)
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 36)
+    got: dict[tuple[str, str], Fraction] = {}
+    for o in dist.outcomes:
+        key = (o.affected, o.effect.value)
+        got[key] = got.get(key, Fraction(0)) + dist.probability(o)
+    assert got == expected
 
 
 @given(units(), st.integers(0, 8))
