@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
+from collections.abc import Callable
 
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.melee import charge_distribution, clear_caches, resolve_charge
@@ -24,14 +25,20 @@ DEFENDERS = (Unit("d", "Continentals", AMERICAN, quality=3, density=6, size=20,
 FACTS = ChargeFacts()
 
 
-def median_seconds(function: object, repetitions: int) -> float:
-    """Median wall time of ``function()`` over ``repetitions`` calls."""
-    call = function  # type: ignore[assignment]
+def median_seconds(
+    function: Callable[[], object], repetitions: int, setup: Callable[[], object] = lambda: None
+) -> float:
+    """Median wall time of ``function()`` over ``repetitions`` calls, ``setup()`` untimed
+    before each."""
     times = []
     for _ in range(repetitions):
+        setup()
+        gc.collect()
+        gc.disable()  # as timeit does
         start = time.perf_counter()
-        call()  # type: ignore[operator]
+        function()
         times.append(time.perf_counter() - start)
+        gc.enable()
     return statistics.median(times)
 
 
@@ -55,12 +62,7 @@ def sampled_medians(repetitions: int, per_dice: int = 1_000) -> float:
 def main() -> None:
     dice = SamplingDice(20260101)
 
-    def exact_cold() -> None:
-        clear_caches()
-        charge_distribution(CHARGERS, DEFENDERS, FACTS)
-
-    def exact_warm_stages() -> None:
-        charge_distribution.cache_clear()
+    def exact() -> None:
         charge_distribution(CHARGERS, DEFENDERS, FACTS)
 
     sampled_medians(2_000)  # warm up
@@ -71,9 +73,9 @@ def main() -> None:
     print(f"sampled charge, median: {sampled_medians(50_000) * 1e6:8.1f} us "
           "(target < 50 us)")
     print(f"exact distribution (all caches cleared), median: "
-          f"{median_seconds(exact_cold, 40) * 1e3:8.2f} ms (target < 20 ms)")
+          f"{median_seconds(exact, 40, clear_caches) * 1e3:8.2f} ms (target < 20 ms)")
     print(f"exact distribution (stage caches warm), median: "
-          f"{median_seconds(exact_warm_stages, 200) * 1e3:8.2f} ms")
+          f"{median_seconds(exact, 200, charge_distribution.cache_clear) * 1e3:8.2f} ms")
     dist = charge_distribution(CHARGERS, DEFENDERS, FACTS)
     print(f"exact outcomes: {len(dist)}; P(defender breaks) = "
           f"{float(dist.probability(lambda o: o.verdict().defender.value != 'holds')):.4f}")

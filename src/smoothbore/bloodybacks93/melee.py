@@ -305,7 +305,7 @@ def _results(tests: tuple[TestOutcome | None, ...]) -> tuple[TestResult | None, 
     return tuple(t.result if t is not None else None for t in tests)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class _Melee:
     """What the melee stage needs once the check to stand is known."""
 
@@ -469,6 +469,14 @@ def charge_distribution(
 
 
 def clear_caches() -> None:
-    """Forget cached stage distributions (for benchmarks of a cold start)."""
-    _stage.cache_clear()
-    charge_distribution.cache_clear()
+    """Forget every cached value of the charge (for benchmarks of a cold start; the core's
+    own cache of check distributions is kept)."""
+    from . import _checks, charges, morale, units
+
+    for cached in (
+        _stage, charge_distribution, melee_dice, melee_need, melee_check, _melee_setup,
+        _no_melee, _losses, _assemble, charges.impetus_check, morale.need_for_test,
+        morale.check_for_test, morale._prepared, morale.apply_result, units.take_melee_losses,
+        _checks._describe, _checks._table, _checks._lookup,
+    ):
+        cached.cache_clear()
