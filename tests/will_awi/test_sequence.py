@@ -579,3 +579,20 @@ def test_routing_target_tests_surrender_once() -> None:
         s, events = TURN.step(s, Contact("r1", True))
         assert not any(e.rolls for e in events)
     assert outcomes == {True, False}
+
+
+def test_ruleset_page_examples_run() -> None:
+    """docs/rulesets/will_awi.md: the examples of playing a move (with and without command and
+    control) run as written."""
+    import pathlib
+    import re
+
+    page = pathlib.Path(__file__).parents[2] / "docs" / "rulesets" / "will_awi.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) >= 2
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(block, namespace)
+    state = namespace["state"]
+    assert isinstance(state, BattleState) and state.phase == "C"
+    assert state.extra.ordered or state.extra.failed
