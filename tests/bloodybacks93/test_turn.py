@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from smoothbore.bloodybacks93 import RULESET, TURN
 from smoothbore.bloodybacks93.activation import ActionKind
 from smoothbore.bloodybacks93.command import CommandPointUse
+from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
 from smoothbore.bloodybacks93.sequence import RED, Card
 from smoothbore.bloodybacks93.shooting import ShotFacts
 from smoothbore.bloodybacks93.turn import (
@@ -401,3 +402,33 @@ def test_end_of_battle_fates() -> None:
     assert "end of battle" in fates[0].rule
     with pytest.raises(IllegalActionError):
         step(ended, EndTurn())
+
+
+def test_charge_needs_the_move_to_reach() -> None:
+    """Charges and melee: a unit enters melee only if its move action reaches the enemy;
+    the move's spare distance decides whether evaders are caught (Evade)."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    short, events = step(state, Charge(("b1",), ("a1",), distance=8))  # density 5: 7"
+    assert [e.kind for e in events] == ["charge move"] and "falls short" in events[0].text
+    assert short.unit("a1") == state.unit("a1")
+    _, events = step(state, Charge(("b1",), ("a1",), distance=7))
+    assert [e.kind for e in events][:2] == ["charge move", "melee"]
+    column = attrs.evolve(state, units=tuple(
+        attrs.evolve(u, formation=Formation.COLUMN) if u.id == "b1" else u for u in state.units))
+    caught = 0
+    for seed in range(20):
+        trial = attrs.evolve(column, dice=attrs.evolve(column.dice, seed=seed))
+        # a column on a road moves 12": 2" to the skirmishers leaves 10" to spare
+        after, events = step(trial, Charge(("b1",), ("a2",), distance=2,
+                                           ground=MoveFacts(road=True)))
+        evade_event = next(e for e in events if e.kind == "evade")
+        distance = evade_event.rolls[0].outcome  # 2dAv + quality 3
+        assert ("caught" in evade_event.text) == (distance <= 10)
+        if distance <= 10:
+            assert after.unit("a2").destroyed
+        caught += distance <= 10
+    assert 0 < caught < 20
+    rough = Charge(("b1",), ("a1",), distance=1,
+                   ground=MoveFacts(terrain=Terrain.HEAVY_WOODS))
+    muddy, _ = step(state, rough)
+    assert muddy.unit("b1").disruption >= 1

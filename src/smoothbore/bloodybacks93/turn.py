@@ -178,7 +178,9 @@ class Charge:
     charger's impetus is rolled. ``evade`` is the target's choice (None: only when
     compulsory); ``charger_spare_move`` is what the chargers could move beyond the evaders'
     position; ``defer`` leaves the melee to the end of the turn; ``pursue`` follows routed
-    defenders."""
+    defenders. With ``distance`` (inches to the target, measured) each charger makes its move
+    action over ``ground`` and only those that reach it make contact (cavalry pick any of
+    their distances); the spare move then decides whether evaders are caught."""
 
     unit_ids: tuple[str, ...]
     target_ids: tuple[str, ...]
@@ -189,6 +191,8 @@ class Charge:
     charger_spare_move: float = 0.0
     defer: bool = False
     pursue: bool = False
+    distance: float | None = None
+    ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
 
 
 @attrs.frozen
@@ -631,6 +635,12 @@ def _charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, tu
         extra = _spend(interim, action, unit.id, act.ActionKind.CHARGE.cost)
     events: list[Event] = []
     new = attrs.evolve(state, extra=extra)
+    spare = action.charger_spare_move
+    if action.distance is not None:
+        new, chargers, spare, moves = _charge_moves(new, chargers, action, dice)
+        events.extend(moves)
+        if not chargers:
+            return new, tuple(events)
     standing: list[Unit] = []
     for target in targets:
         compulsory = must_evade(target, chargers[0], in_open=action.target_in_open,
@@ -640,8 +650,7 @@ def _charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, tu
             raise _illegal(action, f"{target.name} must evade in the open", RULE_EVADE)
         if wants and may_evade(target, chargers[0], hard_cover=action.hard_cover):
             mark = len(dice.records)
-            result = evade(target, chargers[0], dice=dice,
-                           charger_spare_move=action.charger_spare_move,
+            result = evade(target, chargers[0], dice=dice, charger_spare_move=spare,
                            hard_cover=action.hard_cover,
                            commander_attached=bool(_attached(state, target.id)))
             new = new.with_units(result.unit)
@@ -652,13 +661,43 @@ def _charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, tu
     if not standing:
         return new, tuple(events)
     if action.defer:
-        melee = DeferredMelee(action.unit_ids, tuple(t.id for t in standing), action.facts)
+        melee = DeferredMelee(tuple(c.id for c in chargers), tuple(t.id for t in standing),
+                              action.facts)
         extra = attrs.evolve(new.extra, deferred=(*new.extra.deferred, melee))
         events.append(Event("charge", "charge made contact; melee deferred to the end of the "
                             "turn", RULE_SEQUENCE, chargers[0].id))
         return attrs.evolve(new, extra=extra), tuple(events)
     new, fight = _fight(new, chargers, tuple(standing), action.facts, action.pursue, dice)
     return new, (*events, *fight)
+
+
+def _charge_moves(
+    state: State, chargers: tuple[Unit, ...], action: Charge, dice: SamplingDice
+) -> tuple[State, tuple[Unit, ...], float, tuple[Event, ...]]:
+    """Each charger's move towards the target: those that reach it make contact (Charges and
+    melee: units enter melee if they can move far enough, using a movement action)."""
+    assert action.distance is not None
+    if action.distance < 0:
+        raise InvalidValueError("distance", action.distance, "0 or more inches")
+    reached: list[Unit] = []
+    events: list[Event] = []
+    spare: float | None = None
+    for unit in chargers:
+        movement.check_move(unit, action.ground)
+        mark = len(dice.records)
+        result = movement.move(unit, action.ground, dice=dice)
+        state = state.with_units(result.unit)
+        reach = [d for d in result.distances if d >= action.distance]
+        if reach:
+            reached.append(result.unit)
+            # cavalry move exactly one of their distances: the longest that reaches
+            left = max(reach) - action.distance
+            spare = left if spare is None else min(spare, left)
+            text = f"{unit.name} charges home ({result})"
+        else:
+            text = f"{unit.name} falls short of {action.distance} inches ({result})"
+        events.append(_event("charge move", text, RULE_CHARGES, unit.id, dice, mark))
+    return state, tuple(reached), spare or 0.0, tuple(events)
 
 
 def _fight(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...],
