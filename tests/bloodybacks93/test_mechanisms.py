@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from smoothbore.bloodybacks93 import RULESET
-from smoothbore.core import odds
+from smoothbore.core import monte_carlo, odds
 
 from .oracle import pool, pool_by_convolution, results_of
 
@@ -53,3 +53,17 @@ def test_parameters_reach_the_rules() -> None:
     earned = odds(actions.function, **actions.arguments({"disruption": "3", "quality": "1",
                                                          "command_quality": "1"}))
     assert earned.probability(0) == pool(3, 2, naturals=False)[0]
+
+
+@pytest.mark.parametrize(("name", "given"), [
+    ("charge", {}), ("charge", {"charger_kind": "cavalry", "experiment": "true"}),
+    ("activation", {"disruption": "1"}), ("shooting", {"weapon": "field", "range": "10"}),
+    ("move", {}), ("evade", {"spare_move": "9"}),
+])
+def test_monte_carlo_agrees_with_exact(name: str, given: dict[str, str]) -> None:
+    """Each mechanism played with seeded dice agrees with its exact distribution."""
+    mechanism = RULESET.mechanism(name)
+    arguments = mechanism.arguments(given)
+    exact = odds(mechanism.function, **arguments)
+    estimate = monte_carlo(mechanism.function, samples=2000, rng=93, **arguments)
+    assert estimate.agrees_with(exact)
