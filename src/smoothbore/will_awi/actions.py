@@ -1,0 +1,268 @@
+"""The actions of the Turn, phase by phase (Rules - Move Sequence A-K). Until positions arrive,
+actions carry the facts a player measures at the table."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from .charges import ChargeFacts
+from .command import OrderFacts
+from .firing import FireFacts
+from .movement import MovePlan
+
+
+@attrs.frozen
+class EndPhase:
+    """Finish the current phase (K: end the move, the other side moves next)."""
+
+
+@attrs.frozen
+class TestMorale:
+    """A: test a shaken or routing unit; ``in_open`` for the optional militia rule."""
+
+    __test__ = False  # not a pytest test class
+
+    unit: str
+    in_open: bool = False
+
+
+@attrs.frozen
+class CompulsoryMove:
+    """B: a rout move (or a retirement after a shaken test).
+
+    ``blocked`` and ``enemy_within_6``: a routing unit that cannot move with an enemy within 6"
+    tests surrender."""
+
+    unit: str
+    inches: float
+    ends_farther: bool = True
+    blocked: bool = False
+    enemy_within_6: bool = False
+
+
+@attrs.frozen
+class Move:
+    """C: a unit's move (an empty plan: it stands)."""
+
+    unit: str
+    plan: MovePlan = attrs.field(factory=MovePlan)
+
+
+@attrs.frozen
+class ChangeFormation:
+    """C: line to column or back; ``base_distance``: the furthest a base moves."""
+
+    unit: str
+    base_distance: float = 0.0
+
+
+@attrs.frozen
+class Limber:
+    """C: limber or deploy a gun (a whole move stationary)."""
+
+    unit: str
+
+
+@attrs.frozen
+class Order:
+    """C (command and control on): a commander's order roll for a unit, or one roll for a group
+    of his units moving together (``with_units``: the others; the group move's -1 applies)."""
+
+    general: str
+    unit: str
+    facts: OrderFacts = attrs.field(factory=OrderFacts)
+    with_units: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class IndependentTest:
+    """C (command and control on): a unit not commanded tests alone."""
+
+    unit: str
+
+
+@attrs.frozen
+class HighlandChargeMove:
+    """C ('45): a unit in a Highland charge moves its distance plus 1d6 at the nearest enemy."""
+
+    unit: str
+
+
+@attrs.frozen
+class MoveGeneral:
+    """C: a general (or courier) moves up to 21" (half with a light wound) and may join a
+    unit (``attach_to``, "" to ride alone)."""
+
+    general: str
+    inches: float = 0.0
+    attach_to: str = ""
+
+
+@attrs.frozen
+class Engineer:
+    """C: a close order unit with a wagon's tools builds (every other move) or dismantles a
+    work (Field Engineering)."""
+
+    unit: str
+    work: str
+    build: bool = False
+    has_tools: bool = True
+
+
+@attrs.frozen
+class LayCharge:
+    """C: a unit spends its move laying one of ``charges`` demolition charges at a work."""
+
+    unit: str
+    work: str
+    charges: int = 1
+
+
+@attrs.frozen
+class MoveAway:
+    """C: the layers move away once every charge is laid; the charge goes off in phase E."""
+
+    unit: str
+    plan: MovePlan = attrs.field(factory=MovePlan)
+
+
+@attrs.frozen
+class ChangeFacing:
+    """D: the firing player turns a unit; ``enemies_in_front`` (id, distance) measured from its
+    current front."""
+
+    unit: str
+    degrees: float
+    enemies_in_front: tuple[tuple[str, float], ...] = ()
+    blocked: bool = False
+
+
+@attrs.frozen
+class Fire:
+    """E: fire at an enemy (``work``: the building or work the target holds; ``chain_within_18``:
+    the units within 18" of a general who might fall)."""
+
+    firer: str
+    target: str
+    facts: FireFacts
+    work: str = ""
+    chain_within_18: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Bombard:
+    """E: guns fire ball at an empty work (``facts`` as for fire; cover is ignored)."""
+
+    firer: str
+    work: str
+    facts: FireFacts
+
+
+@attrs.frozen
+class Detonate:
+    """E: the demolition whose layers moved away this move goes off. ``within``: the ids of
+    the units the player measured within the blast radius."""
+
+    work: str
+    within: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class SpreadHighlandCharge:
+    """E ('45): an unshaken highland unit within 12" of a Highland charge tests to join it."""
+
+    unit: str
+    in_musket_range: bool = False
+
+
+@attrs.frozen
+class DeclareCharge:
+    """F (and K): declare a charge."""
+
+    charger: str
+    target: str
+    distance: float
+    in_front: bool = True
+    facts: ChargeFacts = attrs.field(factory=ChargeFacts)
+    over_obstacle: bool = False
+    uphill: bool = False
+
+
+@attrs.frozen
+class TestCharged:
+    """G: test a charged unit (in the moving player's order)."""
+
+    __test__ = False  # not a pytest test class
+
+    target: str
+
+
+@attrs.frozen
+class CounterCharge:
+    """H: a unit that scored below zero counter-charges (or not)."""
+
+    target: str
+    charge: bool = True
+
+
+@attrs.frozen
+class Evade:
+    """H (option): an open order or cavalry unit that did not rout evades the charge."""
+
+    target: str
+
+
+@attrs.frozen
+class Contact:
+    """I: a charger whose target routed or evaded: is the target still within charge reach?"""
+
+    charger: str
+    in_reach: bool = False
+
+
+@attrs.frozen
+class ResolveMelee:
+    """J: fight the melee around a charged unit. ``fronts``: the units engaged to the enemy's
+    front (empty: all of them); ``also_defending``: a second unit of the charged side in contact
+    with a lone attacker (one attacker against two defenders)."""
+
+    target: str
+    fronts: frozenset[str] = frozenset()
+    chain_within_18: frozenset[str] = frozenset()
+    also_defending: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class SecondCharges:
+    """K: start the second cavalry charges (F to J again, successful cavalry only)."""
+
+
+WillAction: TypeAlias = (
+    EndPhase
+    | TestMorale
+    | CompulsoryMove
+    | Move
+    | ChangeFormation
+    | Limber
+    | Order
+    | IndependentTest
+    | HighlandChargeMove
+    | MoveGeneral
+    | Engineer
+    | LayCharge
+    | MoveAway
+    | ChangeFacing
+    | Fire
+    | Bombard
+    | Detonate
+    | SpreadHighlandCharge
+    | DeclareCharge
+    | TestCharged
+    | CounterCharge
+    | Evade
+    | Contact
+    | ResolveMelee
+    | SecondCharges
+)

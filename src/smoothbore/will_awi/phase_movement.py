@@ -1,0 +1,271 @@
+"""Phase C (Rules - Move Sequence, Rules - Movement): moves, formation changes, limbering, command
+and control orders, Highland charges, generals, field engineering and demolition charges."""
+
+from __future__ import annotations
+
+import attrs
+
+from . import rules
+from .actions import (
+    ChangeFormation,
+    EndPhase,
+    Engineer,
+    HighlandChargeMove,
+    IndependentTest,
+    LayCharge,
+    Limber,
+    Move,
+    MoveAway,
+    MoveGeneral,
+    Order,
+)
+from .command import give_order, test_independent
+from .fortifications import Demolition, construct, dismantle, laying_moves
+from .generals import general_move, in_chain_of_command
+from .movement import check_formation_change, check_limber, check_move
+from .turn_effects import Handler, Log, command_rule, illegal, own_unit, work_named
+from .turn_state import C, D, WillState, with_extra, with_work
+from .units import WillUnit
+from .variants import highland_charge_move
+
+
+def mover(state: WillState, unit_id: str, action: object) -> WillUnit:
+    """The unit of the moving player that may act in C: not routing, not yet moved, with an
+    order when command and control is on; a Highland charge only makes its charge move."""
+    unit = own_unit(state, unit_id, state.extra.moving, action)
+    if unit.routing:
+        raise illegal(action, f"{unit.name} is routing: it moves in B")
+    if unit.id in state.extra.done:
+        raise illegal(action, f"{unit.name} has already moved")
+    if unit.highland_charge:
+        # A Highland charge is a compulsory move: it needs no order.
+        if not isinstance(action, HighlandChargeMove):
+            raise illegal(action, "a Highland charge must move at the enemy", rules.FORTY_FIVE)
+        return unit
+    if state.extra.options.command_control and unit.id not in state.extra.ordered:
+        raise illegal(action, f"{unit.name} has no order to move", command_rule(state))
+    return unit
+
+
+def _move(state: WillState, action: Move, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    if not action.plan.legs and not action.plan.crossings and abs(action.plan.facing_change) <= 45:
+        if unit.busy_moves:
+            state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
+        log.add("move", f"{unit.name} stands", rules.MOVEMENT, unit.id)
+        return with_extra(state, done=state.extra.done | {unit.id})
+    checked = check_move(unit, action.plan, options=state.extra.options, action=action)
+    state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
+    log.add(
+        "move",
+        f'{unit.name} moves ({float(checked.used):.1f}" of {float(checked.allowance):.1f}")',
+        rules.MOVEMENT,
+        unit.id,
+    )
+    return with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _change_formation(state: WillState, action: ChangeFormation, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    if unit.busy_moves:
+        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    formation = check_formation_change(unit, action.base_distance, action)
+    state = state.with_units(attrs.evolve(unit, formation=formation))
+    log.add("formation", f"{unit.name} forms {formation.value}", rules.MOVEMENT, unit.id)
+    return with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _limber(state: WillState, action: Limber, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    if unit.busy_moves:
+        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    limbered = check_limber(unit, action)
+    state = state.with_units(attrs.evolve(unit, limbered=limbered))
+    log.add(
+        "limber",
+        f"{unit.name} {'limbers' if limbered else 'deploys'}",
+        rules.MOVEMENT_WHEELED,
+        unit.id,
+    )
+    return with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _order(state: WillState, action: Order, log: Log) -> WillState:
+    opts = state.extra.options
+    rule = command_rule(state)
+    if not opts.command_control:
+        raise illegal(action, "command and control is not in play", rule)
+    if state.extra.independents:
+        raise illegal(action, "the independent tests come after all command rolls", rule)
+    general = state.commander(action.general)
+    if general.id in state.extra.failed:
+        raise illegal(action, f"{general.name} has failed: no more orders", rule)
+    ids = (action.unit, *action.with_units)
+    if len(set(ids)) != len(ids):
+        raise illegal(action, "a unit appears twice in the group", rule)
+    group = tuple(own_unit(state, uid, state.extra.moving, action) for uid in ids)
+    for unit in group:
+        if general.side != unit.side or not general.active:
+            raise illegal(action, f"{general.name} cannot command {unit.name}", rule)
+        if unit.commander != general.id and not in_chain_of_command(
+            unit, general, state.commanders
+        ):
+            raise illegal(action, f"{unit.name} is not under {general.name}", rule)
+        if unit.id in state.extra.ordered or unit.id in state.extra.done:
+            raise illegal(action, f"{unit.name} has already been tested", rule)
+        if unit.routing or unit.highland_charge:
+            raise illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
+    ok = give_order(general, group[0], action.facts, dice=log.dice, options=opts, also=group[1:])
+    names = ", ".join(u.name for u in group)
+    log.add("order", f"{general.name} orders {names}: {'moves' if ok else 'fails'}", rule, ids[0])
+    if ok:
+        return with_extra(state, ordered=state.extra.ordered | set(ids))
+    return with_extra(
+        state, failed=state.extra.failed | {general.id}, done=state.extra.done | set(ids)
+    )
+
+
+def _independent(state: WillState, action: IndependentTest, log: Log) -> WillState:
+    opts = state.extra.options
+    rule = command_rule(state)
+    if not opts.command_control:
+        raise illegal(action, "command and control is not in play", rule)
+    unit = own_unit(state, action.unit, state.extra.moving, action)
+    if unit.id in state.extra.ordered or unit.id in state.extra.done:
+        raise illegal(action, f"{unit.name} has already been tested", rule)
+    if unit.routing or unit.highland_charge:
+        raise illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
+    failed = unit.commander in state.extra.failed
+    ok = test_independent(unit, failed, dice=log.dice, options=opts)
+    log.add("order", f"{unit.name} tests alone: {'moves' if ok else 'stays'}", rule, unit.id)
+    state = with_extra(state, independents=True)
+    if ok:
+        return with_extra(state, ordered=state.extra.ordered | {unit.id})
+    return with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _highland_move(state: WillState, action: HighlandChargeMove, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    if not unit.highland_charge:
+        raise illegal(action, f"{unit.name} is not in a Highland charge", rules.FORTY_FIVE)
+    inches = highland_charge_move(unit, dice=log.dice, options=state.extra.options)
+    log.add(
+        "move",
+        f'{unit.name} Highland charge: {inches}" at the nearest enemy',
+        rules.FORTY_FIVE,
+        unit.id,
+    )
+    return with_extra(state, done=state.extra.done | {unit.id})
+
+
+def _move_general(state: WillState, action: MoveGeneral, log: Log) -> WillState:
+    general = state.commander(action.general)
+    key = "general:" + general.id
+    if general.side != state.extra.moving or not general.active:
+        raise illegal(action, f"{general.name} cannot move now", rules.MOVEMENT)
+    if key in state.extra.done:
+        raise illegal(action, f"{general.name} has already moved", rules.MOVEMENT)
+    limit = general_move(general)
+    if not 0 <= action.inches <= limit:
+        raise illegal(action, f'generals move up to {limit}"', rules.MOVEMENT)
+    if action.attach_to:
+        unit = own_unit(state, action.attach_to, general.side, action)
+        text = f'{general.name} rides {action.inches}" and joins {unit.name}'
+    else:
+        text = f'{general.name} rides {action.inches}"'
+    log.add("general", text, rules.MOVEMENT, general.id)
+    state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
+    return with_extra(state, done=state.extra.done | {key})
+
+
+def _engineer(state: WillState, action: Engineer, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    if unit.arm.value != "close order foot":
+        raise illegal(action, "only close order infantry work with tools", rules.FIELD_ENGINEERING)
+    work = work_named(state, action.work, action)
+    if action.build:
+        after = construct(work, action.has_tools, action)
+        text = f"{unit.name} builds {work.work.value} ({after.points} points)"
+    else:
+        after = dismantle(work, action.has_tools, action)
+        text = f"{unit.name} dismantles {work.work.value} ({after.points} points)"
+    log.add("work", text, rules.FIELD_ENGINEERING, work.id)
+    return with_extra(with_work(state, after), done=state.extra.done | {unit.id})
+
+
+def _lay_charge(state: WillState, action: LayCharge, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    work = work_named(state, action.work, action)
+    laying_moves(action.charges)
+    current = next((d for d in state.extra.demolitions if d.work == work.id), None)
+    if current is None:
+        new = Demolition(work.id, unit.id, action.charges)
+    elif current.unit != unit.id or current.charges != action.charges or current.away:
+        raise illegal(action, "another demolition is under way there", rules.DEMOLITION)
+    elif current.laid >= current.charges:
+        raise illegal(action, "every charge is laid: move away", rules.DEMOLITION)
+    else:
+        new = attrs.evolve(current, laid=current.laid + 1)
+    others = tuple(d for d in state.extra.demolitions if d.work != work.id)
+    log.add(
+        "demolition",
+        f"{unit.name} lays charge {new.laid} of {new.charges}",
+        rules.DEMOLITION,
+        work.id,
+    )
+    return with_extra(state, demolitions=(*others, new), done=state.extra.done | {unit.id})
+
+
+def _move_away(state: WillState, action: MoveAway, log: Log) -> WillState:
+    unit = mover(state, action.unit, action)
+    current = next((d for d in state.extra.demolitions if d.unit == unit.id), None)
+    if current is None or current.laid < current.charges or current.away:
+        raise illegal(action, "move away only when every charge is laid", rules.DEMOLITION)
+    if action.plan.legs:
+        check_move(unit, action.plan, options=state.extra.options, action=action)
+    others = tuple(d for d in state.extra.demolitions if d is not current)
+    log.add("demolition", f"{unit.name} moves away from the charges", rules.DEMOLITION, unit.id)
+    return with_extra(
+        state,
+        demolitions=(*others, attrs.evolve(current, away=True)),
+        done=state.extra.done | {unit.id},
+    )
+
+
+def _end_c(state: WillState, action: EndPhase, log: Log) -> WillState:
+    unmoved = [
+        u.name
+        for u in state.units_of(state.extra.moving)
+        if u.highland_charge and u.id not in state.extra.done
+    ]
+    if unmoved:
+        raise illegal(
+            action, f"{', '.join(unmoved)} must make the Highland charge move", rules.FORTY_FIVE
+        )
+    busy = tuple(
+        attrs.evolve(u, busy_moves=u.busy_moves - 1)
+        for u in state.units_of(state.extra.moving)
+        if u.busy_moves and u.id not in state.extra.done
+    )
+    state = state.with_units(*busy) if busy else state
+    return attrs.evolve(
+        with_extra(
+            state, done=frozenset(), ordered=frozenset(), failed=frozenset(), independents=False
+        ),
+        phase=D,
+    )
+
+
+HANDLERS: dict[tuple[str, type], Handler] = {
+    (C, Move): _move,
+    (C, ChangeFormation): _change_formation,
+    (C, Limber): _limber,
+    (C, Order): _order,
+    (C, IndependentTest): _independent,
+    (C, HighlandChargeMove): _highland_move,
+    (C, MoveGeneral): _move_general,
+    (C, Engineer): _engineer,
+    (C, LayCharge): _lay_charge,
+    (C, MoveAway): _move_away,
+    (C, EndPhase): _end_c,
+}

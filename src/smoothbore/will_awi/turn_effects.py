@@ -1,0 +1,109 @@
+"""What the phase handlers do to a state and report: the event log, illegal actions, strength
+losses and the risk to generals (Rules - Firing and Melee: Risk to Generals)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from smoothbore.core import Event, IllegalActionError, SamplingDice
+
+from . import rules
+from .fortifications import Defence
+from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
+from .morale import lose_strength
+from .options import CommandPost
+from .turn_state import WillState
+from .units import Status, WillUnit
+from .variants import end_highland_charge
+
+
+def illegal(action: object, why: str, rule: str = rules.SEQUENCE) -> IllegalActionError:
+    """The error for an action the rules forbid, naming the rule."""
+    return IllegalActionError(action, why, rule)
+
+
+def own_unit(state: WillState, unit_id: str, side: str, action: object) -> WillUnit:
+    """A unit of the given side still on the table, or the error."""
+    unit = state.unit(unit_id)
+    if unit.side != side:
+        raise illegal(action, f"{unit.name} is not a unit of {side}")
+    if not unit.on_table:
+        raise illegal(action, f"{unit.name} is no longer on the table")
+    return unit
+
+
+class Log:
+    """Collects events with the rolls made since the last one."""
+
+    def __init__(self, dice: SamplingDice) -> None:
+        self.dice = dice
+        self.mark = 0
+        self.events: list[Event] = []
+
+    def add(self, kind: str, text: str, rule: str, subject: str = "") -> None:
+        rolls = self.dice.records_since(self.mark)
+        self.mark = len(self.dice.records)
+        self.events.append(Event(kind, text, rule, subject, rolls))
+
+
+def lose(state: WillState, unit: WillUnit, points: int, log: Log, rule: str) -> WillState:
+    """The state after a unit loses strength points (removed at 0; a Highland charge ends)."""
+    after = lose_strength(unit, points)
+    if after.status is Status.ELIMINATED:
+        log.add(
+            "eliminated",
+            f"{unit.name} falls to 0 strength points and is removed",
+            rules.INTRO_STRENGTH,
+            unit.id,
+        )
+    after = end_highland_charge(after, lost_strength=points > 0, adverse_test=False)
+    return state.with_units(after)
+
+
+def general_risk(
+    state: WillState, unit_id: str, risk: Risk, chain: frozenset[str], log: Log
+) -> WillState:
+    """Each general with the unit rolls his risk; killed or captured, he shakes the steady
+    units of his chain of command measured within 18" (``chain``)."""
+    for g in state.commanders:
+        if not (g.active and g.attached_to == unit_id):
+            continue
+        fate = roll_risk(g, risk, dice=log.dice)
+        after = apply_fate(g, fate)
+        text = f"{g.name}: {fate.value}"
+        if fate is Fate.LIGHT_WOUND and after.state is not g.state:
+            text += " (second light wound: incapacitated)"
+        rule = rules.FIRE_GENERALS if risk is Risk.FIRE_LOSS else rules.MELEE_GENERALS
+        log.add("general", text, rule, g.id)
+        state = state.with_commanders(after)
+        if shakes_chain(fate):
+            for u in state.units:
+                if (
+                    u.id in chain
+                    and u.status is Status.STEADY
+                    and in_chain_of_command(u, g, state.commanders)
+                ):
+                    state = state.with_units(attrs.evolve(u, status=Status.SHAKEN))
+                    log.add("shaken", f"{u.name} is shaken by the loss of {g.name}", rule, u.id)
+    return state
+
+
+def command_rule(state: WillState) -> str:
+    """The command and control post in play, as a rule citation."""
+    post = state.extra.options.command_post
+    return rules.COMMAND_MARCH if post is CommandPost.MARCH_2008 else rules.COMMAND_JANUARY
+
+
+Handler = Callable[[WillState, Any, Log], WillState]
+"""A phase handler: the state, the action (checked by the handler), the log; the new state."""
+
+
+def work_named(state: WillState, work_id: str, action: object) -> Defence:
+    """The work (building, fieldwork) with this id, or the error."""
+    work = next((w for w in state.extra.works if w.id == work_id), None)
+    if work is None:
+        raise illegal(action, f"no work {work_id!r}", rules.FORT_VALUES)
+    return work
