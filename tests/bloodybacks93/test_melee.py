@@ -252,3 +252,15 @@ def test_sampling_agrees_with_exact() -> None:
     )
     error = (p * (1 - p) / n) ** 0.5
     assert abs(hits / n - p) < 4 * error
+
+
+def test_two_chargers_staged_equals_replayed() -> None:
+    """Multiple unit melee: two chargers against one defender, exactly, both ways; each
+    charger tests on its own."""
+    second = attrs.evolve(MILITIA, id="m2", name="More militia", size=10)
+    facts = ChargeFacts()
+    staged = charge_distribution((MILITIA, second), (HESSIANS,), facts)
+    replayed = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
+    assert staged == replayed
+    lost = [o for o in staged.outcomes if o.winner == "defenders won the melee"]
+    assert all(len(o.charger_tests) == 2 and None not in o.charger_tests for o in lost)

@@ -432,3 +432,14 @@ def test_charge_needs_the_move_to_reach() -> None:
                    ground=MoveFacts(terrain=Terrain.HEAVY_WOODS))
     muddy, _ = step(state, rough)
     assert muddy.unit("b1").disruption >= 1
+
+
+def test_deferred_melee_with_tables_turned() -> None:
+    """Charges and melee: Determine impetus: in a deferred melee where the tables have
+    turned, the counter-charging defenders roll the impetus."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    deferred, _ = step(state, Charge(("b1",), ("a1",), defer=True))
+    ended, _ = step(deferred, EndActivation())
+    _, events = step(ended, ResolveDeferred(reverse=True))
+    assert events[0].kind == "melee" and events[0].subject == "a1"
+    assert "impetus of Continentals" in events[0].rolls[0].reason
