@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from types import MappingProxyType
 
 import attrs
 
@@ -47,7 +48,10 @@ class Contact(enum.Enum):
         return self.value
 
 
-CONTACT_DICE = {Contact.FRONT: 0, Contact.FLANK: 2, Contact.REAR: 3}
+CONTACT_DICE: MappingProxyType[Contact, int] = MappingProxyType(
+    {Contact.FRONT: 0, Contact.FLANK: 2, Contact.REAR: 3}
+)
+"""Extra impetus dice for the face contacted."""
 
 
 @attrs.frozen(cache_hash=True)

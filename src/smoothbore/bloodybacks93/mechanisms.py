@@ -321,7 +321,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
                _p("density", int, 3, "evader density", (3, 4)),
                _p("spare_move", int, 0, "inches the chargers can go beyond"))),
     Mechanism("impetus", "impetus of a charge", charges.RULE_IMPETUS, impetus,
-              (*_CHARGE_PARAMS[:11], _CHARGE_PARAMS[11],
+              (*_CHARGE_PARAMS,
                _p("contact", str, "front", "face contacted", ("front", "flank", "rear")),
                _p("uphill", bool, False, "charging up a steep hill"),
                _p("cold_steel", bool, True, "use cold steel when able"),

@@ -8,6 +8,7 @@ contact face, terrain moved through, whether a unit is inside its commander's ra
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Union
 
 import attrs
@@ -831,8 +832,8 @@ def _end_battle(state: State, action: EndBattle,
     return attrs.evolve(new, phase=ENDED), tuple(events)
 
 
-_HANDLERS: dict[type, Callable[[State, object, SamplingDice],
-                               tuple[State, tuple[Event, ...]]]] = {
+_HANDLERS: MappingProxyType[type, Callable[[State, object, SamplingDice],
+                               tuple[State, tuple[Event, ...]]]] = MappingProxyType({
     DetermineActivity: _determine_activity,  # type: ignore[dict-item]
     DrawCard: _draw,  # type: ignore[dict-item]
     Activate: _activate,  # type: ignore[dict-item]
@@ -847,7 +848,7 @@ _HANDLERS: dict[type, Callable[[State, object, SamplingDice],
     ResolveDeferred: _resolve_deferred,  # type: ignore[dict-item]
     EndTurn: _end_turn,  # type: ignore[dict-item]
     EndBattle: _end_battle,  # type: ignore[dict-item]
-}
+})
 
 
 # --- legal actions -------------------------------------------------------------------------
