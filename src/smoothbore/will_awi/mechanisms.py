@@ -3,6 +3,10 @@ key=value ...`` prints its exact distribution."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
 from smoothbore.core import Dice, InvalidValueError, Mechanism, Parameter
 
 from . import campaign, command, fortifications, generals, rules, variants
@@ -114,79 +118,97 @@ def routing_test(
     )
 
 
-def _charge_setup(
-    target: str,
-    target_nation: str,
-    target_strength: int,
-    target_shaken: bool,
-    target_routing: bool,
-    charger: str,
-    charger_nation: str,
-    second_charger: str,
-    face: str,
-    behind_obstacle: bool,
-    in_building: bool,
-    in_fortification: bool,
-    highland_charge: bool,
-) -> tuple[WillUnit, tuple[WillUnit, ...], ChargeFacts]:
-    t = _unit(
-        "target",
-        target,
-        target_nation,
-        target_strength,
-        shaken=target_shaken,
-        routing=target_routing,
-    )
-    chargers = [
-        _unit(
-            "charger",
-            charger,
-            charger_nation,
-            highland_charge=highland_charge and charger == "highlanders",
+@attrs.frozen
+class ChargeSetup:
+    """The units and facts of a charge, as the charge mechanisms take them (variant included:
+    it decides the options the charge is read with)."""
+
+    target: str = "line"
+    target_nation: str = "american"
+    target_strength: int = 5
+    target_shaken: bool = False
+    target_routing: bool = False
+    charger: str = "line"
+    charger_nation: str = "british"
+    second_charger: str = ""
+    face: str = "front"
+    behind_obstacle: bool = False
+    in_building: bool = False
+    in_fortification: bool = False
+    variant: str = "base"
+    highland_charge: bool = False
+
+    def units(self) -> tuple[WillUnit, tuple[WillUnit, ...], ChargeFacts]:
+        """The charged unit, the chargers and the charged unit's position."""
+        t = _unit(
+            "target",
+            self.target,
+            self.target_nation,
+            self.target_strength,
+            shaken=self.target_shaken,
+            routing=self.target_routing,
         )
-    ]
-    if second_charger:
-        chargers.append(_unit("charger2", second_charger, charger_nation))
-    facts = ChargeFacts(Face[face.upper()], behind_obstacle, in_building, in_fortification)
-    return t, tuple(chargers), facts
+        first = _unit(
+            "charger",
+            self.charger,
+            self.charger_nation,
+            highland_charge=self.highland_charge and self.charger == "highlanders",
+        )
+        second = (
+            (_unit("charger2", self.second_charger, self.charger_nation),)
+            if self.second_charger
+            else ()
+        )
+        facts = ChargeFacts(
+            Face[self.face.upper()], self.behind_obstacle, self.in_building, self.in_fortification
+        )
+        return t, (first, *second), facts
+
+    def parameters(self) -> tuple[Parameter, ...]:
+        """The mechanism parameters, with this setup's values as defaults."""
+        return (
+            _p("target", str, self.target, "charged unit's troop type", TROOPS),
+            _p("target_nation", str, self.target_nation, "charged unit's nationality", NATIONS),
+            _p("target_strength", int, self.target_strength, "charged unit's strength points"),
+            _p("target_shaken", bool, self.target_shaken, "charged unit is shaken"),
+            _p("target_routing", bool, self.target_routing, "charged unit is already routing"),
+            _p("charger", str, self.charger, "charging unit's troop type", TROOPS),
+            _p("charger_nation", str, self.charger_nation, "charging units' nationality", NATIONS),
+            _p(
+                "second_charger",
+                str,
+                self.second_charger,
+                "a second charging unit's troop type ('' none)",
+                ("", *TROOPS),
+            ),
+            _p("face", str, self.face, "face charged", ("front", "flank", "rear")),
+            _p("behind_obstacle", bool, self.behind_obstacle, "charged unit behind an obstacle"),
+            _p("in_building", bool, self.in_building, "charged unit in a building"),
+            _p("in_fortification", bool, self.in_fortification, "charged unit in a fortification"),
+            _p(
+                "variant", str, self.variant, "variant: base, ireland1798, fortyfive", VARIANT_NAMES
+            ),
+            _p(
+                "highland_charge",
+                bool,
+                self.highland_charge,
+                "highland chargers are in a Highland charge",
+            ),
+        )
 
 
-def charged_test(
-    *,
-    dice: Dice,
-    target: str = "light_cavalry",
-    target_nation: str = "american",
-    target_strength: int = 2,
-    target_shaken: bool = False,
-    target_routing: bool = False,
-    charger: str = "light_infantry",
-    charger_nation: str = "british",
-    second_charger: str = "",
-    face: str = "front",
-    behind_obstacle: bool = False,
-    in_building: bool = False,
-    in_fortification: bool = False,
-    variant: str = "base",
-    highland_charge: bool = False,
-    cavalry_close_order: bool = True,
-) -> str:
-    """Rules - Charging: Testing charged units (with surrender when it applies)."""
-    t, chargers, facts = _charge_setup(
-        target,
-        target_nation,
-        target_strength,
-        target_shaken,
-        target_routing,
-        charger,
-        charger_nation,
-        second_charger,
-        face,
-        behind_obstacle,
-        in_building,
-        in_fortification,
-        highland_charge,
-    )
-    opts = _options(variant, cavalry_close_order=cavalry_close_order)
+FAQ_CHARGE = ChargeSetup(
+    target="light_cavalry", target_strength=2, charger="light_infantry", charger_nation="british"
+)
+"""FAQs (1) Q4: a strength-2 cavalry unit charged by open order infantry."""
+
+
+def charged_test(*, dice: Dice, cavalry_close_order: bool = True, **setup: Any) -> str:
+    """Rules - Charging: Testing charged units (with surrender when it applies); by default
+    the FAQ's strength-2 cavalry charged by light infantry."""
+    spec = attrs.evolve(FAQ_CHARGE, **setup)
+    t, chargers, facts = spec.units()
+    opts = _options(spec.variant, cavalry_close_order=cavalry_close_order)
     return str(test_charged(t, chargers, facts, dice=dice, options=opts))
 
 
@@ -242,42 +264,18 @@ def melee(
 def charge_to_melee(
     *,
     dice: Dice,
-    target: str = "line",
-    target_nation: str = "american",
-    target_strength: int = 5,
-    target_shaken: bool = False,
-    target_routing: bool = False,
-    charger: str = "line",
-    charger_nation: str = "british",
-    second_charger: str = "",
-    face: str = "front",
-    behind_obstacle: bool = False,
-    in_building: bool = False,
-    in_fortification: bool = False,
     over_obstacle: bool = False,
     uphill: bool = False,
     counter_charge: bool = True,
-    variant: str = "base",
-    highland_charge: bool = False,
+    **setup: Any,
 ) -> str:
     """Rules - Charging and Rules - Melee, G to J: the charged test, rout or counter-charge,
     contact and the melee, as one sequence."""
-    t, chargers, facts = _charge_setup(
-        target,
-        target_nation,
-        target_strength,
-        target_shaken,
-        target_routing,
-        charger,
-        charger_nation,
-        second_charger,
-        face,
-        behind_obstacle,
-        in_building,
-        in_fortification,
-        highland_charge,
-    )
-    opts = _options(variant)
+    spec = ChargeSetup(**setup)
+    t, chargers, facts = spec.units()
+    in_building, in_fortification = spec.in_building, spec.in_fortification
+    behind_obstacle = spec.behind_obstacle
+    opts = _options(spec.variant)
     result = test_charged(t, chargers, facts, dice=dice, options=opts)
     if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
         return f"target {result.value} at the test"
@@ -440,37 +438,17 @@ def _p(
     return Parameter(name, kind, default, help, choices)
 
 
-_BOOL = bool
 _TROOP = ("troop type", TROOPS)
-_NATION = ("nationality", NATIONS)
 _FORM = ("line", "column")
 _FACE = ("front", "flank", "rear")
 _VAR = ("variant: base, ireland1798, fortyfive", VARIANT_NAMES)
 
 
-def _charge_params(target: str, strength: int, charger: str, nation: str) -> tuple[Parameter, ...]:
-    return (
-        _p("target", str, target, "charged unit's troop type", TROOPS),
-        _p("target_nation", str, "american", "charged unit's nationality", NATIONS),
-        _p("target_strength", int, strength, "charged unit's strength points"),
-        _p("target_shaken", _BOOL, False, "charged unit is shaken"),
-        _p("target_routing", _BOOL, False, "charged unit is already routing"),
-        _p("charger", str, charger, "charging unit's troop type", TROOPS),
-        _p("charger_nation", str, nation, "charging units' nationality", NATIONS),
-        _p(
-            "second_charger",
-            str,
-            "",
-            "a second charging unit's troop type ('' none)",
-            ("", *TROOPS),
-        ),
-        _p("face", str, "front", "face charged", _FACE),
-        _p("behind_obstacle", _BOOL, False, "charged unit behind an obstacle"),
-        _p("in_building", _BOOL, False, "charged unit in a building"),
-        _p("in_fortification", _BOOL, False, "charged unit in a fortification"),
-        _p("variant", str, "base", _VAR[0], VARIANT_NAMES),
-        _p("highland_charge", _BOOL, False, "highland chargers are in a Highland charge"),
-    )
+_UNIT_AND_GENERAL = (
+    _p("troop", str, "line", *_TROOP),
+    _p("general", str, "none", "general with the unit", ("none", "brigadier", "senior")),
+)
+_QUALITY = _p("quality", bool, False, "FAQ (3) idea: militia -1, European grenadiers +1")
 
 
 MECHANISMS: tuple[Mechanism, ...] = (
@@ -484,14 +462,14 @@ MECHANISMS: tuple[Mechanism, ...] = (
             _p("firer_nation", str, "american", "firing nationality", NATIONS),
             _p("firer_strength", int, 5, "firing unit's strength points"),
             _p("firer_formation", str, "line", "firing unit's formation", _FORM),
-            _p("firer_shaken", _BOOL, False, "firing unit is shaken"),
+            _p("firer_shaken", bool, False, "firing unit is shaken"),
             _p("range", int, 6, "range in inches"),
             _p("cover", str, "open", "target cover", ("open", "soft", "hard", "solid")),
             _p("target", str, "line", "target troop type", TROOPS),
             _p("target_nation", str, "american", "target nationality", NATIONS),
             _p("target_strength", int, 5, "target strength points"),
             _p("target_militia", int, 1, "militia morale modifier 1 or 2", (1, 2)),
-            _p("friends_in_arc", _BOOL, False, "friendly units in the arc (no canister)"),
+            _p("friends_in_arc", bool, False, "friendly units in the arc (no canister)"),
         ),
     ),
     Mechanism(
@@ -500,11 +478,10 @@ MECHANISMS: tuple[Mechanism, ...] = (
         rules.MORALE_SHAKEN,
         shaken_test,
         (
-            _p("troop", str, "line", *_TROOP),
-            _p("general", str, "none", "general with the unit", ("none", "brigadier", "senior")),
-            _p("in_open", _BOOL, False, "in the open (optional militia rule)"),
-            _p("militia_rout_in_open", _BOOL, False, "optional: militia/Indians in the open rout"),
-            _p("quality", _BOOL, False, "FAQ (3) idea: militia -1, European grenadiers +1"),
+            *_UNIT_AND_GENERAL,
+            _p("in_open", bool, False, "in the open (optional militia rule)"),
+            _p("militia_rout_in_open", bool, False, "optional: militia/Indians in the open rout"),
+            _QUALITY,
         ),
     ),
     Mechanism(
@@ -513,9 +490,8 @@ MECHANISMS: tuple[Mechanism, ...] = (
         rules.MORALE_ROUTING,
         routing_test,
         (
-            _p("troop", str, "line", *_TROOP),
-            _p("general", str, "none", "general with the unit", ("none", "brigadier", "senior")),
-            _p("quality", _BOOL, False, "FAQ (3) idea: militia -1, European grenadiers +1"),
+            *_UNIT_AND_GENERAL,
+            _QUALITY,
         ),
     ),
     Mechanism(
@@ -524,8 +500,8 @@ MECHANISMS: tuple[Mechanism, ...] = (
         rules.CHARGED_TEST,
         charged_test,
         (
-            *_charge_params("light_cavalry", 2, "light_infantry", "british"),
-            _p("cavalry_close_order", _BOOL, True, "cavalry count as close order (FAQ)"),
+            *FAQ_CHARGE.parameters(),
+            _p("cavalry_close_order", bool, True, "cavalry count as close order (FAQ)"),
         ),
     ),
     Mechanism(
@@ -537,19 +513,19 @@ MECHANISMS: tuple[Mechanism, ...] = (
             _p("attacker", str, "line", "attacking troop type", TROOPS),
             _p("attacker_nation", str, "british", "attacking nationality", NATIONS),
             _p("attacker_formation", str, "line", "attacker's formation", _FORM),
-            _p("attacker_charging", _BOOL, True, "attacker is charging"),
+            _p("attacker_charging", bool, True, "attacker is charging"),
             _p("defender", str, "line", "defending troop type", TROOPS),
             _p("defender_nation", str, "american", "defending nationality", NATIONS),
             _p("defender_formation", str, "line", "defender's formation", _FORM),
-            _p("defender_counter", _BOOL, False, "defender counter-charged"),
+            _p("defender_counter", bool, False, "defender counter-charged"),
             _p("face", str, "front", "face attacked", _FACE),
-            _p("over_obstacle", _BOOL, False, "attacker charges over an obstacle"),
-            _p("uphill", _BOOL, False, "attacker charges uphill"),
-            _p("charging_building", _BOOL, False, "attacker charges a building"),
-            _p("charging_fortification", _BOOL, False, "attacker charges a fortification"),
-            _p("behind_obstacle", _BOOL, False, "defender immediately behind an obstacle"),
+            _p("over_obstacle", bool, False, "attacker charges over an obstacle"),
+            _p("uphill", bool, False, "attacker charges uphill"),
+            _p("charging_building", bool, False, "attacker charges a building"),
+            _p("charging_fortification", bool, False, "attacker charges a fortification"),
+            _p("behind_obstacle", bool, False, "defender immediately behind an obstacle"),
             _p("variant", str, "base", *_VAR),
-            _p("highland_charge", _BOOL, False, "highland attacker in a Highland charge"),
+            _p("highland_charge", bool, False, "highland attacker in a Highland charge"),
         ),
     ),
     Mechanism(
@@ -558,10 +534,10 @@ MECHANISMS: tuple[Mechanism, ...] = (
         rules.CHARGING,
         charge_to_melee,
         (
-            *_charge_params("line", 5, "line", "british"),
-            _p("over_obstacle", _BOOL, False, "chargers cross an obstacle"),
-            _p("uphill", _BOOL, False, "chargers charge uphill"),
-            _p("counter_charge", _BOOL, True, "a unit that may counter-charge does"),
+            *ChargeSetup().parameters(),
+            _p("over_obstacle", bool, False, "chargers cross an obstacle"),
+            _p("uphill", bool, False, "chargers charge uphill"),
+            _p("counter_charge", bool, True, "a unit that may counter-charge does"),
         ),
     ),
     Mechanism(
@@ -569,7 +545,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "a surrender test",
         rules.SURRENDER,
         surrender,
-        (_p("mounted", _BOOL, False, "mounted unit (5+)"),),
+        (_p("mounted", bool, False, "mounted unit (5+)"),),
     ),
     Mechanism(
         "general-risk",
@@ -586,14 +562,14 @@ MECHANISMS: tuple[Mechanism, ...] = (
         (
             _p("rating", int, 7, "commander's rating"),
             _p("distance", int, 15, "inches from the commander"),
-            _p("attached", _BOOL, False, "commander with the unit"),
-            _p("in_sight", _BOOL, True, "unit in sight of the commander"),
+            _p("attached", bool, False, "commander with the unit"),
+            _p("in_sight", bool, True, "unit in sight of the commander"),
             _p("training", str, "poor", "training", ("well", "average", "poor")),
             _p("lost", int, 1, "strength points lost (January post)"),
-            _p("group", _BOOL, False, "group move"),
+            _p("group", bool, False, "group move"),
             _p("post", str, "january2008", "which post", ("march2008", "january2008")),
-            _p("cinc_within_6", _BOOL, False, 'C in C within 6" of the commander'),
-            _p("cinc_bonus", _BOOL, False, "use the optional C in C bonus"),
+            _p("cinc_within_6", bool, False, 'C in C within 6" of the commander'),
+            _p("cinc_bonus", bool, False, "use the optional C in C bonus"),
         ),
     ),
     Mechanism(
@@ -650,7 +626,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "the '45 Highland charge test",
         rules.FORTY_FIVE,
         highland_charge,
-        (_p("in_musket_range", _BOOL, True, "within musket range"),),
+        (_p("in_musket_range", bool, True, "within musket range"),),
     ),
     Mechanism(
         "highland-charge-distance",
@@ -667,7 +643,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         continental_week,
         (
             _p("points", int, 100, "campaign points"),
-            _p("four_loses", _BOOL, False, "a 4 loses 5 points (the text omits 4)"),
+            _p("four_loses", bool, False, "a 4 loses 5 points (the text omits 4)"),
         ),
     ),
     Mechanism(
@@ -697,8 +673,8 @@ MECHANISMS: tuple[Mechanism, ...] = (
         forced_march,
         (
             _p("extra_percent", int, 50, "percent beyond a normal day's march (0-100)"),
-            _p("militia", _BOOL, False, "militia +1"),
-            _p("bad_weather", _BOOL, False, "adverse weather +1"),
+            _p("militia", bool, False, "militia +1"),
+            _p("bad_weather", bool, False, "adverse weather +1"),
         ),
     ),
 )

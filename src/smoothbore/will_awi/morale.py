@@ -110,9 +110,20 @@ def shaken_test_score(
     unit: WillUnit, general: Rank | None, options: Options = DEFAULT_OPTIONS
 ) -> Modified:
     """What is added to the 1d6 of a shaken test."""
-    score = Modified(0, "1d6", rules.MORALE_SHAKEN)
-    return score.plus(
-        *general_bonus(general, rules.MORALE_SHAKEN), *quality_modifiers(unit, options)
+    return _test_score(unit, general, options, rules.MORALE_SHAKEN)
+
+
+def _test_score(unit: WillUnit, general: Rank | None, options: Options, rule: str) -> Modified:
+    """Shaken and rout tests add the same things: the general with the unit (and, as an
+    option, the unit's quality)."""
+    return Modified(0, "1d6", rule).plus(
+        *general_bonus(general, rule), *quality_modifiers(unit, options)
+    )
+
+
+def _roll_test(unit: WillUnit, score: Modified, what: str, dice: Dice) -> int:
+    return dice.roll(
+        TotalCheck.of(1, D6, score.total), reason=f"{unit.name} tests {what}", rule=score.rule
     )
 
 
@@ -141,10 +152,7 @@ def test_shaken(
     options: Options = DEFAULT_OPTIONS,
 ) -> ShakenResult:
     """Roll the test of a shaken unit (Rules - Morale: Testing shaken units)."""
-    score = shaken_test_score(unit, general, options)
-    total = dice.roll(
-        TotalCheck.of(1, D6, score.total), reason=f"{unit.name} tests shaken", rule=score.rule
-    )
+    total = _roll_test(unit, shaken_test_score(unit, general, options), "shaken", dice)
     return shaken_result(total, unit, in_open, options)
 
 
@@ -152,10 +160,7 @@ def routing_test_score(
     unit: WillUnit, general: Rank | None, options: Options = DEFAULT_OPTIONS
 ) -> Modified:
     """What is added to the 1d6 of a routing unit's test."""
-    score = Modified(0, "1d6", rules.MORALE_ROUTING)
-    return score.plus(
-        *general_bonus(general, rules.MORALE_ROUTING), *quality_modifiers(unit, options)
-    )
+    return _test_score(unit, general, options, rules.MORALE_ROUTING)
 
 
 def routing_result(total: int) -> RoutingResult:
@@ -175,10 +180,7 @@ def test_routing(
     options: Options = DEFAULT_OPTIONS,
 ) -> RoutingResult:
     """Roll the test of a routing unit (Rules - Morale: Testing routing units)."""
-    score = routing_test_score(unit, general, options)
-    total = dice.roll(
-        TotalCheck.of(1, D6, score.total), reason=f"{unit.name} tests routing", rule=score.rule
-    )
+    total = _roll_test(unit, routing_test_score(unit, general, options), "routing", dice)
     return routing_result(total)
 
 

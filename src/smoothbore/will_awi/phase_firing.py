@@ -19,7 +19,17 @@ from .fortifications import (
 from .generals import Risk
 from .movement import check_facing_change, test_gun_facing
 from .turn_effects import Handler, Log, general_risk, illegal, lose, own_unit, work_named
-from .turn_state import D, E, F, WillState, firing_side, ready_demolitions, with_extra, with_work
+from .turn_state import (
+    D,
+    E,
+    F,
+    WillState,
+    firing_side,
+    mark_done,
+    ready_demolitions,
+    with_extra,
+    with_work,
+)
 from .units import Status, TroopType
 from .variants import end_highland_charge, test_highland_charge
 
@@ -32,7 +42,7 @@ def _change_facing(state: WillState, action: ChangeFacing, log: Log) -> WillStat
     if any(e.side == unit.side for e, _ in enemies):
         raise illegal(action, "enemies_in_front must be enemy units", rules.FACING)
     check_facing_change(unit, action.degrees, enemies, action.blocked, action)
-    state = with_extra(state, done=state.extra.done | {unit.id})
+    state = mark_done(state, unit.id)
     rolls = state.extra.options.gun_facing_roll and unit.troop.is_gun
     if rolls and not test_gun_facing(unit, dice=log.dice):
         log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
@@ -166,7 +176,7 @@ def _spread_highland(state: WillState, action: SpreadHighlandCharge, log: Log) -
         raise illegal(action, f"{unit.name} cannot test", rules.FORTY_FIVE)
     if not any(u.highland_charge for u in state.units_of(unit.side)):
         raise illegal(action, "no Highland charge is under way", rules.FORTY_FIVE)
-    state = with_extra(state, done=state.extra.done | {unit.id})
+    state = mark_done(state, unit.id)
     if test_highland_charge(unit, action.in_musket_range, dice=log.dice):
         state = state.with_units(attrs.evolve(unit, highland_charge=True))
         log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id)

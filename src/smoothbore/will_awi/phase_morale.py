@@ -17,7 +17,17 @@ from .morale import (
 )
 from .movement import move_distance, rout_move
 from .turn_effects import Handler, Log, illegal, own_unit
-from .turn_state import A, B, C, WillState, compulsory_units, needs_test, rank_with, with_extra
+from .turn_state import (
+    A,
+    B,
+    C,
+    WillState,
+    compulsory_units,
+    mark_done,
+    needs_test,
+    rank_with,
+    with_extra,
+)
 from .units import Status, TroopType
 from .variants import end_highland_charge
 
@@ -44,7 +54,7 @@ def _test_morale(state: WillState, action: TestMorale, log: Log) -> WillState:
     if after.routing and unit.troop is TroopType.WAGON:
         after = attrs.evolve(after, immobilised=True)
     state = state.with_units(after)
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state, unit.id)
 
 
 def _end_a(state: WillState, action: EndPhase, log: Log) -> WillState:
@@ -75,7 +85,7 @@ def _compulsory_move(state: WillState, action: CompulsoryMove, log: Log) -> Will
             raise illegal(action, f'a retirement is a full move ({limit}")', rules.MORALE_SHAKEN)
         state = state.with_units(attrs.evolve(unit, must_retire=False))
         log.add("retire", f'{unit.name} retires {action.inches}"', rules.MORALE_SHAKEN, unit.id)
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state, unit.id)
 
 
 def _end_b(state: WillState, action: EndPhase, log: Log) -> WillState:

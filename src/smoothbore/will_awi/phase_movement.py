@@ -24,7 +24,7 @@ from .fortifications import Demolition, construct, dismantle, laying_moves
 from .generals import general_move, in_chain_of_command
 from .movement import check_formation_change, check_limber, check_move
 from .turn_effects import Handler, Log, command_rule, illegal, own_unit, work_named
-from .turn_state import C, D, WillState, with_extra, with_work
+from .turn_state import C, D, WillState, mark_done, with_extra, with_work
 from .units import WillUnit
 from .variants import highland_charge_move
 
@@ -53,7 +53,7 @@ def _move(state: WillState, action: Move, log: Log) -> WillState:
         if unit.busy_moves:
             state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
         log.add("move", f"{unit.name} stands", rules.MOVEMENT, unit.id)
-        return with_extra(state, done=state.extra.done | {unit.id})
+        return mark_done(state, unit.id)
     checked = check_move(unit, action.plan, options=state.extra.options, action=action)
     state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
     log.add(
@@ -62,32 +62,30 @@ def _move(state: WillState, action: Move, log: Log) -> WillState:
         rules.MOVEMENT,
         unit.id,
     )
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state, unit.id)
+
+
+def _idle_mover(state: WillState, unit_id: str, action: object) -> WillUnit:
+    """A mover that is not busy: formation changes and limbering take the whole move."""
+    unit = mover(state, unit_id, action)
+    if unit.busy_moves:
+        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    return unit
 
 
 def _change_formation(state: WillState, action: ChangeFormation, log: Log) -> WillState:
-    unit = mover(state, action.unit, action)
-    if unit.busy_moves:
-        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    unit = _idle_mover(state, action.unit, action)
     formation = check_formation_change(unit, action.base_distance, action)
-    state = state.with_units(attrs.evolve(unit, formation=formation))
     log.add("formation", f"{unit.name} forms {formation.value}", rules.MOVEMENT, unit.id)
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state.with_units(attrs.evolve(unit, formation=formation)), unit.id)
 
 
 def _limber(state: WillState, action: Limber, log: Log) -> WillState:
-    unit = mover(state, action.unit, action)
-    if unit.busy_moves:
-        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    unit = _idle_mover(state, action.unit, action)
     limbered = check_limber(unit, action)
-    state = state.with_units(attrs.evolve(unit, limbered=limbered))
-    log.add(
-        "limber",
-        f"{unit.name} {'limbers' if limbered else 'deploys'}",
-        rules.MOVEMENT_WHEELED,
-        unit.id,
-    )
-    return with_extra(state, done=state.extra.done | {unit.id})
+    verb = "limbers" if limbered else "deploys"
+    log.add("limber", f"{unit.name} {verb}", rules.MOVEMENT_WHEELED, unit.id)
+    return mark_done(state.with_units(attrs.evolve(unit, limbered=limbered)), unit.id)
 
 
 def _order(state: WillState, action: Order, log: Log) -> WillState:
@@ -141,7 +139,7 @@ def _independent(state: WillState, action: IndependentTest, log: Log) -> WillSta
     state = with_extra(state, independents=True)
     if ok:
         return with_extra(state, ordered=state.extra.ordered | {unit.id})
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state, unit.id)
 
 
 def _highland_move(state: WillState, action: HighlandChargeMove, log: Log) -> WillState:
@@ -155,7 +153,7 @@ def _highland_move(state: WillState, action: HighlandChargeMove, log: Log) -> Wi
         rules.FORTY_FIVE,
         unit.id,
     )
-    return with_extra(state, done=state.extra.done | {unit.id})
+    return mark_done(state, unit.id)
 
 
 def _move_general(state: WillState, action: MoveGeneral, log: Log) -> WillState:
@@ -175,7 +173,7 @@ def _move_general(state: WillState, action: MoveGeneral, log: Log) -> WillState:
         text = f'{general.name} rides {action.inches}"'
     log.add("general", text, rules.MOVEMENT, general.id)
     state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
-    return with_extra(state, done=state.extra.done | {key})
+    return mark_done(state, key)
 
 
 def _engineer(state: WillState, action: Engineer, log: Log) -> WillState:

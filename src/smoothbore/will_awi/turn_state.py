@@ -205,6 +205,12 @@ def with_extra(state: WillState, **changes: Any) -> WillState:
     return attrs.evolve(state, extra=attrs.evolve(state.extra, **changes))
 
 
+def mark_done(state: WillState, *ids: str) -> WillState:
+    """The state with these units (or ``general:<id>`` keys) marked as having acted this
+    phase."""
+    return with_extra(state, done=state.extra.done | set(ids))
+
+
 def with_work(state: WillState, work: Defence) -> WillState:
     """The state with one work replaced (by id)."""
     works = tuple(work if w.id == work.id else w for w in state.extra.works)
