@@ -65,7 +65,11 @@ class Fate(enum.Enum):
     GLORY = "transition to glory: mortally wounded"
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
+
+    def __lt__(self, other: Fate) -> bool:
+        order = tuple(Fate)
+        return order.index(self) < order.index(other)
 
 
 FATE_TABLE = (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable, Hashable
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import attrs
@@ -201,7 +202,10 @@ class Fate(enum.Enum):
     DESTROYED = "destroyed"
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)
+
+    def __lt__(self, other: Fate) -> bool:
+        return _FATE_RANK[self] < _FATE_RANK[other]
 
 
 def fate_of(unit: Unit, test: TestOutcome | None, holds_works: bool = False) -> Fate:
@@ -216,6 +220,7 @@ def fate_of(unit: Unit, test: TestOutcome | None, holds_works: bool = False) -> 
 
 
 _FATE_ORDER = (Fate.HOLDS, Fate.FALLS_BACK, Fate.ROUTS, Fate.DESTROYED)
+_FATE_RANK = MappingProxyType({fate: rank for rank, fate in enumerate(_FATE_ORDER)})
 
 
 def worst(fates: tuple[Fate, ...]) -> Fate:

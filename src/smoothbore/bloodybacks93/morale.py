@@ -63,6 +63,10 @@ class TestResult(enum.Enum):
     def __str__(self) -> str:
         return str(self.value)
 
+    def __lt__(self, other: TestResult) -> bool:
+        order = tuple(TestResult)
+        return order.index(self) < order.index(other)
+
     @property
     def stays(self) -> bool:
         """The unit is still on the field (not destroyed, not routing)."""
