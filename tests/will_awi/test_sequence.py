@@ -596,3 +596,19 @@ def test_ruleset_page_examples_run() -> None:
     state = namespace["state"]
     assert isinstance(state, BattleState) and state.phase == "C"
     assert state.extra.ordered or state.extra.failed
+
+
+def test_order_to_the_unit_the_general_rides_with() -> None:
+    """Command & Control: +2 if the commander is with the unit: a general attached to the unit
+    (Greene with b1, rating 8) needs 10 or less, whatever the order's facts say."""
+    seen = set()
+    for seed in range(40):
+        s = to_phase(battle(seed, options=Options(command_control=True)), "K")
+        s, _ = TURN.step(s, EndPhase())
+        s = to_phase(s, "C")
+        assert s.extra.moving == "blue"
+        after, events = TURN.step(s, Order("bb", "b1"))
+        total = sum(events[0].rolls[0].faces)
+        seen.add(total)
+        assert ("b1" in after.extra.ordered) is (total <= 10)
+    assert {11, 12} & seen and seen - {11, 12}

@@ -113,7 +113,11 @@ def _order(state: WillState, action: Order, log: Log) -> WillState:
             raise illegal(action, f"{unit.name} has already been tested", rule)
         if unit.routing or unit.highland_charge:
             raise illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
-    ok = give_order(general, group[0], action.facts, dice=log.dice, options=opts, also=group[1:])
+    facts = action.facts
+    if general.attached_to in ids and not facts.attached:
+        # The state knows he rides with the unit: +2 without the player saying so.
+        facts = attrs.evolve(facts, attached=True)
+    ok = give_order(general, group[0], facts, dice=log.dice, options=opts, also=group[1:])
     names = ", ".join(u.name for u in group)
     log.add("order", f"{general.name} orders {names}: {'moves' if ok else 'fails'}", rule, ids[0])
     if ok:
