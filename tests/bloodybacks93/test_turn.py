@@ -443,3 +443,15 @@ def test_deferred_melee_with_tables_turned() -> None:
     _, events = step(ended, ResolveDeferred(reverse=True))
     assert events[0].kind == "melee" and events[0].subject == "a1"
     assert "impetus of Continentals" in events[0].rolls[0].reason
+
+
+def test_commander_removed_during_his_card() -> None:
+    """Risk to commanders: a commander removed while his card is in play activates nobody
+    more and spends no more command points (found by random play)."""
+    state = _active(Card(RED, 3))
+    gone = attrs.evolve(state, commanders=(attrs.evolve(COMMANDERS[0], removed=True),
+                                           COMMANDERS[1]))
+    offered = legal_actions(gone)
+    assert not any(isinstance(a, Activate | SpendCommandPoint) for a in offered)
+    with pytest.raises(IllegalActionError, match="removed"):
+        step(gone, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER))

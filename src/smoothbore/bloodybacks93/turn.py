@@ -738,6 +738,9 @@ def _spend_cp(state: State, action: SpendCommandPoint,
     _need_phase(state, action, ACTIVATION)
     leader = state.commander(action.commander_id)
     entry = _activity(state, leader.id)
+    if leader.removed:
+        raise _illegal(action, f"{leader.name} has been removed from the battle",
+                       commanders.RULE_RISK)
     if action.commander_id not in state.extra.active or entry is None:
         raise _illegal(action, f"{leader.name} is not active now", command.RULE_CP_TARIFF)
     if entry.command_points < 1:
@@ -857,11 +860,12 @@ def _activation_actions(state: State) -> list[Action]:
     extra = state.extra
     card = extra.card
     assert card is not None
+    living = tuple(c for c in extra.active if not state.commander(c).removed)
     for unit in state.units:
         if unit.destroyed or unit.id in extra.attempted or unit.side != card.side:
             continue
         leaders: list[str | None] = [
-            c for c in extra.active
+            c for c in living
             if state.commander(c).side == unit.side
             and (state.commander(c).brigade == unit.brigade
                  or (_activity(state, c) or ActivityEntry(c, 0, 0)).command_points > 0)
@@ -899,7 +903,7 @@ def _activation_actions(state: State) -> list[Action]:
             other = (Formation.COLUMN if unit.formation is Formation.DEPLOYED
                      else Formation.DEPLOYED)
             actions.append(Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, other))
-    for commander_id in extra.active:
+    for commander_id in living:
         entry_a = _activity(state, commander_id)
         if entry_a is not None and entry_a.command_points > 0:
             actions.append(SpendCommandPoint(commander_id, command.CommandPointUse.MOVE_COMMANDER))
