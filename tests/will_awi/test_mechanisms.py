@@ -104,3 +104,116 @@ def test_charge_to_melee_faq_cavalry_counter_charges() -> None:
     # In the counter-charge melee the cavalry (+4) beat the infantry (-1) unless ...
     expected = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if (b + 4) - (a - 1) >= 2)
     assert d.probability("counter-charge, melee: charger routs (-2 SP)") == expected / 2
+
+
+def _one(table: dict[int, str]) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for (f,) in product(FACES):
+        out[table[f]] = out.get(table[f], Fraction(0)) + Fraction(1, 6)
+    return out
+
+
+def _two(result: object) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for a, b in product(FACES, FACES):
+        key = result(a + b)  # type: ignore[operator]
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+    return out
+
+
+def _fire_text(score: int, morale: int) -> str:
+    """7+ loses a strength point; above basic morale (after the loss) shaken."""
+    hit = score >= 7
+    shaken = score > (morale - 1 if hit else morale)
+    return ("-1 SP" if hit else "no loss") + (", shaken" if shaken else "")
+
+
+def _melee_text(attacker: int, defender: int) -> str:
+    if attacker == defender:
+        return 'both sides retire 3"'
+    who = "attacker" if attacker < defender else "defender"
+    effect = "routs (-2 SP)" if abs(attacker - defender) >= 2 else 'retires 3" shaken (-1 SP)'
+    return f"{who} {effect}"
+
+
+def _melee_default() -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for a, b in product(FACES, FACES):
+        key = _melee_text(a + 2, b)  # British line: charging +1, European regulars +1
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 36)
+    return out
+
+
+EXPECTED = {
+    # American line (5 SP) firing at 6" at American line (morale 5): no factors.
+    "fire": _two(lambda t: _fire_text(t, 5)),
+    "shaken-test": _one(
+        {
+            f: "carry on" if f >= 4 else "retire a full move" if f >= 2 else "rout and lose 1 SP"
+            for f in FACES
+        }
+    ),
+    "routing-test": _one(
+        {
+            f: "halt shaken"
+            if f >= 5
+            else "continue routing"
+            if f >= 2
+            else "continue routing and lose 1 SP"
+            for f in FACES
+        }
+    ),
+    "melee": _melee_default(),
+    "surrender": _one({f: "surrenders" if f >= 4 else "holds out" for f in FACES}),
+    "general-risk": _two(lambda t: "no effect" if t <= 8 else "light wound" if t <= 10 else "dead"),
+    "independent-command": _two(lambda t: "moves" if t <= 3 else "stays"),
+    "gun-facing": _one({f: "turns" if f >= 3 else "cannot turn" for f in FACES}),
+    "demolition": _two(lambda t: "destroyed" if t > 6 else "stands"),
+    "demolition-blast": _two(lambda t: _fire_text(t, 5)),
+    "bombard": _two(lambda t: "-1 defence point" if t >= 7 else "no damage"),
+    "highland-charge": _one({f: "charges" if f >= 5 else "holds" for f in FACES}),
+    "militia-return": _one({f: "return" if f <= 2 else "stay away" for f in FACES}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_mechanism_defaults_exact(name: str) -> None:
+    """Each mechanism's defaults against the rule worked out by brute force over the dice:
+    fire (Rules - Firing), shaken and rout tests (Rules - Morale), melee, surrender, risk to
+    generals, the independent command test (March 2008), the gun facing roll (FAQs (1) 3),
+    demolition and its blast, bombardment, the Highland charge test, militia returns."""
+    m = RULESET.mechanism(name)
+    d = odds(m.function, **m.arguments({}))
+    assert {str(o): d.probability(o) for o in d.outcomes} == EXPECTED[name]
+
+
+def test_small_mechanisms_exact() -> None:
+    """The '45 charge distance (6" + 1d6), pre-battle rolls (+1 on 4-6, two dice) and European
+    replacements (10 points on a 6)."""
+    dist = odds(RULESET.mechanism("highland-charge-distance").function)
+    assert {o: dist.probability(o) for o in dist.outcomes} == {6 + f: Fraction(1, 6) for f in FACES}
+    pre = odds(RULESET.mechanism("pre-battle").function)
+    expected: dict[str, Fraction] = {}
+    for a, b in product(FACES, FACES):
+        key = f"morale +{int(a >= 4)}, firing +{int(b >= 4)}"
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 36)
+    assert {str(o): pre.probability(o) for o in pre.outcomes} == expected
+    euro = odds(RULESET.mechanism("european-replacements").function)
+    assert euro.probability(10) == Fraction(1, 6) and euro.probability(0) == Fraction(5, 6)
+
+
+def test_every_mechanism_function_is_listed() -> None:
+    """`smoothbore odds will_awi --list` shows every random mechanism the module defines."""
+    import inspect
+
+    from smoothbore.will_awi import mechanisms
+
+    functions = {
+        f
+        for name, f in vars(mechanisms).items()
+        if inspect.isfunction(f)
+        and not name.startswith("_")
+        and f.__module__ == mechanisms.__name__
+        and "dice" in inspect.signature(f).parameters
+    }
+    assert functions == {m.function for m in RULESET.mechanisms}

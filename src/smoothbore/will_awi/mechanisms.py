@@ -615,6 +615,16 @@ MECHANISMS: tuple[Mechanism, ...] = (
         ),
     ),
     Mechanism(
+        "demolition-blast",
+        "a unit within a demolition's blast: 2d6 as if fired at",
+        rules.DEMOLITION,
+        demolition_blast,
+        (
+            _p("troop", str, "line", *_TROOP),
+            _p("strength", int, 5, "the unit's strength points"),
+        ),
+    ),
+    Mechanism(
         "bombard",
         "guns firing ball at a work",
         rules.FORT_VALUES,
