@@ -14,7 +14,7 @@ from smoothbore.will_awi import RULESET
 from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.movement import Leg, MovePlan
-from smoothbore.will_awi.options import CommandPost, Options
+from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, CommandPost, Options
 from smoothbore.will_awi.sequence import (
     TURN,
     ChangeFacing,
@@ -612,3 +612,43 @@ def test_order_to_the_unit_the_general_rides_with() -> None:
         seen.add(total)
         assert ("b1" in after.extra.ordered) is (total <= 10)
     assert {11, 12} & seen and seen - {11, 12}
+
+
+VARIANT_OPTIONS = {
+    "forty-five": Options(variant=FORTY_FIVE),
+    "ireland": Options(variant=IRELAND_1798),
+    "every-option": Options(
+        evade=True,
+        gun_facing_roll=True,
+        road_bonus=True,
+        militia_rout_in_open=True,
+        shaken_quality_modifiers=True,
+        shaken_recovers_on_carry_on=False,
+    ),
+}
+
+
+@pytest.mark.parametrize("which", sorted(VARIANT_OPTIONS))
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 1000))
+def test_play_through_variants_and_options(which: str, seed: int) -> None:
+    """The variants and the options play whole turns from legal_actions too; highlanders and
+    pikemen take part; strength stays 0-6 and the state replays exactly."""
+    rng = random.Random(seed)
+    extra = {
+        "forty-five": {
+            "r1": WillUnit("r1", "Clan", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE)
+        },
+        "ireland": {"b2": WillUnit("b2", "Pikes", "blue", TroopType.PIKEMEN)},
+        "every-option": {},
+    }[which]
+    s = battle(seed, VARIANT_OPTIONS[which], **extra)
+    for _ in range(400):
+        if s.turn > 2:
+            break
+        action = rng.choice(TURN.legal_actions(s))
+        a, events = TURN.step(s, action)
+        assert (a, events) == TURN.step(s, action)
+        s = a
+    assert s.turn > 2
+    assert all(0 <= u.strength <= 6 for u in s.units)
