@@ -455,3 +455,10 @@ def test_commander_removed_during_his_card() -> None:
     assert not any(isinstance(a, Activate | SpendCommandPoint) for a in offered)
     with pytest.raises(IllegalActionError, match="removed"):
         step(gone, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER))
+
+
+def test_a_unit_charges_once() -> None:
+    """Charges and melee: a unit cannot be named twice in one charge."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 4),))
+    with pytest.raises(IllegalActionError, match="once"):
+        step(state, Charge(("b1", "b1"), ("a1",)))

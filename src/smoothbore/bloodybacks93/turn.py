@@ -626,6 +626,9 @@ def _charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, tu
     _need_phase(state, action, ACTIVATION)
     if not action.unit_ids or not action.target_ids:
         raise _illegal(action, "a charge needs chargers and targets", RULE_CHARGES)
+    named = (*action.unit_ids, *action.target_ids)
+    if len(set(named)) != len(named):
+        raise _illegal(action, "each unit charges or is charged once", RULE_CHARGES)
     chargers = tuple(state.unit(u) for u in action.unit_ids)
     targets = tuple(state.unit(u) for u in action.target_ids)
     if any(t.side == chargers[0].side or t.destroyed for t in targets):
