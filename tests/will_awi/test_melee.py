@@ -243,3 +243,44 @@ def test_two_attackers_exact() -> None:
         key = (o.affected, _EFFECT[o.effect])
         got[key] = got.get(key, Fraction(0)) + dist.probability(o)
     assert got == expected
+
+
+# Rules - Melee, the table as printed in will-awi-2008.txt: (cavalry, infantry, other).
+PRINTED = {
+    "unit is cavalry": (2, None, None),
+    "charging": (2, 1, None),
+    "Indian unit": (None, 2, None),
+    "European regulars": (1, 1, 1),
+    "attacked in flank": (-1, -1, -1),
+    "charging over an obstacle": (-4, -2, -4),
+    "charging uphill": (-1, -1, -1),
+    "charging a building": (-4, -2, -4),
+    "attacked in the rear": (-2, -2, -2),
+    "open order or artillery": (-2, -2, -2),
+    "charging a fortification": (-6, -3, -6),
+    "overlapping enemy unit": (1, 1, 1),
+    "two or more bases deep": (1, 1, None),
+}
+
+
+def test_melee_table_every_cell() -> None:
+    """Rules - Melee: every cell of the table as printed (NA as None); the repeated "attacked in
+    the rear" row counts once; the FAQs (5) option swaps only the cavalry and infantry cells of
+    the obstacle, building and fortification rows."""
+    from smoothbore.will_awi.melee import Column, Factor, table_value
+
+    assert {f.value for f in Factor} == set(PRINTED)
+    swapped = Options(melee_obstacle_columns_swapped=True)
+    for factor in Factor:
+        row = PRINTED[factor.value]
+        for column in Column:
+            assert table_value(factor, column) == row[column.value]
+            moved = factor.value in (
+                "charging over an obstacle",
+                "charging a building",
+                "charging a fortification",
+            )
+            if moved and column is not Column.OTHER:
+                assert table_value(factor, column, swapped) == row[1 - column.value]
+            else:
+                assert table_value(factor, column, swapped) == row[column.value]
