@@ -23,7 +23,7 @@ from smoothbore.will_awi.movement import (
 )
 from smoothbore.will_awi.movement import test_gun_facing as roll_gun_facing
 from smoothbore.will_awi.options import FORTY_FIVE, Options
-from smoothbore.will_awi.units import Formation, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, WillUnit
 
 
 def unit(troop: TroopType, **kw: object) -> WillUnit:
@@ -89,6 +89,12 @@ def test_grasshopper_option_and_slow_dragoons() -> None:
     assert move_distance(drag, Mode.LINE, opts) == 12
     assert move_distance(drag, Mode.COLUMN, opts) == 15
     assert move_distance(drag, Mode.LINE) == 15
+    british = WillUnit("b", "B", "x", TroopType.LIGHT_CAVALRY, Nationality.BRITISH)
+    assert move_distance(british, Mode.LINE, opts) == 12
+    assert move_distance(british, Mode.COLUMN, opts) == 15
+    assert move_distance(british, Mode.ROUT, opts) == 21
+    jacobite = WillUnit("j", "J", "x", TroopType.LIGHT_CAVALRY, Nationality.JACOBITE)
+    assert move_distance(jacobite, Mode.LINE, opts) == 15
 
 
 T, S, F = Fraction(2, 3), Fraction(1, 3), Fraction(1)

@@ -14,7 +14,7 @@ from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, Thr
 from . import rules
 from .charges import charge_reach
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, Formation, TroopType, WillUnit
+from .units import Arm, Formation, Nationality, TroopType, WillUnit
 
 
 class Mode(enum.Enum):
@@ -34,7 +34,7 @@ FOOT_AND_HORSE: dict[Arm, tuple[int, int, int]] = {
     Arm.CAVALRY: (15, 18, 21),
 }
 GENERALS_AND_COURIERS = (21, 21, 21)
-# Battles of the '45: British dragoons move as 12" line, 15" column.
+# Battles of the '45: the British cavalry are dragoons and move 12" in line, 15" in column.
 SLOW_DRAGOONS = (12, 15, 21)
 # Wheeled equipment: limbered, deployed, rout (crew only); None = NA.
 WHEELED: dict[TroopType, tuple[int, int | None, int | None]] = {
@@ -82,7 +82,8 @@ def move_distance(
     if mode in (Mode.LIMBERED, Mode.DEPLOYED):
         raise InvalidValueError("mode", mode, "line, column or rout for foot and cavalry")
     row = FOOT_AND_HORSE[unit.arm]
-    if unit.troop.is_cavalry and unit.dragoons and options.variant.slow_dragoons:
+    dragoons = unit.dragoons or unit.nationality is Nationality.BRITISH
+    if unit.troop.is_cavalry and dragoons and options.variant.slow_dragoons:
         row = SLOW_DRAGOONS
     return row[{Mode.LINE: 0, Mode.COLUMN: 1, Mode.ROUT: 2}[mode]]
 

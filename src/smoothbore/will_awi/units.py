@@ -188,7 +188,8 @@ class WillUnit:
 
     ``commander`` is the id of its brigadier; ``militia_morale`` is the per-unit militia choice
     (-1 or -2, Rules - Morale); ``morale_bonus`` and ``fire_bonus`` are the Battles of the '45
-    pre-battle rolls for British line; ``training`` None means the type's default (militia poor).
+    pre-battle rolls for British line; ``training`` None means the type's default (militia poor);
+    ``dragoons`` marks cavalry that move as the '45's dragoons (British cavalry always do).
     """
 
     id: str
