@@ -249,10 +249,11 @@ def check_target_detected(target: WillUnit, facts: FireFacts, action: object = N
         )
 
 
+@functools.lru_cache(maxsize=8192)
 def fire_outcome(score: int, target: WillUnit, options: Options = DEFAULT_OPTIONS) -> FireResult:
     """7+ takes a strength point; the same score above the target's basic morale shakes it
     (Rules - Firing: Morale effect of fire). Basic morale is read after the loss unless the
-    option says before."""
+    option says before. Cached: the result is a frozen value of frozen arguments."""
     hit = score >= 7
     strength = target.strength - (1 if hit and options.morale_after_fire_loss else 0)
     return FireResult(score, hit, score > morale_total(target, max(0, strength)))
