@@ -41,3 +41,15 @@ def test_large_pools_pick_die_by_die() -> None:
     successes = dice.roll(check, reason="test", rule="Bloodybacks 9.3, Shooting")
     assert len(dice.records[0].faces) == 10
     assert successes == sum(1 for f in dice.records[0].faces if f <= 6)
+
+
+@pytest.mark.parametrize("count", [4, 5, 7, 8])
+def test_chunked_draws_read_the_digits(count: int) -> None:
+    """Resolve melee; Determine impetus: larger pools read their faces as the digits of one
+    pick, chunk by chunk, exactly as die-by-die digits would give them."""
+    check = FastPool(count, 5, D12, auto_pass=frozenset({1}), auto_fail=frozenset({12}))
+    for value in (0, 1, 11, 12, 1727, 1728, 12**count - 1, 12**count // 3):
+        successes, faces = check.draw(lambda n, v=value: v)
+        digits = [(value // 12**i) % 12 for i in range(count)]
+        assert faces == tuple(d + 1 for d in digits)
+        assert successes == sum(1 for f in faces if f != 12 and (f <= 5 or f == 1))

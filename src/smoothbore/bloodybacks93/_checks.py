@@ -32,12 +32,13 @@ def _table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 LOOKUP_LIMIT = 12**3
-"""Pools with at most this many face combinations read their whole roll from a table."""
+"""The most face combinations read from one table (three d12)."""
 
 
 @functools.lru_cache(maxsize=512)
 def _lookup(check: PoolCheck) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """(successes, faces) for every value of the single pick, in the order the digits give."""
+    """(successes, faces) for every value of a pick over all the pool's faces, the faces read
+    as the value's digits, lowest first."""
     faces, hits = _table(check)
     sides = len(faces)
     rows = []
@@ -50,28 +51,56 @@ def _lookup(check: PoolCheck) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return tuple(rows)
 
 
+Plan = tuple[int, tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(check: PoolCheck) -> Plan | None:
+    """How to read a roll from one pick: the pick's span and the tables of its chunks of dice
+    (each at most LOOKUP_LIMIT rows); None when the span is beyond one pick."""
+    faces, _ = _table(check)
+    sides = len(faces)
+    span = sides**check.count
+    if span > ONE_PICK:
+        return None
+    per = 1
+    while sides ** (per + 1) <= LOOKUP_LIMIT:
+        per += 1
+    chunks = []
+    left = check.count
+    while left:
+        size = min(per, left)
+        chunks.append((sides**size, _lookup(attrs.evolve(check, count=size))))
+        left -= size
+    return span, tuple(chunks)
+
+
 @attrs.frozen(cache_hash=True)
 class FastPool(PoolCheck):
-    """``PoolCheck`` without rerolls, drawn through a face table."""
+    """``PoolCheck`` without rerolls, drawn through tables of faces."""
 
     def draw(self, pick: Callable[[int], int]) -> tuple[int, tuple[int, ...]]:
         if self.reroll_failures:
             return PoolCheck.draw(self, pick)
-        faces, hits = _table(self)
-        sides = len(faces)
-        count = self.count
-        span = sides**count
-        if span <= LOOKUP_LIMIT:
-            return _lookup(self)[pick(span)]
-        if span <= ONE_PICK:
-            value = pick(span)
-            rolled = []
-            for _ in range(count):
-                value, digit = divmod(value, sides)
-                rolled.append(digit)
-        else:
-            rolled = [pick(sides) for _ in range(count)]
-        return sum(map(hits.__getitem__, rolled)), tuple(map(faces.__getitem__, rolled))
+        plan = _plan(self)
+        if plan is None:
+            faces, hits = _table(self)
+            rolled = [pick(len(faces)) for _ in range(self.count)]
+            return sum(map(hits.__getitem__, rolled)), tuple(map(faces.__getitem__, rolled))
+        span, chunks = plan
+        if not chunks:
+            return 0, ()
+        value = pick(span)
+        if len(chunks) == 1:
+            return chunks[0][1][value]
+        successes = 0
+        shown: tuple[int, ...] = ()
+        for size, rows in chunks:
+            value, part = divmod(value, size)
+            part_hits, part_faces = rows[part]
+            successes += part_hits
+            shown += part_faces
+        return successes, shown
 
     def describe(self) -> str:
         return _describe(self)

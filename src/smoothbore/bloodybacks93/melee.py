@@ -482,6 +482,6 @@ def clear_caches() -> None:
         _stage, charge_distribution, melee_dice, melee_need, melee_check, _melee_setup,
         _no_melee, _losses, _assemble, charges.impetus_check, morale.need_for_test,
         morale.check_for_test, morale._prepared, morale.apply_result, units.take_melee_losses,
-        _checks._describe, _checks._table, _checks._lookup,
+        _checks._describe, _checks._table, _checks._lookup, _checks._plan,
     ):
         cached.cache_clear()
