@@ -269,9 +269,9 @@ class ChargeOutcome:
     def __attrs_post_init__(self) -> None:
         # a sort key computed once: distributions sort their outcomes
         object.__setattr__(self, "_order", (
-            self.impetus, self.successes, self.failures, *_test_key(self.stand),
-            *_test_key(self.charger_tests), *_test_key(self.defender_tests),
-            *(_FATE_ORDER.index(f) for f in self.charger_fates + self.defender_fates),
+            self.impetus, self.successes, self.failures,
+            *[_RESULT_RANK[r] for r in self.stand + self.charger_tests + self.defender_tests],
+            *[_FATE_RANK[f] for f in self.charger_fates + self.defender_fates],
         ))
 
     @property
@@ -306,8 +306,13 @@ class ChargeOutcome:
         return "; ".join(parts)
 
 
+_RESULT_RANK: MappingProxyType[TestResult | None, int] = MappingProxyType(
+    {None: -1, **{result: rank for rank, result in enumerate(RESULTS)}}
+)
+
+
 def _results(tests: tuple[TestOutcome | None, ...]) -> tuple[TestResult | None, ...]:
-    return tuple(t.result if t is not None else None for t in tests)
+    return tuple([None if t is None else t.result for t in tests])
 
 
 @attrs.frozen(cache_hash=True)
@@ -371,13 +376,13 @@ def _assemble(
         defenders[i] = after.defenders[slot]
         tests[i] = after.defender_tests[slot]
     stand_tests = stand.tests or (None,) * len(defenders)
-    fates = tuple(
+    fates = tuple([
         fate_of(u, t if t is not None else s, holds)
         for u, t, s in zip(defenders, tests, stand_tests, strict=True)
-    )
-    charger_fates = tuple(
+    ])
+    charger_fates = tuple([
         fate_of(u, t) for u, t in zip(after.chargers, after.charger_tests, strict=True)
-    )
+    ])
     return ChargeOutcome(
         impetus, _results(stand.tests), melee.count, melee.need, successes,
         melee.count - successes, _results(after.charger_tests), _results(tuple(tests)),
