@@ -680,8 +680,7 @@ def _charge_moves(
 ) -> tuple[State, tuple[Unit, ...], float, tuple[Event, ...]]:
     """Each charger's move towards the target: those that reach it make contact (Charges and
     melee: units enter melee if they can move far enough, using a movement action)."""
-    assert action.distance is not None
-    if action.distance < 0:
+    if action.distance is None or action.distance < 0:
         raise InvalidValueError("distance", action.distance, "0 or more inches")
     reached: list[Unit] = []
     events: list[Event] = []
@@ -862,7 +861,8 @@ def _activation_actions(state: State) -> list[Action]:
     actions: list[Action] = []
     extra = state.extra
     card = extra.card
-    assert card is not None
+    if card is None:
+        return [EndActivation()]
     living = tuple(c for c in extra.active if not state.commander(c).removed)
     for unit in state.units:
         if unit.destroyed or unit.id in extra.attempted or unit.side != card.side:
