@@ -158,3 +158,11 @@ def test_rolled_pools_show_their_faces_and_follow_the_exact_odds(check: PoolChec
             assert len(faces) == check.count
             assert successes == sum(check.succeeds(face) for face in faces)
     assert monte_carlo(roll, samples=30_000, rng=5).agrees_with(check.distribution())
+
+
+def test_dice_without_records_roll_the_same_faces() -> None:
+    recording, silent = SamplingDice(13), SamplingDice(13, record=False)
+    results = [volley(dice=recording, firers=3) for _ in range(50)]
+    assert [volley(dice=silent, firers=3) for _ in range(50)] == results
+    assert silent.records == ()
+    assert len(recording.records) >= 150

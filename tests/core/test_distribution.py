@@ -85,3 +85,14 @@ def test_weights_sum_to_denominator(weights: dict[int, int]) -> None:
     assert sum(w for _, w in dist.items()) == dist.denominator
     assert sum(dist.probability(o) for o in dist.outcomes) == 1
     assert list(dist.outcomes) == sorted(weights)
+
+
+def test_outcomes_that_do_not_compare_keep_their_first_order() -> None:
+    class Result:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    a, b = Result("a"), Result("b")
+    dist = Distribution.from_weights({b: 1, a: 3})
+    assert dist.outcomes == (b, a)
+    assert dist.probability(a) == Fraction(3, 4)

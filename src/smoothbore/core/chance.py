@@ -77,12 +77,13 @@ class SamplingDice:
     Same seed, same sequence of checks: same faces, on any machine. Uniform integers are
     drawn from the Generator in blocks and reduced by rejection, so each face is exact."""
 
-    __slots__ = ("_buffer", "_records", "_rng")
+    __slots__ = ("_buffer", "_record", "_records", "_rng")
 
-    def __init__(self, rng: RngLike = None) -> None:
+    def __init__(self, rng: RngLike = None, *, record: bool = True) -> None:
         self._rng = make_rng(rng)
         self._buffer: list[int] = []
         self._records: list[RollRecord] = []
+        self._record = record
 
     def _pick(self, n: int) -> int:
         limit = _SPAN - _SPAN % n
@@ -96,9 +97,11 @@ class SamplingDice:
                 return value % n
 
     def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
-        """Roll ``check`` and record it with its faces, reason and rule."""
+        """Roll ``check`` and record it with its faces, reason and rule (unless these dice
+        were made with ``record=False``, as for long Monte Carlo runs)."""
         outcome, faces = check.draw(self._pick)
-        self._records.append(RollRecord(description(check), faces, outcome, reason, rule))
+        if self._record:
+            self._records.append(RollRecord(description(check), faces, outcome, reason, rule))
         return outcome
 
     @property
@@ -231,7 +234,7 @@ def monte_carlo(
     third use of a rule, for mechanisms too long to enumerate exactly."""
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise InvalidValueError("samples", samples, "a positive integer")
-    dice = SamplingDice(rng)
+    dice = SamplingDice(rng, record=False)
     counts: dict[R, int] = {}
     for _ in range(samples):
         result = function(*args, dice=dice, **kwargs)

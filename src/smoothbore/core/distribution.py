@@ -21,16 +21,16 @@ U = TypeVar("U", bound=Hashable)
 def _ordered(weights: Mapping[T, int]) -> tuple[tuple[T, int], ...]:
     items = [(outcome, weight) for outcome, weight in weights.items() if weight]
     try:
-        items.sort(key=lambda pair: pair[0])  # type: ignore[arg-type, return-value]
-    except TypeError:
-        items.sort(key=lambda pair: repr(pair[0]))
-    return tuple(items)
+        return tuple(sorted(items, key=lambda pair: pair[0]))  # type: ignore[arg-type, return-value]
+    except TypeError:  # outcomes that do not compare keep the order in which they were met
+        return tuple(items)
 
 
 @attrs.frozen(eq=False)
 class Distribution(Generic[T]):
     """The exact distribution of a random result: each outcome's integer weight out of
-    ``denominator``. Weights are kept exact; floats appear only when presenting."""
+    ``denominator``. Weights are kept exact; floats appear only when presenting. Outcomes are
+    in order where they compare, else in the order they were first met."""
 
     _items: tuple[tuple[T, int], ...]
     denominator: int
