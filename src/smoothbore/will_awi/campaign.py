@@ -4,6 +4,7 @@ recruitment, European replacements, overstrength units, the replacement pool, fo
 from __future__ import annotations
 
 import enum
+from types import MappingProxyType
 
 import attrs
 
@@ -169,7 +170,9 @@ class PoolType(enum.Enum):
     RIFLES = "rifles"
 
 
-DOWNGRADES = {PoolType.LINE: PoolType.MILITIA, PoolType.RIFLES: PoolType.OPEN_ORDER}
+DOWNGRADES = MappingProxyType(
+    {PoolType.LINE: PoolType.MILITIA, PoolType.RIFLES: PoolType.OPEN_ORDER}
+)
 
 
 @attrs.frozen

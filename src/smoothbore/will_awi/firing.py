@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -32,7 +34,7 @@ class RangeBand(enum.Enum):
 
 
 # (short max, medium min, medium max, long max); None = no such band.
-RANGES: dict[Weapon, tuple[float, float | None, float | None, float | None]] = {
+RANGES: Mapping[Weapon, tuple[float, float | None, float | None, float | None]] = MappingProxyType({
     Weapon.MUSKET: (6, None, None, None),
     Weapon.RIFLE: (6, 6, 12, None),
     Weapon.LIGHT_GUN: (12, 12, 24, 36),
@@ -41,7 +43,7 @@ RANGES: dict[Weapon, tuple[float, float | None, float | None, float | None]] = {
     Weapon.GALLOPER_GUN: (9, 9, 18, 21),
     Weapon.GRASSHOPPER_GUN: (6, 6, 12, 18),
     Weapon.HOWITZER: (9, 15, 24, 36),
-}
+})
 
 
 def range_band(weapon: Weapon, inches: float, action: object = None) -> RangeBand:

@@ -4,6 +4,8 @@ remaining points, field engineering and demolition."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -29,7 +31,7 @@ class Work(enum.Enum):
     STOCKADE = "timber stockade (per 100mm)"
 
 
-DEFENCE_POINTS: dict[Work, int] = {
+DEFENCE_POINTS: Mapping[Work, int] = MappingProxyType({
     Work.WOODEN_BRIDGE: 3,
     Work.STONE_BRIDGE: 6,
     Work.SMALL_WOODEN_BUILDING: 4,
@@ -39,14 +41,14 @@ DEFENCE_POINTS: dict[Work, int] = {
     Work.TIMBER_FIELDWORK: 6,
     Work.REDOUBT: 10,
     Work.STOCKADE: 8,
-}
+})
 
-BUILDING_CAPACITY: dict[Work, int] = {
+BUILDING_CAPACITY: Mapping[Work, int] = MappingProxyType({
     Work.SMALL_WOODEN_BUILDING: 1,
     Work.SMALL_STONE_BUILDING: 1,
     Work.LARGE_WOODEN_BUILDING: 2,
     Work.LARGE_STONE_BUILDING: 2,
-}
+})
 """Units a building holds (Rules - Terrain: Buildings)."""
 
 

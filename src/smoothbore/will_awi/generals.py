@@ -4,6 +4,8 @@ shaking of his chain of command."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -42,16 +44,16 @@ _ROUT_BANDS = (
     Band(Fate.CAPTURED.value, 10, 10),
     Band(Fate.DEAD.value, 11, 12),
 )
-RISK_CHECKS: dict[Risk, TableCheck] = {
+RISK_CHECKS: Mapping[Risk, TableCheck] = MappingProxyType({
     Risk.FIRE_LOSS: TableCheck((D6, D6), _LOSS_BANDS),
     Risk.MELEE_LOSS: TableCheck((D6, D6), _LOSS_BANDS),
     Risk.MELEE_ROUT: TableCheck((D6, D6), _ROUT_BANDS),
-}
-_RULE = {
+})
+_RULE = MappingProxyType({
     Risk.FIRE_LOSS: rules.FIRE_GENERALS,
     Risk.MELEE_LOSS: rules.MELEE_GENERALS,
     Risk.MELEE_ROUT: rules.MELEE_GENERALS,
-}
+})
 
 
 def roll_risk(general: WillGeneral, risk: Risk, *, dice: Dice) -> Fate:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -49,7 +51,7 @@ class Factor(enum.Enum):
 
 
 # (cavalry, infantry, other); None = NA.
-MELEE_TABLE: dict[Factor, tuple[int | None, int | None, int | None]] = {
+MELEE_TABLE: Mapping[Factor, tuple[int | None, int | None, int | None]] = MappingProxyType({
     Factor.CAVALRY: (2, None, None),
     Factor.CHARGING: (2, 1, None),
     Factor.INDIANS: (None, 2, None),
@@ -63,7 +65,7 @@ MELEE_TABLE: dict[Factor, tuple[int | None, int | None, int | None]] = {
     Factor.FORTIFICATION: (-6, -3, -6),
     Factor.OVERLAP: (1, 1, 1),
     Factor.DEEP: (1, 1, None),
-}
+})
 
 _SWAPPED = (Factor.OBSTACLE, Factor.BUILDING, Factor.FORTIFICATION)
 

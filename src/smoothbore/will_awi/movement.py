@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 
 import attrs
 
@@ -28,16 +30,16 @@ class Mode(enum.Enum):
 
 
 # Rules - Movement: line, column, rout.
-FOOT_AND_HORSE: dict[Arm, tuple[int, int, int]] = {
+FOOT_AND_HORSE: Mapping[Arm, tuple[int, int, int]] = MappingProxyType({
     Arm.CLOSE_ORDER_FOOT: (6, 9, 12),
     Arm.OPEN_ORDER_FOOT: (9, 12, 15),
     Arm.CAVALRY: (15, 18, 21),
-}
+})
 GENERALS_AND_COURIERS = (21, 21, 21)
 # Battles of the '45: the British cavalry are dragoons and move 12" in line, 15" in column.
 SLOW_DRAGOONS = (12, 15, 21)
 # Wheeled equipment: limbered, deployed, rout (crew only); None = NA.
-WHEELED: dict[TroopType, tuple[int, int | None, int | None]] = {
+WHEELED: Mapping[TroopType, tuple[int, int | None, int | None]] = MappingProxyType({
     TroopType.LIGHT_GUN: (9, 3, 12),
     TroopType.MEDIUM_GUN: (6, 2, 12),
     TroopType.HEAVY_GUN: (3, 1, 12),
@@ -45,7 +47,7 @@ WHEELED: dict[TroopType, tuple[int, int | None, int | None]] = {
     TroopType.GRASSHOPPER_GUN: (12, 21, 21),
     TroopType.HOWITZER: (9, 3, 21),
     TroopType.WAGON: (6, None, None),
-}
+})
 
 
 def unit_mode(unit: WillUnit) -> Mode:
@@ -126,7 +128,7 @@ _T = Fraction(2, 3)
 _S = Fraction(1, 3)
 _F = Fraction(1)
 # Percent of normal speed by mover (CO foot, OO foot, mounted, wheeled); None = NA.
-TERRAIN_SPEED: dict[Terrain, tuple[Fraction | None, ...]] = {
+TERRAIN_SPEED: Mapping[Terrain, tuple[Fraction | None, ...]] = MappingProxyType({
     Terrain.OPEN: (_F, _F, _F, _F),
     Terrain.ROAD: (_F, _F, _F, _F),
     Terrain.ROUGH: (_T, _F, _T, _S),
@@ -138,8 +140,8 @@ TERRAIN_SPEED: dict[Terrain, tuple[Fraction | None, ...]] = {
     Terrain.FORD: (_T, _T, _T, _S),
     Terrain.RIVER: (None, None, None, None),
     Terrain.IMPASSABLE_SLOPE: (None, None, None, None),
-}
-_PRINTED = {_T: Fraction(66, 100), _S: Fraction(33, 100)}
+})
+_PRINTED = MappingProxyType({_T: Fraction(66, 100), _S: Fraction(33, 100)})
 
 
 class Crossing(enum.Enum):
@@ -151,12 +153,12 @@ class Crossing(enum.Enum):
 
 _H = Fraction(1, 2)
 # Proportion of a move (CO foot, OO foot, mounted, wheeled); None = NA.
-CROSSING_COST: dict[Crossing, tuple[Fraction | None, ...]] = {
+CROSSING_COST: Mapping[Crossing, tuple[Fraction | None, ...]] = MappingProxyType({
     Crossing.FENCE_OR_WALL: (_H, _H, _F, _F),
     Crossing.STREAM: (_H, _H, _F, Fraction(2)),
     Crossing.ENTER_BUILDING: (_H, _H, None, None),
     Crossing.LEAVE_BUILDING: (_F, _H, None, None),
-}
+})
 
 
 def terrain_speed(

@@ -3,6 +3,9 @@ charged units, counter-charges and evasion, contact, and the second cavalry char
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from . import rules
@@ -223,7 +226,7 @@ def _end_k(state: WillState, action: EndPhase, log: Log) -> WillState:
     return attrs.evolve(state, extra=extra, phase=A, turn=turn)
 
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     (F, DeclareCharge): _declare,
     (F, EndPhase): _end_f,
     (G, TestCharged): _test_charged,
@@ -235,4 +238,4 @@ HANDLERS: dict[tuple[str, type], Handler] = {
     (I, EndPhase): _end_i,
     (K, SecondCharges): _second,
     (K, EndPhase): _end_k,
-}
+})

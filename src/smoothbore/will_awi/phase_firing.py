@@ -3,6 +3,9 @@ facing changes and fire, bombardment of works, demolitions going off and Highlan
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from . import rules
@@ -195,7 +198,7 @@ def _end_e(state: WillState, action: EndPhase, log: Log) -> WillState:
     return attrs.evolve(with_extra(state, done=frozenset()), phase=F)
 
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     (D, ChangeFacing): _change_facing,
     (D, EndPhase): _end_d,
     (E, Fire): _fire,
@@ -205,4 +208,4 @@ HANDLERS: dict[tuple[str, type], Handler] = {
     (E, EndPhase): _end_e,
     # Second Cavalry Charges: a target that has not fired may fire at the cavalry in F.
     (F, Fire): _fire,
-}
+})

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from . import rules
@@ -101,7 +104,7 @@ def _end_j(state: WillState, action: EndPhase, log: Log) -> WillState:
     return attrs.evolve(state, phase=K)
 
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     (J, ResolveMelee): _melee,
     (J, EndPhase): _end_j,
-}
+})

@@ -3,6 +3,9 @@ rout and retire moves."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from . import rules
@@ -100,9 +103,9 @@ def _end_b(state: WillState, action: EndPhase, log: Log) -> WillState:
     return attrs.evolve(with_extra(state, done=frozenset()), phase=C)
 
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     (A, TestMorale): _test_morale,
     (A, EndPhase): _end_a,
     (B, CompulsoryMove): _compulsory_move,
     (B, EndPhase): _end_b,
-}
+})

@@ -3,6 +3,9 @@ and control orders, Highland charges, generals, field engineering and demolition
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from . import rules
@@ -258,7 +261,7 @@ def _end_c(state: WillState, action: EndPhase, log: Log) -> WillState:
     )
 
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     (C, Move): _move,
     (C, ChangeFormation): _change_formation,
     (C, Limber): _limber,
@@ -270,4 +273,4 @@ HANDLERS: dict[tuple[str, type], Handler] = {
     (C, LayCharge): _lay_charge,
     (C, MoveAway): _move_away,
     (C, EndPhase): _end_c,
-}
+})

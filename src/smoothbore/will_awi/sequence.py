@@ -7,6 +7,9 @@ state live in ``turn_state``, the actions in ``actions``, and each phase's handl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 from smoothbore.core import Event, IllegalActionError, Phase
@@ -54,13 +57,13 @@ from .turn_state import (
     new_battle,
 )
 
-HANDLERS: dict[tuple[str, type], Handler] = {
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
     **phase_morale.HANDLERS,
     **phase_movement.HANDLERS,
     **phase_firing.HANDLERS,
     **phase_charges.HANDLERS,
     **phase_melee.HANDLERS,
-}
+})
 """Which handler applies an action of a type in a phase."""
 
 

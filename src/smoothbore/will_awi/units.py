@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -67,7 +69,7 @@ class TroopType(enum.Enum):
         return self.is_cavalry
 
 
-_ARM: dict[TroopType, Arm] = {
+_ARM: Mapping[TroopType, Arm] = MappingProxyType({
     TroopType.LINE: Arm.CLOSE_ORDER_FOOT,
     TroopType.FUSILIERS: Arm.CLOSE_ORDER_FOOT,
     TroopType.GRENADIERS: Arm.CLOSE_ORDER_FOOT,
@@ -87,7 +89,7 @@ _ARM: dict[TroopType, Arm] = {
     TroopType.GRASSHOPPER_GUN: Arm.ARTILLERY,
     TroopType.HOWITZER: Arm.ARTILLERY,
     TroopType.WAGON: Arm.WAGON,
-}
+})
 
 
 class Nationality(enum.Enum):
@@ -150,14 +152,14 @@ class Weapon(enum.Enum):
         return self not in (Weapon.MUSKET, Weapon.RIFLE)
 
 
-_GUN_WEAPON: dict[TroopType, Weapon] = {
+_GUN_WEAPON: Mapping[TroopType, Weapon] = MappingProxyType({
     TroopType.LIGHT_GUN: Weapon.LIGHT_GUN,
     TroopType.MEDIUM_GUN: Weapon.MEDIUM_GUN,
     TroopType.HEAVY_GUN: Weapon.HEAVY_GUN,
     TroopType.GALLOPER_GUN: Weapon.GALLOPER_GUN,
     TroopType.GRASSHOPPER_GUN: Weapon.GRASSHOPPER_GUN,
     TroopType.HOWITZER: Weapon.HOWITZER,
-}
+})
 
 
 def default_weapon(troop: TroopType) -> Weapon | None:
