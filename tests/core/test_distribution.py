@@ -71,6 +71,11 @@ def test_presentation() -> None:
     text = str(dist)
     assert "1/6" in text and "16.67%" in text
     assert "<table>" in dist._repr_html_()
+    assert "P(&ge;)" in dist._repr_html_()
+    assert "P(>=)" in text
+    labels = Distribution.from_weights({"rout": 1, "stand": 5})
+    assert "P(>=)" not in str(labels) and "P(&ge;)" not in labels._repr_html_()
+    assert str(labels).splitlines()[1].split() == ["rout", "1/6", "16.67%"]
     data = dist.to_dict()
     assert data["denominator"] == 36
     assert data["outcomes"][0] == {

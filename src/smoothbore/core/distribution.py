@@ -218,20 +218,28 @@ class Distribution(Generic[T]):
             for outcome, weight in self._items
         )
 
+    @property
+    def numeric(self) -> bool:
+        """Whether the outcomes are numbers, so "at least" and "at most" mean something."""
+        return all(
+            isinstance(o, int | float | Fraction) and not isinstance(o, bool)
+            for o in self.outcomes
+        )
+
     def table(self) -> str:
-        """A plain-text table: outcome, exact probability, percentage, at least, at most."""
+        """A plain-text table: outcome, exact probability, percentage and, for numeric
+        outcomes, the chances of at least and at most that outcome."""
         rows = self.rows()
+        cumulative = self.numeric
         width = max([7, *(len(row[0]) for row in rows)])
         fraction_width = max([5, *(len(str(row[2])) for row in rows)])
-        lines = [
-            f"{'outcome':<{width}}  {'exact':>{fraction_width}}  {'P(=)':>7}  "
-            f"{'P(>=)':>7}  {'P(<=)':>7}"
-        ]
+        header = f"{'outcome':<{width}}  {'exact':>{fraction_width}}  {'P(=)':>7}"
+        lines = [header + (f"  {'P(>=)':>7}  {'P(<=)':>7}" if cumulative else "")]
         for outcome, _, exact, at_least, at_most in rows:
-            lines.append(
-                f"{outcome:<{width}}  {exact!s:>{fraction_width}}  {float(exact):>7.2%}  "
-                f"{float(at_least):>7.2%}  {float(at_most):>7.2%}"
-            )
+            line = f"{outcome:<{width}}  {exact!s:>{fraction_width}}  {float(exact):>7.2%}"
+            if cumulative:
+                line += f"  {float(at_least):>7.2%}  {float(at_most):>7.2%}"
+            lines.append(line)
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -242,14 +250,17 @@ class Distribution(Generic[T]):
         return f"Distribution({{{body}}}, denominator={self.denominator})"
 
     def _repr_html_(self) -> str:
+        cumulative = self.numeric
         cells = "".join(
             f"<tr><td>{html.escape(outcome)}</td><td>{exact}</td><td>{float(exact):.2%}</td>"
-            f"<td>{float(at_least):.2%}</td><td>{float(at_most):.2%}</td></tr>"
+            + (f"<td>{float(at_least):.2%}</td><td>{float(at_most):.2%}</td>" if cumulative else "")
+            + "</tr>"
             for outcome, _, exact, at_least, at_most in self.rows()
         )
+        extra = "<th>P(&ge;)</th><th>P(&le;)</th>" if cumulative else ""
         return (
-            "<table><thead><tr><th>outcome</th><th>exact</th><th>P(=)</th><th>P(&ge;)</th>"
-            f"<th>P(&le;)</th></tr></thead><tbody>{cells}</tbody></table>"
+            "<table><thead><tr><th>outcome</th><th>exact</th><th>P(=)</th>"
+            f"{extra}</tr></thead><tbody>{cells}</tbody></table>"
         )
 
     def to_dict(self) -> dict[str, Any]:
