@@ -14,7 +14,6 @@ from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
 from smoothbore.bloodybacks93.melee import (
     Fate,
     charge_distribution,
-    clear_caches,
     has_bayonets,
     melee_dice,
     melee_need,
@@ -123,7 +122,6 @@ def test_whole_charge_against_oracle(
 def test_composed_equals_replayed() -> None:
     """Charges and melee: the staged exact distribution equals ``odds`` over the whole
     played charge."""
-    clear_caches()
     facts = ChargeFacts(charger_commander_attached=True)
     staged = charge_distribution((MILITIA,), (HESSIANS,), facts)
     replayed = odds(resolve_charge, (MILITIA,), (HESSIANS,), facts)

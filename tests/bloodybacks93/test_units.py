@@ -131,15 +131,3 @@ def test_density_table_and_figures() -> None:
     assert size_in_figures(12, 3) == 18
     with pytest.raises(InvalidValueError):
         size_in_figures(-1)
-
-
-@given(units(), st.integers(0, 3), st.integers(0, 30), st.booleans())
-def test_internal_updates_equal_evolve(unit: Unit, drp: int, stamina: int, routing: bool) -> None:
-    """Concepts and definitions: the rules' fast unit updates give the same value (and hash)
-    as attrs.evolve."""
-    from smoothbore.bloodybacks93.units import changed
-
-    fast = changed(unit, disruption=drp, stamina_losses=stamina, routing=routing)
-    slow = attrs.evolve(unit, disruption=drp, stamina_losses=stamina, routing=routing)
-    assert fast == slow and hash(fast) == hash(slow)
-    assert unit == attrs.evolve(unit)

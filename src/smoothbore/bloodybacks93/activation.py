@@ -4,14 +4,12 @@ Units; Action tariff)."""
 from __future__ import annotations
 
 import enum
-import functools
 from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier
+from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, PoolCheck
 
-from ._checks import FastPool
 from .morale import TestKind, TestOutcome, take_test
 from .options import DEFAULT_OPTIONS, Options
 from .units import TEXT, Commander, Unit
@@ -67,11 +65,10 @@ def actions_for(successes: int, *, long_turn: bool = False) -> int:
     return 0
 
 
-@functools.lru_cache(maxsize=1024)
-def hand_check(unit: Unit, need: int, options: Options = DEFAULT_OPTIONS) -> FastPool:
+def hand_check(unit: Unit, need: int, options: Options = DEFAULT_OPTIONS) -> PoolCheck:
     """The hand as a check (naturals only with the ``activation_naturals`` option)."""
     naturals = options.activation_naturals
-    return FastPool(
+    return PoolCheck(
         hand_size(unit),
         need,
         D12,

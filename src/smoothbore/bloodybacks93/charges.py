@@ -17,10 +17,10 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    PoolCheck,
     TotalCheck,
 )
 
-from ._checks import FastPool
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .shooting import Cover, size_modifier
 from .units import TEXT, Unit, add_disruption
@@ -37,8 +37,6 @@ IMPETUS_BASE = 4
 
 class Contact(enum.Enum):
     """Which face of the target the charge contacts."""
-
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     FRONT = "front"
     FLANK = "flank"
@@ -140,13 +138,13 @@ def impetus_need(lead: Unit, facts: ChargeFacts) -> Modified:
                     RULE_IMPETUS)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
 def impetus_check(
     chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts
-) -> FastPool:
+) -> PoolCheck:
     """The impetus roll as a check (never fewer than 0 dice)."""
     count = max(0, impetus_dice(chargers, defenders, facts).total)
-    return FastPool(count, impetus_need(chargers[0], facts).total, D12)
+    return PoolCheck(count, impetus_need(chargers[0], facts).total, D12)
 
 
 def roll_impetus(
@@ -167,12 +165,6 @@ class Stand:
 
     defenders: tuple[Unit, ...]
     tests: tuple[TestOutcome | None, ...] = ()
-
-    def __lt__(self, other: Stand) -> bool:
-        def key(stand: Stand) -> tuple[int, ...]:
-            return tuple(-1 if t is None else t.successes for t in stand.tests)
-
-        return key(self) < key(other)
 
     def standing(self, facts: ChargeFacts) -> tuple[bool, ...]:
         """Which defenders stand to fight (those that did not test, or held their ground)."""

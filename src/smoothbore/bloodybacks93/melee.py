@@ -6,24 +6,18 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Hashable
-from types import MappingProxyType
-from typing import Any, TypeVar
 
 import attrs
 
-from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, odds
+from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, PoolCheck, odds
 
-from ._checks import FastPool
 from .charges import (
     ChargeFacts,
     Stand,
     check_to_stand,
+    impetus_check,
     roll_impetus,
     uses_cold_steel,
-)
-from .morale import (
-    RESULT_BY_SUCCESSES as RESULTS,
 )
 from .morale import TestKind, TestOutcome, TestResult, apply_result, holds_ground, take_test
 from .options import DEFAULT_OPTIONS, Options
@@ -37,10 +31,6 @@ MELEE_DICE = 6
 BASE_NEED = 3
 FALL_BACK_INCHES = 3
 
-R = TypeVar("R", bound=Hashable)
-
-
-@functools.lru_cache(maxsize=4096)
 def melee_dice(
     chargers: tuple[Unit, ...],
     defenders: tuple[Unit, ...],
@@ -63,7 +53,6 @@ def has_bayonets(unit: Unit) -> bool:
     return unit.is_infantry and unit.bayonets
 
 
-@functools.lru_cache(maxsize=4096)
 def melee_need(impetus: int, defenders: tuple[Unit, ...], facts: ChargeFacts) -> Modified:
     """Each melee die succeeds at or under 3, +1 per impetus success, +1 if the defender has
     no bayonets, less the defender's cover (1 light, 2 significant, 3 fortifications)."""
@@ -78,10 +67,10 @@ def melee_need(impetus: int, defenders: tuple[Unit, ...], facts: ChargeFacts) ->
     return need.plus(*mods)
 
 
-@functools.lru_cache(maxsize=4096)
-def melee_check(count: int, need: int) -> FastPool:
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
+def melee_check(count: int, need: int) -> PoolCheck:
     """The charger's melee roll: 1s always succeed, 12s always fail."""
-    return FastPool(max(0, count), need, D12, auto_pass=frozenset({1}),
+    return PoolCheck(max(0, count), need, D12, auto_pass=frozenset({1}),
                      auto_fail=frozenset({12}))
 
 
@@ -100,24 +89,6 @@ class Aftermath:
     charger_tests: tuple[TestOutcome | None, ...]
     defender_tests: tuple[TestOutcome | None, ...]
     chargers_fall_back: bool
-
-    def __lt__(self, other: Aftermath) -> bool:
-        return _test_key(self.charger_tests + self.defender_tests) < _test_key(
-            other.charger_tests + other.defender_tests
-        )
-
-
-def _test_key(tests: tuple[TestOutcome | TestResult | None, ...]) -> tuple[int, ...]:
-    """A cheap sort key for outcomes (sorting by repr would be slow)."""
-    key = []
-    for test in tests:
-        if test is None:
-            key.append(-1)
-        elif isinstance(test, TestOutcome):
-            key.append(test.successes)
-        else:
-            key.append(RESULTS.index(test))
-    return tuple(key)
 
 
 def _test_side(
@@ -194,8 +165,6 @@ def cohesion_sequence(
 class Fate(enum.Enum):
     """Where a unit ends up after a charge."""
 
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
-
     HOLDS = "holds"
     FALLS_BACK = "falls back"
     ROUTS = "routs"
@@ -203,9 +172,6 @@ class Fate(enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
-
-    def __lt__(self, other: Fate) -> bool:
-        return _FATE_RANK[self] < _FATE_RANK[other]
 
 
 def fate_of(unit: Unit, test: TestOutcome | None, holds_works: bool = False) -> Fate:
@@ -219,13 +185,13 @@ def fate_of(unit: Unit, test: TestOutcome | None, holds_works: bool = False) -> 
     return Fate.HOLDS
 
 
-_FATE_ORDER = (Fate.HOLDS, Fate.FALLS_BACK, Fate.ROUTS, Fate.DESTROYED)
-_FATE_RANK = MappingProxyType({fate: rank for rank, fate in enumerate(_FATE_ORDER)})
+FATE_ORDER = (Fate.HOLDS, Fate.FALLS_BACK, Fate.ROUTS, Fate.DESTROYED)
+"""Fates from best to worst."""
 
 
 def worst(fates: tuple[Fate, ...]) -> Fate:
     """The worst fate of a side."""
-    return max(fates, key=_FATE_ORDER.index)
+    return max(fates, key=FATE_ORDER.index)
 
 
 @attrs.frozen
@@ -235,12 +201,6 @@ class ChargeVerdict:
     winner: str
     charger: Fate
     defender: Fate
-
-    def __lt__(self, other: ChargeVerdict) -> bool:
-        def key(v: ChargeVerdict) -> tuple[str, int, int]:
-            return (v.winner, _FATE_ORDER.index(v.charger), _FATE_ORDER.index(v.defender))
-
-        return key(self) < key(other)
 
     def __str__(self) -> str:
         return f"{self.winner}; charger {self.charger}; defender {self.defender}"
@@ -264,15 +224,6 @@ class ChargeOutcome:
     charger_fates: tuple[Fate, ...]
     defender_fates: tuple[Fate, ...]
     chargers_fall_back: bool
-    _order: tuple[int, ...] = attrs.field(init=False, eq=False, hash=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        # a sort key computed once: distributions sort their outcomes
-        object.__setattr__(self, "_order", (
-            self.impetus, self.successes, self.failures,
-            *[_RESULT_RANK[r] for r in self.stand + self.charger_tests + self.defender_tests],
-            *[_FATE_RANK[f] for f in self.charger_fates + self.defender_fates],
-        ))
 
     @property
     def fought(self) -> bool:
@@ -287,9 +238,6 @@ class ChargeOutcome:
         if self.failures > self.successes:
             return "defenders won the melee"
         return "melee drawn"
-
-    def __lt__(self, other: ChargeOutcome) -> bool:
-        return self._order < other._order
 
     def verdict(self) -> ChargeVerdict:
         return ChargeVerdict(self.winner, worst(self.charger_fates), worst(self.defender_fates))
@@ -306,11 +254,6 @@ class ChargeOutcome:
         return "; ".join(parts)
 
 
-_RESULT_RANK: MappingProxyType[TestResult | None, int] = MappingProxyType(
-    {None: -1, **{result: rank for rank, result in enumerate(RESULTS)}}
-)
-
-
 def _results(tests: tuple[TestOutcome | None, ...]) -> tuple[TestResult | None, ...]:
     return tuple([None if t is None else t.result for t in tests])
 
@@ -324,7 +267,7 @@ class _Melee:
     fighters: tuple[int, ...]
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
 def _melee_setup(
     chargers: tuple[Unit, ...], stand: Stand, impetus: int, facts: ChargeFacts,
     options: Options,
@@ -339,7 +282,6 @@ def _melee_setup(
     return _Melee(max(0, count), need, fighters)
 
 
-@functools.lru_cache(maxsize=16384)
 def _no_melee(chargers: tuple[Unit, ...], stand: Stand, impetus: int,
               facts: ChargeFacts) -> ChargeOutcome:
     holds = facts.defender_holds_works
@@ -354,7 +296,6 @@ def _no_melee(chargers: tuple[Unit, ...], stand: Stand, impetus: int,
     )
 
 
-@functools.lru_cache(maxsize=16384)
 def _losses(
     chargers: tuple[Unit, ...], stand: Stand, melee: _Melee, successes: int
 ) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
@@ -364,7 +305,6 @@ def _losses(
     return hit_chargers, hit_defenders
 
 
-@functools.lru_cache(maxsize=16384)
 def _assemble(
     stand: Stand, impetus: int, melee: _Melee, successes: int, after: Aftermath,
     facts: ChargeFacts,
@@ -416,20 +356,9 @@ def resolve_charge(
     return _assemble(stand, impetus, melee, successes, after, facts)
 
 
-@functools.lru_cache(maxsize=8192)
-def _stage(function: Callable[..., Any], *args: Any) -> Distribution[Any]:
-    """Exact distribution of one stage, cached on its (hashable) arguments."""
-    return odds(function, *args)
-
-
 def _stand_stage(defenders: tuple[Unit, ...], impetus: int, facts: ChargeFacts, *,
                  dice: Dice) -> Stand:
     return check_to_stand(defenders, impetus, facts, dice=dice)
-
-
-def _impetus_stage(chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts,
-                   *, dice: Dice) -> int:
-    return roll_impetus(chargers, defenders, facts, dice=dice)
 
 
 def _cohesion_stage(chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], successes: int,
@@ -438,11 +367,6 @@ def _cohesion_stage(chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], suc
     return cohesion_sequence(chargers, defenders, successes, failures, facts, penalty, dice=dice)
 
 
-def _melee_stage(count: int, need: int, *, dice: Dice) -> int:
-    return roll_melee(count, need, dice=dice)
-
-
-@functools.lru_cache(maxsize=1024)
 def charge_distribution(
     chargers: tuple[Unit, ...],
     defenders: tuple[Unit, ...],
@@ -460,7 +384,7 @@ def charge_distribution(
 
             def after_melee(successes: int) -> Distribution[ChargeOutcome]:
                 hit_c, hit_d = _losses(chargers, stand, fight, successes)
-                tests: Distribution[Aftermath] = _stage(
+                tests: Distribution[Aftermath] = odds(
                     _cohesion_stage, hit_c, hit_d, successes, fight.count - successes, facts,
                     _penalty(impetus, options),
                 )
@@ -468,25 +392,10 @@ def charge_distribution(
                     lambda after: _assemble(stand, impetus, fight, successes, after, facts)
                 )
 
-            rolls: Distribution[int] = _stage(_melee_stage, fight.count, fight.need)
-            return rolls.then(after_melee)
+            return melee_check(fight.count, fight.need).distribution().then(after_melee)
 
-        stands: Distribution[Stand] = _stage(_stand_stage, defenders, impetus, facts)
+        stands: Distribution[Stand] = odds(_stand_stage, defenders, impetus, facts)
         return stands.then(after_stand)
 
-    impetus: Distribution[int] = _stage(_impetus_stage, chargers, defenders, facts)
-    return impetus.then(after_impetus)
+    return impetus_check(chargers, defenders, facts).distribution().then(after_impetus)
 
-
-def clear_caches() -> None:
-    """Forget every cached value of the charge (for benchmarks of a cold start; the core's
-    own cache of check distributions is kept)."""
-    from . import _checks, charges, morale, units
-
-    for cached in (
-        _stage, charge_distribution, melee_dice, melee_need, melee_check, _melee_setup,
-        _no_melee, _losses, _assemble, charges.impetus_check, morale.need_for_test,
-        morale.check_for_test, morale._prepared, morale.apply_result, units.take_melee_losses,
-        _checks._describe, _checks._table, _checks._lookup, _checks._plan,
-    ):
-        cached.cache_clear()

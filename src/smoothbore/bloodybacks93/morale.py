@@ -15,11 +15,11 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    PoolCheck,
     TotalCheck,
 )
 
-from ._checks import FastPool
-from .units import MAX_DISRUPTION, TEXT, Formation, Unit, changed, remove_disruption
+from .units import MAX_DISRUPTION, TEXT, Formation, Unit, remove_disruption
 
 RULE_MORALE = f"{TEXT}, Morale"
 RULE_MODIFIERS = f"{TEXT}, Morale: Modifiers to the to succeed number"
@@ -37,8 +37,6 @@ NATURAL_FAIL = frozenset({12})
 class TestKind(enum.Enum):
     """MORALE tests use 2 x quality; COHESION tests use quality + density."""
 
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
-
     __test__ = False  # not a pytest class
 
     MORALE = "morale"
@@ -51,8 +49,6 @@ class TestKind(enum.Enum):
 class TestResult(enum.Enum):
     """Results by number of successes out of three d12 (Morale: results table)."""
 
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
-
     __test__ = False
 
     DESTROYED = "destroyed"
@@ -62,10 +58,6 @@ class TestResult(enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
-
-    def __lt__(self, other: TestResult) -> bool:
-        order = tuple(TestResult)
-        return order.index(self) < order.index(other)
 
     @property
     def stays(self) -> bool:
@@ -88,7 +80,7 @@ def result_for(successes: int) -> TestResult:
     return RESULT_BY_SUCCESSES[successes]
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
 def need_for_test(
     unit: Unit,
     kind: TestKind,
@@ -130,10 +122,10 @@ def need_for_test(
     return need.plus(*mods)
 
 
-@functools.lru_cache(maxsize=256)
-def check_for_test(need: int) -> FastPool:
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
+def check_for_test(need: int) -> PoolCheck:
     """Three d12 at or under the need; 1s always succeed, 12s always fail."""
-    return FastPool(TEST_DICE, need, D12, auto_pass=NATURAL_PASS, auto_fail=NATURAL_FAIL)
+    return PoolCheck(TEST_DICE, need, D12, auto_pass=NATURAL_PASS, auto_fail=NATURAL_FAIL)
 
 
 @attrs.frozen(cache_hash=True)
@@ -164,17 +156,6 @@ def roll_test(
     return TestOutcome(kind, total, successes, RESULT_BY_SUCCESSES[successes])
 
 
-@functools.lru_cache(maxsize=4096)
-def _prepared(
-    unit: Unit, kind: TestKind, commander_attached: bool, charger_impetus: int | None,
-    lost_melee_by: int, in_woods: bool,
-) -> tuple[int, FastPool]:
-    total = need_for_test(
-        unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods
-    ).total
-    return total, check_for_test(total)
-
-
 def take_test(
     unit: Unit,
     kind: TestKind,
@@ -187,13 +168,8 @@ def take_test(
     reason: str = "",
 ) -> TestOutcome:
     """Work out the need and roll the test (Morale)."""
-    total, check = _prepared(
-        unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods
-    )
-    successes = dice.roll(
-        check, reason=reason or f"{kind} test for {unit.name}", rule=RULE_ROLL
-    )
-    return TestOutcome(kind, total, successes, RESULT_BY_SUCCESSES[successes])
+    need = need_for_test(unit, kind, commander_attached, charger_impetus, lost_melee_by, in_woods)
+    return roll_test(unit, kind, need, dice=dice, reason=reason)
 
 
 def holds_ground(result: TestResult, *, fortified_or_behind_obstacle: bool = False) -> bool:
@@ -204,7 +180,7 @@ def holds_ground(result: TestResult, *, fortified_or_behind_obstacle: bool = Fal
     )
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
 def apply_result(
     unit: Unit, result: TestResult, *, fortified_or_behind_obstacle: bool = False
 ) -> Unit:
@@ -215,19 +191,19 @@ def apply_result(
     rolls push back or carry on stops routing and is marked as recovered this turn.
     """
     if result is TestResult.DESTROYED:
-        return changed(unit, destroyed=True, routing=False)
+        return attrs.evolve(unit, destroyed=True, routing=False)
     if result is TestResult.ROUT:
         if unit.is_artillery:
-            return changed(unit, destroyed=True, routing=False, disruption=MAX_DISRUPTION)
-        return changed(unit, routing=True, disruption=MAX_DISRUPTION)
+            return attrs.evolve(unit, destroyed=True, routing=False, disruption=MAX_DISRUPTION)
+        return attrs.evolve(unit, routing=True, disruption=MAX_DISRUPTION)
     if (
         result is TestResult.PUSHED_BACK
         and not fortified_or_behind_obstacle
         and unit.formation is Formation.UNLIMBERED
     ):
-        return changed(unit, destroyed=True, routing=False)
+        return attrs.evolve(unit, destroyed=True, routing=False)
     if unit.routing:
-        return changed(unit, routing=False, recovered_from_rout=True)
+        return attrs.evolve(unit, routing=False, recovered_from_rout=True)
     return unit
 
 

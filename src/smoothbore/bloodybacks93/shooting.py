@@ -4,7 +4,6 @@ Shooting; Visibility)."""
 from __future__ import annotations
 
 import enum
-import functools
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -17,9 +16,9 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    PoolCheck,
 )
 
-from ._checks import FastPool
 from .activation import ActionKind
 from .options import DEFAULT_OPTIONS, Options
 from .units import TEXT, Formation, Unit, UnitType, Weapon, take_shooting_hits
@@ -37,8 +36,6 @@ FOOT = 12  # artillery ranges are given in feet
 
 class Fire(enum.Enum):
     """Kinds of shooting, one per line of the musketry and artillery tables."""
-
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     MUSKET_VOLLEY = "musket volley"
     MUSKET_SKIRMISH = "musket skirmishing"
@@ -119,8 +116,6 @@ SECTION_SIZE: MappingProxyType[UnitType, int] = MappingProxyType({
 
 class Cover(enum.Enum):
     """Cover of a target (or a defender in melee): the value is what it takes off."""
-
-    __hash__ = object.__hash__  # members are singletons: hash by identity, fast
 
     NONE = 0
     LIGHT = 1
@@ -294,10 +289,9 @@ def shooting_cost(fire: Fire, extra_orders: int) -> int:
     return TARIFF[fire].cost * (1 + extra_orders)
 
 
-@functools.lru_cache(maxsize=1024)
-def shooting_check(count: int, need: int) -> FastPool:
+def shooting_check(count: int, need: int) -> PoolCheck:
     """Dice at or under the need; 1s always hit and 12s always miss."""
-    return FastPool(count, need, D12, auto_pass=frozenset({1}), auto_fail=frozenset({12}))
+    return PoolCheck(count, need, D12, auto_pass=frozenset({1}), auto_fail=frozenset({12}))
 
 
 @attrs.frozen

@@ -38,7 +38,7 @@ from .charges import (
 from .melee import FALL_BACK_INCHES, Fate, resolve_charge
 from .options import DEFAULT_OPTIONS, Options
 from .sequence import Card
-from .units import SIDES, TEXT, Commander, Formation, Unit, Weapon, changed, remove_disruption
+from .units import SIDES, TEXT, Commander, Formation, Unit, Weapon, remove_disruption
 
 RULE_SEQUENCE = sequence.RULE_SEQUENCE
 
@@ -559,7 +559,7 @@ def _manoeuvre(state: State, action: Manoeuvre,
             raise _illegal(action, "only artillery limbers", act.RULE_TARIFF)
         flip = (Formation.UNLIMBERED if unit.formation is Formation.LIMBERED
                 else Formation.LIMBERED)
-        after = changed(unit, formation=flip)
+        after = attrs.evolve(unit, formation=flip)
     elif action.kind is act.ActionKind.CHANGE_FORMATION:
         if action.formation is None or unit.is_artillery:
             raise _illegal(action, "infantry or cavalry change to a given formation",
@@ -810,7 +810,7 @@ def _end_turn(state: State, action: EndTurn,
     if state.extra.deferred:
         raise _illegal(action, "deferred melees are resolved before the next turn",
                        RULE_SEQUENCE)
-    units = tuple(changed(u, recovered_from_rout=False) for u in state.units
+    units = tuple(attrs.evolve(u, recovered_from_rout=False) for u in state.units
                   if u.recovered_from_rout)
     new = state.with_units(*units) if units else state
     extra = Extra(options=state.extra.options)
