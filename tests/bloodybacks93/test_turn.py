@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from smoothbore.bloodybacks93 import RULESET, TURN
 from smoothbore.bloodybacks93.activation import ActionKind
+from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.command import CommandPointUse
 from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
 from smoothbore.bloodybacks93.sequence import RED, Card
@@ -52,7 +53,7 @@ from smoothbore.bloodybacks93.units import (
     UnitType,
     Weapon,
 )
-from smoothbore.core import BattleState, IllegalActionError
+from smoothbore.core import BattleState, IllegalActionError, InvalidValueError
 
 UNITS = (
     Unit("b1", "33rd Foot", BRITISH, quality=4, density=5, size=20, brigade="1"),
@@ -324,7 +325,12 @@ def test_routing_units_test_instead_and_recover() -> None:
             ended, _ = step(ended, EndTurn())
             assert not ended.unit("b1").recovered_from_rout
         if unit.routing:
-            assert "routs" in events[0].text
+            assert events[1].kind == "retire" and "routs" in events[1].text
+        elif "pushed back" in events[0].text:
+            # Morale: results table: 2 successes push the unit back (2dAv")
+            assert events[1].kind == "retire" and "pushed back" in events[1].text
+        else:
+            assert len(events) == 1
     assert (False, True, False) in outcomes and (True, False, False) in outcomes
 
 
@@ -462,3 +468,55 @@ def test_a_unit_charges_once() -> None:
     state = _active(Card(RED, 3), (Activated("b1", "cb", 4),))
     with pytest.raises(IllegalActionError, match="once"):
         step(state, Charge(("b1", "b1"), ("a1",)))
+
+
+def test_commanders_attached_in_the_state_count_in_a_charge() -> None:
+    """Determine impetus: +1 d12 when the chargers have a commander attached; Morale:
+    Modifiers: +1 to the defender's check to stand when its commander rides with it. The
+    turn reads both from the state (Webster attached to b1, Stevens to a1)."""
+    webster = attrs.evolve(COMMANDERS[0], attached_to="b1")
+    state = attrs.evolve(_active(Card(RED, 3), (Activated("b1", "cb", 2),)),
+                         commanders=(webster, COMMANDERS[1]))
+    for seed in range(20):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        _, events = step(trial, Charge(("b1",), ("a1",), facts=ChargeFacts(use_cold_steel=False)))
+        impetus, *rest = events[0].rolls
+        # 4 base dice + 1 for Webster; need 2 x quality 4 = 8
+        assert impetus.check == "5d12 at or under 8"
+        if impetus.outcome > 3 and rest:
+            # Continentals: quality 3 + density 6, -1 per impetus point above 3, +1 Stevens
+            assert rest[0].check.startswith(f"3d12 at or under {9 - (impetus.outcome - 3) + 1}")
+
+
+def test_change_density_by_separating_bases() -> None:
+    """Concepts and definitions: Density: a unit may separate its bases to lower its density
+    (a change of formation, one action), never below 3."""
+    state = _active(Card(RED, 3), (Activated("b1", "cb", 2),))
+    spread, _ = step(state, Manoeuvre("b1", ActionKind.CHANGE_FORMATION, density=3))
+    assert spread.unit("b1").density == 3
+    assert spread.extra.activated[0].actions == 1
+    with pytest.raises(InvalidValueError):
+        step(state, Manoeuvre("b1", ActionKind.CHANGE_FORMATION, density=2))
+
+
+def test_retrograde_at_three_drp_takes_the_result_moves() -> None:
+    """Retrograde movement: at 3 DRPs a morale test instead of the DRP; Morale: a rout or a
+    push back result moves the unit (rout 6"+dAv, push back 2dAv")."""
+    worn = attrs.evolve(UNITS[0], disruption=3)
+    state = attrs.evolve(_active(Card(RED, 3), (Activated("b1", "cb", 2),)),
+                         units=(worn, *UNITS[1:]))
+    seen = set()
+    for seed in range(60):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        after, events = step(trial, Move("b1", MoveFacts(retrograde=True)))
+        text = events[0].text
+        result = text.rsplit(", ", 1)[-1]
+        seen.add(result)
+        assert after.unit("b1").routing == (result == "rout")
+        if result in ("rout", "pushed back"):
+            assert events[1].kind == "retire"
+            low, high = (8, 11) if result == "rout" else (4, 10)
+            assert low <= events[1].rolls[0].outcome <= high
+        else:
+            assert len(events) == 1
+    assert {"rout", "pushed back", "carry on"} <= seen

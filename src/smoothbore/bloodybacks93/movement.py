@@ -136,12 +136,12 @@ def base_distances(unit: Unit, facts: MoveFacts, *, dice: Dice) -> tuple[int, ..
     return (_unlimbered_roll(unit, dice),)
 
 
-def move(unit: Unit, facts: MoveFacts, *, dice: Dice) -> Move:
+def move(unit: Unit, facts: MoveFacts, *, dice: Dice, commander_attached: bool = False) -> Move:
     """One move action: distance allowed and the disruption it costs (Movement).
 
     Crossing a minor obstacle costs 1 DRP; rough terrain costs a deployed unit 1 DRP; heavy
     woods take 2" off infantry and artillery; a retrograde move costs 1 DRP, or a morale test
-    if the unit already has 3.
+    if the unit already has 3 (``commander_attached``: its commander or the CinC is with it).
     """
     check_move(unit, facts)
     distances = base_distances(unit, facts, dice=dice)
@@ -154,6 +154,7 @@ def move(unit: Unit, facts: MoveFacts, *, dice: Dice) -> Move:
     if facts.retrograde:
         if unit.disruption >= MAX_DISRUPTION:
             morale = take_test(moved, TestKind.MORALE, dice=dice,
+                               commander_attached=commander_attached,
                                reason=f"retrograde move of {unit.name} at 3 DRP")
             moved = apply_result(moved, morale.result)
         else:
@@ -210,7 +211,13 @@ class Passage:
     result: PassageResult
     mover: Unit
     static: Unit
-    tests: tuple[TestOutcome, ...] = ()
+    tests_by_unit: tuple[TestOutcome | None, TestOutcome | None] = (None, None)
+    """The morale tests of the mover and of the static unit (None: no test)."""
+
+    @property
+    def tests(self) -> tuple[TestOutcome, ...]:
+        """The morale tests taken."""
+        return tuple(t for t in self.tests_by_unit if t is not None)
 
     def __str__(self) -> str:
         tests = "".join(f"; {t}" for t in self.tests)
@@ -235,7 +242,7 @@ def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
         return Passage(roll, PassageResult.CLEAN, mover, static)
     drp = passage_disruption(mover, static)
     after: list[Unit] = []
-    tests: list[TestOutcome] = []
+    tests: list[TestOutcome | None] = []
     for unit in (mover, static):
         if unit.disruption >= MAX_DISRUPTION:
             test = take_test(unit, TestKind.MORALE, dice=dice,
@@ -243,9 +250,9 @@ def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
             tests.append(test)
             after.append(apply_result(unit, test.result))
         else:
+            tests.append(None)
             after.append(add_disruption(unit, drp))
-    return Passage(roll, PassageResult.DISORDERED, after[0], after[1], tuple(tests))
-
+    return Passage(roll, PassageResult.DISORDERED, after[0], after[1], (tests[0], tests[1]))
 
 def move_mechanism(
     *,

@@ -38,7 +38,7 @@ from .charges import (
 from .melee import FALL_BACK_INCHES, Fate, resolve_charge
 from .options import DEFAULT_OPTIONS, Options
 from .sequence import Card
-from .units import SIDES, TEXT, Commander, Formation, Unit, Weapon, remove_disruption
+from .units import SIDES, TEXT, Commander, Formation, Unit, Weapon, remove_disruption, with_density
 
 RULE_SEQUENCE = sequence.RULE_SEQUENCE
 
@@ -153,11 +153,13 @@ class Move:
 
 @attrs.frozen
 class Manoeuvre:
-    """Spend an action to about face, change formation, or limber/unlimber."""
+    """Spend an action to about face, change formation (to ``formation``, or to ``density``
+    by closing up or separating the bases), or limber/unlimber."""
 
     unit_id: str
     kind: act.ActionKind
     formation: Formation | None = None
+    density: int | None = None
 
 
 @attrs.frozen
@@ -303,6 +305,35 @@ def _event(kind: str, text: str, rule: str, subject: str, dice: SamplingDice,
 
 def _attached(state: State, unit_id: str) -> tuple[Commander, ...]:
     return tuple(c for c in state.commanders if c.attached_to == unit_id and not c.removed)
+
+
+def _leader_attached(state: State, unit: Unit) -> bool:
+    """Whether the unit's own commander and/or the CinC rides with it (+1 to its morale and
+    cohesion tests; Morale: Modifiers)."""
+    return any(c.cinc or c.brigade == unit.brigade for c in _attached(state, unit.id))
+
+
+def _facts_from_state(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...],
+                      facts: ChargeFacts) -> ChargeFacts:
+    """The charge's facts with the commanders the state shows attached: any commander with
+    a charger adds an impetus die (Determine impetus); the first defender's own commander or
+    the CinC helps its tests (Morale: Modifiers)."""
+    return attrs.evolve(
+        facts,
+        charger_commander_attached=facts.charger_commander_attached
+        or any(_attached(state, u.id) for u in chargers),
+        defender_commander_attached=facts.defender_commander_attached
+        or _leader_attached(state, defenders[0]),
+    )
+
+
+def _fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
+    """Where a unit goes after a test out of melee: it routs, is pushed back, or stays."""
+    if after.destroyed:
+        return Fate.DESTROYED
+    if after.routing:
+        return Fate.ROUTS
+    return Fate.FALLS_BACK if result is morale.TestResult.PUSHED_BACK else Fate.HOLDS
 
 
 def unit_commander(state: State, unit: Unit) -> Commander | None:
@@ -476,7 +507,7 @@ def _activate(state: State, action: Activate,
         extra = _with_activity(extra, attrs.evolve(entry,
                                                    command_points=entry.command_points - 1))
     mark = len(dice.records)
-    attached = bool(_attached(state, unit.id))
+    attached = _leader_attached(state, unit)
     result = act.activate(
         unit, leader, dice=dice, outside_radius=action.outside_radius,
         other_brigade=other_brigade, long_turn=sequence.long_turn(extra.minutes),
@@ -489,9 +520,7 @@ def _activate(state: State, action: Activate,
     moves: tuple[Event, ...] = ()
     if result.morale is not None:
         after = morale.apply_result(unit, result.morale.result)
-        fate = (Fate.ROUTS if after.routing else Fate.FALLS_BACK
-                if result.morale.result is morale.TestResult.PUSHED_BACK else Fate.HOLDS)
-        moves = _move_events((after,), (fate,), dice)
+        moves = _move_events((after,), (_fate_after_test(after, result.morale.result),), dice)
     if result.actions:
         extra = _with_activated(extra, Activated(unit.id, leader.id if leader else "",
                                                  result.actions))
@@ -507,16 +536,13 @@ def _rout_test(state: State, action: RoutTest,
         raise _illegal(action, f"{unit.name} is not routing", morale.RULE_ROUTING)
     mark = len(dice.records)
     test = morale.take_test(unit, morale.TestKind.MORALE, dice=dice,
-                            commander_attached=bool(_attached(state, unit.id)),
+                            commander_attached=_leader_attached(state, unit),
                             in_woods=action.in_woods, reason=f"{unit.name} is routing")
     after = morale.apply_result(unit, test.result)
-    text = f"{unit.name}: {test}"
-    if after.routing:
-        distance = morale.rout_distance(after, dice=dice)
-        text += f'; routs {distance}"' if distance is not None else ""
     extra = attrs.evolve(state.extra, attempted=state.extra.attempted | {unit.id})
-    event = _event("rout", text, morale.RULE_ROUTING, unit.id, dice, mark)
-    return attrs.evolve(state.with_units(after), extra=extra), (event,)
+    event = _event("rout", f"{unit.name}: {test}", morale.RULE_ROUTING, unit.id, dice, mark)
+    moves = _move_events((after,), (_fate_after_test(after, test.result),), dice)
+    return attrs.evolve(state.with_units(after), extra=extra), (event, *moves)
 
 
 def _move(state: State, action: Move, dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
@@ -533,9 +559,13 @@ def _move(state: State, action: Move, dice: SamplingDice) -> tuple[State, tuple[
                        f"{other.name}", movement.RULE_PASSAGE)
     extra = _spend(state, action, unit.id, act.ActionKind.MOVE.cost)
     mark = len(dice.records)
-    result = movement.move(unit, action.facts, dice=dice)
+    result = movement.move(unit, action.facts, dice=dice,
+                           commander_attached=_leader_attached(state, unit))
     events = [_event("move", f"{unit.name} {result}", movement.RULE_MOVEMENT, unit.id, dice,
                      mark)]
+    if result.morale is not None:
+        events += _move_events((result.unit,),
+                               (_fate_after_test(result.unit, result.morale.result),), dice)
     moved: tuple[Unit, ...] = (result.unit,)
     if other is not None and not movement.may_interpenetrate(unit, other):
         mark = len(dice.records)
@@ -543,6 +573,10 @@ def _move(state: State, action: Move, dice: SamplingDice) -> tuple[State, tuple[
         moved = (passage.mover, passage.static)
         events.append(_event("passage", f"{unit.name} through {other.name}: {passage}",
                              movement.RULE_PASSAGE, unit.id, dice, mark))
+        tested = tuple(u for u, t in zip(moved, passage.tests_by_unit, strict=True) if t)
+        fates = tuple(_fate_after_test(u, t.result)
+                      for u, t in zip(moved, passage.tests_by_unit, strict=True) if t)
+        events += _move_events(tested, fates, dice)
     return attrs.evolve(state.with_units(*moved), extra=extra), tuple(events)
 
 
@@ -561,10 +595,12 @@ def _manoeuvre(state: State, action: Manoeuvre,
                 else Formation.LIMBERED)
         after = attrs.evolve(unit, formation=flip)
     elif action.kind is act.ActionKind.CHANGE_FORMATION:
-        if action.formation is None or unit.is_artillery:
-            raise _illegal(action, "infantry or cavalry change to a given formation",
+        if (action.formation is None and action.density is None) or unit.is_artillery:
+            raise _illegal(action, "infantry or cavalry change to a given formation or density",
                            act.RULE_TARIFF)
-        after = attrs.evolve(unit, formation=action.formation)
+        after = attrs.evolve(unit, formation=action.formation or unit.formation)
+        if action.density is not None:
+            after = with_density(after, action.density)
     extra = _spend(state, action, unit.id, action.kind.cost)
     event = Event("manoeuvre", f"{unit.name}: {action.kind}", act.RULE_TARIFF, unit.id)
     return attrs.evolve(state.with_units(after), extra=extra), (event,)
@@ -656,7 +692,7 @@ def _charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, tu
             mark = len(dice.records)
             result = evade(target, chargers[0], dice=dice, charger_spare_move=spare,
                            hard_cover=action.hard_cover,
-                           commander_attached=bool(_attached(state, target.id)))
+                           commander_attached=_leader_attached(state, target))
             new = new.with_units(result.unit)
             events.append(_event("evade", f"{target.name} {result}", RULE_EVADE, target.id,
                                  dice, mark))
@@ -707,6 +743,7 @@ def _fight(state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...]
            facts: ChargeFacts, pursue: bool,
            dice: SamplingDice) -> tuple[State, tuple[Event, ...]]:
     mark = len(dice.records)
+    facts = _facts_from_state(state, chargers, defenders, facts)
     outcome = resolve_charge(chargers, defenders, facts, dice=dice, options=state.extra.options)
     events = [_event("melee", str(outcome), RULE_CHARGES, chargers[0].id, dice, mark)]
     new = state.with_units(*outcome.chargers, *outcome.defenders)
