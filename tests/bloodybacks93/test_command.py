@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from smoothbore.bloodybacks93.command import (
     CommandPointUse,
     activity_for,
-    activity_mechanism,
     command_radius,
     in_radius,
     roll_activity,
@@ -75,7 +74,8 @@ def test_activity_distribution_by_enumeration(rating: int) -> None:
     for face in AV_FACES:
         level = 1 if face > rating else face
         expected[level] = expected.get(level, Fraction(0)) + Fraction(1, 6)
-    dist = odds(activity_mechanism, activity_rating=rating).map(lambda a: a.level)
+    leader = Commander("k", "K", BRITISH, activity_rating=rating)
+    dist = odds(roll_activity, leader).map(lambda a: a.level)
     assert {o: dist.probability(o) for o in dist.outcomes} == expected
 
 

@@ -3,14 +3,19 @@ printable distribution."""
 
 from __future__ import annotations
 
+import inspect
+import itertools
 from fractions import Fraction
 
 import pytest
 
 from smoothbore.bloodybacks93 import RULESET
+from smoothbore.bloodybacks93.commanders import Fate
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Unit
 from smoothbore.core import monte_carlo, odds
 
-from .oracle import pool, pool_by_convolution, results_of
+from .oracle import AV_FACES, D12_FACES, pool, pool_by_convolution, results_of, totals
+from .test_melee import oracle
 
 NAMES = (
     "activity", "first-card", "turn-length", "activation", "actions", "test", "rout-move",
@@ -20,19 +25,112 @@ NAMES = (
 
 
 def test_every_mechanism_is_listed() -> None:
-    """Each section's random mechanism is in RULESET.mechanisms."""
+    """Each section's random mechanism is in RULESET.mechanisms, and every parameter of its
+    function is listed with the function's own default (what the CLI shows is what runs)."""
     assert tuple(m.name for m in RULESET.mechanisms) == NAMES
     for mechanism in RULESET.mechanisms:
         assert mechanism.rule.startswith("Bloodybacks 9.3")
+        signature = inspect.signature(mechanism.function)
+        listed = {p.name: p.default for p in mechanism.parameters}
+        assert listed == {name: p.default for name, p in signature.parameters.items()
+                          if name != "dice"}
+
+
+def _tally(pairs: list[tuple[object, Fraction]]) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for outcome, p in pairs:
+        out[str(outcome)] = out.get(str(outcome), Fraction(0)) + p
+    return out
+
+
+def _faces(*dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], Fraction]]:
+    """Every combination of faces of these dice, each with its probability."""
+    size = 1
+    for die in dice:
+        size *= len(die)
+    return [(roll, Fraction(1, size)) for roll in itertools.product(*dice)]
+
+
+def _verdict(result: tuple[str, str, str]) -> str:
+    return f"{result[0]}; charger {result[1]}; defender {result[2]}"
+
+
+def _expected(name: str) -> dict[str, Fraction]:
+    """Each mechanism's default distribution, worked out from the text by enumeration."""
+    d12, av = D12_FACES, AV_FACES
+    if name == "activity":  # AR3: a roll above 3 gives AL1; CP = half the level, rounded up
+        levels = [(1 if r > 3 else r, p) for (r,), p in _faces(av)]
+        return _tally([(f"AL{level} ({-(-level // 2)} CP)", p) for level, p in levels])
+    if name == "first-card":  # ten cards, (value + 1) x 5 minutes
+        return {f"{c} {'ace' if v == 1 else v}: {(v + 1) * 5} minutes": Fraction(1, 10)
+                for c in ("red", "black") for v in range(1, 6)}
+    if name == "turn-length":
+        return {str(m): Fraction(1, 5) for m in (10, 15, 20, 25, 30)}
+    if name in ("activation", "actions"):  # Q3 + CQ3: six d12 at or under 6, no naturals
+        hand = pool(6, 6, naturals=False)
+        actions = {0: Fraction(0), 1: Fraction(0), 2: Fraction(0), 3: Fraction(0)}
+        for k, p in hand.items():
+            actions[3 if k == 6 else 2 if k >= 3 else 1 if k else 0] += p
+        if name == "actions":
+            return {str(a): p for a, p in actions.items()}
+        out = {f"{k}/6 successes (need 6): {3 if k == 6 else 2 if k >= 3 else 1} action"
+               + ("" if 1 <= k < 3 else "s"): p for k, p in hand.items() if k}
+        for result, q in results_of(6).items():  # the forced morale test: 2 x 3
+            need = "morale test (need 6)"
+            n = {"destroyed": 0, "rout": 1, "pushed back": 2, "carry on": 3}[result]
+            out[f"0/6 successes (need 6): 0 actions; {need}: {n} success"
+                f"{'' if n == 1 else 'es'}, {result}"] = hand[0] * q
+        return out
+    if name == "test":  # morale test of quality 3: need 6
+        return results_of(6)
+    if name == "rout-move":  # infantry 6" + dAv
+        return {str(k): p for k, p in totals(av, 1, 6).items()}
+    if name == "push-back":
+        return {str(k): p for k, p in totals(av, 2).items()}
+    if name == "move":  # deployed cavalry: either d12, their sum or their difference
+        return _tally([("moves exactly one of " + ", ".join(
+            f'{d}"' for d in sorted({a, b, a + b, abs(a - b)})), p)
+            for (a, b), p in _faces(d12, d12)])
+    if name == "passage":  # d12: 1 fails, 6+ (3 + 3) clean, else DRPs (density 6: 2)
+        return _tally([("fails: the moving unit stops at contact" if r == 1 else
+                        "passes through" if r >= 6 else
+                        "passes through, both units disrupted (+2 DRP)", p)
+                       for (r,), p in _faces(d12)])
+    if name == "shooting":  # musket volley at 6": 3d12 at or under density 6
+        return {str(k): p for k, p in pool(3, 6).items()}
+    if name == "evade":  # nobody follows: 1 DRP, then a morale test of quality 3
+        return results_of(6)
+    if name == "impetus":  # Q4 regulars with cold steel: 4 + 1 dice at or under 2 x 4
+        return {str(k): p for k, p in pool(5, 8, naturals=False).items()}
+    if name == "stand":  # impetus 4 against quality 3: cohesion 3 + 6 - 1
+        return results_of(8)
+    if name == "melee":
+        return {f"{k}-{6 - k}": p for k, p in pool(6, 3).items()}
+    if name == "charge":  # Q4 D5 regulars (5 impetus dice, 7 melee dice) v Q3 D6 militia
+        charger = Unit("c", "c", BRITISH, quality=4, density=5)
+        defender = Unit("d", "d", AMERICAN, quality=3, density=6)
+        return {_verdict(k): p for k, p in oracle(charger, defender, 5, 7, False).items()}
+    if name == "pursuit":  # infantry of quality 3: dAv + 3
+        return {str(k): p for k, p in totals(av, 1, 3).items()}
+    if name == "commander-risk":  # 2 losses: struck on 1-2; removed when a d12 takes 9 below 1
+        return _tally([("unhurt" if r > 2 else "removed" if 9 - w < 1 else "struck, carries on",
+                        p) for (r, w), p in _faces(d12, d12)])
+    assert name == "commander-fate"
+    return _tally([(Fate.STUNNED if r <= 4 else Fate.LIGHT_WOUND if r <= 7 else
+                    Fate.SERIOUS_WOUND if r <= 10 else Fate.GLORY, p)
+                   for (r,), p in _faces(d12)])
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_each_mechanism_gives_an_exact_distribution(name: str) -> None:
-    """Every mechanism's default distribution sums to one and prints readably."""
+def test_each_mechanism_default_by_enumeration(name: str) -> None:
+    """Every mechanism's default distribution is exactly the text's, worked out here by
+    enumerating the dice; each outcome prints once, readably, and hashes."""
     mechanism = RULESET.mechanism(name)
     dist = odds(mechanism.function, **mechanism.arguments({}))
-    assert sum(dist.probability(o) for o in dist.outcomes) == 1
-    assert all(str(o) and hash(o) is not None for o in dist.outcomes)
+    printed = [str(o) for o in dist.outcomes]
+    assert len(set(printed)) == len(printed)
+    assert {str(o): dist.probability(o) for o in dist.outcomes} == _expected(name)
+    assert all(hash(o) is not None for o in dist.outcomes)
     assert dist.table()
 
 

@@ -50,20 +50,28 @@ def test_every_modifier() -> None:
         need_for_test(unit, TestKind.MORALE, lost_melee_by=-1)
 
 
-@pytest.mark.parametrize("need", [-2, 1, 5, 8, 11, 13, 16])
-def test_exact_test_by_enumeration(need: int) -> None:
-    """Morale: three d12, 1s always succeed and 12s always fail; 0-3 successes give
+@pytest.mark.parametrize(("quality", "density", "commander", "impetus", "need"), [
+    (1, 3, False, 7, 4 - 6),  # cohesion 1 + 3, impetus 7 is 6 above quality 1
+    (1, 3, False, 4, 4 - 3),
+    (1, 3, False, None, 4),
+    (2, 3, False, None, 5),
+    (3, 5, False, None, 8),
+    (5, 6, False, None, 11),
+    (5, 8, False, None, 13),
+    (5, 8, True, None, 14),  # 1s always succeed, 12s always fail even at need 14
+])
+def test_exact_test_by_enumeration(
+    quality: int, density: int, commander: bool, impetus: int | None, need: int
+) -> None:
+    """Morale: a cohesion test needs quality + density, -1 per impetus point above quality,
+    +1 with a commander; three d12, 1s always succeed and 12s always fail; 0-3 successes give
     destroyed, rout, pushed back, carry on."""
-    quality = 1
-    unit = Unit("a", "A", BRITISH, quality=quality, density=3)
-    # reach the need through the impetus modifier or the commander bonus (cohesion base 4)
-    kwargs: dict[str, int | bool] = {}
-    if need < 4:
-        kwargs["charger_impetus"] = quality + (4 - need)
-    dist = odds(take_test, unit, TestKind.COHESION, **kwargs).map(lambda t: str(t.result))
-    base = 4 - (4 - need if need < 4 else 0)
-    expected = results_of(base)
-    assert {o: dist.probability(o) for o in dist.outcomes} == expected
+    unit = Unit("a", "A", BRITISH, quality=quality, density=density)
+    dist = odds(take_test, unit, TestKind.COHESION, commander_attached=commander,
+                charger_impetus=impetus)
+    assert {t.need for t in dist.outcomes} == {need}
+    results = dist.map(lambda t: str(t.result))
+    assert {o: results.probability(o) for o in results.outcomes} == results_of(need)
 
 
 def test_results_table() -> None:

@@ -61,10 +61,11 @@ def roll_activity(
     return activity_for(commander.activity_rating, roll, options)
 
 
-def activity_mechanism(*, dice: Dice, activity_rating: int = 3, quirk: bool = False) -> Activity:
-    """Mechanism form: the activity of a commander of the given AR."""
+def activity_mechanism(*, dice: Dice, activity_rating: int = 3, quirk: bool = False) -> str:
+    """Mechanism form: the activity level and command points of a commander of the given AR
+    (rolls that give the same level print once)."""
     commander = Commander("c", "commander", "british", activity_rating=activity_rating)
-    return roll_activity(commander, dice=dice, options=Options(activity_table_quirk=quirk))
+    return str(roll_activity(commander, dice=dice, options=Options(activity_table_quirk=quirk)))
 
 
 def command_radius(commander: Commander) -> int:

@@ -92,12 +92,12 @@ def test(
                             charger_impetus=charger_impetus or None, lost_melee_by=lost_by).result
 
 
-def rout_move(*, dice: Dice, kind: str = "infantry") -> str:
-    """Inches of a rout move (artillery is destroyed)."""
+def rout_move(*, dice: Dice, kind: str = "infantry") -> int | str:
+    """Inches of a rout move ("destroyed" for artillery)."""
     unit = Unit("u", "unit", BRITISH, kind=_kind(kind), density=3,
                 formation=_formation_for(_kind(kind)))
     distance = morale.rout_distance(unit, dice=dice)
-    return "destroyed" if distance is None else f'{distance}"'
+    return "destroyed" if distance is None else distance
 
 
 def _formation_for(kind: UnitType) -> Formation:
@@ -162,8 +162,8 @@ def _contact(text: str) -> Contact:
 
 
 def impetus(
-    *, dice: Dice, charger_kind: str = "infantry", charger_quality: int = 3,
-    charger_density: int = 6, charger_size: int = 20, charger_troops: str = "regular",
+    *, dice: Dice, charger_kind: str = "infantry", charger_quality: int = 4,
+    charger_density: int = 5, charger_size: int = 20, charger_troops: str = "regular",
     charger_drp: int = 0, heavy: bool = False, defender_kind: str = "infantry",
     defender_quality: int = 3, defender_density: int = 6, defender_size: int = 20,
     defender_drp: int = 0, contact: str = "front", uphill: bool = False,
