@@ -3,7 +3,6 @@ Units; Action tariff)."""
 
 from __future__ import annotations
 
-import enum
 from types import MappingProxyType
 
 import attrs
@@ -12,7 +11,7 @@ from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, P
 
 from .morale import TestKind, TestOutcome, take_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Commander, Unit
+from .units import TEXT, Commander, NamedEnum, Unit
 
 RULE_ACTIVATION = f"{TEXT}, Activating Units"
 RULE_TARIFF = f"{TEXT}, Activating Units: Action tariff"
@@ -139,7 +138,7 @@ def activate(
     return Activation(check.count, need.total, successes, actions, morale)
 
 
-class ActionKind(enum.Enum):
+class ActionKind(NamedEnum):
     """Actions a unit may spend its activation on, with their cost (Action tariff)."""
 
     RALLY = "rally off 1 DRP"
@@ -153,9 +152,6 @@ class ActionKind(enum.Enum):
     SHOOT_ROUNDSHOT_MEDIUM = "shoot with roundshot (medium range)"
     CHARGE = "charge"
     SHOOT_ROUNDSHOT_LONG = "shoot with roundshot (long range)"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def cost(self) -> int:

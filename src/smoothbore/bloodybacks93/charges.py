@@ -3,7 +3,6 @@ Charges and melee: Evade; Determine impetus; Check to stand; Multiple unit melee
 
 from __future__ import annotations
 
-import enum
 import functools
 from types import MappingProxyType
 
@@ -23,7 +22,7 @@ from smoothbore.core import (
 
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .shooting import Cover, size_modifier
-from .units import TEXT, Unit, add_disruption
+from .units import TEXT, NamedEnum, Unit, add_disruption
 
 RULE_CHARGES = f"{TEXT}, Charges and melee"
 RULE_MULTIPLE = f"{TEXT}, Charges and melee: Multiple unit melee"
@@ -35,15 +34,12 @@ RULE_PURSUIT = f"{TEXT}, Charges and melee: Pursuit"
 IMPETUS_BASE = 4
 
 
-class Contact(enum.Enum):
+class Contact(NamedEnum):
     """Which face of the target the charge contacts."""
 
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CONTACT_DICE: MappingProxyType[Contact, int] = MappingProxyType(

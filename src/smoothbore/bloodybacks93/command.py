@@ -4,14 +4,12 @@ tariff)."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from smoothbore.core import AVERAGE_DIE, Dice, FacesCheck, InvalidValueError
 
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Commander
+from .units import TEXT, Commander, NamedEnum
 
 RULE_ACTIVITY = f"{TEXT}, Determine commander activation level"
 RULE_RADIUS = f"{TEXT}, Command Radius"
@@ -80,15 +78,12 @@ def in_radius(commander: Commander, distance: float) -> bool:
     return distance <= command_radius(commander)
 
 
-class CommandPointUse(enum.Enum):
+class CommandPointUse(NamedEnum):
     """What one command point buys (Command point tariff)."""
 
     EXTRA_ACTION = "an additional action for a unit he activated this turn, in radius"
     OTHER_BRIGADE = "activate a unit not of his own brigade, in radius"
     MOVE_COMMANDER = "move the commander 12 inches, attaching or detaching"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def needs_radius(self) -> bool:

@@ -3,13 +3,11 @@ the end of the battle (Bloodybacks 9.3, Risk to commanders)."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from smoothbore.core import D12, Band, Dice, InvalidValueError, TableCheck, TotalCheck
 
-from .units import TEXT, Commander
+from .units import TEXT, Commander, NamedEnum
 
 RULE_RISK = f"{TEXT}, Risk to commanders"
 RULE_FATE = f"{TEXT}, Risk to commanders: end of battle"
@@ -56,16 +54,13 @@ def risk_to_commander(
     return Risk(roll, True, wound, after)
 
 
-class Fate(enum.Enum):
+class Fate(NamedEnum):
     """What became of a removed commander (end of the battle)."""
 
     STUNNED = "stunned: recovers for the next battle"
     LIGHT_WOUND = "light wound: recovers, constitution -1"
     SERIOUS_WOUND = "serious wound: out for the campaign"
     GLORY = "transition to glory: mortally wounded"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
     def __lt__(self, other: Fate) -> bool:
         order = tuple(Fate)

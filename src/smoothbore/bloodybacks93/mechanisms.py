@@ -3,29 +3,36 @@
 
 from __future__ import annotations
 
+import enum
+from typing import TypeVar
+
 from smoothbore.core import Dice, InvalidValueError, Mechanism, Parameter
 
 from . import activation, charges, command, commanders, melee, morale, movement, sequence, shooting
 from .charges import ChargeFacts, Contact
 from .melee import ChargeVerdict
+from .movement import MoveFacts, Terrain
 from .options import Options
-from .shooting import Cover
-from .units import AMERICAN, BRITISH, Commander, Formation, Troops, Unit, UnitType
+from .shooting import Cover, ShotFacts
+from .units import AMERICAN, BRITISH, Commander, Formation, Troops, Unit, UnitType, Weapon
+
+E = TypeVar("E", bound=enum.Enum)
 
 
-def _cover(value: int) -> Cover:
+def _member(kind: type[E], field: str, value: object) -> E:
+    """The member of ``kind`` with this value (words may be joined by dashes on the command
+    line), or InvalidValueError listing the allowed values."""
+    if isinstance(value, str):
+        value = value.replace("-", " ")
     try:
-        return Cover(value)
+        return kind(value)
     except ValueError:
-        raise InvalidValueError("cover", value, "0 (none), 1 light, 2 significant, "
-                                "3 fortifications") from None
+        allowed = ", ".join(str(m.value).replace(" ", "-") for m in kind)
+        raise InvalidValueError(field, value, allowed) from None
 
 
 def _kind(text: str) -> UnitType:
-    try:
-        return UnitType(text.replace("-", " "))
-    except ValueError:
-        raise InvalidValueError("kind", text, ", ".join(t.value for t in UnitType)) from None
+    return _member(UnitType, "kind", text)
 
 
 def first_card(*, dice: Dice) -> str:
@@ -83,10 +90,7 @@ def test(
     commander_attached: bool = False,
 ) -> morale.TestResult:
     """A morale (2 x quality) or cohesion (quality + density) test."""
-    try:
-        test_kind = morale.TestKind(kind)
-    except ValueError:
-        raise InvalidValueError("kind", kind, "morale or cohesion") from None
+    test_kind = _member(morale.TestKind, "kind", kind)
     unit = Unit("u", "unit", BRITISH, quality=quality, density=density, stamina_losses=stamina)
     return morale.take_test(unit, test_kind, dice=dice, commander_attached=commander_attached,
                             charger_impetus=charger_impetus or None, lost_melee_by=lost_by).result
@@ -98,6 +102,67 @@ def rout_move(*, dice: Dice, kind: str = "infantry") -> int | str:
                 formation=_formation_for(_kind(kind)))
     distance = morale.rout_distance(unit, dice=dice)
     return "destroyed" if distance is None else distance
+
+
+def move(
+    *,
+    dice: Dice,
+    kind: str = "cavalry",
+    formation: str = "deployed",
+    terrain: str = "open",
+    road: bool = False,
+    obstacle: bool = False,
+    retrograde: bool = False,
+    density: int = 6,
+    quality: int = 3,
+    disruption: int = 0,
+) -> str:
+    """What one move action allows and costs."""
+    unit_type = _kind(kind)
+    unit = Unit("u", "unit", BRITISH, kind=unit_type,
+                formation=_member(Formation, "formation", formation), quality=quality,
+                density=3 if unit_type.is_artillery else density, disruption=disruption)
+    facts = MoveFacts(terrain=_member(Terrain, "terrain", terrain), road=road,
+                      obstacle=obstacle, retrograde=retrograde)
+    return str(movement.move(unit, facts, dice=dice))
+
+
+ARTILLERY_WEAPONS = {
+    "light": UnitType.LIGHT_ARTILLERY, "field": UnitType.FIELD_ARTILLERY,
+    "heavy": UnitType.HEAVY_ARTILLERY, "siege": UnitType.SIEGE_ARTILLERY,
+    "very-light": UnitType.VERY_LIGHT_ARTILLERY, "amusette": UnitType.AMUSETTE,
+}
+"""The artillery types the ``shooting`` mechanism takes for its weapon."""
+
+
+def shoot(
+    *,
+    dice: Dice,
+    weapon: str = "musket",
+    range: int = 6,
+    size: int = 20,
+    target_size: int = 20,
+    target_density: int = 6,
+    cover: int = 0,
+    enfilade: bool = False,
+    extra_orders: int = 0,
+    woods_inches: int = 0,
+    target_in_woods: bool = False,
+) -> int:
+    """Hits from a unit with ``weapon`` (musket, rifle, carbine, or an artillery type: light,
+    field, heavy, siege, very-light, amusette; ``size`` is then its sections)."""
+    if weapon in ARTILLERY_WEAPONS:
+        shooter = Unit("s", "shooter", BRITISH, kind=ARTILLERY_WEAPONS[weapon], density=3,
+                       size=4, formation=Formation.UNLIMBERED, weapon=Weapon.CANNON,
+                       sections=size)
+    else:
+        shooter = Unit("s", "shooter", BRITISH, size=size,
+                       weapon=_member(Weapon, "weapon", weapon))
+    target = Unit("t", "target", AMERICAN, size=target_size, density=target_density)
+    facts = ShotFacts(range=range, extra_orders=extra_orders,
+                      cover=_member(Cover, "cover", cover), enfilade=enfilade,
+                      woods_inches=woods_inches, target_in_woods=target_in_woods)
+    return shooting.shoot(shooter, target, facts, dice=dice).hits
 
 
 def _formation_for(kind: UnitType) -> Formation:
@@ -154,13 +219,6 @@ def _charge_units(
     return charger, defender
 
 
-def _contact(text: str) -> Contact:
-    try:
-        return Contact(text)
-    except ValueError:
-        raise InvalidValueError("contact", text, "front, flank or rear") from None
-
-
 def impetus(
     *, dice: Dice, charger_kind: str = "infantry", charger_quality: int = 4,
     charger_density: int = 5, charger_size: int = 20, charger_troops: str = "regular",
@@ -174,8 +232,8 @@ def impetus(
                                       charger_size, charger_troops, charger_drp, heavy,
                                       defender_kind, defender_quality, defender_density,
                                       defender_size, defender_drp, True)
-    facts = ChargeFacts(contact=_contact(contact), uphill=uphill, use_cold_steel=cold_steel,
-                        charger_commander_attached=commander_attached,
+    facts = ChargeFacts(contact=_member(Contact, "contact", contact), uphill=uphill,
+                        use_cold_steel=cold_steel, charger_commander_attached=commander_attached,
                         countercharged_by_cavalry=countercharged)
     return charges.roll_impetus((charger,), (defender,), facts, dice=dice)
 
@@ -209,7 +267,8 @@ def charge(
                                       charger_size, charger_troops, charger_drp, heavy,
                                       defender_kind, defender_quality, defender_density,
                                       defender_size, defender_drp, defender_bayonets)
-    facts = ChargeFacts(contact=_contact(contact), cover=_cover(cover), uphill=uphill,
+    facts = ChargeFacts(contact=_member(Contact, "contact", contact),
+                        cover=_member(Cover, "cover", cover), uphill=uphill,
                         use_cold_steel=cold_steel, charger_commander_attached=commander_attached,
                         countercharged_by_cavalry=countercharged)
     outcome = melee.resolve_charge((charger,), (defender,), facts, dice=dice,
@@ -284,7 +343,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
               (_p("kind", str, "infantry", "unit type", KINDS),)),
     Mechanism("push-back", "inches of a push back", morale.RULE_MOVES, push_back),
     Mechanism("move", "distances of one move action", movement.RULE_MOVEMENT,
-              movement.move_mechanism,
+              move,
               (_p("kind", str, "cavalry", "unit type", KINDS),
                _p("formation", str, "deployed", "formation",
                   ("deployed", "column", "limbered", "unlimbered")),
@@ -302,7 +361,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
                _p("static_quality", int, 3, "static unit quality", QUALITY),
                _p("static_density", int, 6, "static unit density", DENSITY))),
     Mechanism("shooting", "hits from one shot", shooting.RULE_SHOOTING,
-              shooting.shooting_mechanism,
+              shoot,
               (_p("weapon", str, "musket", "musket, rifle, carbine or artillery type",
                   ("musket", "rifle", "carbine", "very-light", "light", "field", "heavy",
                    "siege", "amusette")),

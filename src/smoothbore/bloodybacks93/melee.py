@@ -4,7 +4,6 @@ melee: Resolve melee)."""
 
 from __future__ import annotations
 
-import enum
 import functools
 
 import attrs
@@ -21,7 +20,7 @@ from .charges import (
 )
 from .morale import TestKind, TestOutcome, TestResult, apply_result, holds_ground, take_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Unit, take_melee_losses
+from .units import TEXT, NamedEnum, Unit, take_melee_losses
 
 RULE_MELEE = f"{TEXT}, Charges and melee: Resolve melee"
 RULE_EXPERIMENT = f"{TEXT}, Charges and melee: Resolve melee (experiment)"
@@ -162,16 +161,13 @@ def cohesion_sequence(
     return Aftermath(c_after, d_after, c_tests, d_tests, c_held and d_held)
 
 
-class Fate(enum.Enum):
+class Fate(NamedEnum):
     """Where a unit ends up after a charge."""
 
     HOLDS = "holds"
     FALLS_BACK = "falls back"
     ROUTS = "routs"
     DESTROYED = "destroyed"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 def fate_of(unit: Unit, test: TestOutcome | None, holds_works: bool = False) -> Fate:

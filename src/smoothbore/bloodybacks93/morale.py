@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import enum
 import functools
 
 import attrs
@@ -19,7 +18,7 @@ from smoothbore.core import (
     TotalCheck,
 )
 
-from .units import MAX_DISRUPTION, TEXT, Formation, Unit, remove_disruption
+from .units import MAX_DISRUPTION, TEXT, Formation, NamedEnum, Unit, remove_disruption
 
 RULE_MORALE = f"{TEXT}, Morale"
 RULE_MODIFIERS = f"{TEXT}, Morale: Modifiers to the to succeed number"
@@ -34,7 +33,7 @@ NATURAL_PASS = frozenset({1})
 NATURAL_FAIL = frozenset({12})
 
 
-class TestKind(enum.Enum):
+class TestKind(NamedEnum):
     """MORALE tests use 2 x quality; COHESION tests use quality + density."""
 
     __test__ = False  # not a pytest class
@@ -42,11 +41,8 @@ class TestKind(enum.Enum):
     MORALE = "morale"
     COHESION = "cohesion"
 
-    def __str__(self) -> str:
-        return str(self.value)
 
-
-class TestResult(enum.Enum):
+class TestResult(NamedEnum):
     """Results by number of successes out of three d12 (Morale: results table)."""
 
     __test__ = False
@@ -55,9 +51,6 @@ class TestResult(enum.Enum):
     ROUT = "rout"
     PUSHED_BACK = "pushed back"
     CARRY_ON = "carry on"
-
-    def __str__(self) -> str:
-        return str(self.value)
 
     @property
     def stays(self) -> bool:

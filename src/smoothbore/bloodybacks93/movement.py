@@ -3,8 +3,6 @@ Movement; Retrograde movement; Interpenetration; Passage of lines)."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from smoothbore.core import (
@@ -14,12 +12,11 @@ from smoothbore.core import (
     Dice,
     FacesCheck,
     IllegalActionError,
-    InvalidValueError,
     TotalCheck,
 )
 
 from .morale import TestKind, TestOutcome, apply_result, take_test
-from .units import MAX_DISRUPTION, TEXT, Formation, Unit, UnitType, add_disruption
+from .units import MAX_DISRUPTION, TEXT, Formation, NamedEnum, Unit, UnitType, add_disruption
 
 RULE_MOVEMENT = f"{TEXT}, Movement"
 RULE_RETROGRADE = f"{TEXT}, Movement: Retrograde movement"
@@ -27,7 +24,7 @@ RULE_INTERPENETRATION = f"{TEXT}, Movement: Interpenetration"
 RULE_PASSAGE = f"{TEXT}, Movement: Passage of lines"
 
 
-class Terrain(enum.Enum):
+class Terrain(NamedEnum):
     """Terrain moved through (Movement)."""
 
     OPEN = "open"
@@ -35,9 +32,6 @@ class Terrain(enum.Enum):
     HEAVY_WOODS = "heavy woods"
     DIFFICULT = "difficult terrain"
     STEEP_HILL = "up a steep hill"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def rough(self) -> bool:
@@ -192,15 +186,12 @@ def passage_disruption(mover: Unit, static: Unit) -> int:
     return 1 if lowest <= 5 else 2 if lowest == 6 else 3
 
 
-class PassageResult(enum.Enum):
+class PassageResult(NamedEnum):
     """Outcome of the passage of lines roll."""
 
     BLOCKED = "fails: the moving unit stops at contact"
     CLEAN = "passes through"
     DISORDERED = "passes through, both units disrupted"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen
@@ -253,28 +244,3 @@ def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
             tests.append(None)
             after.append(add_disruption(unit, drp))
     return Passage(roll, PassageResult.DISORDERED, after[0], after[1], (tests[0], tests[1]))
-
-def move_mechanism(
-    *,
-    dice: Dice,
-    kind: str = "cavalry",
-    formation: str = "deployed",
-    terrain: str = "open",
-    road: bool = False,
-    obstacle: bool = False,
-    retrograde: bool = False,
-    density: int = 6,
-    quality: int = 3,
-    disruption: int = 0,
-) -> str:
-    """Mechanism form: what one move action allows and costs."""
-    try:
-        unit_type = UnitType(kind.replace("-", " "))
-        shape = Formation(formation)
-        ground = Terrain(terrain.replace("-", " "))
-    except ValueError as error:
-        raise InvalidValueError("kind/formation/terrain", str(error), "see --list") from None
-    unit = Unit("u", "unit", "british", kind=unit_type, formation=shape, quality=quality,
-                density=3 if unit_type.is_artillery else density, disruption=disruption)
-    facts = MoveFacts(terrain=ground, road=road, obstacle=obstacle, retrograde=retrograde)
-    return str(move(unit, facts, dice=dice))

@@ -3,14 +3,12 @@ of Play; Activating Commanders)."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from smoothbore.core import Dice, DrawCheck, IllegalActionError, InvalidValueError
 from smoothbore.core.validate import in_range, one_of
 
-from .units import AMERICAN, BRITISH, TEXT
+from .units import AMERICAN, BRITISH, TEXT, NamedEnum
 
 RULE_DECK = f"{TEXT}, Concepts and definitions: Activation deck"
 RULE_SEQUENCE = f"{TEXT}, Sequence of Play"
@@ -46,7 +44,7 @@ DECK: tuple[Card, ...] = tuple(Card(c, v) for c in (RED, BLACK) for v in range(1
 """Ace to 5 of a red suit and ace to 5 of a black suit."""
 
 
-class Step(enum.Enum):
+class Step(NamedEnum):
     """The sequence of play, in order."""
 
     ACTIVITY = "determine activity level for each commander"
@@ -56,9 +54,6 @@ class Step(enum.Enum):
     DRAW = "draw cards and activate commanders until the deck is empty"
     DEFERRED = "resolve deferred melees"
     NEXT = "start the next turn"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 SEQUENCE: tuple[Step, ...] = tuple(Step)

@@ -21,7 +21,7 @@ from smoothbore.core import (
 
 from .activation import ActionKind
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Formation, Unit, UnitType, Weapon, take_shooting_hits
+from .units import TEXT, Formation, NamedEnum, Unit, UnitType, Weapon, take_shooting_hits
 
 RULE_SHOOTING = f"{TEXT}, Shooting"
 RULE_MUSKETRY = f"{TEXT}, Shooting: Musketry"
@@ -34,7 +34,7 @@ RULE_VISIBILITY = f"{TEXT}, Visibility"
 FOOT = 12  # artillery ranges are given in feet
 
 
-class Fire(enum.Enum):
+class Fire(NamedEnum):
     """Kinds of shooting, one per line of the musketry and artillery tables."""
 
     MUSKET_VOLLEY = "musket volley"
@@ -45,9 +45,6 @@ class Fire(enum.Enum):
     CANISTER = "canister"
     ROUNDSHOT_MEDIUM = "roundshot (medium)"
     ROUNDSHOT_LONG = "roundshot (long)"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def is_roundshot(self) -> bool:
@@ -337,46 +334,3 @@ def shoot(
 def apply_hits(target: Unit, hits: int) -> Unit:
     """Hits become DRPs up to 3, then stamina losses (Shooting: hits)."""
     return take_shooting_hits(target, hits)
-
-
-def shooting_mechanism(
-    *,
-    dice: Dice,
-    weapon: str = "musket",
-    range: int = 6,
-    size: int = 20,
-    target_size: int = 20,
-    target_density: int = 6,
-    cover: int = 0,
-    enfilade: bool = False,
-    extra_orders: int = 0,
-    woods_inches: int = 0,
-    target_in_woods: bool = False,
-) -> int:
-    """Mechanism form: hits from a unit with ``weapon`` (musket, rifle, carbine, or an
-    artillery type: light, field, heavy, siege, very-light, amusette; size is then sections)."""
-    artillery = {
-        "light": UnitType.LIGHT_ARTILLERY, "field": UnitType.FIELD_ARTILLERY,
-        "heavy": UnitType.HEAVY_ARTILLERY, "siege": UnitType.SIEGE_ARTILLERY,
-        "very-light": UnitType.VERY_LIGHT_ARTILLERY, "amusette": UnitType.AMUSETTE,
-    }
-    if weapon in artillery:
-        shooter = Unit("s", "shooter", "british", kind=artillery[weapon], density=3, size=4,
-                       formation=Formation.UNLIMBERED, weapon=Weapon.CANNON, sections=size)
-    else:
-        try:
-            arm = Weapon(weapon)
-        except ValueError:
-            raise InvalidValueError(
-                "weapon", weapon, "musket, rifle, carbine, " + ", ".join(artillery)
-            ) from None
-        shooter = Unit("s", "shooter", "british", size=size, weapon=arm)
-    target = Unit("t", "target", "american", size=target_size, density=target_density)
-    try:
-        cover_kind = Cover(cover)
-    except ValueError:
-        raise InvalidValueError("cover", cover, "0..3") from None
-    facts = ShotFacts(range=range, extra_orders=extra_orders, cover=cover_kind,
-                      enfilade=enfilade, woods_inches=woods_inches,
-                      target_in_woods=target_in_woods)
-    return shoot(shooter, target, facts, dice=dice).hits

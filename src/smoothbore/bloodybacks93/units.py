@@ -57,7 +57,14 @@ American rebels and theirs (French...). Bloodybacks 9.3, Sequence of Play: Activ
 Commanders."""
 
 
-class UnitType(enum.Enum):
+class NamedEnum(enum.Enum):
+    """An enumeration that prints as its value (the words the text uses)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class UnitType(NamedEnum):
     """The kinds of unit the text distinguishes (Shooting: Artillery; Movement)."""
 
     INFANTRY = "infantry"
@@ -73,11 +80,8 @@ class UnitType(enum.Enum):
     def is_artillery(self) -> bool:
         return self not in (UnitType.INFANTRY, UnitType.CAVALRY)
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Formation(enum.Enum):
+class Formation(NamedEnum):
     """Formations that change movement or shooting.
 
     Infantry and cavalry are DEPLOYED (any battle formation) or in COLUMN (the text's column,
@@ -89,11 +93,8 @@ class Formation(enum.Enum):
     LIMBERED = "limbered"
     UNLIMBERED = "unlimbered"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Weapon(enum.Enum):
+class Weapon(NamedEnum):
     """Small arms of a unit (Shooting: Musketry); artillery shoots by its type."""
 
     MUSKET = "musket"
@@ -102,11 +103,8 @@ class Weapon(enum.Enum):
     CANNON = "cannon"
     NONE = "none"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Troops(enum.Enum):
+class Troops(NamedEnum):
     """Troop class, used only for the cold steel ability (Charges and melee)."""
 
     REGULAR = "British or European regular"
@@ -115,9 +113,6 @@ class Troops(enum.Enum):
     LOYALIST = "loyalist"
     INDIAN = "indian"
     OTHER = "other"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def _formation_fits(

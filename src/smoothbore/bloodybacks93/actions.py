@@ -1,0 +1,161 @@
+"""The actions a player takes in a Bloodybacks turn, as frozen values. Until positions arrive
+they carry what the players measure at the table (range, cover, contact face, terrain moved
+through, whether a unit is inside its commander's radius)."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from . import activation as act
+from . import command, movement, shooting
+from .charges import ChargeFacts
+from .units import Formation
+
+
+@attrs.frozen
+class DetermineActivity:
+    """Roll every commander's activity level at the start of the turn."""
+
+
+@attrs.frozen
+class DrawCard:
+    """Draw the next card of the activation deck."""
+
+
+@attrs.frozen
+class Activate:
+    """Roll a unit's activation hand under a commander activated by the card (None: a unit
+    whose commander was killed, on its side's ace). ``outside_radius`` is measured."""
+
+    unit_id: str
+    commander_id: str | None
+    outside_radius: bool = False
+    in_woods: bool = False
+
+
+@attrs.frozen
+class RoutTest:
+    """A routing unit tests morale instead of activating."""
+
+    unit_id: str
+    commander_id: str | None
+    in_woods: bool = False
+
+
+@attrs.frozen
+class Move:
+    """Spend an action moving; ``through`` names a friendly unit the move passes through
+    (interpenetration, or else a passage of lines)."""
+
+    unit_id: str
+    facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
+    through: str | None = None
+
+
+@attrs.frozen
+class Manoeuvre:
+    """Spend an action to about face, change formation (to ``formation``, or to ``density``
+    by closing up or separating the bases), or limber/unlimber."""
+
+    unit_id: str
+    kind: act.ActionKind
+    formation: Formation | None = None
+    density: int | None = None
+
+
+@attrs.frozen
+class Shoot:
+    """Shoot at one target (extra orders are part of the facts); ``split_target_id`` and
+    ``split_facts`` give a second target for split fire (each facts' ``size`` the part of the
+    unit shooting at it)."""
+
+    unit_id: str
+    target_id: str
+    facts: shooting.ShotFacts = attrs.field(factory=shooting.ShotFacts)
+    split_target_id: str | None = None
+    split_facts: shooting.ShotFacts | None = None
+
+
+@attrs.frozen
+class Charge:
+    """Charge one or more enemy units with one or more units activated together. The first
+    charger's impetus is rolled. ``evade`` is the target's choice (None: only when
+    compulsory); ``charger_spare_move`` is what the chargers could move beyond the evaders'
+    position; ``defer`` leaves the melee to the end of the turn; ``pursue`` follows routed
+    defenders. With ``distance`` (inches to the target, measured) each charger makes its move
+    action over ``ground`` and only those that reach it make contact (cavalry pick any of
+    their distances); the spare move then decides whether evaders are caught."""
+
+    unit_ids: tuple[str, ...]
+    target_ids: tuple[str, ...]
+    facts: ChargeFacts = attrs.field(factory=ChargeFacts)
+    evade: bool | None = None
+    target_in_open: bool = True
+    hard_cover: bool = False
+    charger_spare_move: float = 0.0
+    defer: bool = False
+    pursue: bool = False
+    distance: float | None = None
+    ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
+
+
+@attrs.frozen
+class Rally:
+    """Spend an action to remove one DRP."""
+
+    unit_id: str
+
+
+@attrs.frozen
+class SpendCommandPoint:
+    """Spend a command point: an extra action for a unit (``unit_id``), or move the commander
+    12" (``attach_to`` a unit id, or None to stand unattached)."""
+
+    commander_id: str
+    use: command.CommandPointUse
+    unit_id: str | None = None
+    attach_to: str | None = None
+    outside_radius: bool = False
+
+
+@attrs.frozen
+class EndActivation:
+    """Finish with the current card."""
+
+
+@attrs.frozen
+class ResolveDeferred:
+    """Resolve the first deferred melee (``reverse`` when the tables have turned and the
+    defenders counter-charge)."""
+
+    reverse: bool = False
+
+
+@attrs.frozen
+class EndTurn:
+    """Start the next turn."""
+
+
+@attrs.frozen
+class EndBattle:
+    """End the battle after a turn: roll the fate of every removed commander."""
+
+
+Action = Union[  # noqa: UP007
+    DetermineActivity,
+    DrawCard,
+    Activate,
+    RoutTest,
+    Move,
+    Manoeuvre,
+    Shoot,
+    Charge,
+    Rally,
+    SpendCommandPoint,
+    EndActivation,
+    ResolveDeferred,
+    EndTurn,
+    EndBattle,
+]
