@@ -12,6 +12,8 @@ from smoothbore.bloodybacks93.shooting import (
     Fire,
     ShotFacts,
     apply_hits,
+    best_fire,
+    chosen_fire,
     fire_options,
     ratio_steps,
     shoot,
@@ -67,7 +69,25 @@ def test_musketry_ranges(weapon: Weapon, inches: float, fires: tuple[Fire, ...])
     (UnitType.SIEGE_ARTILLERY, 30, (Fire.CANISTER, Fire.ROUNDSHOT_MEDIUM)),
     (UnitType.SIEGE_ARTILLERY, 120, (Fire.ROUNDSHOT_LONG,)),
     (UnitType.AMUSETTE, 5, (Fire.ROUNDSHOT_MEDIUM,)),
-    (UnitType.AMUSETTE, 37, ())])
+    (UnitType.AMUSETTE, 36, (Fire.ROUNDSHOT_MEDIUM,)),
+    (UnitType.AMUSETTE, 37, ()),
+    # every other row of the table at its edges: light canister 0-18", roundshot 3'/6';
+    # field/heavy close 0-12", canister 12-24", roundshot 4'/8'; siege 0-15", 15-30", 5'/10'
+    (UnitType.LIGHT_ARTILLERY, 0, (Fire.CANISTER, Fire.ROUNDSHOT_MEDIUM)),
+    (UnitType.VERY_LIGHT_ARTILLERY, 18, (Fire.CANISTER, Fire.ROUNDSHOT_MEDIUM)),
+    (UnitType.LIGHT_ARTILLERY, 19, (Fire.ROUNDSHOT_MEDIUM,)),
+    (UnitType.LIGHT_ARTILLERY, 37, (Fire.ROUNDSHOT_LONG,)),
+    (UnitType.FIELD_ARTILLERY, 0, (Fire.CLOSE_CANISTER, Fire.ROUNDSHOT_MEDIUM)),
+    (UnitType.FIELD_ARTILLERY, 13, (Fire.CANISTER, Fire.ROUNDSHOT_MEDIUM)),
+    (UnitType.HEAVY_ARTILLERY, 25, (Fire.ROUNDSHOT_MEDIUM,)),
+    (UnitType.HEAVY_ARTILLERY, 49, (Fire.ROUNDSHOT_LONG,)),
+    (UnitType.HEAVY_ARTILLERY, 96, (Fire.ROUNDSHOT_LONG,)),
+    (UnitType.FIELD_ARTILLERY, 97, ()),
+    (UnitType.SIEGE_ARTILLERY, 16, (Fire.CANISTER, Fire.ROUNDSHOT_MEDIUM)),
+    (UnitType.SIEGE_ARTILLERY, 31, (Fire.ROUNDSHOT_MEDIUM,)),
+    (UnitType.SIEGE_ARTILLERY, 60, (Fire.ROUNDSHOT_MEDIUM,)),
+    (UnitType.SIEGE_ARTILLERY, 61, (Fire.ROUNDSHOT_LONG,)),
+    (UnitType.SIEGE_ARTILLERY, 121, ())])
 def test_artillery_ranges(kind: UnitType, inches: float, fires: tuple[Fire, ...]) -> None:
     """Shooting: Artillery: ranges in feet (3' = 36"); amusettes only medium roundshot."""
     assert fire_options(_guns(kind), inches) == fires
@@ -196,3 +216,19 @@ def test_line_of_sight() -> None:
     with pytest.raises(IllegalActionError) as info:
         odds(shoot, _foot(), TARGET, ShotFacts(range=4, line_of_sight=False))
     assert "Visibility" in info.value.rule
+
+
+@pytest.mark.parametrize(("kind", "inches", "fire", "dice"), [
+    (UnitType.FIELD_ARTILLERY, 10, Fire.CLOSE_CANISTER, 4),
+    (UnitType.FIELD_ARTILLERY, 20, Fire.CANISTER, 3),
+    (UnitType.FIELD_ARTILLERY, 40, Fire.ROUNDSHOT_MEDIUM, 2),
+    (UnitType.FIELD_ARTILLERY, 80, Fire.ROUNDSHOT_LONG, 1),
+    (UnitType.LIGHT_ARTILLERY, 10, Fire.CANISTER, 3),
+    (UnitType.SIEGE_ARTILLERY, 14, Fire.CLOSE_CANISTER, 4),
+])
+def test_default_line_has_most_dice(kind: UnitType, inches: int, fire: Fire, dice: int) -> None:
+    """Shooting: Artillery (interpretation B14): without a chosen line the guns use the one
+    with most firepower at that range: close canister 4, canister 3, roundshot 2 and 1."""
+    assert best_fire(_guns(kind), inches) is fire
+    assert shooting_dice(fire, 0) == dice
+    assert chosen_fire(_guns(kind), ShotFacts(range=inches)) is fire
