@@ -352,17 +352,6 @@ def resolve_charge(
     return _assemble(stand, impetus, melee, successes, after, facts)
 
 
-def _stand_stage(defenders: tuple[Unit, ...], impetus: int, facts: ChargeFacts, *,
-                 dice: Dice) -> Stand:
-    return check_to_stand(defenders, impetus, facts, dice=dice)
-
-
-def _cohesion_stage(chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], successes: int,
-                    failures: int, facts: ChargeFacts, penalty: int | None, *,
-                    dice: Dice) -> Aftermath:
-    return cohesion_sequence(chargers, defenders, successes, failures, facts, penalty, dice=dice)
-
-
 def charge_distribution(
     chargers: tuple[Unit, ...],
     defenders: tuple[Unit, ...],
@@ -381,7 +370,7 @@ def charge_distribution(
             def after_melee(successes: int) -> Distribution[ChargeOutcome]:
                 hit_c, hit_d = _losses(chargers, stand, fight, successes)
                 tests: Distribution[Aftermath] = odds(
-                    _cohesion_stage, hit_c, hit_d, successes, fight.count - successes, facts,
+                    cohesion_sequence, hit_c, hit_d, successes, fight.count - successes, facts,
                     _penalty(impetus, options),
                 )
                 return tests.map(
@@ -390,7 +379,7 @@ def charge_distribution(
 
             return melee_check(fight.count, fight.need).distribution().then(after_melee)
 
-        stands: Distribution[Stand] = odds(_stand_stage, defenders, impetus, facts)
+        stands: Distribution[Stand] = odds(check_to_stand, defenders, impetus, facts)
         return stands.then(after_stand)
 
     return impetus_check(chargers, defenders, facts).distribution().then(after_impetus)
