@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import (
-    Event,
-    IllegalActionError,
-    InvalidValueError,
-    SamplingDice,
-)
+from smoothbore.core import Event, IllegalActionError, InvalidValueError, SamplingDice
 
 from . import activation as act
 from . import movement
