@@ -202,3 +202,34 @@ def test_success_count_equals_face_by_face_count(check: PoolCheck) -> None:
         assert (good, sides) == (plain * n + (n - plain) * plain, n * n)
     else:
         assert (good, sides) == (plain, check.die.sides)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 8),
+    st.integers(0, 13),
+    st.sampled_from([D6, D10, D12, AVERAGE_DIE]),
+    st.integers(0, 2**40),
+)
+def test_a_pool_reads_one_pick_as_base_sides_digits(
+    count: int, need: int, die: object, seed: int
+) -> None:
+    """A pool rolls with one uniform pick below sides**count; its faces are that number's
+    base-sides digits, lowest first, and its successes are counted from those faces."""
+    check = PoolCheck(count, need, die, auto_pass={1}, auto_fail={12})  # type: ignore[arg-type]
+    sides = check.die.sides
+    value = seed % sides**count
+    asked: list[int] = []
+
+    def pick(n: int) -> int:
+        asked.append(n)
+        return value
+
+    successes, faces = check.draw(pick)
+    digits, rest = [], value
+    for _ in range(count):
+        rest, digit = divmod(rest, sides)
+        digits.append(digit)
+    assert asked == [sides**count]
+    assert faces == tuple(check.die.faces[d] for d in digits)
+    assert successes == sum(check.succeeds(face) for face in faces)

@@ -180,10 +180,37 @@ ONE_PICK = 1 << 32
 """The widest range a pool draws in one pick (the sampling dice reduce 32-bit integers)."""
 
 
+_CHUNK_SPAN = 4096
+"""The most entries in a chunk table: d12s are read three at a time, d6s four."""
+
+Chunk = tuple[tuple[int, tuple[int, ...]], ...]
+
+
 @functools.lru_cache(maxsize=4096)
 def _pool_table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The die's faces and, for each, 1 if it is a success."""
     return check.die.faces, tuple(int(check.succeeds(face)) for face in check.die.faces)
+
+
+@functools.lru_cache(maxsize=256)
+def _chunk_tables(faces: tuple[int, ...], hits: tuple[int, ...]) -> tuple[int, tuple[Chunk, ...]]:
+    """(width, tables): for c = 1..width dice, table c lists for every value below
+    sides**c the successes and faces of reading it as c base-sides digits, lowest first."""
+    sides = len(faces)
+    width = 1
+    while sides ** (width + 1) <= _CHUNK_SPAN:
+        width += 1
+    tables: list[Chunk] = [()]
+    for count in range(1, width + 1):
+        rows = []
+        for value in range(sides**count):
+            digits = []
+            for _ in range(count):
+                value, digit = divmod(value, sides)
+                digits.append(digit)
+            rows.append((sum(hits[d] for d in digits), tuple(faces[d] for d in digits)))
+        tables.append(tuple(rows))
+    return width, tuple(tables)
 
 
 _PASCAL = tuple(tuple(math.comb(n, k) for k in range(n + 1)) for n in range(65))
@@ -266,16 +293,28 @@ class PoolCheck(_Base[int]):
             faces, hits = _pool_table(self)
             sides = len(faces)
             span = sides**self.count
-            if span <= ONE_PICK:
-                # one uniform pick below sides**count, read as base-sides digits: the same
-                # as rolling each die, with one draw
+            if span <= ONE_PICK and sides <= _CHUNK_SPAN:
+                # one uniform pick below sides**count, read as base-sides digits (the same as
+                # rolling each die), several digits at a time through precomputed chunks
                 value = pick(span)
-                rolled = []
-                for _ in range(self.count):
-                    value, digit = divmod(value, sides)
-                    rolled.append(digit)
-            else:
-                rolled = [pick(sides) for _ in range(self.count)]
+                width, chunks = _chunk_tables(faces, hits)
+                full = chunks[width]
+                size = len(full)
+                successes = 0
+                shown: tuple[int, ...] = ()
+                remaining = self.count
+                while remaining >= width:
+                    value, index = divmod(value, size)
+                    got, seen = full[index]
+                    successes += got
+                    shown += seen
+                    remaining -= width
+                if remaining:
+                    got, seen = chunks[remaining][value]
+                    successes += got
+                    shown += seen
+                return successes, shown
+            rolled = [pick(sides) for _ in range(self.count)]
             return sum(map(hits.__getitem__, rolled)), tuple(map(faces.__getitem__, rolled))
         faces_shown: list[int] = []
         successes = 0
