@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -10,11 +11,23 @@ from smoothbore.cli import main
 from smoothbore.rulesets import BUILTIN_RULESETS
 
 
-def test_default_odds_is_six_d12_at_or_under_seven(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["odds"]) == 0
+def test_default_dice_odds_is_six_d12_at_or_under_seven(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["odds", "dice"]) == 0
     out = capsys.readouterr().out
     # 6 successes: each die passes on 1-7 (7/12), all six: 7**6 / 12**6
     assert "117649/2985984" in out
+
+
+def test_default_odds_is_the_whole_bloodybacks_charge(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("bloodybacks93 charge ")
+    shown = [line.rsplit(None, 2) for line in out.splitlines()[4:]]
+    total = sum(Fraction(exact) for _, exact, _ in shown)
+    assert total == 1
+    assert any(label.startswith("defenders did not stand") for label, _, _ in shown)
 
 
 def test_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,6 +63,7 @@ def test_list_and_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
         (["odds", "dice", "pool", "needs"], "name=value"),
         (["odds", "dice", "cannon"], "one of pool, total"),
         (["odds", "dice", "pool", "--samples", "-1"], "--samples"),
+        (["odds", "bloodybacks93"], "one of activity"),
     ],
 )
 def test_errors_are_clear(argv: list[str], message: str,

@@ -19,9 +19,11 @@ from smoothbore.rulesets import available_rulesets, get_ruleset
 __all__ = ["main"]
 
 DICE = "dice"
-DEFAULT_TARGET = (DICE, "pool")
-"""What ``smoothbore odds`` shows when asked nothing more: six d12 at or under 7, naturals
-1 and 12, the shape of a Bloodybacks activation hand."""
+DEFAULT_TARGET = ("bloodybacks93", "charge")
+"""What ``smoothbore odds`` shows when asked nothing more: the exact distribution of a whole
+Bloodybacks charge (grenadiers against Continentals, from impetus to the last cohesion test)."""
+DEFAULT_DICE_MECHANISM = "pool"
+"""What ``smoothbore odds dice`` shows: six d12 at or under 7, naturals 1 and 12."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Print the exact distribution of a mechanism. TARGET is a ruleset name or 'dice' "
             "for generic dice; parameters are given as name=value. With no TARGET, shows "
-            "six d12 at or under 7."
+            "a whole Bloodybacks charge."
         ),
     )
     show.add_argument("target", nargs="?", help="a ruleset name or alias, or 'dice'")
@@ -111,6 +113,7 @@ def _cmd_rulesets(as_json: bool) -> int:
 
 def _cmd_odds(args: argparse.Namespace) -> int:
     target = args.target or DEFAULT_TARGET[0]
+    default_mechanism = DEFAULT_TARGET[1] if args.target is None else None
     owner, mechanisms = _mechanisms(target)
     if args.list:
         if args.json:
@@ -119,9 +122,12 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             for m in mechanisms:
                 print(f"{m.signature()}\n    {m.summary} [{m.rule}]")
         return 0
-    name = args.mechanism or (DEFAULT_TARGET[1] if owner == DICE else None)
+    name = args.mechanism or default_mechanism
+    if name is None and owner == DICE:
+        name = DEFAULT_DICE_MECHANISM
     if name is None:
-        raise InvalidValueError("mechanism", None, f"a mechanism of {owner} (see --list)")
+        names = ", ".join(m.name for m in mechanisms)
+        raise InvalidValueError(f"{owner} mechanism", "(none given)", f"one of {names}")
     mechanism = _find(mechanisms, owner, name)
     arguments = mechanism.arguments(_pairs(args.params))
     distribution: Distribution[Any] = odds(mechanism.function, **arguments)
@@ -178,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SmoothboreError as error:
         print(f"smoothbore: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (head, less) closed early: nothing more to say
+        sys.stderr.close()
+        return 0
     parser.print_help()
     return 0
 
