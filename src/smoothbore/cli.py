@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from smoothbore import __version__
+from smoothbore.battle import play, random_policy
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, monte_carlo, odds
 from smoothbore.core.distribution import Distribution
@@ -53,6 +54,20 @@ def _parser() -> argparse.ArgumentParser:
         "--samples", type=int, default=0, help="also sample this many times (Monte Carlo)"
     )
     show.add_argument("--seed", type=int, default=None, help="seed for --samples")
+    fight = commands.add_parser(
+        "battle",
+        help="play a ruleset's embedded battle with random legal actions, narrated",
+        description=(
+            "Play the embedded battle of a ruleset (default bloodybacks93), choosing uniformly "
+            "among the legal actions, and narrate every step with its rolls and rules. The "
+            "same seed plays the same battle."
+        ),
+    )
+    fight.add_argument("ruleset", nargs="?", default=DEFAULT_TARGET[0], help="ruleset name")
+    fight.add_argument("--seed", type=int, default=1, help="seed for the dice and the choices")
+    fight.add_argument("--turns", type=int, default=1, help="play until this many turns end")
+    fight.add_argument("--max-steps", type=int, default=2_000, help="stop after this many actions")
+    fight.add_argument("--json", action="store_true", help="print the final state as JSON")
     return parser
 
 
@@ -157,6 +172,29 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_battle(args: argparse.Namespace) -> int:
+    ruleset = get_ruleset(args.ruleset)
+    if ruleset.turn is None or ruleset.example is None:
+        raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn and a battle")
+    if args.turns < 1:
+        raise InvalidValueError("--turns", args.turns, "1 or more")
+    if args.seed < 0:
+        raise InvalidValueError("--seed", args.seed, "0 or more")
+    start = ruleset.example(args.seed)
+    last_turn = getattr(start, "turn", 1) + args.turns
+    played = play(
+        ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
+        until=lambda state: getattr(state, "turn", 0) >= last_turn,
+    )
+    if args.json:
+        print(played.end.to_json())
+        return 0
+    print(f"{ruleset.title}: the embedded battle, seed {args.seed}, "
+          f"{len(played.steps)} actions chosen at random among the legal ones\n")
+    print(played.narrate())
+    return 0
+
+
 def _describe(mechanism: Mechanism) -> dict[str, Any]:
     return {
         "name": mechanism.name,
@@ -177,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "rulesets":
             return _cmd_rulesets(args.json)
+        if args.command == "battle":
+            return _cmd_battle(args)
         if args.command == "odds":
             if args.samples < 0:
                 raise InvalidValueError("--samples", args.samples, "0 or more")

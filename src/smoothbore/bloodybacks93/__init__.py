@@ -8,6 +8,7 @@ from smoothbore.core import Ruleset
 
 from .mechanisms import MECHANISMS
 from .options import DEFAULT_OPTIONS, Options
+from .scenarios import example_battle
 from .turn import PHASES, TURN, new_battle
 from .units import Commander, Unit
 
@@ -21,6 +22,7 @@ RULESET = Ruleset(
     phases=PHASES,
     mechanisms=MECHANISMS,
     turn=TURN,
+    example=example_battle,
     source="bloodybacks-9.3.txt",
 )
 
@@ -32,5 +34,6 @@ __all__ = [
     "Commander",
     "Options",
     "Unit",
+    "example_battle",
     "new_battle",
 ]

@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_MAX_BRANCHES",
     "Dice",
     "Estimate",
+    "RngLike",
     "RollRecord",
     "SamplingDice",
     "make_rng",
@@ -32,6 +33,7 @@ DEFAULT_MAX_BRANCHES = 250_000
 """How many chance branches ``odds`` walks before it stops with EnumerationLimitError."""
 
 RngLike = np.random.Generator | int | None
+"""What ``rng`` parameters accept (SPEC 7): a Generator, an int seed, or None."""
 
 
 class Dice(Protocol):

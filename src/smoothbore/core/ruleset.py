@@ -97,6 +97,9 @@ class Ruleset:
     mechanisms: tuple[Mechanism, ...]
     turn: Turn[Any, Any] | None = attrs.field(default=None, eq=False)
     source: str = ""
+    example: Callable[[int], Any] | None = attrs.field(default=None, eq=False)
+    """An embedded battle, made from a seed: the command line's default, and the state the
+    conformance suite plays."""
 
     def mechanism(self, name: str) -> Mechanism:
         """The mechanism with this name (``-`` and ``_`` are the same)."""

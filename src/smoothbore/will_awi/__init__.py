@@ -9,6 +9,7 @@ from smoothbore.core import Ruleset
 
 from .mechanisms import MECHANISMS
 from .options import FORTY_FIVE, IRELAND_1798, Options
+from .scenarios import example_battle
 from .sequence import PHASES, TURN, WillExtra, WillTurn, new_battle
 from .units import (
     Formation,
@@ -31,6 +32,7 @@ RULESET = Ruleset(
     phases=PHASES,
     mechanisms=MECHANISMS,
     turn=TURN,
+    example=example_battle,
     source="will-awi-2008.txt, will-awi-2007.txt",
 )
 
@@ -50,5 +52,6 @@ __all__ = [
     "WillGeneral",
     "WillTurn",
     "WillUnit",
+    "example_battle",
     "new_battle",
 ]
