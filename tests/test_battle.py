@@ -44,3 +44,31 @@ def test_battle_command_narrates_and_prints_json(capsys: pytest.CaptureFixture[s
     assert '"ruleset": "will_awi"' in capsys.readouterr().out
     assert main(["battle", "--turns", "0"]) == 2
     assert "--turns=0" in capsys.readouterr().err
+
+
+def test_brief_shows_only_what_differs_from_the_defaults() -> None:
+    import enum
+
+    import attrs
+
+    from smoothbore.battle import brief
+
+    class Cover(enum.Enum):
+        OPEN = "open"
+        WOODS = "woods"
+
+    @attrs.frozen
+    class Facts:
+        range: float
+        cover: Cover = Cover.OPEN
+        marks: tuple[str, ...] = attrs.field(factory=tuple)
+
+    @attrs.frozen
+    class Fire:
+        firer: str
+        facts: Facts
+
+    assert brief(Fire("b2", Facts(6.0))) == "Fire(firer='b2', facts=Facts(range=6.0))"
+    assert brief(Fire("b2", Facts(6.0, Cover.WOODS, ("x",)))) == (
+        "Fire(firer='b2', facts=Facts(range=6.0, cover=woods, marks=('x',)))"
+    )

@@ -4,6 +4,7 @@ initial state plus its list of actions, and replays exactly."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -15,7 +16,7 @@ from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Turn
 
-__all__ = ["Played", "Policy", "Step", "play", "random_policy", "replay"]
+__all__ = ["Played", "Policy", "Step", "brief", "play", "random_policy", "replay"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -35,7 +36,7 @@ class Step(Generic[A]):
 
     def narrate(self) -> str:
         """The action, then each event with its rolls."""
-        lines = [f"[turn {self.turn}, {self.phase}] {self.action}"]
+        lines = [f"[turn {self.turn}, {self.phase}] {brief(self.action)}"]
         lines.extend("  " + line for e in self.events for line in e.narrate().splitlines())
         return "\n".join(lines)
 
@@ -51,6 +52,24 @@ class Played(Generic[S, A]):
     def narrate(self) -> str:
         """The whole battle, step by step."""
         return "\n".join(step.narrate() for step in self.steps)
+
+
+def brief(value: object) -> str:
+    """An action (or any attrs value) as its class and the fields that differ from their
+    defaults, nested values alike: ``Fire(firer='b2', target='r2', facts=FireFacts(range=6))``."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if not attrs.has(type(value)):
+        return repr(value)
+    shown = []
+    for field in attrs.fields(type(value)):  # type: ignore[arg-type]
+        current = getattr(value, field.name)
+        default = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory(value) if default.takes_self else default.factory()
+        if default is attrs.NOTHING or current != default:
+            shown.append(f"{field.name}={brief(current)}")
+    return f"{type(value).__name__}({', '.join(shown)})"
 
 
 def random_policy(rng: RngLike = None) -> Policy[Any, Any]:
