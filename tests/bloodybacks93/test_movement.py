@@ -179,3 +179,28 @@ def test_passage_at_three_drp_tests_morale() -> None:
     assert disordered == Fraction(4, 12)
     tested = dist.probability(lambda p: len(p.tests) == 1)
     assert tested == disordered
+
+
+@pytest.mark.parametrize(("attached", "need"), [(False, 6), (True, 7)])
+def test_passage_morale_test_gets_the_attached_commander(attached: bool, need: int) -> None:
+    """Passage of lines: a unit at 3 DRPs takes a morale test instead; Morale: Modifiers: +1
+    when its commander and/or the CinC is attached (quality 3: need 2 x 3 = 6, or 7). The d12
+    for the passage disorders on 2..5 (below the combined quality 3 + 3 = 6, above 1)."""
+    mover = _inf(6, quality=3, disruption=3)
+    static = _inf(6, quality=3)
+    names = ("destroyed", "rout", "pushed back", "carry on")
+    expected: dict[str, Fraction] = {}
+    for face in D12_FACES:
+        if not 1 < face < 6:
+            continue
+        for dice in itertools.product(D12_FACES, repeat=3):
+            hits = sum(1 for d in dice if d == 1 or (d != 12 and d <= need))
+            expected[names[hits]] = expected.get(names[hits], Fraction(0)) + Fraction(1, 12**4)
+    dist = odds(passage_of_lines, mover, static, mover_commander_attached=attached)
+    tested = dist.map(lambda p: str(p.tests[0].result) if p.tests else "no test")
+    assert {o: tested.probability(o) for o in tested.outcomes if o != "no test"} == expected
+    assert tested.probability("no test") == Fraction(8, 12)
+    assert expected == {k: v * Fraction(4, 12) for k, v in results_of(need).items()}
+    # the static unit's commander helps only the static unit
+    other = odds(passage_of_lines, mover, static, static_commander_attached=True)
+    assert other.map(lambda p: p.tests[0].need if p.tests else 0).outcomes == (0, 6)

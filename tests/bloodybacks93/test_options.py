@@ -9,14 +9,16 @@ from smoothbore.core import InvalidValueError
 
 
 def test_defaults_are_the_plain_reading() -> None:
-    """Every option is off by default (the text's plainest reading); figures at 1:10
-    (Concepts and definitions: Scales)."""
+    """Every house reading is off by default (the text's plainest reading); figures at 1:10
+    (Concepts and definitions: Scales); artillery may charge, as the text forbids it nowhere
+    (Charges and melee, B47)."""
     assert Options() == DEFAULT_OPTIONS
     assert not any((DEFAULT_OPTIONS.activity_table_quirk, DEFAULT_OPTIONS.activation_naturals,
                     DEFAULT_OPTIONS.extra_die_per_action_point,
                     DEFAULT_OPTIONS.cavalry_experiment,
                     DEFAULT_OPTIONS.impetus_penalty_after_melee))
     assert DEFAULT_OPTIONS.men_per_figure == 10
+    assert DEFAULT_OPTIONS.artillery_may_charge
 
 
 def test_figure_scale_is_validated() -> None:

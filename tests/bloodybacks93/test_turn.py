@@ -14,6 +14,7 @@ from smoothbore.bloodybacks93.activation import ActionKind
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.command import CommandPointUse
 from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
+from smoothbore.bloodybacks93.options import Options
 from smoothbore.bloodybacks93.sequence import RED, Card
 from smoothbore.bloodybacks93.shooting import ShotFacts
 from smoothbore.bloodybacks93.turn import (
@@ -520,3 +521,71 @@ def test_retrograde_at_three_drp_takes_the_result_moves() -> None:
         else:
             assert len(events) == 1
     assert {"rout", "pushed back", "carry on"} <= seen
+
+
+def test_passage_of_lines_test_counts_the_attached_commander() -> None:
+    """Passage of lines: at 3 DRPs a morale test instead of the DRPs; Morale: Modifiers: +1
+    when the unit's commander is attached. The 33rd (quality 4) with Webster through the
+    Hessians (quality 4): a d12 of 2..7 disorders (under 4 + 4); the 33rd then needs
+    2 x 4 + 1 = 9, and the Hessians (1 DRP) take 1 DRP (lowest density 5), to 2."""
+    worn = attrs.evolve(UNITS[0], disruption=3)
+    webster = attrs.evolve(COMMANDERS[0], attached_to="b1")
+    state = attrs.evolve(_active(Card(RED, 3), (Activated("b1", "cb", 2),)),
+                         units=(worn, *UNITS[1:]), commanders=(webster, COMMANDERS[1]))
+    tested = 0
+    for seed in range(40):
+        trial = attrs.evolve(state, dice=attrs.evolve(state.dice, seed=seed))
+        after, events = step(trial, Move("b1", through="b2"))
+        passage = next(e for e in events if e.kind == "passage")
+        roll, *tests = passage.rolls
+        assert (2 <= roll.outcome <= 7) == bool(tests)
+        if tests:
+            tested += 1
+            assert tests[0].check.startswith("3d12 at or under 9")
+            assert after.unit("b2").disruption == 2
+    assert tested > 0
+
+
+def test_routing_unit_under_another_brigade_costs_a_command_point() -> None:
+    """Command point tariff: activating a unit not of the commander's own brigade costs a
+    command point, used within the radius; a routing unit's morale test takes the place of
+    its activation roll (Morale), so it costs the same. Its own brigade's commander pays
+    nothing."""
+    stray = attrs.evolve(UNITS[0], id="b4", brigade="2", routing=True, disruption=3)
+    state = attrs.evolve(_active(Card(RED, 3)), units=(*UNITS, stray))
+    assert RoutTest("b4", "cb") in legal_actions(state)
+    after, events = step(state, RoutTest("b4", "cb"))
+    entry = next(a for a in after.extra.activity if a.commander_id == "cb")
+    assert entry.command_points == 1 and "b4" in after.extra.attempted
+    assert events[0].kind == "rout"
+    with pytest.raises(IllegalActionError) as info:
+        step(state, RoutTest("b4", "cb", outside_radius=True))
+    assert info.value.rule.endswith("Command point tariff")
+    broke = attrs.evolve(state, extra=attrs.evolve(
+        state.extra, activity=(ActivityEntry("cb", 3, 0), ActivityEntry("ca", 2, 1))))
+    assert RoutTest("b4", "cb") not in legal_actions(broke)
+    with pytest.raises(IllegalActionError, match="command point"):
+        step(broke, RoutTest("b4", "cb"))
+    own = attrs.evolve(state, units=(attrs.evolve(UNITS[0], routing=True, disruption=3),
+                                     *UNITS[1:]))
+    kept, _ = step(own, RoutTest("b1", "cb"))
+    assert next(a for a in kept.extra.activity if a.commander_id == "cb").command_points == 2
+
+
+def test_artillery_may_charge_unless_the_option_forbids() -> None:
+    """Charges and melee: a charge is a move that brings a unit into contact with the enemy;
+    the text bars no troop type, so guns may charge (B47); option artillery_may_charge=False
+    forbids it, naming the rule."""
+    state = _active(Card(RED, 3), (Activated("b3", "cb", 2),))
+    charge = Charge(("b3",), ("a1",))
+    assert charge in legal_actions(state)
+    after, events = step(state, charge)
+    assert events[0].kind == "melee"
+    assert after.extra.activated[0].actions == 0  # Action tariff: a charge is 2 points
+    barred = attrs.evolve(state, extra=attrs.evolve(
+        state.extra, options=Options(artillery_may_charge=False)))
+    assert not any(isinstance(a, Charge) for a in legal_actions(barred))
+    with pytest.raises(IllegalActionError) as info:
+        step(barred, charge)
+    assert info.value.rule == "Bloodybacks 9.3, Charges and melee"
+    assert "artillery_may_charge" in info.value.why

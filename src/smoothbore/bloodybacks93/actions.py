@@ -37,11 +37,14 @@ class Activate:
 
 @attrs.frozen
 class RoutTest:
-    """A routing unit tests morale instead of activating."""
+    """A routing unit tests morale instead of activating; under a commander of another
+    brigade it costs him a command point, used within his radius (``outside_radius`` is
+    measured)."""
 
     unit_id: str
     commander_id: str | None
     in_woods: bool = False
+    outside_radius: bool = False
 
 
 @attrs.frozen

@@ -54,6 +54,13 @@ def on_charge(state: State, action: Charge, dice: SamplingDice) -> tuple[State, 
     targets = tuple(state.unit(u) for u in action.target_ids)
     if any(t.side == chargers[0].side or t.destroyed for t in targets):
         raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
+    guns = [u.name for u in chargers if u.is_artillery]
+    if guns and not state.extra.options.artillery_may_charge:
+        raise IllegalActionError(
+            action,
+            f"artillery does not charge under option artillery_may_charge=False: {guns[0]}",
+            RULE_CHARGES,
+        )
     extra = state.extra
     for unit in chargers:
         interim = attrs.evolve(state, extra=extra)

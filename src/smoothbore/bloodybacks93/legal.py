@@ -74,7 +74,8 @@ def _activation_actions(state: State) -> list[Action]:
                 fire = shooting.chosen_fire(unit, facts)
                 if shooting.shooting_cost(fire, 0) <= entry.actions:
                     actions.append(Shoot(unit.id, enemy.id, facts))
-        if entry.actions >= act.ActionKind.CHARGE.cost and not unit.is_artillery:
+        guns_barred = unit.is_artillery and not extra.options.artillery_may_charge
+        if entry.actions >= act.ActionKind.CHARGE.cost and not guns_barred:
             actions.extend(Charge((unit.id,), (enemy.id,)) for enemy in enemies)
         actions.append(Manoeuvre(unit.id, act.ActionKind.ABOUT_FACE))
         if unit.is_artillery:

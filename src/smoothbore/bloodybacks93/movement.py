@@ -215,11 +215,19 @@ class Passage:
         return f"rolled {self.roll}: {self.result}{tests}"
 
 
-def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
+def passage_of_lines(
+    mover: Unit,
+    static: Unit,
+    *,
+    dice: Dice,
+    mover_commander_attached: bool = False,
+    static_commander_attached: bool = False,
+) -> Passage:
     """Roll a d12 for one unit moving through another (Passage of lines).
 
     1 fails; at or above the two qualities combined passes cleanly; otherwise each unit takes
-    DRPs by the lowest density, or a morale test if already at 3.
+    DRPs by the lowest density, or a morale test if already at 3. That test gets +1 when the
+    unit's commander and/or the CinC is attached to it (Morale: Modifiers).
     """
     if not passage_allowed(mover, static):
         raise IllegalActionError(
@@ -234,9 +242,10 @@ def passage_of_lines(mover: Unit, static: Unit, *, dice: Dice) -> Passage:
     drp = passage_disruption(mover, static)
     after: list[Unit] = []
     tests: list[TestOutcome | None] = []
-    for unit in (mover, static):
+    attached = (mover_commander_attached, static_commander_attached)
+    for unit, with_commander in zip((mover, static), attached, strict=True):
         if unit.disruption >= MAX_DISRUPTION:
-            test = take_test(unit, TestKind.MORALE, dice=dice,
+            test = take_test(unit, TestKind.MORALE, dice=dice, commander_attached=with_commander,
                              reason=f"{unit.name} disordered by passage of lines at 3 DRP")
             tests.append(test)
             after.append(apply_result(unit, test.result))

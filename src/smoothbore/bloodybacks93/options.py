@@ -25,6 +25,8 @@ class Options:
     - ``impetus_penalty_after_melee``: apply "-1 per attacker impetus point above own quality"
       also to the defender's cohesion tests after the melee, not only to the check to stand.
     - ``men_per_figure``: figure scale; artillery nominal sizes are given for 1:10.
+    - ``artillery_may_charge``: artillery may charge like any unit whose move reaches the enemy
+      (the text forbids it nowhere); false forbids it, a reading many players take.
     """
 
     activity_table_quirk: bool = False
@@ -33,6 +35,7 @@ class Options:
     cavalry_experiment: bool = False
     impetus_penalty_after_melee: bool = False
     men_per_figure: int = attrs.field(default=10, validator=at_least(1))
+    artillery_may_charge: bool = True
 
 
 DEFAULT_OPTIONS = Options()

@@ -13,6 +13,7 @@ from . import command, commanders, morale, movement, sequence, shooting
 from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
 from .battle import (
     Activated,
+    Extra,
     State,
     activated_entry,
     activity_of,
@@ -23,7 +24,32 @@ from .battle import (
 from .guards import check_commander, need_phase, spend_actions
 from .phases import ACTIVATION
 from .reports import event_since, fate_after_test, move_events, risk_events
-from .units import Formation, Unit, remove_disruption, with_density
+from .units import Commander, Formation, Unit, remove_disruption, with_density
+
+
+def _pay_for_other_brigade(
+    state: State,
+    action: Activate | RoutTest,
+    unit: Unit,
+    leader: Commander | None,
+    outside_radius: bool,
+) -> Extra:
+    """The extra state after the commander pays the command point for taking up a unit not of
+    his own brigade, the CinC included (Command point tariff: activate unit not of own brigade;
+    B44); a point is used only within the radius (Command Radius). Nothing to pay otherwise."""
+    if leader is None or leader.brigade == unit.brigade:
+        return state.extra
+    entry = activity_of(state, leader.id)
+    if entry is None or entry.command_points < 1 or outside_radius:
+        raise IllegalActionError(
+            action,
+            f"{leader.name} must spend a command point, within his radius, to take up "
+            f"{unit.name} of another brigade",
+            command.RULE_CP_TARIFF,
+        )
+    return with_activity(
+        state.extra, attrs.evolve(entry, command_points=entry.command_points - 1)
+    )
 
 
 def on_activate(
@@ -41,17 +67,8 @@ def on_activate(
         raise IllegalActionError(
             action, f"{unit.name} recovered from rout this turn or is gone", act.RULE_ACTIVATION
         )
-    extra = state.extra
     other_brigade = leader is not None and leader.brigade != unit.brigade
-    if other_brigade and leader is not None:
-        entry = activity_of(state, leader.id)
-        if entry is None or entry.command_points < 1 or action.outside_radius:
-            raise IllegalActionError(
-                action,
-                "activating a unit of another brigade costs a command point, used in radius",
-                command.RULE_CP_TARIFF,
-            )
-        extra = with_activity(extra, attrs.evolve(entry, command_points=entry.command_points - 1))
+    extra = _pay_for_other_brigade(state, action, unit, leader, action.outside_radius)
     mark = len(dice.records)
     attached = leader_attached(state, unit)
     result = act.activate(
@@ -84,12 +101,15 @@ def on_activate(
 def on_rout_test(
     state: State, action: RoutTest, dice: SamplingDice
 ) -> tuple[State, tuple[Event, ...]]:
-    """A routing unit's morale test instead of activating (Morale)."""
+    """A routing unit's morale test instead of activating (Morale). The test takes the place of
+    the activation roll, so a commander of another brigade pays the command point he would pay
+    to activate the unit (Command point tariff; B28, B46)."""
     need_phase(state, action, ACTIVATION)
     unit = state.unit(action.unit_id)
-    check_commander(state, action, unit, action.commander_id)
+    leader = check_commander(state, action, unit, action.commander_id)
     if not unit.routing:
         raise IllegalActionError(action, f"{unit.name} is not routing", morale.RULE_ROUTING)
+    paid = _pay_for_other_brigade(state, action, unit, leader, action.outside_radius)
     mark = len(dice.records)
     test = morale.take_test(
         unit,
@@ -100,7 +120,7 @@ def on_rout_test(
         reason=f"{unit.name} is routing",
     )
     after = morale.apply_result(unit, test.result)
-    extra = attrs.evolve(state.extra, attempted=state.extra.attempted | {unit.id})
+    extra = attrs.evolve(paid, attempted=paid.attempted | {unit.id})
     event = event_since("rout", f"{unit.name}: {test}", morale.RULE_ROUTING, unit.id, dice, mark)
     moves = move_events((after,), (fate_after_test(after, test.result),), dice)
     return attrs.evolve(state.with_units(after), extra=extra), (event, *moves)
@@ -140,7 +160,13 @@ def on_move(state: State, action: Move, dice: SamplingDice) -> tuple[State, tupl
     moved: tuple[Unit, ...] = (result.unit,)
     if other is not None and not movement.may_interpenetrate(unit, other):
         mark = len(dice.records)
-        passage = movement.passage_of_lines(result.unit, other, dice=dice)
+        passage = movement.passage_of_lines(
+            result.unit,
+            other,
+            dice=dice,
+            mover_commander_attached=leader_attached(state, unit),
+            static_commander_attached=leader_attached(state, other),
+        )
         moved = (passage.mover, passage.static)
         events.append(
             event_since(
