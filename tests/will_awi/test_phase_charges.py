@@ -1,0 +1,176 @@
+"""Rules - Move Sequence F to I and K (phase_charges): charges, charged tests, contact and
+second cavalry charges."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothbore.core import IllegalActionError
+from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face
+from smoothbore.will_awi.options import Options
+from smoothbore.will_awi.sequence import (
+    TURN,
+    Contact,
+    CounterCharge,
+    DeclareCharge,
+    EndPhase,
+    Evade,
+    ResolveMelee,
+    SecondCharges,
+    TestCharged,
+)
+from smoothbore.will_awi.turn_state import with_extra
+from smoothbore.will_awi.units import Status, TroopType, WillUnit
+
+from .turn_helpers import battle, charge_state, to_phase
+
+
+def test_charge_through_melee_and_second_charge() -> None:
+    """F-K: declare, test, counter/rout, contact, melee, second cavalry charge."""
+    routed = fought = second = False
+    for seed in range(60):
+        s = charge_state(seed)
+        result = s.extra.tests[0].result
+        s, _ = TURN.step(s, EndPhase())  # H
+        if result is ChargedResult.COUNTER_CHARGE:
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, EndPhase())
+            from smoothbore.will_awi.sequence import CounterCharge
+
+            s, _ = TURN.step(s, CounterCharge("b2", True))
+        s, _ = TURN.step(s, EndPhase())  # I
+        if result is ChargedResult.ROUTS:
+            routed = True
+            assert s.unit("b2").routing and s.unit("b2").strength == 4
+            s, _ = TURN.step(s, Contact("r2", False))
+        s, _ = TURN.step(s, EndPhase())  # J
+        if result in (ChargedResult.STANDS, ChargedResult.COUNTER_CHARGE):
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, EndPhase())
+            s, events = TURN.step(s, ResolveMelee("b2"))
+            fought = True
+            assert any(e.kind == "melee" for e in events)
+        s, _ = TURN.step(s, EndPhase())  # K
+        assert s.phase == "K"
+        if "r2" in s.extra.winners and s.unit("r2").on_table and not s.unit("r2").shaken:
+            s, _ = TURN.step(s, SecondCharges())
+            assert s.phase == "F" and s.extra.second_round
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, DeclareCharge("r1", "b1", 1.0))
+            second = True
+        else:
+            with pytest.raises(IllegalActionError):
+                TURN.step(s, SecondCharges())
+    assert routed and fought and second
+
+
+def test_routing_target_tests_surrender_once() -> None:
+    """Charging: an already routing unit that is charged may surrender (4+ foot), otherwise
+    routs on and loses 1 SP: one surrender roll, at its test, none again at contact."""
+    routing = WillUnit("b2", "Militia", "blue", TroopType.MILITIA, status=Status.ROUTING)
+    outcomes = set()
+    for seed in range(20):
+        s = to_phase(battle(seed, b2=routing), "F")
+        s, _ = TURN.step(s, DeclareCharge("r1", "b2", 2.0))
+        s, _ = TURN.step(s, EndPhase())
+        s, events = TURN.step(s, TestCharged("b2"))
+        (face,) = events[0].rolls[0].faces
+        surrendered = face >= 4
+        outcomes.add(surrendered)
+        assert (s.unit("b2").status is Status.SURRENDERED) is surrendered
+        if not surrendered:
+            assert s.unit("b2").strength == 4 and s.unit("b2").routing
+        s = to_phase(s, "I")
+        s, events = TURN.step(s, Contact("r1", True))
+        assert not any(e.rolls for e in events)
+    assert outcomes == {True, False}
+
+
+def test_end_of_move_alternates() -> None:
+    """K ends the move: the other side moves; the turn counts up after both."""
+    s = to_phase(battle(), "K")
+    s, _ = TURN.step(s, EndPhase())
+    assert s.extra.moving == "blue" and s.phase == "A" and s.turn == 1
+    s = to_phase(s, "K")
+    s, _ = TURN.step(s, EndPhase())
+    assert s.extra.moving == "red" and s.turn == 2
+
+
+def test_declare_once_and_one_set_of_facts() -> None:
+    """Rules - Charging: a unit declares one charge, within its reach (3" infantry, 6"
+    cavalry); the units charging one target share its position facts."""
+    s = to_phase(battle(), "F")
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, DeclareCharge("r1", "b1", 3.5))
+    s, events = TURN.step(s, DeclareCharge("r1", "b1", 3.0))
+    assert events[0].text == "Foot charges Continentals"
+    with pytest.raises(IllegalActionError, match="already declared"):
+        TURN.step(s, DeclareCharge("r1", "b2", 1.0))
+    with pytest.raises(IllegalActionError, match="position facts"):
+        TURN.step(s, DeclareCharge("r2", "b1", 6.0, facts=ChargeFacts(Face.FLANK)))
+    s, _ = TURN.step(s, DeclareCharge("r2", "b1", 6.0))
+    assert [c.charger for c in s.extra.charges] == ["r1", "r2"]
+
+
+def test_every_charged_unit_tests_before_h() -> None:
+    """Move Sequence G: each charged unit tests (once) before counter-charges are chosen."""
+    s = to_phase(battle(), "F")
+    s, _ = TURN.step(s, DeclareCharge("r1", "b1", 2.0))
+    s, _ = TURN.step(s, EndPhase())
+    with pytest.raises(IllegalActionError, match="must test"):
+        TURN.step(s, EndPhase())
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, TestCharged("b2"))  # not charged
+    s, _ = TURN.step(s, TestCharged("b1"))
+    with pytest.raises(IllegalActionError):
+        TURN.step(s, TestCharged("b1"))
+    s, _ = TURN.step(s, EndPhase())
+    assert s.phase == "H"
+
+
+def test_counter_charge_only_below_zero_and_evade_only_as_option() -> None:
+    """Rules - Charging: only a unit that scored below zero may counter-charge; evading (open
+    order foot or cavalry that did not rout) is an option not in the text, off by default."""
+    rangers = WillUnit("b2", "Rangers", "blue", TroopType.LIGHT_INFANTRY)
+    for seed in range(60):
+        s = to_phase(battle(seed, b2=rangers), "F")
+        s, _ = TURN.step(s, DeclareCharge("r1", "b2", 2.0))
+        s, _ = TURN.step(s, EndPhase())
+        s, _ = TURN.step(s, TestCharged("b2"))
+        result = s.extra.tests[0].result
+        s, _ = TURN.step(s, EndPhase())
+        if result is ChargedResult.STANDS:
+            with pytest.raises(IllegalActionError, match="below zero"):
+                TURN.step(s, CounterCharge("b2", True))
+            with pytest.raises(IllegalActionError, match="option"):
+                TURN.step(s, Evade("b2"))
+            evading = with_extra(s, options=Options(evade=True))
+            after, events = TURN.step(evading, Evade("b2"))
+            assert after.extra.tests[0].evaded and events[0].text == "Rangers evades"
+            return
+    raise AssertionError("no charged unit stood")
+
+
+def test_contact_with_a_routed_target() -> None:
+    """Move Sequence I and Rules - Charging: Surrender (b): a target that routed at its test and
+    is still within charge reach has been successfully charged: it surrenders on 4+ (foot);
+    out of reach, the charger takes its ground without a roll."""
+    outcomes = set()
+    for seed in range(80):
+        s = charge_state(seed)
+        if s.extra.tests[0].result is not ChargedResult.ROUTS:
+            continue
+        s = to_phase(s, "I")
+        with pytest.raises(IllegalActionError):
+            TURN.step(s, EndPhase())
+        after, events = TURN.step(s, Contact("r2", True))
+        (face,) = events[0].rolls[0].faces
+        outcomes.add(face >= 4)
+        assert (after.unit("b2").status is Status.SURRENDERED) is (face >= 4)
+        assert after.extra.charges[0].contact
+        away, events = TURN.step(s, Contact("r2", False))
+        assert not events[0].rolls and events[0].text == "Dragoons takes the ground"
+        assert away.unit("b2").routing
+        after, _ = TURN.step(after, EndPhase())
+        assert after.phase == "J"
+    assert outcomes == {True, False}
