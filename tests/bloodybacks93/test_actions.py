@@ -1,0 +1,77 @@
+"""Bloodybacks 9.3: the actions a player takes, as frozen values carrying the facts measured at
+the table (actions.py)."""
+
+from __future__ import annotations
+
+import typing
+
+import attrs
+import pytest
+
+from smoothbore.bloodybacks93.actions import (
+    Action,
+    Activate,
+    Charge,
+    Manoeuvre,
+    Move,
+    Rally,
+    RoutTest,
+    Shoot,
+    SpendCommandPoint,
+)
+from smoothbore.bloodybacks93.activation import ActionKind
+from smoothbore.bloodybacks93.command import CommandPointUse
+from smoothbore.bloodybacks93.turn import step
+from smoothbore.core import IllegalActionError
+
+from .turn_setup import start
+
+
+def test_actions_are_frozen_values() -> None:
+    """Sequence of Play: an action is a value, so the same action replays the same step and can
+    be found among the legal actions."""
+    assert Activate("b1", "cb") == Activate("b1", "cb")
+    assert hash(Charge(("b1",), ("a1",))) == hash(Charge(("b1",), ("a1",)))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        Move("b1").through = "b2"  # type: ignore[misc]
+
+
+def test_defaults_are_the_plain_table_facts() -> None:
+    """Command Radius: a unit is inside the radius unless measured outside; Evade: the target
+    evades only when it must (evade None); Charges and melee: the melee is resolved at once
+    unless deferred, and routed defenders are pursued only when asked."""
+    assert not Activate("b1", "cb").outside_radius
+    assert not RoutTest("b1", "cb").outside_radius
+    assert not SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER).outside_radius
+    charge = Charge(("b1",), ("a1",))
+    assert charge.evade is None and charge.target_in_open and not charge.hard_cover
+    assert not charge.defer and not charge.pursue and charge.distance is None
+    assert Move("b1").through is None
+
+
+def test_every_action_kind_is_handled_by_step() -> None:
+    """Sequence of Play: each of the fourteen action kinds reaches the step; out of its phase
+    it raises an IllegalActionError naming the rule (never an unhandled type)."""
+    kinds = typing.get_args(Action)
+    assert len(kinds) == 14
+    samples: dict[type, object] = {
+        Activate: Activate("b1", "cb"),
+        RoutTest: RoutTest("b1", "cb"),
+        Move: Move("b1"),
+        Charge: Charge(("b1",), ("a1",)),
+        SpendCommandPoint: SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER),
+        Manoeuvre: Manoeuvre("b1", ActionKind.ABOUT_FACE),
+        Shoot: Shoot("b1", "a1"),
+    }
+    state = start()  # activity phase: only DetermineActivity is allowed
+    for kind in kinds:
+        action = samples.get(kind)
+        if action is None:
+            action = kind("b1") if kind is Rally else kind()
+        if kind.__name__ == "DetermineActivity":
+            after, _ = step(state, action)  # type: ignore[arg-type]
+            assert after.phase == "draw"
+            continue
+        with pytest.raises(IllegalActionError) as info:
+            step(state, action)  # type: ignore[arg-type]
+        assert info.value.rule.startswith("Bloodybacks 9.3")

@@ -1,0 +1,74 @@
+"""Shared battle set-ups for the tests of the Bloodybacks 9.3 turn (not a test module)."""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.bloodybacks93.sequence import Card
+from smoothbore.bloodybacks93.turn import (
+    ACTIVATION,
+    Activate,
+    Activated,
+    ActivityEntry,
+    Charge,
+    DetermineActivity,
+    DrawCard,
+    EndActivation,
+    EndBattle,
+    EndTurn,
+    Extra,
+    Manoeuvre,
+    Move,
+    Rally,
+    ResolveDeferred,
+    Shoot,
+    SpendCommandPoint,
+    State,
+    new_battle,
+)
+from smoothbore.bloodybacks93.units import (
+    AMERICAN,
+    BRITISH,
+    Commander,
+    Formation,
+    Unit,
+    UnitType,
+    Weapon,
+)
+
+UNITS = (
+    Unit("b1", "33rd Foot", BRITISH, quality=4, density=5, size=20, brigade="1"),
+    Unit("b2", "Hessians", BRITISH, quality=4, density=8, size=18, brigade="1",
+         disruption=1),
+    Unit("b3", "Royal Artillery", BRITISH, kind=UnitType.FIELD_ARTILLERY, density=3, size=4,
+         brigade="1", formation=Formation.UNLIMBERED, weapon=Weapon.CANNON),
+    Unit("a1", "Continentals", AMERICAN, quality=3, density=6, size=20, brigade="x"),
+    Unit("a2", "Riflemen", AMERICAN, quality=3, density=3, size=10, brigade="x",
+         weapon=Weapon.RIFLE),
+)
+
+COMMANDERS = (
+    Commander("cb", "Colonel Webster", BRITISH, command_quality=4, activity_rating=4,
+              brigade="1"),
+    Commander("ca", "Colonel Stevens", AMERICAN, command_quality=3, activity_rating=2,
+              brigade="x", attached_to="a1"),
+)
+
+
+def start(seed: int = 1) -> State:
+    return new_battle(UNITS, COMMANDERS, seed=seed)
+
+
+def choose(actions: tuple[object, ...]) -> object:
+    order = (Activate, Shoot, Charge, Rally, Move, Manoeuvre, SpendCommandPoint, DetermineActivity,
+             DrawCard, ResolveDeferred, EndTurn, EndActivation, EndBattle)
+    return min(actions, key=lambda a: order.index(type(a)))
+
+
+def active(card: Card, activated: tuple[Activated, ...] = (), minutes: int = 20) -> State:
+    extra = Extra(
+        deck=(), card=card, minutes=minutes,
+        activity=(ActivityEntry("cb", card.value, 2), ActivityEntry("ca", 2, 1)),
+        active=("cb",), activated=activated,
+    )
+    return attrs.evolve(start(), extra=extra, phase=ACTIVATION)
