@@ -16,12 +16,15 @@ from smoothbore.will_awi.fortifications import (
     Work,
     blast_radius,
     bombard,
+    building_capacity,
+    check_room,
     construct,
     cover_for_points,
     demolish,
     dismantle,
     laying_moves,
 )
+from smoothbore.will_awi.units import TroopType, WillUnit
 
 FACES = range(1, 7)
 
@@ -85,3 +88,36 @@ def test_demolition_sequence_values() -> None:
     assert laying_moves(3) == 3 and blast_radius(1) == 3 and blast_radius(3) == 5
     with pytest.raises(InvalidValueError):
         laying_moves(7)
+
+
+def test_building_capacity() -> None:
+    """Rules - Terrain: Buildings: a small building (50x100mm) holds 1 unit, a large one
+    (100x100mm) 2; a fieldwork, bridge or stockade is not a building."""
+    assert building_capacity(Work.SMALL_WOODEN_BUILDING) == 1
+    assert building_capacity(Work.SMALL_STONE_BUILDING) == 1
+    assert building_capacity(Work.LARGE_WOODEN_BUILDING) == 2
+    assert building_capacity(Work.LARGE_STONE_BUILDING) == 2
+    for work in (Work.TIMBER_FIELDWORK, Work.REDOUBT, Work.STOCKADE, Work.STONE_BRIDGE):
+        with pytest.raises(IllegalActionError, match="not a building"):
+            building_capacity(work)
+
+
+def test_check_room() -> None:
+    """Rules - Terrain: Buildings: a unit enters only while the building has room, beside its
+    own side only (Move Sequence C: no move ends within 1" of an enemy)."""
+    foot = WillUnit("a", "Foot", "red", TroopType.LINE)
+    friend = WillUnit("b", "Grenadiers", "red", TroopType.GRENADIERS)
+    third = WillUnit("c", "Fusiliers", "red", TroopType.FUSILIERS)
+    enemy = WillUnit("e", "Militia", "blue", TroopType.MILITIA)
+    small = Defence.new(Work.SMALL_STONE_BUILDING, "farm")
+    large = Defence.new(Work.LARGE_WOODEN_BUILDING, "chew")
+    check_room(small, foot, ())
+    with pytest.raises(IllegalActionError, match="holds 1 unit: Grenadiers already in it"):
+        check_room(small, foot, (friend,))
+    check_room(large, foot, (friend,))
+    with pytest.raises(IllegalActionError, match="holds 2 units"):
+        check_room(large, foot, (friend, third))
+    with pytest.raises(IllegalActionError, match="Militia hold"):
+        check_room(large, foot, (enemy,))
+    with pytest.raises(IllegalActionError, match="already in it"):
+        check_room(large, foot, (foot,))

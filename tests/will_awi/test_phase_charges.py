@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from smoothbore.core import IllegalActionError
+from smoothbore.will_awi.actions import Entering
 from smoothbore.will_awi.charges import ChargedResult, ChargeFacts, Face
+from smoothbore.will_awi.fortifications import Defence, Work
 from smoothbore.will_awi.options import Options
 from smoothbore.will_awi.sequence import (
     TURN,
@@ -174,3 +176,27 @@ def test_contact_with_a_routed_target() -> None:
         after, _ = TURN.step(after, EndPhase())
         assert after.phase == "J"
     assert outcomes == {True, False}
+
+
+def test_charger_taking_a_building_needs_room() -> None:
+    """Move Sequence I and Rules - Terrain: Buildings: a charger whose routed target is out of
+    reach moves to the target's place; if that is a building, the charger must be able to
+    enter it (not mounted: NA) and find room."""
+    house = Defence.new(Work.LARGE_STONE_BUILDING, "house")
+    grenadiers = WillUnit("r3", "Grenadiers", "red", TroopType.GRENADIERS)
+    for seed in range(80):
+        s = to_phase(battle(seed, r3=grenadiers), "F")
+        s = with_extra(s, works=(house,))
+        s, _ = TURN.step(s, DeclareCharge("r1", "b2", 3.0))
+        s, _ = TURN.step(s, EndPhase())
+        s, _ = TURN.step(s, TestCharged("b2"))
+        if s.extra.tests[0].result is not ChargedResult.ROUTS:
+            continue
+        s = to_phase(s, "I")
+        after, events = TURN.step(s, Contact("r1", False, Entering("house")))
+        assert events[0].text == "Foot takes the ground in the stone building 100x100mm"
+        assert not events[0].rolls and after.extra.charges[0].contact
+        with pytest.raises(IllegalActionError, match="holds 2 units"):
+            TURN.step(s, Contact("r1", False, Entering("house", ("r2", "r3"))))
+        return
+    raise AssertionError("no charged unit routed")

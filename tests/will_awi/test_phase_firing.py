@@ -17,6 +17,7 @@ from smoothbore.will_awi.sequence import (
     Fire,
     Move,
 )
+from smoothbore.will_awi.turn_state import with_extra
 from smoothbore.will_awi.units import (
     Nationality,
     Status,
@@ -99,15 +100,41 @@ def test_demolition_goes_off_in_the_firing_phase() -> None:
 
 
 def test_second_charge_target_may_fire() -> None:
-    """Second Cavalry Charges: a target that has not fired may fire at the cavalry."""
+    """Second Cavalry Charges (W42): the target may fire at the cavalry if it could not have
+    fired in the firing phase (the fact the player measured); one that could have, or that
+    fired, may not; units not charged may not fire."""
     s = to_phase(battle(), "F")
     s = attrs.evolve(s, extra=attrs.evolve(s.extra, second_round=True, winners=frozenset({"r2"})))
     s, _ = TURN.step(s, DeclareCharge("r2", "b1", 4.0))
-    after, events = TURN.step(s, Fire("b1", "r2", FireFacts(4)))
+    after, events = TURN.step(s, Fire("b1", "r2", FireFacts(4), could_not_have_fired=True))
     assert "b1" in after.extra.fired
     assert events[0].kind == "fire"
+    with pytest.raises(IllegalActionError, match="could have fired"):
+        TURN.step(s, Fire("b1", "r2", FireFacts(4)))
     with pytest.raises(IllegalActionError):
-        TURN.step(s, Fire("b2", "r2", FireFacts(4)))
+        TURN.step(s, Fire("b2", "r2", FireFacts(4), could_not_have_fired=True))
+    fired = with_extra(s, fired=frozenset({"b1"}))
+    with pytest.raises(IllegalActionError, match="already fired"):
+        TURN.step(fired, Fire("b1", "r2", FireFacts(4), could_not_have_fired=True))
+
+
+def test_second_charge_fire_if_unfired_option() -> None:
+    """W42, option ``second_charge_fire_if_unfired``: a target that did not fire in E may fire
+    without the player's measurement; one that fired still may not."""
+    s = to_phase(battle(options=Options(second_charge_fire_if_unfired=True)), "F")
+    s = attrs.evolve(s, extra=attrs.evolve(s.extra, second_round=True, winners=frozenset({"r2"})))
+    s, _ = TURN.step(s, DeclareCharge("r2", "b1", 4.0))
+    after, _ = TURN.step(s, Fire("b1", "r2", FireFacts(4)))
+    assert "b1" in after.extra.fired
+    with pytest.raises(IllegalActionError, match="already fired"):
+        TURN.step(with_extra(s, fired=frozenset({"b1"})), Fire("b1", "r2", FireFacts(4)))
+
+
+def test_could_not_have_fired_is_for_second_charges_only() -> None:
+    """Second Cavalry Charges: a unit firing in the firing phase (E) could fire in it."""
+    s = to_phase(battle(), "E")
+    with pytest.raises(IllegalActionError, match="could fire"):
+        TURN.step(s, Fire("b1", "r1", FireFacts(4), could_not_have_fired=True))
 
 
 def test_forty_five_highland_charge_in_the_turn() -> None:

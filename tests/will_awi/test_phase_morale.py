@@ -7,12 +7,15 @@ import pytest
 
 from smoothbore.core import IllegalActionError
 from smoothbore.will_awi import rules
+from smoothbore.will_awi.actions import Entering
+from smoothbore.will_awi.fortifications import Defence, Work
 from smoothbore.will_awi.sequence import (
     TURN,
     CompulsoryMove,
     EndPhase,
     TestMorale,
 )
+from smoothbore.will_awi.turn_state import with_extra
 from smoothbore.will_awi.units import (
     Status,
     TroopType,
@@ -131,3 +134,16 @@ def test_rout_move_must_be_a_full_rout_away() -> None:
         TURN.step(s, CompulsoryMove("r1", 12.0))
     s, _ = TURN.step(s, EndPhase())
     assert s.phase == "C"
+
+
+def test_rout_into_a_full_building() -> None:
+    """Rules - Charging: Rout (routing units make for cover, buildings among it) and Rules -
+    Terrain: Buildings: a rout may end in a building only where there is room."""
+    routing = WillUnit("r1", "Foot", "red", TroopType.LINE, status=Status.ROUTING)
+    s = attrs.evolve(battle(r1=routing), phase="B")
+    s = with_extra(s, works=(Defence.new(Work.SMALL_WOODEN_BUILDING, "farm"),))
+    after, events = TURN.step(s, CompulsoryMove("r1", 12.0, enters=Entering("farm")))
+    assert "r1" in after.extra.done
+    assert events[0].text == 'Foot routs 12.0" into the wooden building 50x100mm'
+    with pytest.raises(IllegalActionError, match="holds 1 unit"):
+        TURN.step(s, CompulsoryMove("r1", 12.0, enters=Entering("farm", ("r2",))))

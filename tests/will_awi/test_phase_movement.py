@@ -7,8 +7,9 @@ import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError
-from smoothbore.will_awi.actions import ChangeFormation, Limber
-from smoothbore.will_awi.movement import Leg, MovePlan
+from smoothbore.will_awi.actions import ChangeFormation, Entering, Limber
+from smoothbore.will_awi.fortifications import Defence, Work
+from smoothbore.will_awi.movement import Crossing, Leg, MovePlan
 from smoothbore.will_awi.options import FORTY_FIVE, CommandPost, Options
 from smoothbore.will_awi.sequence import (
     TURN,
@@ -16,10 +17,13 @@ from smoothbore.will_awi.sequence import (
     IndependentTest,
     Move,
     Order,
+    WillState,
 )
+from smoothbore.will_awi.turn_state import with_extra
 from smoothbore.will_awi.units import (
     Formation,
     Nationality,
+    Status,
     TroopType,
     WillUnit,
 )
@@ -220,3 +224,46 @@ def test_standing_still_and_the_end_of_c() -> None:
     assert events[0].text == "Foot stands" and "r1" in stood.extra.done
     d, _ = TURN.step(stood, EndPhase())
     assert d.phase == "D" and not d.extra.ordered and not d.extra.failed and not d.extra.done
+
+
+def town_battle(seed: int = 1) -> WillState:
+    """Phase C with a small stone farm and a large wooden house."""
+    s = battle(seed)
+    works = (
+        Defence.new(Work.SMALL_STONE_BUILDING, "farm"),
+        Defence.new(Work.LARGE_WOODEN_BUILDING, "house"),
+        Defence.new(Work.TIMBER_FIELDWORK, "fw"),
+    )
+    s = with_extra(s, works=works)
+    extra_foot = WillUnit("r3", "Grenadiers", "red", TroopType.GRENADIERS)
+    s = attrs.evolve(s, units=(*s.units, extra_foot))
+    return to_phase(s, "C")
+
+
+INTO = MovePlan(legs=(Leg(2),), crossings=(Crossing.ENTER_BUILDING,))
+
+
+def test_entering_a_building_needs_room() -> None:
+    """Rules - Terrain: Buildings: a small building holds 1 unit, a large one 2; entering costs
+    half a move for foot (2" + 3" of 6") and is NA for mounted."""
+    s = town_battle()
+    after, events = TURN.step(s, Move("r1", INTO, Entering("farm")))
+    assert "r1" in after.extra.done
+    assert events[0].text == 'Foot moves (5.0" of 6.0") into the stone building 50x100mm'
+    with pytest.raises(IllegalActionError, match="holds 1 unit: Grenadiers already in it"):
+        TURN.step(s, Move("r1", INTO, Entering("farm", ("r3",))))
+    TURN.step(s, Move("r1", INTO, Entering("house", ("r3",))))
+    with pytest.raises(IllegalActionError, match="holds 2 units"):
+        TURN.step(s, Move("r1", INTO, Entering("house", ("r3", "r2"))))
+    with pytest.raises(IllegalActionError, match="hold the"):
+        TURN.step(s, Move("r1", INTO, Entering("house", ("b1",))))
+    with pytest.raises(IllegalActionError, match="not a building"):
+        TURN.step(s, Move("r1", INTO, Entering("fw")))
+    with pytest.raises(IllegalActionError, match="no work"):
+        TURN.step(s, Move("r1", INTO, Entering("church")))
+    with pytest.raises(IllegalActionError, match="cannot"):
+        TURN.step(s, Move("r2", INTO, Entering("house")))
+    gone = s.with_units(attrs.evolve(s.unit("r3"), strength=0, status=Status.ELIMINATED))
+    TURN.step(gone, Move("r1", INTO, Entering("farm")))
+    with pytest.raises(IllegalActionError, match="no longer on the table"):
+        TURN.step(gone, Move("r1", INTO, Entering("farm", ("r3",))))

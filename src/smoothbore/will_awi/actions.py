@@ -7,10 +7,41 @@ from typing import TypeAlias
 
 import attrs
 
+from smoothbore.core import InvalidValueError
+
 from .charges import ChargeFacts
 from .command import OrderFacts
 from .firing import FireFacts
-from .movement import MovePlan
+from .movement import Crossing, MovePlan
+
+
+def _named(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if not value:
+        raise InvalidValueError(attribute.name, value, "a work id")
+
+
+def _distinct_ids(
+    instance: object, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+) -> None:
+    if len(set(value)) != len(value) or "" in value:
+        raise InvalidValueError(attribute.name, value, "distinct unit ids")
+
+
+@attrs.frozen
+class Entering:
+    """What a player sees when a unit enters or occupies a building (Rules - Terrain:
+    Buildings): which building (a work id) and the units already in it."""
+
+    building: str = attrs.field(validator=_named)
+    occupants: tuple[str, ...] = attrs.field(default=(), validator=_distinct_ids)
+
+
+def _enters_with_crossing(
+    instance: Move | MoveAway, attribute: attrs.Attribute[Entering | None], value: Entering | None
+) -> None:
+    """A move into a building pays the "Entering buildings" cost: its plan has that crossing."""
+    if value is not None and Crossing.ENTER_BUILDING not in instance.plan.crossings:
+        raise InvalidValueError("enters", value, "a plan with Crossing.ENTER_BUILDING")
 
 
 @attrs.frozen
@@ -33,21 +64,27 @@ class CompulsoryMove:
     """B: a rout move (or a retirement after a shaken test).
 
     ``blocked`` and ``enemy_within_6``: a routing unit that cannot move with an enemy within 6"
-    tests surrender."""
+    tests surrender. ``enters``: the building it ends in (a rout may end in cover)."""
 
     unit: str
     inches: float
     ends_farther: bool = True
     blocked: bool = False
     enemy_within_6: bool = False
+    enters: Entering | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.blocked and self.enters is not None:
+            raise InvalidValueError("enters", self.enters, "None for a unit that cannot move")
 
 
 @attrs.frozen
 class Move:
-    """C: a unit's move (an empty plan: it stands)."""
+    """C: a unit's move (an empty plan: it stands); ``enters``: the building it enters."""
 
     unit: str
     plan: MovePlan = attrs.field(factory=MovePlan)
+    enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
 
 
 @attrs.frozen
@@ -126,6 +163,7 @@ class MoveAway:
 
     unit: str
     plan: MovePlan = attrs.field(factory=MovePlan)
+    enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
 
 
 @attrs.frozen
@@ -142,13 +180,18 @@ class ChangeFacing:
 @attrs.frozen
 class Fire:
     """E: fire at an enemy (``work``: the building or work the target holds; ``chain_within_18``:
-    the units within 18" of a general who might fall)."""
+    the units within 18" of a general who might fall).
+
+    F of a second cavalry charge: the target fires at the charging cavalry only if it could not
+    have fired in the firing phase; ``could_not_have_fired`` is that fact as the player
+    measured it (no enemy in its range and arc then)."""
 
     firer: str
     target: str
     facts: FireFacts
     work: str = ""
     chain_within_18: frozenset[str] = frozenset()
+    could_not_have_fired: bool = False
 
 
 @attrs.frozen
@@ -216,10 +259,17 @@ class Evade:
 
 @attrs.frozen
 class Contact:
-    """I: a charger whose target routed or evaded: is the target still within charge reach?"""
+    """I: a charger whose target routed or evaded: is the target still within charge reach?
+    Out of reach, the charger moves to the target's place: ``enters`` when that place is a
+    building."""
 
     charger: str
     in_reach: bool = False
+    enters: Entering | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.in_reach and self.enters is not None:
+            raise InvalidValueError("enters", self.enters, "None when the target is in reach")
 
 
 @attrs.frozen

@@ -95,6 +95,18 @@ def candidates(state: WillState) -> tuple[WillAction, ...]:
         out += [Fire(f.id, t.id, FireFacts(default_range(f))) for f in firing for t in moving]
     elif p == F:
         out += [DeclareCharge(c.id, t.id, 0.0) for c in moving for t in firing]
+        if state.extra.second_round:
+            # The target of a second cavalry charge that could not have fired in E fires now.
+            out += [
+                Fire(
+                    c.target,
+                    c.charger,
+                    FireFacts(default_range(state.unit(c.target))),
+                    could_not_have_fired=unable,
+                )
+                for c in state.extra.charges
+                for unable in (False, True)
+            ]
     elif p == G:
         out += [TestCharged(c.target) for c in state.extra.charges]
     elif p == H:

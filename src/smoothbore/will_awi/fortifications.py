@@ -52,6 +52,42 @@ BUILDING_CAPACITY: Mapping[Work, int] = MappingProxyType({
 """Units a building holds (Rules - Terrain: Buildings)."""
 
 
+def building_capacity(work: Work, action: object = None) -> int:
+    """Units a building holds: a small one 1, a large one 2 (Rules - Terrain: Buildings).
+    A work that is not a building holds no unit: the error."""
+    capacity = BUILDING_CAPACITY.get(work)
+    if capacity is None:
+        raise IllegalActionError(action, f"{work.value} is not a building", rules.BUILDINGS)
+    return capacity
+
+
+def check_room(
+    building: Defence,
+    unit: WillUnit,
+    occupants: tuple[WillUnit, ...],
+    action: object = None,
+) -> None:
+    """A unit may enter or occupy a building only if there is room beside the units already in
+    it (the player names them), and only beside its own side's units (Rules - Terrain:
+    Buildings; Rules - Move Sequence C: no move ends within 1" of an enemy)."""
+    capacity = building_capacity(building.work, action)
+    if any(o.id == unit.id for o in occupants):
+        raise IllegalActionError(action, f"{unit.name} is already in it", rules.BUILDINGS)
+    enemies = [o.name for o in occupants if o.side != unit.side]
+    if enemies:
+        raise IllegalActionError(
+            action, f"{', '.join(enemies)} hold the {building.work.value}", rules.SEQUENCE
+        )
+    if len(occupants) >= capacity:
+        names = ", ".join(o.name for o in occupants)
+        raise IllegalActionError(
+            action,
+            f"a {building.work.value} holds {capacity} unit{'s' if capacity > 1 else ''}:"
+            f" {names} already in it",
+            rules.BUILDINGS,
+        )
+
+
 @attrs.frozen
 class Defence:
     """A building, bridge or fieldwork with its remaining defence strength points.

@@ -68,6 +68,7 @@ class Options:
     evade: bool = False
     gun_facing_roll: bool = False
     highlander_fire: HighlanderFire = HighlanderFire.MINUS_TWO
+    second_charge_fire_if_unfired: bool = False
 
 
 DEFAULT_OPTIONS = Options()

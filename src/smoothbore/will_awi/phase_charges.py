@@ -19,7 +19,7 @@ from .actions import (
     TestCharged,
 )
 from .charges import ChargedResult, Face, can_charge, check_charge, test_charged, test_surrender
-from .turn_effects import Handler, Log, illegal, lose, own_unit
+from .turn_effects import Handler, Log, enter_building, illegal, lose, own_unit
 from .turn_state import (
     A,
     Charge,
@@ -165,6 +165,7 @@ def _contact(state: WillState, action: Contact, log: Log) -> WillState:
     charge = next((c for c in contacts_needed(state) if c.charger == action.charger), None)
     if charge is None:
         raise illegal(action, "no charger waiting to learn where its target went", rules.CHARGING)
+    building = enter_building(state, state.unit(charge.charger), action.enters, action)
     charges = tuple(
         attrs.evolve(c, contact=True) if c.charger == charge.charger else c
         for c in state.extra.charges
@@ -180,12 +181,10 @@ def _contact(state: WillState, action: Contact, log: Log) -> WillState:
             return state
         log.add("contact", f"{target.name} is caught but runs on", rules.CHARGING, target.id)
     else:
-        log.add(
-            "contact",
-            f"{state.unit(charge.charger).name} takes the ground",
-            rules.CHARGING,
-            charge.charger,
-        )
+        text = f"{state.unit(charge.charger).name} takes the ground"
+        if building is not None:
+            text += f" in the {building.work.value}"
+        log.add("contact", text, rules.CHARGING, charge.charger)
     return state
 
 

@@ -65,6 +65,7 @@ def _fire(state: WillState, action: Fire, log: Log) -> WillState:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     if firer.id in state.extra.fired:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
+    opts = state.extra.options
     if state.phase == F:
         allowed = (
             state.extra.second_round
@@ -75,7 +76,16 @@ def _fire(state: WillState, action: Fire, log: Log) -> WillState:
             raise illegal(
                 action, "only the target of a second charge may fire now", rules.SECOND_CHARGE
             )
-    opts = state.extra.options
+        if not (action.could_not_have_fired or opts.second_charge_fire_if_unfired):
+            raise illegal(
+                action,
+                f"{firer.name} could have fired in the firing phase",
+                rules.SECOND_CHARGE,
+            )
+    elif action.could_not_have_fired:
+        raise illegal(
+            action, "a unit firing in the firing phase could fire in it", rules.SECOND_CHARGE
+        )
     check_target_detected(target, action.facts, action)
     fire_modifiers(firer, action.facts, opts, action)
     work = None

@@ -19,7 +19,7 @@ from .morale import (
     test_shaken,
 )
 from .movement import move_distance, rout_move
-from .turn_effects import Handler, Log, illegal, own_unit
+from .turn_effects import Handler, Log, enter_building, illegal, own_unit
 from .turn_state import (
     A,
     B,
@@ -70,6 +70,8 @@ def _compulsory_move(state: WillState, action: CompulsoryMove, log: Log) -> Will
     unit = own_unit(state, action.unit, state.extra.moving, action)
     if unit not in compulsory_units(state):
         raise illegal(action, f"{unit.name} has no compulsory move")
+    building = enter_building(state, unit, action.enters, action)
+    into = "" if building is None else f" into the {building.work.value}"
     if unit.routing:
         if action.blocked:
             if action.enemy_within_6 and test_surrender(unit, dice=log.dice, why="cannot move"):
@@ -81,13 +83,14 @@ def _compulsory_move(state: WillState, action: CompulsoryMove, log: Log) -> Will
                 log.add("rout", f"{unit.name} cannot move", rules.ROUT, unit.id)
         else:
             rout_move(unit, action.inches, action.ends_farther, action)
-            log.add("rout", f'{unit.name} routs {action.inches}"', rules.ROUT, unit.id)
+            log.add("rout", f'{unit.name} routs {action.inches}"{into}', rules.ROUT, unit.id)
     else:
         limit = move_distance(unit, options=state.extra.options, action=action)
         if action.inches > limit:
             raise illegal(action, f'a retirement is a full move ({limit}")', rules.MORALE_SHAKEN)
         state = state.with_units(attrs.evolve(unit, must_retire=False))
-        log.add("retire", f'{unit.name} retires {action.inches}"', rules.MORALE_SHAKEN, unit.id)
+        text = f'{unit.name} retires {action.inches}"{into}'
+        log.add("retire", text, rules.MORALE_SHAKEN, unit.id)
     return mark_done(state, unit.id)
 
 

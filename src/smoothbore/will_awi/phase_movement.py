@@ -26,7 +26,15 @@ from .command import give_order, test_independent
 from .fortifications import Demolition, construct, dismantle, laying_moves
 from .generals import general_move, in_chain_of_command
 from .movement import check_formation_change, check_limber, check_move
-from .turn_effects import Handler, Log, command_rule, illegal, own_unit, work_named
+from .turn_effects import (
+    Handler,
+    Log,
+    command_rule,
+    enter_building,
+    illegal,
+    own_unit,
+    work_named,
+)
 from .turn_state import C, D, WillState, mark_done, with_extra, with_work
 from .units import WillUnit
 from .variants import highland_charge_move
@@ -58,13 +66,12 @@ def _move(state: WillState, action: Move, log: Log) -> WillState:
         log.add("move", f"{unit.name} stands", rules.MOVEMENT, unit.id)
         return mark_done(state, unit.id)
     checked = check_move(unit, action.plan, options=state.extra.options, action=action)
+    building = enter_building(state, unit, action.enters, action)
     state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
-    log.add(
-        "move",
-        f'{unit.name} moves ({float(checked.used):.1f}" of {float(checked.allowance):.1f}")',
-        rules.MOVEMENT,
-        unit.id,
-    )
+    text = f'{unit.name} moves ({float(checked.used):.1f}" of {float(checked.allowance):.1f}")'
+    if building is not None:
+        text += f" into the {building.work.value}"
+    log.add("move", text, rules.MOVEMENT, unit.id)
     return mark_done(state, unit.id)
 
 
@@ -226,10 +233,14 @@ def _move_away(state: WillState, action: MoveAway, log: Log) -> WillState:
     current = next((d for d in state.extra.demolitions if d.unit == unit.id), None)
     if current is None or current.laid < current.charges or current.away:
         raise illegal(action, "move away only when every charge is laid", rules.DEMOLITION)
-    if action.plan.legs:
+    if action.plan.legs or action.plan.crossings:
         check_move(unit, action.plan, options=state.extra.options, action=action)
+    building = enter_building(state, unit, action.enters, action)
     others = tuple(d for d in state.extra.demolitions if d is not current)
-    log.add("demolition", f"{unit.name} moves away from the charges", rules.DEMOLITION, unit.id)
+    text = f"{unit.name} moves away from the charges"
+    if building is not None:
+        text += f" into the {building.work.value}"
+    log.add("demolition", text, rules.DEMOLITION, unit.id)
     return with_extra(
         state,
         demolitions=(*others, attrs.evolve(current, away=True)),

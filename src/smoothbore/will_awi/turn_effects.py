@@ -11,9 +11,11 @@ import attrs
 from smoothbore.core import Event, IllegalActionError, SamplingDice
 
 from . import rules
-from .fortifications import Defence
+from .actions import Entering
+from .fortifications import Defence, check_room
 from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
 from .morale import lose_strength
+from .movement import Crossing, crossing_cost
 from .options import CommandPost
 from .turn_state import WillState
 from .units import Status, WillUnit
@@ -99,6 +101,25 @@ def command_rule(state: WillState) -> str:
 
 Handler = Callable[[WillState, Any, Log], WillState]
 """A phase handler: the state, the action (checked by the handler), the log; the new state."""
+
+
+def enter_building(
+    state: WillState, unit: WillUnit, entering: Entering | None, action: object
+) -> Defence | None:
+    """Check a unit entering or occupying a building (Rules - Terrain: Buildings): the
+    building exists, the unit's kind may enter one (Movement: NA for mounted and wheeled), and
+    there is room beside the units the player says are already in it. None when it enters
+    none."""
+    if entering is None:
+        return None
+    building = work_named(state, entering.building, action)
+    crossing_cost(unit, Crossing.ENTER_BUILDING, action)
+    occupants = tuple(state.unit(uid) for uid in entering.occupants)
+    for o in occupants:
+        if not o.on_table:
+            raise illegal(action, f"{o.name} is no longer on the table", rules.BUILDINGS)
+    check_room(building, unit, occupants, action)
+    return building
 
 
 def work_named(state: WillState, work_id: str, action: object) -> Defence:
