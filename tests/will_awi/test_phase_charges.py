@@ -171,7 +171,8 @@ def test_contact_with_a_routed_target() -> None:
         assert (after.unit("b2").status is Status.SURRENDERED) is (face >= 4)
         assert after.extra.charges[0].contact
         away, events = TURN.step(s, Contact("r2", False))
-        assert not events[0].rolls and events[0].text == "Dragoons takes the ground"
+        assert not events[0].rolls
+        assert events[0].text == "Dragoons moves onto the ground its target left"
         assert away.unit("b2").routing
         after, _ = TURN.step(after, EndPhase())
         assert after.phase == "J"
@@ -194,7 +195,7 @@ def test_charger_taking_a_building_needs_room() -> None:
             continue
         s = to_phase(s, "I")
         after, events = TURN.step(s, Contact("r1", False, Entering("house")))
-        assert events[0].text == "Foot takes the ground in the stone building 100x100mm"
+        assert events[0].text == "Foot occupies the stone building 100x100mm its target left"
         assert not events[0].rolls and after.extra.charges[0].contact
         with pytest.raises(IllegalActionError, match="holds 2 units"):
             TURN.step(s, Contact("r1", False, Entering("house", ("r2", "r3"))))

@@ -158,3 +158,24 @@ def test_forty_five_highland_charge_in_the_turn() -> None:
             s, ev = TURN.step(s, HighlandChargeMove("r1"))
             assert ev[0].rolls and 7 <= int(ev[0].text.split(": ")[1].split('"')[0]) <= 12
     assert 0 < launched < 60
+
+
+def test_facing_narration() -> None:
+    """Changing Facing: a turn of 0° is told as keeping the facing, not as a turn."""
+    s = to_phase(battle(), "D")
+    _, events = TURN.step(s, ChangeFacing("b1", 0.0))
+    assert events[0].text == "Continentals keeps its facing"
+    _, events = TURN.step(s, ChangeFacing("b1", 90.0))
+    assert events[0].text == "Continentals turns 90°"
+
+
+def test_fire_narration_tells_the_score() -> None:
+    """Rules - Firing: the event says who fired at whom, the modified score rolled and the loss
+    it causes (7 or more: 1 strength point)."""
+    for seed in range(20):
+        s = to_phase(battle(seed), "E")
+        _, events = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
+        score = events[0].rolls[0].outcome
+        assert isinstance(score, int)
+        loss = "1 strength point lost" if score >= 7 else "no loss"
+        assert events[0].text == f"Continentals fires at Foot, scoring {score}: {loss}"

@@ -96,7 +96,10 @@ def test_the_melee_result_is_applied_to_the_loser() -> None:
         melee = Melee((Fighter(s.unit("r1"), charging=True),), (Fighter(s.unit("b1")),))
         outcome = resolve_melee(melee, dice=s.dice.dice(), options=s.extra.options)
         after, events = TURN.step(s, ResolveMelee("b1"))
-        assert events[0].text == f"melee at Continentals: {outcome}"
+        scores = f"the attackers score {outcome.attacker}, the defenders {outcome.defender}"
+        assert events[0].text.startswith(f"Melee at Continentals: {scores}; ")
+        if outcome.loser:
+            assert after.unit(outcome.affected).name in events[0].text
         effects.add(outcome.effect)
         if not outcome.loser:
             assert after.units == s.units

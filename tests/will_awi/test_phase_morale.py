@@ -144,6 +144,6 @@ def test_rout_into_a_full_building() -> None:
     s = with_extra(s, works=(Defence.new(Work.SMALL_WOODEN_BUILDING, "farm"),))
     after, events = TURN.step(s, CompulsoryMove("r1", 12.0, enters=Entering("farm")))
     assert "r1" in after.extra.done
-    assert events[0].text == 'Foot routs 12.0" into the wooden building 50x100mm'
+    assert events[0].text == 'Foot routs 12" into the wooden building 50x100mm'
     with pytest.raises(IllegalActionError, match="holds 1 unit"):
         TURN.step(s, CompulsoryMove("r1", 12.0, enters=Entering("farm", ("r2",))))

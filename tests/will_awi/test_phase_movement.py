@@ -14,8 +14,10 @@ from smoothbore.will_awi.options import FORTY_FIVE, CommandPost, Options
 from smoothbore.will_awi.sequence import (
     TURN,
     EndPhase,
+    Engineer,
     IndependentTest,
     Move,
+    MoveGeneral,
     Order,
     WillState,
 )
@@ -221,7 +223,7 @@ def test_standing_still_and_the_end_of_c() -> None:
         if "r1" in ordered.extra.ordered:
             break
     stood, events = TURN.step(ordered, Move("r1"))
-    assert events[0].text == "Foot stands" and "r1" in stood.extra.done
+    assert events[0].text == "Foot holds its position" and "r1" in stood.extra.done
     d, _ = TURN.step(stood, EndPhase())
     assert d.phase == "D" and not d.extra.ordered and not d.extra.failed and not d.extra.done
 
@@ -249,7 +251,7 @@ def test_entering_a_building_needs_room() -> None:
     s = town_battle()
     after, events = TURN.step(s, Move("r1", INTO, Entering("farm")))
     assert "r1" in after.extra.done
-    assert events[0].text == 'Foot moves (5.0" of 6.0") into the stone building 50x100mm'
+    assert events[0].text == 'Foot moves 5" of its 6", into the stone building 50x100mm'
     with pytest.raises(IllegalActionError, match="holds 1 unit: Grenadiers already in it"):
         TURN.step(s, Move("r1", INTO, Entering("farm", ("r3",))))
     TURN.step(s, Move("r1", INTO, Entering("house", ("r3",))))
@@ -267,3 +269,37 @@ def test_entering_a_building_needs_room() -> None:
     TURN.step(gone, Move("r1", INTO, Entering("farm")))
     with pytest.raises(IllegalActionError, match="no longer on the table"):
         TURN.step(gone, Move("r1", INTO, Entering("farm", ("r3",))))
+
+
+def test_move_narration() -> None:
+    """Rules - Movement: a move says how far of its allowance, what it crossed and any turn;
+    a turn of more than 45° takes the whole move (note (e)); a general who does not ride is
+    not said to ride 0"."""
+    s = to_phase(battle(), "C")
+    _, ev = TURN.step(s, Move("r1", MovePlan(legs=(Leg(2),), crossings=(Crossing.STREAM,))))
+    assert ev[0].text == 'Foot moves 5" of its 6", crossing streams'
+    _, ev = TURN.step(s, Move("r1", MovePlan(legs=(Leg(4),), facing_change=30)))
+    assert ev[0].text == 'Foot moves 4" of its 6", turning 30°'
+    _, ev = TURN.step(s, Move("r1", MovePlan(facing_change=90)))
+    assert ev[0].text == "Foot turns 90°, taking the whole move"
+    _, ev = TURN.step(s, MoveGeneral("rb", 0.0, "r1"))
+    assert ev[0].text == "Webster joins Foot"
+    _, ev = TURN.step(s, MoveGeneral("rb", 12.0))
+    assert ev[0].text == 'Webster rides 12"'
+    _, ev = TURN.step(s, MoveGeneral("rb"))
+    assert ev[0].text == "Webster stays where he is"
+
+
+def test_engineering_narration() -> None:
+    """Field Engineering: building takes a point every other move, dismantling 1 a move; the
+    events say which, with the points the work has."""
+    s = with_extra(
+        to_phase(works_battle(), "C"), works=(Defence(Work.TIMBER_FIELDWORK, 2, id="fw"),)
+    )
+    s, ev = TURN.step(s, Engineer("r1", "fw", build=True))
+    assert ev[0].text == "Foot begins another defence point on the timber fieldwork (per 100mm)"
+    s = next_own_move(s)
+    _, ev = TURN.step(s, Engineer("r1", "fw", build=True))
+    assert ev[0].text == "Foot builds up the timber fieldwork (per 100mm) to 3 points"
+    _, ev = TURN.step(s, Engineer("r1", "fw"))
+    assert ev[0].text == "Foot dismantles part of the timber fieldwork (per 100mm): 1 point left"

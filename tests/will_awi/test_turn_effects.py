@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import product
 
 import attrs
@@ -10,13 +11,25 @@ import pytest
 from smoothbore.core import D6, IllegalActionError, SamplingDice, TotalCheck
 from smoothbore.will_awi import rules
 from smoothbore.will_awi.firing import FireFacts
-from smoothbore.will_awi.generals import Risk
+from smoothbore.will_awi.generals import Fate, Risk
 from smoothbore.will_awi.options import CommandPost, Options
 from smoothbore.will_awi.sequence import (
     TURN,
     Fire,
 )
-from smoothbore.will_awi.turn_effects import Log, command_rule, general_risk, lose, own_unit
+from smoothbore.will_awi.turn_effects import (
+    FATE_TEXT,
+    Log,
+    command_rule,
+    degrees,
+    general_risk,
+    inches,
+    listed,
+    lose,
+    own_unit,
+    points,
+    score_text,
+)
 from smoothbore.will_awi.units import (
     GeneralState,
     Status,
@@ -122,3 +135,25 @@ def test_command_rule_names_the_post_in_play() -> None:
     assert command_rule(battle()) == rules.COMMAND_MARCH
     jan = battle(options=Options(command_post=CommandPost.JANUARY_2008))
     assert command_rule(jan) == rules.COMMAND_JANUARY
+
+
+def test_distances_angles_and_lists_read_as_spoken() -> None:
+    """The narration says 12" not 12.0", 22.5° as it is, and joins names with "and"."""
+    assert inches(12.0) == '12"' and inches(10.5) == '10.5"' and inches(Fraction(16, 3)) == '5.3"'
+    assert degrees(90.0) == "90°" and degrees(22.5) == "22.5°"
+    assert listed(["A"]) == "A" and listed(["A", "B"]) == "A and B"
+    assert listed(("A", "B", "C")) == "A, B and C"
+    assert score_text(8, True) == "scoring 8: 1 strength point lost"
+    assert score_text(5, False) == "scoring 5: no loss"
+    assert points(1) == "1 point" and points(0) == "0 points"
+    assert points(3, "defence point") == "3 defence points"
+
+
+def test_general_fates_read_as_sentences() -> None:
+    """Risk to Generals: every fate is told as a sentence about the general."""
+    assert {FATE_TEXT[f] for f in Fate} == {
+        "comes through unhurt",
+        "is lightly wounded",
+        "is captured",
+        "is killed",
+    }

@@ -41,6 +41,15 @@ from .turn_state import (
 from .units import Status, TroopType
 from .variants import end_highland_charge
 
+CHARGED_TEXT = MappingProxyType({
+    ChargedResult.STANDS: "stands its ground",
+    ChargedResult.COUNTER_CHARGE: "stands its ground and may counter-charge",
+    ChargedResult.ROUTS: "routs, losing 1 strength point",
+    ChargedResult.ROUTS_SURRENDERS: "routs and surrenders",
+    ChargedResult.SURRENDERS: "surrenders",
+})
+"""The result of a charged unit's test as the narration says it (Testing charged units)."""
+
 
 def _declare(state: WillState, action: DeclareCharge, log: Log) -> WillState:
     charger = own_unit(state, action.charger, state.extra.moving, action)
@@ -78,7 +87,7 @@ def _test_charged(state: WillState, action: TestCharged, log: Log) -> WillState:
         log.add("charged", f"{target.name} is no longer on the table", rules.CHARGING, target.id)
     else:
         result = test_charged(target, chargers, facts, dice=log.dice, options=opts)
-        log.add("charged", f"{target.name} {result.value}", rules.CHARGED_TEST, target.id)
+        log.add("charged", f"{target.name} {CHARGED_TEXT[result]}", rules.CHARGED_TEST, target.id)
         if result in (ChargedResult.SURRENDERS, ChargedResult.ROUTS_SURRENDERS):
             state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
         elif result is ChargedResult.ROUTS:
@@ -126,7 +135,7 @@ def _counter(state: WillState, action: CounterCharge, log: Log) -> WillState:
     name = state.unit(action.target).name
     log.add(
         "counter",
-        f"{name} {'counter-charges' if action.charge else 'stands'}",
+        f"{name} {'counter-charges' if action.charge else 'holds instead of counter-charging'}",
         rules.CHARGED_TEST,
         action.target,
     )
@@ -181,9 +190,10 @@ def _contact(state: WillState, action: Contact, log: Log) -> WillState:
             return state
         log.add("contact", f"{target.name} is caught but runs on", rules.CHARGING, target.id)
     else:
-        text = f"{state.unit(charge.charger).name} takes the ground"
+        text = f"{state.unit(charge.charger).name} moves onto the ground its target left"
         if building is not None:
-            text += f" in the {building.work.value}"
+            text = f"{state.unit(charge.charger).name} occupies the {building.work.value}"
+            text += " its target left"
         log.add("contact", text, rules.CHARGING, charge.charger)
     return state
 
@@ -204,7 +214,7 @@ def _second(state: WillState, action: SecondCharges, log: Log) -> WillState:
     ]
     if not ready:
         raise illegal(action, "no cavalry charged successfully", rules.SECOND_CHARGE)
-    log.add("phase", "second cavalry charges", rules.SECOND_CHARGE)
+    log.add("phase", "The second cavalry charges begin", rules.SECOND_CHARGE)
     return attrs.evolve(
         with_extra(state, second_round=True, charges=(), tests=(), resolved=frozenset()),
         phase=F,
@@ -221,7 +231,7 @@ def _end_k(state: WillState, action: EndPhase, log: Log) -> WillState:
         works=state.extra.works,
         demolitions=state.extra.demolitions,
     )
-    log.add("phase", f"{other} moves", rules.SEQUENCE)
+    log.add("phase", f"{other} to move", rules.SEQUENCE)
     return attrs.evolve(state, extra=extra, phase=A, turn=turn)
 
 

@@ -21,7 +21,19 @@ from .fortifications import (
 )
 from .generals import Risk
 from .movement import check_facing_change, test_gun_facing
-from .turn_effects import Handler, Log, general_risk, illegal, lose, own_unit, work_named
+from .turn_effects import (
+    Handler,
+    Log,
+    degrees,
+    general_risk,
+    illegal,
+    inches,
+    lose,
+    own_unit,
+    points,
+    score_text,
+    work_named,
+)
 from .turn_state import (
     D,
     E,
@@ -50,7 +62,11 @@ def _change_facing(state: WillState, action: ChangeFacing, log: Log) -> WillStat
     if rolls and not test_gun_facing(unit, dice=log.dice):
         log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
         return state
-    log.add("facing", f"{unit.name} turns {action.degrees}°", rules.FACING, unit.id)
+    if action.degrees:
+        text = f"{unit.name} turns {degrees(abs(action.degrees))}"
+    else:
+        text = f"{unit.name} keeps its facing"
+    log.add("facing", text, rules.FACING, unit.id)
     return state
 
 
@@ -96,7 +112,8 @@ def _fire(state: WillState, action: Fire, log: Log) -> WillState:
         if action.facts.cover is not work.cover:
             raise illegal(action, f"the work gives {work.cover.value}", rules.FORT_VALUES)
     result = resolve_fire(firer, target, action.facts, dice=log.dice, options=opts)
-    log.add("fire", f"{firer.name} fires at {target.name}: {result}", rules.FIRING, target.id)
+    text = f"{firer.name} fires at {target.name}, {score_text(result.score, result.hit)}"
+    log.add("fire", text, rules.FIRING, target.id)
     state = with_extra(state, fired=state.extra.fired | {firer.id})
     after = target
     if result.hit:
@@ -115,7 +132,8 @@ def _fire(state: WillState, action: Fire, log: Log) -> WillState:
                 state,
                 works=tuple(damage(w, 1) if w.id == work.id else w for w in state.extra.works),
             )
-            log.add("work", f"{work.work.value} loses a defence point", rules.FORT_VALUES, work.id)
+            text = f"The {work.work.value} loses a defence point"
+            log.add("work", text, rules.FORT_VALUES, work.id)
     if (
         opts.variant.hordes
         and after.troop is TroopType.HIGHLANDERS
@@ -144,7 +162,8 @@ def _bombard(state: WillState, action: Bombard, log: Log) -> WillState:
     after = bombard(work, mods.total, dice=log.dice)
     log.add(
         "work",
-        f"{firer.name} bombards {work.work.value}: {after.points} points left",
+        f"{firer.name} bombards the {work.work.value}:"
+        f" {points(after.points, 'defence point')} left",
         rules.FORT_VALUES,
         work.id,
     )
@@ -159,7 +178,7 @@ def _detonate(state: WillState, action: Detonate, log: Log) -> WillState:
     destroyed = demolish(work, current.charges, dice=log.dice)
     log.add(
         "demolition",
-        f"{work.work.value} {'destroyed' if destroyed else 'stands'}",
+        f"The demolition {'destroys' if destroyed else 'fails to destroy'} the {work.work.value}",
         rules.DEMOLITION,
         work.id,
     )
@@ -171,7 +190,9 @@ def _detonate(state: WillState, action: Detonate, log: Log) -> WillState:
         if not unit.on_table:
             continue
         r = demolition_blast(unit, dice=log.dice, options=state.extra.options)
-        log.add("demolition", f'{unit.name} within {radius}": {r}', rules.DEMOLITION, uid)
+        score = score_text(r.score, r.hit)
+        text = f"The blast catches {unit.name} within {inches(radius)}, {score}"
+        log.add("demolition", text, rules.DEMOLITION, uid)
         if r.hit:
             state = lose(state, unit, 1, log, rules.DEMOLITION)
         after = state.unit(uid)
@@ -194,7 +215,7 @@ def _spread_highland(state: WillState, action: SpreadHighlandCharge, log: Log) -
         state = state.with_units(attrs.evolve(unit, highland_charge=True))
         log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id)
     else:
-        log.add("highland", f"{unit.name} holds", rules.FORTY_FIVE, unit.id)
+        log.add("highland", f"{unit.name} holds its ground", rules.FORTY_FIVE, unit.id)
     return state
 
 

@@ -11,11 +11,28 @@ from . import rules
 from .actions import EndPhase, ResolveMelee
 from .charges import Face, test_surrender
 from .generals import Risk
-from .melee import Effect, Fighter, Melee, resolve_melee
+from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
 from .turn_effects import Handler, Log, general_risk, illegal, lose, own_unit
 from .turn_state import J, K, WillState, charges_on, pending_melees, tested_charge, with_extra
 from .units import Status, TroopType
 from .variants import end_highland_charge
+
+EFFECT_TEXT = MappingProxyType({
+    Effect.ROUT: "routs, losing 2 strength points",
+    Effect.RETIRE_6_SHAKEN: 'retires 6" shaken, losing 2 strength points',
+    Effect.RETIRE_SHAKEN: 'retires 3" shaken, losing 1 strength point',
+    Effect.BOTH_RETIRE: 'both sides retire 3"',
+})
+"""A melee result as the narration says it (Rules - Melee: results)."""
+
+
+def _melee_text(state: WillState, where: str, outcome: MeleeOutcome) -> str:
+    """The melee as the referee announces it: the two scores and who takes the result."""
+    scores = f"the attackers score {outcome.attacker}, the defenders {outcome.defender}"
+    if not outcome.loser:
+        return f"Melee at {where}: {scores}; {EFFECT_TEXT[outcome.effect]}"
+    loser = state.unit(outcome.affected).name
+    return f"Melee at {where}: {scores}; {loser} {EFFECT_TEXT[outcome.effect]}"
 
 
 def _melee(state: WillState, action: ResolveMelee, log: Log) -> WillState:
@@ -58,7 +75,7 @@ def _melee(state: WillState, action: ResolveMelee, log: Log) -> WillState:
     defenders = (defender, *helpers)
     melee = Melee(attackers, defenders, defender_behind_obstacle=facts.behind_obstacle)
     outcome = resolve_melee(melee, dice=log.dice, options=state.extra.options)
-    log.add("melee", f"melee at {target.name}: {outcome}", rules.MELEE, target.id)
+    log.add("melee", _melee_text(state, target.name, outcome), rules.MELEE, target.id)
     state = with_extra(state, resolved=state.extra.resolved | {target.id})
     if not outcome.loser:
         return state

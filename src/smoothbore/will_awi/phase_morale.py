@@ -12,6 +12,7 @@ from . import rules
 from .actions import CompulsoryMove, EndPhase, TestMorale
 from .charges import test_surrender
 from .morale import (
+    RoutingResult,
     ShakenResult,
     apply_routing_result,
     apply_shaken_result,
@@ -19,7 +20,7 @@ from .morale import (
     test_shaken,
 )
 from .movement import move_distance, rout_move
-from .turn_effects import Handler, Log, enter_building, illegal, own_unit
+from .turn_effects import Handler, Log, enter_building, illegal, inches, own_unit
 from .turn_state import (
     A,
     B,
@@ -34,6 +35,21 @@ from .turn_state import (
 from .units import Status, TroopType
 from .variants import end_highland_charge
 
+SHAKEN_TEXT = MappingProxyType({
+    ShakenResult.CARRY_ON: "carries on",
+    ShakenResult.RETIRE: "must retire a full move",
+    ShakenResult.ROUT: "routs",
+    ShakenResult.ROUT_LOSE_1: "routs, losing 1 strength point",
+})
+"""The result of a shaken test as the narration says it (Testing shaken units)."""
+
+ROUTING_TEXT = MappingProxyType({
+    RoutingResult.HALT_SHAKEN: "halts, shaken",
+    RoutingResult.CONTINUE: "routs on",
+    RoutingResult.CONTINUE_LOSE_1: "routs on, losing 1 strength point",
+})
+"""The result of a routing test as the narration says it (Testing routing units)."""
+
 
 def _test_morale(state: WillState, action: TestMorale, log: Log) -> WillState:
     unit = own_unit(state, action.unit, state.extra.moving, action)
@@ -45,14 +61,21 @@ def _test_morale(state: WillState, action: TestMorale, log: Log) -> WillState:
         result = test_shaken(unit, rank, dice=log.dice, in_open=action.in_open, options=opts)
         after = apply_shaken_result(unit, result, opts)
         adverse = result is not ShakenResult.CARRY_ON
-        log.add("morale", f"{unit.name} tests shaken: {result.value}", rules.MORALE_SHAKEN, unit.id)
+        text = f"{unit.name} tests shaken and {SHAKEN_TEXT[result]}"
+        log.add("morale", text, rules.MORALE_SHAKEN, unit.id)
         if result is ShakenResult.ROUT_LOSE_1 and after.status is Status.ELIMINATED:
-            log.add("eliminated", f"{unit.name} is removed", rules.INTRO_STRENGTH, unit.id)
+            log.add(
+                "eliminated",
+                f"{unit.name} falls to 0 strength points and is removed",
+                rules.INTRO_STRENGTH,
+                unit.id,
+            )
     else:
         r = test_routing(unit, rank, dice=log.dice, options=opts)
         after = apply_routing_result(unit, r)
         adverse = False
-        log.add("morale", f"{unit.name} tests routing: {r.value}", rules.MORALE_ROUTING, unit.id)
+        text = f"{unit.name} tests routing and {ROUTING_TEXT[r]}"
+        log.add("morale", text, rules.MORALE_ROUTING, unit.id)
     after = end_highland_charge(after, after.strength < unit.strength, adverse)
     if after.routing and unit.troop is TroopType.WAGON:
         after = attrs.evolve(after, immobilised=True)
@@ -83,13 +106,22 @@ def _compulsory_move(state: WillState, action: CompulsoryMove, log: Log) -> Will
                 log.add("rout", f"{unit.name} cannot move", rules.ROUT, unit.id)
         else:
             rout_move(unit, action.inches, action.ends_farther, action)
-            log.add("rout", f'{unit.name} routs {action.inches}"{into}', rules.ROUT, unit.id)
+            text = (
+                f"{unit.name} routs {inches(action.inches)}{into}"
+                if action.inches
+                else f"{unit.name} routs but does not get away"
+            )
+            log.add("rout", text, rules.ROUT, unit.id)
     else:
         limit = move_distance(unit, options=state.extra.options, action=action)
         if action.inches > limit:
             raise illegal(action, f'a retirement is a full move ({limit}")', rules.MORALE_SHAKEN)
         state = state.with_units(attrs.evolve(unit, must_retire=False))
-        text = f'{unit.name} retires {action.inches}"{into}'
+        text = (
+            f"{unit.name} retires {inches(action.inches)}{into}"
+            if action.inches
+            else f"{unit.name} stays where it is instead of retiring"
+        )
         log.add("retire", text, rules.MORALE_SHAKEN, unit.id)
     return mark_done(state, unit.id)
 

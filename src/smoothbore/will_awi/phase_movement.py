@@ -23,16 +23,27 @@ from .actions import (
     Order,
 )
 from .command import give_order, test_independent
-from .fortifications import Demolition, construct, dismantle, laying_moves
+from .fortifications import Defence, Demolition, construct, dismantle, laying_moves
 from .generals import general_move, in_chain_of_command
-from .movement import check_formation_change, check_limber, check_move
+from .movement import (
+    Crossing,
+    MoveCheck,
+    MovePlan,
+    check_formation_change,
+    check_limber,
+    check_move,
+)
 from .turn_effects import (
     Handler,
     Log,
     command_rule,
+    degrees,
     enter_building,
     illegal,
+    inches,
+    listed,
     own_unit,
+    points,
     work_named,
 )
 from .turn_state import C, D, WillState, mark_done, with_extra, with_work
@@ -63,16 +74,41 @@ def _move(state: WillState, action: Move, log: Log) -> WillState:
     if not action.plan.legs and not action.plan.crossings and abs(action.plan.facing_change) <= 45:
         if unit.busy_moves:
             state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
-        log.add("move", f"{unit.name} stands", rules.MOVEMENT, unit.id)
+        log.add("move", f"{unit.name} holds its position", rules.MOVEMENT, unit.id)
         return mark_done(state, unit.id)
     checked = check_move(unit, action.plan, options=state.extra.options, action=action)
     building = enter_building(state, unit, action.enters, action)
     state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
-    text = f'{unit.name} moves ({float(checked.used):.1f}" of {float(checked.allowance):.1f}")'
-    if building is not None:
-        text += f" into the {building.work.value}"
+    text = _move_text(unit, action.plan, checked, building)
     log.add("move", text, rules.MOVEMENT, unit.id)
     return mark_done(state, unit.id)
+
+
+def _move_text(
+    unit: WillUnit, plan: MovePlan, checked: MoveCheck, building: Defence | None = None
+) -> str:
+    """A move as the referee says it: how far of how far, or the turn or crossing that took
+    the whole move."""
+    name = unit.name
+    if checked.busy_after:
+        more = f"{checked.busy_after} more move{'s' if checked.busy_after > 1 else ''}"
+        return f"{name} spends the move {plan.crossings[0].value} ({more} to go)"
+    if not plan.legs or not any(leg.inches for leg in plan.legs):
+        if abs(plan.facing_change) > 45:
+            return f"{name} turns {degrees(abs(plan.facing_change))}, taking the whole move"
+        if not plan.crossings:
+            return f"{name} spends its move without advancing"
+    text = f"{name} moves {inches(checked.used)} of its {inches(checked.allowance)}"
+    crossings = [
+        c.value for c in plan.crossings if building is None or c is not Crossing.ENTER_BUILDING
+    ]
+    if crossings:
+        text += f", {listed(crossings)}"
+    if plan.facing_change:
+        text += f", turning {degrees(abs(plan.facing_change))}"
+    if building is not None:
+        text += f", into the {building.work.value}"
+    return text
 
 
 def _idle_mover(state: WillState, unit_id: str, action: object) -> WillUnit:
@@ -128,8 +164,12 @@ def _order(state: WillState, action: Order, log: Log) -> WillState:
         # The state knows he rides with the unit: +2 without the player saying so.
         facts = attrs.evolve(facts, attached=True)
     ok = give_order(general, group[0], facts, dice=log.dice, options=opts, also=group[1:])
-    names = ", ".join(u.name for u in group)
-    log.add("order", f"{general.name} orders {names}: {'moves' if ok else 'fails'}", rule, ids[0])
+    names = listed([u.name for u in group])
+    if ok:
+        text = f"{general.name} orders {names} to move"
+    else:
+        text = f"{general.name}'s order to {names} fails: he gives no more orders this move"
+    log.add("order", text, rule, ids[0])
     if ok:
         return with_extra(state, ordered=state.extra.ordered | set(ids))
     return with_extra(
@@ -149,7 +189,11 @@ def _independent(state: WillState, action: IndependentTest, log: Log) -> WillSta
         raise illegal(action, f"{unit.name} makes a compulsory move, not an order", rule)
     failed = unit.commander in state.extra.failed
     ok = test_independent(unit, failed, dice=log.dice, options=opts)
-    log.add("order", f"{unit.name} tests alone: {'moves' if ok else 'stays'}", rule, unit.id)
+    if ok:
+        text = f"{unit.name}, with no orders, tests alone and may move"
+    else:
+        text = f"{unit.name}, with no orders, tests alone and stays where it is"
+    log.add("order", text, rule, unit.id)
     state = with_extra(state, independents=True)
     if ok:
         return with_extra(state, ordered=state.extra.ordered | {unit.id})
@@ -160,10 +204,10 @@ def _highland_move(state: WillState, action: HighlandChargeMove, log: Log) -> Wi
     unit = mover(state, action.unit, action)
     if not unit.highland_charge:
         raise illegal(action, f"{unit.name} is not in a Highland charge", rules.FORTY_FIVE)
-    inches = highland_charge_move(unit, dice=log.dice, options=state.extra.options)
+    distance = highland_charge_move(unit, dice=log.dice, options=state.extra.options)
     log.add(
         "move",
-        f'{unit.name} Highland charge: {inches}" at the nearest enemy',
+        f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy",
         rules.FORTY_FIVE,
         unit.id,
     )
@@ -180,11 +224,23 @@ def _move_general(state: WillState, action: MoveGeneral, log: Log) -> WillState:
     limit = general_move(general)
     if not 0 <= action.inches <= limit:
         raise illegal(action, f'generals move up to {limit}"', rules.MOVEMENT)
+    ride = f"rides {inches(action.inches)}" if action.inches else ""
     if action.attach_to:
         unit = own_unit(state, action.attach_to, general.side, action)
-        text = f'{general.name} rides {action.inches}" and joins {unit.name}'
+        if action.attach_to != general.attached_to:
+            text = f"{general.name} {ride + ' and ' if ride else ''}joins {unit.name}"
+        elif ride:
+            text = f"{general.name} {ride} and rejoins {unit.name}"
+        else:
+            text = f"{general.name} stays with {unit.name}"
+    elif ride:
+        text = f"{general.name} {ride}"
+        if general.attached_to:
+            text += f", leaving {state.unit(general.attached_to).name}"
+    elif general.attached_to:
+        text = f"{general.name} leaves {state.unit(general.attached_to).name}"
     else:
-        text = f'{general.name} rides {action.inches}"'
+        text = f"{general.name} stays where he is"
     log.add("general", text, rules.MOVEMENT, general.id)
     state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
     return mark_done(state, key)
@@ -197,10 +253,14 @@ def _engineer(state: WillState, action: Engineer, log: Log) -> WillState:
     work = work_named(state, action.work, action)
     if action.build:
         after = construct(work, action.has_tools, action)
-        text = f"{unit.name} builds {work.work.value} ({after.points} points)"
+        if after.points > work.points:
+            text = f"{unit.name} builds up the {work.work.value} to {points(after.points)}"
+        else:
+            text = f"{unit.name} begins another defence point on the {work.work.value}"
     else:
         after = dismantle(work, action.has_tools, action)
-        text = f"{unit.name} dismantles {work.work.value} ({after.points} points)"
+        left = points(after.points)
+        text = f"{unit.name} dismantles part of the {work.work.value}: {left} left"
     log.add("work", text, rules.FIELD_ENGINEERING, work.id)
     return with_extra(with_work(state, after), done=state.extra.done | {unit.id})
 
@@ -221,7 +281,7 @@ def _lay_charge(state: WillState, action: LayCharge, log: Log) -> WillState:
     others = tuple(d for d in state.extra.demolitions if d.work != work.id)
     log.add(
         "demolition",
-        f"{unit.name} lays charge {new.laid} of {new.charges}",
+        f"{unit.name} lays demolition charge {new.laid} of {new.charges} at the {work.work.value}",
         rules.DEMOLITION,
         work.id,
     )
@@ -272,16 +332,18 @@ def _end_c(state: WillState, action: EndPhase, log: Log) -> WillState:
     )
 
 
-HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType({
-    (C, Move): _move,
-    (C, ChangeFormation): _change_formation,
-    (C, Limber): _limber,
-    (C, Order): _order,
-    (C, IndependentTest): _independent,
-    (C, HighlandChargeMove): _highland_move,
-    (C, MoveGeneral): _move_general,
-    (C, Engineer): _engineer,
-    (C, LayCharge): _lay_charge,
-    (C, MoveAway): _move_away,
-    (C, EndPhase): _end_c,
-})
+HANDLERS: Mapping[tuple[str, type], Handler] = MappingProxyType(
+    {
+        (C, Move): _move,
+        (C, ChangeFormation): _change_formation,
+        (C, Limber): _limber,
+        (C, Order): _order,
+        (C, IndependentTest): _independent,
+        (C, HighlandChargeMove): _highland_move,
+        (C, MoveGeneral): _move_general,
+        (C, Engineer): _engineer,
+        (C, LayCharge): _lay_charge,
+        (C, MoveAway): _move_away,
+        (C, EndPhase): _end_c,
+    }
+)

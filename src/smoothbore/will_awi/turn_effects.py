@@ -4,6 +4,8 @@ losses and the risk to generals (Rules - Firing and Melee: Risk to Generals)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -20,6 +22,33 @@ from .options import CommandPost
 from .turn_state import WillState
 from .units import Status, WillUnit
 from .variants import end_highland_charge
+
+
+def inches(distance: float | Fraction) -> str:
+    """A distance as a referee says it: 12", 10.5"."""
+    return f'{float(distance):.1f}'.removesuffix(".0") + '"'
+
+
+def degrees(angle: float) -> str:
+    """An angle as a referee says it: 90°, 22.5°."""
+    return f"{float(angle):.1f}".removesuffix(".0") + "°"
+
+
+def listed(names: list[str] | tuple[str, ...]) -> str:
+    """Names in a sentence: "A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def points(count: int, what: str = "point") -> str:
+    """A count of points in a sentence: "1 point", "3 points"."""
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+def score_text(score: int, hit: bool) -> str:
+    """What a fire score does to the target's strength, in a referee's words."""
+    return f"scoring {score}: {'1 strength point lost' if hit else 'no loss'}"
 
 
 def illegal(action: object, why: str, rule: str = rules.SEQUENCE) -> IllegalActionError:
@@ -75,9 +104,9 @@ def general_risk(
             continue
         fate = roll_risk(g, risk, dice=log.dice)
         after = apply_fate(g, fate)
-        text = f"{g.name}: {fate.value}"
+        text = f"{g.name} {FATE_TEXT[fate]}"
         if fate is Fate.LIGHT_WOUND and after.state is not g.state:
-            text += " (second light wound: incapacitated)"
+            text = f"{g.name} takes a second light wound and is out of action"
         rule = rules.FIRE_GENERALS if risk is Risk.FIRE_LOSS else rules.MELEE_GENERALS
         log.add("general", text, rule, g.id)
         state = state.with_commanders(after)
@@ -97,6 +126,15 @@ def command_rule(state: WillState) -> str:
     """The command and control post in play, as a rule citation."""
     post = state.extra.options.command_post
     return rules.COMMAND_MARCH if post is CommandPost.MARCH_2008 else rules.COMMAND_JANUARY
+
+
+FATE_TEXT = MappingProxyType({
+    Fate.NONE: "comes through unhurt",
+    Fate.LIGHT_WOUND: "is lightly wounded",
+    Fate.CAPTURED: "is captured",
+    Fate.DEAD: "is killed",
+})
+"""A general's fate after his risk roll (Risk to Generals), as the narration says it."""
 
 
 Handler = Callable[[WillState, Any, Log], WillState]
