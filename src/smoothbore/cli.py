@@ -14,7 +14,7 @@ from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, monte_carlo, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, SmoothboreError
-from smoothbore.core.ruleset import Mechanism
+from smoothbore.core.ruleset import Mechanism, find_mechanism
 from smoothbore.rulesets import available_rulesets, get_ruleset
 
 __all__ = ["main"]
@@ -78,16 +78,6 @@ def _mechanisms(target: str) -> tuple[str, tuple[Mechanism, ...]]:
     return ruleset.name, ruleset.mechanisms
 
 
-def _find(mechanisms: tuple[Mechanism, ...], owner: str, name: str) -> Mechanism:
-    wanted = name.replace("_", "-").lower()
-    for mechanism in mechanisms:
-        if mechanism.name.replace("_", "-").lower() == wanted:
-            return mechanism
-    raise InvalidValueError(
-        f"{owner} mechanism", name, "one of " + ", ".join(m.name for m in mechanisms)
-    )
-
-
 def _pairs(params: Sequence[str]) -> dict[str, str]:
     given = {}
     for item in params:
@@ -143,7 +133,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if name is None:
         names = ", ".join(m.name for m in mechanisms)
         raise InvalidValueError(f"{owner} mechanism", "(none given)", f"one of {names}")
-    mechanism = _find(mechanisms, owner, name)
+    mechanism = find_mechanism(mechanisms, name, owner)
     arguments = mechanism.arguments(_pairs(args.params))
     distribution: Distribution[Any] = odds(mechanism.function, **arguments)
     sampled = _sampled(mechanism, arguments, args.samples, args.seed) if args.samples else None

@@ -10,7 +10,7 @@ import attrs
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.protocols import Phase, Turn
 
-__all__ = ["Mechanism", "Parameter", "Ruleset"]
+__all__ = ["Mechanism", "Parameter", "Ruleset", "find_mechanism"]
 
 _KINDS = (int, bool, str)
 
@@ -103,9 +103,15 @@ class Ruleset:
 
     def mechanism(self, name: str) -> Mechanism:
         """The mechanism with this name (``-`` and ``_`` are the same)."""
-        wanted = name.replace("_", "-").lower()
-        for mechanism in self.mechanisms:
-            if mechanism.name.replace("_", "-").lower() == wanted:
-                return mechanism
-        names = ", ".join(m.name for m in self.mechanisms) or "none"
-        raise InvalidValueError(f"{self.name} mechanism", name, "one of " + names)
+        return find_mechanism(self.mechanisms, name, self.name)
+
+
+def find_mechanism(mechanisms: tuple[Mechanism, ...], name: str, owner: str) -> Mechanism:
+    """The mechanism called ``name`` (case-blind, ``-`` and ``_`` alike); an unknown name
+    lists the available ones."""
+    wanted = name.replace("_", "-").lower()
+    for mechanism in mechanisms:
+        if mechanism.name.replace("_", "-").lower() == wanted:
+            return mechanism
+    names = ", ".join(m.name for m in mechanisms) or "none"
+    raise InvalidValueError(f"{owner} mechanism", name, "one of " + names)
