@@ -30,6 +30,16 @@ from smoothbore.core.checks import (
 )
 from smoothbore.core.dice import AVERAGE_DIE, D3, D6, D10, D12, Die, die, parse_dice
 from smoothbore.core.distribution import Distribution
+from smoothbore.core.engine import (
+    ActionRule,
+    Engine,
+    Log,
+    Outcome,
+    begin_turn,
+    enter_phase,
+    phase_scoped,
+    turn_scoped,
+)
 from smoothbore.core.errors import (
     EnumerationLimitError,
     IllegalActionError,
@@ -41,8 +51,8 @@ from smoothbore.core.events import Event, narrate
 from smoothbore.core.modifiers import Modified, Modifier
 from smoothbore.core.protocols import Commander, Phase, Turn, Unit
 from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
-from smoothbore.core.ruleset import Mechanism, Parameter, Ruleset
-from smoothbore.core.state import BattleState, DiceState
+from smoothbore.core.ruleset import Help, Mechanism, Parameter, Ruleset, spell
+from smoothbore.core.state import BattleState, DiceState, Scenario
 from smoothbore.core.validate import at_least, check_choice, check_range, in_range, one_of
 
 __all__ = [
@@ -54,6 +64,7 @@ __all__ = [
     "DEFAULT_MAX_BRANCHES",
     "DICE_MECHANISMS",
     "ENTRY_POINT_GROUP",
+    "ActionRule",
     "Band",
     "BattleState",
     "Check",
@@ -63,16 +74,20 @@ __all__ = [
     "Die",
     "Distribution",
     "DrawCheck",
+    "Engine",
     "EnumerationLimitError",
     "Estimate",
     "Event",
     "FacesCheck",
+    "Help",
     "IllegalActionError",
     "InvalidValueError",
+    "Log",
     "Mechanism",
     "Modified",
     "Modifier",
     "OpposedCheck",
+    "Outcome",
     "Parameter",
     "Phase",
     "PoolCheck",
@@ -80,6 +95,7 @@ __all__ = [
     "RollRecord",
     "Ruleset",
     "SamplingDice",
+    "Scenario",
     "SmoothboreError",
     "TableCheck",
     "ThresholdCheck",
@@ -88,9 +104,11 @@ __all__ = [
     "Unit",
     "UnknownRulesetError",
     "at_least",
+    "begin_turn",
     "check_choice",
     "check_range",
     "die",
+    "enter_phase",
     "in_range",
     "make_rng",
     "monte_carlo",
@@ -98,4 +116,7 @@ __all__ = [
     "odds",
     "one_of",
     "parse_dice",
+    "phase_scoped",
+    "spell",
+    "turn_scoped",
 ]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
 from smoothbore.core.events import Event
 
 __all__ = ["Commander", "Identified", "Phase", "Turn", "Unit"]
+
+if TYPE_CHECKING:
+    from smoothbore.core.engine import Outcome
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -49,8 +52,9 @@ class Phase:
 
 @runtime_checkable
 class Turn(Protocol[S, A]):
-    """A ruleset's sequence of play: its phases as data, the actions legal in a state, and a
-    pure ``step`` that applies one action (same state and action, same result)."""
+    """A ruleset's sequence of play: its phases as data, the actions legal in a state, a
+    pure ``step`` that applies one action (same state and action, same result), who acts,
+    and when and how the battle ends. ``smoothbore.core.engine.Engine`` implements it."""
 
     @property
     def phases(self) -> tuple[Phase, ...]: ...
@@ -62,4 +66,16 @@ class Turn(Protocol[S, A]):
     def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
         """Apply ``action``: the new state and what happened. Raises IllegalActionError,
         naming the rule, for an action the rules forbid; ``state`` is never changed."""
+        ...
+
+    def to_act(self, state: S) -> str | None:
+        """The side that decides now (None: a step of the sequence that any player makes)."""
+        ...
+
+    def is_over(self, state: S) -> bool:
+        """Whether the battle has ended."""
+        ...
+
+    def outcome(self, state: S) -> Outcome:
+        """The winner or a draw, a score per side and the reason, once the battle is over."""
         ...

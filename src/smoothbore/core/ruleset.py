@@ -2,54 +2,158 @@
 
 from __future__ import annotations
 
+import enum
+import inspect
+import math
+import typing
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import attrs
 
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.protocols import Phase, Turn
 
-__all__ = ["Mechanism", "Parameter", "Ruleset", "find_mechanism"]
+__all__ = ["Help", "Mechanism", "Parameter", "Ruleset", "find_mechanism", "spell"]
 
-_KINDS = (int, bool, str)
+_KINDS = (int, bool, str, float)
+
+
+def spell(value: object) -> str:
+    """A choice as the command line writes it: lower case, words joined by dashes
+    (``very-light-artillery``); any other spelling with spaces or underscores is accepted."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).strip().lower().replace("_", "-").replace(" ", "-")
+
+
+@attrs.frozen
+class Help:
+    """What ``Annotated`` adds to a mechanism parameter: its help text and, for numbers,
+    the lowest and highest values the rule takes."""
+
+    text: str
+    low: float | None = None
+    high: float | None = None
 
 
 @attrs.frozen
 class Parameter:
-    """One parameter of a mechanism, as the command line and notebooks see it."""
+    """One parameter of a mechanism, as the command line and notebooks see it: a name, a
+    kind (int, bool, str, float or an Enum), a default, help, choices and a range."""
 
     name: str
     kind: type
     default: Any
     help: str
     choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
 
     def __attrs_post_init__(self) -> None:
-        if self.kind not in _KINDS:
-            raise InvalidValueError("Parameter.kind", self.kind, "int, bool or str")
+        if self.kind not in _KINDS and not (
+            isinstance(self.kind, type) and issubclass(self.kind, enum.Enum)
+        ):
+            raise InvalidValueError("Parameter.kind", self.kind, "int, bool, str, float or Enum")
+
+    @property
+    def type_name(self) -> str:
+        """The kind as a user reads it: int, bool, str, float or "choice"."""
+        return "choice" if self.choices else self.kind.__name__
+
+    def show(self, value: Any) -> str:
+        """A value as the command line writes it."""
+        if self.choices or isinstance(value, enum.Enum | bool):
+            return spell(value)
+        return str(value)
+
+    def allowed(self) -> str:
+        """What this parameter accepts, in words."""
+        if self.choices:
+            return "one of " + ", ".join(spell(c) for c in self.choices)
+        if self.kind is bool:
+            return "yes or no (true/false, 1/0)"
+        words = {int: "an integer", float: "a finite number", str: "text"}[self.kind]
+        if self.low is not None and self.high is not None:
+            return f"{words} from {_num(self.low)} to {_num(self.high)}"
+        if self.low is not None:
+            return f"{words} of at least {_num(self.low)}"
+        if self.high is not None:
+            return f"{words} of at most {_num(self.high)}"
+        return words
 
     def parse(self, text: str) -> Any:
-        """Read a value given as text (``"3"``, ``"yes"``), checking kind and choices."""
+        """Read a value given as text (``"3"``, ``"yes"``, ``"light-infantry"``), checking
+        kind, choices and range; the error names the parameter as the user typed it."""
         value: Any
+        if self.choices:
+            wanted = spell(text)
+            for choice in self.choices:
+                names = {spell(choice)}
+                if isinstance(choice, enum.Enum):
+                    names.add(spell(choice.name))
+                if wanted in names:
+                    return choice
+            raise InvalidValueError(self.name, text, self.allowed())
         if self.kind is bool:
             lowered = text.strip().lower()
             if lowered in ("1", "true", "yes", "y", "on"):
-                value = True
-            elif lowered in ("0", "false", "no", "n", "off"):
-                value = False
-            else:
-                raise InvalidValueError(self.name, text, "true or false (yes/no, 1/0)")
-        elif self.kind is int:
+                return True
+            if lowered in ("0", "false", "no", "n", "off"):
+                return False
+            raise InvalidValueError(self.name, text, self.allowed())
+        if self.kind is int:
             try:
                 value = int(text)
             except ValueError:
-                raise InvalidValueError(self.name, text, "an integer") from None
+                raise InvalidValueError(self.name, text, self.allowed()) from None
+        elif self.kind is float:
+            try:
+                value = float(text)
+            except ValueError:
+                raise InvalidValueError(self.name, text, self.allowed()) from None
+            if not math.isfinite(value):
+                raise InvalidValueError(self.name, text, self.allowed())
         else:
-            value = text
-        if self.choices and value not in self.choices:
-            raise InvalidValueError(self.name, value, "one of " + ", ".join(map(str, self.choices)))
+            return text
+        return self.validate(value)
+
+    def validate(self, value: Any) -> Any:
+        """``value`` if it is within the parameter's range."""
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise InvalidValueError(self.name, value, self.allowed())
         return value
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _parameter(name: str, hint: Any, default: Any) -> Parameter:
+    help_text, low, high = "", None, None
+    if typing.get_origin(hint) is Annotated:
+        hint, *extras = typing.get_args(hint)
+        for extra in extras:
+            if isinstance(extra, Help):
+                help_text, low, high = extra.text, extra.low, extra.high
+            elif isinstance(extra, str):
+                help_text = extra
+    choices: tuple[Any, ...] = ()
+    kind = hint
+    if typing.get_origin(hint) is Literal:
+        choices = typing.get_args(hint)
+        kind = type(choices[0])
+    elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+        choices = tuple(hint)
+    if not help_text:
+        raise InvalidValueError(
+            f"parameter {name}", hint, "Annotated[kind, 'help'] or Annotated[kind, Help(...)]"
+        )
+    return Parameter(name, kind, default, help_text, choices, low, high)
 
 
 @attrs.frozen
@@ -63,24 +167,62 @@ class Mechanism:
     function: Callable[..., Hashable] = attrs.field(eq=False)
     parameters: tuple[Parameter, ...] = ()
 
+    @classmethod
+    def of(
+        cls, function: Callable[..., Hashable], rule: str, *, name: str = "", summary: str = ""
+    ) -> Mechanism:
+        """A mechanism declared once, beside its rule: the parameters are read from the
+        function's keyword-only signature (``Annotated[int, Help("...", low=0)]``; choices
+        from an Enum or a ``Literal``), the summary from its docstring's first line and the
+        name from the function's, with dashes."""
+        hints = typing.get_type_hints(function, include_extras=True)
+        parameters = []
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.name == "dice":
+                continue
+            if parameter.kind is not inspect.Parameter.KEYWORD_ONLY or (
+                parameter.default is inspect.Parameter.empty
+            ):
+                raise InvalidValueError(
+                    f"{function.__name__} parameter", parameter.name,
+                    "keyword-only with a default",
+                )
+            parameters.append(_parameter(parameter.name, hints[parameter.name], parameter.default))
+        doc = (inspect.getdoc(function) or "").strip()
+        return cls(
+            name or function.__name__.strip("_").replace("_", "-"),
+            summary or doc.split("\n\n")[0].replace("\n", " ").rstrip("."),
+            rule,
+            function,
+            tuple(parameters),
+        )
+
     def parameter(self, name: str) -> Parameter:
-        """The parameter with this name."""
+        """The parameter with this name (``-`` and ``_`` alike)."""
+        wanted = name.replace("-", "_")
         for parameter in self.parameters:
-            if parameter.name == name:
+            if parameter.name == wanted:
                 return parameter
         names = ", ".join(p.name for p in self.parameters) or "none"
         raise InvalidValueError(f"{self.name} parameter", name, names)
 
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter at its default."""
+        return {p.name: p.default for p in self.parameters}
+
     def arguments(self, given: Mapping[str, str]) -> dict[str, Any]:
         """Defaults overridden by values given as text."""
-        values = {p.name: p.default for p in self.parameters}
+        values = self.defaults()
         for name, text in given.items():
-            values[name] = self.parameter(name).parse(text)
+            parameter = self.parameter(name)
+            values[parameter.name] = parameter.parse(text)
         return values
 
     def signature(self) -> str:
         """``name key=default ...`` as the command line takes it."""
-        return " ".join([self.name, *(f"{p.name}={p.default}" for p in self.parameters)])
+        return " ".join(
+            [self.name, *(f"{p.name}={p.show(p.default)}" for p in self.parameters)]
+        )
 
 
 @attrs.frozen
@@ -100,6 +242,23 @@ class Ruleset:
     example: Callable[[int], Any] | None = attrs.field(default=None, eq=False)
     """An embedded battle, made from a seed: the command line's default, and the state the
     conformance suite plays."""
+    scenarios: tuple[tuple[str, Callable[[int], Any]], ...] = attrs.field(default=(), eq=False)
+    """Further embedded battles by name (a variant, an option in play), each made from a
+    seed; the conformance suite plays them all."""
+
+    def battles(self) -> tuple[tuple[str, Callable[[int], Any]], ...]:
+        """Every embedded battle by name, the default ``example`` first."""
+        first = (("default", self.example),) if self.example is not None else ()
+        return (*first, *self.scenarios)
+
+    def battle(self, name: str = "default") -> Callable[[int], Any]:
+        """The embedded battle of this name (``-`` and ``_`` alike)."""
+        wanted = spell(name)
+        for known, make in self.battles():
+            if spell(known) == wanted:
+                return make
+        names = ", ".join(n for n, _ in self.battles()) or "none"
+        raise InvalidValueError(f"{self.name} battle", name, "one of " + names)
 
     def mechanism(self, name: str) -> Mechanism:
         """The mechanism with this name (``-`` and ``_`` are the same)."""

@@ -1,25 +1,27 @@
 """The generic battle state: sides, units and commanders by id, turn and phase, the
-ruleset's own state, and the dice state that makes every step replayable."""
+ruleset's own state and options, the scenario's conditions, and the dice state that makes
+every step replayable."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any, Generic, TypeVar
 
 import attrs
 import cattrs
-import numpy as np
 from cattrs.preconf.json import make_converter
 
 from smoothbore.core.chance import SamplingDice
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.validate import at_least
 
-__all__ = ["BattleState", "DiceState", "converter"]
+__all__ = ["BattleState", "DiceState", "Scenario", "converter"]
 
 U = TypeVar("U")
 C = TypeVar("C")
 X = TypeVar("X")
+O = TypeVar("O")  # noqa: E741
 
 converter = make_converter()
 """The converter that turns states (attrs classes, enums, tuples, frozensets) into JSON-ready
@@ -35,8 +37,9 @@ class DiceState:
     counter: int = attrs.field(default=0, validator=at_least(0))
 
     def dice(self) -> SamplingDice:
-        """The sampling dice for the current step."""
-        return SamplingDice(np.random.default_rng([self.seed, self.counter]))
+        """The sampling dice for the current step (made lazily: a step that rolls nothing
+        pays nothing for them)."""
+        return SamplingDice.keyed(self.seed, self.counter)
 
     def advanced(self) -> DiceState:
         """The dice state for the next step."""
@@ -44,25 +47,45 @@ class DiceState:
 
 
 def _ids_unique(instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any, ...]) -> None:
-    ids = [getattr(item, "id", None) for item in value]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1}, key=str)
-    if duplicates:
+    counts = Counter(getattr(item, "id", None) for item in value)
+    if len(counts) != len(value):
+        duplicates = sorted((i for i, n in counts.items() if n > 1), key=str)
         raise InvalidValueError(f"BattleState.{attribute.name}", duplicates, "unique ids")
 
 
+def _turn_limit(instance: Any, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None:
+        at_least(1)(instance, attribute, value)
+
+
 @attrs.frozen
-class BattleState(Generic[U, C, X]):
+class Scenario:
+    """What a scenario sets beside the units: its name, the last turn it plays (None: no
+    limit), and whether a player may end the battle before that. A ruleset's default victory
+    conditions apply unless the turn engine is given the scenario's own
+    (``Engine.with_outcome``)."""
+
+    name: str = ""
+    turn_limit: int | None = attrs.field(default=None, validator=_turn_limit)
+    players_may_end: bool = False
+
+
+@attrs.frozen
+class BattleState(Generic[U, C, X, O]):
     """A battle at one moment. ``extra`` holds what only one ruleset tracks (its deck, whose
-    move it is, activity levels); ``dice`` makes ``step`` pure and replayable."""
+    move it is, activity levels); ``options`` the ruleset's options in play; ``scenario`` the
+    scenario's conditions; ``dice`` makes ``step`` pure and replayable."""
 
     ruleset: str
     sides: tuple[str, ...]
     units: tuple[U, ...] = attrs.field(validator=_ids_unique)
     commanders: tuple[C, ...] = attrs.field(validator=_ids_unique)
     extra: X
+    options: O
     dice: DiceState
     turn: int = attrs.field(default=1, validator=at_least(1))
     phase: str = ""
+    scenario: Scenario = Scenario()
 
     def __attrs_post_init__(self) -> None:
         for group in ("units", "commanders"):
@@ -87,11 +110,11 @@ class BattleState(Generic[U, C, X]):
                 return commander
         raise InvalidValueError("commander", commander_id, _ids("commanders", self.commanders))
 
-    def with_units(self, *units: U) -> BattleState[U, C, X]:
+    def with_units(self, *units: U) -> BattleState[U, C, X, O]:
         """This state with the given units replacing those of the same id."""
         return attrs.evolve(self, units=_replace(self.units, units, "unit"))
 
-    def with_commanders(self, *commanders: C) -> BattleState[U, C, X]:
+    def with_commanders(self, *commanders: C) -> BattleState[U, C, X, O]:
         """This state with the given commanders replacing those of the same id."""
         return attrs.evolve(self, commanders=_replace(self.commanders, commanders, "commander"))
 
@@ -105,14 +128,21 @@ class BattleState(Generic[U, C, X]):
 
     @classmethod
     def from_json(
-        cls, text: str, unit_type: type[U], commander_type: type[C], extra_type: type[X]
-    ) -> BattleState[U, C, X]:
+        cls,
+        text: str,
+        unit_type: type[U],
+        commander_type: type[C],
+        extra_type: type[X],
+        options_type: type[O],
+    ) -> BattleState[U, C, X, O]:
         """Read a state written by ``to_json``, given the ruleset's classes."""
         try:
             data = json.loads(text)
             return converter.structure(
                 data,
-                BattleState[unit_type, commander_type, extra_type],  # type: ignore[valid-type]
+                BattleState[
+                    unit_type, commander_type, extra_type, options_type  # type: ignore[valid-type]
+                ],
             )
         except InvalidValueError:
             raise

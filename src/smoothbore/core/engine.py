@@ -1,0 +1,337 @@
+"""The turn engine: one ``step`` for every ruleset.
+
+A ruleset declares its phases and, for each action type, an ``ActionRule``: a candidate
+generator, a roll-free check that raises ``IllegalActionError`` naming the rule, and a
+handler ``(state, action, log) -> state`` that rolls only through ``log.dice``. The engine
+does the rest, the same way for every rule book:
+
+- ``legal_actions`` is the candidates that pass their check, and ``step`` refuses anything
+  whose check fails: legality lives in one place;
+- ``step`` makes the step's dice from the state's ``DiceState``, opens a ``Log`` that
+  records every roll with its reason and rule, runs the handler, closes the log and advances
+  the dice, so the same state and action always give the same result;
+- ``to_act``, ``is_over`` and ``outcome`` say who decides now, whether the battle is over and
+  who won.
+
+Per-phase and per-turn scratch state (what a unit did this phase, the card in play) is
+declared on the ruleset's ``Extra`` with ``phase_scoped`` and ``turn_scoped`` fields, and
+``enter_phase`` and ``begin_turn`` reset it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from smoothbore.core.chance import Dice, RollRecord
+from smoothbore.core.errors import IllegalActionError, InvalidValueError
+from smoothbore.core.events import Event
+from smoothbore.core.protocols import Phase
+from smoothbore.core.state import BattleState
+
+__all__ = [
+    "ActionRule",
+    "Engine",
+    "Log",
+    "Outcome",
+    "begin_turn",
+    "enter_phase",
+    "phase_scoped",
+    "turn_scoped",
+]
+
+S = TypeVar("S", bound=BattleState[Any, Any, Any, Any])
+A = TypeVar("A")
+T = TypeVar("T")
+
+_SCOPE = "smoothbore.scope"
+PHASE = "phase"
+TURN = "turn"
+
+
+@attrs.frozen
+class Outcome:
+    """How a battle ended: the winning side (None for a draw), a score per side, the
+    reason in words and the rule or scenario condition that decided it."""
+
+    winner: str | None
+    scores: tuple[tuple[str, int], ...]
+    reason: str
+    rule: str
+
+    def score(self, side: str) -> int:
+        """The score of one side."""
+        for name, value in self.scores:
+            if name == side:
+                return value
+        raise InvalidValueError("side", side, "one of " + ", ".join(n for n, _ in self.scores))
+
+    def __str__(self) -> str:
+        head = f"{self.winner} wins" if self.winner is not None else "a draw"
+        scores = ", ".join(f"{side} {value}" for side, value in self.scores)
+        return f"{head}: {self.reason} (score {scores}; {self.rule})"
+
+
+class Log:
+    """The events of one step, each carrying the rolls made since the event before it.
+
+    Handlers roll through ``log.dice`` (any ``Dice``: sampling dice in play, enumerating
+    dice for exact odds) and report with ``log.add``."""
+
+    __slots__ = ("_events", "_mark", "dice")
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self._events: list[Event] = []
+        self._mark = 0
+
+    def _rolls(self) -> tuple[RollRecord, ...]:
+        since = getattr(self.dice, "records_since", None)
+        if since is None:
+            return ()
+        rolls: tuple[RollRecord, ...] = since(self._mark)
+        self._mark += len(rolls)
+        return rolls
+
+    def add(self, kind: str, text: str, rule: str, subject: str = "") -> Event:
+        """Report something that happened, with the rolls made since the last report."""
+        event = Event(kind, text, rule, subject, self._rolls())
+        self._events.append(event)
+        return event
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What has been reported so far."""
+        return tuple(self._events)
+
+
+Candidates = Callable[[S], Iterable[A]]
+Check = Callable[[S, A], None]
+Handler = Callable[[S, A, Log], S]
+
+
+@attrs.frozen
+class ActionRule(Generic[S, A]):
+    """One action type of a ruleset: the phases it belongs to, the actions worth offering
+    in a state (``candidates``), the roll-free ``check`` that raises IllegalActionError
+    naming the rule, and the ``handler`` that applies it, rolling through the log's dice."""
+
+    kind: type[A]
+    phases: tuple[str, ...]
+    candidates: Callable[[Any], Iterable[A]] = attrs.field(eq=False)
+    check: Callable[[Any, A], None] = attrs.field(eq=False)
+    handler: Callable[[Any, A, Log], Any] = attrs.field(eq=False)
+
+
+def _no_outcome_override(state: Any) -> None:
+    return None
+
+
+@attrs.frozen
+class Engine(Generic[S, A]):
+    """A ruleset's turn on the core engine: satisfies the ``Turn`` protocol.
+
+    ``who_acts(state)`` names the side that decides now (None: a step of the sequence that
+    any player makes, such as drawing a card); ``over(state)`` says whether the battle has
+    ended; ``result(state)`` gives its ``Outcome``. ``types`` are the unit, commander, extra
+    and options classes, so ``load`` can read a saved state."""
+
+    name: str
+    phases: tuple[Phase, ...]
+    actions: tuple[ActionRule[Any, Any], ...]
+    who_acts: Callable[[S], str | None] = attrs.field(eq=False)
+    over: Callable[[S], bool] = attrs.field(eq=False)
+    result: Callable[[S], Outcome] = attrs.field(eq=False)
+    types: tuple[type, type, type, type] = attrs.field(eq=False)
+    rule: str = ""
+    _table: Mapping[tuple[str, type], ActionRule[Any, Any]] = attrs.field(
+        init=False, eq=False, repr=False
+    )
+    _by_phase: Mapping[str, tuple[ActionRule[Any, Any], ...]] = attrs.field(
+        init=False, eq=False, repr=False
+    )
+
+    def __attrs_post_init__(self) -> None:
+        names = [p.name for p in self.phases]
+        table: dict[tuple[str, type], ActionRule[Any, Any]] = {}
+        by_phase: dict[str, list[ActionRule[Any, Any]]] = {name: [] for name in names}
+        for action_rule in self.actions:
+            for phase in action_rule.phases:
+                if phase not in by_phase:
+                    raise InvalidValueError(
+                        f"ActionRule({action_rule.kind.__name__}).phases", phase,
+                        "one of " + ", ".join(names),
+                    )
+                if (phase, action_rule.kind) in table:
+                    raise InvalidValueError(
+                        "Engine.actions", action_rule.kind.__name__,
+                        f"one rule per action type and phase ({phase} has two)",
+                    )
+                table[phase, action_rule.kind] = action_rule
+                by_phase[phase].append(action_rule)
+        object.__setattr__(self, "_table", MappingProxyType(table))
+        object.__setattr__(
+            self, "_by_phase", MappingProxyType({k: tuple(v) for k, v in by_phase.items()})
+        )
+
+    # --- the Turn protocol ------------------------------------------------------------
+    def to_act(self, state: S) -> str | None:
+        """The side that decides now (None: a step of the sequence anyone makes)."""
+        return self.who_acts(state)
+
+    def is_over(self, state: S) -> bool:
+        """Whether the battle has ended."""
+        return self.over(state)
+
+    def outcome(self, state: S) -> Outcome:
+        """Who won the battle that has ended, the scores and why."""
+        if not self.over(state):
+            raise InvalidValueError("state", f"turn {state.turn}, {state.phase}",
+                                    "a battle that is over (is_over)")
+        return self.result(state)
+
+    def action_types(self) -> tuple[type, ...]:
+        """Every action type the ruleset registers, in registration order."""
+        seen: list[type] = []
+        for action_rule in self.actions:
+            if action_rule.kind not in seen:
+                seen.append(action_rule.kind)
+        return tuple(seen)
+
+    def _phase_rules(self, state: S) -> tuple[ActionRule[Any, Any], ...]:
+        rules = self._by_phase.get(state.phase)
+        if rules is None:
+            raise InvalidValueError(
+                "phase", state.phase, "one of " + ", ".join(p.name for p in self.phases)
+            )
+        return rules
+
+    def check(self, state: S, action: A) -> ActionRule[S, A]:
+        """The rule that applies ``action`` now, or IllegalActionError naming why not. Rolls
+        nothing and changes nothing: this is the one test of legality."""
+        self._phase_rules(state)
+        if self.over(state):
+            raise IllegalActionError(action, "the battle is over", self.rule)
+        action_rule = self._table.get((state.phase, type(action)))
+        if action_rule is None:
+            if not any(type(action) is r.kind for r in self.actions):
+                raise InvalidValueError("action", action, f"an action of {self.name}")
+            raise IllegalActionError(
+                action, f"{type(action).__name__} is not taken in the {state.phase} phase",
+                self.rule,
+            )
+        action_rule.check(state, action)
+        return action_rule
+
+    def is_legal(self, state: S, action: A) -> bool:
+        """Whether ``step`` would accept ``action`` now."""
+        try:
+            self.check(state, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """The candidates of the current phase that pass their check: exactly the actions
+        ``step`` accepts, with the default facts a player would measure."""
+        rules = self._phase_rules(state)
+        if self.over(state):
+            return ()
+        out: dict[A, None] = {}
+        for action_rule in rules:
+            check = action_rule.check
+            for action in action_rule.candidates(state):
+                if action in out:
+                    continue
+                try:
+                    check(state, action)
+                except IllegalActionError:
+                    continue
+                out[action] = None
+        return tuple(out)
+
+    def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
+        """Apply ``action``: the new state and what happened. Raises IllegalActionError,
+        naming the rule, for an action the rules forbid now; ``state`` is never changed."""
+        action_rule = self.check(state, action)
+        log = Log(state.dice.dice())
+        new = action_rule.handler(state, action, log)
+        return attrs.evolve(new, dice=state.dice.advanced()), log.events
+
+    def apply(self, state: S, action: A, dice: Dice) -> tuple[S, tuple[Event, ...]]:
+        """Check and apply ``action`` rolling through ``dice`` (enumerating dice give the
+        exact odds of a step); the dice state is left as it was."""
+        action_rule = self.check(state, action)
+        log = Log(dice)
+        return action_rule.handler(state, action, log), log.events
+
+    def load(self, text: str) -> S:
+        """A state saved with ``to_json``, read with this ruleset's classes."""
+        loaded: S = BattleState.from_json(text, *self.types)  # type: ignore[assignment]
+        return loaded
+
+    def with_outcome(
+        self, over: Callable[[S], bool] | None = None, result: Callable[[S], Outcome] | None = None
+    ) -> Engine[S, A]:
+        """This engine with a scenario's own end and victory conditions."""
+        return attrs.evolve(self, over=over or self.over, result=result or self.result)
+
+
+# --- scratch state ------------------------------------------------------------------------
+def phase_scoped(default: Any = attrs.NOTHING, *, factory: Callable[[], Any] | None = None) -> Any:
+    """An ``Extra`` field that lasts one phase: ``enter_phase`` resets it to its default."""
+    return _scoped(PHASE, default, factory)
+
+
+def turn_scoped(default: Any = attrs.NOTHING, *, factory: Callable[[], Any] | None = None) -> Any:
+    """An ``Extra`` field that lasts one turn: ``begin_turn`` resets it to its default."""
+    return _scoped(TURN, default, factory)
+
+
+def _scoped(scope: str, default: Any, factory: Callable[[], Any] | None) -> Any:
+    if factory is not None:
+        return attrs.field(factory=factory, metadata={_SCOPE: scope})
+    return attrs.field(default=default, metadata={_SCOPE: scope})
+
+
+@functools.cache
+def _scoped_defaults(kind: type, scopes: frozenset[str]) -> tuple[tuple[str, Any, bool], ...]:
+    out = []
+    for field in attrs.fields(kind):
+        if field.metadata.get(_SCOPE) in scopes:
+            default = field.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                out.append((field.name, default.factory, True))
+            else:
+                out.append((field.name, default, False))
+    return tuple(out)
+
+
+def reset_scratch(extra: T, *scopes: str) -> T:
+    """``extra`` with its fields of the given scopes back at their defaults."""
+    kind: type = type(extra)
+    defaults = _scoped_defaults(kind, frozenset(scopes))
+    if not defaults:
+        return extra
+    changes = {name: value() if made else value for name, value, made in defaults}
+    return attrs.evolve(extra, **changes)  # type: ignore[misc]
+
+
+def enter_phase(state: S, phase: str) -> S:
+    """The state in ``phase``, with the scratch state of the phase left behind reset."""
+    return attrs.evolve(state, phase=phase, extra=reset_scratch(state.extra, PHASE))
+
+
+def begin_turn(state: S, phase: str, turn: int | None = None) -> S:
+    """The state at the start of the next turn (or ``turn``) in ``phase``, with every
+    per-turn and per-phase scratch field reset."""
+    return attrs.evolve(
+        state,
+        turn=state.turn + 1 if turn is None else turn,
+        phase=phase,
+        extra=reset_scratch(state.extra, PHASE, TURN),
+    )
