@@ -64,10 +64,15 @@ def test_parameter_parsing_errors() -> None:
     assert flag.parse("yes") is True
     with pytest.raises(InvalidValueError, match="over='maybe'"):
         flag.parse("maybe")
-    with pytest.raises(InvalidValueError, match="int, bool or str"):
-        Parameter("x", float, 0.0, "no floats")
+    with pytest.raises(InvalidValueError, match="int, bool, str, float or Enum"):
+        Parameter("x", list, [], "no lists")
     with pytest.raises(InvalidValueError, match="one of a, b"):
         Parameter("c", str, "a", "choice", ("a", "b")).parse("z")
+    distance = Parameter("distance", float, 0.0, "inches", low=0, high=24)
+    assert distance.parse("6.5") == 6.5
+    for bad in ("nan", "inf", "-1", "24.5", "far"):
+        with pytest.raises(InvalidValueError, match=f"distance='?{bad}'?.*from 0 to 24"):
+            distance.parse(bad)
 
 
 def test_toy_ruleset_installed_through_entry_point_metadata(

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from smoothbore.core import D6, BattleState, DiceState, InvalidValueError, TotalCheck
+from smoothbore.core import (
+    D6,
+    BattleState,
+    DiceState,
+    InvalidValueError,
+    SamplingDice,
+    Scenario,
+    TotalCheck,
+)
 
 
 class Drill(enum.Enum):
@@ -40,14 +48,26 @@ class ToyExtra:
     deck: tuple[str, ...] = ()
 
 
-def make_state(seed: int = 1) -> BattleState[ToyUnit, ToyCommander, ToyExtra]:
+@attrs.frozen
+class ToyOptions:
+    bayonets: bool = True
+
+
+Toy = BattleState[ToyUnit, ToyCommander, ToyExtra, ToyOptions]
+TYPES = (ToyUnit, ToyCommander, ToyExtra, ToyOptions)
+
+
+def make_state(seed: int = 1, units: int = 0) -> Toy:
+    extra = tuple(ToyUnit(f"x{i}", f"company {i}", "crown") for i in range(units))
     return BattleState(
         "toy",
         ("crown", "congress"),
-        (ToyUnit("u1", "23rd Foot", "crown"), ToyUnit("u2", "1st Maryland", "congress")),
+        (ToyUnit("u1", "23rd Foot", "crown"), ToyUnit("u2", "1st Maryland", "congress"), *extra),
         (ToyCommander("c1", "Webster", "crown"),),
         ToyExtra(("A", "2")),
+        ToyOptions(),
         DiceState(seed),
+        scenario=Scenario("Camden", turn_limit=6),
     )
 
 
@@ -66,13 +86,23 @@ def test_lookup_and_replace_by_id() -> None:
 
 
 def test_validation_names_fields() -> None:
-    with pytest.raises(InvalidValueError, match="unique ids"):
+    with pytest.raises(InvalidValueError, match=r"units=\['u'\].*unique ids"):
         BattleState("toy", ("a",), (ToyUnit("u", "x", "a"), ToyUnit("u", "y", "a")), (),
-                    ToyExtra(), DiceState(0))
+                    ToyExtra(), ToyOptions(), DiceState(0))
     with pytest.raises(InvalidValueError, match="ToyUnit.side='b'"):
-        BattleState("toy", ("a",), (ToyUnit("u", "x", "b"),), (), ToyExtra(), DiceState(0))
+        BattleState("toy", ("a",), (ToyUnit("u", "x", "b"),), (), ToyExtra(), ToyOptions(),
+                    DiceState(0))
     with pytest.raises(InvalidValueError, match="DiceState.seed"):
         DiceState(-1)
+    with pytest.raises(InvalidValueError, match="Scenario.turn_limit=0"):
+        Scenario(turn_limit=0)
+
+
+def test_many_units_are_checked_in_one_pass() -> None:
+    big = make_state(units=3000)
+    assert len(big.units) == 3002
+    with pytest.raises(InvalidValueError, match="x7"):
+        attrs.evolve(big, units=(*big.units, ToyUnit("x7", "again", "crown")))
 
 
 def test_dice_state_replays_each_step() -> None:
@@ -86,6 +116,19 @@ def test_dice_state_replays_each_step() -> None:
     assert next_step != first
 
 
+def test_step_dice_are_a_keyed_stream_independent_of_numpy_state() -> None:
+    """The step's faces depend on (seed, counter) only: the same key gives the same faces,
+    every face of a d6 comes up about equally often, and making the dice rolls nothing."""
+    check = TotalCheck((D6,))
+    faces = [SamplingDice.keyed(9, 1).roll(check, reason="r", rule="q") for _ in range(2)]
+    assert faces[0] == faces[1]
+    dice = DiceState(9, 1).dice()
+    rolls = [dice.roll(check, reason="r", rule="q") for _ in range(6000)]
+    counts = [rolls.count(face) for face in range(1, 7)]
+    assert all(900 < n < 1100 for n in counts), counts
+    assert len(dice.records) == 6000
+
+
 @given(
     st.integers(0, 2**32), st.sampled_from(list(Drill)), st.integers(0, 3),
     st.frozensets(st.text(max_size=3), max_size=3), st.none() | st.text(max_size=4),
@@ -95,14 +138,14 @@ def test_json_round_trips(seed: int, drill: Drill, hits: int, tags: frozenset[st
     state = make_state(seed).with_units(ToyUnit("u1", "23rd Foot", "crown", drill, hits, tags,
                                                 leader))
     text = state.to_json()
-    assert BattleState.from_json(text, ToyUnit, ToyCommander, ToyExtra) == state
+    assert BattleState.from_json(text, *TYPES) == state
 
 
 def test_from_json_rejects_garbage() -> None:
     with pytest.raises(InvalidValueError, match="json"):
-        BattleState.from_json("{not json", ToyUnit, ToyCommander, ToyExtra)
+        BattleState.from_json("{not json", *TYPES)
     with pytest.raises(InvalidValueError, match="json"):
-        BattleState.from_json('{"ruleset": "toy"}', ToyUnit, ToyCommander, ToyExtra)
+        BattleState.from_json('{"ruleset": "toy"}', *TYPES)
 
 
 @given(st.integers(0, 3), st.sampled_from(list(Drill)))
