@@ -1,5 +1,6 @@
 """Benchmark of a whole Bloodybacks 9.3 charge (impetus, check to stand, melee, cohesion
-tests): one sampled charge, and its exact distribution composed stage by stage.
+tests): one sampled charge, and its exact distribution composed stage by stage; then random
+battles played to the end on the embedded battle (target: 50 a second on one core).
 
 Run: python benchmarks/bench_bloodybacks93.py
 
@@ -21,12 +22,15 @@ from collections.abc import Callable
 
 import attrs
 
+from smoothbore.battle import play, random_policy
+from smoothbore.bloodybacks93 import TURN, example_battle
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.melee import charge_distribution, resolve_charge
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit
 from smoothbore.core import SamplingDice
 
-CHARGERS = (Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20),)
+CHARGERS = (Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20,
+                 troops=Troops.REGULAR),)
 DEFENDERS = (Unit("d", "Continentals", AMERICAN, quality=3, density=6, size=20,
                   troops=Troops.CONTINENTAL),)
 FACTS = ChargeFacts()
@@ -76,6 +80,19 @@ def fresh_median(charges: int) -> float:
     return statistics.median(times)
 
 
+def random_battles(battles: int) -> tuple[float, float]:
+    """Random battles from the embedded one, played to their end: battles a second and steps
+    a battle (every step lists the legal actions and applies one)."""
+    steps = 0
+    start = time.perf_counter()
+    for seed in range(battles):
+        played = play(TURN, example_battle(seed), random_policy(seed), max_steps=5_000)
+        assert TURN.is_over(played.end)
+        steps += len(played.steps)
+    elapsed = time.perf_counter() - start
+    return battles / elapsed, steps / battles
+
+
 def main() -> None:
     first = timed_block(lambda: charge_distribution(CHARGERS, DEFENDERS, FACTS), 1)[0]
     exact = statistics.median(
@@ -91,6 +108,9 @@ def main() -> None:
           f"{fresh_median(20_000) * 1e6:8.1f} us")
     print(f"exact distribution, median of 50:       {exact * 1e3:8.2f} ms (target < 20 ms)")
     print(f"exact distribution, first call:         {first * 1e3:8.2f} ms")
+    rate, steps = random_battles(200)
+    print(f"random battles to the end:              {rate:8.1f} a second (target > 50), "
+          f"{steps:.0f} steps a battle")
     print(f"exact outcomes: {len(dist)}; P(reach melee) = "
           f"{float(dist.probability(lambda o: o.fought)):.4f}; P(defender breaks) = "
           f"{float(dist.probability(lambda o: o.verdict().defender.value != 'holds')):.4f}")

@@ -1,5 +1,6 @@
 """Benchmark Will's AWI: a sampled firing resolution (target: under 20 microseconds median),
-plus exact odds of the charge-to-melee sequence and a step of the Turn.
+exact odds of the charge-to-melee sequence, a step of the Turn, and random battles played to
+their end on every embedded battle (target: at least 50 a second on one core).
 
 Run: python benchmarks/bench_will_awi.py"""
 
@@ -9,11 +10,17 @@ import statistics
 import time
 from collections.abc import Callable
 
+from smoothbore.battle import play, random_policy
 from smoothbore.core import SamplingDice, odds
 from smoothbore.will_awi import RULESET
+from smoothbore.will_awi.actions import EndPhase, Fire
 from smoothbore.will_awi.firing import Cover, FireFacts, resolve_fire
-from smoothbore.will_awi.sequence import TURN, EndPhase, Fire, new_battle
-from smoothbore.will_awi.units import Nationality, TroopType, WillUnit
+from smoothbore.will_awi.state import new_battle
+from smoothbore.will_awi.turn import TURN
+from smoothbore.will_awi.units import Nationality, TroopType, Unit
+
+BATTLES = 50
+"""Random battles played per embedded battle."""
 
 
 def median_us(fn: Callable[[], object], inner: int, repeats: int) -> float:
@@ -27,9 +34,22 @@ def median_us(fn: Callable[[], object], inner: int, repeats: int) -> float:
     return statistics.median(times)
 
 
+def battles_per_second(name: str, count: int = BATTLES) -> tuple[float, float]:
+    """Random-policy battles of one embedded battle played to the end: battles a second and
+    steps a battle."""
+    make = RULESET.battle(name)
+    steps = 0
+    start = time.perf_counter()
+    for seed in range(count):
+        played = play(TURN, make(seed), random_policy(seed))
+        assert played.outcome is not None
+        steps += len(played.steps)
+    return count / (time.perf_counter() - start), steps / count
+
+
 def main() -> None:
-    firer = WillUnit("b", "British foot", "red", TroopType.LINE, Nationality.BRITISH, strength=4)
-    target = WillUnit("m", "Militia", "blue", TroopType.MILITIA, militia_morale=2)
+    firer = Unit("b", "British foot", "red", TroopType.LINE, Nationality.BRITISH, strength=4)
+    target = Unit("m", "Militia", "blue", TroopType.MILITIA, militia_morale=2)
     facts = FireFacts(5.0, Cover.SOFT)
     dice = SamplingDice(2024)
     fire = median_us(lambda: resolve_fire(firer, target, facts, dice=dice), 2000, 25)
@@ -46,6 +66,11 @@ def main() -> None:
     action = Fire("m", "b", FireFacts(5.0))
     step = median_us(lambda: TURN.step(state, action), 200, 15)
     print(f"Turn.step, one Fire action:         {step:8.2f} us median")
+
+    for name, _ in RULESET.battles():
+        rate, steps = battles_per_second(name)
+        print(f"random battles, {name:20s} {rate:8.1f} a second ({steps:.0f} steps each;"
+              " target >= 50)")
 
 
 if __name__ == "__main__":

@@ -1,58 +1,131 @@
-"""Turn drivers: playing, stopping, replaying (on the built-in rulesets' embedded battles)."""
+"""Turn drivers: playing to the end, stopping early, replaying, policies, the unit table (on
+the toy ruleset of tests/toy_ruleset.py)."""
 
 from __future__ import annotations
 
+import enum
+import pickle
+
+import attrs
 import pytest
 
-from smoothbore import get_ruleset
-from smoothbore.battle import play, random_policy, replay
-from smoothbore.cli import main
-from smoothbore.core import InvalidValueError
+from smoothbore.battle import (
+    Played,
+    RandomPolicy,
+    Stop,
+    brief,
+    play,
+    random_policy,
+    replay,
+    unit_table,
+)
+from smoothbore.core import IllegalActionError, InvalidValueError
+from tests import toy_ruleset as toy
+
+TURN = toy.TURN
+
+
+def test_play_goes_to_the_end_by_the_rules_and_gives_the_outcome() -> None:
+    played = play(TURN, toy.example_battle(4), random_policy(9))
+    assert played.stop is Stop.OVER and played.finished
+    assert TURN.is_over(played.end)
+    assert played.outcome == TURN.outcome(played.end)
+    # every step was taken in a state that was not over: the rules ended it, not a choice
+    states = [played.start]
+    for step in played.steps:
+        assert not TURN.is_over(states[-1])
+        states.append(TURN.step(states[-1], step.action)[0])
+    assert states[-1] == played.end
+    # this battle goes to the toy's last turn (3): it ends as turn 4 begins
+    assert played.end.turn == 4 and played.outcome.reason.startswith("the last turn was played")
+    assert played.turns == played.steps[-1].turn == 3
+    assert played.actions() == tuple(step.action for step in played.steps)
 
 
 def test_same_seed_same_battle_and_replay_gives_it_back() -> None:
-    ruleset = get_ruleset("bloodybacks93")
-    assert ruleset.turn is not None and ruleset.example is not None
-    first = play(ruleset.turn, ruleset.example(4), random_policy(9), max_steps=60)
-    again = play(ruleset.turn, ruleset.example(4), random_policy(9), max_steps=60)
+    first = play(TURN, toy.example_battle(4), random_policy(9))
+    again = play(TURN, toy.example_battle(4), random_policy(9))
     assert first == again
-    assert len(first.steps) == 60 or not ruleset.turn.legal_actions(first.end)
-    assert len(first.steps) > 10
-    replayed = replay(ruleset.turn, first.start, [step.action for step in first.steps])
+    replayed = replay(TURN, first.start, first.actions())
     assert replayed == first
-    assert first.narrate().splitlines()[0].startswith("[turn 1, activity]")
+    assert replayed.stop is Stop.OVER
+    part = replay(TURN, first.start, first.actions()[:5])
+    assert part.stop is Stop.REPLAYED and part.outcome is None
+    assert part.steps == first.steps[:5]
+    assert first.narrate().splitlines()[0].startswith("[turn 1, fire] ")
 
 
-def test_play_stops_when_asked_or_when_nothing_is_legal() -> None:
-    ruleset = get_ruleset("will_awi")
-    assert ruleset.turn is not None and ruleset.example is not None
-    start = ruleset.example(1)
-    done = play(ruleset.turn, start, random_policy(1), until=lambda s: s.turn >= 2)
-    assert done.end.turn == 2
-    assert all(step.turn == 1 for step in done.steps)
-    assert play(ruleset.turn, start, random_policy(1), max_steps=0).end == start
+def test_play_stops_when_asked_at_the_step_limit_or_with_nothing_legal() -> None:
+    start = toy.long_battle(1)
+    done = play(TURN, start, random_policy(1), until=lambda s: s.turn >= 2)
+    assert (done.stop, done.outcome, done.finished) == (Stop.UNTIL, None, False)
+    assert done.end.turn == 2 and all(step.turn == 1 for step in done.steps)
+    short = play(TURN, start, random_policy(1), max_steps=3)
+    assert (short.stop, len(short.steps), short.outcome) == (Stop.MAX_STEPS, 3, None)
+    assert play(TURN, start, random_policy(1), max_steps=0).end == start
+    stuck = play(attrs.evolve(TURN, actions=()), start, random_policy(1))
+    assert (stuck.stop, stuck.steps, stuck.turns) == (Stop.NO_ACTION, (), 0)
     with pytest.raises(InvalidValueError, match="max_steps"):
-        play(ruleset.turn, start, random_policy(1), max_steps=-1)
+        play(TURN, start, random_policy(1), max_steps=-1)
 
 
-def test_battle_command_narrates_and_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["battle", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("Bloodybacks!: the embedded battle, seed 3")
-    assert "Bloodybacks 9.3" in out
-    assert main(["battle", "will", "--seed", "3", "--json"]) == 0
-    assert '"ruleset": "will_awi"' in capsys.readouterr().out
-    assert main(["battle", "--turns", "0"]) == 2
-    assert "--turns=0" in capsys.readouterr().err
+def test_play_of_a_battle_already_over_takes_no_step() -> None:
+    over = attrs.evolve(toy.example_battle(1), turn=4)
+    played = play(TURN, over, random_policy(1))
+    assert (played.steps, played.stop, played.outcome) == ((), Stop.OVER, TURN.outcome(over))
+    # a draw: nobody has lost anything
+    assert played.outcome is not None and played.outcome.winner is None
+
+
+def test_replay_says_which_step_failed() -> None:
+    # step 3 (actions[2]): a blue company firing in red's fire phase of turn 1
+    bad = [toy.Fire("r1", "b1"), toy.Fire("r2", "b1"), toy.Fire("b1", "r1"), toy.EndPhase()]
+    start = toy.example_battle(2)
+    with pytest.raises(IllegalActionError, match=r"at step 3 \(turn 1, fire\): a company of "
+                       "the active side fires at an enemy") as caught:
+        replay(TURN, start, bad)
+    assert caught.value.rule == toy.RULE_FIRE
+    assert caught.value.action == toy.Fire("b1", "r1")
+    with pytest.raises(InvalidValueError, match=r"step 1 \(turn 1, fire\): action="):
+        replay(TURN, start, ["charge!"])
+
+
+def test_random_policy_picks_uniformly_pickles_and_refuses_nothing_to_choose() -> None:
+    policy = RandomPolicy(5)
+    copy = pickle.loads(pickle.dumps(policy))
+    actions = tuple(range(4))
+    assert [policy(None, actions) for _ in range(20)] == [copy(None, actions) for _ in range(20)]
+    counts = [0] * 4
+    choose = random_policy(3)
+    for _ in range(4_000):
+        counts[choose(None, actions)] += 1
+    # uniform: each of 4 choices 1000 times, binomial sd ~27; 5 sd either side
+    assert all(865 < n < 1135 for n in counts)
+    with pytest.raises(InvalidValueError, match="actions"):
+        policy(None, ())
+
+
+def test_unit_table_shows_what_changed() -> None:
+    start = toy.example_battle(1)
+    end = start.with_units(attrs.evolve(start.unit("b2"), strength=1))
+    assert unit_table(end, start).splitlines() == [
+        "side  id  name         strength",
+        "red   r1  Red Foot     3",
+        "red   r2  Red Guards   3",
+        "blue  b1  Blue Foot    3",
+        "blue  b2  Blue Rifles  3→1",
+    ]
+    assert unit_table(start, start).splitlines()[-1] == "(no unit has changed)"
+    # without a start: the fields that differ from their defaults
+    assert unit_table(end).splitlines()[4] == "blue  b2  Blue Rifles  1"
+
+
+def test_played_of_a_finished_battle_knows_its_length() -> None:
+    played: Played[toy.Toy, object] = play(TURN, toy.example_battle(7), random_policy(7))
+    assert played.turns == len({step.turn for step in played.steps})
 
 
 def test_brief_shows_only_what_differs_from_the_defaults() -> None:
-    import enum
-
-    import attrs
-
-    from smoothbore.battle import brief
-
     class Cover(enum.Enum):
         OPEN = "open"
         WOODS = "woods"

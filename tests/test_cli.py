@@ -1,14 +1,21 @@
-"""The command line: rulesets, odds tables and JSON, errors."""
+"""The command line: rulesets, odds tables and JSON, battles to the end, simulations,
+errors (battles and simulations on the toy ruleset of tests/toy_ruleset.py, by reference)."""
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
 
 import pytest
 
-from smoothbore.cli import main
+from smoothbore.battle import play, random_policy, unit_table
+from smoothbore.cli import DEFAULT_TARGET, _Progress, main
 from smoothbore.rulesets import BUILTIN_RULESETS
+from smoothbore.simulation import simulate
+from tests import toy_ruleset as toy
+
+TOY = "tests.toy_ruleset:RULESET"
 
 
 def test_default_dice_odds_is_six_d12_at_or_under_seven(
@@ -74,4 +81,123 @@ def test_errors_are_clear(argv: list[str], message: str,
 
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
-    assert "rulesets" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert all(command in out for command in ("rulesets", "odds", "battle", "simulate"))
+
+
+def test_battle_plays_to_the_end_and_shows_the_outcome_and_the_units(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["battle", TOY, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    played = play(toy.TURN, toy.example_battle(3), random_policy(3))
+    assert played.outcome is not None
+    assert out.startswith("Toy Skirmish: the default battle, seed 3, actions chosen at random")
+    assert played.narrate() in out
+    ending = (f"The battle is over after {len(played.steps)} actions in {played.turns} turns: "
+              f"{played.outcome}")
+    assert out.endswith(f"{ending}\n\n{unit_table(played.end, played.start)}\n")
+
+
+def test_the_default_battle_of_the_command_line_plays_to_its_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from smoothbore import get_ruleset
+
+    assert main(["battle", "--seed", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    ruleset = get_ruleset(DEFAULT_TARGET[0])
+    assert ruleset.turn is not None and ruleset.example is not None
+    played = play(ruleset.turn, ruleset.example(2), random_policy(2))
+    assert played.outcome is not None
+    assert out.startswith(f"The battle is over after {len(played.steps)} actions in "
+                          f"{played.turns} turns: {played.outcome}\n")
+
+
+def test_battle_picks_an_embedded_battle_and_stops_where_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["battle", TOY, "--battle", "Long", "--seed", "2", "--turns", "2",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    played = play(toy.TURN, toy.long_battle(2), random_policy(2), until=lambda s: s.turn >= 3)
+    assert out.splitlines()[0] == (
+        f"The battle was cut short after 2 turns (--turns 2), {len(played.steps)} actions: "
+        "it is not over (turn 3, fire).")
+    assert unit_table(played.end, played.start) in out
+    assert main(["battle", TOY, "--max-steps", "5", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "The battle is not finished: it reached the step limit (--max-steps 5) in turn 1")
+
+
+def test_battle_json_has_the_outcome_and_the_state(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["battle", TOY, "--seed", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    played = play(toy.TURN, toy.example_battle(4), random_policy(4))
+    assert played.outcome is not None
+    assert (data["steps"], data["turns"], data["finished"], data["stopped"]) == (
+        len(played.steps), played.turns, True, "over")
+    assert data["outcome"]["winner"] == played.outcome.winner
+    assert data["outcome"]["scores"] == dict(played.outcome.scores)
+    assert toy.TURN.load(json.dumps(data["state"])) == played.end
+
+
+def test_simulate_reports_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", TOY, "--runs", "40", "--seed", "6"]) == 0
+    out = capsys.readouterr()
+    assert out.err == ""  # no progress line: stderr is not a terminal
+    result = simulate(toy.RULESET, runs=40, seed=6)
+    assert out.out.startswith("Toy Skirmish: the default battle played 40 times to its end")
+    assert out.out.endswith(result.table() + "\n")
+
+
+def test_simulate_json_is_the_same_with_any_number_of_jobs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", TOY, "--runs", "30", "--seed", "2", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["simulate", TOY, "--runs", "30", "--seed", "2", "--json", "--jobs", "2",
+                 "--batch-size", "4", "--battle", "default"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one == two == json.loads(json.dumps(simulate(toy.RULESET, runs=30, seed=2).to_dict()))
+
+
+def test_progress_line_only_on_a_terminal() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, pipe = Terminal(), io.StringIO()
+    for stream in (screen, pipe):
+        progress = _Progress(stream)
+        progress(5, 20)
+        progress(20, 20)
+        progress.close()
+    assert screen.getvalue() == (
+        "\rsimulating: 5/20 battles (25%)\rsimulating: 20/20 battles (100%)\n")
+    assert pipe.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["battle", TOY, "--turns", "0"], "--turns=0 is invalid: allowed is 1 or more"),
+        (["battle", TOY, "--seed", "-1"], "--seed=-1"),
+        (["battle", TOY, "--max-steps", "0"], "--max-steps=0"),
+        (["battle", TOY, "--battle", "siege"], "allowed is one of default, long"),
+        (["battle", TOY, "--turns", "x"], "argument --turns: invalid int value: 'x'"),
+        (["battle", "nowhere"], "ruleset='nowhere'"),
+        (["battle", "nowhere:RULESET"], "ruleset='nowhere:RULESET'"),
+        (["simulate", TOY, "--runs", "0"], "--runs=0"),
+        (["simulate", TOY, "--jobs", "0"], "--jobs=0"),
+        (["simulate", TOY, "--batch-size", "0"], "--batch-size=0"),
+        (["simulate", TOY, "--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["parade"], "argument COMMAND: invalid choice: 'parade'"),
+    ],
+)
+def test_every_error_is_one_line(argv: list[str], message: str,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("smoothbore: error: ") and err.count("\n") == 1
+    assert message in err

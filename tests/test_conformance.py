@@ -1,16 +1,31 @@
-"""One conformance suite run over every registered ruleset: metadata, mechanisms, odds, play."""
+"""One conformance suite run over every registered ruleset and every embedded battle.
+
+Metadata and mechanisms; then 200 seeded random battles per ruleset, spread over its battles:
+every battle ends by its rules within MAX_STEPS actions with an outcome that names a side
+(or a draw) and scores every side, and every registered action type is offered somewhere.
+The costlier checks of each step run on a sample (every DEEP_EVERY-th battle, about
+DEEP_STEPS steps of each): every listed action is accepted, actions listed earlier in the
+battle and not listed now are refused, a step leaves its state untouched and repeats
+exactly, states round-trip through JSON, and a replay gives the battle back.
+
+The checks are plain functions raising AssertionError, so ``test_the_checks_catch_...`` can
+show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when it should.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
+import attrs
+import numpy as np
 import pytest
 
 from smoothbore import available_rulesets
-from smoothbore.battle import random_policy
+from smoothbore.battle import Played, RandomPolicy, play, replay
 from smoothbore.core import (
-    BattleState,
     Distribution,
+    IllegalActionError,
     Mechanism,
     Ruleset,
     SamplingDice,
@@ -18,9 +33,25 @@ from smoothbore.core import (
     odds,
 )
 from smoothbore.core.registry import normalise
+from tests import toy_ruleset
 
-RULESETS = available_rulesets()
+MAX_STEPS = 5_000
+BATTLES = 200
+DEEP_EVERY = 10
+DEEP_STEPS = 50
+REFUSALS = 4
+
+
+def _registered() -> tuple[tuple[Ruleset, ...], str]:
+    try:
+        return available_rulesets(), ""
+    except Exception as error:
+        return (), repr(error)
+
+
+RULESETS, LOAD_ERROR = _registered()
 MECHANISMS = [(r, m) for r in RULESETS for m in r.mechanisms]
+PLAYABLE = [r for r in RULESETS if r.turn is not None]
 
 
 def _id(item: object) -> str:
@@ -29,8 +60,13 @@ def _id(item: object) -> str:
     return str(item)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=_id)
-def test_metadata(ruleset: Ruleset) -> None:
+def test_every_registered_ruleset_loads() -> None:
+    assert not LOAD_ERROR, f"a registered ruleset does not load: {LOAD_ERROR}"
+    assert RULESETS
+
+
+# --- metadata and mechanisms ----------------------------------------------------------------
+def check_metadata(ruleset: Ruleset) -> None:
     assert ruleset.name == normalise(ruleset.name)
     assert ruleset.title and ruleset.period and ruleset.edition
     assert ruleset.dice
@@ -41,16 +77,17 @@ def test_metadata(ruleset: Ruleset) -> None:
     if ruleset.turn is not None:
         assert isinstance(ruleset.turn, Turn)
         assert ruleset.turn.phases
+        assert ruleset.battles(), "a ruleset with a turn embeds at least one battle"
+        battle_names = [name for name, _ in ruleset.battles()]
+        assert len(battle_names) == len(set(battle_names)), "battle names are unique"
 
 
-@pytest.mark.parametrize(("ruleset", "mechanism"), MECHANISMS, ids=_id)
-def test_mechanism_defaults_give_an_exact_distribution(
-    ruleset: Ruleset, mechanism: Mechanism
-) -> None:
+def check_mechanism(mechanism: Mechanism) -> None:
     assert mechanism.rule and mechanism.summary
-    defaults = {p.name: p.default for p in mechanism.parameters}
     for parameter in mechanism.parameters:
-        assert parameter.parse(str(parameter.default).lower()) == parameter.default
+        assert parameter.help.strip(), f"{mechanism.name} {parameter.name} has no help"
+        assert parameter.parse(parameter.show(parameter.default)) == parameter.default
+    defaults = mechanism.defaults()
     dist: Distribution[Hashable] = odds(mechanism.function, **defaults)
     assert sum(w for _, w in dist.items()) == dist.denominator
     assert all(str(outcome) for outcome in dist.outcomes)
@@ -63,28 +100,238 @@ def test_mechanism_defaults_give_an_exact_distribution(
     assert all(record.rule and record.reason for record in first.records)
 
 
-PLAYABLE = [r for r in RULESETS if r.turn is not None and r.example is not None]
+@pytest.mark.parametrize("ruleset", RULESETS, ids=_id)
+def test_metadata(ruleset: Ruleset) -> None:
+    check_metadata(ruleset)
+
+
+@pytest.mark.parametrize(("ruleset", "mechanism"), MECHANISMS, ids=_id)
+def test_mechanism_defaults_give_an_exact_distribution(
+    ruleset: Ruleset, mechanism: Mechanism
+) -> None:
+    check_mechanism(mechanism)
+
+
+# --- battles ------------------------------------------------------------------------------
+@attrs.frozen
+class Sample:
+    """One seeded random battle: which embedded battle, the seed, how it went, and every
+    action type that legal_actions offered along the way."""
+
+    battle: str
+    seed: int
+    played: Played[Any, Any]
+    offered: frozenset[type]
+
+
+class _Recording:
+    """A random policy that notes the type of every action offered to it."""
+
+    def __init__(self, seed: int) -> None:
+        self.choose = RandomPolicy(seed)
+        self.offered: set[type] = set()
+
+    def __call__(self, state: Any, actions: tuple[Any, ...]) -> Any:
+        self.offered.update(map(type, actions))
+        return self.choose(state, actions)
+
+
+def play_battles(ruleset: Ruleset, count: int, max_steps: int = MAX_STEPS
+                 ) -> tuple[Sample, ...]:
+    """``count`` random battles, seeds 0, 1, ..., going round the embedded battles."""
+    turn, battles = ruleset.turn, ruleset.battles()
+    assert turn is not None
+    samples = []
+    for seed in range(count):
+        name, make = battles[seed % len(battles)]
+        policy = _Recording(seed)
+        try:
+            played = play(turn, make(seed), policy, max_steps=max_steps)
+        except IllegalActionError as error:  # the policy only takes listed actions
+            raise AssertionError(f"{name} seed {seed}: step refuses listed {error.action!r}: "
+                                 f"{error.why}") from error
+        samples.append(Sample(name, seed, played, frozenset(policy.offered)))
+    return tuple(samples)
+
+
+_PLAYED: dict[str, tuple[Sample, ...]] = {}
+
+
+def _battles_of(ruleset: Ruleset) -> tuple[Sample, ...]:
+    if ruleset.name not in _PLAYED:
+        _PLAYED[ruleset.name] = play_battles(ruleset, BATTLES)
+    return _PLAYED[ruleset.name]
+
+
+def check_starts(ruleset: Ruleset) -> None:
+    """Every embedded battle starts playable, with a turn limit so that it ends."""
+    turn = ruleset.turn
+    assert turn is not None
+    for name, make in ruleset.battles():
+        state = make(0)
+        assert make(0) == state, f"{name}: the same seed makes the same battle"
+        assert normalise(state.ruleset) == ruleset.name
+        assert len(state.sides) >= 2
+        assert state.scenario.turn_limit is not None, f"{name} has no turn limit"
+        assert not turn.is_over(state), f"{name} is over before it starts"
+        assert turn.legal_actions(state), f"{name} offers no action at the start"
+
+
+def check_battles_end(samples: tuple[Sample, ...], max_steps: int = MAX_STEPS) -> None:
+    for sample in samples:
+        played = sample.played
+        assert played.finished, (
+            f"{sample.battle} seed {sample.seed} did not end: {played.stop.value} after "
+            f"{len(played.steps)} actions (turn {played.end.turn}, {played.end.phase})"
+        )
+        assert len(played.steps) <= max_steps
+
+
+def check_outcomes(turn: Any, samples: tuple[Sample, ...]) -> None:
+    for sample in samples:
+        end, outcome = sample.played.end, sample.played.outcome
+        where = f"{sample.battle} seed {sample.seed}"
+        assert outcome is not None, f"{where}: no outcome"
+        assert outcome == turn.outcome(end)
+        assert outcome.winner is None or outcome.winner in end.sides, f"{where}: {outcome}"
+        assert sorted(side for side, _ in outcome.scores) == sorted(end.sides), (
+            f"{where}: scores {outcome.scores} for sides {end.sides}"
+        )
+        assert all(isinstance(score, int) for _, score in outcome.scores)
+        assert outcome.reason and outcome.rule
+
+
+def check_action_types_offered(turn: Any, samples: tuple[Sample, ...]) -> None:
+    offered = frozenset().union(*(sample.offered for sample in samples))
+    missing = [kind.__name__ for kind in turn.action_types() if kind not in offered]
+    assert not missing, f"never offered in {len(samples)} battles: {', '.join(missing)}"
+
+
+def check_steps(turn: Any, sample: Sample, stride: int) -> None:
+    """Replay a battle, checking every ``stride``-th step: each listed action is accepted,
+    earlier actions no longer listed are refused, the step taken is pure and repeats, the
+    state round-trips through JSON; then the whole replay equals the battle."""
+    played = sample.played
+    rng = np.random.default_rng(sample.seed)
+    earlier: dict[Any, None] = {}
+    state = played.start
+    for index, step in enumerate(played.steps):
+        where = f"{sample.battle} seed {sample.seed}, step {index + 1} (turn {state.turn}, " \
+                f"{state.phase})"
+        if index % stride == 0:
+            listed = turn.legal_actions(state)
+            _check_accepted(turn, state, listed, where)
+            _check_refused(turn, state, [a for a in earlier if a not in set(listed)], rng,
+                           where)
+            _check_pure(turn, state, step.action, where)
+            assert turn.load(state.to_json()) == state, f"{where}: JSON round trip"
+            earlier.update(dict.fromkeys(listed))
+        earlier[step.action] = None
+        state, _ = turn.step(state, step.action)
+    assert state == played.end
+    assert replay(turn, played.start, played.actions()) == played
+
+
+def _check_accepted(turn: Any, state: Any, listed: tuple[Any, ...], where: str) -> None:
+    for action in listed:
+        try:
+            turn.step(state, action)
+        except Exception as error:
+            raise AssertionError(f"{where}: step refuses listed {action!r}: {error}") from error
+
+
+def _check_refused(turn: Any, state: Any, unlisted: list[Any], rng: np.random.Generator,
+                   where: str) -> None:
+    picked = rng.choice(len(unlisted), size=min(REFUSALS, len(unlisted)), replace=False)
+    for i in sorted(int(i) for i in picked):
+        action = unlisted[i]
+        try:
+            turn.step(state, action)
+        except IllegalActionError:
+            continue
+        except Exception as error:
+            raise AssertionError(
+                f"{where}: {action!r} is not listed, and step raised {error!r}, not "
+                "IllegalActionError"
+            ) from error
+        raise AssertionError(f"{where}: step accepts {action!r}, which legal_actions omits")
+
+
+def _check_pure(turn: Any, state: Any, action: Any, where: str) -> None:
+    before = state.to_json()
+    after, events = turn.step(state, action)
+    assert state.to_json() == before, f"{where}: step changed its state"
+    assert turn.step(state, action) == (after, events), f"{where}: step does not repeat"
+    assert all(event.rule for event in events), f"{where}: an event names no rule"
+
+
+def check_deep(turn: Any, samples: tuple[Sample, ...], every: int = DEEP_EVERY,
+               steps: int = DEEP_STEPS) -> None:
+    for sample in samples[::every]:
+        check_steps(turn, sample, max(1, len(sample.played.steps) // steps))
 
 
 @pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_play_is_pure_replayable_and_serialisable(ruleset: Ruleset, seed: int) -> None:
-    """Random legal actions from the embedded battle: each step leaves its state untouched,
-    gives the same result when repeated, names a rule for every event, and every state
-    round-trips through JSON."""
-    turn, state = ruleset.turn, ruleset.example(seed)  # type: ignore[misc]
-    assert turn is not None
-    choose = random_policy(seed)
-    types = (type(state.units[0]), type(state.commanders[0]), type(state.extra))
-    for _ in range(120):
-        actions = turn.legal_actions(state)
-        if not actions:
-            break
-        action = choose(state, actions)
-        before = state.to_json()
-        after, events = turn.step(state, action)
-        assert state.to_json() == before
-        assert turn.step(state, action) == (after, events)
-        assert all(event.rule for event in events)
-        assert BattleState.from_json(after.to_json(), *types) == after
-        state = after
+def test_every_embedded_battle_starts_playable(ruleset: Ruleset) -> None:
+    check_starts(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
+def test_random_battles_end_with_an_outcome(ruleset: Ruleset) -> None:
+    samples = _battles_of(ruleset)
+    assert {s.battle for s in samples} == {name for name, _ in ruleset.battles()}
+    check_battles_end(samples)
+    check_outcomes(ruleset.turn, samples)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
+def test_every_action_type_is_offered(ruleset: Ruleset) -> None:
+    check_action_types_offered(ruleset.turn, _battles_of(ruleset))
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
+def test_steps_are_legal_pure_serialisable_and_replay(ruleset: Ruleset) -> None:
+    check_deep(ruleset.turn, _battles_of(ruleset))
+
+
+# --- the checks themselves, on the toy ruleset ----------------------------------------------
+TOY_BATTLES = 40
+
+
+def _all_checks(ruleset: Ruleset) -> None:
+    check_metadata(ruleset)
+    for mechanism in ruleset.mechanisms:
+        check_mechanism(mechanism)
+    check_starts(ruleset)
+    samples = play_battles(ruleset, TOY_BATTLES, max_steps=300)
+    check_battles_end(samples, max_steps=300)
+    check_outcomes(ruleset.turn, samples)
+    check_action_types_offered(ruleset.turn, samples)
+    check_deep(ruleset.turn, samples, every=1, steps=1_000)
+
+
+def test_the_checks_pass_on_the_toy_ruleset() -> None:
+    _all_checks(toy_ruleset.RULESET)
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("incomplete", "which legal_actions omits"),
+        ("refuses", "step refuses listed Fire"),
+        ("impure", "step does not repeat"),
+        ("never-ends", "did not end: the step limit was reached after 300 actions"),
+        ("never-offered", "never offered in 40 battles: Rally"),
+    ],
+)
+def test_the_checks_catch_a_broken_ruleset(kind: str, message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        _all_checks(toy_ruleset.broken(kind))
+
+
+def test_parameters_read_from_the_signature_have_help() -> None:
+    (mechanism,) = toy_ruleset.RULESET.mechanisms
+    (parameter,) = mechanism.parameters
+    assert (parameter.name, parameter.help, parameter.low, parameter.high) == (
+        "hit_on", "the d6 score that hits", 1, 7)
+

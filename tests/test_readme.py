@@ -33,3 +33,14 @@ def test_quick_start_is_two_commands_and_ci_runs_the_test_one() -> None:
     assert len(commands) == 2
     ci = (README.parent / ".ci" / "run").read_text()
     assert commands[1] in ci.splitlines()
+
+
+def test_readme_commands_are_ones_the_command_line_reads() -> None:
+    from smoothbore.cli import _parser
+
+    text = README.read_text()
+    commands = [line.split("#")[0].split() for line in re.findall(r"^smoothbore .*$", text, re.M)]
+    assert {"odds", "battle"} <= {command[1] for command in commands}
+    parser = _parser()
+    for command in commands:
+        parser.parse_args(command[1:])  # raises on an unknown command or option

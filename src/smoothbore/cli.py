@@ -1,4 +1,5 @@
-"""The ``smoothbore`` command line: list rulesets, print exact odds of their mechanisms."""
+"""The ``smoothbore`` command line: list rulesets, print exact odds of their mechanisms, play
+a battle to its end, simulate many."""
 
 from __future__ import annotations
 
@@ -6,16 +7,18 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, NoReturn, TextIO
 
 from smoothbore import __version__
-from smoothbore.battle import play, random_policy
+from smoothbore.battle import MAX_STEPS, Played, Stop, play, random_policy, unit_table
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, monte_carlo, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, SmoothboreError
 from smoothbore.core.ruleset import Mechanism, find_mechanism
 from smoothbore.rulesets import available_rulesets, get_ruleset
+from smoothbore.simulation import battle_name, resolve_ruleset, simulate
 
 __all__ = ["main"]
 
@@ -28,9 +31,12 @@ DEFAULT_DICE_MECHANISM = "pool"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="smoothbore",
-        description="Play and analyse horse-and-musket wargames: exact odds of every mechanism.",
+        description=(
+            "Play and analyse horse-and-musket wargames: exact odds of every mechanism, "
+            "battles played to their end, and simulations of many."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"smoothbore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -56,18 +62,53 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--seed", type=int, default=None, help="seed for --samples")
     fight = commands.add_parser(
         "battle",
-        help="play a ruleset's embedded battle with random legal actions, narrated",
+        help="play an embedded battle to its end with random legal actions, narrated",
         description=(
-            "Play the embedded battle of a ruleset (default bloodybacks93), choosing uniformly "
-            "among the legal actions, and narrate every step with its rolls and rules. The "
-            "same seed plays the same battle."
+            "Play an embedded battle of a ruleset (default bloodybacks93) to its end, "
+            "choosing uniformly among the legal actions, narrate every step with its rolls "
+            "and rules, and close with the outcome and a table of the units. The same seed "
+            "plays the same battle."
         ),
     )
-    fight.add_argument("ruleset", nargs="?", default=DEFAULT_TARGET[0], help="ruleset name")
-    fight.add_argument("--seed", type=int, default=1, help="seed for the dice and the choices")
-    fight.add_argument("--turns", type=int, default=1, help="play until this many turns end")
-    fight.add_argument("--max-steps", type=int, default=2_000, help="stop after this many actions")
-    fight.add_argument("--json", action="store_true", help="print the final state as JSON")
+    fight.add_argument("ruleset", nargs="?", default=DEFAULT_TARGET[0],
+                       help="ruleset name or alias, or module:ATTRIBUTE (default bloodybacks93)")
+    fight.add_argument("--battle", default="default", help="which embedded battle (default: "
+                       "the ruleset's first; an unknown name lists them)")
+    fight.add_argument("--seed", type=int, default=1,
+                       help="seed for the dice and the choices (default 1)")
+    fight.add_argument("--turns", type=int, default=None,
+                       help="stop after this many turns, even if the battle is not over")
+    fight.add_argument("--max-steps", type=int, default=MAX_STEPS,
+                       help=f"stop after this many actions (default {MAX_STEPS})")
+    fight.add_argument("--quiet", action="store_true",
+                       help="print only the end: the outcome and the units")
+    fight.add_argument("--json", action="store_true",
+                       help="print the outcome and the final state as JSON")
+    many = commands.add_parser(
+        "simulate",
+        help="play many battles to their end and report who wins",
+        description=(
+            "Play an embedded battle many times to its end with random legal actions and "
+            "report each side's win rate with its 95% Wilson interval, the mean score and "
+            "losses per side and how long battles last. The same seed gives the same "
+            "results whatever the number of jobs."
+        ),
+    )
+    many.add_argument("ruleset", nargs="?", default=DEFAULT_TARGET[0],
+                      help="ruleset name or alias, or module:ATTRIBUTE (default bloodybacks93)")
+    many.add_argument("--battle", default="default", help="which embedded battle (default: "
+                      "the ruleset's first)")
+    many.add_argument("--runs", type=int, default=100, help="how many battles (default 100)")
+    many.add_argument("--seed", type=int, default=1,
+                      help="seed of the whole simulation (default 1)")
+    many.add_argument("--jobs", type=int, default=1,
+                      help="worker processes (default 1: this process)")
+    many.add_argument("--max-steps", type=int, default=MAX_STEPS,
+                      help=f"actions after which a battle counts as not finished "
+                           f"(default {MAX_STEPS})")
+    many.add_argument("--batch-size", type=int, default=None,
+                      help="battles sent to a worker at a time (default: about runs/32)")
+    many.add_argument("--json", action="store_true", help="print JSON for programs")
     return parser
 
 
@@ -163,26 +204,127 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
 
 def _cmd_battle(args: argparse.Namespace) -> int:
-    ruleset = get_ruleset(args.ruleset)
-    if ruleset.turn is None or ruleset.example is None:
-        raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn and a battle")
-    if args.turns < 1:
+    ruleset = resolve_ruleset(args.ruleset)
+    if ruleset.turn is None:
+        raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
+    make = ruleset.battle(args.battle)
+    battle = battle_name(ruleset, args.battle)
+    if args.turns is not None and args.turns < 1:
         raise InvalidValueError("--turns", args.turns, "1 or more")
     if args.seed < 0:
         raise InvalidValueError("--seed", args.seed, "0 or more")
-    start = ruleset.example(args.seed)
-    last_turn = getattr(start, "turn", 1) + args.turns
-    played = play(
-        ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
-        until=lambda state: getattr(state, "turn", 0) >= last_turn,
-    )
+    if args.max_steps < 1:
+        raise InvalidValueError("--max-steps", args.max_steps, "1 or more")
+    start = make(args.seed)
+    last_turn = start.turn + args.turns if args.turns is not None else None
+
+    def until(state: Any) -> bool:
+        return last_turn is not None and state.turn >= last_turn
+
+    played = play(ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
+                  until=until)
     if args.json:
-        print(played.end.to_json())
+        print(json.dumps(_battle_json(ruleset.name, battle, args.seed, played), indent=2))
         return 0
-    print(f"{ruleset.title}: the embedded battle, seed {args.seed}, "
-          f"{len(played.steps)} actions chosen at random among the legal ones\n")
-    print(played.narrate())
+    if not args.quiet:
+        print(f"{ruleset.title}: the {battle} battle, seed {args.seed}, actions chosen at "
+              "random among the legal ones\n")
+        print(played.narrate())
+        print()
+    print(_ending(played, args))
+    print()
+    print(unit_table(played.end, played.start))
     return 0
+
+
+def _ending(played: Played[Any, Any], args: argparse.Namespace) -> str:
+    """How the battle ended, or why it stopped before its end."""
+    length = f"{_count(len(played.steps), 'action')} in {_count(played.turns, 'turn')}"
+    where = f"turn {played.end.turn}, {played.end.phase}"
+    if played.outcome is not None:
+        return f"The battle is over after {length}: {played.outcome}"
+    if played.stop is Stop.UNTIL:
+        return (f"The battle was cut short after {_count(args.turns, 'turn')} (--turns "
+                f"{args.turns}), {_count(len(played.steps), 'action')}: it is not over "
+                f"({where}).")
+    if played.stop is Stop.MAX_STEPS:
+        return (f"The battle is not finished: it reached the step limit (--max-steps "
+                f"{args.max_steps}) in {where}.")
+    return f"The battle stopped before its end: no action is legal in {where}."
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def _battle_json(name: str, battle: str, seed: int, played: Played[Any, Any]
+                 ) -> dict[str, Any]:
+    outcome = played.outcome
+    return {
+        "ruleset": name,
+        "battle": battle,
+        "seed": seed,
+        "steps": len(played.steps),
+        "turns": played.turns,
+        "finished": played.finished,
+        "stopped": played.stop.name.lower(),
+        "outcome": None if outcome is None else {
+            "winner": outcome.winner, "scores": dict(outcome.scores),
+            "reason": outcome.reason, "rule": outcome.rule,
+        },
+        "state": json.loads(played.end.to_json()),
+    }
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    for option, value, low in (("--runs", args.runs, 1), ("--jobs", args.jobs, 1),
+                               ("--seed", args.seed, 0), ("--max-steps", args.max_steps, 1)):
+        if value < low:
+            raise InvalidValueError(option, value, f"{low} or more")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise InvalidValueError("--batch-size", args.batch_size, "1 or more")
+    ruleset = resolve_ruleset(args.ruleset)
+    progress = _Progress(sys.stderr)
+    options: dict[str, Any] = {
+        "runs": args.runs, "seed": args.seed, "battle": args.battle,
+        "max_steps": args.max_steps, "batch_size": args.batch_size, "progress": progress,
+    }
+    try:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                result = simulate(args.ruleset, executor=pool, **options)
+        else:
+            result = simulate(ruleset, **options)
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    jobs = f", {args.jobs} jobs" if args.jobs > 1 else ""
+    print(f"{ruleset.title}: the {result.battle} battle played {args.runs} times to its end "
+          f"with random legal actions (seed {args.seed}{jobs})\n")
+    print(result.table())
+    return 0
+
+
+class _Progress:
+    """A progress line on a terminal's stderr (nothing when stderr is not a terminal)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.live:
+            self.stream.write(f"\rsimulating: {done}/{total} battles ({done / total:.0%})")
+            self.stream.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def _describe(mechanism: Mechanism) -> dict[str, Any]:
@@ -198,15 +340,33 @@ def _describe(mechanism: Mechanism) -> dict[str, Any]:
     }
 
 
+class _UsageError(Exception):
+    """A command line argparse cannot read."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors reported as one line by ``main``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    """Run the command line; returns the exit status (0 ok, 2 bad input). Every error is
+    one line on stderr: ``smoothbore: error: ...``."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as error:
+        print(f"smoothbore: error: {error}", file=sys.stderr)
+        return 2
     try:
         if args.command == "rulesets":
             return _cmd_rulesets(args.json)
         if args.command == "battle":
             return _cmd_battle(args)
+        if args.command == "simulate":
+            return _cmd_simulate(args)
         if args.command == "odds":
             if args.samples < 0:
                 raise InvalidValueError("--samples", args.samples, "0 or more")

@@ -15,16 +15,17 @@ from smoothbore.bloodybacks93.actions import (
     Manoeuvre,
     Move,
     Rally,
+    ResolveDeferred,
     RoutTest,
     Shoot,
     SpendCommandPoint,
+    lead_first,
 )
 from smoothbore.bloodybacks93.activation import ActionKind
 from smoothbore.bloodybacks93.command import CommandPointUse
-from smoothbore.bloodybacks93.turn import step
 from smoothbore.core import IllegalActionError
 
-from .turn_setup import start
+from .turn_setup import start, step
 
 
 def test_actions_are_frozen_values() -> None:
@@ -47,6 +48,15 @@ def test_defaults_are_the_plain_table_facts() -> None:
     assert charge.evade is None and charge.target_in_open and not charge.hard_cover
     assert not charge.defer and not charge.pursue and charge.distance is None
     assert Move("b1").through is None
+    assert ResolveDeferred() == ResolveDeferred(reverse=False, pursue=False)
+
+
+def test_a_charge_keeps_its_first_units_first() -> None:
+    """Multiple unit melee: the first charger and the first target are kept; the others are
+    put in one order, whatever order they are given in."""
+    assert lead_first(["c", "b", "a"]) == ("c", "a", "b")
+    assert lead_first(()) == ()
+    assert Charge(["b2", "b3", "b1"], ["a2", "a1"]).unit_ids == ("b2", "b1", "b3")
 
 
 def test_every_action_kind_is_handled_by_step() -> None:

@@ -88,14 +88,15 @@ def test_naturals_option_in_the_hand() -> None:
     assert hopeful.probability(lambda a: a.actions > 0) == 1 - pool(3, 0)[0]
 
 
-def test_routing_and_recovered_units_cannot_activate() -> None:
-    """Activating Units: units recovered from rout this turn may not activate; routing units
-    take a morale test instead (Morale)."""
+def test_routing_and_destroyed_units_cannot_activate() -> None:
+    """Activating Units: routing units take a morale test instead (Morale); a destroyed unit
+    is gone (units recovered from rout this turn are kept out by the turn:
+    test_steps_units)."""
     dice = SamplingDice(0)
     with pytest.raises(IllegalActionError, match="routing"):
         activate(Unit("a", "A", BRITISH, routing=True), LEADER, dice=dice)
     with pytest.raises(IllegalActionError) as info:
-        activate(Unit("a", "A", BRITISH, recovered_from_rout=True), LEADER, dice=dice)
+        activate(Unit("a", "A", BRITISH, destroyed=True), LEADER, dice=dice)
     assert "Activating Units" in info.value.rule
 
 

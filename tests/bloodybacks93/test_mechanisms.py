@@ -10,9 +10,12 @@ from fractions import Fraction
 import pytest
 
 from smoothbore.bloodybacks93 import RULESET
+from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.commanders import Fate
-from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Unit
-from smoothbore.core import monte_carlo, odds
+from smoothbore.bloodybacks93.melee import charge_distribution
+from smoothbore.bloodybacks93.shooting import Cover
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit, UnitType
+from smoothbore.core import InvalidValueError, monte_carlo, odds, spell
 
 from .oracle import AV_FACES, D12_FACES, pool, pool_by_convolution, results_of, totals
 from .test_melee import oracle
@@ -107,7 +110,7 @@ def _expected(name: str) -> dict[str, Fraction]:
     if name == "melee":
         return {f"{k}-{6 - k}": p for k, p in pool(6, 3).items()}
     if name == "charge":  # Q4 D5 regulars (5 impetus dice, 7 melee dice) v Q3 D6 militia
-        charger = Unit("c", "c", BRITISH, quality=4, density=5)
+        charger = Unit("c", "c", BRITISH, quality=4, density=5, troops=Troops.REGULAR)
         defender = Unit("d", "d", AMERICAN, quality=3, density=6)
         return {_verdict(k): p for k, p in oracle(charger, defender, 5, 7, False).items()}
     if name == "pursuit":  # infantry of quality 3: dAv + 3
@@ -165,3 +168,51 @@ def test_monte_carlo_agrees_with_exact(name: str, given: dict[str, str]) -> None
     exact = odds(mechanism.function, **arguments)
     estimate = monte_carlo(mechanism.function, samples=2000, rng=93, **arguments)
     assert estimate.agrees_with(exact)
+
+
+def test_choices_are_spelled_as_the_command_line_writes_them() -> None:
+    """Every choice is an enum or a literal, spelled in lower case with dashes (as
+    core.ruleset.spell writes it) and read back in any spelling; the function receives the
+    enum member."""
+    move = RULESET.mechanism("move")
+    kind = move.parameter("kind")
+    assert kind.parse("very-light-artillery") is UnitType.VERY_LIGHT_ARTILLERY
+    assert kind.parse("VERY_LIGHT_ARTILLERY") is UnitType.VERY_LIGHT_ARTILLERY
+    assert [spell(c) for c in move.parameter("terrain").choices] == [
+        "open", "light-woods", "heavy-woods", "difficult-terrain", "up-a-steep-hill"]
+    shooting = RULESET.mechanism("shooting")
+    assert [spell(c) for c in shooting.parameter("weapon").choices] == [
+        "musket", "rifle", "carbine", "very-light", "light", "field", "heavy", "siege",
+        "amusette"]
+    charge = RULESET.mechanism("charge")
+    assert "charger_troops=regular" in charge.signature()
+    assert charge.parameter("cover").parse("light") is Cover.LIGHT
+    assert charge.parameter("cover").parse("2") is Cover.SIGNIFICANT
+    with pytest.raises(InvalidValueError) as info:
+        charge.parameter("charger_troops").parse("hessian")
+    assert info.value.field == "charger_troops"
+    assert "regular, continental, militia" in info.value.allowed
+    with pytest.raises(InvalidValueError):
+        charge.parameter("charger_quality").parse("6")
+    arguments = move.arguments({"kind": "field-artillery", "formation": "unlimbered"})
+    dist = odds(move.function, **arguments)
+    assert {str(o) for o in dist.outcomes} == {f'moves up to {k}"' for k in (2, 3, 4, 5)}
+
+
+def test_charge_commanders_reach_the_rules() -> None:
+    """Determine impetus; Morale: Modifiers (B43): the charge mechanism's commanders are the
+    rules' own: any commander with the chargers adds an impetus die; the charger's or the
+    defender's own commander (or the CinC) also helps that unit's tests."""
+    charge = RULESET.mechanism("charge")
+    charger = Unit("c", "charger", BRITISH, quality=4, density=5, troops=Troops.REGULAR)
+    defender = Unit("d", "defender", AMERICAN, quality=3, density=6, troops=Troops.MILITIA)
+    for given, facts in (
+        ({"commander_attached": "yes"}, ChargeFacts(charger_commander_attached=True)),
+        ({"charger_led": "yes"},
+         ChargeFacts(charger_commander_attached=True, led=frozenset({"c"}))),
+        ({"defender_led": "yes"}, ChargeFacts(led=frozenset({"d"}))),
+    ):
+        got = odds(charge.function, **charge.arguments(given))
+        want = charge_distribution((charger,), (defender,), facts).map(lambda o: o.verdict())
+        assert got == want
+        assert got != odds(charge.function, **charge.arguments({}))

@@ -14,6 +14,7 @@ from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
 from smoothbore.bloodybacks93.melee import (
     Fate,
     charge_distribution,
+    cohesion_sequence,
     has_bayonets,
     melee_dice,
     melee_need,
@@ -85,7 +86,8 @@ def _verdicts(dist: object) -> dict[tuple[str, str, str], Fraction]:
     return {o: mapped.probability(o) for o in mapped.outcomes}
 
 
-REGULARS = Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20)
+REGULARS = Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20,
+                troops=Troops.REGULAR)
 CONTINENTALS = Unit("d", "Continentals", AMERICAN, quality=3, density=6, size=20,
                     troops=Troops.CONTINENTAL)
 MILITIA = Unit("m", "Militia", AMERICAN, quality=2, density=6, size=30, troops=Troops.MILITIA)
@@ -260,3 +262,20 @@ def test_two_chargers_staged_equals_replayed() -> None:
     assert staged == replayed
     lost = [o for o in staged.outcomes if o.winner == "defenders won the melee"]
     assert all(len(o.charger_tests) == 2 and None not in o.charger_tests for o in lost)
+
+
+def test_each_unit_counts_only_its_own_commander_in_its_tests() -> None:
+    """Morale: Modifiers: +1 "if the unit's commander and/or the CinC is attached to the
+    unit" (B43): two militia chargers lose a melee 1-5; only the one named in ``led`` tests
+    at +1: quality 2 + density 6 - 4 + 1 = 5, the other 2 + 6 - 4 = 4. The winner's test,
+    when it comes, has its own (here none)."""
+    second = attrs.evolve(MILITIA, id="m2", name="More militia", size=10)
+    facts = ChargeFacts(led=frozenset({"m"}))
+    after = odds(cohesion_sequence, (MILITIA, second), (HESSIANS,), 1, 5, facts, None)
+    needs = after.map(lambda a: tuple(t.need for t in a.charger_tests if t is not None))
+    assert needs.outcomes == ((5, 4),)
+    winners = after.map(lambda a: tuple(t.need for t in a.defender_tests if t is not None))
+    assert set(winners.outcomes) <= {(), (4 + 8,)}
+    staged = charge_distribution((MILITIA, second), (HESSIANS,), facts)
+    assert staged == odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
+    assert staged != charge_distribution((MILITIA, second), (HESSIANS,), ChargeFacts())

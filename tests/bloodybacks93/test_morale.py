@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import attrs
 import pytest
 from hypothesis import given
 
@@ -84,7 +85,8 @@ def test_results_table() -> None:
 
 def test_apply_results() -> None:
     """Morale: rout raises DRPs to 3; push back destroys deployed artillery unless in works;
-    a routing unit that rolls push back or carry on recovers."""
+    a routing unit that rolls push back or carry on recovers (the turn keeps it from acting
+    that turn: test_steps_units)."""
     unit = Unit("a", "A", BRITISH, disruption=1)
     routed = apply_result(unit, TestResult.ROUT)
     assert routed.routing and routed.disruption == 3
@@ -95,8 +97,9 @@ def test_apply_results() -> None:
     assert not apply_result(guns, TestResult.PUSHED_BACK,
                             fortified_or_behind_obstacle=True).destroyed
     recovered = apply_result(routed, TestResult.PUSHED_BACK)
-    assert not recovered.routing and recovered.recovered_from_rout
-    assert not recovered.can_act
+    assert not recovered.routing and not recovered.destroyed
+    assert apply_result(routed, TestResult.CARRY_ON) == attrs.evolve(routed, routing=False)
+    assert apply_result(routed, TestResult.ROUT) == routed
     assert holds_ground(TestResult.PUSHED_BACK, fortified_or_behind_obstacle=True)
     assert not holds_ground(TestResult.PUSHED_BACK)
 

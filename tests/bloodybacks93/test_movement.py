@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import attrs
 import pytest
 
 from smoothbore.bloodybacks93.movement import (
@@ -12,6 +13,7 @@ from smoothbore.bloodybacks93.movement import (
     PassageResult,
     Terrain,
     cavalry_choices,
+    is_passage_of_lines,
     may_interpenetrate,
     move,
     passage_allowed,
@@ -134,11 +136,35 @@ def test_retrograde() -> None:
 
 def test_interpenetration() -> None:
     """Interpenetration: unlimbered artillery and density 3-4 infantry pass through, or are
-    passed through by, any friendly unit."""
+    passed through by, any friendly unit; but infantry of density 5+ moving through guns
+    makes a passage of lines (B25)."""
+    guns = _guns(UnitType.FIELD_ARTILLERY)
+    horse = Unit("c", "Horse", BRITISH, kind=UnitType.CAVALRY)
     assert may_interpenetrate(_inf(4), _inf(8))
     assert may_interpenetrate(_inf(8), _inf(3))
-    assert may_interpenetrate(_inf(6), _guns(UnitType.FIELD_ARTILLERY))
+    assert may_interpenetrate(guns, _inf(6))
+    assert may_interpenetrate(_inf(4), guns) and may_interpenetrate(horse, guns)
     assert not may_interpenetrate(_inf(5), _inf(6))
+    assert not may_interpenetrate(_inf(6), guns)
+    assert not may_interpenetrate(_inf(5), _guns(UnitType.LIGHT_ARTILLERY, Formation.LIMBERED))
+
+
+def test_passage_through_guns_rolls_the_d12() -> None:
+    """Passage of lines: "infantry of density 5 or more ... through another infantry unit of
+    density 5 or more (or unlimbered artillery)": formed infantry through guns rolls the
+    d12, 1 fails, the combined quality or more passes, otherwise each takes the DRPs of the
+    mover's density (the crews do not count) (B25)."""
+    mover, guns = _inf(6, quality=3), attrs.evolve(_guns(UnitType.FIELD_ARTILLERY), quality=4)
+    assert is_passage_of_lines(mover, guns) and passage_allowed(mover, guns)
+    assert not passage_allowed(_inf(6, quality=2), guns)
+    dist = odds(passage_of_lines, mover, guns).map(
+        lambda p: (p.result, p.mover.disruption, p.static.disruption))
+    expected: dict[tuple[PassageResult, int, int], Fraction] = {}
+    for face in D12_FACES:
+        key = ((PassageResult.BLOCKED, 0, 0) if face == 1 else
+               (PassageResult.CLEAN, 0, 0) if face >= 7 else (PassageResult.DISORDERED, 2, 2))
+        expected[key] = expected.get(key, Fraction(0)) + Fraction(1, 12)
+    assert {o: dist.probability(o) for o in dist.outcomes} == expected
 
 
 def test_passage_allowed() -> None:

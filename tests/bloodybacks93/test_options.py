@@ -10,7 +10,7 @@ from smoothbore.core import InvalidValueError
 
 def test_defaults_are_the_plain_reading() -> None:
     """Every house reading is off by default (the text's plainest reading); figures at 1:10
-    (Concepts and definitions: Scales); artillery may charge, as the text forbids it nowhere
+    (Concepts and definitions: Scales); guns do not charge, the reading a referee takes
     (Charges and melee, B47)."""
     assert Options() == DEFAULT_OPTIONS
     assert not any((DEFAULT_OPTIONS.activity_table_quirk, DEFAULT_OPTIONS.activation_naturals,
@@ -18,7 +18,7 @@ def test_defaults_are_the_plain_reading() -> None:
                     DEFAULT_OPTIONS.cavalry_experiment,
                     DEFAULT_OPTIONS.impetus_penalty_after_melee))
     assert DEFAULT_OPTIONS.men_per_figure == 10
-    assert DEFAULT_OPTIONS.artillery_may_charge
+    assert not DEFAULT_OPTIONS.artillery_may_charge
 
 
 def test_figure_scale_is_validated() -> None:

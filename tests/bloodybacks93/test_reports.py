@@ -1,5 +1,5 @@
 """Bloodybacks 9.3, Morale: Push Back and Rout moves; Risk to commanders: the moves and risks
-that follow a result in the turn (reports.py)."""
+that follow a result in the turn, reported through the step's log (reports.py)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,21 @@ import pytest
 
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.morale import TestResult, apply_result
-from smoothbore.bloodybacks93.reports import fate_after_test, move_events, risk_events
+from smoothbore.bloodybacks93.reports import fate_after_test, retire, retire_after_test, risk
 from smoothbore.bloodybacks93.units import BRITISH, Formation, Unit, UnitType
-from smoothbore.core import SamplingDice
+from smoothbore.core import Event, Log, SamplingDice
 
 from .oracle import AV_FACES, D12_FACES, totals
 from .turn_setup import COMMANDERS, UNITS, start
 
 FOOT = Unit("f", "Foot", BRITISH, quality=3, density=6)
 HORSE = Unit("h", "Horse", BRITISH, kind=UnitType.CAVALRY, quality=3, density=6)
+
+
+def _retire(units: tuple[Unit, ...], fates: tuple[Fate, ...], seed: int) -> tuple[Event, ...]:
+    log = Log(SamplingDice(seed))
+    retire(log, units, fates)
+    return log.events
 GUNS = Unit("g", "Guns", BRITISH, kind=UnitType.FIELD_ARTILLERY, density=3,
             formation=Formation.UNLIMBERED)
 
@@ -41,9 +47,9 @@ def test_a_pushed_back_gun_is_destroyed_not_moved() -> None:
     for result in (TestResult.PUSHED_BACK, TestResult.ROUT):
         after = apply_result(GUNS, result)
         assert fate_after_test(after, result) is Fate.DESTROYED
-        assert move_events((after,), (Fate.DESTROYED,), SamplingDice(0)) == ()
+        assert _retire((after,), (Fate.DESTROYED,), 0) == ()
     routed = attrs.evolve(GUNS, formation=Formation.LIMBERED, routing=True)
-    assert move_events((routed,), (Fate.ROUTS,), SamplingDice(0)) == ()
+    assert _retire((routed,), (Fate.ROUTS,), 0) == ()
 
 
 @pytest.mark.parametrize(
@@ -62,13 +68,13 @@ def test_push_back_and_rout_moves(unit: Unit, fate: Fate, dice: int, plus: int) 
     possible = set(totals(AV_FACES, dice, plus))
     seen = set()
     for seed in range(300):
-        (event,) = move_events((unit,), (fate,), SamplingDice(seed))
+        (event,) = _retire((unit,), (fate,), seed)
         distance = event.rolls[0].outcome
         assert distance in possible and f'{distance}"' in event.text
         assert event.kind == "retire" and "Morale" in event.rule
         seen.add(distance)
     assert seen == possible
-    assert move_events((unit,), (Fate.HOLDS,), SamplingDice(0)) == ()
+    assert _retire((unit,), (Fate.HOLDS,), 0) == ()
 
 
 @pytest.mark.parametrize(("melee", "losses"), [(False, 2), (True, 1)])
@@ -82,8 +88,9 @@ def test_risk_counts_the_losses_taken(melee: bool, losses: int) -> None:
     after = attrs.evolve(before, disruption=1, stamina_losses=1)
     struck = 0
     for seed in range(60):
-        new, events = risk_events(state, (before,), (after,), SamplingDice(seed), melee=melee)
-        (event,) = events
+        log = Log(SamplingDice(seed))
+        new = risk(state, log, (before,), (after,), melee=melee)
+        (event,) = log.events
         roll = event.rolls[0].outcome
         assert roll in D12_FACES and event.subject == "cb"
         hit = roll <= losses
@@ -92,5 +99,23 @@ def test_risk_counts_the_losses_taken(melee: bool, losses: int) -> None:
         struck += hit
     assert 0 < struck < 60
     untouched = attrs.evolve(state, commanders=COMMANDERS)
-    assert risk_events(untouched, (before,), (after,), SamplingDice(0)) == (untouched, ())
-    assert risk_events(state, (before,), (before,), SamplingDice(0)) == (state, ())
+    quiet = Log(SamplingDice(0))
+    assert risk(untouched, quiet, (before,), (after,)) == untouched
+    assert risk(state, quiet, (before,), (before,)) == state
+    assert quiet.events == ()
+
+
+@pytest.mark.parametrize(("result", "why"), [
+    (TestResult.PUSHED_BACK, "deployed guns pushed back are destroyed"),
+    (TestResult.ROUT, "routing guns are destroyed"),
+])
+def test_guns_lost_after_a_test_are_reported(result: TestResult, why: str) -> None:
+    """Morale: Push Back move "(deployed artillery destroyed)"; Rout move "Artillery
+    destroyed": a test out of melee that destroys guns says so, with no move rolled (B45)."""
+    log = Log(SamplingDice(0))
+    retire_after_test(log, apply_result(GUNS, result), result)
+    (event,) = log.events
+    assert event.kind == "retire" and why in event.text and event.rolls == ()
+    quiet = Log(SamplingDice(0))
+    retire_after_test(quiet, apply_result(FOOT, TestResult.CARRY_ON), TestResult.CARRY_ON)
+    assert quiet.events == ()

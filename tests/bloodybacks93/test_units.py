@@ -14,6 +14,7 @@ from smoothbore.bloodybacks93.units import (
     Troops,
     Unit,
     UnitType,
+    Weapon,
     add_disruption,
     reduce_density,
     take_melee_losses,
@@ -131,3 +132,40 @@ def test_density_table_and_figures() -> None:
     assert size_in_figures(12, 3) == 18
     with pytest.raises(InvalidValueError):
         size_in_figures(-1)
+
+
+def test_troops_not_said_have_no_cold_steel() -> None:
+    """Determine impetus: cold steel is for "British or European regular infantry,
+    Continental infantry of quality 4+, cavalry of unit quality 3+": a unit made without
+    saying its troops is none of these (B50), so quality 3 "Continentals" left at the default
+    have no cold steel; regulars must be said."""
+    plain = Unit("a", "Continentals", BRITISH, quality=3)
+    assert plain.troops is Troops.OTHER and not plain.cold_steel
+    assert Unit("a", "A", BRITISH, quality=3, troops=Troops.REGULAR).cold_steel
+    assert Unit("a", "A", BRITISH, quality=4, troops=Troops.CONTINENTAL).cold_steel
+
+
+def test_riflemen_have_no_bayonets_and_so_no_cold_steel() -> None:
+    """Resolve melee: "add one if the defender has no bayonets": riflemen carried none, so a
+    rifle-armed unit has none unless said otherwise; infantry without bayonets has no cold
+    steel, whatever its troops (B12, B50)."""
+    rifles = Unit("r", "Jaegers", BRITISH, quality=4, weapon=Weapon.RIFLE, troops=Troops.REGULAR)
+    assert not rifles.bayonets and not rifles.cold_steel
+    assert Unit("m", "M", BRITISH).bayonets
+    armed = Unit("r", "R", BRITISH, weapon=Weapon.RIFLE, bayonets=True, troops=Troops.REGULAR)
+    assert armed.bayonets and armed.cold_steel
+
+
+def test_a_unit_closes_up_no_higher_than_its_basing() -> None:
+    """Concepts and definitions: Density: "units may reduce their density by separating their
+    bases": a unit is based at a density (by default the one it is made with), and closing
+    up again returns it no higher (B42)."""
+    unit = Unit("a", "A", BRITISH, density=6)
+    assert unit.based_density == 6
+    spread = with_density(unit, 3)
+    assert (spread.density, spread.based_density) == (3, 6)
+    assert with_density(spread, 6).density == 6
+    with pytest.raises(InvalidValueError):
+        with_density(spread, 7)
+    with pytest.raises(InvalidValueError):
+        Unit("a", "A", BRITISH, density=6, based_density=5)

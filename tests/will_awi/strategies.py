@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, Unit
 
 FIELD_TYPES = tuple(t for t in TroopType)
 FOOT_AND_HORSE = tuple(t for t in TroopType if t.is_foot or t.is_cavalry)
@@ -17,7 +17,7 @@ def units(
     side: str = "red",
     uid: str = "u",
     statuses: tuple[Status, ...] = (Status.STEADY, Status.SHAKEN, Status.ROUTING),
-) -> WillUnit:
+) -> Unit:
     """A unit on the table of any type, strength, nationality, formation and status."""
     troop = draw(st.sampled_from(troops))
     strength = draw(st.integers(1, 6))
@@ -26,7 +26,7 @@ def units(
         if troop.is_gun or troop is TroopType.WAGON
         else draw(st.sampled_from(tuple(Formation)))
     )
-    return WillUnit(
+    return Unit(
         uid,
         uid,
         side,

@@ -23,7 +23,7 @@ from smoothbore.will_awi.charges import (
     test_surrender as roll_surrender,
 )
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, Options
-from smoothbore.will_awi.units import Nationality, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Nationality, Status, TroopType, Unit
 
 FACES = range(1, 7)
 
@@ -35,8 +35,8 @@ def unit(
     uid: str = "u",
     nation: Nationality = Nationality.AMERICAN,
     **kw: object,
-) -> WillUnit:
-    return WillUnit(uid, uid, side, troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
+) -> Unit:
+    return Unit(uid, uid, side, troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
 
 
 def test_golden_faq_obstacle_example() -> None:
@@ -166,8 +166,8 @@ CASES = [
 
 @pytest.mark.parametrize(("target", "chargers", "facts", "options", "expected"), CASES)
 def test_charged_factors(
-    target: WillUnit,
-    chargers: tuple[WillUnit, ...],
+    target: Unit,
+    chargers: tuple[Unit, ...],
     facts: ChargeFacts,
     options: Options | None,
     expected: int,
@@ -208,8 +208,8 @@ def brute_charged(modifier: int, morale: int, can_counter: bool) -> dict[str, Fr
     ],
 )
 def test_charged_exact(
-    target: WillUnit,
-    chargers: tuple[WillUnit, ...],
+    target: Unit,
+    chargers: tuple[Unit, ...],
     facts: ChargeFacts,
     modifier: int,
     morale: int,

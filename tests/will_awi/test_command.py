@@ -19,7 +19,7 @@ from smoothbore.will_awi.command import (
 )
 from smoothbore.will_awi.command import test_independent as roll_independent
 from smoothbore.will_awi.options import CommandPost, Options
-from smoothbore.will_awi.units import Training, TroopType, WillGeneral, WillUnit
+from smoothbore.will_awi.units import Commander, Training, TroopType, Unit
 
 FACES = range(1, 7)
 JANUARY = Options(command_post=CommandPost.JANUARY_2008)
@@ -32,8 +32,8 @@ def p_at_most(target: int) -> Fraction:
 def test_golden_poor_general_militia() -> None:
     """January 2008 worked example: rating 7, militia 15" away (-1), 1 SP lost (-1), poorly
     trained (-1): needs 4 or less on 2d6; a 5 fails."""
-    general = WillGeneral("g", "Poor general", "x", rating=7)
-    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
+    general = Commander("g", "Poor general", "x", rating=7)
+    militia = Unit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
     target = order_target(general, militia, OrderFacts(distance=15), JANUARY)
     assert target.total == 4
     d = odds(give_order, general, militia, OrderFacts(distance=15), options=JANUARY)
@@ -42,8 +42,8 @@ def test_golden_poor_general_militia() -> None:
 
 def test_march_post_drops_casualties() -> None:
     """March 2008: the casualty modifiers are dropped."""
-    general = WillGeneral("g", "G", "x", rating=7)
-    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=2, initial_strength=5)
+    general = Commander("g", "G", "x", rating=7)
+    militia = Unit("m", "Militia", "x", TroopType.MILITIA, strength=2, initial_strength=5)
     assert order_target(general, militia, OrderFacts(distance=15)).total == 5
     assert order_target(general, militia, OrderFacts(distance=15), JANUARY).total == 3
 
@@ -66,17 +66,17 @@ def test_order_modifiers(
     facts: OrderFacts, training: Training, options: Options, delta: int
 ) -> None:
     """Command & Control modifiers, each alone."""
-    g = WillGeneral("g", "G", "x", rating=8)
-    u = WillUnit("u", "U", "x", TroopType.LINE, training=training)
+    g = Commander("g", "G", "x", rating=8)
+    u = Unit("u", "U", "x", TroopType.LINE, training=training)
     assert order_target(g, u, facts, options).total == 8 + delta
 
 
 def test_independent_tests() -> None:
     """Not commanded: 3 or less (March), rating 6 (January, only after the commander failed)."""
-    u = WillUnit("u", "U", "x", TroopType.LINE)
+    u = Unit("u", "U", "x", TroopType.LINE)
     assert independent_target(u).total == 3
     assert odds(roll_independent, u).probability(True) == p_at_most(3)
-    poor = WillUnit("p", "P", "x", TroopType.MILITIA)
+    poor = Unit("p", "P", "x", TroopType.MILITIA)
     assert odds(roll_independent, poor, options=JANUARY).probability(True) == p_at_most(5)
     with pytest.raises(IllegalActionError):
         roll_independent(u, False, dice=SamplingDice(1), options=JANUARY)
@@ -84,8 +84,8 @@ def test_independent_tests() -> None:
 
 def test_orders_until_first_failure() -> None:
     """Orders in the commander's order until the first failure: never after it."""
-    g = WillGeneral("g", "G", "x", rating=7)
-    us = tuple((WillUnit(f"u{i}", f"U{i}", "x", TroopType.LINE), OrderFacts()) for i in range(4))
+    g = Commander("g", "G", "x", rating=7)
+    us = tuple((Unit(f"u{i}", f"U{i}", "x", TroopType.LINE), OrderFacts()) for i in range(4))
     d = odds(command_sequence, g, us)
     p = p_at_most(7)
     for k in range(4):
@@ -96,8 +96,8 @@ def test_orders_until_first_failure() -> None:
 def test_golden_poor_general_faces() -> None:
     """January 2008 example, face by face: the target is 4, so each of the 36 pairs of faces
     summing to 4 or less gives the order and a roll of 5 (or more) fails it."""
-    general = WillGeneral("g", "Poor general", "x", rating=7)
-    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
+    general = Commander("g", "Poor general", "x", rating=7)
+    militia = Unit("m", "Militia", "x", TroopType.MILITIA, strength=4, initial_strength=5)
     target = order_target(general, militia, OrderFacts(distance=15), JANUARY).total
     check = order_check(target)
     passes = sum(1 for a, b in product(FACES, FACES) if a + b <= 4)
@@ -111,17 +111,17 @@ def test_golden_poor_general_faces() -> None:
 @pytest.mark.parametrize(("distance", "steps"), [(0, 0), (11.9, 0), (12, 1), (15, 1), (36, 3)])
 def test_distance_per_12_inches(distance: float, steps: int) -> None:
     """-1 per 12" away (the January example: 15" is -1)."""
-    g = WillGeneral("g", "G", "x", rating=9)
-    u = WillUnit("u", "U", "x", TroopType.LINE)
+    g = Commander("g", "G", "x", rating=9)
+    u = Unit("u", "U", "x", TroopType.LINE)
     assert order_target(g, u, OrderFacts(distance=distance)).total == 9 - steps
 
 
 def test_group_order_one_roll_exact() -> None:
     """A group move: one 2d6 for several units of one commander, -1 group; the roll must pass
     every unit's target (line 8-1 = 7, militia 8-1-1 = 6): 2d6 <= 6."""
-    g = WillGeneral("g", "G", "x", rating=8)
-    line = WillUnit("l", "Line", "x", TroopType.LINE)
-    militia = WillUnit("m", "Militia", "x", TroopType.MILITIA)
+    g = Commander("g", "G", "x", rating=8)
+    line = Unit("l", "Line", "x", TroopType.LINE)
+    militia = Unit("m", "Militia", "x", TroopType.MILITIA)
     assert group_order_target(g, (line, militia)).total == 6
     assert group_order_target(g, (line,)).total == 8
     d = odds(give_order, g, line, also=(militia,))
@@ -136,7 +136,7 @@ def test_independent_training_exact() -> None:
         (Training.AVERAGE, 3, 6),
         (Training.POOR, 2, 5),
     ):
-        u = WillUnit("u", "U", "x", TroopType.LINE, training=training)
+        u = Unit("u", "U", "x", TroopType.LINE, training=training)
         m = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= march)
         j = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= january)
         assert odds(roll_independent, u).probability(True) == m

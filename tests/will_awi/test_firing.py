@@ -21,7 +21,7 @@ from smoothbore.will_awi.firing import (
     resolve_fire,
 )
 from smoothbore.will_awi.options import FORTY_FIVE, HighlanderFire, Options
-from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, Weapon, WillUnit
+from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, Unit, Weapon
 
 FACES = range(1, 7)
 
@@ -32,8 +32,8 @@ def unit(
     strength: int = 5,
     uid: str = "u",
     **kw: object,
-) -> WillUnit:
-    return WillUnit(uid, uid, "x" if uid != "t" else "y", troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
+) -> Unit:
+    return Unit(uid, uid, "x" if uid != "t" else "y", troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -127,7 +127,7 @@ FACTOR_CASES = [
 
 
 @pytest.mark.parametrize(("firer", "facts", "expected"), FACTOR_CASES)
-def test_firing_factors(firer: WillUnit, facts: FireFacts, expected: int) -> None:
+def test_firing_factors(firer: Unit, facts: FireFacts, expected: int) -> None:
     """Rules - Firing: Firing factors, one by one and together."""
     assert fire_modifiers(firer, facts).total == expected
 
@@ -171,7 +171,7 @@ def brute_fire(
     ],
 )
 def test_fire_exact(
-    firer: WillUnit, target: WillUnit, facts: FireFacts, modifier: int, morale: int
+    firer: Unit, target: Unit, facts: FireFacts, modifier: int, morale: int
 ) -> None:
     """2d6 + factors: 7+ takes 1 SP; the same score above basic morale (after the loss)
     shakes (Rules - Firing; Morale effect of fire)."""
@@ -215,7 +215,7 @@ def test_morale_before_loss_option() -> None:
         (unit(TroopType.HOWITZER), FireFacts(5, friends_in_arc=True)),
     ],
 )
-def test_illegal_fire(firer: WillUnit, facts: FireFacts) -> None:
+def test_illegal_fire(firer: Unit, facts: FireFacts) -> None:
     """Who may not fire, arcs, visibility, overhead fire and canister (Rules - Firing: Notes)."""
     with pytest.raises(IllegalActionError):
         fire_modifiers(firer, facts)

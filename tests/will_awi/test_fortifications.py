@@ -24,7 +24,7 @@ from smoothbore.will_awi.fortifications import (
     dismantle,
     laying_moves,
 )
-from smoothbore.will_awi.units import TroopType, WillUnit
+from smoothbore.will_awi.units import TroopType, Unit
 
 FACES = range(1, 7)
 
@@ -105,10 +105,10 @@ def test_building_capacity() -> None:
 def test_check_room() -> None:
     """Rules - Terrain: Buildings: a unit enters only while the building has room, beside its
     own side only (Move Sequence C: no move ends within 1" of an enemy)."""
-    foot = WillUnit("a", "Foot", "red", TroopType.LINE)
-    friend = WillUnit("b", "Grenadiers", "red", TroopType.GRENADIERS)
-    third = WillUnit("c", "Fusiliers", "red", TroopType.FUSILIERS)
-    enemy = WillUnit("e", "Militia", "blue", TroopType.MILITIA)
+    foot = Unit("a", "Foot", "red", TroopType.LINE)
+    friend = Unit("b", "Grenadiers", "red", TroopType.GRENADIERS)
+    third = Unit("c", "Fusiliers", "red", TroopType.FUSILIERS)
+    enemy = Unit("e", "Militia", "blue", TroopType.MILITIA)
     small = Defence.new(Work.SMALL_STONE_BUILDING, "farm")
     large = Defence.new(Work.LARGE_WOODEN_BUILDING, "chew")
     check_room(small, foot, ())

@@ -17,7 +17,7 @@ from smoothbore.will_awi.generals import (
     roll_risk,
     shakes_chain,
 )
-from smoothbore.will_awi.units import GeneralState, Rank, TroopType, WillGeneral, WillUnit
+from smoothbore.will_awi.units import Commander, GeneralState, Rank, TroopType, Unit
 
 FACES = range(1, 7)
 
@@ -51,14 +51,14 @@ ROUT = {
 def test_risk_tables_exact(risk: Risk, table: dict[int, Fate]) -> None:
     """Fire or melee losses: 2-8 none, 9-10 light wound, 11-12 dead; melee rout: 2-7 none,
     8-9 light wound, 10 captured, 11-12 dead."""
-    g = WillGeneral("g", "G", "x")
+    g = Commander("g", "G", "x")
     d = odds(roll_risk, g, risk)
     assert {f: d.probability(f) for f in d.outcomes} == brute(table)
 
 
 def test_second_light_wound_incapacitates() -> None:
     """A second light wound removes the general; a light wound halves his move."""
-    g = WillGeneral("g", "G", "x", attached_to="u")
+    g = Commander("g", "G", "x", attached_to="u")
     once = apply_fate(g, Fate.LIGHT_WOUND)
     assert once.light_wounds == 1 and once.active and general_move(once) == 10.5
     twice = apply_fate(once, Fate.LIGHT_WOUND)
@@ -69,10 +69,10 @@ def test_second_light_wound_incapacitates() -> None:
 
 def test_chain_of_command() -> None:
     """Killed or captured: units in his chain of command (within 18") are shaken."""
-    senior = WillGeneral("s", "S", "x", Rank.SENIOR)
-    brig = WillGeneral("b", "B", "x", superior="s")
-    other = WillGeneral("o", "O", "x")
-    u = WillUnit("u", "U", "x", TroopType.LINE, commander="b")
+    senior = Commander("s", "S", "x", Rank.SENIOR)
+    brig = Commander("b", "B", "x", superior="s")
+    other = Commander("o", "O", "x")
+    u = Unit("u", "U", "x", TroopType.LINE, commander="b")
     gens = (senior, brig, other)
     assert in_chain_of_command(u, brig, gens) and in_chain_of_command(u, senior, gens)
     assert not in_chain_of_command(u, other, gens)
@@ -84,13 +84,13 @@ def test_allocation_guide() -> None:
     """Rules - Introduction: Generals: brigadier per 3-5 units, senior per 2-4 brigadiers."""
     from smoothbore.will_awi.generals import allocation_problems
 
-    units = tuple(WillUnit(f"u{i}", "U", "x", TroopType.LINE, commander="b1") for i in range(4))
+    units = tuple(Unit(f"u{i}", "U", "x", TroopType.LINE, commander="b1") for i in range(4))
     gens = (
-        WillGeneral("s", "S", "x", Rank.SENIOR),
-        WillGeneral("b1", "B1", "x", superior="s"),
-        WillGeneral("b2", "B2", "x", superior="s"),
+        Commander("s", "S", "x", Rank.SENIOR),
+        Commander("b1", "B1", "x", superior="s"),
+        Commander("b2", "B2", "x", superior="s"),
     )
     problems = allocation_problems(units, gens)
     assert problems == ("B2 commands 0 units (3-5 advised)",)
-    cinc = (*gens, WillGeneral("c", "C", "x", Rank.CINC))
+    cinc = (*gens, Commander("c", "C", "x", Rank.CINC))
     assert any("C in C" in p for p in allocation_problems(units, cinc))

@@ -217,3 +217,55 @@ def test_every_mechanism_function_is_listed() -> None:
         and "dice" in inspect.signature(f).parameters
     }
     assert functions == {m.function for m in RULESET.mechanisms}
+
+
+def test_choices_are_spelled_as_the_command_line_writes_them() -> None:
+    """Mechanism parameters are declared once, in the function's signature; choices are the
+    rules' own enums, spelled in lower case with dashes (``light-infantry``), and the function
+    receives the enum member. Member names are accepted too."""
+    from smoothbore.core import spell
+    from smoothbore.will_awi.units import Nationality, TroopType
+
+    m = RULESET.mechanism("charged-test")
+    target = m.parameter("target")
+    assert target.kind is TroopType and target.default is TroopType.LIGHT_CAVALRY
+    assert "light-infantry" in target.allowed() and "american-loyalist" in (
+        m.parameter("charger_nation").allowed()
+    )
+    assert target.parse("light-infantry") is TroopType.LIGHT_INFANTRY
+    assert target.parse("LIGHT_INFANTRY") is TroopType.LIGHT_INFANTRY
+    assert m.parameter("charger_nation").parse("loyalist") is Nationality.LOYALIST
+    for mechanism in RULESET.mechanisms:
+        for parameter in mechanism.parameters:
+            assert parameter.help
+            assert parameter.parse(parameter.show(parameter.default)) == parameter.default
+            assert parameter.parse(str(parameter.default).lower()) == parameter.default
+            for choice in parameter.choices:
+                assert spell(choice) == spell(choice).lower()
+                assert " " not in spell(choice) and "_" not in spell(choice)
+
+
+def test_parameters_come_from_the_signatures() -> None:
+    """Every mechanism is ``Mechanism.of`` its function: the parameters are exactly the
+    function's keyword-only arguments, with their defaults."""
+    import inspect
+
+    from smoothbore.core import Mechanism
+
+    for mechanism in RULESET.mechanisms:
+        rebuilt = Mechanism.of(mechanism.function, mechanism.rule)
+        assert rebuilt == mechanism
+        signature = inspect.signature(mechanism.function).parameters
+        assert [p.name for p in mechanism.parameters] == [n for n in signature if n != "dice"]
+        assert all(p.default == signature[p.name].default for p in mechanism.parameters)
+
+
+def test_mechanism_arguments_from_the_command_line() -> None:
+    """`smoothbore odds will_awi charged-test target=line-infantry charger=light-cavalry`: the
+    charged unit of the example takes +2 (non-cavalry charged by cavalry): line infantry of
+    morale 5 routs on 3+."""
+    m = RULESET.mechanism("charged-test")
+    args = m.arguments({"target": "line-infantry", "target_strength": "5",
+                        "charger": "light-cavalry"})
+    d = odds(m.function, **args)
+    assert d.probability("routs (-1 SP)") == Fraction(4, 6)

@@ -17,15 +17,15 @@ from smoothbore.will_awi.melee import (
     resolve_melee,
 )
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, Options
-from smoothbore.will_awi.units import Formation, Nationality, TroopType, WillUnit
+from smoothbore.will_awi.units import Formation, Nationality, TroopType, Unit
 
 FACES = range(1, 7)
 
 
 def unit(
     troop: TroopType, uid: str = "u", nation: Nationality = Nationality.AMERICAN, **kw: object
-) -> WillUnit:
-    return WillUnit(uid, uid, "x", troop, nation, **kw)  # type: ignore[arg-type]
+) -> Unit:
+    return Unit(uid, uid, "x", troop, nation, **kw)  # type: ignore[arg-type]
 
 
 ENEMY = (Fighter(unit(TroopType.LINE, "e")),)

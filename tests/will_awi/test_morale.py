@@ -24,7 +24,7 @@ from smoothbore.will_awi.morale import (
     test_shaken as roll_shaken,
 )
 from smoothbore.will_awi.options import Options
-from smoothbore.will_awi.units import Nationality, Rank, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Nationality, Rank, Status, TroopType, Unit
 
 from .strategies import units
 
@@ -33,8 +33,8 @@ FACES = range(1, 7)
 
 def unit(
     troop: TroopType, nation: Nationality = Nationality.AMERICAN, strength: int = 5, **kw: object
-) -> WillUnit:
-    return WillUnit("u", "U", "x", troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
+) -> Unit:
+    return Unit("u", "U", "x", troop, nation, strength=strength, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_basic_morale_type_modifiers(
 
 
 @given(units())
-def test_basic_morale_is_strength_plus_modifiers(u: WillUnit) -> None:
+def test_basic_morale_is_strength_plus_modifiers(u: Unit) -> None:
     """Basic morale moves one for one with strength; the fast path agrees."""
     assert basic_morale(u).total - u.strength == basic_morale(u, strength=0).total
     assert morale_total(u) == basic_morale(u).total

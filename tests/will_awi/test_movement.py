@@ -18,16 +18,17 @@ from smoothbore.will_awi.movement import (
     check_limber,
     check_move,
     move_distance,
-    rout_move,
+    retire_distance,
+    rout_distance,
     terrain_speed,
 )
 from smoothbore.will_awi.movement import test_gun_facing as roll_gun_facing
 from smoothbore.will_awi.options import FORTY_FIVE, Options
-from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Formation, Nationality, Status, TroopType, Unit
 
 
-def unit(troop: TroopType, **kw: object) -> WillUnit:
-    return WillUnit("u", "U", "x", troop, **kw)  # type: ignore[arg-type]
+def unit(troop: TroopType, **kw: object) -> Unit:
+    return Unit("u", "U", "x", troop, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -75,7 +76,7 @@ def test_wagons_and_na() -> None:
         with pytest.raises(IllegalActionError):
             move_distance(w, mode)
     with pytest.raises(IllegalActionError):
-        rout_move(w, 1, True)
+        rout_distance(w)
     with pytest.raises(IllegalActionError):
         move_distance(unit(TroopType.WAGON, immobilised=True))
 
@@ -89,11 +90,11 @@ def test_grasshopper_option_and_slow_dragoons() -> None:
     assert move_distance(drag, Mode.LINE, opts) == 12
     assert move_distance(drag, Mode.COLUMN, opts) == 15
     assert move_distance(drag, Mode.LINE) == 15
-    british = WillUnit("b", "B", "x", TroopType.LIGHT_CAVALRY, Nationality.BRITISH)
+    british = Unit("b", "B", "x", TroopType.LIGHT_CAVALRY, Nationality.BRITISH)
     assert move_distance(british, Mode.LINE, opts) == 12
     assert move_distance(british, Mode.COLUMN, opts) == 15
     assert move_distance(british, Mode.ROUT, opts) == 21
-    jacobite = WillUnit("j", "J", "x", TroopType.LIGHT_CAVALRY, Nationality.JACOBITE)
+    jacobite = Unit("j", "J", "x", TroopType.LIGHT_CAVALRY, Nationality.JACOBITE)
     assert move_distance(jacobite, Mode.LINE, opts) == 15
 
 
@@ -224,8 +225,8 @@ def test_formation_change_and_limbering() -> None:
 def test_changing_facing_barred_within_charge_reach() -> None:
     """Changing Facing, FAQs (5) 1: barred by an enemy within its charge reach (3"/6")."""
     me = unit(TroopType.LINE)
-    foot = WillUnit("e", "E", "y", TroopType.LINE)
-    horse = WillUnit("h", "H", "y", TroopType.LIGHT_CAVALRY)
+    foot = Unit("e", "E", "y", TroopType.LINE)
+    horse = Unit("h", "H", "y", TroopType.LIGHT_CAVALRY)
     check_facing_change(me, 180, ((foot, 4),))
     with pytest.raises(IllegalActionError):
         check_facing_change(me, 90, ((foot, 3),))
@@ -238,13 +239,41 @@ def test_changing_facing_barred_within_charge_reach() -> None:
 
 
 def test_rout_move() -> None:
-    """Rout: at rout speed, ending farther from every visible enemy."""
+    """Rules - Charging: Rout: directly away at rout speed (close order foot 12", slowed by the
+    ground: 8" in rough), ending farther from every visible enemy; routed wagons are
+    immobilised (note (h))."""
     u = unit(TroopType.LINE, status=Status.ROUTING)
-    rout_move(u, 12, True)
-    with pytest.raises(IllegalActionError):
-        rout_move(u, 12.5, True)
-    with pytest.raises(IllegalActionError):
-        rout_move(u, 5, False)
+    assert rout_distance(u) == 12
+    assert rout_distance(u, (Terrain.ROUGH,)) == 8
+    assert rout_distance(unit(TroopType.LIGHT_CAVALRY, status=Status.ROUTING)) == 21
+    with pytest.raises(IllegalActionError, match="farther"):
+        rout_distance(u, ends_farther=False)
+    with pytest.raises(IllegalActionError, match="immobilised"):
+        rout_distance(unit(TroopType.WAGON, status=Status.ROUTING))
+
+
+@pytest.mark.parametrize(
+    ("troop", "kw", "keeping", "turning"),
+    [
+        (TroopType.LINE, {}, 3, 6),  # close order foot: 6" less 3"
+        (TroopType.LINE, {"formation": Formation.COLUMN}, 6, 9),
+        (TroopType.LIGHT_INFANTRY, {}, 6, 9),
+        (TroopType.LIGHT_CAVALRY, {}, 9, 15),  # mounted: 15" less 6"
+        (TroopType.LIGHT_GUN, {}, 2, 3),  # deployed light gun: 3" less 1"
+        (TroopType.LIGHT_GUN, {"limbered": True}, 8, 9),
+    ],
+)
+def test_retire_a_full_move(
+    troop: TroopType, kw: dict[str, object], keeping: int, turning: int
+) -> None:
+    """Rules - Morale: Testing shaken units, "retire a full move", and Movement note (d): the
+    whole move, less 3" (foot), 6" (mounted) or 1" (guns) when the unit keeps its facing; the
+    whole move when it turns about."""
+    u = unit(troop, **kw)
+    assert retire_distance(u) == keeping
+    assert retire_distance(u, about_face=True) == turning
+    speed = terrain_speed(u, (Terrain.ROUGH,))
+    assert retire_distance(u, terrain=(Terrain.ROUGH,)) == keeping * speed
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,8 @@ from smoothbore.will_awi.firing import Cover, FireFacts, fire_modifiers, resolve
 from smoothbore.will_awi.melee import Effect, Fighter, Melee, melee_scores, resolve_melee
 from smoothbore.will_awi.morale import basic_morale, lose_strength
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, Options
-from smoothbore.will_awi.sequence import WillExtra, new_battle
-from smoothbore.will_awi.units import Status, WillGeneral, WillUnit
+from smoothbore.will_awi.state import Extra, new_battle
+from smoothbore.will_awi.units import Commander, Status, Unit
 
 from .strategies import FOOT_AND_HORSE, units
 
@@ -39,7 +39,7 @@ OPTIONS = st.sampled_from(
     OPTIONS,
 )
 def test_charged_test_distribution_whole(
-    target: WillUnit, chargers: list[WillUnit], face: Face, options: Options
+    target: Unit, chargers: list[Unit], face: Face, options: Options
 ) -> None:
     """Rules - Charging: a unit not already routing routs when 1d6 + factors reaches its basic
     morale (then, charged in the rear, 4+ foot / 5+ mounted surrenders), counter-charges
@@ -73,7 +73,7 @@ def test_charged_test_distribution_whole(
 @settings(max_examples=60, deadline=None)
 @given(units(uid="f"), units(uid="t", side="y"), st.floats(0, 60), st.sampled_from(tuple(Cover)))
 def test_fire_distribution_whole_or_illegal(
-    firer: WillUnit, target: WillUnit, rng: float, cover: Cover
+    firer: Unit, target: Unit, rng: float, cover: Cover
 ) -> None:
     """Rules - Firing: fire is either illegal (naming a rule) or a whole distribution whose
     loss chance is P(2d6 + factors >= 7)."""
@@ -91,7 +91,7 @@ def test_fire_distribution_whole_or_illegal(
 @settings(max_examples=40, deadline=None)
 @given(units(FOOT_AND_HORSE, uid="a"), units(uid="d", side="y"), st.booleans(), OPTIONS)
 def test_melee_distribution_whole(
-    a: WillUnit, d: WillUnit, charging: bool, options: Options
+    a: Unit, d: Unit, charging: bool, options: Options
 ) -> None:
     """Rules - Melee: 1d6 + factors each; equal both retire, the lower loses: by 2+ routs,
     by 1 retires shaken: by brute force over the two dice."""
@@ -115,7 +115,7 @@ def test_melee_distribution_whole(
 
 
 @given(units(), st.integers(0, 8))
-def test_strength_never_negative(u: WillUnit, loss: int) -> None:
+def test_strength_never_negative(u: Unit, loss: int) -> None:
     """Strength Points: never below 0; at 0 the unit is removed."""
     after = lose_strength(u, loss)
     assert 0 <= after.strength <= u.strength
@@ -128,20 +128,29 @@ def test_strength_never_negative(u: WillUnit, loss: int) -> None:
     st.lists(units(side="red"), min_size=1, max_size=3),
     st.lists(units(side="blue"), min_size=1, max_size=3),
     st.integers(0, 2**31),
+    OPTIONS,
+    st.none() | st.integers(1, 20),
 )
-def test_state_round_trips(reds: list[WillUnit], blues: list[WillUnit], seed: int) -> None:
-    """A battle state saves to JSON and loads back equal."""
+def test_state_round_trips(
+    reds: list[Unit], blues: list[Unit], seed: int, options: Options, limit: int | None
+) -> None:
+    """A battle state, with its options and scenario, saves to JSON and loads back equal."""
     import attrs
+
+    from smoothbore.core import Scenario
 
     us = tuple(attrs.evolve(u, id=f"r{i}") for i, u in enumerate(reds)) + tuple(
         attrs.evolve(u, id=f"b{i}") for i, u in enumerate(blues)
     )
-    s = new_battle(("red", "blue"), us, (WillGeneral("g", "G", "red"),), seed=seed)
-    assert BattleState.from_json(s.to_json(), WillUnit, WillGeneral, WillExtra) == s
+    s = new_battle(
+        ("red", "blue"), us, (Commander("g", "G", "red"),), seed=seed, options=options,
+        scenario=Scenario("test", turn_limit=limit),
+    )
+    assert BattleState.from_json(s.to_json(), Unit, Commander, Extra, Options) == s
 
 
 @given(units(uid="f"), units(uid="t", side="y"), st.integers(0, 10_000))
-def test_same_seed_same_fire(firer: WillUnit, target: WillUnit, seed: int) -> None:
+def test_same_seed_same_fire(firer: Unit, target: Unit, seed: int) -> None:
     """No hidden randomness: the same seed gives the same fire."""
     facts = FireFacts(3.0)
     try:

@@ -9,15 +9,15 @@ from hypothesis import given
 from smoothbore.core import InvalidValueError
 from smoothbore.will_awi.units import (
     Arm,
+    Commander,
     Formation,
     Nationality,
     Rank,
     Status,
     Training,
     TroopType,
+    Unit,
     Weapon,
-    WillGeneral,
-    WillUnit,
     default_weapon,
     raise_unit,
     strength_from_men,
@@ -50,25 +50,25 @@ def test_strength_points_full_and_per_20_percent() -> None:
 
 def test_strength_points_set_up_range() -> None:
     """Strength Points: 3 to 6 at set-up; 0 removes a unit."""
-    assert raise_unit(WillUnit("a", "A", "x", TroopType.LINE, strength=6)).initial_strength == 6
+    assert raise_unit(Unit("a", "A", "x", TroopType.LINE, strength=6)).initial_strength == 6
     with pytest.raises(InvalidValueError):
-        raise_unit(WillUnit("a", "A", "x", TroopType.LINE, strength=2))
+        raise_unit(Unit("a", "A", "x", TroopType.LINE, strength=2))
     with pytest.raises(InvalidValueError):
-        WillUnit("a", "A", "x", TroopType.LINE, strength=7)
+        Unit("a", "A", "x", TroopType.LINE, strength=7)
     with pytest.raises(InvalidValueError):
-        WillUnit("a", "A", "x", TroopType.LINE, strength=0)
-    gone = WillUnit("a", "A", "x", TroopType.LINE, strength=0, status=Status.ELIMINATED)
+        Unit("a", "A", "x", TroopType.LINE, strength=0)
+    gone = Unit("a", "A", "x", TroopType.LINE, strength=0, status=Status.ELIMINATED)
     assert not gone.on_table
 
 
 def test_invalid_values_name_the_field() -> None:
     """Validation at construction: militia -1 or -2 only; guns have no column."""
     with pytest.raises(InvalidValueError, match="militia_morale"):
-        WillUnit("a", "A", "x", TroopType.MILITIA, militia_morale=3)
+        Unit("a", "A", "x", TroopType.MILITIA, militia_morale=3)
     with pytest.raises(InvalidValueError):
-        WillUnit("a", "A", "x", TroopType.LIGHT_GUN, formation=Formation.COLUMN)
+        Unit("a", "A", "x", TroopType.LIGHT_GUN, formation=Formation.COLUMN)
     with pytest.raises(InvalidValueError):
-        WillGeneral("g", "G", "x", rating=13)
+        Commander("g", "G", "x", rating=13)
 
 
 def test_weapons_by_type() -> None:
@@ -79,10 +79,28 @@ def test_weapons_by_type() -> None:
     assert default_weapon(TroopType.HOWITZER) is Weapon.HOWITZER
 
 
+def test_pikemen_carry_pikes() -> None:
+    """Ireland 1798 (W37): pikemen do not fire unless given muskets; the Irish rebels are not
+    European regulars."""
+    assert default_weapon(TroopType.PIKEMEN) is None
+    pikes = Unit("p", "Pikes", "x", TroopType.PIKEMEN, Nationality.IRISH)
+    assert pikes.fires_with is None and not pikes.is_european_regular
+    armed = Unit("p", "Pikes", "x", TroopType.PIKEMEN, Nationality.IRISH, weapon=Weapon.MUSKET)
+    assert armed.fires_with is Weapon.MUSKET
+
+
+def test_off_the_table_is_out_of_the_battle() -> None:
+    """Rules - Charging: Rout: a unit routed off the table keeps its strength points but is no
+    longer on the table."""
+    gone = Unit("a", "A", "x", TroopType.LINE, status=Status.OFF_TABLE)
+    assert not gone.on_table and gone.strength == 5
+    assert {s for s in Status if s.on_table} == {Status.STEADY, Status.SHAKEN, Status.ROUTING}
+
+
 def test_militia_poorly_trained_by_default() -> None:
     """Command & Control: militia are poorly trained."""
-    assert WillUnit("a", "A", "x", TroopType.MILITIA).trained is Training.POOR
-    assert WillUnit("a", "A", "x", TroopType.LINE).trained is Training.AVERAGE
+    assert Unit("a", "A", "x", TroopType.MILITIA).trained is Training.POOR
+    assert Unit("a", "A", "x", TroopType.LINE).trained is Training.AVERAGE
 
 
 def test_general_ranks() -> None:
@@ -92,13 +110,13 @@ def test_general_ranks() -> None:
 
 def test_european_regulars() -> None:
     """British and other European troops are European regulars, their militia are not."""
-    assert WillUnit("a", "A", "x", TroopType.LINE, Nationality.BRITISH).is_european_regular
-    assert not WillUnit("a", "A", "x", TroopType.LINE, Nationality.AMERICAN).is_european_regular
-    assert not WillUnit("a", "A", "x", TroopType.MILITIA, Nationality.BRITISH).is_european_regular
+    assert Unit("a", "A", "x", TroopType.LINE, Nationality.BRITISH).is_european_regular
+    assert not Unit("a", "A", "x", TroopType.LINE, Nationality.AMERICAN).is_european_regular
+    assert not Unit("a", "A", "x", TroopType.MILITIA, Nationality.BRITISH).is_european_regular
 
 
 @given(units())
-def test_evolve_never_mutates(unit: WillUnit) -> None:
+def test_evolve_never_mutates(unit: Unit) -> None:
     """Values are frozen: a change gives a new unit."""
     before = attrs.asdict(unit)
     attrs.evolve(unit, must_retire=True)

@@ -9,7 +9,7 @@ import pytest
 from smoothbore.core import IllegalActionError, SamplingDice, odds
 from smoothbore.will_awi.morale import basic_morale
 from smoothbore.will_awi.options import VARIANTS, variant_named
-from smoothbore.will_awi.units import Nationality, Status, TroopType, WillUnit
+from smoothbore.will_awi.units import Nationality, Status, TroopType, Unit
 from smoothbore.will_awi.variants import (
     PreBattle,
     apply_pre_battle,
@@ -20,8 +20,8 @@ from smoothbore.will_awi.variants import (
 from smoothbore.will_awi.variants import test_highland_charge as roll_highland
 
 
-def clan(**kw: object) -> WillUnit:
-    return WillUnit("c", "Clan", "j", TroopType.HIGHLANDERS, Nationality.JACOBITE, **kw)  # type: ignore[arg-type]
+def clan(**kw: object) -> Unit:
+    return Unit("c", "Clan", "j", TroopType.HIGHLANDERS, Nationality.JACOBITE, **kw)  # type: ignore[arg-type]
 
 
 def test_hordes_morale_as_grenadiers() -> None:
@@ -46,7 +46,7 @@ def test_highland_charge_rules() -> None:
     d = odds(highland_charge_move, clan())
     assert d.outcomes == (7, 8, 9, 10, 11, 12)
     with pytest.raises(IllegalActionError):
-        roll_highland(WillUnit("l", "L", "x", TroopType.LINE), True, dice=SamplingDice(1))
+        roll_highland(Unit("l", "L", "x", TroopType.LINE), True, dice=SamplingDice(1))
 
 
 def test_pre_battle_rolls() -> None:
@@ -55,11 +55,11 @@ def test_pre_battle_rolls() -> None:
     for m in (0, 1):
         for f in (0, 1):
             assert d.probability(PreBattle(m, f)) == Fraction(1, 4)
-    line = WillUnit("b", "B", "x", TroopType.LINE, Nationality.BRITISH)
+    line = Unit("b", "B", "x", TroopType.LINE, Nationality.BRITISH)
     boosted = apply_pre_battle(line, PreBattle(1, 1))
     assert basic_morale(boosted).total == 7 and boosted.fire_bonus == 1
     with pytest.raises(IllegalActionError):
-        roll_pre_battle(WillUnit("m", "M", "x", TroopType.MILITIA), dice=SamplingDice(1))
+        roll_pre_battle(Unit("m", "M", "x", TroopType.MILITIA), dice=SamplingDice(1))
 
 
 def test_variants_as_data() -> None:

@@ -4,52 +4,46 @@ from __future__ import annotations
 
 import attrs
 
+from smoothbore.will_awi.actions import DeclareCharge, EndPhase, TestCharged
 from smoothbore.will_awi.charges import ChargeFacts, Face
+from smoothbore.will_awi.fortifications import Defence, Work
 from smoothbore.will_awi.options import Options
-from smoothbore.will_awi.sequence import (
-    TURN,
-    DeclareCharge,
-    EndPhase,
-    TestCharged,
-    WillState,
-    new_battle,
-)
-from smoothbore.will_awi.units import (
-    Nationality,
-    Rank,
-    TroopType,
-    WillGeneral,
-    WillUnit,
-)
+from smoothbore.will_awi.state import State, new_battle, with_extra
+from smoothbore.will_awi.turn import TURN
+from smoothbore.will_awi.units import Commander, Nationality, Rank, TroopType, Unit
 
 
-def battle(seed: int = 1, options: Options | None = None, **changes: WillUnit) -> WillState:
+def battle(seed: int = 1, options: Options | None = None, **changes: Unit) -> State:
+    """Red (British foot and dragoons under Webster) against blue (Continentals, militia and
+    light guns under Greene, who rides with the Continentals), red to move, no turn limit."""
     units = {
-        "r1": WillUnit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH, commander="rb"),
-        "r2": WillUnit(
+        "r1": Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH, commander="rb"),
+        "r2": Unit(
             "r2", "Dragoons", "red", TroopType.LIGHT_CAVALRY, Nationality.BRITISH, commander="rb"
         ),
-        "b1": WillUnit("b1", "Continentals", "blue", TroopType.LINE, commander="bb"),
-        "b2": WillUnit("b2", "Militia", "blue", TroopType.MILITIA, commander="bb"),
-        "b3": WillUnit("b3", "Guns", "blue", TroopType.LIGHT_GUN, commander="bb"),
+        "b1": Unit("b1", "Continentals", "blue", TroopType.LINE, commander="bb"),
+        "b2": Unit("b2", "Militia", "blue", TroopType.MILITIA, commander="bb"),
+        "b3": Unit("b3", "Guns", "blue", TroopType.LIGHT_GUN, commander="bb"),
     }
     units.update(changes)
     gens = (
-        WillGeneral("rb", "Webster", "red", rating=8),
-        WillGeneral("bb", "Greene", "blue", Rank.BRIGADIER, attached_to="b1"),
+        Commander("rb", "Webster", "red", rating=8),
+        Commander("bb", "Greene", "blue", Rank.BRIGADIER, attached_to="b1"),
     )
     return new_battle(
         ("red", "blue"), tuple(units.values()), gens, seed=seed, options=options or Options()
     )
 
 
-def to_phase(state: WillState, phase: str) -> WillState:
+def to_phase(state: State, phase: str) -> State:
+    """Step EndPhase until the phase is reached."""
     while state.phase != phase:
         state, _ = TURN.step(state, EndPhase())
     return state
 
 
-def charge_state(seed: int) -> WillState:
+def charge_state(seed: int) -> State:
+    """Phase G after the dragoons charged the militia and the militia tested."""
     s = to_phase(battle(seed), "F")
     s, _ = TURN.step(s, DeclareCharge("r2", "b2", 5.0, facts=ChargeFacts(Face.FRONT)))
     s, _ = TURN.step(s, EndPhase())
@@ -57,22 +51,22 @@ def charge_state(seed: int) -> WillState:
     return s
 
 
-def works_battle(seed: int = 1) -> WillState:
-    from smoothbore.will_awi.fortifications import Defence, Work
-
+def works_battle(seed: int = 1) -> State:
+    """The battle with a timber fieldwork and a redoubt."""
     s = battle(seed)
-    return attrs.evolve(
-        s,
-        extra=attrs.evolve(
-            s.extra,
-            works=(Defence.new(Work.TIMBER_FIELDWORK, "fw"), Defence.new(Work.REDOUBT, "rd")),
-        ),
+    return with_extra(
+        s, works=(Defence.new(Work.TIMBER_FIELDWORK, "fw"), Defence.new(Work.REDOUBT, "rd"))
     )
 
 
-def next_own_move(s: WillState) -> WillState:
+def next_own_move(s: State) -> State:
     """Phase C of the same side's next move."""
     for _ in range(2):
         s = to_phase(s, "K")
         s, _ = TURN.step(s, EndPhase())
     return to_phase(s, "C")
+
+
+def with_options(s: State, **changes: object) -> State:
+    """The state with some options changed."""
+    return attrs.evolve(s, options=attrs.evolve(s.options, **changes))

@@ -1,15 +1,18 @@
 """Bloodybacks! 9.3: American War of Independence rules with d12 hands, unit density and an
 activation deck (text: ../shared/rules/bloodybacks-9.3.txt).
 
-``RULESET`` lists every random mechanism; ``TURN`` plays the sequence of play.
+``RULESET`` lists every random mechanism; ``TURN`` plays the sequence of play on the core
+engine; ``example_battle`` is the embedded battle.
 """
 
 from smoothbore.core import Ruleset
 
 from .mechanisms import MECHANISMS
 from .options import DEFAULT_OPTIONS, Options
+from .phases import PHASES
 from .scenarios import example_battle
-from .turn import PHASES, TURN, new_battle
+from .state import Extra, State, new_battle
+from .turn import TURN
 from .units import Commander, Unit
 
 RULESET = Ruleset(
@@ -22,8 +25,8 @@ RULESET = Ruleset(
     phases=PHASES,
     mechanisms=MECHANISMS,
     turn=TURN,
-    example=example_battle,
     source="bloodybacks-9.3.txt",
+    example=example_battle,
 )
 
 __all__ = [
@@ -32,7 +35,9 @@ __all__ = [
     "RULESET",
     "TURN",
     "Commander",
+    "Extra",
     "Options",
+    "State",
     "Unit",
     "example_battle",
     "new_battle",

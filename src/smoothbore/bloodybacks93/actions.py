@@ -1,9 +1,11 @@
 """The actions a player takes in a Bloodybacks turn, as frozen values. Until positions arrive
 they carry what the players measure at the table (range, cover, contact face, terrain moved
-through, whether a unit is inside its commander's radius)."""
+through, whether a unit is inside its commander's radius); ``legal_actions`` offers them with
+the plain facts (in the open, in radius, at the middle of the first range band)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Union
 
 import attrs
@@ -12,6 +14,14 @@ from . import activation as act
 from . import command, movement, shooting
 from .charges import ChargeFacts
 from .units import Formation
+
+
+def lead_first(ids: Iterable[str]) -> tuple[str, ...]:
+    """Unit ids with the first kept first and the others in sorted order: only the first of
+    the chargers (whose impetus is rolled) and of the targets (whose DRPs count) matters, so
+    one charge has one spelling (Multiple unit melee; B13)."""
+    items = tuple(ids)
+    return items[:1] + tuple(sorted(items[1:]))
 
 
 @attrs.frozen
@@ -84,15 +94,17 @@ class Shoot:
 @attrs.frozen
 class Charge:
     """Charge one or more enemy units with one or more units activated together. The first
-    charger's impetus is rolled. ``evade`` is the target's choice (None: only when
-    compulsory); ``charger_spare_move`` is what the chargers could move beyond the evaders'
-    position; ``defer`` leaves the melee to the end of the turn; ``pursue`` follows routed
-    defenders. With ``distance`` (inches to the target, measured) each charger makes its move
-    action over ``ground`` and only those that reach it make contact (cavalry pick any of
-    their distances); the spare move then decides whether evaders are caught."""
+    charger's impetus is rolled, and the first target's DRPs count (the others are kept in
+    sorted order). ``evade`` is the target's choice (None: evade only when compulsory);
+    ``charger_spare_move`` is what the chargers could move beyond the evaders' position;
+    ``defer`` leaves the melee to the end of the turn; ``pursue`` follows routed defenders if
+    the chargers succeed (a deferred melee's pursuit is chosen when it is resolved). With
+    ``distance`` (inches to the target, measured) each charger makes its move action over
+    ``ground`` and only those that reach it make contact (cavalry pick any of their
+    distances); the spare move then decides whether evaders are caught."""
 
-    unit_ids: tuple[str, ...]
-    target_ids: tuple[str, ...]
+    unit_ids: tuple[str, ...] = attrs.field(converter=lead_first)
+    target_ids: tuple[str, ...] = attrs.field(converter=lead_first)
     facts: ChargeFacts = attrs.field(factory=ChargeFacts)
     evade: bool | None = None
     target_in_open: bool = True
@@ -131,9 +143,11 @@ class EndActivation:
 @attrs.frozen
 class ResolveDeferred:
     """Resolve the first deferred melee (``reverse`` when the tables have turned and the
-    defenders counter-charge)."""
+    defenders counter-charge); ``pursue``: the side that charges follows routed enemies if it
+    succeeds."""
 
     reverse: bool = False
+    pursue: bool = False
 
 
 @attrs.frozen
@@ -143,7 +157,9 @@ class EndTurn:
 
 @attrs.frozen
 class EndBattle:
-    """End the battle after a turn: roll the fate of every removed commander."""
+    """End the battle: when a side has broken, after the scenario's last turn, or after a
+    turn where the scenario lets the players end it; roll the fate of every removed
+    commander."""
 
 
 Action = Union[  # noqa: UP007

@@ -11,10 +11,8 @@ from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, P
 
 from .morale import TestKind, TestOutcome, take_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Commander, NamedEnum, Unit
-
-RULE_ACTIVATION = f"{TEXT}, Activating Units"
-RULE_TARIFF = f"{TEXT}, Activating Units: Action tariff"
+from .rules import RULE_ACTIVATION, RULE_ROUTING
+from .units import Commander, NamedEnum, Unit
 
 HAND = 6
 ACTIONS_BY_SUCCESSES = ((6, 3), (3, 2), (1, 1))
@@ -86,11 +84,14 @@ class Activation:
     successes: int
     actions: int
     morale: TestOutcome | None = None
+    long_turn: bool = False
 
     def __str__(self) -> str:
         plural = "" if self.actions == 1 else "s"
         text = (f"{self.successes}/{self.dice} successes (need {self.need}): "
                 f"{self.actions} action{plural}")
+        if self.long_turn and self.actions:
+            text += " (one for the long turn)"
         if self.morale is not None:
             text += f"; {self.morale}"
         return text
@@ -110,18 +111,16 @@ def activate(
 ) -> Activation:
     """Roll a unit's activation hand (Activating Units).
 
-    Routing units and units that recovered from rout this turn cannot roll; a hand with no
-    success forces an immediate morale test (no command point or rally can prevent it).
+    Routing and destroyed units cannot roll (the turn also keeps out units that recovered
+    from rout this turn); a hand with no success forces an immediate morale test (no command
+    point or rally can prevent it).
     """
     if unit.routing:
         raise IllegalActionError(
-            "activate", f"{unit.name} is routing: it takes a morale test instead",
-            f"{TEXT}, Morale: routing units re-test",
+            "activate", f"{unit.name} is routing: it takes a morale test instead", RULE_ROUTING
         )
-    if not unit.can_act:
-        raise IllegalActionError(
-            "activate", f"{unit.name} recovered from rout this turn or is gone", RULE_ACTIVATION
-        )
+    if unit.destroyed:
+        raise IllegalActionError("activate", f"{unit.name} is gone", RULE_ACTIVATION)
     need = activation_need(
         unit, commander, outside_radius=outside_radius, other_brigade=other_brigade,
         in_woods=in_woods,
@@ -135,7 +134,7 @@ def activate(
             unit, TestKind.MORALE, dice=dice, commander_attached=commander_attached,
             in_woods=in_woods, reason=f"{unit.name} failed to activate",
         )
-    return Activation(check.count, need.total, successes, actions, morale)
+    return Activation(check.count, need.total, successes, actions, morale, long_turn)
 
 
 class ActionKind(NamedEnum):

@@ -21,15 +21,9 @@ from smoothbore.core import (
 )
 
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
+from .rules import RULE_CHARGES, RULE_EVADE, RULE_IMPETUS, RULE_MULTIPLE, RULE_PURSUIT
 from .shooting import Cover, size_modifier
-from .units import TEXT, NamedEnum, Unit, add_disruption
-
-RULE_CHARGES = f"{TEXT}, Charges and melee"
-RULE_MULTIPLE = f"{TEXT}, Charges and melee: Multiple unit melee"
-RULE_EVADE = f"{TEXT}, Charges and melee: Evade"
-RULE_IMPETUS = f"{TEXT}, Charges and melee: Determine impetus"
-RULE_STAND = f"{TEXT}, Charges and melee: Check to stand"
-RULE_PURSUIT = f"{TEXT}, Charges and melee: Pursuit"
+from .units import NamedEnum, Unit, add_disruption
 
 IMPETUS_BASE = 4
 
@@ -55,6 +49,10 @@ class ChargeFacts:
     ``cover`` is the defender's cover; ``behind_obstacle`` keeps a pushed-back defender in
     place; ``countercharged_by_cavalry`` applies to charging cavalry met by cavalry;
     ``use_cold_steel`` is the charger's choice when it has the ability.
+    ``charger_commander_attached``: a commander, any, rides with the chargers (+1 impetus
+    die); ``led``: the ids of the units, on either side, whose own commander or the CinC is
+    attached to them (+1 to that unit's tests only; Morale: Modifiers, B43). In the turn both
+    are read from the battle state.
     """
 
     contact: Contact = Contact.FRONT
@@ -63,7 +61,7 @@ class ChargeFacts:
     cover: Cover = Cover.NONE
     behind_obstacle: bool = False
     charger_commander_attached: bool = False
-    defender_commander_attached: bool = False
+    led: frozenset[str] = frozenset()
     use_cold_steel: bool = True
     charger_in_woods: bool = False
     defender_in_woods: bool = False
@@ -194,7 +192,7 @@ def check_to_stand(
             continue
         test = take_test(
             unit, TestKind.COHESION, dice=dice, charger_impetus=impetus,
-            commander_attached=facts.defender_commander_attached,
+            commander_attached=unit.id in facts.led,
             in_woods=facts.defender_in_woods, reason=f"{unit.name} checks to stand",
         )
         tests.append(test)

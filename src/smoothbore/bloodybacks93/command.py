@@ -9,11 +9,8 @@ import attrs
 from smoothbore.core import AVERAGE_DIE, Dice, FacesCheck, InvalidValueError
 
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Commander, NamedEnum
-
-RULE_ACTIVITY = f"{TEXT}, Determine commander activation level"
-RULE_RADIUS = f"{TEXT}, Command Radius"
-RULE_CP_TARIFF = f"{TEXT}, Activating Units: Command point tariff"
+from .rules import RULE_ACTIVITY
+from .units import Commander, NamedEnum
 
 COMMAND_RADIUS = 24
 ATTACHED_RADIUS = 12
@@ -57,13 +54,6 @@ def roll_activity(
         rule=RULE_ACTIVITY,
     )
     return activity_for(commander.activity_rating, roll, options)
-
-
-def activity_mechanism(*, dice: Dice, activity_rating: int = 3, quirk: bool = False) -> str:
-    """Mechanism form: the activity level and command points of a commander of the given AR
-    (rolls that give the same level print once)."""
-    commander = Commander("c", "commander", "british", activity_rating=activity_rating)
-    return str(roll_activity(commander, dice=dice, options=Options(activity_table_quirk=quirk)))
 
 
 def command_radius(commander: Commander) -> int:

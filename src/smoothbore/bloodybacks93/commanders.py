@@ -7,10 +7,8 @@ import attrs
 
 from smoothbore.core import D12, Band, Dice, InvalidValueError, TableCheck, TotalCheck
 
-from .units import TEXT, Commander, NamedEnum
-
-RULE_RISK = f"{TEXT}, Risk to commanders"
-RULE_FATE = f"{TEXT}, Risk to commanders: end of battle"
+from .rules import RULE_FATE, RULE_RISK
+from .units import Commander, NamedEnum
 
 RIFLE_ALLOWANCE = 2
 
@@ -93,20 +91,3 @@ def after_fate(commander: Commander, fate: Fate, base_constitution: int = 9) -> 
     if fate is Fate.LIGHT_WOUND:
         return attrs.evolve(commander, removed=False, constitution=base_constitution - 1)
     return commander
-
-
-def risk_mechanism(
-    *, dice: Dice, losses: int = 2, rifles: bool = False, constitution: int = 9
-) -> str:
-    """Mechanism form: what happens to an attached commander."""
-    commander = Commander("c", "commander", "british", constitution=constitution)
-    risk = risk_to_commander(commander, losses, dice=dice, rifles=rifles)
-    if not risk.struck:
-        return "unhurt"
-    return "removed" if risk.commander.removed else "struck, carries on"
-
-
-def fate_mechanism(*, dice: Dice) -> Fate:
-    """Mechanism form: the fate table."""
-    commander = Commander("c", "commander", "british", constitution=0, removed=True)
-    return commander_fate(commander, dice=dice)

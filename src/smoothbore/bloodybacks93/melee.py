@@ -20,11 +20,8 @@ from .charges import (
 )
 from .morale import TestKind, TestOutcome, TestResult, apply_result, holds_ground, take_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, NamedEnum, Unit, take_melee_losses
-
-RULE_MELEE = f"{TEXT}, Charges and melee: Resolve melee"
-RULE_EXPERIMENT = f"{TEXT}, Charges and melee: Resolve melee (experiment)"
-RULE_AFTER = f"{TEXT}, Charges and melee: Resolve melee (cohesion tests)"
+from .rules import RULE_EXPERIMENT, RULE_MELEE
+from .units import NamedEnum, Unit, take_melee_losses
 
 MELEE_DICE = 6
 BASE_NEED = 3
@@ -93,7 +90,7 @@ class Aftermath:
 def _test_side(
     units: tuple[Unit, ...],
     lost_by: int,
-    commander_attached: bool,
+    led: frozenset[str],
     impetus: int | None,
     holds_works: bool,
     in_woods: bool,
@@ -109,7 +106,7 @@ def _test_side(
             continue
         test = take_test(
             unit, TestKind.COHESION, dice=dice, lost_melee_by=lost_by,
-            commander_attached=commander_attached, charger_impetus=impetus, in_woods=in_woods,
+            commander_attached=unit.id in led, charger_impetus=impetus, in_woods=in_woods,
             reason=f"{unit.name} tests cohesion after the melee",
         )
         tests.append(test)
@@ -130,18 +127,19 @@ def cohesion_sequence(
 ) -> Aftermath:
     """The cohesion tests after a melee: the loser tests (less the difference in losses); if
     it holds, the winner tests; a draw makes everyone test. Sides still in contact at the end
-    part with the chargers falling back 3" (Resolve melee)."""
+    part with the chargers falling back 3" (Resolve melee). Each unit's test gets +1 only when
+    its own commander or the CinC is attached to it (``facts.led``; Morale: Modifiers)."""
     holds = facts.defender_holds_works
 
     def chargers_test(lost_by: int) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...],
                                              bool]:
-        return _test_side(chargers, lost_by, facts.charger_commander_attached, None, False,
-                          facts.charger_in_woods, dice)
+        return _test_side(chargers, lost_by, facts.led, None, False, facts.charger_in_woods,
+                          dice)
 
     def defenders_test(lost_by: int) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...],
                                               bool]:
-        return _test_side(defenders, lost_by, facts.defender_commander_attached,
-                          defender_impetus, holds, facts.defender_in_woods, dice)
+        return _test_side(defenders, lost_by, facts.led, defender_impetus, holds,
+                          facts.defender_in_woods, dice)
 
     none_c: tuple[TestOutcome | None, ...] = tuple(None for _ in chargers)
     none_d: tuple[TestOutcome | None, ...] = tuple(None for _ in defenders)

@@ -18,15 +18,14 @@ from smoothbore.core import (
     TotalCheck,
 )
 
-from .units import MAX_DISRUPTION, TEXT, Formation, NamedEnum, Unit, remove_disruption
-
-RULE_MORALE = f"{TEXT}, Morale"
-RULE_MODIFIERS = f"{TEXT}, Morale: Modifiers to the to succeed number"
-RULE_RESULTS = f"{TEXT}, Morale: results table"
-RULE_ROUTING = f"{TEXT}, Morale: routing units re-test"
-RULE_MOVES = f"{TEXT}, Morale: Push Back move and Rout move"
-RULE_RALLY = f"{TEXT}, Rally"
-RULE_ROLL = f"{RULE_MORALE}: roll three d12"
+from .rules import (
+    RULE_COHESION_TESTS,
+    RULE_MORALE_MODIFIERS,
+    RULE_MORALE_TESTS,
+    RULE_MOVES,
+    RULE_ROLL,
+)
+from .units import MAX_DISRUPTION, Formation, NamedEnum, Unit, remove_disruption
 
 TEST_DICE = 3
 NATURAL_PASS = frozenset({1})
@@ -92,26 +91,24 @@ def need_for_test(
         raise InvalidValueError("lost_melee_by", lost_melee_by, "0 or more")
     quality = unit.quality_in(in_woods)
     if kind is TestKind.MORALE:
-        need = Modified(2 * quality, "2 x unit quality", f"{RULE_MORALE}: MORALE TESTS")
+        need = Modified(2 * quality, "2 x unit quality", RULE_MORALE_TESTS)
     else:
-        need = Modified(
-            quality + unit.density, "unit quality + density", f"{RULE_MORALE}: COHESION TESTS"
-        )
+        need = Modified(quality + unit.density, "unit quality + density", RULE_COHESION_TESTS)
     mods: list[Modifier] = []
     if unit.stamina_steps:
         mods.append(
             Modifier(f"{unit.stamina_steps} x full 6 stamina losses", -2 * unit.stamina_steps,
-                     RULE_MODIFIERS)
+                     RULE_MORALE_MODIFIERS)
         )
     if charger_impetus is not None and charger_impetus > quality:
         mods.append(
             Modifier("attacker impetus above own quality", quality - charger_impetus,
-                     RULE_MODIFIERS)
+                     RULE_MORALE_MODIFIERS)
         )
     if lost_melee_by:
-        mods.append(Modifier("difference in melee losses", -lost_melee_by, RULE_MODIFIERS))
+        mods.append(Modifier("difference in melee losses", -lost_melee_by, RULE_MORALE_MODIFIERS))
     if commander_attached:
-        mods.append(Modifier("commander or CinC attached", 1, RULE_MODIFIERS))
+        mods.append(Modifier("commander or CinC attached", 1, RULE_MORALE_MODIFIERS))
     return need.plus(*mods)
 
 
@@ -181,7 +178,7 @@ def apply_result(
 
     Destroyed units are gone; a rout raises DRPs to 3 and sets the unit routing; a push back
     destroys deployed (unlimbered) artillery unless it holds its works; a routing unit that
-    rolls push back or carry on stops routing and is marked as recovered this turn.
+    rolls push back or carry on stops routing (the turn keeps it from acting this turn).
     """
     if result is TestResult.DESTROYED:
         return attrs.evolve(unit, destroyed=True, routing=False)
@@ -196,14 +193,14 @@ def apply_result(
     ):
         return attrs.evolve(unit, destroyed=True, routing=False)
     if unit.routing:
-        return attrs.evolve(unit, routing=False, recovered_from_rout=True)
+        return attrs.evolve(unit, routing=False)
     return unit
 
 
 def push_back_distance(*, dice: Dice) -> int:
     """Push back move: 2 average dice, in inches (Morale)."""
     return dice.roll(
-        TotalCheck.of(2, AVERAGE_DIE), reason="push back move", rule=f"{RULE_MOVES}"
+        TotalCheck.of(2, AVERAGE_DIE), reason="push back move", rule=RULE_MOVES
     )
 
 

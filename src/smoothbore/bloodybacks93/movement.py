@@ -16,12 +16,8 @@ from smoothbore.core import (
 )
 
 from .morale import TestKind, TestOutcome, apply_result, take_test
-from .units import MAX_DISRUPTION, TEXT, Formation, NamedEnum, Unit, UnitType, add_disruption
-
-RULE_MOVEMENT = f"{TEXT}, Movement"
-RULE_RETROGRADE = f"{TEXT}, Movement: Retrograde movement"
-RULE_INTERPENETRATION = f"{TEXT}, Movement: Interpenetration"
-RULE_PASSAGE = f"{TEXT}, Movement: Passage of lines"
+from .rules import RULE_MOVEMENT, RULE_PASSAGE, RULE_RETROGRADE
+from .units import MAX_DISRUPTION, Formation, NamedEnum, Unit, UnitType, add_disruption
 
 
 class Terrain(NamedEnum):
@@ -157,25 +153,33 @@ def move(unit: Unit, facts: MoveFacts, *, dice: Dice, commander_attached: bool =
     return Move(distances, moved, min(drp, MAX_DISRUPTION - unit.disruption), morale)
 
 
+def _formed_infantry(unit: Unit) -> bool:
+    return unit.is_infantry and unit.density >= 5
+
+
+def is_passage_of_lines(mover: Unit, static: Unit) -> bool:
+    """Infantry of density 5+ moving through infantry of density 5+ or unlimbered artillery:
+    the passage of lines governs it, not interpenetration (Passage of lines; B25)."""
+    return _formed_infantry(mover) and (
+        _formed_infantry(static) or static.formation is Formation.UNLIMBERED
+    )
+
+
 def may_interpenetrate(mover: Unit, other: Unit) -> bool:
     """Unlimbered artillery and infantry of density 3 or 4 pass through any friendly unit, and
-    any friendly unit may pass through them (Interpenetration)."""
+    any friendly unit may pass through them (Interpenetration), except where formed infantry
+    makes a passage of lines through formed infantry or guns (Passage of lines; B25)."""
 
     def open_unit(u: Unit) -> bool:
         return u.formation is Formation.UNLIMBERED or (u.is_infantry and u.density <= 4)
 
-    return open_unit(mover) or open_unit(other)
+    return (open_unit(mover) or open_unit(other)) and not is_passage_of_lines(mover, other)
 
 
 def passage_allowed(mover: Unit, static: Unit) -> bool:
     """Passage of lines: infantry of density 5+ through infantry of density 5+ or unlimbered
     artillery, both of quality 3 or more."""
-    if not (mover.is_infantry and mover.density >= 5):
-        return False
-    static_ok = (static.is_infantry and static.density >= 5) or (
-        static.formation is Formation.UNLIMBERED
-    )
-    return static_ok and mover.quality >= 3 and static.quality >= 3
+    return is_passage_of_lines(mover, static) and mover.quality >= 3 and static.quality >= 3
 
 
 def passage_disruption(mover: Unit, static: Unit) -> int:
@@ -204,6 +208,8 @@ class Passage:
     static: Unit
     tests_by_unit: tuple[TestOutcome | None, TestOutcome | None] = (None, None)
     """The morale tests of the mover and of the static unit (None: no test)."""
+    drp: int = 0
+    """The DRPs each unit takes on a partial failure (a unit at 3 tests instead)."""
 
     @property
     def tests(self) -> tuple[TestOutcome, ...]:
@@ -211,8 +217,16 @@ class Passage:
         return tuple(t for t in self.tests_by_unit if t is not None)
 
     def __str__(self) -> str:
-        tests = "".join(f"; {t}" for t in self.tests)
-        return f"rolled {self.roll}: {self.result}{tests}"
+        text = f"rolled {self.roll}: {self.result}"
+        if self.result is not PassageResult.DISORDERED:
+            return text
+        parts = []
+        for unit, test in zip((self.mover, self.static), self.tests_by_unit, strict=True):
+            if test is None:
+                parts.append(f"{unit.name} +{self.drp} DRP (now {unit.disruption})")
+            else:
+                parts.append(f"{unit.name}, already at 3 DRP, takes a {test}")
+        return f"{text}: " + "; ".join(parts)
 
 
 def passage_of_lines(
@@ -252,4 +266,5 @@ def passage_of_lines(
         else:
             tests.append(None)
             after.append(add_disruption(unit, drp))
-    return Passage(roll, PassageResult.DISORDERED, after[0], after[1], (tests[0], tests[1]))
+    return Passage(roll, PassageResult.DISORDERED, after[0], after[1], (tests[0], tests[1]),
+                   drp)

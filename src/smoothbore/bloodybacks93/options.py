@@ -1,6 +1,8 @@
 """Options where players read Bloodybacks 9.3 differently.
 
-Every default is the text's plainest reading; docs/interpretations/bloodybacks93.md says why.
+Every default is the text's plainest reading, except ``artillery_may_charge`` (the reading a
+referee takes, B47); docs/interpretations/bloodybacks93.md says why. A battle's options are
+``state.options``.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ class Options:
     - ``impetus_penalty_after_melee``: apply "-1 per attacker impetus point above own quality"
       also to the defender's cohesion tests after the melee, not only to the check to stand.
     - ``men_per_figure``: figure scale; artillery nominal sizes are given for 1:10.
-    - ``artillery_may_charge``: artillery may charge like any unit whose move reaches the enemy
-      (the text forbids it nowhere); false forbids it, a reading many players take.
+    - ``artillery_may_charge``: unlimbered artillery may charge like any unit whose move
+      reaches the enemy (the text forbids it nowhere). Off by default: the reading a referee
+      takes (B47). Limbered guns never charge.
     """
 
     activity_table_quirk: bool = False
@@ -35,7 +38,7 @@ class Options:
     cavalry_experiment: bool = False
     impetus_penalty_after_melee: bool = False
     men_per_figure: int = attrs.field(default=10, validator=at_least(1))
-    artillery_may_charge: bool = True
+    artillery_may_charge: bool = False
 
 
 DEFAULT_OPTIONS = Options()

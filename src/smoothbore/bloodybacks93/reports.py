@@ -1,22 +1,16 @@
-"""Events the turn reports, with the rolls behind them, and the moves and risks that follow a
-result (Bloodybacks 9.3, Morale: Push Back and Rout moves; Risk to commanders)."""
+"""What follows a test or a loss in the turn, reported through the step's log: the push back
+and rout moves of units that fell back or routed, and the risk to commanders attached to units
+that took losses (Bloodybacks 9.3, Morale: Push Back and Rout moves; Risk to commanders)."""
 
 from __future__ import annotations
 
-from smoothbore.core import Event, RollRecord, SamplingDice
+from smoothbore.core import Log
 
 from . import commanders, morale
-from .battle import State, attached_commanders
 from .melee import Fate
+from .rules import RULE_MOVES, RULE_RISK
+from .state import State, attached_commanders
 from .units import Unit
-
-
-def event_since(
-    kind: str, text: str, rule: str, subject: str, dice: SamplingDice, mark: int
-) -> Event:
-    """An event carrying the rolls made since ``mark``."""
-    rolls: tuple[RollRecord, ...] = dice.records_since(mark)
-    return Event(kind, text, rule, subject, rolls)
 
 
 def fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
@@ -28,39 +22,47 @@ def fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
     return Fate.FALLS_BACK if result is morale.TestResult.PUSHED_BACK else Fate.HOLDS
 
 
-def move_events(
-    units: tuple[Unit, ...], fates: tuple[Fate, ...], dice: SamplingDice
-) -> tuple[Event, ...]:
+def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> None:
     """Push back and rout moves of units that fell back or routed (Morale: Push Back move,
-    Rout move); a unit routing off the table is lost, which the players see."""
-    events = []
+    Rout move); artillery has none (it is destroyed), and a unit routing off the table is
+    lost, which the players see."""
     for unit, fate in zip(units, fates, strict=True):
-        mark = len(dice.records)
         if fate is Fate.FALLS_BACK:
-            distance = morale.push_back_distance(dice=dice)
-            text = f'{unit.name} is pushed back {distance}"'
+            distance = morale.push_back_distance(dice=log.dice)
+            text = f'{unit.name} is pushed back {distance}", facing the enemy'
         elif fate is Fate.ROUTS:
-            rout = morale.rout_distance(unit, dice=dice)
+            rout = morale.rout_distance(unit, dice=log.dice)
             if rout is None:
                 continue
-            text = f'{unit.name} routs {rout}" (lost if that takes it off the table)'
+            text = f'{unit.name} routs {rout}" away from the enemy (lost if that takes it off ' \
+                "the table)"
         else:
             continue
-        events.append(event_since("retire", text, morale.RULE_MOVES, unit.id, dice, mark))
-    return tuple(events)
+        log.add("retire", text, RULE_MOVES, unit.id)
 
 
-def risk_events(
+def retire_after_test(log: Log, after: Unit, result: morale.TestResult) -> None:
+    """The move, if any, of one unit after a test out of melee (B45); guns that are pushed
+    back while deployed, or rout, are lost instead, which the players are told."""
+    if after.destroyed and result is not morale.TestResult.DESTROYED:
+        why = "routing guns are" if result is morale.TestResult.ROUT else (
+            "deployed guns pushed back are")
+        log.add("retire", f"{after.name} is lost: {why} destroyed", RULE_MOVES, after.id)
+        return
+    retire(log, (after,), (fate_after_test(after, result),))
+
+
+def risk(
     state: State,
+    log: Log,
     before: tuple[Unit, ...],
     after: tuple[Unit, ...],
-    dice: SamplingDice,
+    *,
     rifles: bool = False,
     melee: bool = False,
-) -> tuple[State, tuple[Event, ...]]:
-    """Risk to commanders attached to units that took losses: a shooting hit is one loss
-    (a DRP or a stamina loss); a melee loss is one (a stamina loss with its DRP)."""
-    events: list[Event] = []
+) -> State:
+    """Risk to commanders attached to units that took losses: a shooting hit is one loss (a
+    DRP or a stamina loss); a melee loss is one (a stamina loss with its DRP) (B31)."""
     for old, new in zip(before, after, strict=True):
         losses = new.stamina_losses - old.stamina_losses
         if not melee:
@@ -68,12 +70,7 @@ def risk_events(
         if losses <= 0:
             continue
         for leader in attached_commanders(state, old.id):
-            mark = len(dice.records)
-            risk = commanders.risk_to_commander(leader, losses, dice=dice, rifles=rifles)
-            state = state.with_commanders(risk.commander)
-            events.append(
-                event_since(
-                    "risk", f"{leader.name}: {risk}", commanders.RULE_RISK, leader.id, dice, mark
-                )
-            )
-    return state, tuple(events)
+            result = commanders.risk_to_commander(leader, losses, dice=log.dice, rifles=rifles)
+            state = state.with_commanders(result.commander)
+            log.add("risk", f"{leader.name}, with {old.name}: {result}", RULE_RISK, leader.id)
+    return state

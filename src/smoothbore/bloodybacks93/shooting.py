@@ -21,15 +21,14 @@ from smoothbore.core import (
 
 from .activation import ActionKind
 from .options import DEFAULT_OPTIONS, Options
-from .units import TEXT, Formation, NamedEnum, Unit, UnitType, Weapon, take_shooting_hits
-
-RULE_SHOOTING = f"{TEXT}, Shooting"
-RULE_MUSKETRY = f"{TEXT}, Shooting: Musketry"
-RULE_ARTILLERY = f"{TEXT}, Shooting: Artillery"
-RULE_MODIFIERS = f"{TEXT}, Shooting: Modifiers"
-RULE_HITS = f"{TEXT}, Shooting: hits"
-RULE_SPLIT = f"{TEXT}, Shooting: split fire"
-RULE_VISIBILITY = f"{TEXT}, Visibility"
+from .rules import (
+    RULE_ARTILLERY,
+    RULE_MUSKETRY,
+    RULE_SHOOTING,
+    RULE_SHOOTING_MODIFIERS,
+    RULE_VISIBILITY,
+)
+from .units import Formation, NamedEnum, Unit, UnitType, Weapon, take_shooting_hits
 
 FOOT = 12  # artillery ranges are given in feet
 
@@ -234,10 +233,10 @@ def target_density(target: Unit, facts: ShotFacts) -> Modified:
     """The target's density for shooting: infantry in fortifications count 4, units in column
     of march count 8."""
     if facts.target_fortified and target.is_infantry:
-        return Modified(4, "infantry manning fortifications", RULE_MODIFIERS)
+        return Modified(4, "infantry manning fortifications", RULE_SHOOTING_MODIFIERS)
     if target.formation is Formation.COLUMN:
-        return Modified(8, "target in column of march", RULE_MODIFIERS)
-    return Modified(target.density, "target density", RULE_MODIFIERS)
+        return Modified(8, "target in column of march", RULE_SHOOTING_MODIFIERS)
+    return Modified(target.density, "target density", RULE_SHOOTING_MODIFIERS)
 
 
 def shooting_need(
@@ -254,14 +253,16 @@ def shooting_need(
     steps = size_modifier(size, target.size)
     if steps:
         label = "shooter larger" if steps > 0 else "target larger"
-        mods.append(Modifier(f"{label} ({size} v {target.size})", steps, RULE_MODIFIERS))
+        mods.append(Modifier(f"{label} ({size} v {target.size})", steps, RULE_SHOOTING_MODIFIERS))
     cover = facts.cover.value
     if cover:
-        mods.append(Modifier(f"target in {facts.cover} cover", -cover, RULE_MODIFIERS))
+        mods.append(Modifier(f"target in {facts.cover} cover", -cover, RULE_SHOOTING_MODIFIERS))
         if fire.is_roundshot:
-            mods.append(Modifier("cover counts one less against roundshot", 1, RULE_MODIFIERS))
+            mods.append(
+                Modifier("cover counts one less against roundshot", 1, RULE_SHOOTING_MODIFIERS)
+            )
     if facts.target_in_woods and not facts.shooter_in_woods:
-        mods.append(Modifier("target in woods, shooter not", -1, RULE_MODIFIERS))
+        mods.append(Modifier("target in woods, shooter not", -1, RULE_SHOOTING_MODIFIERS))
     through = int(facts.woods_inches // 3)
     if through:
         mods.append(Modifier(f"{through} x full 3\" through woods", -through, RULE_VISIBILITY))
@@ -270,7 +271,7 @@ def shooting_need(
     )
     if enfilading or fire is Fire.RIFLE:
         label = "enfilading" if enfilading else "shooting with rifles"
-        mods.append(Modifier(label, 2, RULE_MODIFIERS))
+        mods.append(Modifier(label, 2, RULE_SHOOTING_MODIFIERS))
     return need.plus(*mods)
 
 
@@ -301,7 +302,8 @@ class Shot:
     hits: int
 
     def __str__(self) -> str:
-        return f"{self.fire}: {self.hits} hits from {self.dice} d12 (need {self.need})"
+        hits = "1 hit" if self.hits == 1 else f"{self.hits} hits"
+        return f"{self.fire}: {hits} from {self.dice} d12 (need {self.need})"
 
 
 def shoot(

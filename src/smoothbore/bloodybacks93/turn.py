@@ -1,17 +1,13 @@
-"""The Bloodybacks turn: phases as data and a pure ``step`` over the battle state, driven by
-explicit actions (Bloodybacks 9.3, Sequence of Play).
-
-The turn is assembled here from ``phases``, ``battle`` (the state), ``actions``, the steps
-(``sequence_steps``, ``unit_steps``, ``charge_steps``) and ``legal``; their public names are
-re-exported.
-"""
+"""The Bloodybacks turn on the core engine: the phases and, for each action type, its
+candidates, check and handler (Bloodybacks 9.3, Sequence of Play)."""
 
 from __future__ import annotations
 
-import attrs
+from smoothbore.core import ActionRule, Engine
 
-from smoothbore.core import Event, InvalidValueError, Phase, SamplingDice
-
+from . import steps_charges as charges
+from . import steps_sequence as sequence
+from . import steps_units as units
 from .actions import (
     Action,
     Activate,
@@ -29,126 +25,52 @@ from .actions import (
     Shoot,
     SpendCommandPoint,
 )
-from .battle import (
-    Activated,
-    ActivityEntry,
-    DeferredMelee,
-    Extra,
-    State,
-    new_battle,
-    unit_commander,
+from .options import Options
+from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, PHASES
+from .rules import RULE_SEQUENCE
+from .state import Extra, State
+from .units import Commander, Unit
+from .victory import is_over, outcome, who_acts
+
+TURN: Engine[State, Action] = Engine(
+    name="bloodybacks93",
+    phases=PHASES,
+    actions=(
+        ActionRule(DetermineActivity, (ACTIVITY,), sequence.candidates_determine_activity,
+                   sequence.check_determine_activity, sequence.apply_determine_activity),
+        ActionRule(DrawCard, (DRAW,), sequence.candidates_draw_card,
+                   sequence.check_draw_card, sequence.apply_draw_card),
+        ActionRule(RoutTest, (ACTIVATION,), units.candidates_rout_test,
+                   units.check_rout_test, units.apply_rout_test),
+        ActionRule(Activate, (ACTIVATION,), units.candidates_activate,
+                   units.check_activate, units.apply_activate),
+        ActionRule(Move, (ACTIVATION,), units.candidates_move,
+                   units.check_move, units.apply_move),
+        ActionRule(Manoeuvre, (ACTIVATION,), units.candidates_manoeuvre,
+                   units.check_manoeuvre, units.apply_manoeuvre),
+        ActionRule(Shoot, (ACTIVATION,), units.candidates_shoot,
+                   units.check_shoot, units.apply_shoot),
+        ActionRule(Charge, (ACTIVATION,), charges.candidates_charge,
+                   charges.check_charge, charges.apply_charge),
+        ActionRule(Rally, (ACTIVATION,), units.candidates_rally,
+                   units.check_rally, units.apply_rally),
+        ActionRule(SpendCommandPoint, (ACTIVATION,), units.candidates_spend_command_point,
+                   units.check_spend_command_point, units.apply_spend_command_point),
+        ActionRule(EndActivation, (ACTIVATION,), sequence.candidates_end_activation,
+                   sequence.check_end_activation, sequence.apply_end_activation),
+        ActionRule(ResolveDeferred, (DEFERRED,), sequence.candidates_resolve_deferred,
+                   sequence.check_resolve_deferred, sequence.apply_resolve_deferred),
+        ActionRule(EndTurn, (DEFERRED,), sequence.candidates_end_turn,
+                   sequence.check_end_turn, sequence.apply_end_turn),
+        ActionRule(EndBattle, (ACTIVITY, DRAW, ACTIVATION, DEFERRED),
+                   sequence.candidates_end_battle, sequence.check_end_battle,
+                   sequence.apply_end_battle),
+    ),
+    who_acts=who_acts,
+    over=is_over,
+    result=outcome,
+    types=(Unit, Commander, Extra, Options),
+    rule=RULE_SEQUENCE,
 )
-from .charge_steps import on_charge
-from .legal import legal_actions
-from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, ENDED, PHASES, RULE_SEQUENCE
-from .sequence_steps import (
-    on_determine_activity,
-    on_draw_card,
-    on_end_activation,
-    on_end_battle,
-    on_end_turn,
-    on_resolve_deferred,
-)
-from .unit_steps import (
-    on_activate,
-    on_manoeuvre,
-    on_move,
-    on_rally,
-    on_rout_test,
-    on_shoot,
-    on_spend_command_point,
-)
-
-__all__ = [
-    "ACTIVATION",
-    "ACTIVITY",
-    "DEFERRED",
-    "DRAW",
-    "ENDED",
-    "PHASES",
-    "RULE_SEQUENCE",
-    "TURN",
-    "Action",
-    "Activate",
-    "Activated",
-    "ActivityEntry",
-    "BloodybacksTurn",
-    "Charge",
-    "DeferredMelee",
-    "DetermineActivity",
-    "DrawCard",
-    "EndActivation",
-    "EndBattle",
-    "EndTurn",
-    "Extra",
-    "Manoeuvre",
-    "Move",
-    "Rally",
-    "ResolveDeferred",
-    "RoutTest",
-    "Shoot",
-    "SpendCommandPoint",
-    "State",
-    "legal_actions",
-    "new_battle",
-    "step",
-    "unit_commander",
-]
-
-
-def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
-    """Apply one action; returns the new state and what happened. Pure: ``state`` is never
-    changed, and an illegal action raises IllegalActionError naming the rule."""
-    new_state, events = _handle(state, action, state.dice.dice())
-    return attrs.evolve(new_state, dice=state.dice.advanced()), events
-
-
-def _handle(
-    state: State, action: Action, dice: SamplingDice
-) -> tuple[State, tuple[Event, ...]]:
-    match action:
-        case DetermineActivity():
-            return on_determine_activity(state, action, dice)
-        case DrawCard():
-            return on_draw_card(state, action, dice)
-        case Activate():
-            return on_activate(state, action, dice)
-        case RoutTest():
-            return on_rout_test(state, action, dice)
-        case Move():
-            return on_move(state, action, dice)
-        case Manoeuvre():
-            return on_manoeuvre(state, action, dice)
-        case Shoot():
-            return on_shoot(state, action, dice)
-        case Charge():
-            return on_charge(state, action, dice)
-        case Rally():
-            return on_rally(state, action, dice)
-        case SpendCommandPoint():
-            return on_spend_command_point(state, action, dice)
-        case EndActivation():
-            return on_end_activation(state, action, dice)
-        case ResolveDeferred():
-            return on_resolve_deferred(state, action, dice)
-        case EndTurn():
-            return on_end_turn(state, action, dice)
-        case EndBattle():
-            return on_end_battle(state, action, dice)
-    raise InvalidValueError("action", action, "a Bloodybacks action")
-
-
-@attrs.frozen
-class BloodybacksTurn:
-    """The Bloodybacks turn as a value: phases, legal actions and the step."""
-
-    phases: tuple[Phase, ...] = PHASES
-
-    def legal_actions(self, state: State) -> tuple[Action, ...]:
-        return legal_actions(state)
-
-    def step(self, state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
-        return step(state, action)
-
-
-TURN = BloodybacksTurn()
+"""The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
+``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""

@@ -16,15 +16,6 @@ import attrs
 from smoothbore.core import InvalidValueError
 from smoothbore.core.validate import at_least, in_range, one_of
 
-TEXT = "Bloodybacks 9.3"
-RULE_QUALITY = f"{TEXT}, Concepts and definitions: Quality"
-RULE_DENSITY = f"{TEXT}, Concepts and definitions: Density"
-RULE_SIZE = f"{TEXT}, Concepts and definitions: Unit size"
-RULE_DRP = f"{TEXT}, Concepts and definitions: Disruption points"
-RULE_STAMINA = f"{TEXT}, Concepts and definitions: Unit stamina"
-RULE_ACTIVITY = f"{TEXT}, Concepts and definitions: Activity Rating"
-RULE_COLD_STEEL = f"{TEXT}, Charges and melee: Determine impetus (cold steel ability)"
-
 MAX_DISRUPTION = 3
 MIN_DENSITY = 3
 MAX_DENSITY = 8
@@ -105,10 +96,12 @@ class Weapon(NamedEnum):
 
 
 class Troops(NamedEnum):
-    """Troop class, used only for the cold steel ability (Charges and melee)."""
+    """Troop class, used only for the cold steel ability (Charges and melee: Determine
+    impetus): ``REGULAR`` is British or European regular infantry (Hessians, French...),
+    ``CONTINENTAL`` the Continental line; ``OTHER`` (the default) is any troops not said."""
 
-    REGULAR = "British or European regular"
-    CONTINENTAL = "Continental"
+    REGULAR = "regular"
+    CONTINENTAL = "continental"
     MILITIA = "militia"
     LOYALIST = "loyalist"
     INDIAN = "indian"
@@ -131,6 +124,21 @@ def _woods_quality(
         raise InvalidValueError("woods_quality", value, "None or 1..5")
 
 
+def _bayonets_by_weapon(unit: Unit) -> bool:
+    return unit.weapon is not Weapon.RIFLE
+
+
+def _density_of_bases(unit: Unit) -> int:
+    return unit.density
+
+
+def _closes_up_to(instance: Unit, attribute: attrs.Attribute[int], value: int) -> None:
+    if not instance.density <= value <= MAX_DENSITY:
+        raise InvalidValueError(
+            "based_density", value, f"the unit's density ({instance.density}) to {MAX_DENSITY}"
+        )
+
+
 @attrs.frozen(cache_hash=True)
 class Unit:
     """A Bloodybacks unit.
@@ -138,7 +146,11 @@ class Unit:
     ``size`` is the number of figures (mounted figures count two); for artillery it is the
     models that fight in melee, and ``sections`` is the number of guns (each with a nominal
     shooting size). ``woods_quality`` is the quality in woods of units (indians) rated
-    differently there. ``cold_steel`` is derived from type, troops and quality.
+    differently there. ``based_density`` is the density its figures are based at (by default
+    its density when made): separating the bases lowers the density, closing them up again
+    returns it at most to this. ``troops`` defaults to ``Troops.OTHER`` (no cold steel unless
+    said); ``bayonets`` defaults to true except for riflemen, who carried none. ``cold_steel``
+    is derived from type, troops, quality, bayonets and stamina.
     """
 
     id: str
@@ -152,15 +164,17 @@ class Unit:
     weapon: Weapon = attrs.field(default=Weapon.MUSKET, validator=one_of(*Weapon))
     disruption: int = attrs.field(default=0, validator=in_range(0, MAX_DISRUPTION))
     stamina_losses: int = attrs.field(default=0, validator=at_least(0))
-    troops: Troops = attrs.field(default=Troops.REGULAR, validator=one_of(*Troops))
+    troops: Troops = attrs.field(default=Troops.OTHER, validator=one_of(*Troops))
     heavy_cavalry: bool = False
-    bayonets: bool = True
+    bayonets: bool = attrs.field(default=attrs.Factory(_bayonets_by_weapon, takes_self=True))
     brigade: str = ""
     sections: int = attrs.field(default=1, validator=at_least(1))
     routing: bool = False
-    recovered_from_rout: bool = False
     destroyed: bool = False
     woods_quality: int | None = attrs.field(default=None, validator=_woods_quality)
+    based_density: int = attrs.field(
+        default=attrs.Factory(_density_of_bases, takes_self=True), validator=_closes_up_to
+    )
 
     def quality_in(self, in_woods: bool = False) -> int:
         """Quality in the current terrain (indians may differ in woods). Quality."""
@@ -188,21 +202,22 @@ class Unit:
     @property
     def cold_steel(self) -> bool:
         """The cold steel ability: British or European regular infantry, Continental infantry
-        of quality 4+, cavalry of quality 3+; lost at 6 or more stamina losses."""
+        of quality 4+, cavalry of quality 3+; lost at 6 or more stamina losses. Infantry
+        without bayonets has none (interpretation B50)."""
         if self.stamina_losses >= STAMINA_STEP:
             return False
         if self.is_cavalry:
             return self.quality >= 3
-        if self.is_infantry:
+        if self.is_infantry and self.bayonets:
             return self.troops is Troops.REGULAR or (
                 self.troops is Troops.CONTINENTAL and self.quality >= 4
             )
         return False
 
     @property
-    def can_act(self) -> bool:
-        """Units that recovered from rout this turn, or are gone, may not activate."""
-        return not (self.recovered_from_rout or self.destroyed)
+    def gone(self) -> bool:
+        """Destroyed or routing: the unit takes no action (a routing unit only re-tests)."""
+        return self.destroyed or self.routing
 
     def __str__(self) -> str:
         flags = []
@@ -256,9 +271,10 @@ def take_melee_losses(unit: Unit, losses: int) -> Unit:
 
 
 def with_density(unit: Unit, density: int) -> Unit:
-    """Change density (spreading bases); it can never go below 3 nor above 8 (Density)."""
-    if not MIN_DENSITY <= density <= MAX_DENSITY:
-        raise InvalidValueError("density", density, f"{MIN_DENSITY}..{MAX_DENSITY}")
+    """Change density by separating the bases or closing them up again: never below 3, nor
+    above the density the unit is based at (Density)."""
+    if not MIN_DENSITY <= density <= unit.based_density:
+        raise InvalidValueError("density", density, f"{MIN_DENSITY}..{unit.based_density}")
     return attrs.evolve(unit, density=density)
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -31,7 +30,7 @@ from smoothbore.core.chance import Dice, RollRecord
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import BattleState
+from smoothbore.core.state import BattleState, DiceState
 
 __all__ = [
     "ActionRule",
@@ -173,10 +172,9 @@ class Engine(Generic[S, A]):
                     )
                 table[phase, action_rule.kind] = action_rule
                 by_phase[phase].append(action_rule)
-        object.__setattr__(self, "_table", MappingProxyType(table))
-        object.__setattr__(
-            self, "_by_phase", MappingProxyType({k: tuple(v) for k, v in by_phase.items()})
-        )
+        # private lookups, never handed out; plain dicts so that an engine pickles
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_by_phase", {k: tuple(v) for k, v in by_phase.items()})
 
     # --- the Turn protocol ------------------------------------------------------------
     def to_act(self, state: S) -> str | None:
@@ -260,7 +258,7 @@ class Engine(Generic[S, A]):
         action_rule = self.check(state, action)
         log = Log(state.dice.dice())
         new = action_rule.handler(state, action, log)
-        return attrs.evolve(new, dice=state.dice.advanced()), log.events
+        return _with_dice(new, state.dice.advanced()), log.events
 
     def apply(self, state: S, action: A, dice: Dice) -> tuple[S, tuple[Event, ...]]:
         """Check and apply ``action`` rolling through ``dice`` (enumerating dice give the
@@ -279,6 +277,22 @@ class Engine(Generic[S, A]):
     ) -> Engine[S, A]:
         """This engine with a scenario's own end and victory conditions."""
         return attrs.evolve(self, over=over or self.over, result=result or self.result)
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in attrs.fields(kind))
+
+
+def _with_dice(state: S, dice: DiceState) -> S:
+    """``state`` with its dice advanced. Only the dice (themselves validated) change, so the
+    copy skips re-validating units and commanders that ``attrs.evolve`` would repeat."""
+    kind: type = type(state)
+    new: S = object.__new__(kind)
+    for name in _field_names(kind):
+        object.__setattr__(new, name, getattr(state, name))
+    object.__setattr__(new, "dice", dice)
+    return new
 
 
 # --- scratch state ------------------------------------------------------------------------

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 from smoothbore.core import Ruleset
 
+from .actions import Action
 from .mechanisms import MECHANISMS
-from .options import FORTY_FIVE, IRELAND_1798, Options
-from .scenarios import example_battle
-from .sequence import PHASES, TURN, WillExtra, WillTurn, new_battle
+from .options import DEFAULT_OPTIONS, FORTY_FIVE, IRELAND_1798, Options
+from .phases import PHASES
+from .scenarios import SCENARIOS, example_battle
+from .state import Extra, State, new_battle
+from .turn import TURN
 from .units import (
+    Commander,
     Formation,
     Nationality,
     Rank,
     Status,
     Training,
     TroopType,
-    WillGeneral,
-    WillUnit,
+    Unit,
 )
 
 RULESET = Ruleset(
@@ -33,25 +36,28 @@ RULESET = Ruleset(
     mechanisms=MECHANISMS,
     turn=TURN,
     example=example_battle,
+    scenarios=SCENARIOS,
     source="will-awi-2008.txt, will-awi-2007.txt",
 )
 
 __all__ = [
+    "DEFAULT_OPTIONS",
     "FORTY_FIVE",
     "IRELAND_1798",
     "RULESET",
     "TURN",
+    "Action",
+    "Commander",
+    "Extra",
     "Formation",
     "Nationality",
     "Options",
     "Rank",
+    "State",
     "Status",
     "Training",
     "TroopType",
-    "WillExtra",
-    "WillGeneral",
-    "WillTurn",
-    "WillUnit",
+    "Unit",
     "example_battle",
     "new_battle",
 ]

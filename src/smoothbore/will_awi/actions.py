@@ -12,7 +12,7 @@ from smoothbore.core import InvalidValueError
 from .charges import ChargeFacts
 from .command import OrderFacts
 from .firing import FireFacts
-from .movement import Crossing, MovePlan
+from .movement import Crossing, MovePlan, Terrain
 
 
 def _named(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -50,6 +50,12 @@ class EndPhase:
 
 
 @attrs.frozen
+class EndBattle:
+    """K: the moving player breaks off the battle at the end of his move, where the scenario
+    lets players end it (``Scenario.players_may_end``); losses decide the result (W47)."""
+
+
+@attrs.frozen
 class TestMorale:
     """A: test a shaken or routing unit; ``in_open`` for the optional militia rule."""
 
@@ -61,21 +67,32 @@ class TestMorale:
 
 @attrs.frozen
 class CompulsoryMove:
-    """B: a rout move (or a retirement after a shaken test).
+    """B: a rout move, or the retirement after a shaken test, each the whole distance the rules
+    give (nothing for the player to pick but the facts he sees).
 
-    ``blocked`` and ``enemy_within_6``: a routing unit that cannot move with an enemy within 6"
-    tests surrender. ``enters``: the building it ends in (a rout may end in cover)."""
+    A rout goes at rout speed (Rules - Charging: Rout); ``leaves_table``: it goes off the
+    friendly table edge; ``blocked`` and ``enemy_within_6``: a routing unit that cannot move
+    with an enemy within 6" tests surrender. A retirement is a full move, less 3" (foot), 6"
+    (mounted) or 1" (guns) when it keeps its facing (Movement note (d)); ``about_face``: it
+    turns to retire and goes the whole move. ``terrain``: the ground it crosses (its speed
+    there); ``enters``: the building it ends in (a rout may end in cover)."""
 
     unit: str
-    inches: float
+    about_face: bool = False
     ends_farther: bool = True
     blocked: bool = False
     enemy_within_6: bool = False
+    leaves_table: bool = False
+    terrain: tuple[Terrain, ...] = (Terrain.OPEN,)
     enters: Entering | None = None
 
     def __attrs_post_init__(self) -> None:
-        if self.blocked and self.enters is not None:
-            raise InvalidValueError("enters", self.enters, "None for a unit that cannot move")
+        if self.blocked and (self.enters is not None or self.leaves_table):
+            raise InvalidValueError(
+                "enters", self.enters, "None (and leaves_table False) for a unit that cannot move"
+            )
+        if self.leaves_table and self.enters is not None:
+            raise InvalidValueError("enters", self.enters, "None for a unit leaving the table")
 
 
 @attrs.frozen
@@ -150,11 +167,11 @@ class Engineer:
 
 @attrs.frozen
 class LayCharge:
-    """C: a unit spends its move laying one of ``charges`` demolition charges at a work."""
+    """C: a unit spends its move laying a demolition charge at a work (the first, or one more
+    of its demolition there, up to a wagon's 6)."""
 
     unit: str
     work: str
-    charges: int = 1
 
 
 @attrs.frozen
@@ -180,9 +197,10 @@ class ChangeFacing:
 @attrs.frozen
 class Fire:
     """E: fire at an enemy (``work``: the building or work the target holds; ``chain_within_18``:
-    the units within 18" of a general who might fall).
+    the units within 18" of a general who might fall). A unit in a building whose two bases
+    fire different ways fires each base alone, as a unit in column (``FireFacts.split_fire``).
 
-    F of a second cavalry charge: the target fires at the charging cavalry only if it could not
+    H of a second cavalry charge: the target fires at the charging cavalry only if it could not
     have fired in the firing phase; ``could_not_have_fired`` is that fact as the player
     measured it (no enemy in its range and arc then)."""
 
@@ -214,7 +232,8 @@ class Detonate:
 
 @attrs.frozen
 class SpreadHighlandCharge:
-    """E ('45): an unshaken highland unit within 12" of a Highland charge tests to join it."""
+    """E ('45): an unshaken highland unit of the moving side within 12" of a Highland charge
+    tests to join it."""
 
     unit: str
     in_musket_range: bool = False
@@ -222,7 +241,7 @@ class SpreadHighlandCharge:
 
 @attrs.frozen
 class DeclareCharge:
-    """F (and K): declare a charge."""
+    """F (and again after K for a second cavalry charge): declare a charge."""
 
     charger: str
     target: str
@@ -289,8 +308,9 @@ class SecondCharges:
     """K: start the second cavalry charges (F to J again, successful cavalry only)."""
 
 
-WillAction: TypeAlias = (
+Action: TypeAlias = (
     EndPhase
+    | EndBattle
     | TestMorale
     | CompulsoryMove
     | Move

@@ -19,7 +19,7 @@ from smoothbore.core import (
 from . import rules
 from .morale import basic_morale
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, TroopType, WillUnit
+from .units import Arm, TroopType, Unit
 
 
 class Face(enum.Enum):
@@ -29,13 +29,16 @@ class Face(enum.Enum):
     FLANK = "flank"
     REAR = "rear"
 
+    def __str__(self) -> str:
+        return self.value
 
-def charge_reach(unit: WillUnit) -> float:
+
+def charge_reach(unit: Unit) -> float:
     """3" for infantry, 6" for cavalry (Rules - Charging)."""
     return 6.0 if unit.troop.is_cavalry else 3.0
 
 
-def can_charge(unit: WillUnit) -> bool:
+def can_charge(unit: Unit) -> bool:
     """Unshaken infantry or cavalry on the table may charge."""
     return (
         unit.on_table
@@ -46,7 +49,7 @@ def can_charge(unit: WillUnit) -> bool:
 
 
 def check_charge(
-    charger: WillUnit, target: WillUnit, distance: float, in_front: bool, action: object = None
+    charger: Unit, target: Unit, distance: float, in_front: bool, action: object = None
 ) -> None:
     """A charge is legal for unshaken infantry or cavalry against an enemy directly to its
     front within charge reach."""
@@ -70,7 +73,7 @@ def check_charge(
         )
 
 
-def is_close_order(unit: WillUnit, options: Options) -> bool:
+def is_close_order(unit: Unit, options: Options) -> bool:
     """Close order foot, and cavalry when the FAQ (1) 4 reading is on (the default)."""
     if unit.arm is Arm.CLOSE_ORDER_FOOT:
         return True
@@ -101,8 +104,8 @@ class ChargeFacts:
 
 
 def charged_test_score(
-    target: WillUnit,
-    chargers: tuple[WillUnit, ...],
+    target: Unit,
+    chargers: tuple[Unit, ...],
     facts: ChargeFacts = ChargeFacts(),
     options: Options = DEFAULT_OPTIONS,
 ) -> Modified:
@@ -164,7 +167,7 @@ class ChargedResult(enum.Enum):
         return self.value
 
 
-def can_counter_charge(target: WillUnit, facts: ChargeFacts) -> bool:
+def can_counter_charge(target: Unit, facts: ChargeFacts) -> bool:
     """Only infantry or cavalry outside obstacles, buildings and fortifications counter-charge."""
     return (
         not facts.protected
@@ -173,7 +176,7 @@ def can_counter_charge(target: WillUnit, facts: ChargeFacts) -> bool:
     )
 
 
-def charged_result(total: int, target: WillUnit, facts: ChargeFacts) -> ChargedResult:
+def charged_result(total: int, target: Unit, facts: ChargeFacts) -> ChargedResult:
     """The modified score at or above basic morale routs (losing 1 SP); below zero the unit
     may counter-charge; otherwise it stands."""
     if total >= basic_morale(target).total:
@@ -183,12 +186,12 @@ def charged_result(total: int, target: WillUnit, facts: ChargeFacts) -> ChargedR
     return ChargedResult.STANDS
 
 
-def surrender_need(unit: WillUnit) -> int:
+def surrender_need(unit: Unit) -> int:
     """1d6 score that makes a unit surrender: 4+ for foot (and gun crews), 5+ mounted."""
     return 5 if unit.troop.is_mounted else 4
 
 
-def test_surrender(unit: WillUnit, *, dice: Dice, why: str = "") -> bool:
+def test_surrender(unit: Unit, *, dice: Dice, why: str = "") -> bool:
     """Rules - Charging: Surrender. True when the unit surrenders and is removed."""
     total = dice.roll(
         TotalCheck.of(1, D6),
@@ -199,8 +202,8 @@ def test_surrender(unit: WillUnit, *, dice: Dice, why: str = "") -> bool:
 
 
 def test_charged(
-    target: WillUnit,
-    chargers: tuple[WillUnit, ...],
+    target: Unit,
+    chargers: tuple[Unit, ...],
     facts: ChargeFacts = ChargeFacts(),
     *,
     dice: Dice,

@@ -18,7 +18,7 @@ from smoothbore.core import (
 
 from . import rules
 from .options import DEFAULT_OPTIONS, CommandPost, Options
-from .units import Training, WillGeneral, WillUnit
+from .units import Commander, Training, Unit
 
 
 @attrs.frozen
@@ -40,7 +40,7 @@ def _rule(options: Options) -> str:
     )
 
 
-def training_modifiers(unit: WillUnit, rule: str) -> tuple[Modifier, ...]:
+def training_modifiers(unit: Unit, rule: str) -> tuple[Modifier, ...]:
     if unit.trained is Training.WELL:
         return (Modifier("well trained unit", 1, rule),)
     if unit.trained is Training.POOR:
@@ -49,8 +49,8 @@ def training_modifiers(unit: WillUnit, rule: str) -> tuple[Modifier, ...]:
 
 
 def order_target(
-    general: WillGeneral,
-    unit: WillUnit,
+    general: Commander,
+    unit: Unit,
     facts: OrderFacts = OrderFacts(),
     options: Options = DEFAULT_OPTIONS,
 ) -> Modified:
@@ -81,8 +81,8 @@ def order_target(
 
 
 def group_order_target(
-    general: WillGeneral,
-    units: tuple[WillUnit, ...],
+    general: Commander,
+    units: tuple[Unit, ...],
     facts: OrderFacts = OrderFacts(),
     options: Options = DEFAULT_OPTIONS,
 ) -> Modified:
@@ -99,13 +99,13 @@ def order_check(target: int) -> ThresholdCheck:
 
 
 def give_order(
-    general: WillGeneral,
-    unit: WillUnit,
+    general: Commander,
+    unit: Unit,
     facts: OrderFacts = OrderFacts(),
     *,
     dice: Dice,
     options: Options = DEFAULT_OPTIONS,
-    also: tuple[WillUnit, ...] = (),
+    also: tuple[Unit, ...] = (),
 ) -> bool:
     """One command roll: True when the unit (with the units of its group, ``also``) may
     move."""
@@ -118,7 +118,7 @@ def give_order(
     )
 
 
-def independent_target(unit: WillUnit, options: Options = DEFAULT_OPTIONS) -> Modified:
+def independent_target(unit: Unit, options: Options = DEFAULT_OPTIONS) -> Modified:
     """A unit not yet commanded: 3 or less (March), or a rating of 6 (January), +/-1 training."""
     r = _rule(options)
     base = 3 if options.command_post is CommandPost.MARCH_2008 else 6
@@ -126,7 +126,7 @@ def independent_target(unit: WillUnit, options: Options = DEFAULT_OPTIONS) -> Mo
 
 
 def test_independent(
-    unit: WillUnit,
+    unit: Unit,
     commander_failed: bool = True,
     *,
     dice: Dice,
@@ -147,8 +147,8 @@ def test_independent(
 
 
 def command_sequence(
-    general: WillGeneral,
-    orders: tuple[tuple[WillUnit, OrderFacts], ...],
+    general: Commander,
+    orders: tuple[tuple[Unit, OrderFacts], ...],
     *,
     dice: Dice,
     options: Options = DEFAULT_OPTIONS,

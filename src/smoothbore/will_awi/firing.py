@@ -22,7 +22,7 @@ from smoothbore.core import (
 from . import rules
 from .morale import morale_total
 from .options import DEFAULT_OPTIONS, HighlanderFire, Options
-from .units import Arm, Formation, TroopType, Weapon, WillUnit
+from .units import Arm, Formation, TroopType, Unit, Weapon
 
 
 class RangeBand(enum.Enum):
@@ -77,6 +77,9 @@ class Cover(enum.Enum):
     HARD = "hard cover or buildings"
     SOLID = "solid cover"
 
+    def __str__(self) -> str:
+        return self.value
+
     @property
     def factor(self) -> int:
         return {Cover.OPEN: 0, Cover.SOFT: -1, Cover.HARD: -2, Cover.SOLID: -3}[self]
@@ -90,7 +93,7 @@ class Woods(enum.Enum):
     DENSE = "dense woods"
 
 
-def detection_range(target: WillUnit, woods: Woods, coureurs: bool = False) -> float | None:
+def detection_range(target: Unit, woods: Woods, coureurs: bool = False) -> float | None:
     """How far away a target in woods can be seen and fired at (None: not in woods).
 
     Coureurs de bois, rangers and Indians 1" dense / 3" open; other open order foot 2"/6";
@@ -142,7 +145,7 @@ class FireResult:
         return f"{self.score}: {loss}{', shaken' if self.shaken else ''}"
 
 
-def check_can_fire(firer: WillUnit, facts: FireFacts, options: Options, action: object) -> Weapon:
+def check_can_fire(firer: Unit, facts: FireFacts, options: Options, action: object) -> Weapon:
     """Who may fire, and at what: the arc, visibility, woods, overhead fire (Rules - Firing)."""
     weapon = firer.fires_with
     if not firer.on_table:
@@ -182,7 +185,7 @@ def check_can_fire(firer: WillUnit, facts: FireFacts, options: Options, action: 
 
 
 def fire_modifiers(
-    firer: WillUnit,
+    firer: Unit,
     facts: FireFacts,
     options: Options = DEFAULT_OPTIONS,
     action: object = None,
@@ -234,7 +237,7 @@ def fire_modifiers(
     return Modified(0, "2d6", r).plus(*mods)
 
 
-def is_canister(firer: WillUnit, facts: FireFacts) -> bool:
+def is_canister(firer: Unit, facts: FireFacts) -> bool:
     """Guns at short range with no friends in the arc fire canister (not ball)."""
     weapon = firer.fires_with
     if weapon is None or not weapon.is_gun:
@@ -242,7 +245,7 @@ def is_canister(firer: WillUnit, facts: FireFacts) -> bool:
     return range_band(weapon, facts.range_inches) is RangeBand.SHORT and not facts.friends_in_arc
 
 
-def check_target_detected(target: WillUnit, facts: FireFacts, action: object = None) -> None:
+def check_target_detected(target: Unit, facts: FireFacts, action: object = None) -> None:
     """A target in woods can be fired at only within its detection range."""
     seen = detection_range(target, facts.woods, facts.coureurs)
     if seen is not None and facts.range_inches > seen:
@@ -252,7 +255,7 @@ def check_target_detected(target: WillUnit, facts: FireFacts, action: object = N
 
 
 @functools.lru_cache(maxsize=8192)
-def fire_outcome(score: int, target: WillUnit, options: Options = DEFAULT_OPTIONS) -> FireResult:
+def fire_outcome(score: int, target: Unit, options: Options = DEFAULT_OPTIONS) -> FireResult:
     """7+ takes a strength point; the same score above the target's basic morale shakes it
     (Rules - Firing: Morale effect of fire). Basic morale is read after the loss unless the
     option says before. Cached: the result is a frozen value of frozen arguments."""
@@ -262,8 +265,8 @@ def fire_outcome(score: int, target: WillUnit, options: Options = DEFAULT_OPTION
 
 
 def resolve_fire(
-    firer: WillUnit,
-    target: WillUnit,
+    firer: Unit,
+    target: Unit,
     facts: FireFacts,
     *,
     dice: Dice,
@@ -282,6 +285,6 @@ def resolve_fire(
 
 
 @functools.lru_cache(maxsize=4096)
-def fire_check(firer: WillUnit, facts: FireFacts, options: Options = DEFAULT_OPTIONS) -> TotalCheck:
+def fire_check(firer: Unit, facts: FireFacts, options: Options = DEFAULT_OPTIONS) -> TotalCheck:
     """The firing roll as a check: 2d6 plus every factor (cached on its frozen arguments)."""
     return TotalCheck.of(2, D6, fire_modifiers(firer, facts, options).total)

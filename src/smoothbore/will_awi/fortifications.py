@@ -9,12 +9,20 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, TotalCheck, at_least
+from smoothbore.core import (
+    D6,
+    Dice,
+    IllegalActionError,
+    InvalidValueError,
+    TotalCheck,
+    at_least,
+    in_range,
+)
 
 from . import rules
 from .firing import Cover, FireResult, fire_outcome
 from .options import DEFAULT_OPTIONS, Options
-from .units import WillUnit
+from .units import Unit
 
 
 class Work(enum.Enum):
@@ -43,6 +51,10 @@ DEFENCE_POINTS: Mapping[Work, int] = MappingProxyType({
     Work.STOCKADE: 8,
 })
 
+FIELDWORKS: frozenset[Work] = frozenset({Work.TIMBER_FIELDWORK, Work.REDOUBT, Work.STOCKADE})
+"""The works a unit with tools may construct during a battle (Field Engineering: "construct 1
+strength point of a fieldwork"); any work may be dismantled."""
+
 BUILDING_CAPACITY: Mapping[Work, int] = MappingProxyType({
     Work.SMALL_WOODEN_BUILDING: 1,
     Work.SMALL_STONE_BUILDING: 1,
@@ -63,8 +75,8 @@ def building_capacity(work: Work, action: object = None) -> int:
 
 def check_room(
     building: Defence,
-    unit: WillUnit,
-    occupants: tuple[WillUnit, ...],
+    unit: Unit,
+    occupants: tuple[Unit, ...],
     action: object = None,
 ) -> None:
     """A unit may enter or occupy a building only if there is room beside the units already in
@@ -197,7 +209,7 @@ def demolish(defence: Defence, charges: int, *, dice: Dice) -> bool:
 
 
 def demolition_blast(
-    target: WillUnit, *, dice: Dice, options: Options = DEFAULT_OPTIONS
+    target: Unit, *, dice: Dice, options: Options = DEFAULT_OPTIONS
 ) -> FireResult:
     """A unit within the blast radius: 2d6 as if fired at, with no firing factors."""
     score = dice.roll(
@@ -208,11 +220,11 @@ def demolition_blast(
 
 @attrs.frozen
 class Demolition:
-    """Charges being laid against a work: by whom, how many, how many laid so far, and whether
-    the layers have moved away (the charge goes off in the next firing phase)."""
+    """Charges laid against a work: by whom, how many so far (one a movement phase, up to a
+    wagon's 6: the number used is the number laid when the layers move away), and whether
+    the layers have moved away (the charges go off in the next firing phase)."""
 
     work: str
     unit: str
-    charges: int = attrs.field(validator=at_least(1))
-    laid: int = 1
+    charges: int = attrs.field(default=1, validator=in_range(1, CHARGES_PER_WAGON))
     away: bool = False

@@ -12,7 +12,7 @@ import attrs
 from smoothbore.core import D6, Band, Dice, TableCheck
 
 from . import rules
-from .units import GeneralState, Rank, WillGeneral, WillUnit
+from .units import Commander, GeneralState, Rank, Unit
 
 
 class Risk(enum.Enum):
@@ -56,7 +56,7 @@ _RULE = MappingProxyType({
 })
 
 
-def roll_risk(general: WillGeneral, risk: Risk, *, dice: Dice) -> Fate:
+def roll_risk(general: Commander, risk: Risk, *, dice: Dice) -> Fate:
     """2d6 on the table for the risk the general ran."""
     result = dice.roll(
         RISK_CHECKS[risk], reason=f"risk to {general.name}: {risk.value}", rule=_RULE[risk]
@@ -64,7 +64,7 @@ def roll_risk(general: WillGeneral, risk: Risk, *, dice: Dice) -> Fate:
     return Fate(result)
 
 
-def apply_fate(general: WillGeneral, fate: Fate) -> WillGeneral:
+def apply_fate(general: Commander, fate: Fate) -> Commander:
     """A light wound halves his speed; a second incapacitates him (removed from play)."""
     if fate is Fate.LIGHT_WOUND:
         if general.light_wounds >= 1:
@@ -83,7 +83,7 @@ def shakes_chain(fate: Fate) -> bool:
 
 
 def in_chain_of_command(
-    unit: WillUnit, general: WillGeneral, generals: tuple[WillGeneral, ...]
+    unit: Unit, general: Commander, generals: tuple[Commander, ...]
 ) -> bool:
     """Whether the unit answers to the general: directly, or through his brigadiers."""
     seen: set[str] = set()
@@ -97,13 +97,13 @@ def in_chain_of_command(
     return False
 
 
-def general_move(general: WillGeneral) -> float:
+def general_move(general: Commander) -> float:
     """Generals and couriers move 21"; half that with a light wound."""
     return 10.5 if general.light_wounds else 21.0
 
 
 def allocation_problems(
-    units: tuple[WillUnit, ...], generals: tuple[WillGeneral, ...]
+    units: tuple[Unit, ...], generals: tuple[Commander, ...]
 ) -> tuple[str, ...]:
     """Rules - Introduction: Generals: one brigadier per 3-5 units, one senior general per 2-4
     brigadiers, and a C in C only when there is more than one senior general. Returns the

@@ -12,7 +12,7 @@ from smoothbore.core import D6, Dice, InvalidValueError, Modified, Modifier, Tot
 
 from . import rules
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, Formation, TroopType, WillUnit
+from .units import Arm, Formation, TroopType, Unit
 
 
 class Column(enum.Enum):
@@ -23,7 +23,7 @@ class Column(enum.Enum):
     OTHER = 2
 
 
-def column_of(unit: WillUnit) -> Column:
+def column_of(unit: Unit) -> Column:
     """Cavalry, infantry (all foot) or other (artillery, wagons)."""
     if unit.troop.is_cavalry:
         return Column.CAVALRY
@@ -85,7 +85,7 @@ class Fighter:
 
     ``front`` marks the unit engaged to the enemy's front (it takes the result first)."""
 
-    unit: WillUnit
+    unit: Unit
     charging: bool = False
     flank: bool = False
     rear: bool = False

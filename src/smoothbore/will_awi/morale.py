@@ -11,10 +11,10 @@ from smoothbore.core import D6, Dice, Modified, Modifier, TotalCheck
 
 from . import rules
 from .options import DEFAULT_OPTIONS, Options
-from .units import Nationality, Rank, Status, TroopType, WillUnit
+from .units import Nationality, Rank, Status, TroopType, Unit
 
 
-def basic_morale(unit: WillUnit, *, strength: int | None = None) -> Modified:
+def basic_morale(unit: Unit, *, strength: int | None = None) -> Modified:
     """A unit's basic morale: its current strength plus the type modifier (Rules - Morale).
 
     European grenadiers +2, other European regulars +1, American regular rifles -1, militia -1
@@ -25,7 +25,7 @@ def basic_morale(unit: WillUnit, *, strength: int | None = None) -> Modified:
     return value.plus(*morale_modifiers(unit))
 
 
-def morale_modifiers(unit: WillUnit) -> tuple[Modifier, ...]:
+def morale_modifiers(unit: Unit) -> tuple[Modifier, ...]:
     """The type modifiers of basic morale (without the strength)."""
     t = unit.troop
     r = rules.MORALE_BASIC
@@ -50,7 +50,7 @@ def morale_modifiers(unit: WillUnit) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
-def morale_total(unit: WillUnit, strength: int | None = None) -> int:
+def morale_total(unit: Unit, strength: int | None = None) -> int:
     """The number of ``basic_morale`` (fast, for the firing and charge tests)."""
     base = unit.strength if strength is None else strength
     return base + _modifier_total(
@@ -60,7 +60,7 @@ def morale_total(unit: WillUnit, strength: int | None = None) -> int:
 
 @functools.lru_cache(maxsize=512)
 def _modifier_total(troop: TroopType, nationality: Nationality, militia: int, bonus: int) -> int:
-    unit = WillUnit("_", "_", "_", troop, nationality, militia_morale=militia, morale_bonus=bonus)
+    unit = Unit("_", "_", "_", troop, nationality, militia_morale=militia, morale_bonus=bonus)
     return sum(m.value for m in morale_modifiers(unit))
 
 
@@ -72,7 +72,7 @@ def general_bonus(rank: Rank | None, rule: str) -> tuple[Modifier, ...]:
     return (Modifier(label, rank.test_bonus, rule),)
 
 
-def quality_modifiers(unit: WillUnit, options: Options) -> tuple[Modifier, ...]:
+def quality_modifiers(unit: Unit, options: Options) -> tuple[Modifier, ...]:
     """FAQs (3) 2, optional: militia -1 and European grenadiers +1 on shaken and rout tests."""
     if not options.shaken_quality_modifiers:
         return ()
@@ -107,13 +107,13 @@ class RoutingResult(enum.Enum):
 
 
 def shaken_test_score(
-    unit: WillUnit, general: Rank | None, options: Options = DEFAULT_OPTIONS
+    unit: Unit, general: Rank | None, options: Options = DEFAULT_OPTIONS
 ) -> Modified:
     """What is added to the 1d6 of a shaken test."""
     return _test_score(unit, general, options, rules.MORALE_SHAKEN)
 
 
-def _test_score(unit: WillUnit, general: Rank | None, options: Options, rule: str) -> Modified:
+def _test_score(unit: Unit, general: Rank | None, options: Options, rule: str) -> Modified:
     """Shaken and rout tests add the same things: the general with the unit (and, as an
     option, the unit's quality)."""
     return Modified(0, "1d6", rule).plus(
@@ -121,13 +121,13 @@ def _test_score(unit: WillUnit, general: Rank | None, options: Options, rule: st
     )
 
 
-def _roll_test(unit: WillUnit, score: Modified, what: str, dice: Dice) -> int:
+def _roll_test(unit: Unit, score: Modified, what: str, dice: Dice) -> int:
     return dice.roll(
         TotalCheck.of(1, D6, score.total), reason=f"{unit.name} tests {what}", rule=score.rule
     )
 
 
-def shaken_result(total: int, unit: WillUnit, in_open: bool, options: Options) -> ShakenResult:
+def shaken_result(total: int, unit: Unit, in_open: bool, options: Options) -> ShakenResult:
     """4+ carry on; 2-3 retire a full move (optional: militia or Indians in the open rout);
     1 or less rout and lose 1 strength point."""
     if total >= 4:
@@ -144,7 +144,7 @@ def shaken_result(total: int, unit: WillUnit, in_open: bool, options: Options) -
 
 
 def test_shaken(
-    unit: WillUnit,
+    unit: Unit,
     general: Rank | None = None,
     *,
     dice: Dice,
@@ -157,7 +157,7 @@ def test_shaken(
 
 
 def routing_test_score(
-    unit: WillUnit, general: Rank | None, options: Options = DEFAULT_OPTIONS
+    unit: Unit, general: Rank | None, options: Options = DEFAULT_OPTIONS
 ) -> Modified:
     """What is added to the 1d6 of a routing unit's test."""
     return _test_score(unit, general, options, rules.MORALE_ROUTING)
@@ -173,7 +173,7 @@ def routing_result(total: int) -> RoutingResult:
 
 
 def test_routing(
-    unit: WillUnit,
+    unit: Unit,
     general: Rank | None = None,
     *,
     dice: Dice,
@@ -184,7 +184,7 @@ def test_routing(
     return routing_result(total)
 
 
-def lose_strength(unit: WillUnit, points: int) -> WillUnit:
+def lose_strength(unit: Unit, points: int) -> Unit:
     """Take strength points off; at 0 the unit is ineffective and removed (Strength Points)."""
     left = max(0, unit.strength - points)
     if left == 0:
@@ -192,7 +192,7 @@ def lose_strength(unit: WillUnit, points: int) -> WillUnit:
     return attrs.evolve(unit, strength=left)
 
 
-def apply_shaken_result(unit: WillUnit, result: ShakenResult, options: Options) -> WillUnit:
+def apply_shaken_result(unit: Unit, result: ShakenResult, options: Options) -> Unit:
     """The unit after its shaken test. FAQs (3) 1 rules that a result which does not say the
     unit stays shaken leaves it no longer shaken: carrying on (4+) and retiring (2-3) both end
     it (option ``shaken_recovers_on_carry_on=False``: carrying on keeps it shaken)."""
@@ -206,7 +206,7 @@ def apply_shaken_result(unit: WillUnit, result: ShakenResult, options: Options) 
     return lose_strength(routed, 1) if result is ShakenResult.ROUT_LOSE_1 else routed
 
 
-def apply_routing_result(unit: WillUnit, result: RoutingResult) -> WillUnit:
+def apply_routing_result(unit: Unit, result: RoutingResult) -> Unit:
     """The unit after its rout test: a rallied unit halts shaken, facing as it chooses
     (FAQs (1) 1)."""
     if result is RoutingResult.HALT_SHAKEN:

@@ -16,7 +16,7 @@ from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, Thr
 from . import rules
 from .charges import charge_reach
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, Formation, Nationality, TroopType, WillUnit
+from .units import Arm, Formation, Nationality, TroopType, Unit
 
 
 class Mode(enum.Enum):
@@ -50,7 +50,7 @@ WHEELED: Mapping[TroopType, tuple[int, int | None, int | None]] = MappingProxyTy
 })
 
 
-def unit_mode(unit: WillUnit) -> Mode:
+def unit_mode(unit: Unit) -> Mode:
     """The column of the move table a unit uses now."""
     if unit.routing:
         return Mode.ROUT
@@ -60,7 +60,7 @@ def unit_mode(unit: WillUnit) -> Mode:
 
 
 def move_distance(
-    unit: WillUnit,
+    unit: Unit,
     mode: Mode | None = None,
     options: Options = DEFAULT_OPTIONS,
     action: object = None,
@@ -99,7 +99,7 @@ class Mover(enum.Enum):
     WHEELED = 3
 
 
-def mover_of(unit: WillUnit) -> Mover:
+def mover_of(unit: Unit) -> Mover:
     """Grasshopper guns count as close order foot for terrain (note (g))."""
     if unit.troop is TroopType.GRASSHOPPER_GUN or unit.arm is Arm.CLOSE_ORDER_FOOT:
         return Mover.CO_FOOT
@@ -162,7 +162,7 @@ CROSSING_COST: Mapping[Crossing, tuple[Fraction | None, ...]] = MappingProxyType
 
 
 def terrain_speed(
-    unit: WillUnit,
+    unit: Unit,
     terrain: tuple[Terrain, ...],
     options: Options = DEFAULT_OPTIONS,
     action: object = None,
@@ -195,7 +195,7 @@ def terrain_speed(
     return speed
 
 
-def crossing_cost(unit: WillUnit, crossing: Crossing, action: object = None) -> Fraction:
+def crossing_cost(unit: Unit, crossing: Crossing, action: object = None) -> Fraction:
     """The proportion of a move a crossing takes; NA raises."""
     value = CROSSING_COST[crossing][mover_of(unit).value]
     if value is None:
@@ -246,7 +246,7 @@ class MoveCheck:
     busy_after: int = 0
 
 
-def retire_deduction(unit: WillUnit) -> int:
+def retire_deduction(unit: Unit) -> int:
     """Retiring keeping facing: 3" foot, 6" mounted, 1" guns (note (d))."""
     if unit.troop.is_mounted:
         return 6
@@ -255,7 +255,7 @@ def retire_deduction(unit: WillUnit) -> int:
     return 1
 
 
-def pass_through_deduction(unit: WillUnit, action: object = None) -> int:
+def pass_through_deduction(unit: Unit, action: object = None) -> int:
     """Passing through another unit: 3" foot, 6" mounted (note (i))."""
     if unit.troop.is_mounted:
         return 6
@@ -265,7 +265,7 @@ def pass_through_deduction(unit: WillUnit, action: object = None) -> int:
 
 
 def check_move(
-    unit: WillUnit,
+    unit: Unit,
     plan: MovePlan,
     *,
     options: Options = DEFAULT_OPTIONS,
@@ -318,7 +318,7 @@ def check_move(
 
 
 def check_formation_change(
-    unit: WillUnit, base_distance: float, action: object = None
+    unit: Unit, base_distance: float, action: object = None
 ) -> Formation:
     """Line to column or back: neither base may move further than a line move (note (b))."""
     if not (unit.troop.is_foot or unit.troop.is_cavalry):
@@ -335,7 +335,7 @@ def check_formation_change(
     return Formation.COLUMN if unit.formation is Formation.LINE else Formation.LINE
 
 
-def check_limber(unit: WillUnit, action: object = None) -> bool:
+def check_limber(unit: Unit, action: object = None) -> bool:
     """Deploying or limbering takes a whole move stationary (note (c)); returns the new state."""
     if not unit.troop.is_gun:
         raise IllegalActionError(action, "only guns limber and deploy", rules.MOVEMENT_WHEELED)
@@ -343,9 +343,9 @@ def check_limber(unit: WillUnit, action: object = None) -> bool:
 
 
 def check_facing_change(
-    unit: WillUnit,
+    unit: Unit,
     degrees: float,
-    enemies_in_front: tuple[tuple[WillUnit, float], ...] = (),
+    enemies_in_front: tuple[tuple[Unit, float], ...] = (),
     blocked: bool = False,
     action: object = None,
 ) -> None:
@@ -365,7 +365,7 @@ def check_facing_change(
             )
 
 
-def facing_roll_need(unit: WillUnit) -> int | None:
+def facing_roll_need(unit: Unit) -> int | None:
     """Optional (FAQs (1) 3): d6 a gun needs to turn to face: light 2+, medium 3+, heavy 4+.
 
     Galloper and grasshopper guns count as light, howitzers as medium; other troops need no
@@ -380,7 +380,7 @@ def facing_roll_need(unit: WillUnit) -> int | None:
     }.get(unit.troop)
 
 
-def test_gun_facing(unit: WillUnit, *, dice: Dice) -> bool:
+def test_gun_facing(unit: Unit, *, dice: Dice) -> bool:
     """Roll for a gun to turn to face (optional rule of FAQs (1) 3)."""
     need = facing_roll_need(unit)
     if need is None:
@@ -390,18 +390,41 @@ def test_gun_facing(unit: WillUnit, *, dice: Dice) -> bool:
     )
 
 
-def rout_move(unit: WillUnit, inches: float, ends_farther: bool, action: object = None) -> None:
-    """A rout move: at rout speed, away from the cause, ending farther from every visible
-    enemy (Rules - Charging: Rout). Wagons that rout are immobilised (note (h))."""
+def rout_distance(
+    unit: Unit,
+    terrain: tuple[Terrain, ...] = (Terrain.OPEN,),
+    *,
+    ends_farther: bool = True,
+    options: Options = DEFAULT_OPTIONS,
+    action: object = None,
+) -> Fraction:
+    """A rout move: directly away from the cause at rout speed, slowed by the ground crossed,
+    ending farther from every visible enemy (Rules - Charging: Rout). Routed wagons are
+    immobilised (note (h))."""
     if unit.troop is TroopType.WAGON:
         raise IllegalActionError(action, "routed wagons are immobilised", rules.MOVEMENT)
-    limit = move_distance(unit, Mode.ROUT)
-    if inches > limit or inches < 0:
-        raise IllegalActionError(action, f'rout moves are up to {limit}"', rules.MOVEMENT)
     if not ends_farther:
         raise IllegalActionError(
             action, "a routing unit must end farther from every visible enemy", rules.ROUT
         )
+    full = Fraction(move_distance(unit, Mode.ROUT, options, action))
+    return full * terrain_speed(unit, terrain, options, action)
+
+
+def retire_distance(
+    unit: Unit,
+    about_face: bool = False,
+    terrain: tuple[Terrain, ...] = (Terrain.OPEN,),
+    *,
+    options: Options = DEFAULT_OPTIONS,
+    action: object = None,
+) -> Fraction:
+    """The retirement after a shaken test of 2-3: "a full move" (Rules - Morale: Testing
+    shaken units), less 3" foot, 6" mounted or 1" guns when it keeps its facing (note (d));
+    a unit that turns about to retire goes its whole move. The ground crossed slows it."""
+    full = move_distance(unit, options=options, action=action)
+    deduction = 0 if about_face else retire_deduction(unit)
+    return Fraction(max(0, full - deduction)) * terrain_speed(unit, terrain, options, action)
 
 
 BASE_WIDTH_25MM = 45 / 25.4

@@ -1,4 +1,5 @@
-"""Options where players differ, and the variants as data (see docs/interpretations/will_awi.md)."""
+"""Options where players differ, and the variants as data (see docs/interpretations/will_awi.md).
+A battle's options live on ``state.options``."""
 
 from __future__ import annotations
 
@@ -15,12 +16,18 @@ class CommandPost(enum.Enum):
     MARCH_2008 = "march2008"
     JANUARY_2008 = "january2008"
 
+    def __str__(self) -> str:
+        return self.value
+
 
 class HighlanderFire(enum.Enum):
     """Battles of the '45: highlanders fire as muskets at -2, or cannot fire."""
 
     MINUS_TWO = "minus2"
     NONE = "none"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @attrs.frozen(cache_hash=True)

@@ -53,6 +53,8 @@ FAQ2 = cite("FAQs (2)", TEXT_2007)
 FAQ3 = cite("FAQs (3)", TEXT_2007)
 FAQ4 = cite("FAQs (4)", TEXT_2007)
 FAQ5 = cite("FAQs (5)", TEXT_2007)
+VICTORY = "Will's AWI (docs/interpretations/will_awi.md), W47: default victory conditions"
+"""The texts define no victory: the library's documented default, which a scenario may replace."""
 CAMPAIGN = cite("AWI Campaign Rules (Draft)", TEXT_2007)
 CAMPAIGN_CASUALTIES = cite("AWI Campaign Rules (Draft): Battle casualties", TEXT_2007)
 CAMPAIGN_CONTINENTAL = cite(

@@ -44,6 +44,9 @@ class TroopType(enum.Enum):
     PIKEMEN = "pikemen"  # Ireland 1798
     HIGHLANDERS = "highlanders"  # Battles of the '45: hordes
 
+    def __str__(self) -> str:
+        return self.value
+
     @property
     def arm(self) -> Arm:
         return _ARM[self]
@@ -100,6 +103,10 @@ class Nationality(enum.Enum):
     AMERICAN = "American"
     LOYALIST = "American loyalist"
     JACOBITE = "Jacobite"  # Battles of the '45
+    IRISH = "Irish"  # Ireland 1798: the United Irish rebels
+
+    def __str__(self) -> str:
+        return self.value
 
     @property
     def is_european(self) -> bool:
@@ -112,19 +119,24 @@ class Formation(enum.Enum):
     LINE = "line"
     COLUMN = "column"
 
+    def __str__(self) -> str:
+        return self.value
+
 
 class Status(enum.Enum):
-    """Marking Unit Status, plus removal from the table."""
+    """Marking Unit Status, plus removal from the table: eliminated at 0 strength points,
+    surrendered, or routed off the friendly table edge (Rules - Charging: Rout)."""
 
     STEADY = "steady"
     SHAKEN = "shaken"
     ROUTING = "routing"
     ELIMINATED = "eliminated"
     SURRENDERED = "surrendered"
+    OFF_TABLE = "off the table"
 
     @property
     def on_table(self) -> bool:
-        return self in (Status.STEADY, Status.SHAKEN, Status.ROUTING)
+        return self is Status.STEADY or self is Status.SHAKEN or self is Status.ROUTING
 
 
 class Training(enum.Enum):
@@ -133,6 +145,9 @@ class Training(enum.Enum):
     WELL = "well trained"
     AVERAGE = "average"
     POOR = "poorly trained"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class Weapon(enum.Enum):
@@ -164,12 +179,13 @@ _GUN_WEAPON: Mapping[TroopType, Weapon] = MappingProxyType({
 
 def default_weapon(troop: TroopType) -> Weapon | None:
     """What a troop type fires: rifles for riflemen and jaegers, muskets for other foot, guns for
-    artillery, nothing for cavalry (FAQs (3) 4: cavalry do not fire) and wagons."""
+    artillery, nothing for cavalry (FAQs (3) 4: cavalry do not fire), wagons and the pike-armed
+    pikemen of Ireland 1798 (W37; a unit's ``weapon`` gives pikemen muskets)."""
     if troop in _GUN_WEAPON:
         return _GUN_WEAPON[troop]
     if troop in (TroopType.RIFLEMEN, TroopType.JAEGERS):
         return Weapon.RIFLE
-    if troop.is_foot:
+    if troop.is_foot and troop is not TroopType.PIKEMEN:
         return Weapon.MUSKET
     return None
 
@@ -179,13 +195,13 @@ def _strength_ok(instance: object, attribute: attrs.Attribute[int], value: int) 
         raise InvalidValueError(attribute.name, value, "0 to 6 strength points")
 
 
-def _militia_ok(instance: WillUnit, attribute: attrs.Attribute[int], value: int) -> None:
+def _militia_ok(instance: Unit, attribute: attrs.Attribute[int], value: int) -> None:
     if value not in (1, 2):
         raise InvalidValueError(attribute.name, value, "1 or 2 (militia -1 or -2)")
 
 
 @attrs.frozen(cache_hash=True)
-class WillUnit:
+class Unit:
     """One unit: two bases (guns: gun and limber; wagons: one base), 0-6 strength points.
 
     ``commander`` is the id of its brigadier; ``militia_morale`` is the per-unit militia choice
@@ -237,7 +253,8 @@ class WillUnit:
 
     @property
     def on_table(self) -> bool:
-        return self.status.on_table
+        status = self.status
+        return status is Status.STEADY or status is Status.SHAKEN or status is Status.ROUTING
 
     @property
     def shaken(self) -> bool:
@@ -277,7 +294,7 @@ class WillUnit:
         )
 
 
-def raise_unit(unit: WillUnit) -> WillUnit:
+def raise_unit(unit: Unit) -> Unit:
     """Check a unit for set-up: 3 to 6 strength points (Rules - Introduction: Strength Points)."""
     if not 3 <= unit.strength <= 6:
         raise InvalidValueError(
@@ -314,9 +331,10 @@ class GeneralState(enum.Enum):
     CAPTURED = "captured"
 
 
-@attrs.frozen
-class WillGeneral:
-    """A general: rank, command rating (Command & Control), light wounds and whom he is with."""
+@attrs.frozen(cache_hash=True)
+class Commander:
+    """A general (brigadier, senior general or commander in chief): rank, command rating
+    (Command & Control), light wounds, the unit he rides with and his superior."""
 
     id: str
     name: str

@@ -11,7 +11,7 @@ from smoothbore.core import D6, Dice, IllegalActionError, ThresholdCheck, TotalC
 from . import rules
 from .movement import move_distance
 from .options import DEFAULT_OPTIONS, Options
-from .units import Nationality, TroopType, WillUnit
+from .units import Nationality, TroopType, Unit
 
 
 def highland_charge_need(in_musket_range: bool) -> int:
@@ -19,7 +19,7 @@ def highland_charge_need(in_musket_range: bool) -> int:
     return 5 if in_musket_range else 6
 
 
-def test_highland_charge(unit: WillUnit, in_musket_range: bool, *, dice: Dice) -> bool:
+def test_highland_charge(unit: Unit, in_musket_range: bool, *, dice: Dice) -> bool:
     """An unshaken highland unit that received fire (or is within 12" of highlanders already
     charging) tests: True when it launches a Highland charge."""
     if unit.troop is not TroopType.HIGHLANDERS:
@@ -35,7 +35,7 @@ def test_highland_charge(unit: WillUnit, in_musket_range: bool, *, dice: Dice) -
     )
 
 
-def highland_charge_move(unit: WillUnit, *, dice: Dice, options: Options = DEFAULT_OPTIONS) -> int:
+def highland_charge_move(unit: Unit, *, dice: Dice, options: Options = DEFAULT_OPTIONS) -> int:
     """A Highland charge moves the close order distance plus 1d6 inches, all of it towards the
     nearest enemy."""
     extra = dice.roll(
@@ -44,7 +44,7 @@ def highland_charge_move(unit: WillUnit, *, dice: Dice, options: Options = DEFAU
     return move_distance(unit, options=options) + extra
 
 
-def end_highland_charge(unit: WillUnit, lost_strength: bool, adverse_test: bool) -> WillUnit:
+def end_highland_charge(unit: Unit, lost_strength: bool, adverse_test: bool) -> Unit:
     """A Highland charge goes on until the unit suffers losses or an adverse morale test."""
     if unit.highland_charge and (lost_strength or adverse_test or not unit.on_table):
         return attrs.evolve(unit, highland_charge=False)
@@ -62,7 +62,7 @@ class PreBattle:
         return f"morale +{self.morale}, firing +{self.firing}"
 
 
-def roll_pre_battle(unit: WillUnit | None = None, *, dice: Dice) -> PreBattle:
+def roll_pre_battle(unit: Unit | None = None, *, dice: Dice) -> PreBattle:
     """Roll 1d6 for morale and 1d6 for firing: 1-3 unchanged, 4-6 +1."""
     if unit is not None and not (
         unit.nationality is Nationality.BRITISH and unit.troop is TroopType.LINE
@@ -78,5 +78,5 @@ def roll_pre_battle(unit: WillUnit | None = None, *, dice: Dice) -> PreBattle:
     return PreBattle(int(morale), int(firing))
 
 
-def apply_pre_battle(unit: WillUnit, roll: PreBattle) -> WillUnit:
+def apply_pre_battle(unit: Unit, roll: PreBattle) -> Unit:
     return attrs.evolve(unit, morale_bonus=roll.morale, fire_bonus=roll.firing)

@@ -1,0 +1,252 @@
+"""Benchmarks of the core turn engine, run on demand (not in the tests):
+
+    python benchmarks/bench_engine.py [RULESET ...] [--battles N]
+
+RULESET is a registered name or a ``module:ATTRIBUTE`` reference (default: every registered
+ruleset). All figures are medians, measured in this one process on one core, with the garbage
+collector off while a block of calls is timed (as ``timeit`` does). Each is given warm (the
+same values again and again, so every cache keyed on them hits) next to cold (new units
+every iteration: each unit and commander renamed, so every cache keyed on them misses and
+every hash is computed afresh).
+
+1. Battles: a whole battle to its end (``play`` with ``random_policy``, as ``simulate``
+   plays it) on each embedded battle of each ruleset, seeds 0..N-1: milliseconds a battle
+   and battles a second on one core (target: 50 a second or more). Warm plays the same N
+   seeds a second time; cold plays them with renamed units.
+2. The fixed cost of a step: ``Engine.step`` against calling the action's check and handler
+   directly with the step's dice, on a step that rolls nothing (the first in a random
+   battle; typically ending a phase) and on one that makes exactly one roll. The difference
+   is the engine's own overhead (finding the rule, asking whether the battle is over, the
+   log, the dice state advanced into a new state): target 5 us or less. Two of its parts are
+   timed alone: making the step's dice (``dice``), and rebuilding the handler's state with the
+   next dice state as ``Engine.step`` does (``rebuild``); the ruleset's own ``is_over``, which
+   the engine asks before every step, is shown beside them (part of the overhead, but the
+   ruleset's cost).
+3. The battle state's id checks: ``BattleState(...)`` with 10, 100 and 1000 units (every id
+   checked unique and every side known) and ``with_units`` replacing one unit and all of
+   them; nanoseconds per unit stay flat when the cost is linear.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import itertools
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from smoothbore import available_rulesets
+from smoothbore.battle import play, random_policy
+from smoothbore.core import BattleState, DiceState, Log, Ruleset, SamplingDice
+from smoothbore.core import engine as core_engine
+from smoothbore.simulation import resolve_ruleset
+
+with_dice: Callable[[Any, DiceState], Any] = getattr(
+    core_engine, "_with_dice", lambda state, dice: attrs.evolve(state, dice=dice))
+"""How ``Engine.step`` puts the next dice state into the handler's state (the engine's own
+helper where it has one)."""
+
+
+def timed(function: Callable[[], object], calls: int) -> list[float]:
+    """Seconds taken by each of ``calls`` calls, the collector off."""
+    times = []
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(calls):
+            start = time.perf_counter()
+            function()
+            times.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return times
+
+
+def per_call(function: Callable[[], object], calls: int, inner: int = 200) -> float:
+    """Median seconds of one call, from blocks of ``inner`` calls (for calls of a few us,
+    where one perf_counter pair would weigh as much as the call)."""
+
+    block = functools.partial(_block, function, inner)
+    return statistics.median(timed(block, max(3, calls // inner))) / inner
+
+
+def paired(first: Callable[[], object], second: Callable[[], object], calls: int,
+           inner: int = 200) -> tuple[float, float]:
+    """Median seconds of one call of each, their blocks interleaved so that both see the
+    same machine load (the difference of two close figures is what matters)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(max(3, calls // inner)):
+        for function, out in ((first, times[0]), (second, times[1])):
+            out += timed(functools.partial(_block, function, inner), 1)
+    return statistics.median(times[0]) / inner, statistics.median(times[1]) / inner
+
+
+def _block(function: Callable[[], object], inner: int) -> None:
+    for _ in range(inner):
+        function()
+
+
+def renamed(state: Any, tag: int) -> Any:
+    """``state`` with new units and commanders: the same, but for a name."""
+    units = [attrs.evolve(u, name=f"{u.name} #{tag}") for u in state.units]
+    commanders = [attrs.evolve(c, name=f"{c.name} #{tag}") for c in state.commanders]
+    return state.with_units(*units).with_commanders(*commanders)
+
+
+# --- 1. battles -----------------------------------------------------------------------------
+def bench_battles(ruleset: Ruleset, count: int) -> list[str]:
+    turn = ruleset.turn
+    assert turn is not None
+    return [f"{ruleset.name:<14} {name:<20} " + bench_battle(turn, make, count)
+            for name, make in ruleset.battles()]
+
+
+def bench_battle(turn: Any, make: Callable[[int], Any], count: int) -> str:
+    starts = [make(seed) for seed in range(count)]
+    cold = [renamed(state, 1_000_000 + i) for i, state in enumerate(starts)]
+    steps = []
+
+    def battle(start: Any, seed: int) -> None:
+        steps.append(len(play(turn, start, random_policy(seed)).steps))
+
+    for seed, start in enumerate(starts):  # a first pass fills the caches
+        battle(start, seed)
+    warm_times, cold_times = [], []
+    for seed in range(count):  # interleaved, so both see the same machine load
+        warm_times += timed(functools.partial(battle, starts[seed], seed), 1)
+        cold_times += timed(functools.partial(battle, cold[seed], seed), 1)
+    warm, chilled = statistics.median(warm_times), statistics.median(cold_times)
+    return (f"{statistics.fmean(steps):>7.0f} {warm * 1e3:>9.2f} {1 / warm:>9.0f} "
+            f"{chilled * 1e3:>9.2f} {1 / chilled:>9.0f}")
+
+
+# --- 2. the fixed cost of a step ------------------------------------------------------------
+def rolls(turn: Any, state: Any, action: Any) -> int:
+    """How many rolls a step makes."""
+    dice = SamplingDice(0)
+    turn.apply(state, action, dice)
+    return len(dice.records)
+
+
+def sample_steps(ruleset: Ruleset) -> dict[int, tuple[Any, Any]]:
+    """A step that rolls nothing and one that rolls once, from random battles."""
+    turn: Any = ruleset.turn
+    make = ruleset.battles()[0][1]
+    found: dict[int, tuple[Any, Any]] = {}
+    for seed in range(20):
+        played = play(turn, make(seed), random_policy(seed))
+        state = played.start
+        for step in played.steps:
+            n = rolls(turn, state, step.action)
+            if n in (0, 1) and n not in found:
+                found[n] = (state, step.action)
+            state = turn.step(state, step.action)[0]
+        if len(found) == 2:
+            break
+    return found
+
+
+def bench_step(ruleset: Ruleset, calls: int) -> list[str]:
+    return [f"{ruleset.name:<14} {type(action).__name__:<20} {n:>5} "
+            + bench_one_step(ruleset.turn, state, action, calls)
+            for n, (state, action) in sorted(sample_steps(ruleset).items())]
+
+
+def bench_one_step(turn: Any, state: Any, action: Any, calls: int) -> str:
+    rule = turn.check(state, action)
+    colds = [renamed(state, 2_000_000 + i) for i in range(64)]
+    cycle = itertools.cycle(colds)
+
+    def direct(on: Any) -> None:
+        rule.check(on, action)
+        rule.handler(on, action, Log(on.dice.dice()))
+
+    figures = []
+    for step_f, direct_f in (
+        (lambda: turn.step(state, action), lambda: direct(state)),
+        (lambda: turn.step(next(cycle), action), lambda: direct(next(cycle))),
+    ):
+        whole, alone = paired(step_f, direct_f, calls)
+        figures += [whole, alone, whole - alone]
+    dice = per_call(state.dice.dice, calls)
+    advanced = state.dice.advanced()
+    rebuild = per_call(lambda: with_dice(state, advanced), calls)
+    over = per_call(lambda: turn.is_over(state), calls)
+    return " ".join(f"{t * 1e6:>8.1f}" for t in figures) + "".join(
+        f" {t * 1e6:>7.2f}" for t in (dice, rebuild, over))
+
+
+# --- 3. the state's id checks ---------------------------------------------------------------
+@attrs.frozen
+class Soldier:
+    id: str
+    name: str
+    side: str
+    strength: int = 3
+
+
+def soldiers(n: int, tag: int) -> tuple[Soldier, ...]:
+    return tuple(Soldier(f"u{i}", f"Unit {i} #{tag}", ("a", "b")[i % 2]) for i in range(n))
+
+
+def make_state(units: tuple[Soldier, ...]) -> BattleState[Soldier, Soldier, None, None]:
+    return BattleState("bench", ("a", "b"), units, (), None, None, DiceState(0))
+
+
+def bench_state(calls: int) -> list[str]:
+    return [f"{n:>6} " + bench_state_size(n, max(100, calls * 10 // n)) for n in (10, 100, 1000)]
+
+
+def bench_state_size(n: int, calls: int) -> str:
+    inner = max(1, 2000 // n)
+    fresh = [soldiers(n, i) for i in range(inner * 4)]
+    cycle = itertools.cycle(fresh)
+    state = make_state(fresh[0])
+    one = attrs.evolve(fresh[0][n // 2], strength=1)
+    everyone = tuple(attrs.evolve(u, strength=1) for u in fresh[0])
+    figures = [
+        per_call(lambda: make_state(fresh[0]), calls, inner),
+        per_call(lambda: make_state(next(cycle)), calls, inner),
+        per_call(lambda: state.with_units(one), calls, inner),
+        per_call(lambda: state.with_units(*everyone), calls, inner),
+    ]
+    return " ".join(f"{t * 1e6:>10.1f} {t * 1e9 / n:>7.0f}" for t in figures)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rulesets", nargs="*", help="names or module:ATTRIBUTE references")
+    parser.add_argument("--battles", type=int, default=50, help="battles per embedded battle")
+    parser.add_argument("--calls", type=int, default=20_000, help="calls per step timing")
+    args = parser.parse_args(argv)
+    rulesets = ([resolve_ruleset(r) for r in args.rulesets] if args.rulesets
+                else [r for r in available_rulesets() if r.turn is not None])
+    print("1. Battles to the end with random legal actions, one core (target >= 50/s)")
+    print(f"{'ruleset':<14} {'battle':<20} {'actions':>7} {'warm ms':>9} {'warm /s':>9} "
+          f"{'cold ms':>9} {'cold /s':>9}")
+    for ruleset in rulesets:
+        for line in bench_battles(ruleset, args.battles):
+            print(line, flush=True)
+    print("\n2. The fixed cost of a step, us (engine overhead = step - check and handler; "
+          "target <= 5)")
+    print(f"{'ruleset':<14} {'action':<20} {'rolls':>5} {'step':>8} {'direct':>8} "
+          f"{'overhead':>8} {'cold stp':>8} {'direct':>8} {'overhead':>8} {'dice':>7} "
+          f"{'rebuild':>7} {'is_over':>7}")
+    for ruleset in rulesets:
+        for line in bench_step(ruleset, args.calls):
+            print(line, flush=True)
+    print("\n3. BattleState with n units: us, and ns per unit (flat: linear)")
+    print(f"{'units':>6} {'new (same units)':>18} {'new (new units)':>18} "
+          f"{'with_units(one)':>18} {'with_units(all)':>18}")
+    for line in bench_state(args.calls):
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

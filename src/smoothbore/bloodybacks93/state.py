@@ -1,0 +1,224 @@
+"""The battle state of Bloodybacks: what the rules keep between actions (activity levels, the
+deck, the card in play, the units it activated, deferred melees), a new battle, and the
+read-only queries over the state (Bloodybacks 9.3, Sequence of Play; Activating Units).
+
+Scratch state is declared by scope: what lasts one card (the card, the commanders it
+activated, the units activated under it) is reset when the turn enters a phase, and what lasts
+one turn (the deck, the turn length, activity levels, the units that tried to activate, routed
+or recovered from rout, deferred melees) when the next turn begins.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.core import BattleState, DiceState, Scenario, phase_scoped, turn_scoped
+
+from .charges import ChargeFacts
+from .deck import DECK, Card, activates_leaderless
+from .options import DEFAULT_OPTIONS, Options
+from .phases import ACTIVITY
+from .units import SIDES, Commander, Unit
+
+
+@attrs.frozen
+class ActivityEntry:
+    """A commander's activity level and command points left this turn."""
+
+    commander_id: str
+    level: int
+    command_points: int
+
+
+@attrs.frozen
+class Activated:
+    """A unit activated by the current card: by whom ("" for a leaderless unit on its ace),
+    actions left, whether it has shot this turn."""
+
+    unit_id: str
+    commander_id: str
+    actions: int
+    shot: bool = False
+
+
+@attrs.frozen
+class DeferredMelee:
+    """A charge that made contact and waits for the end of the turn."""
+
+    chargers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    facts: ChargeFacts
+
+
+@attrs.frozen
+class Extra:
+    """Bloodybacks' own state.
+
+    Per card (reset on entering a phase): ``card``, the commanders it activated (``active``)
+    and the units activated under it (``activated``). Per turn (reset by the next turn): the
+    cards left (``deck``), the turn length (``minutes``), activity levels (``activity``), the
+    units that tried to activate (``attempted``), that routed (``routed``: they re-test only
+    in later turns) or stopped routing (``recovered``: they may not activate) this turn, and
+    the melees deferred to its end (``deferred``)."""
+
+    card: Card | None = phase_scoped(None)  # noqa: RUF009 (a scoped attrs field)
+    active: tuple[str, ...] = phase_scoped(())
+    activated: tuple[Activated, ...] = phase_scoped(())
+    deck: tuple[Card, ...] = turn_scoped(DECK)
+    minutes: int = turn_scoped(0)
+    activity: tuple[ActivityEntry, ...] = turn_scoped(())
+    attempted: frozenset[str] = turn_scoped(frozenset())
+    routed: frozenset[str] = turn_scoped(frozenset())
+    recovered: frozenset[str] = turn_scoped(frozenset())
+    deferred: tuple[DeferredMelee, ...] = turn_scoped(())
+
+
+State = BattleState[Unit, Commander, Extra, Options]
+
+OPEN_ENDED = Scenario()
+"""No scenario: no turn limit, and the players may not end the battle (B48)."""
+
+
+def new_battle(
+    units: tuple[Unit, ...],
+    commanders_: tuple[Commander, ...],
+    *,
+    seed: int = 0,
+    options: Options = DEFAULT_OPTIONS,
+    scenario: Scenario = OPEN_ENDED,
+) -> State:
+    """A battle at the start of turn 1, before activity is rolled. Without a scenario it has
+    no turn limit and the players may not end it: it ends when a side breaks (B48)."""
+    return BattleState(
+        ruleset="bloodybacks93",
+        sides=SIDES,
+        units=units,
+        commanders=commanders_,
+        extra=Extra(),
+        options=options,
+        dice=DiceState(seed),
+        turn=1,
+        phase=ACTIVITY,
+        scenario=scenario,
+    )
+
+
+def activity_of(state: State, commander_id: str) -> ActivityEntry | None:
+    """The commander's activity entry this turn (None before activity is rolled or once removed)."""
+    for entry in state.extra.activity:
+        if entry.commander_id == commander_id:
+            return entry
+    return None
+
+
+def activated_entry(state: State, unit_id: str) -> Activated | None:
+    """The unit's entry if the current card has activated it."""
+    for entry in state.extra.activated:
+        if entry.unit_id == unit_id:
+            return entry
+    return None
+
+
+def with_activated(extra: Extra, entry: Activated) -> Extra:
+    """The extra state with this unit's activation entry set."""
+    rest = tuple(e for e in extra.activated if e.unit_id != entry.unit_id)
+    return attrs.evolve(extra, activated=(*rest, entry))
+
+
+def with_activity(extra: Extra, entry: ActivityEntry) -> Extra:
+    """The extra state with this commander's activity entry set."""
+    return attrs.evolve(
+        extra,
+        activity=tuple(
+            entry if e.commander_id == entry.commander_id else e for e in extra.activity
+        ),
+    )
+
+
+def with_units(state: State, *units: Unit) -> State:
+    """The state with these units replacing those of the same id, noting the units that
+    routed this turn (they re-test only in later turns) and those that stopped routing (they
+    may not activate this turn) (Morale; Activating Units)."""
+    routed = {u.id for u in units if u.routing and not state.unit(u.id).routing}
+    recovered = {
+        u.id for u in units if not u.routing and not u.destroyed and state.unit(u.id).routing
+    }
+    new = state.with_units(*units)
+    if not routed and not recovered:
+        return new
+    extra = state.extra
+    return attrs.evolve(
+        new,
+        extra=attrs.evolve(
+            extra,
+            routed=extra.routed | routed,
+            recovered=(extra.recovered | recovered) - routed,
+        ),
+    )
+
+
+def attached_commanders(state: State, unit_id: str) -> tuple[Commander, ...]:
+    """The living commanders attached to a unit."""
+    return tuple(c for c in state.commanders if c.attached_to == unit_id and not c.removed)
+
+
+def leader_attached(state: State, unit: Unit) -> bool:
+    """Whether the unit's own commander and/or the CinC rides with it (+1 to its morale and
+    cohesion tests; Morale: Modifiers)."""
+    return any(c.cinc or c.brigade == unit.brigade for c in attached_commanders(state, unit.id))
+
+
+def led_units(state: State, units: tuple[Unit, ...]) -> frozenset[str]:
+    """The ids of those units whose own commander or the CinC is attached to them."""
+    return frozenset(u.id for u in units if leader_attached(state, u))
+
+
+def unit_commander(state: State, unit: Unit) -> Commander | None:
+    """The unit's own commander: the living commander of its brigade (not the CinC if a
+    brigadier exists)."""
+    mine = [
+        c
+        for c in state.commanders
+        if c.side == unit.side and c.brigade == unit.brigade and not c.removed
+    ]
+    mine.sort(key=lambda c: c.cinc)
+    return mine[0] if mine else None
+
+
+def leaderless(state: State, unit: Unit) -> bool:
+    """Whether the unit's commander is dead and not replaced (Activating Units)."""
+    return unit_commander(state, unit) is None
+
+
+def broken_sides(state: State) -> tuple[str, ...]:
+    """The sides with no unit left in good order: every unit destroyed or routing (B48)."""
+    standing = {u.side for u in state.units if not (u.destroyed or u.routing)}
+    if len(standing) == len(state.sides):
+        return ()
+    return tuple(side for side in state.sides if side not in standing)
+
+
+def due_rout_tests(state: State) -> tuple[str, ...]:
+    """The routing units of the card's side that must take their morale test under it: not
+    routed this turn nor tested yet, and their own commander active on the card (or, without
+    a living commander, the card their side's ace) (Morale; Activating Units; B28)."""
+    card = state.extra.card
+    if card is None:
+        return ()
+    extra = state.extra
+    due = []
+    for unit in state.units:
+        if (
+            unit.side != card.side
+            or not unit.routing
+            or unit.id in extra.attempted
+            or unit.id in extra.routed
+        ):
+            continue
+        own = unit_commander(state, unit)
+        if own is None:
+            if activates_leaderless(card, unit.side):
+                due.append(unit.id)
+        elif own.id in extra.active:
+            due.append(unit.id)
+    return tuple(due)

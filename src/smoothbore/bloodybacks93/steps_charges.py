@@ -1,0 +1,311 @@
+"""The charge in the turn: its candidates and check, and its handler (the chargers' moves,
+evades, routing targets caught, deferring, the melee with the moves, pursuit and risks that
+follow) (Bloodybacks 9.3, Charges and melee)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from smoothbore.core import IllegalActionError, InvalidValueError, Log
+
+from . import activation as act
+from . import movement
+from .actions import Charge
+from .charges import ChargeFacts, evade, may_evade, must_evade, pursuit_distance
+from .melee import FALL_BACK_INCHES, ChargeOutcome, Fate, resolve_charge
+from .reports import retire, retire_after_test, risk
+from .rules import (
+    RULE_CHARGES,
+    RULE_CHARGING_ROUTERS,
+    RULE_EVADE,
+    RULE_PURSUIT,
+    RULE_SEQUENCE,
+)
+from .state import (
+    DeferredMelee,
+    State,
+    attached_commanders,
+    leader_attached,
+    led_units,
+    with_units,
+)
+from .steps_units import check_actor, spend
+from .units import Formation, Unit
+from .victory import check_undecided
+
+CHARGE_COST = act.ActionKind.CHARGE.cost
+
+
+def may_charge(unit: Unit, artillery_may_charge: bool) -> bool:
+    """Infantry and cavalry charge; unlimbered guns only under the option, limbered guns
+    never (Charges and melee; B47)."""
+    if not unit.is_artillery:
+        return True
+    return artillery_may_charge and unit.formation is Formation.UNLIMBERED
+
+
+def may_pursue(unit: Unit) -> bool:
+    """Only infantry and cavalry have pursuit moves (Pursuit)."""
+    return unit.is_infantry or unit.is_cavalry
+
+
+def _groups(ids: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """Each unit first, with every set of the others (one spelling per group)."""
+    for lead in ids:
+        others = [i for i in ids if i != lead]
+        for size in range(len(others) + 1):
+            for rest in itertools.combinations(others, size):
+                yield (lead, *rest)
+
+
+def candidates_charge(state: State) -> Iterator[Charge]:
+    """Every group of units activated by the card with a charge's two actions left (each
+    first in turn, the one whose impetus is rolled), against every group of enemy units on
+    the table (each first in turn): fought at once, with or without pursuit, or deferred to
+    the end of the turn (the plain facts: targets in the open, front contact)."""
+    card = state.extra.card
+    if card is None:
+        return
+    option = state.options.artillery_may_charge
+    chargers = []
+    for entry in state.extra.activated:
+        unit = state.unit(entry.unit_id)
+        if entry.actions >= CHARGE_COST and not unit.gone and may_charge(unit, option):
+            chargers.append(unit)
+    if not chargers:
+        return
+    pursuers = {u.id for u in chargers if may_pursue(u)}
+    enemies = sorted(u.id for u in state.units if u.side != card.side and not u.destroyed)
+    targets = list(_groups(enemies))
+    for group in _groups(sorted(u.id for u in chargers)):
+        pursuit = any(i in pursuers for i in group)
+        for aimed in targets:
+            yield Charge(group, aimed)
+            if pursuit:
+                yield Charge(group, aimed, pursue=True)
+            yield Charge(group, aimed, defer=True)
+
+
+def check_charge(state: State, action: Charge) -> None:
+    """Units activated together, each with the charge's two actions, charge enemy units on
+    the table; limbered guns never charge and unlimbered ones only under the option; the
+    target evades if it must and only if it may; a deferred melee's pursuit is chosen when it
+    is resolved (Charges and melee; Evade; Action tariff; Pursuit)."""
+    check_undecided(state, action)
+    if not action.unit_ids or not action.target_ids:
+        raise IllegalActionError(action, "a charge needs chargers and targets", RULE_CHARGES)
+    named = (*action.unit_ids, *action.target_ids)
+    if len(set(named)) != len(named):
+        raise IllegalActionError(action, "each unit charges or is charged once", RULE_CHARGES)
+    facts = action.facts
+    if facts.charger_commander_attached or facts.led:
+        raise InvalidValueError(
+            "Charge.facts", facts,
+            "no commanders: the battle state says which commanders are attached",
+        )
+    if action.distance is not None and action.distance < 0:
+        raise InvalidValueError("distance", action.distance, "None or 0 or more inches")
+    if action.charger_spare_move < 0:
+        raise InvalidValueError("charger_spare_move", action.charger_spare_move, "0 or more")
+    if action.ground.retrograde:
+        raise IllegalActionError(action, "a charge moves forward", RULE_CHARGES)
+    chargers = []
+    for unit_id in action.unit_ids:
+        unit, _ = check_actor(state, action, unit_id, CHARGE_COST)
+        if unit.is_artillery and unit.formation is not Formation.UNLIMBERED:
+            raise IllegalActionError(action, f"limbered guns do not charge: {unit.name}",
+                                     RULE_CHARGES)
+        if not may_charge(unit, state.options.artillery_may_charge):
+            raise IllegalActionError(
+                action,
+                f"artillery does not charge unless option artillery_may_charge is on: "
+                f"{unit.name}",
+                RULE_CHARGES,
+            )
+        try:
+            movement.check_move(unit, action.ground)
+        except IllegalActionError as error:
+            raise IllegalActionError(action, error.why, error.rule) from None
+        chargers.append(unit)
+    lead = chargers[0]
+    targets = [state.unit(t) for t in action.target_ids]
+    if any(t.side == lead.side or t.destroyed for t in targets):
+        raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
+    if action.evade is False and any(
+        must_evade(t, lead, in_open=action.target_in_open, hard_cover=action.hard_cover)
+        for t in targets
+    ):
+        raise IllegalActionError(action, "a target must evade in the open", RULE_EVADE)
+    if action.evade and not any(may_evade(t, lead, hard_cover=action.hard_cover)
+                                for t in targets):
+        raise IllegalActionError(action, "none of the targets may evade", RULE_EVADE)
+    if action.pursue:
+        if action.defer:
+            raise IllegalActionError(
+                action, "a deferred melee's pursuit is chosen when it is resolved",
+                RULE_SEQUENCE,
+            )
+        if not any(may_pursue(u) for u in chargers):
+            raise IllegalActionError(action, "only infantry and cavalry pursue", RULE_PURSUIT)
+
+
+def apply_charge(state: State, action: Charge, log: Log) -> State:
+    """The charge: each charger spends its two actions and, given the distance, makes its
+    move; evaders move off (caught if the chargers can go on far enough); routing targets
+    are caught; the rest fight now or at the end of the turn (Charges and melee)."""
+    extra = state.extra
+    for unit_id in action.unit_ids:
+        extra = spend(attrs.evolve(state, extra=extra), unit_id, CHARGE_COST)
+    new = attrs.evolve(state, extra=extra)
+    chargers = tuple(state.unit(u) for u in action.unit_ids)
+    spare = action.charger_spare_move
+    if action.distance is not None:
+        new, chargers, spare = _charge_moves(new, log, chargers, action, action.distance)
+        if not chargers:
+            return new
+    lead = chargers[0]
+    standing: list[Unit] = []
+    for target_id in action.target_ids:
+        target = new.unit(target_id)
+        compulsory = must_evade(
+            target, lead, in_open=action.target_in_open, hard_cover=action.hard_cover
+        )
+        wants = action.evade if action.evade is not None else compulsory
+        if target.routing:
+            caught = attrs.evolve(target, destroyed=True, routing=False)
+            log.add("charge",
+                    f"{target.name} is routing and cannot stand: caught by the charge and "
+                    "destroyed", RULE_CHARGING_ROUTERS, target.id)
+            new = with_units(new, caught)
+        elif wants and may_evade(target, lead, hard_cover=action.hard_cover):
+            result = evade(
+                target, lead, dice=log.dice, charger_spare_move=spare,
+                hard_cover=action.hard_cover,
+                commander_attached=leader_attached(new, target),
+            )
+            log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
+            if result.morale is not None:
+                retire_after_test(log, result.unit, result.morale.result)
+            new = with_units(new, result.unit)
+        else:
+            standing.append(target)
+    if not standing:
+        return new
+    if action.defer:
+        melee = DeferredMelee(
+            tuple(c.id for c in chargers), tuple(t.id for t in standing), action.facts
+        )
+        log.add("charge",
+                f"{' and '.join(c.name for c in chargers)} reach "
+                f"{' and '.join(t.name for t in standing)}: the melee is deferred to the end "
+                "of the turn", RULE_SEQUENCE, lead.id)
+        return attrs.evolve(new, extra=attrs.evolve(new.extra,
+                                                    deferred=(*new.extra.deferred, melee)))
+    return fight(new, log, chargers, tuple(standing), action.facts, action.pursue)
+
+
+def _charge_moves(
+    state: State, log: Log, chargers: tuple[Unit, ...], action: Charge, distance: float
+) -> tuple[State, tuple[Unit, ...], float]:
+    """Each charger's move towards the target: those that reach it make contact; the spare
+    move is the least any of them has left (Charges and melee: units enter melee if they can
+    move far enough, using a movement action; B26)."""
+    reached: list[Unit] = []
+    spare: float | None = None
+    for unit in chargers:
+        result = movement.move(unit, action.ground, dice=log.dice)
+        state = with_units(state, result.unit)
+        reach = [d for d in result.distances if d >= distance]
+        if reach:
+            reached.append(result.unit)
+            # cavalry move exactly one of their distances: the longest that reaches
+            left = max(reach) - distance
+            spare = left if spare is None else min(spare, left)
+            text = f"{unit.name} charges home ({result})"
+        else:
+            text = f"{unit.name} falls short of {distance:g} inches ({result})"
+        log.add("charge move", text, RULE_CHARGES, unit.id)
+    return state, tuple(reached), spare or 0.0
+
+
+def fight(
+    state: State,
+    log: Log,
+    chargers: tuple[Unit, ...],
+    defenders: tuple[Unit, ...],
+    facts: ChargeFacts,
+    pursue: bool,
+) -> State:
+    """Resolve the melee of a charge that made contact, with the commanders the state shows
+    attached (any with the chargers adds an impetus die; each unit's own commander or the
+    CinC helps that unit's tests), then the moves, pursuit and risks that follow."""
+    facts = attrs.evolve(
+        facts,
+        charger_commander_attached=any(attached_commanders(state, u.id) for u in chargers),
+        led=led_units(state, chargers + defenders),
+    )
+    outcome = resolve_charge(chargers, defenders, facts, dice=log.dice, options=state.options)
+    names = " and ".join(c.name for c in chargers)
+    against = " and ".join(d.name for d in defenders)
+    log.add("melee", f"{names} charge {against}: {_describe(outcome, defenders)}",
+            RULE_CHARGES, chargers[0].id)
+    new = with_units(state, *outcome.chargers, *outcome.defenders)
+    retire(log, outcome.chargers, outcome.charger_fates)
+    retire(log, outcome.defenders, outcome.defender_fates)
+    if outcome.chargers_fall_back:
+        log.add("fall back", f'{names} fall back {FALL_BACK_INCHES}"', RULE_CHARGES,
+                chargers[0].id)
+    elif pursue:
+        _pursue(log, outcome.chargers, outcome.charger_fates, outcome.defender_fates)
+        if facts.countercharged_by_cavalry:  # the winner of a cavalry melee may pursue
+            _pursue(log, outcome.defenders, outcome.defender_fates, outcome.charger_fates)
+    return risk(new, log, chargers + defenders, outcome.chargers + outcome.defenders,
+                melee=True)
+
+
+FATE_WORDS = {
+    Fate.HOLDS: "holds",
+    Fate.FALLS_BACK: "is pushed back",
+    Fate.ROUTS: "routs",
+    Fate.DESTROYED: "is destroyed",
+}
+
+
+def _describe(outcome: ChargeOutcome, defenders: tuple[Unit, ...]) -> str:
+    """The charge as a referee tells it: impetus, the checks to stand, the melee roll and the
+    losses it inflicts, and where every unit ends up."""
+    parts = [f"impetus {outcome.impetus}"]
+    stands = [f"{d.name} {r}" for d, r in zip(defenders, outcome.stand, strict=False)
+              if r is not None]
+    if stands:
+        parts.append("check to stand: " + ", ".join(stands))
+    if outcome.fought:
+        parts.append(
+            f"melee {outcome.successes}-{outcome.failures} (need {outcome.melee_need}): "
+            f"{outcome.winner}, {outcome.successes} losses to each defender fighting and "
+            f"{outcome.failures} to each charger"
+        )
+    else:
+        parts.append("the defenders did not stand: no melee")
+    units = outcome.chargers + outcome.defenders
+    fates = outcome.charger_fates + outcome.defender_fates
+    parts.append(", ".join(f"{u.name} {FATE_WORDS[f]}" for u, f in zip(units, fates,
+                                                                          strict=True)))
+    return "; ".join(parts)
+
+
+def _pursue(
+    log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...], enemy_fates: tuple[Fate, ...]
+) -> None:
+    """Successful attackers, those holding their ground while an enemy routs, pursue it
+    (Pursuit; B30)."""
+    if Fate.ROUTS not in enemy_fates:
+        return
+    for unit, fate in zip(units, fates, strict=True):
+        if fate is not Fate.HOLDS or not may_pursue(unit):
+            continue
+        distance = pursuit_distance(unit, dice=log.dice)
+        log.add("pursuit", f'{unit.name} pursues {distance}"', RULE_PURSUIT, unit.id)

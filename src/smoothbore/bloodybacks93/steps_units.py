@@ -1,0 +1,750 @@
+"""The steps of a unit and its commander while a card is in play: activation, the routing
+unit's test, moves, manoeuvres, shooting, rally and command points. For each action, the
+candidates worth offering, the roll-free check naming the rule that forbids it, and the
+handler that applies it (Bloodybacks 9.3, Activating Units; Morale; Movement; Shooting; Rally;
+Command point tariff)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import IllegalActionError, InvalidValueError, Log
+
+from . import activation as act
+from . import command, deck, movement, shooting
+from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
+from .morale import TestKind, apply_result, take_test
+from .reports import retire_after_test, risk
+from .rules import (
+    RULE_ACTIVATING,
+    RULE_ACTIVATION,
+    RULE_ARTILLERY,
+    RULE_CP_TARIFF,
+    RULE_DENSITY,
+    RULE_INTERPENETRATION,
+    RULE_MOVEMENT,
+    RULE_PASSAGE,
+    RULE_RADIUS,
+    RULE_RALLY,
+    RULE_RESULTS,
+    RULE_RISK,
+    RULE_ROUTING,
+    RULE_SEQUENCE,
+    RULE_SHOOTING,
+    RULE_SPLIT,
+    RULE_TARIFF,
+    RULE_VISIBILITY,
+)
+from .state import (
+    Activated,
+    Extra,
+    State,
+    activated_entry,
+    activity_of,
+    leader_attached,
+    leaderless,
+    with_activated,
+    with_activity,
+    with_units,
+)
+from .units import MAX_DENSITY, MIN_DENSITY, Commander, Formation, Unit, Weapon, remove_disruption
+from .victory import check_undecided
+
+MANOEUVRES = (act.ActionKind.ABOUT_FACE, act.ActionKind.CHANGE_FORMATION, act.ActionKind.LIMBER)
+FORMATIONS = (Formation.DEPLOYED, Formation.COLUMN)
+
+
+# --- shared by the steps of activated units -------------------------------------------
+def check_actor(state: State, action: object, unit_id: str, cost: int) -> tuple[Unit, Activated]:
+    """The unit, activated by the current card, still in the fight, with ``cost`` actions
+    left; or IllegalActionError naming the rule (Activating Units; Action tariff)."""
+    check_undecided(state, action)
+    entry = activated_entry(state, unit_id)
+    unit = state.unit(unit_id)
+    if entry is None:
+        raise IllegalActionError(
+            action, f"{unit.name} has not been activated by the current card", RULE_ACTIVATION
+        )
+    if unit.destroyed:
+        raise IllegalActionError(action, f"{unit.name} has been destroyed", RULE_RESULTS)
+    if unit.routing:
+        raise IllegalActionError(
+            action, f"{unit.name} is routing: it takes no action", RULE_ROUTING
+        )
+    if entry.actions < cost:
+        raise IllegalActionError(
+            action, f"{unit.name} has {entry.actions} actions left, needs {cost}", RULE_TARIFF
+        )
+    return unit, entry
+
+
+def spend(state: State, unit_id: str, cost: int, *, shooting_now: bool = False) -> Extra:
+    """The extra state after a checked unit spends ``cost`` of its actions (Action tariff);
+    a unit shoots once a turn (Shooting)."""
+    entry = activated_entry(state, unit_id)
+    assert entry is not None  # checked by check_actor
+    return with_activated(
+        state.extra,
+        attrs.evolve(entry, actions=entry.actions - cost, shot=entry.shot or shooting_now),
+    )
+
+
+def _rewrap(action: object, error: IllegalActionError) -> IllegalActionError:
+    return IllegalActionError(action, error.why, error.rule)
+
+
+def _actors(state: State) -> Iterator[tuple[Unit, Activated]]:
+    """The units activated by the current card that are still in the fight."""
+    for entry in state.extra.activated:
+        unit = state.unit(entry.unit_id)
+        if entry.actions > 0 and not unit.gone:
+            yield unit, entry
+
+
+# --- taking up a unit: activation and the routing unit's test -------------------------
+def _check_taking_up(
+    state: State,
+    action: Activate | RoutTest,
+    unit: Unit,
+    commander_id: str | None,
+    outside_radius: bool,
+) -> Commander | None:
+    """The commander taking up the unit now (None: a leaderless unit on its side's ace); the
+    card, the commander, the unit's one attempt a turn and the command point for a unit of
+    another brigade decide it (Activating Units; Activating Commanders; Command point
+    tariff)."""
+    check_undecided(state, action)
+    card = state.extra.card
+    if card is None:
+        raise IllegalActionError(action, "no card drawn", RULE_SEQUENCE)
+    if unit.destroyed:
+        raise IllegalActionError(action, f"{unit.name} has been destroyed", RULE_RESULTS)
+    if unit.id in state.extra.attempted:
+        raise IllegalActionError(
+            action, f"{unit.name} already tried to activate this turn", RULE_ACTIVATION
+        )
+    if commander_id is None:
+        if not (leaderless(state, unit) and deck.activates_leaderless(card, unit.side)):
+            raise IllegalActionError(
+                action,
+                "only units whose commander is dead act without one, on their side's ace",
+                RULE_ACTIVATION,
+            )
+        return None
+    leader = state.commander(commander_id)
+    if leader.removed:
+        raise IllegalActionError(
+            action, f"{leader.name} has been removed from the battle", RULE_RISK
+        )
+    if commander_id not in state.extra.active:
+        raise IllegalActionError(
+            action, f"{leader.name} is not activated by the {card}", RULE_ACTIVATING
+        )
+    if leader.side != unit.side:
+        raise IllegalActionError(
+            action, "a commander activates only his own side's units", RULE_ACTIVATING
+        )
+    if leader.brigade != unit.brigade:
+        entry = activity_of(state, leader.id)
+        if entry is None or entry.command_points < 1 or outside_radius:
+            raise IllegalActionError(
+                action,
+                f"{leader.name} must spend a command point, within his radius, to take up "
+                f"{unit.name} of another brigade",
+                RULE_CP_TARIFF,
+            )
+    return leader
+
+
+def _pay_for_other_brigade(state: State, unit: Unit, leader: Commander | None) -> Extra:
+    """The extra state after the commander pays the command point for a unit not of his own
+    brigade, the CinC included (Command point tariff; B44, B46)."""
+    if leader is None or leader.brigade == unit.brigade:
+        return state.extra
+    entry = activity_of(state, leader.id)
+    assert entry is not None  # checked
+    return with_activity(
+        state.extra, attrs.evolve(entry, command_points=entry.command_points - 1)
+    )
+
+
+def _leaders(state: State, unit: Unit) -> Iterator[str | None]:
+    """Who may take up a unit on this card: its side's active commanders (of its brigade, or
+    of another with a command point left), or nobody on its side's ace when leaderless."""
+    card = state.extra.card
+    assert card is not None
+    for commander_id in state.extra.active:
+        leader = state.commander(commander_id)
+        if leader.removed or leader.side != unit.side:
+            continue
+        if leader.brigade == unit.brigade:
+            yield commander_id
+            continue
+        entry = activity_of(state, commander_id)
+        if entry is not None and entry.command_points > 0:
+            yield commander_id
+    if deck.activates_leaderless(card, unit.side) and leaderless(state, unit):
+        yield None
+
+
+def _waiting(state: State) -> Iterator[Unit]:
+    """The card's side's units that have not tried to activate this turn."""
+    card = state.extra.card
+    if card is None:
+        return
+    attempted = state.extra.attempted
+    for unit in state.units:
+        if unit.side == card.side and not unit.destroyed and unit.id not in attempted:
+            yield unit
+
+
+def candidates_activate(state: State) -> Iterator[Activate]:
+    """Every unit of the card's side that may still try to activate, under every commander
+    who may take it up (in his radius, out of woods: the plain facts)."""
+    for unit in _waiting(state):
+        if not unit.routing and unit.id not in state.extra.recovered:
+            for leader in _leaders(state, unit):
+                yield Activate(unit.id, leader)
+
+
+def check_activate(state: State, action: Activate) -> None:
+    """A unit activates under a commander the card activated, once a turn; routing units test
+    instead, and units that recovered from rout this turn may not (Activating Units)."""
+    unit = state.unit(action.unit_id)
+    _check_taking_up(state, action, unit, action.commander_id, action.outside_radius)
+    if unit.routing:
+        raise IllegalActionError(
+            action, f"{unit.name} is routing: it takes a morale test instead", RULE_ROUTING
+        )
+    if unit.id in state.extra.recovered:
+        raise IllegalActionError(
+            action, f"{unit.name} recovered from rout this turn: it may not activate",
+            RULE_ACTIVATION,
+        )
+
+
+def apply_activate(state: State, action: Activate, log: Log) -> State:
+    """Roll the unit's activation hand; a hand with no success forces a morale test, whose
+    rout or push back moves the unit (Activating Units; Morale)."""
+    unit = state.unit(action.unit_id)
+    leader = None if action.commander_id is None else state.commander(action.commander_id)
+    extra = _pay_for_other_brigade(state, unit, leader)
+    result = act.activate(
+        unit,
+        leader,
+        dice=log.dice,
+        outside_radius=action.outside_radius,
+        other_brigade=leader is not None and leader.brigade != unit.brigade,
+        long_turn=deck.long_turn(extra.minutes),
+        in_woods=action.in_woods,
+        commander_attached=leader_attached(state, unit),
+        options=state.options,
+    )
+    by = f" under {leader.name}" if leader is not None else " without a commander"
+    log.add("activation", f"{unit.name}{by}: {result}", RULE_ACTIVATION, unit.id)
+    extra = attrs.evolve(extra, attempted=extra.attempted | {unit.id})
+    if result.actions:
+        extra = with_activated(
+            extra, Activated(unit.id, leader.id if leader else "", result.actions)
+        )
+    new = attrs.evolve(state, extra=extra)
+    if result.morale is None:
+        return new
+    after = apply_result(unit, result.morale.result)
+    retire_after_test(log, after, result.morale.result)
+    return with_units(new, after)
+
+
+def candidates_rout_test(state: State) -> Iterator[RoutTest]:
+    """Every routing unit of the card's side due its test, under every commander who may
+    take it up."""
+    for unit in _waiting(state):
+        if unit.routing and unit.id not in state.extra.routed:
+            for leader in _leaders(state, unit):
+                yield RoutTest(unit.id, leader)
+
+
+def check_rout_test(state: State, action: RoutTest) -> None:
+    """A routing unit takes a morale test instead of its activation roll, in the turns after
+    it routed; under a commander of another brigade it costs him a command point (Morale;
+    Command point tariff; B28, B46)."""
+    unit = state.unit(action.unit_id)
+    _check_taking_up(state, action, unit, action.commander_id, action.outside_radius)
+    if not unit.routing:
+        raise IllegalActionError(action, f"{unit.name} is not routing", RULE_ROUTING)
+    if unit.id in state.extra.routed:
+        raise IllegalActionError(
+            action,
+            f"{unit.name} routed this turn: it re-tests in subsequent turns",
+            RULE_ROUTING,
+        )
+
+
+def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
+    """The routing unit's morale test: carry on or pushed back stops the rout (it may not act
+    this turn); rout again moves it on; no success destroys it (Morale)."""
+    unit = state.unit(action.unit_id)
+    leader = None if action.commander_id is None else state.commander(action.commander_id)
+    paid = _pay_for_other_brigade(state, unit, leader)
+    test = take_test(
+        unit,
+        TestKind.MORALE,
+        dice=log.dice,
+        commander_attached=leader_attached(state, unit),
+        in_woods=action.in_woods,
+        reason=f"{unit.name} is routing",
+    )
+    after = apply_result(unit, test.result)
+    if after.routing:
+        verdict = "keeps routing"
+    elif after.destroyed:
+        verdict = "is lost"
+    else:
+        verdict = "stops routing (it may not act this turn)"
+    log.add("rout", f"{unit.name}: {test}: {verdict}", RULE_ROUTING, unit.id)
+    retire_after_test(log, after, test.result)
+    new = attrs.evolve(state, extra=attrs.evolve(paid, attempted=paid.attempted | {unit.id}))
+    return with_units(new, after)
+
+
+# --- moves and manoeuvres ----------------------------------------------------------------
+def _may_move_backwards(unit: Unit) -> bool:
+    return not (unit.is_cavalry or unit.formation is Formation.LIMBERED)
+
+
+def candidates_move(state: State) -> Iterator[Move]:
+    """A move forward or (where allowed) backwards, for each unit with an action left, in the
+    open, alone or through each friendly unit on the table (the path is the player's)."""
+    for unit, _ in _actors(state):
+        facts = (movement.MoveFacts(), movement.MoveFacts(retrograde=True))
+        for fact in facts if _may_move_backwards(unit) else facts[:1]:
+            yield Move(unit.id, fact)
+            for friend in state.units:
+                if friend.side == unit.side and friend.id != unit.id and not friend.destroyed:
+                    yield Move(unit.id, fact, friend.id)
+
+
+def check_move(state: State, action: Move) -> None:
+    """One move action: the terrain, obstacles and direction allowed to the unit; through a
+    friend only by interpenetration or a passage of lines (Movement; Retrograde movement;
+    Interpenetration; Passage of lines)."""
+    unit, _ = check_actor(state, action, action.unit_id, act.ActionKind.MOVE.cost)
+    try:
+        movement.check_move(unit, action.facts)
+    except IllegalActionError as error:
+        raise _rewrap(action, error) from None
+    if action.through is None:
+        return
+    other = state.unit(action.through)
+    if other.side != unit.side or other.id == unit.id or other.destroyed:
+        raise IllegalActionError(
+            action, "units pass only through other friendly units on the table",
+            RULE_INTERPENETRATION,
+        )
+    if movement.is_passage_of_lines(unit, other):
+        if not movement.passage_allowed(unit, other):
+            raise IllegalActionError(
+                action,
+                f"{unit.name} may pass through {other.name} only by a passage of lines, "
+                "which needs both of quality 3 or more",
+                RULE_PASSAGE,
+            )
+    elif not movement.may_interpenetrate(unit, other):
+        raise IllegalActionError(
+            action,
+            f"{unit.name} may neither interpenetrate nor pass through {other.name}",
+            RULE_INTERPENETRATION,
+        )
+
+
+def apply_move(state: State, action: Move, log: Log) -> State:
+    """The move action; a retrograde move at 3 DRPs tests morale first; then the passage of
+    lines roll when formed infantry passes through formed infantry or guns (Movement;
+    Passage of lines)."""
+    unit = state.unit(action.unit_id)
+    new = attrs.evolve(state, extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
+    result = movement.move(
+        unit, action.facts, dice=log.dice, commander_attached=leader_attached(state, unit)
+    )
+    through = state.unit(action.through) if action.through is not None else None
+    text = f"{unit.name} {result}"
+    if action.facts.retrograde:
+        text = text.replace(" moves ", " moves back ", 1)
+    if through is not None and movement.may_interpenetrate(unit, through):
+        text += f", through {through.name}"
+    log.add("move", text, RULE_MOVEMENT, unit.id)
+    new = with_units(new, result.unit)
+    if result.morale is not None:
+        retire_after_test(log, result.unit, result.morale.result)
+    if through is None or not movement.is_passage_of_lines(unit, through):
+        return new
+    if result.unit.gone:
+        return new
+    passage = movement.passage_of_lines(
+        result.unit,
+        through,
+        dice=log.dice,
+        mover_commander_attached=leader_attached(state, unit),
+        static_commander_attached=leader_attached(state, through),
+    )
+    log.add(
+        "passage", f"{unit.name} through {through.name}: {passage}", RULE_PASSAGE, unit.id
+    )
+    moved = (passage.mover, passage.static)
+    for after, test in zip(moved, passage.tests_by_unit, strict=True):
+        if test is not None:
+            retire_after_test(log, after, test.result)
+    return with_units(new, *moved)
+
+
+def candidates_manoeuvre(state: State) -> Iterator[Manoeuvre]:
+    """About face; limber or unlimber guns; change to the other formation, or to any other
+    density by closing up or separating the bases."""
+    for unit, _ in _actors(state):
+        yield Manoeuvre(unit.id, act.ActionKind.ABOUT_FACE)
+        if unit.is_artillery:
+            yield Manoeuvre(unit.id, act.ActionKind.LIMBER)
+            continue
+        for formation in FORMATIONS:
+            if formation is not unit.formation:
+                yield Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, formation)
+        for density in range(MIN_DENSITY, unit.based_density + 1):
+            if density != unit.density:
+                yield Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, density=density)
+
+
+def check_manoeuvre(state: State, action: Manoeuvre) -> None:
+    """About face, change formation (one change: a formation or a density) or limber and
+    unlimber: one action each (Action tariff; Density; B42)."""
+    unit, _ = check_actor(state, action, action.unit_id, action.kind.cost)
+    if action.kind not in MANOEUVRES:
+        raise IllegalActionError(action, f"{action.kind} is not a manoeuvre", RULE_TARIFF)
+    if action.kind is not act.ActionKind.CHANGE_FORMATION:
+        if action.formation is not None or action.density is not None:
+            raise InvalidValueError(
+                "Manoeuvre", (action.formation, action.density),
+                f"no formation or density for {action.kind}",
+            )
+        if action.kind is act.ActionKind.LIMBER and not unit.is_artillery:
+            raise IllegalActionError(action, "only artillery limbers", RULE_TARIFF)
+        return
+    if unit.is_artillery:
+        raise IllegalActionError(
+            action, "artillery changes formation by limbering or unlimbering", RULE_TARIFF
+        )
+    if (action.formation is None) == (action.density is None):
+        raise IllegalActionError(
+            action, "a change of formation sets a formation or a density, one at a time",
+            RULE_TARIFF,
+        )
+    if action.formation is not None:
+        if action.formation not in FORMATIONS:
+            raise InvalidValueError("formation", action.formation, "deployed or column")
+        if action.formation is unit.formation:
+            raise IllegalActionError(
+                action, f"{unit.name} is already {unit.formation}", RULE_TARIFF
+            )
+        return
+    assert action.density is not None
+    if not MIN_DENSITY <= action.density <= MAX_DENSITY:
+        raise InvalidValueError("density", action.density, f"{MIN_DENSITY}..{MAX_DENSITY}")
+    if action.density > unit.based_density:
+        raise IllegalActionError(
+            action,
+            f"{unit.name} is based at density {unit.based_density}: separating the bases "
+            "lowers the density, closing them up returns it no higher",
+            RULE_DENSITY,
+        )
+    if action.density == unit.density:
+        raise IllegalActionError(
+            action, f"{unit.name} already has density {unit.density}", RULE_DENSITY
+        )
+
+
+def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
+    """The manoeuvre, for one action."""
+    unit = state.unit(action.unit_id)
+    if action.kind is act.ActionKind.LIMBER:
+        flip = Formation.UNLIMBERED if unit.formation is Formation.LIMBERED else Formation.LIMBERED
+        after = attrs.evolve(unit, formation=flip)
+        text = f"{unit.name}: {'unlimbered' if flip is Formation.UNLIMBERED else 'limbered up'}"
+    elif action.kind is act.ActionKind.CHANGE_FORMATION and action.formation is not None:
+        after = attrs.evolve(unit, formation=action.formation)
+        text = f"{unit.name}: formed {'column' if after.formation is Formation.COLUMN else 'line'}"
+    elif action.kind is act.ActionKind.CHANGE_FORMATION and action.density is not None:
+        after = attrs.evolve(unit, density=action.density)
+        how = "bases separated" if after.density < unit.density else "bases closed up"
+        text = f"{unit.name}: {how} to density {after.density}"
+    else:
+        after = unit
+        text = f"{unit.name}: about face"
+    new = attrs.evolve(state, extra=spend(state, unit.id, action.kind.cost))
+    log.add("manoeuvre", text, RULE_TARIFF, unit.id)
+    return new.with_units(after)
+
+
+# --- shooting and rally -------------------------------------------------------------------
+def _default_range(unit: Unit) -> float | None:
+    """The middle of the unit's first range band: a range at which it can shoot."""
+    for _, low, high in shooting.bands(unit):
+        return (low + high) / 2
+    return None
+
+
+def _can_shoot(unit: Unit) -> bool:
+    if unit.is_artillery:
+        return unit.formation is Formation.UNLIMBERED
+    return unit.weapon is not Weapon.NONE
+
+
+def candidates_shoot(state: State) -> Iterator[Shoot]:
+    """For each activated unit that has not shot, at each enemy on the table, at the middle
+    of its first range band: the best line and every other line in range, with every number
+    of extra orders it can afford."""
+    for unit, entry in _actors(state):
+        if entry.shot or not _can_shoot(unit):
+            continue
+        distance = _default_range(unit)
+        if distance is None:
+            continue
+        fires = shooting.fire_options(unit, distance)
+        best = shooting.best_fire(unit, distance)
+        choices = [None, *(f for f in fires if f is not best)]
+        for enemy in state.units:
+            if enemy.side == unit.side or enemy.destroyed:
+                continue
+            for fire in choices:
+                line = best if fire is None else fire
+                orders = 0
+                while shooting.shooting_cost(line, orders) <= entry.actions:
+                    facts = shooting.ShotFacts(range=distance, fire=fire, extra_orders=orders)
+                    yield Shoot(unit.id, enemy.id, facts)
+                    orders += 1
+
+
+def check_shoot(state: State, action: Shoot) -> None:
+    """Shooting once a turn, at enemies on the table, with a line of the weapon's table in
+    range and in sight, split between two targets only by dividing the unit's size, paying
+    the tariff (Shooting; Visibility; Action tariff)."""
+    shooter, entry = check_actor(state, action, action.unit_id, 1)
+    if entry.shot:
+        raise IllegalActionError(
+            action, f"{shooter.name} has already shot this turn", RULE_SHOOTING
+        )
+    if shooter.is_artillery and shooter.formation is not Formation.UNLIMBERED:
+        raise IllegalActionError(action, "artillery shoots unlimbered", RULE_ARTILLERY)
+    if not _can_shoot(shooter):
+        raise IllegalActionError(
+            action, f"{shooter.name} has no missile weapon", RULE_SHOOTING
+        )
+    full = shooting.shooting_size(shooter, state.options)
+    shots = [(action.target_id, action.facts)]
+    if action.split_target_id is not None or action.split_facts is not None:
+        if action.split_target_id is None or action.split_facts is None:
+            raise IllegalActionError(
+                action, "split fire names a second target and its facts", RULE_SPLIT
+            )
+        sizes = (action.facts.size, action.split_facts.size)
+        if None in sizes or sum(s or 0 for s in sizes) > full:
+            raise IllegalActionError(
+                action, f"split fire divides the unit's size ({full}) between the targets",
+                RULE_SPLIT,
+            )
+        shots.append((action.split_target_id, action.split_facts))
+    cost = 0
+    for target_id, facts in shots:
+        target = state.unit(target_id)
+        if shooter.side == target.side or target.destroyed:
+            raise IllegalActionError(
+                action, "shoot only at an enemy unit on the table", RULE_SHOOTING
+            )
+        if facts.size is not None and facts.size > full:
+            raise IllegalActionError(
+                action, f"{shooter.name} shoots with at most its size {full}", RULE_SPLIT
+            )
+        if not facts.line_of_sight:
+            raise IllegalActionError(
+                action, "buildings, hills or other obstacles block the line of sight",
+                RULE_VISIBILITY,
+            )
+        try:
+            fire = shooting.chosen_fire(shooter, facts)
+        except IllegalActionError as error:
+            raise _rewrap(action, error) from None
+        cost = max(cost, shooting.shooting_cost(fire, facts.extra_orders))
+    if cost > entry.actions:
+        raise IllegalActionError(
+            action, f"{shooter.name} has {entry.actions} actions left, needs {cost}",
+            RULE_TARIFF,
+        )
+
+
+def apply_shoot(state: State, action: Shoot, log: Log) -> State:
+    """Shoot at one target, or split fire between two: hits are DRPs up to 3, then stamina;
+    commanders with the target are at risk (Shooting; Risk to commanders)."""
+    shooter = state.unit(action.unit_id)
+    shots = [(action.target_id, action.facts)]
+    if action.split_target_id is not None and action.split_facts is not None:
+        shots.append((action.split_target_id, action.split_facts))
+    fires = [shooting.chosen_fire(shooter, facts) for _, facts in shots]
+    cost = max(
+        shooting.shooting_cost(fire, facts.extra_orders)
+        for fire, (_, facts) in zip(fires, shots, strict=True)
+    )
+    new = attrs.evolve(state, extra=spend(state, shooter.id, cost, shooting_now=True))
+    for fire, (target_id, facts) in zip(fires, shots, strict=True):
+        target = new.unit(target_id)
+        shot = shooting.shoot(shooter, target, facts, dice=log.dice, options=state.options)
+        hit = shooting.apply_hits(target, shot.hits)
+        log.add("shooting", f"{shooter.name} at {target.name}: {shot}{_now(target, hit)}",
+                RULE_SHOOTING, shooter.id)
+        new = with_units(new, hit)
+        new = risk(new, log, (target,), (hit,), rifles=fire is shooting.Fire.RIFLE)
+    return new
+
+
+def _now(before: Unit, after: Unit) -> str:
+    """The losses a unit stands at after taking some, in words ("" if it took none)."""
+    if before == after:
+        return ""
+    return f"; {after.name} now at {after.disruption} DRP, {after.stamina_losses} stamina"
+
+
+def candidates_rally(state: State) -> Iterator[Rally]:
+    """Each activated unit with a DRP to rally off."""
+    for unit, _ in _actors(state):
+        if unit.disruption:
+            yield Rally(unit.id)
+
+
+def check_rally(state: State, action: Rally) -> None:
+    """A rally action removes one DRP, for one action (Rally; Action tariff)."""
+    unit, _ = check_actor(state, action, action.unit_id, act.ActionKind.RALLY.cost)
+    if unit.disruption == 0:
+        raise IllegalActionError(action, f"{unit.name} has no DRP to rally off", RULE_RALLY)
+
+
+def apply_rally(state: State, action: Rally, log: Log) -> State:
+    """Rally off one DRP."""
+    unit = state.unit(action.unit_id)
+    new = attrs.evolve(state, extra=spend(state, unit.id, act.ActionKind.RALLY.cost))
+    after = remove_disruption(unit, 1)
+    log.add("rally", f"{unit.name} rallies off 1 DRP ({after.disruption} left)", RULE_RALLY,
+            unit.id)
+    return new.with_units(after)
+
+
+# --- command points -----------------------------------------------------------------------
+def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
+    """For each commander the card activated with a point left: an extra action for each
+    unit he activated that is still in the fight; a 12" move, unattached or attaching to
+    any unit of his side on the table."""
+    for commander_id in state.extra.active:
+        leader = state.commander(commander_id)
+        entry = activity_of(state, commander_id)
+        if leader.removed or entry is None or entry.command_points < 1:
+            continue
+        for unit, activated in _actors_any(state):
+            if activated.commander_id == commander_id:
+                yield SpendCommandPoint(
+                    commander_id, command.CommandPointUse.EXTRA_ACTION, unit.id
+                )
+        move = command.CommandPointUse.MOVE_COMMANDER
+        yield SpendCommandPoint(commander_id, move)
+        for unit in state.units:
+            if unit.side == leader.side and not unit.destroyed:
+                yield SpendCommandPoint(commander_id, move, attach_to=unit.id)
+
+
+def _actors_any(state: State) -> Iterator[tuple[Unit, Activated]]:
+    """The units activated by the current card still in the fight, with actions or not."""
+    for entry in state.extra.activated:
+        unit = state.unit(entry.unit_id)
+        if not unit.gone:
+            yield unit, entry
+
+
+def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
+    """An active commander with a point left: an extra action to a unit he activated, in his
+    radius and still in the fight; or a 12" move, attaching or detaching (Command point
+    tariff; Command Radius)."""
+    check_undecided(state, action)
+    leader = state.commander(action.commander_id)
+    if leader.removed:
+        raise IllegalActionError(
+            action, f"{leader.name} has been removed from the battle", RULE_RISK
+        )
+    entry = activity_of(state, leader.id)
+    if action.commander_id not in state.extra.active or entry is None:
+        raise IllegalActionError(action, f"{leader.name} is not active now", RULE_CP_TARIFF)
+    if entry.command_points < 1:
+        raise IllegalActionError(
+            action, f"{leader.name} has no command points left", RULE_CP_TARIFF
+        )
+    use = action.use
+    if use is command.CommandPointUse.OTHER_BRIGADE:
+        raise IllegalActionError(
+            action, "a unit of another brigade is activated with Activate", RULE_CP_TARIFF
+        )
+    if use is command.CommandPointUse.EXTRA_ACTION:
+        if action.attach_to is not None:
+            raise InvalidValueError("attach_to", action.attach_to, "None for an extra action")
+        if action.outside_radius:
+            raise IllegalActionError(
+                action, "command points are used on units within the command radius",
+                RULE_RADIUS,
+            )
+        target = activated_entry(state, action.unit_id or "")
+        if target is None or target.commander_id != leader.id:
+            raise IllegalActionError(
+                action,
+                "an extra action goes to a unit this commander activated this turn",
+                RULE_CP_TARIFF,
+            )
+        unit = state.unit(target.unit_id)
+        if unit.gone:
+            state_word = "destroyed" if unit.destroyed else "routing"
+            raise IllegalActionError(
+                action, f"{unit.name} is {state_word}: it takes no action", RULE_ROUTING
+            )
+        return
+    if action.unit_id is not None:
+        raise InvalidValueError("unit_id", action.unit_id, "None for a commander's move")
+    if action.attach_to is not None:
+        unit = state.unit(action.attach_to)
+        if unit.side != leader.side or unit.destroyed:
+            raise IllegalActionError(
+                action, "commanders attach to their own side's units on the table",
+                RULE_CP_TARIFF,
+            )
+        if leader.attached_to == unit.id:
+            raise IllegalActionError(
+                action, f"{leader.name} is already with {unit.name}", RULE_CP_TARIFF
+            )
+
+
+def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log) -> State:
+    """Spend the point: an extra action for the unit, or the commander's move."""
+    leader = state.commander(action.commander_id)
+    entry = activity_of(state, leader.id)
+    assert entry is not None
+    extra = with_activity(state.extra, attrs.evolve(entry, command_points=entry.command_points - 1))
+    new = state
+    if action.use is command.CommandPointUse.EXTRA_ACTION:
+        target = activated_entry(state, action.unit_id or "")
+        assert target is not None
+        extra = with_activated(extra, attrs.evolve(target, actions=target.actions + 1))
+        text = f"{leader.name} gives {state.unit(target.unit_id).name} an extra action"
+    else:
+        new = state.with_commanders(attrs.evolve(leader, attached_to=action.attach_to))
+        if action.attach_to is not None:
+            where = f"joins {state.unit(action.attach_to).name}"
+        elif leader.attached_to is not None:
+            where = f"leaves {state.unit(leader.attached_to).name}"
+        else:
+            where = "rides unattached"
+        text = f'{leader.name} moves up to {command.COMMANDER_MOVE}" and {where}'
+    log.add("command point", text, RULE_CP_TARIFF, leader.id)
+    return attrs.evolve(new, extra=extra)

@@ -1,0 +1,95 @@
+"""Who acts, when the battle ends and who won: the text sets no victory conditions, so these
+are the library's documented defaults, which a scenario may replace with
+``TURN.with_outcome(...)`` (docs/interpretations/bloodybacks93.md, B48).
+
+- A side breaks when none of its units is left in good order (every one destroyed or
+  routing); the battle then ends, and the side that broke loses.
+- At the end of the scenario's last turn, once its deferred melees are resolved, the battle
+  ends; where the scenario allows, the players may end it after any turn.
+- Each side scores the losses of the enemy: one point per stamina loss on an enemy unit still
+  standing, and the whole size of an enemy unit destroyed or routing at the end. Without a
+  broken side, the higher score wins; equal scores are a draw.
+"""
+
+from __future__ import annotations
+
+from smoothbore.core import IllegalActionError, Outcome
+
+from .phases import ACTIVATION, ENDED
+from .rules import RULE_VICTORY
+from .state import State, broken_sides
+from .units import Unit
+
+
+def who_acts(state: State) -> str | None:
+    """The side that decides now: the side of the card in play while its commanders act;
+    None for the steps of the sequence the players make together (activity, drawing, ending
+    a turn or the battle, settling deferred melees) (B48)."""
+    card = state.extra.card
+    if state.phase == ACTIVATION and card is not None and not broken_sides(state):
+        return card.side
+    return None
+
+
+def is_over(state: State) -> bool:
+    """Whether the battle has ended (the fates of removed commanders are rolled)."""
+    return state.phase == ENDED
+
+
+def check_undecided(state: State, action: object) -> None:
+    """Raise IllegalActionError once a side has broken: only ending the battle is left."""
+    broken = broken_sides(state)
+    if broken:
+        raise IllegalActionError(
+            action,
+            f"the {' and '.join(broken)} side has broken (every unit destroyed or routing): "
+            "the battle ends",
+            RULE_VICTORY,
+        )
+
+
+def at_turn_limit(state: State) -> bool:
+    """Whether this is the scenario's last turn."""
+    limit = state.scenario.turn_limit
+    return limit is not None and state.turn >= limit
+
+
+def lost(unit: Unit) -> int:
+    """What a unit's losses score for the enemy: its whole size when destroyed or routing,
+    otherwise its stamina losses."""
+    if unit.gone:
+        return max(unit.size, unit.stamina_losses)
+    return unit.stamina_losses
+
+
+def score(state: State, side: str) -> int:
+    """The losses a side has inflicted on the enemy."""
+    return sum(lost(u) for u in state.units if u.side != side)
+
+
+def ending(state: State) -> str:
+    """Why the battle ends (or ended), in words."""
+    broken = broken_sides(state)
+    if broken:
+        return (
+            f"the {' and '.join(broken)} side has broken: every unit destroyed or routing"
+        )
+    if at_turn_limit(state):
+        return f"the scenario's last turn ({state.turn}) has been played"
+    return f"the players ended the battle after turn {state.turn}"
+
+
+def outcome(state: State) -> Outcome:
+    """The default result: a side that broke loses (if both broke, or none did, the scores
+    decide, equal scores being a draw)."""
+    scores = tuple((side, score(state, side)) for side in state.sides)
+    broken = broken_sides(state)
+    reason = ending(state)
+    if len(broken) == 1:
+        winner = next(side for side in state.sides if side not in broken)
+        return Outcome(winner, scores, reason, RULE_VICTORY)
+    best = max(value for _, value in scores)
+    leaders = [side for side, value in scores if value == best]
+    if len(leaders) == 1:
+        return Outcome(leaders[0], scores, f"{reason}; the enemy's losses decide", RULE_VICTORY)
+    return Outcome(None, scores, f"{reason}; equal losses", RULE_VICTORY)

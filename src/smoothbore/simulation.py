@@ -1,0 +1,478 @@
+"""Many battles at once: who wins a ruleset's embedded battle, by Monte Carlo.
+
+``simulate`` plays a battle many times to its end with seeded policies, on one core or on any
+``concurrent.futures.Executor`` (a process pool, or a Dask cluster through
+``client.get_executor()``), and reports each side's win rate with its 95% Wilson interval,
+the mean score and losses per side and how long battles last. Run ``i`` takes its battle
+seed and its policy seed from ``SeedSequence(seed)``'s ``i``-th spawned child, so the results
+are the same for the same seed whatever the executor, the number of workers or the batches.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import statistics
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+import numpy as np
+
+from smoothbore.battle import MAX_STEPS, Played, Policy, play, random_policy
+from smoothbore.core.engine import Outcome
+from smoothbore.core.errors import InvalidValueError, SmoothboreError
+from smoothbore.core.registry import load_reference
+from smoothbore.core.ruleset import Ruleset, spell
+from smoothbore.rulesets import get_ruleset
+
+__all__ = [
+    "Z95",
+    "BattleError",
+    "Losses",
+    "PolicyFactory",
+    "Rate",
+    "Run",
+    "Simulation",
+    "Spread",
+    "battle_name",
+    "losses_of",
+    "play_run",
+    "resolve_ruleset",
+    "run_seeds",
+    "simulate",
+    "wilson",
+]
+
+PolicyFactory = Callable[[int], Policy[Any, Any]]
+"""Makes a run's policy from its seed (``random_policy`` is one). It must pickle to go to
+worker processes: a module-level function or class does."""
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+_SEED_BITS = 63
+
+
+def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``count / total`` (95% by default): unlike
+    the normal approximation it stays within [0, 1] and is not empty at 0 or ``total``."""
+    if total < 1 or not 0 <= count <= total:
+        raise InvalidValueError("count/total", f"{count}/{total}",
+                                "0 <= count <= total and total >= 1")
+    p = count / total
+    z2 = z * z
+    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
+    half = z / (1 + z2 / total) * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@attrs.frozen
+class Rate:
+    """How many runs out of ``total`` had some result, with its 95% Wilson interval."""
+
+    count: int
+    total: int
+
+    @property
+    def value(self) -> float:
+        """The proportion."""
+        return self.count / self.total
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval."""
+        return wilson(self.count, self.total)
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"count": self.count, "rate": self.value, "interval": [low, high]}
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return f"{self.value:.1%} (95% {low:.1%} to {high:.1%})"
+
+
+@attrs.frozen
+class Spread:
+    """How a length (steps or turns) spreads over the runs."""
+
+    mean: float
+    median: float
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, values: tuple[int, ...]) -> Spread:
+        return cls(statistics.fmean(values), statistics.median(values), min(values),
+                   max(values))
+
+    def to_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "median": self.median, "min": self.low, "max": self.high}
+
+    def __str__(self) -> str:
+        return f"mean {self.mean:.1f}, median {self.median:g}, from {self.low} to {self.high}"
+
+
+@attrs.frozen
+class Run:
+    """One simulated battle: its index, its two seeds, whether it ended by its rules, the
+    winner (None: a draw or unfinished), the scores and losses per side (empty when
+    unfinished), the actions taken, the turns that saw one, and why it ended."""
+
+    index: int
+    battle_seed: int
+    policy_seed: int
+    finished: bool
+    winner: str | None
+    scores: tuple[tuple[str, int], ...]
+    losses: tuple[tuple[str, int], ...]
+    steps: int
+    turns: int
+    reason: str
+
+
+@attrs.frozen
+class Simulation:
+    """The runs of a simulation, in run order, and what they say."""
+
+    ruleset: str
+    battle: str
+    seed: int
+    sides: tuple[str, ...]
+    runs: tuple[Run, ...]
+
+    @property
+    def finished(self) -> tuple[Run, ...]:
+        """The runs that ended by their rules."""
+        return tuple(run for run in self.runs if run.finished)
+
+    def wins(self, side: str) -> Rate:
+        """The share of runs ``side`` won."""
+        if side not in self.sides:
+            raise InvalidValueError("side", side, "one of " + ", ".join(self.sides))
+        return Rate(sum(run.winner == side for run in self.runs), len(self.runs))
+
+    @property
+    def draws(self) -> Rate:
+        """The share of runs that ended in a draw."""
+        return Rate(sum(run.finished and run.winner is None for run in self.runs),
+                    len(self.runs))
+
+    @property
+    def unfinished(self) -> Rate:
+        """The share of runs that reached the step limit (or a state with no legal action)
+        before their end."""
+        return Rate(sum(not run.finished for run in self.runs), len(self.runs))
+
+    def mean_score(self, side: str) -> float | None:
+        """The mean score of ``side`` over the finished runs (None: none finished)."""
+        return _mean(self.finished, side, "scores")
+
+    def mean_losses(self, side: str) -> float | None:
+        """The mean losses of ``side`` over the finished runs (None: none finished, or the
+        ruleset does not say)."""
+        return _mean(self.finished, side, "losses")
+
+    @property
+    def steps(self) -> Spread:
+        """The number of actions of each run."""
+        return Spread.of(tuple(run.steps for run in self.runs))
+
+    @property
+    def turns(self) -> Spread:
+        """The number of turns of each run."""
+        return Spread.of(tuple(run.turns for run in self.runs))
+
+    def to_dict(self, *, runs: bool = False) -> dict[str, Any]:
+        """The results as JSON-ready data (with every run when ``runs``)."""
+        data: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "battle": self.battle,
+            "seed": self.seed,
+            "runs": len(self.runs),
+            "finished": len(self.finished),
+            "sides": [
+                {"side": side, "wins": self.wins(side).to_dict(),
+                 "mean_score": self.mean_score(side), "mean_losses": self.mean_losses(side)}
+                for side in self.sides
+            ],
+            "draws": self.draws.to_dict(),
+            "unfinished": self.unfinished.to_dict(),
+            "steps": self.steps.to_dict(),
+            "turns": self.turns.to_dict(),
+        }
+        if runs:
+            data["each_run"] = [attrs.asdict(run) for run in self.runs]
+        return data
+
+    def table(self) -> str:
+        """The results as a table to read."""
+        head = ("", "runs", "share", "95% interval", "mean score", "mean losses")
+        rows = [
+            (side, *_rate_cells(self.wins(side)), _number(self.mean_score(side)),
+             _number(self.mean_losses(side)))
+            for side in self.sides
+        ]
+        rows.append(("draw", *_rate_cells(self.draws), "", ""))
+        rows.append(("not finished", *_rate_cells(self.unfinished), "", ""))
+        widths = [max(len(row[i]) for row in (head, *rows)) for i in range(len(head))]
+        lines = [
+            "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in (head, *rows)
+        ]
+        lines.append(f"\nactions per battle: {self.steps}\nturns per battle: {self.turns}")
+        return "\n".join(lines)
+
+
+def _rate_cells(rate: Rate) -> tuple[str, str, str]:
+    low, high = rate.interval
+    return str(rate.count), f"{rate.value:.1%}", f"{low:.1%} to {high:.1%}"
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _mean(runs: tuple[Run, ...], side: str, what: str) -> float | None:
+    values = [dict(getattr(run, what)).get(side) for run in runs]
+    if not values or any(v is None for v in values):
+        return None
+    return statistics.fmean(v for v in values if v is not None)
+
+
+@runtime_checkable
+class Losses(Protocol):
+    """A turn that says what each side has lost in a state, in the ruleset's own measure
+    (strength points, stamina): ``simulate`` uses it for the mean losses when the turn has
+    it."""
+
+    def losses(self, state: Any) -> tuple[tuple[str, int], ...]:
+        """Each side's losses so far."""
+        ...
+
+
+def losses_of(turn: object, state: Any, outcome: Outcome) -> tuple[tuple[str, int], ...]:
+    """Each side's losses at the end of a battle: the turn's own ``losses`` (``Losses``)
+    where it has one; otherwise, between two sides, the score of the other side (a score
+    is the losses a side inflicted); otherwise unknown (empty)."""
+    if isinstance(turn, Losses):
+        return tuple(turn.losses(state))
+    if len(outcome.scores) == 2:
+        (first, first_score), (second, second_score) = outcome.scores
+        return ((first, second_score), (second, first_score))
+    return ()
+
+
+def run_seeds(seed: int, index: int) -> tuple[int, int]:
+    """The battle seed and the policy seed of run ``index`` of a simulation seeded with
+    ``seed``: the ``index``-th child spawned by ``numpy.random.SeedSequence(seed)``, itself
+    spawning one child for each."""
+    child = np.random.SeedSequence(seed, spawn_key=(index,))
+    battle, policy = child.spawn(2)
+    return _as_seed(battle), _as_seed(policy)
+
+
+def _as_seed(sequence: np.random.SeedSequence) -> int:
+    return int(sequence.generate_state(1, np.uint64)[0]) >> (64 - _SEED_BITS)
+
+
+def resolve_ruleset(ruleset: Ruleset | str) -> Ruleset:
+    """A ruleset given as itself, as a registered name or alias, or as a
+    ``"package.module:ATTRIBUTE"`` reference (a ruleset that is not installed)."""
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    if not isinstance(ruleset, str):
+        raise InvalidValueError("ruleset", ruleset, "a Ruleset, a ruleset name or module:ATTRIBUTE")
+    if ":" not in ruleset:
+        return get_ruleset(ruleset)
+    try:
+        return load_reference(ruleset)
+    except SmoothboreError:
+        raise
+    except (ImportError, AttributeError, TypeError, ValueError) as error:
+        raise InvalidValueError(
+            "ruleset", ruleset, f"module:ATTRIBUTE naming a Ruleset that imports ({error})"
+        ) from error
+
+
+def battle_name(ruleset: Ruleset, battle: str) -> str:
+    """The name of one of ``ruleset``'s embedded battles as the ruleset spells it, from any
+    spelling ``Ruleset.battle`` accepts (an unknown name lists the known ones)."""
+    ruleset.battle(battle)
+    return next(name for name, _ in ruleset.battles() if spell(name) == spell(battle))
+
+
+class BattleError(SmoothboreError):
+    """A battle of a simulation failed: which run, with which seeds, and the error."""
+
+    def __init__(self, ruleset: str, battle: str, seed: int, index: int, error: str) -> None:
+        self.ruleset = ruleset
+        self.battle = battle
+        self.seed = seed
+        self.index = index
+        self.error = error
+        super().__init__(
+            f"run {index} of {ruleset} ({battle} battle, simulation seed {seed}) failed: "
+            f"{error}; play_run({ruleset!r}, {index}, seed={seed}, battle={battle!r}) "
+            "plays it again"
+        )
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, int, int, str]]:
+        return (type(self), (self.ruleset, self.battle, self.seed, self.index, self.error))
+
+
+@attrs.frozen
+class _Job:
+    """What a worker needs to play runs: picklable (a ruleset by name or reference where it
+    can be)."""
+
+    ruleset: Ruleset | str
+    battle: str
+    seed: int
+    policy: PolicyFactory
+    max_steps: int
+
+
+def play_run(
+    ruleset: Ruleset | str,
+    index: int,
+    *,
+    seed: int,
+    battle: str = "default",
+    policy: PolicyFactory = random_policy,
+    max_steps: int = MAX_STEPS,
+) -> Played[Any, Any]:
+    """Run ``index`` of ``simulate(ruleset, seed=seed, ...)``, played again step by step."""
+    found = resolve_ruleset(ruleset)
+    if found.turn is None:
+        raise InvalidValueError("ruleset", found.name, "a ruleset with a turn")
+    make = found.battle(battle)
+    battle_seed, policy_seed = run_seeds(seed, index)
+    return play(found.turn, make(battle_seed), policy(policy_seed), max_steps=max_steps)
+
+
+def _run_batch(job: _Job, start: int, stop: int) -> tuple[Run, ...]:
+    ruleset = resolve_ruleset(job.ruleset)
+    turn, make = ruleset.turn, ruleset.battle(job.battle)
+    assert turn is not None  # simulate checked it
+    runs = []
+    for index in range(start, stop):
+        battle_seed, policy_seed = run_seeds(job.seed, index)
+        try:
+            played = play(turn, make(battle_seed), job.policy(policy_seed),
+                          max_steps=job.max_steps)
+            outcome = played.outcome
+            if outcome is None:
+                runs.append(Run(index, battle_seed, policy_seed, False, None, (), (),
+                                len(played.steps), played.turns, played.stop.value))
+            else:
+                runs.append(Run(index, battle_seed, policy_seed, True, outcome.winner,
+                                outcome.scores, losses_of(turn, played.end, outcome),
+                                len(played.steps), played.turns, outcome.reason))
+        except Exception as error:
+            raise BattleError(ruleset.name, job.battle, job.seed, index, repr(error)) from error
+    return tuple(runs)
+
+
+def _batches(runs: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def _positive(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidValueError(name, value, "an integer of 1 or more")
+    return value
+
+
+def simulate(
+    ruleset: Ruleset | str,
+    runs: int = 100,
+    seed: int | None = None,
+    policy: PolicyFactory = random_policy,
+    executor: Executor | None = None,
+    *,
+    battle: str = "default",
+    max_steps: int = MAX_STEPS,
+    batch_size: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Simulation:
+    """Play ``runs`` battles of ``ruleset``'s embedded ``battle`` to their end and report
+    who wins.
+
+    Run ``i`` plays ``battle(battle_seed)`` with ``policy(policy_seed)``, both seeds from
+    ``run_seeds(seed, i)`` (``seed`` None: fresh entropy, recorded in the result), for at
+    most ``max_steps`` actions. Runs go in batches of ``batch_size`` to ``executor`` (None:
+    this process, one batch after the other), and the results come back in run order, so the
+    same seed gives the same ``Simulation`` on any executor. ``progress(done, runs)`` is
+    called as batches finish. Workers get the ruleset by name (or the ``module:ATTRIBUTE``
+    reference given), and ``policy`` by pickling."""
+    found = resolve_ruleset(ruleset)
+    if found.turn is None:
+        raise InvalidValueError("ruleset", found.name, "a ruleset with a turn")
+    name = battle_name(found, battle)
+    runs = _positive("runs", runs)
+    max_steps = _positive("max_steps", max_steps)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InvalidValueError("seed", seed, "None or an integer of 0 or more")
+    if not callable(policy):
+        raise InvalidValueError("policy", policy, "a function of a seed returning a policy")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidValueError("executor", executor, "None or a concurrent.futures.Executor")
+    size = (_positive("batch_size", batch_size) if batch_size is not None
+            else max(1, min(100, math.ceil(runs / 32))))
+    entropy = np.random.SeedSequence(seed).entropy
+    assert isinstance(entropy, int)
+    sides = tuple(found.battle(name)(run_seeds(entropy, 0)[0]).sides)
+    batches = _batches(runs, size)
+    done = 0
+    results: dict[int, tuple[Run, ...]] = {}
+    if executor is None:
+        job = _Job(found, name, entropy, policy, max_steps)
+        for start, stop in batches:
+            results[start] = _run_batch(job, start, stop)
+            done += stop - start
+            if progress is not None:
+                progress(done, runs)
+    else:
+        job = _Job(_reference(found, ruleset, executor), name, entropy, policy, max_steps)
+        futures: Mapping[Future[tuple[Run, ...]], int] = {
+            executor.submit(_run_batch, job, start, stop): start for start, stop in batches
+        }
+        try:
+            for future in as_completed(futures):
+                batch = future.result()
+                results[futures[future]] = batch
+                done += len(batch)
+                if progress is not None:
+                    progress(done, runs)
+        finally:
+            for future in futures:
+                future.cancel()
+    ordered = tuple(run for start, _ in batches for run in results[start])
+    return Simulation(found.name, name, entropy, sides, ordered)
+
+
+def _reference(found: Ruleset, given: Ruleset | str, executor: Executor) -> Ruleset | str:
+    """How workers find the ruleset: as given when it is a name or reference; by name when
+    the registry gives this very ruleset; otherwise the ruleset itself (pickled, unless the
+    workers are threads of this process)."""
+    if isinstance(given, str):
+        return given
+    try:
+        if get_ruleset(found.name) is found:
+            return found.name
+    except Exception:  # any failure to load it means it is not this registered ruleset
+        pass
+    if not isinstance(executor, ThreadPoolExecutor):
+        try:
+            pickle.dumps(found)
+        except Exception as error:
+            raise InvalidValueError(
+                "ruleset", found.name,
+                "a registered name or a 'module:ATTRIBUTE' reference to run on worker "
+                f"processes (this Ruleset does not pickle: {error})",
+            ) from error
+    return found

@@ -1,0 +1,33 @@
+"""How the referee says things: distances, angles, lists of names, points and fire scores, as
+the events of a battle read them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+def inches(distance: float | Fraction) -> str:
+    """A distance as a referee says it: 12", 10.5"."""
+    return f"{float(distance):.1f}".removesuffix(".0") + '"'
+
+
+def degrees(angle: float) -> str:
+    """An angle as a referee says it: 90°, 22.5°."""
+    return f"{float(angle):.1f}".removesuffix(".0") + "°"
+
+
+def listed(names: list[str] | tuple[str, ...]) -> str:
+    """Names in a sentence: "A", "A and B", "A, B and C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def points(count: int, what: str = "point") -> str:
+    """A count of points in a sentence: "1 point", "3 points"."""
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+def score_text(score: int, hit: bool) -> str:
+    """What a fire score does to the target's strength, in a referee's words."""
+    return f"scoring {score}: {'1 strength point lost' if hit else 'no loss'}"

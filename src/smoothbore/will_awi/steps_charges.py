@@ -1,0 +1,420 @@
+"""Phases F to I and K (Rules - Charging, Second Cavalry Charges): declaring charges, testing
+the charged units, counter-charges and evasion, contact, the second cavalry charges, and the
+end of the move (the other side moves next; a turn is both sides' moves)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+
+import attrs
+
+from smoothbore.core import Log, begin_turn, enter_phase
+
+from . import rules
+from .actions import (
+    Contact,
+    CounterCharge,
+    DeclareCharge,
+    EndBattle,
+    EndPhase,
+    Evade,
+    SecondCharges,
+    TestCharged,
+)
+from .charges import (
+    ChargedResult,
+    Face,
+    can_charge,
+    charge_reach,
+    check_charge,
+    test_charged,
+    test_surrender,
+)
+from .effects import lose
+from .phases import A, F, G, H, I, J
+from .state import (
+    Charge,
+    State,
+    TestedCharge,
+    building_entered,
+    charges_on,
+    command_rule,
+    contacts_needed,
+    find_unit,
+    firing_side,
+    illegal,
+    own_unit,
+    tested_charge,
+    with_extra,
+)
+from .units import Arm, Status, TroopType
+
+CHARGED_TEXT: Mapping[ChargedResult, str] = MappingProxyType({
+    ChargedResult.STANDS: "stands its ground",
+    ChargedResult.COUNTER_CHARGE: "stands its ground and may counter-charge",
+    ChargedResult.ROUTS: "routs, losing 1 strength point",
+    ChargedResult.ROUTS_SURRENDERS: "routs and surrenders",
+    ChargedResult.SURRENDERS: "surrenders",
+})
+"""The result of a charged unit's test as the narration says it (Testing charged units)."""
+
+
+# --- F: DeclareCharge ----------------------------------------------------------------------
+def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
+    """Each unshaken infantry or cavalry unit of the moving side not yet charging (in a second
+    round, the successful cavalry), at each enemy unit on the table, from its charge reach."""
+    extra = state.extra
+    declared = {c.charger for c in extra.charges}
+    targets = [u.id for u in state.units if u.side != extra.moving and u.on_table]
+    for unit in state.units_of(extra.moving):
+        if unit.id in declared or unit.id in extra.compelled or not can_charge(unit):
+            continue
+        if extra.second_round and unit.id not in extra.winners:
+            continue
+        if _needs_order(state, unit.id):
+            continue
+        reach = charge_reach(unit)
+        for target in targets:
+            yield DeclareCharge(unit.id, target, reach)
+
+
+def _needs_order(state: State, unit_id: str) -> bool:
+    """With command and control, a unit that has no order this move does not charge (W6); a
+    Highland charge needs none."""
+    return (
+        state.options.command_control
+        and unit_id not in state.extra.ordered
+        and not find_unit(state, unit_id).highland_charge
+    )
+
+
+def check_declare_charge(state: State, action: DeclareCharge) -> None:
+    """F: an unshaken infantry or cavalry unit of the moving side charges once, at an enemy
+    directly to its front within charge reach; not a unit that routed or retired in B (W48)
+    nor, with command and control, one without an order this move (W6); in a second round
+    only cavalry that charged successfully; the chargers of one target share its position
+    facts."""
+    charger = own_unit(state, action.charger, state.extra.moving, action)
+    target = find_unit(state, action.target)
+    if any(c.charger == charger.id for c in state.extra.charges):
+        raise illegal(action, f"{charger.name} has already declared", rules.CHARGING)
+    if charger.id in state.extra.compelled:
+        raise illegal(action, f"{charger.name} made its compulsory move in B this move",
+                      rules.SEQUENCE)
+    if _needs_order(state, charger.id):
+        raise illegal(action, f"{charger.name} has no order to move this move",
+                      command_rule(state))
+    if state.extra.second_round and charger.id not in state.extra.winners:
+        raise illegal(
+            action, "only cavalry that charged successfully charge again", rules.SECOND_CHARGE
+        )
+    check_charge(charger, target, action.distance, action.in_front, action)
+    others = charges_on(state, target.id)
+    if others and others[0].facts != action.facts:
+        raise illegal(action, "one charged unit has one set of position facts", rules.CHARGING)
+
+
+def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
+    """The charge is declared; the target tests in G."""
+    charger, target = find_unit(state, action.charger), find_unit(state, action.target)
+    charge = Charge(
+        charger.id, target.id, action.distance, action.facts, action.over_obstacle, action.uphill
+    )
+    log.add("charge", f"{charger.name} charges {target.name}", rules.CHARGING, charger.id)
+    return with_extra(state, charges=(*state.extra.charges, charge))
+
+
+def check_end_f(state: State, action: EndPhase) -> None:
+    """F may end at any time: charges are the moving player's choice."""
+
+
+def apply_end_f(state: State, action: EndPhase, log: Log) -> State:
+    """On to G."""
+    return enter_phase(state, G)
+
+
+# --- G: TestCharged ------------------------------------------------------------------------
+def candidates_test_charged(state: State) -> Iterator[TestCharged]:
+    """Each charged unit still to test, in any order the moving player likes."""
+    tested = {t.target for t in state.extra.tests}
+    seen: set[str] = set()
+    for charge in state.extra.charges:
+        if charge.target not in tested and charge.target not in seen:
+            seen.add(charge.target)
+            yield TestCharged(charge.target)
+
+
+def check_test_charged(state: State, action: TestCharged) -> None:
+    """G: a unit charged this round, not yet tested."""
+    if not charges_on(state, action.target) or tested_charge(state, action.target) is not None:
+        raise illegal(action, "not a charged unit awaiting its test", rules.CHARGED_TEST)
+
+
+def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
+    """1d6 plus factors against basic morale: rout (losing a point), stand, or may
+    counter-charge; an already routing unit may surrender, else routs on."""
+    charges = charges_on(state, action.target)
+    chargers = tuple(find_unit(state, c.charger) for c in charges)
+    target = find_unit(state, action.target)
+    facts = charges[0].facts
+    if not target.on_table:
+        result = ChargedResult.SURRENDERS
+        log.add("charged", f"{target.name} is no longer on the table", rules.CHARGING, target.id)
+    else:
+        result = test_charged(target, chargers, facts, dice=log.dice, options=state.options)
+        text = CHARGED_TEXT[result]
+        if target.routing and result is ChargedResult.ROUTS:
+            text = "does not surrender and routs on, losing 1 strength point"
+        log.add("charged", f"{target.name} {text}", rules.CHARGED_TEST, target.id)
+        if result in (ChargedResult.SURRENDERS, ChargedResult.ROUTS_SURRENDERS):
+            state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
+        elif result is ChargedResult.ROUTS:
+            routed = attrs.evolve(
+                target, status=Status.ROUTING, routed_last_move=True, highland_charge=False
+            )
+            if target.troop is TroopType.WAGON:
+                routed = attrs.evolve(routed, immobilised=True)
+            state = state.with_units(routed)
+            state = lose(state, find_unit(state, target.id), 1, log, rules.CHARGED_TEST)
+    # An already routing unit, or one charged in the rear that routed, has taken its one
+    # surrender test here (Surrender (a), (b)); it does not test again at contact.
+    surrender_tested = target.routing or (
+        facts.face is Face.REAR and result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS)
+    )
+    tested = TestedCharge(
+        action.target,
+        result,
+        decided=result is not ChargedResult.COUNTER_CHARGE,
+        surrender_tested=surrender_tested,
+    )
+    if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
+        state = with_extra(
+            state, winners=state.extra.winners | {c.id for c in chargers if c.troop.is_cavalry}
+        )
+    return with_extra(state, tests=(*state.extra.tests, tested))
+
+
+def check_end_g(state: State, action: EndPhase) -> None:
+    """G ends once every charged unit has tested."""
+    untested = {c.target for c in state.extra.charges} - {t.target for t in state.extra.tests}
+    if untested:
+        raise illegal(action, "every charged unit must test first", rules.CHARGING)
+
+
+def apply_end_g(state: State, action: EndPhase, log: Log) -> State:
+    """On to H."""
+    return enter_phase(state, H)
+
+
+# --- H: CounterCharge and Evade --------------------------------------------------------------
+def candidates_counter_charge(state: State) -> Iterator[CounterCharge]:
+    """Each unit that scored below zero: counter-charge or hold."""
+    for t in state.extra.tests:
+        if t.result is ChargedResult.COUNTER_CHARGE and not t.decided:
+            yield CounterCharge(t.target, True)
+            yield CounterCharge(t.target, False)
+
+
+def check_counter_charge(state: State, action: CounterCharge) -> None:
+    """H: only a unit that scored below zero, once."""
+    t = tested_charge(state, action.target)
+    if t is None or t.result is not ChargedResult.COUNTER_CHARGE or t.decided:
+        raise illegal(
+            action, "only a unit that scored below zero may counter-charge", rules.CHARGED_TEST
+        )
+
+
+def apply_counter_charge(state: State, action: CounterCharge, log: Log) -> State:
+    """The unit counter-charges (it fights as a charger) or holds."""
+    tests = tuple(
+        attrs.evolve(x, counter=action.charge, decided=True) if x.target == action.target else x
+        for x in state.extra.tests
+    )
+    name = find_unit(state, action.target).name
+    log.add(
+        "counter",
+        f"{name} {'counter-charges' if action.charge else 'holds instead of counter-charging'}",
+        rules.CHARGED_TEST,
+        action.target,
+    )
+    return with_extra(state, tests=tests)
+
+
+def candidates_evade(state: State) -> Iterator[Evade]:
+    """With the evade option: each charged unit that did not rout."""
+    if not state.options.evade:
+        return
+    for t in state.extra.tests:
+        if not t.evaded and t.result in (ChargedResult.STANDS, ChargedResult.COUNTER_CHARGE):
+            yield Evade(t.target)
+
+
+def check_evade(state: State, action: Evade) -> None:
+    """H (option ``evade``, W23): open order foot or cavalry that stood may evade."""
+    if not state.options.evade:
+        raise illegal(action, "evasion is an option not in play", rules.CHARGING)
+    t = tested_charge(state, action.target)
+    unit = find_unit(state, action.target)
+    if (
+        t is None
+        or t.evaded
+        or t.result not in (ChargedResult.STANDS, ChargedResult.COUNTER_CHARGE)
+        or not (unit.troop.is_cavalry or unit.arm is Arm.OPEN_ORDER_FOOT)
+        or not unit.on_table
+    ):
+        raise illegal(
+            action, "only open order foot or cavalry that did not rout evade", rules.CHARGING
+        )
+
+
+def apply_evade(state: State, action: Evade, log: Log) -> State:
+    """The unit evades: no melee; its chargers take its ground in I."""
+    tests = tuple(
+        attrs.evolve(x, evaded=True, decided=True) if x.target == action.target else x
+        for x in state.extra.tests
+    )
+    name = find_unit(state, action.target).name
+    log.add("evade", f"{name} evades", rules.CHARGING, action.target)
+    return with_extra(state, tests=tests)
+
+
+def check_end_h(state: State, action: EndPhase) -> None:
+    """H ends once every counter-charge choice is made."""
+    if any(not t.decided for t in state.extra.tests):
+        raise illegal(action, "every counter-charge choice must be made", rules.CHARGED_TEST)
+
+
+def apply_end_h(state: State, action: EndPhase, log: Log) -> State:
+    """On to I."""
+    return enter_phase(state, I)
+
+
+# --- I: Contact ----------------------------------------------------------------------------
+def candidates_contact(state: State) -> Iterator[Contact]:
+    """Each charger whose target routed or evaded: the target out of reach (the charger takes
+    its place), or a routed target still within reach."""
+    for charge in contacts_needed(state):
+        yield Contact(charge.charger, False)
+        if find_unit(state, charge.target).routing:
+            yield Contact(charge.charger, True)
+
+
+def check_contact(state: State, action: Contact) -> None:
+    """I: a charger whose target routed, surrendered or evaded and which has not moved yet;
+    ``in_reach`` only for a target that routed and is still on the table (an evading unit
+    gets out of reach, W23); a building it takes must have room."""
+    charge = next((c for c in contacts_needed(state) if c.charger == action.charger), None)
+    if charge is None:
+        raise illegal(action, "no charger waiting to learn where its target went", rules.CHARGING)
+    if action.in_reach and not find_unit(state, charge.target).routing:
+        raise illegal(action, "only a routed target can still be within charge reach",
+                      rules.CHARGING)
+    building_entered(state, find_unit(state, charge.charger), action.enters, action)
+
+
+def apply_contact(state: State, action: Contact, log: Log) -> State:
+    """A routed target caught within reach has been successfully charged: it may surrender;
+    otherwise the charger takes the target's original position."""
+    charge = next(c for c in contacts_needed(state) if c.charger == action.charger)
+    building = building_entered(state, find_unit(state, charge.charger), action.enters, action)
+    charges = tuple(
+        attrs.evolve(c, contact=True) if c.charger == charge.charger else c
+        for c in state.extra.charges
+    )
+    state = with_extra(state, charges=charges)
+    target = find_unit(state, charge.target)
+    tested = tested_charge(state, charge.target)
+    already = tested is not None and tested.surrender_tested
+    charger = find_unit(state, charge.charger).name
+    if action.in_reach:
+        if not already and test_surrender(target, dice=log.dice,
+                                           why="routing and successfully charged"):
+            state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
+            log.add("surrender", f"{target.name} surrenders to {charger}", rules.SURRENDER,
+                    target.id)
+        else:
+            log.add("contact", f"{charger} catches {target.name}, which runs on",
+                    rules.CHARGING, target.id)
+        return state
+    if building is not None:
+        text = f"{charger} occupies the {building.work.value} its target left"
+    else:
+        text = f"{charger} moves onto the ground its target left"
+    log.add("contact", text, rules.CHARGING, charge.charger)
+    return state
+
+
+def check_end_i(state: State, action: EndPhase) -> None:
+    """I ends once every charger of a routed or evaded target has moved."""
+    if contacts_needed(state):
+        raise illegal(action, "chargers of routed or evaded units must move first", rules.CHARGING)
+
+
+def apply_end_i(state: State, action: EndPhase, log: Log) -> State:
+    """On to J."""
+    return enter_phase(state, J)
+
+
+# --- K: SecondCharges, the end of the move, EndBattle ------------------------------------------
+def candidates_second_charges(state: State) -> Iterator[SecondCharges]:
+    """The second round, once a cavalry unit has charged successfully this move."""
+    if state.extra.winners and not state.extra.second_round:
+        yield SecondCharges()
+
+
+def check_second_charges(state: State, action: SecondCharges) -> None:
+    """K: once a move, when a cavalry unit of the moving side that charged successfully can
+    charge again."""
+    if state.extra.second_round:
+        raise illegal(action, "cavalry charge a second time only once", rules.SECOND_CHARGE)
+    if not any(
+        u.id in state.extra.winners and can_charge(u)
+        for u in state.units_of(state.extra.moving)
+    ):
+        raise illegal(action, "no cavalry charged successfully", rules.SECOND_CHARGE)
+
+
+def apply_second_charges(state: State, action: SecondCharges, log: Log) -> State:
+    """F to J again, for the successful cavalry only: the round starts with no charges."""
+    log.add("phase", "The second cavalry charges begin", rules.SECOND_CHARGE)
+    state = with_extra(state, second_round=True, charges=(), tests=(), resolved=frozenset())
+    return enter_phase(state, F)
+
+
+def check_end_k(state: State, action: EndPhase) -> None:
+    """K may end at any time: a second charge is the moving player's choice."""
+
+
+def apply_end_k(state: State, action: EndPhase, log: Log) -> State:
+    """The move ends; the other side moves, and after both sides have moved the next turn
+    begins. Each move starts with its scratch state reset."""
+    other = firing_side(state)
+    turn = state.turn + (1 if other == state.extra.first else 0)
+    log.add("phase", f"{other} to move", rules.SEQUENCE)
+    state = begin_turn(state, A, turn)
+    return with_extra(state, moving=other)
+
+
+def candidates_end_battle(state: State) -> Iterator[EndBattle]:
+    """Breaking off, where the scenario allows it."""
+    if state.scenario.players_may_end:
+        yield EndBattle()
+
+
+def check_end_battle(state: State, action: EndBattle) -> None:
+    """K: only where the scenario lets players end the battle, and not before both sides have
+    made their first move (W47)."""
+    if not state.scenario.players_may_end:
+        raise illegal(action, "this scenario does not let the players end the battle",
+                      rules.VICTORY)
+    if state.turn < 2:
+        raise illegal(action, "both sides make their first move before either may break off",
+                      rules.VICTORY)
+
+
+def apply_end_battle(state: State, action: EndBattle, log: Log) -> State:
+    """The moving player breaks off: the battle is over and losses decide it."""
+    log.add("end", f"{state.extra.moving} breaks off the battle at the end of its move",
+            rules.VICTORY)
+    return with_extra(state, ended_by=state.extra.moving)

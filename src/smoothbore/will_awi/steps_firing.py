@@ -1,0 +1,324 @@
+"""Phases D and E (Rules - Move Sequence, Changing Facing, Rules - Firing): the firing player's
+facing changes and fire, the Highland charges fire sets off; and the fire of a second cavalry
+charge's target in H (Second Cavalry Charges)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import IllegalActionError, Log, enter_phase
+
+from . import rules
+from .actions import ChangeFacing, EndPhase, Fire, SpreadHighlandCharge
+from .effects import general_risk, lose, shake
+from .firing import (
+    RANGES,
+    FireFacts,
+    check_target_detected,
+    fire_check,
+    is_canister,
+    resolve_fire,
+)
+from .fortifications import artillery_damage, damage
+from .generals import Risk
+from .movement import check_facing_change, test_gun_facing
+from .narration import degrees, score_text
+from .phases import E, F
+from .state import (
+    State,
+    find_unit,
+    firing_side,
+    illegal,
+    mark_done,
+    own_unit,
+    ready_demolitions,
+    tested_charge,
+    with_extra,
+)
+from .units import Status, TroopType, Unit
+from .variants import test_highland_charge
+
+FACINGS = (90.0, 180.0)
+"""The turns the candidates offer in D (a quarter turn, an about face)."""
+
+
+# --- D: ChangeFacing ------------------------------------------------------------------------
+def candidates_change_facing(state: State) -> Iterator[ChangeFacing]:
+    """Each unit of the firing side that may still turn: a quarter turn or an about face."""
+    done = state.extra.done
+    for unit in state.units_of(firing_side(state)):
+        if unit.on_table and not unit.routing and unit.id not in done:
+            for angle in FACINGS:
+                yield ChangeFacing(unit.id, angle)
+
+
+def check_change_facing(state: State, action: ChangeFacing) -> None:
+    """D: a unit of the firing side, once, up to 180°, with no enemy within charge reach of
+    its current front (FAQs (5) Q1) and nothing in the way."""
+    unit = own_unit(state, action.unit, firing_side(state), action)
+    if unit.id in state.extra.done:
+        raise illegal(action, f"{unit.name} has already changed facing", rules.FACING)
+    enemies = tuple((find_unit(state, e), d) for e, d in action.enemies_in_front)
+    if any(e.side == unit.side for e, _ in enemies):
+        raise illegal(action, "enemies_in_front must be enemy units", rules.FACING)
+    check_facing_change(unit, action.degrees, enemies, action.blocked, action)
+
+
+def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
+    """The unit turns (a gun may fail its optional facing roll)."""
+    unit = find_unit(state, action.unit)
+    state = mark_done(state, unit.id)
+    rolls = state.options.gun_facing_roll and unit.troop.is_gun
+    if rolls and not test_gun_facing(unit, dice=log.dice):
+        log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
+        return state
+    if action.degrees:
+        text = f"{unit.name} turns {degrees(abs(action.degrees))}"
+    else:
+        text = f"{unit.name} keeps its facing"
+    log.add("facing", text, rules.FACING, unit.id)
+    return state
+
+
+def check_end_d(state: State, action: EndPhase) -> None:
+    """D may end at any time: facing changes are the firing player's choice."""
+
+
+def apply_end_d(state: State, action: EndPhase, log: Log) -> State:
+    """On to E."""
+    return enter_phase(state, E)
+
+
+# --- E: Fire -------------------------------------------------------------------------------
+def default_range(firer: Unit) -> float:
+    """The firer's longest short range, the range the candidates fire at (0 for units that do
+    not fire)."""
+    weapon = firer.fires_with
+    if weapon is None:
+        return 0.0
+    return float(RANGES[weapon][0])
+
+
+def check_not_fired(state: State, firer: Unit, facts: FireFacts, action: object) -> None:
+    """A unit fires once a move; a unit in a building whose two bases fire different ways
+    fires each base alone, each as the unit in column (Rules - Terrain: Buildings)."""
+    if firer.id in state.extra.fired:
+        raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
+    if firer.id in state.extra.half_fired and not facts.split_fire:
+        raise illegal(
+            action,
+            f"one base of {firer.name} has fired alone: its other base fires alone too",
+            rules.BUILDINGS,
+        )
+
+
+def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
+    """What any fire needs: an enemy target on the table, seen (woods), within the firer's
+    range and arc; a firer able to fire that has not fired; the work the target holds giving
+    the cover said."""
+    target = find_unit(state, action.target)
+    if target.side == firer.side or not target.on_table:
+        raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
+    check_not_fired(state, firer, action.facts, action)
+    check_target_detected(target, action.facts, action)
+    try:
+        fire_check(firer, action.facts, state.options)
+    except IllegalActionError as error:
+        raise illegal(action, error.why, error.rule) from None
+    if action.work:
+        work = next((w for w in state.extra.works if w.id == action.work), None)
+        if work is None:
+            raise illegal(action, f"no work {action.work!r}", rules.FORT_VALUES)
+        if action.facts.cover is not work.cover:
+            raise illegal(action, f"the {work.work.value} gives {work.cover.value}",
+                          rules.FORT_VALUES)
+    return target
+
+
+def candidates_fire(state: State) -> Iterator[Fire]:
+    """E: each unit of the firing side able to fire, at each enemy unit on the table, at the
+    firer's longest short range."""
+    fired = state.extra.fired
+    targets = [u.id for u in state.units if u.side == state.extra.moving and u.on_table]
+    for firer in state.units_of(firing_side(state)):
+        if (
+            firer.on_table
+            and not firer.routing
+            and not firer.limbered
+            and firer.fires_with is not None
+            and firer.id not in fired
+        ):
+            facts = FireFacts(default_range(firer))
+            for target in targets:
+                yield Fire(firer.id, target, facts)
+
+
+def check_fire(state: State, action: Fire) -> None:
+    """E: the firing side fires (``check_shot``); ``could_not_have_fired`` belongs to a
+    second charge's target, not to the firing phase."""
+    firer = own_unit(state, action.firer, firing_side(state), action)
+    if action.could_not_have_fired:
+        raise illegal(
+            action, "a unit firing in the firing phase could fire in it", rules.SECOND_CHARGE
+        )
+    check_shot(state, firer, action)
+
+
+def apply_fire(state: State, action: Fire, log: Log) -> State:
+    """2d6 plus factors: 7+ takes a strength point (and the generals with the target run their
+    risk); the same score above the target's basic morale shakes it; guns firing ball at a
+    target in a work damage the work; unshaken highlanders under fire test for a Highland
+    charge ('45)."""
+    firer = find_unit(state, action.firer)
+    target = find_unit(state, action.target)
+    opts = state.options
+    result = resolve_fire(firer, target, action.facts, dice=log.dice, options=opts)
+    text = f"{firer.name} fires at {target.name}, {score_text(result.score, result.hit)}"
+    log.add("fire", text, rules.FIRING, target.id)
+    state = _mark_fired(state, firer, action.facts)
+    if result.hit:
+        state = lose(state, target, 1, log, rules.FIRING)
+        state = general_risk(state, target.id, Risk.FIRE_LOSS, action.chain_within_18, log)
+    if result.shaken and find_unit(state, target.id).on_table:
+        state = shake(state, target.id, "by fire", log, rules.FIRE_MORALE)
+    work = next((w for w in state.extra.works if w.id == action.work), None)
+    if (
+        work is not None
+        and firer.troop.is_gun
+        and not is_canister(firer, action.facts)
+        and artillery_damage(result.score - action.facts.cover.factor)
+    ):
+        works = tuple(damage(w, 1) if w.id == work.id else w for w in state.extra.works)
+        state = with_extra(state, works=works)
+        log.add("work", f"The {work.work.value} loses a defence point", rules.FORT_VALUES,
+                work.id)
+    after = find_unit(state, target.id)
+    if (
+        opts.variant.hordes
+        and after.troop is TroopType.HIGHLANDERS
+        and after.status is Status.STEADY
+        and not after.highland_charge
+    ):
+        in_range = action.facts.range_inches <= 6
+        if test_highland_charge(after, in_range, dice=log.dice):
+            state = state.with_units(attrs.evolve(after, highland_charge=True))
+            log.add(
+                "highland", f"{after.name} launches a Highland charge", rules.FORTY_FIVE, after.id
+            )
+    return state
+
+
+def _mark_fired(state: State, firer: Unit, facts: FireFacts) -> State:
+    extra = state.extra
+    if not facts.split_fire:
+        return with_extra(state, fired=extra.fired | {firer.id})
+    if firer.id in extra.half_fired:
+        return with_extra(
+            state, fired=extra.fired | {firer.id}, half_fired=extra.half_fired - {firer.id}
+        )
+    return with_extra(state, half_fired=extra.half_fired | {firer.id})
+
+
+# --- H: a second charge's target fires ------------------------------------------------------
+def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
+    """H of a second cavalry charge: each target that stood, at each cavalry unit charging it,
+    saying it could or could not have fired in the firing phase."""
+    if not state.extra.second_round:
+        return
+    fired = state.extra.fired | state.extra.half_fired
+    for charge in state.extra.charges:
+        target = find_unit(state, charge.target)
+        if target.id in fired or not target.on_table or target.fires_with is None:
+            continue
+        facts = FireFacts(default_range(target))
+        for unable in (False, True):
+            yield Fire(target.id, charge.charger, facts, could_not_have_fired=unable)
+
+
+def check_second_charge_fire(state: State, action: Fire) -> None:
+    """H (Second Cavalry Charges): only in the second round, the charged unit fires at a
+    cavalry unit charging it, if it could not have fired in the firing phase (the fact the
+    player measured; option ``second_charge_fire_if_unfired``: if it did not fire), and it has
+    not fled or evaded the charge."""
+    if not state.extra.second_round:
+        raise illegal(action, "only the target of a second charge may fire now",
+                      rules.SECOND_CHARGE)
+    firer = own_unit(state, action.firer, firing_side(state), action)
+    charger = find_unit(state, action.target)
+    charging = any(
+        c.charger == charger.id and c.target == firer.id for c in state.extra.charges
+    )
+    if not charging or not charger.troop.is_cavalry:
+        raise illegal(action, "only the target of a second charge may fire, at its cavalry",
+                      rules.SECOND_CHARGE)
+    tested = tested_charge(state, firer.id)
+    if tested is not None and tested.evaded:
+        raise illegal(action, f"{firer.name} has evaded the charge", rules.CHARGING)
+    if not (action.could_not_have_fired or state.options.second_charge_fire_if_unfired):
+        raise illegal(action, f"{firer.name} could have fired in the firing phase",
+                      rules.SECOND_CHARGE)
+    if firer.id in state.extra.half_fired:
+        raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
+    check_shot(state, firer, action)
+
+
+# --- E: SpreadHighlandCharge ----------------------------------------------------------------
+def candidates_spread_highland_charge(state: State) -> Iterator[SpreadHighlandCharge]:
+    """E ('45): each unshaken highland unit of the moving side while a Highland charge of its
+    side is under way."""
+    if not state.options.variant.hordes:
+        return
+    moving = state.units_of(state.extra.moving)
+    if not any(u.highland_charge and u.on_table for u in moving):
+        return
+    for unit in moving:
+        if (
+            unit.troop is TroopType.HIGHLANDERS
+            and unit.status is Status.STEADY
+            and not unit.highland_charge
+            and unit.id not in state.extra.done
+        ):
+            yield SpreadHighlandCharge(unit.id)
+
+
+def check_spread_highland_charge(state: State, action: SpreadHighlandCharge) -> None:
+    """E ('45): an unshaken highland unit of the moving side, not yet charging and not yet
+    tested this phase, while a Highland charge of its side is under way (within 12": the
+    player's measure)."""
+    unit = own_unit(state, action.unit, state.extra.moving, action)
+    if not state.options.variant.hordes or unit.troop is not TroopType.HIGHLANDERS:
+        raise illegal(action, "only highlanders in the '45", rules.FORTY_FIVE)
+    if unit.status is not Status.STEADY or unit.highland_charge or unit.id in state.extra.done:
+        raise illegal(action, f"{unit.name} cannot test", rules.FORTY_FIVE)
+    if not any(u.highland_charge and u.on_table for u in state.units_of(unit.side)):
+        raise illegal(action, "no Highland charge is under way", rules.FORTY_FIVE)
+
+
+def apply_spread_highland_charge(state: State, action: SpreadHighlandCharge, log: Log) -> State:
+    """1d6: 6 (5-6 in musket range) and the unit joins the Highland charge."""
+    unit = find_unit(state, action.unit)
+    state = mark_done(state, unit.id)
+    if test_highland_charge(unit, action.in_musket_range, dice=log.dice):
+        state = state.with_units(attrs.evolve(unit, highland_charge=True))
+        log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id)
+    else:
+        log.add("highland", f"{unit.name} holds its ground", rules.FORTY_FIVE, unit.id)
+    return state
+
+
+# --- the end of E --------------------------------------------------------------------------
+def check_end_e(state: State, action: EndPhase) -> None:
+    """E ends once every demolition whose layers moved away this move has gone off."""
+    if ready_demolitions(state):
+        raise illegal(
+            action,
+            "a charge whose layers moved away goes off in this firing phase",
+            rules.DEMOLITION,
+        )
+
+
+def apply_end_e(state: State, action: EndPhase, log: Log) -> State:
+    """On to F."""
+    return enter_phase(state, F)

@@ -1,0 +1,162 @@
+"""Phase J (Rules - Melee): fighting the melee around each charged unit that stood, and
+applying the result to the loser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+
+import attrs
+
+from smoothbore.core import Log, enter_phase
+
+from . import rules
+from .actions import EndPhase, ResolveMelee
+from .charges import Face, test_surrender
+from .effects import general_risk, lose
+from .generals import Risk
+from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
+from .phases import K
+from .state import (
+    State,
+    charges_on,
+    find_unit,
+    illegal,
+    own_unit,
+    pending_melees,
+    tested_charge,
+    with_extra,
+)
+from .units import Status, TroopType
+from .variants import end_highland_charge
+
+EFFECT_TEXT: Mapping[Effect, str] = MappingProxyType({
+    Effect.ROUT: "routs, losing 2 strength points",
+    Effect.RETIRE_6_SHAKEN: 'retires 6" shaken, losing 2 strength points',
+    Effect.RETIRE_SHAKEN: 'retires 3" shaken, losing 1 strength point',
+    Effect.BOTH_RETIRE: 'both sides retire 3"',
+})
+"""A melee result as the narration says it (Rules - Melee: results)."""
+
+
+def melee_text(state: State, where: str, outcome: MeleeOutcome) -> str:
+    """The melee as the referee announces it: the two scores and who takes the result."""
+    scores = f"the attackers score {outcome.attacker}, the defenders {outcome.defender}"
+    if not outcome.loser:
+        return f"Melee at {where}: {scores}; {EFFECT_TEXT[outcome.effect]}"
+    loser = find_unit(state, outcome.affected).name
+    return f"Melee at {where}: {scores}; {loser} {EFFECT_TEXT[outcome.effect]}"
+
+
+def melee_of(state: State, action: ResolveMelee) -> Melee:
+    """The melee around the charged unit: its chargers still on the table against it (and a
+    second defender in contact with a lone attacker), with the facts of the charges."""
+    tested = tested_charge(state, action.target)
+    target = find_unit(state, action.target)
+    charges = tuple(
+        c for c in charges_on(state, action.target) if find_unit(state, c.charger).on_table
+    )
+    facts = charges[0].facts
+    attackers = tuple(
+        Fighter(
+            find_unit(state, c.charger),
+            charging=True,
+            over_obstacle=c.over_obstacle,
+            uphill=c.uphill,
+            charging_building=c.facts.in_building,
+            charging_fortification=c.facts.in_fortification,
+            front=not action.fronts or c.charger in action.fronts,
+        )
+        for c in charges
+    )
+    defender = Fighter(
+        target,
+        charging=tested is not None and tested.counter,
+        flank=facts.face is Face.FLANK,
+        rear=facts.face is Face.REAR,
+        front=not action.fronts or target.id in action.fronts,
+    )
+    helpers = tuple(
+        Fighter(find_unit(state, uid), front=not action.fronts or uid in action.fronts)
+        for uid in action.also_defending
+        if uid != target.id
+    )
+    return Melee(attackers, (defender, *helpers), defender_behind_obstacle=facts.behind_obstacle)
+
+
+def candidates_resolve_melee(state: State) -> Iterator[ResolveMelee]:
+    """Each melee still to fight, in any order the moving player likes."""
+    for target in pending_melees(state):
+        yield ResolveMelee(target)
+
+
+def check_resolve_melee(state: State, action: ResolveMelee) -> None:
+    """J: a charged unit that stood or counter-charged, with a charger on the table; a second
+    defender only of its side, on the table, against a lone attacker."""
+    if action.target not in pending_melees(state):
+        raise illegal(action, "no melee to resolve there", rules.MELEE)
+    target = find_unit(state, action.target)
+    helpers = [uid for uid in action.also_defending if uid != target.id]
+    for uid in helpers:
+        own_unit(state, uid, target.side, action)
+    attackers = [c for c in charges_on(state, target.id) if find_unit(state, c.charger).on_table]
+    if helpers and (len(attackers) > 1 or len(helpers) > 1):
+        raise illegal(action, "one attacker against at most two defenders", rules.MELEE)
+
+
+def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
+    """1d6 plus factors each; the losing side's unit engaged to the front takes the result:
+    rout (2 points), retire 6" shaken (2 points) or 3" shaken (1 point); the others retire."""
+    melee = melee_of(state, action)
+    target = find_unit(state, action.target)
+    outcome = resolve_melee(melee, dice=log.dice, options=state.options)
+    log.add("melee", melee_text(state, target.name, outcome), rules.MELEE, target.id)
+    state = with_extra(state, resolved=state.extra.resolved | {target.id})
+    if not outcome.loser:
+        return state
+    losers = melee.attackers if outcome.loser == "attackers" else melee.defenders
+    winners = melee.defenders if outcome.loser == "attackers" else melee.attackers
+    if outcome.loser == "defenders":
+        state = with_extra(
+            state,
+            winners=state.extra.winners | {f.unit.id for f in winners if f.unit.troop.is_cavalry},
+        )
+    hit = find_unit(state, outcome.affected)
+    fighter = next(f for f in losers if f.unit.id == hit.id)
+    if outcome.effect is Effect.ROUT:
+        # Note (a) concerns units routed in the enemy's charge or melee phases only.
+        fresh = hit.side != state.extra.moving
+        after = attrs.evolve(hit, status=Status.ROUTING, routed_last_move=fresh)
+        if hit.troop is TroopType.WAGON:
+            after = attrs.evolve(after, immobilised=True)
+        state = state.with_units(end_highland_charge(after, True, True))
+        state = lose(state, find_unit(state, hit.id), 2, log, rules.MELEE)
+        state = general_risk(state, hit.id, Risk.MELEE_ROUT, action.chain_within_18, log)
+        if (
+            fighter.rear
+            and find_unit(state, hit.id).on_table
+            and test_surrender(hit, dice=log.dice, why="charged in the rear and routed")
+        ):
+            gone = attrs.evolve(find_unit(state, hit.id), status=Status.SURRENDERED)
+            state = state.with_units(gone)
+            log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id)
+    else:
+        status = Status.ROUTING if hit.routing else Status.SHAKEN
+        state = state.with_units(end_highland_charge(attrs.evolve(hit, status=status), True, True))
+        state = lose(state, find_unit(state, hit.id), outcome.effect.loss, log, rules.MELEE)
+        state = general_risk(state, hit.id, Risk.MELEE_LOSS, action.chain_within_18, log)
+    for f in losers:
+        if f.unit.id != hit.id:
+            log.add("retire", f'{f.unit.name} retires 3"', rules.MELEE, f.unit.id)
+    return state
+
+
+def check_end_j(state: State, action: EndPhase) -> None:
+    """J ends once every melee is fought."""
+    if pending_melees(state):
+        raise illegal(action, "every melee must be resolved", rules.MELEE)
+
+
+def apply_end_j(state: State, action: EndPhase, log: Log) -> State:
+    """On to K."""
+    return enter_phase(state, K)

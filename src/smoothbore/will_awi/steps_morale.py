@@ -1,0 +1,218 @@
+"""Phases A and B (Rules - Move Sequence): the moving player's morale tests, then the
+compulsory rout and retire moves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+
+import attrs
+
+from smoothbore.core import Log, enter_phase
+
+from . import rules
+from .actions import CompulsoryMove, EndPhase, TestMorale
+from .charges import test_surrender
+from .morale import (
+    RoutingResult,
+    ShakenResult,
+    apply_routing_result,
+    apply_shaken_result,
+    test_routing,
+    test_shaken,
+)
+from .movement import retire_distance, rout_distance
+from .narration import inches
+from .phases import B, C
+from .state import (
+    State,
+    building_entered,
+    compulsory_units,
+    find_unit,
+    illegal,
+    mark_done,
+    needs_test,
+    own_unit,
+    rank_with,
+    with_extra,
+)
+from .units import Status, TroopType
+from .variants import end_highland_charge
+
+SHAKEN_TEXT: Mapping[ShakenResult, str] = MappingProxyType({
+    ShakenResult.CARRY_ON: "carries on",
+    ShakenResult.RETIRE: "must retire a full move",
+    ShakenResult.ROUT: "routs",
+    ShakenResult.ROUT_LOSE_1: "routs, losing 1 strength point",
+})
+"""The result of a shaken test as the narration says it (Testing shaken units)."""
+
+ROUTING_TEXT: Mapping[RoutingResult, str] = MappingProxyType({
+    RoutingResult.HALT_SHAKEN: "halts, shaken, facing as it chooses: it does not move this move",
+    RoutingResult.CONTINUE: "routs on",
+    RoutingResult.CONTINUE_LOSE_1: "routs on, losing 1 strength point",
+})
+"""The result of a routing test as the narration says it (Testing routing units; FAQs (1)
+Q1: a rallied unit halts shaken for that move)."""
+
+
+# --- A: morale tests ------------------------------------------------------------------------
+def candidates_test_morale(state: State) -> Iterator[TestMorale]:
+    """Every shaken or routing unit of the moving player still to test."""
+    for unit in needs_test(state):
+        yield TestMorale(unit.id)
+
+
+def check_test_morale(state: State, action: TestMorale) -> None:
+    """A: the unit is the moving player's, shaken or routing, and has not tested (nor routed
+    in the enemy's charge or melee phases: note (a))."""
+    unit = own_unit(state, action.unit, state.extra.moving, action)
+    if unit not in needs_test(state):
+        raise illegal(action, f"{unit.name} has no test to take", rules.SEQUENCE_NOTE_A)
+
+
+def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
+    """Roll the shaken or routing test and apply the result; a unit that rallies halts for
+    the move."""
+    unit = find_unit(state, action.unit)
+    opts = state.options
+    rank = rank_with(state, unit.id)
+    if unit.shaken:
+        result = test_shaken(unit, rank, dice=log.dice, in_open=action.in_open, options=opts)
+        after = apply_shaken_result(unit, result, opts)
+        adverse = result is not ShakenResult.CARRY_ON
+        text = f"{unit.name} tests shaken and {SHAKEN_TEXT[result]}"
+        log.add("morale", text, rules.MORALE_SHAKEN, unit.id)
+        if result is ShakenResult.ROUT_LOSE_1 and after.status is Status.ELIMINATED:
+            log.add(
+                "eliminated",
+                f"{unit.name} falls to 0 strength points and is removed",
+                rules.INTRO_STRENGTH,
+                unit.id,
+            )
+    else:
+        routing = test_routing(unit, rank, dice=log.dice, options=opts)
+        after = apply_routing_result(unit, routing)
+        adverse = False
+        rule = rules.FAQ1 if routing is RoutingResult.HALT_SHAKEN else rules.MORALE_ROUTING
+        text = f"{unit.name} tests routing and {ROUTING_TEXT[routing]}"
+        log.add("morale", text, rule, unit.id)
+        if routing is RoutingResult.HALT_SHAKEN:
+            state = with_extra(state, rallied=state.extra.rallied | {unit.id})
+        if routing is RoutingResult.CONTINUE_LOSE_1 and after.status is Status.ELIMINATED:
+            log.add(
+                "eliminated",
+                f"{unit.name} falls to 0 strength points and is removed",
+                rules.INTRO_STRENGTH,
+                unit.id,
+            )
+    after = end_highland_charge(after, after.strength < unit.strength, adverse)
+    if after.routing and unit.troop is TroopType.WAGON:
+        after = attrs.evolve(after, immobilised=True)
+    return mark_done(state.with_units(after), unit.id)
+
+
+def candidates_end(state: State) -> Iterator[EndPhase]:
+    """Ending the phase is always worth offering; its check says when it is allowed."""
+    yield EndPhase()
+
+
+def check_end_a(state: State, action: EndPhase) -> None:
+    """A ends once every shaken and routing unit of the moving player has tested."""
+    if needs_test(state):
+        raise illegal(action, "every shaken and routing unit of the moving player must test")
+
+
+def apply_end_a(state: State, action: EndPhase, log: Log) -> State:
+    """On to B."""
+    return enter_phase(state, B)
+
+
+# --- B: compulsory moves --------------------------------------------------------------------
+def candidates_compulsory_move(state: State) -> Iterator[CompulsoryMove]:
+    """Each unit that must rout, at rout speed; each unit that must retire, keeping its
+    facing or turning about."""
+    for unit in compulsory_units(state):
+        yield CompulsoryMove(unit.id)
+        if not unit.routing:
+            yield CompulsoryMove(unit.id, about_face=True)
+
+
+def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
+    """B: the unit must rout or retire and has not yet moved; a rout goes at rout speed away
+    from the enemy (a blocked rout does not move); a retirement is a full move (less the
+    deduction for keeping its facing) with none of a rout's facts."""
+    unit = own_unit(state, action.unit, state.extra.moving, action)
+    if unit not in compulsory_units(state):
+        raise illegal(action, f"{unit.name} has no compulsory move")
+    building_entered(state, unit, action.enters, action)
+    if unit.routing:
+        if action.about_face:
+            raise illegal(action, "a routing unit turns to rout: about_face is for retirements",
+                          rules.ROUT)
+        if not action.blocked:
+            rout_distance(
+                unit, action.terrain, ends_farther=action.ends_farther,
+                options=state.options, action=action,
+            )
+        return
+    if action.blocked or action.enemy_within_6 or action.leaves_table:
+        raise illegal(action, f"{unit.name} retires: blocked, enemy_within_6 and leaves_table "
+                      "are facts of a rout", rules.MORALE_SHAKEN)
+    retire_distance(unit, action.about_face, action.terrain, options=state.options,
+                    action=action)
+
+
+def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> State:
+    """Make the rout (testing surrender when it cannot move with an enemy near) or the
+    retirement; either way the unit has used its move (it does not move again in C)."""
+    unit = find_unit(state, action.unit)
+    building = building_entered(state, unit, action.enters, action)
+    into = "" if building is None else f" into the {building.work.value}"
+    if unit.routing:
+        if action.blocked:
+            if action.enemy_within_6 and test_surrender(unit, dice=log.dice, why="cannot move"):
+                state = state.with_units(attrs.evolve(unit, status=Status.SURRENDERED))
+                log.add(
+                    "surrender", f"{unit.name} cannot move and surrenders", rules.SURRENDER,
+                    unit.id,
+                )
+            else:
+                log.add("rout", f"{unit.name} cannot move", rules.ROUT, unit.id)
+        else:
+            distance = rout_distance(unit, action.terrain, options=state.options)
+            if action.leaves_table:
+                state = state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
+                text = f"{unit.name} routs off the table"
+            else:
+                text = f"{unit.name} routs {inches(distance)}{into}"
+            log.add("rout", text, rules.ROUT, unit.id)
+    else:
+        distance = retire_distance(unit, action.about_face, action.terrain, options=state.options)
+        state = state.with_units(attrs.evolve(unit, must_retire=False))
+        if action.about_face:
+            text = f"{unit.name} turns about and retires {inches(distance)}{into}"
+        elif distance:
+            text = f"{unit.name} retires {inches(distance)}{into}, keeping its facing"
+        else:
+            text = f"{unit.name} keeps its facing, which takes its whole retirement"
+        log.add("retire", text, rules.MORALE_SHAKEN, unit.id)
+    state = with_extra(state, compelled=state.extra.compelled | {unit.id})
+    return mark_done(state, unit.id)
+
+
+def check_end_b(state: State, action: EndPhase) -> None:
+    """B ends once every routing and retiring unit has moved."""
+    if compulsory_units(state):
+        raise illegal(action, "every routing or retiring unit must move first")
+
+
+def apply_end_b(state: State, action: EndPhase, log: Log) -> State:
+    """On to C; note (a)'s mark and the retirement orders of the moving side are spent."""
+    cleared = tuple(
+        attrs.evolve(u, routed_last_move=False, must_retire=False)
+        for u in state.units_of(state.extra.moving)
+        if u.routed_last_move or u.must_retire
+    )
+    state = state.with_units(*cleared) if cleared else state
+    return enter_phase(state, C)

@@ -1,0 +1,334 @@
+"""Phase C (Rules - Move Sequence C, Rules - Movement): the moves of all other units, formation
+changes, limbering, Highland charges and the generals' rides.
+
+"All other units": a unit that rallied in A (it halts shaken for the move, FAQs (1) Q1) or
+routed or retired in B does not move again in C."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import Log, enter_phase
+
+from . import rules
+from .actions import ChangeFormation, EndPhase, HighlandChargeMove, Limber, Move, MoveGeneral
+from .fortifications import Defence
+from .generals import general_move
+from .movement import (
+    FOOT_AND_HORSE,
+    SLOW_DRAGOONS,
+    WHEELED,
+    Crossing,
+    Leg,
+    MoveCheck,
+    MovePlan,
+    check_formation_change,
+    check_limber,
+    check_move,
+    move_distance,
+)
+from .narration import degrees, inches, listed
+from .options import Options
+from .phases import D
+from .state import (
+    State,
+    building_entered,
+    command_rule,
+    find_unit,
+    illegal,
+    mark_done,
+    own_unit,
+)
+from .units import Nationality, Status, TroopType, Unit
+from .variants import highland_charge_move
+
+
+def check_mover(state: State, unit_id: str, action: object) -> Unit:
+    """The unit of the moving player that may act in C: not routing, not rallied in A, not
+    moved in B, not yet moved in C, with an order when command and control is on; a Highland
+    charge only makes its charge move."""
+    unit = own_unit(state, unit_id, state.extra.moving, action)
+    extra = state.extra
+    if unit.routing:
+        raise illegal(action, f"{unit.name} is routing: it moves in B")
+    if unit.id in extra.rallied:
+        raise illegal(action, f"{unit.name} rallied and halts shaken for this move", rules.FAQ1)
+    if unit.id in extra.compelled:
+        raise illegal(action, f"{unit.name} made its compulsory move in B: C moves all other "
+                      "units")
+    if unit.id in extra.done:
+        raise illegal(action, f"{unit.name} has already moved")
+    if unit.highland_charge:
+        # A Highland charge is a compulsory move: it needs no order.
+        if not isinstance(action, HighlandChargeMove):
+            raise illegal(action, "a Highland charge must move at the enemy", rules.FORTY_FIVE)
+        return unit
+    if state.options.command_control and unit.id not in extra.ordered:
+        raise illegal(action, f"{unit.name} has no order to move", command_rule(state))
+    return unit
+
+
+def movers(state: State, *, highland: bool = False) -> Iterator[Unit]:
+    """The moving player's units that might still act in C (the cheap part of
+    ``check_mover``: candidates for the steps of C): ordered ones under command and control,
+    and only those in a Highland charge (``highland``) or only the others."""
+    extra = state.extra
+    moving, done, rallied, compelled = extra.moving, extra.done, extra.rallied, extra.compelled
+    ordered = extra.ordered if state.options.command_control else None
+    for unit in state.units:
+        if (
+            unit.side == moving
+            and unit.highland_charge is highland
+            and (unit.status is Status.STEADY or unit.status is Status.SHAKEN)
+            and unit.id not in done
+            and unit.id not in rallied
+            and unit.id not in compelled
+            and (highland or ordered is None or unit.id in ordered)
+        ):
+            yield unit
+
+
+def full_moves(unit: Unit, options: Options) -> tuple[int, ...]:
+    """Every full move in open ground the move tables give the unit's kind (line and column,
+    or limbered and deployed): the moves worth offering, each legal when it is within the
+    unit's present allowance."""
+    values: tuple[int | None, ...]
+    if unit.troop in WHEELED:
+        limbered, deployed, _ = WHEELED[unit.troop]
+        if unit.troop is TroopType.GRASSHOPPER_GUN:
+            deployed = options.grasshopper_deployed_move
+        values = (limbered, deployed)
+    elif unit.troop.is_cavalry and options.variant.slow_dragoons and (
+        unit.dragoons or unit.nationality is Nationality.BRITISH
+    ):
+        values = SLOW_DRAGOONS[:2]
+    else:
+        values = FOOT_AND_HORSE[unit.arm][:2]
+    return tuple(sorted({v for v in values if v}))
+
+
+def _holds(plan: MovePlan) -> bool:
+    return not plan.legs and not plan.crossings and abs(plan.facing_change) <= 45
+
+
+# --- Move ---------------------------------------------------------------------------------
+def candidates_move(state: State) -> Iterator[Move]:
+    """Each unit that may move: standing, or a full move in open ground."""
+    for unit in movers(state):
+        yield Move(unit.id)
+        if unit.busy_moves:
+            continue
+        allowance = move_distance(unit, options=state.options)
+        for distance in full_moves(unit, state.options):
+            if distance <= allowance:
+                yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
+
+
+def check_move_action(state: State, action: Move) -> None:
+    """C: a mover (``check_mover``) whose plan fits its allowance, entering a building only
+    where there is room; standing is always allowed."""
+    unit = check_mover(state, action.unit, action)
+    if _holds(action.plan):
+        return
+    check_move(unit, action.plan, options=state.options, action=action)
+    building_entered(state, unit, action.enters, action)
+
+
+def apply_move(state: State, action: Move, log: Log) -> State:
+    """Move (or stand: a busy unit spends one of its busy moves)."""
+    unit = find_unit(state, action.unit)
+    if _holds(action.plan):
+        if unit.busy_moves:
+            state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
+        log.add("move", f"{unit.name} holds its position", rules.MOVEMENT, unit.id)
+        return mark_done(state, unit.id)
+    checked = check_move(unit, action.plan, options=state.options)
+    building = building_entered(state, unit, action.enters, action)
+    state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
+    log.add("move", move_text(unit, action.plan, checked, building), rules.MOVEMENT, unit.id)
+    return mark_done(state, unit.id)
+
+
+def move_text(
+    unit: Unit, plan: MovePlan, checked: MoveCheck, building: Defence | None = None
+) -> str:
+    """A move as the referee says it: how far of how far, or the turn or crossing that took
+    the whole move."""
+    name = unit.name
+    if checked.busy_after:
+        more = f"{checked.busy_after} more move{'s' if checked.busy_after > 1 else ''}"
+        return f"{name} spends the move {plan.crossings[0].value} ({more} to go)"
+    if not plan.legs or not any(leg.inches for leg in plan.legs):
+        if abs(plan.facing_change) > 45:
+            return f"{name} turns {degrees(abs(plan.facing_change))}, taking the whole move"
+        if not plan.crossings:
+            return f"{name} spends its move without advancing"
+    text = f"{name} moves {inches(checked.used)} of its {inches(checked.allowance)}"
+    crossings = [
+        c.value for c in plan.crossings if building is None or c is not Crossing.ENTER_BUILDING
+    ]
+    if crossings:
+        text += f", {listed(crossings)}"
+    if plan.facing_change:
+        text += f", turning {degrees(abs(plan.facing_change))}"
+    if building is not None:
+        text += f", into the {building.work.value}"
+    return text
+
+
+# --- ChangeFormation and Limber --------------------------------------------------------------
+def check_idle_mover(state: State, unit_id: str, action: object) -> Unit:
+    """A mover that is not busy: formation changes and limbering take the whole move."""
+    unit = check_mover(state, unit_id, action)
+    if unit.busy_moves:
+        raise illegal(action, f"{unit.name} is busy", rules.MOVEMENT)
+    return unit
+
+
+def candidates_change_formation(state: State) -> Iterator[ChangeFormation]:
+    """Each foot or cavalry unit that may move: line to column or back."""
+    for unit in movers(state):
+        if unit.troop.is_foot or unit.troop.is_cavalry:
+            yield ChangeFormation(unit.id)
+
+
+def check_change_formation(state: State, action: ChangeFormation) -> None:
+    """C, note (b): an idle mover of foot or cavalry, no base moving further than a line
+    move."""
+    unit = check_idle_mover(state, action.unit, action)
+    check_formation_change(unit, action.base_distance, action)
+
+
+def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
+    """Form column from line, or line from column: the unit's move."""
+    unit = find_unit(state, action.unit)
+    formation = check_formation_change(unit, action.base_distance, action)
+    log.add("formation", f"{unit.name} forms {formation.value}", rules.MOVEMENT, unit.id)
+    return mark_done(state.with_units(attrs.evolve(unit, formation=formation)), unit.id)
+
+
+def candidates_limber(state: State) -> Iterator[Limber]:
+    """Each gun that may move: limber or deploy."""
+    for unit in movers(state):
+        if unit.troop.is_gun:
+            yield Limber(unit.id)
+
+
+def check_limber_action(state: State, action: Limber) -> None:
+    """C, note (c): an idle gun."""
+    unit = check_idle_mover(state, action.unit, action)
+    check_limber(unit, action)
+
+
+def apply_limber(state: State, action: Limber, log: Log) -> State:
+    """Limber or deploy the gun: a whole move stationary."""
+    unit = find_unit(state, action.unit)
+    limbered = not unit.limbered
+    verb = "limbers" if limbered else "deploys"
+    log.add("limber", f"{unit.name} {verb}", rules.MOVEMENT_WHEELED, unit.id)
+    return mark_done(state.with_units(attrs.evolve(unit, limbered=limbered)), unit.id)
+
+
+# --- HighlandChargeMove ------------------------------------------------------------------
+def candidates_highland_charge_move(state: State) -> Iterator[HighlandChargeMove]:
+    """Each unit in a Highland charge still to make its charge move."""
+    for unit in movers(state, highland=True):
+        yield HighlandChargeMove(unit.id)
+
+
+def check_highland_charge_move(state: State, action: HighlandChargeMove) -> None:
+    """C ('45): a mover in a Highland charge."""
+    unit = check_mover(state, action.unit, action)
+    if not unit.highland_charge:
+        raise illegal(action, f"{unit.name} is not in a Highland charge", rules.FORTY_FIVE)
+
+
+def apply_highland_charge_move(state: State, action: HighlandChargeMove, log: Log) -> State:
+    """Its move plus 1d6 inches, all of it at the nearest enemy."""
+    unit = find_unit(state, action.unit)
+    distance = highland_charge_move(unit, dice=log.dice, options=state.options)
+    log.add(
+        "move",
+        f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy",
+        rules.FORTY_FIVE,
+        unit.id,
+    )
+    return mark_done(state, unit.id)
+
+
+# --- MoveGeneral -------------------------------------------------------------------------
+def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
+    """Each active general of the moving side still to move: to join any of his side's units,
+    or to ride alone."""
+    moving = state.extra.moving
+    own = [u.id for u in state.units if u.side == moving and u.on_table]
+    for g in state.commanders:
+        if g.side == moving and g.active and "general:" + g.id not in state.extra.done:
+            yield MoveGeneral(g.id)
+            for unit_id in own:
+                yield MoveGeneral(g.id, 0.0, unit_id)
+
+
+def check_move_general(state: State, action: MoveGeneral) -> None:
+    """C: an active general of the moving side, once, up to 21" (half with a light wound),
+    joining a unit of his side on the table."""
+    general = state.commander(action.general)
+    if general.side != state.extra.moving or not general.active:
+        raise illegal(action, f"{general.name} cannot move now", rules.MOVEMENT)
+    if "general:" + general.id in state.extra.done:
+        raise illegal(action, f"{general.name} has already moved", rules.MOVEMENT)
+    limit = general_move(general)
+    if not 0 <= action.inches <= limit:
+        raise illegal(action, f'generals move up to {inches(limit)}', rules.MOVEMENT)
+    if action.attach_to:
+        own_unit(state, action.attach_to, general.side, action)
+
+
+def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
+    """The general rides and joins a unit, or rides alone."""
+    general = state.commander(action.general)
+    ride = f"rides {inches(action.inches)}" if action.inches else ""
+    joined = find_unit(state, general.attached_to) if general.attached_to else None
+    with_unit = joined.name if joined is not None and joined.on_table else ""
+    if action.attach_to:
+        unit = find_unit(state, action.attach_to)
+        if action.attach_to != general.attached_to:
+            text = f"{general.name} {ride + ' and ' if ride else ''}joins {unit.name}"
+        elif ride:
+            text = f"{general.name} {ride} and rejoins {unit.name}"
+        else:
+            text = f"{general.name} stays with {unit.name}"
+    elif ride:
+        text = f"{general.name} {ride}"
+        if with_unit:
+            text += f", leaving {with_unit}"
+    elif with_unit:
+        text = f"{general.name} leaves {with_unit}"
+    else:
+        text = f"{general.name} stays where he is"
+    log.add("general", text, rules.MOVEMENT, general.id)
+    state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
+    return mark_done(state, "general:" + general.id)
+
+
+# --- the end of C ------------------------------------------------------------------------
+def check_end_c(state: State, action: EndPhase) -> None:
+    """C ends once every Highland charge that can move has made its charge move."""
+    unmoved = [u.name for u in movers(state, highland=True)]
+    if unmoved:
+        raise illegal(
+            action, f"{listed(unmoved)} must make the Highland charge move", rules.FORTY_FIVE
+        )
+
+
+def apply_end_c(state: State, action: EndPhase, log: Log) -> State:
+    """On to D; a busy unit that did not act spends one of its busy moves."""
+    busy = tuple(
+        attrs.evolve(u, busy_moves=u.busy_moves - 1)
+        for u in state.units_of(state.extra.moving)
+        if u.busy_moves and u.id not in state.extra.done
+    )
+    state = state.with_units(*busy) if busy else state
+    return enter_phase(state, D)

@@ -1,0 +1,294 @@
+"""Works in the sequence (Rules - Fortifications and Fieldworks): field engineering and laying
+and leaving demolition charges in C, guns bombarding works and the charges going off in E."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import Log
+
+from . import rules
+from .actions import Bombard, Detonate, Engineer, LayCharge, MoveAway
+from .effects import lose, shake
+from .firing import RANGES, Cover, FireFacts, fire_modifiers, is_canister
+from .fortifications import (
+    CHARGES_PER_WAGON,
+    FIELDWORKS,
+    Demolition,
+    blast_radius,
+    bombard,
+    construct,
+    demolish,
+    demolition_blast,
+    dismantle,
+)
+from .movement import check_move
+from .narration import inches, points, score_text
+from .state import (
+    State,
+    building_entered,
+    find_unit,
+    firing_side,
+    illegal,
+    own_unit,
+    with_extra,
+    with_work,
+    work_named,
+)
+from .steps_movement import check_mover, movers
+from .units import Arm, Unit
+
+
+# --- Engineer ------------------------------------------------------------------------------
+def candidates_engineer(state: State) -> Iterator[Engineer]:
+    """Each close order foot unit that may move, at each work: dismantling, or building a
+    fieldwork."""
+    for unit in movers(state):
+        if unit.arm is Arm.CLOSE_ORDER_FOOT:
+            for work in state.extra.works:
+                yield Engineer(unit.id, work.id)
+                if work.work in FIELDWORKS:
+                    yield Engineer(unit.id, work.id, build=True)
+
+
+def check_engineer(state: State, action: Engineer) -> None:
+    """C, Field Engineering: a close order foot mover with a wagon's tools dismantles a point
+    of a work that has one, or builds a fieldwork that is not complete."""
+    unit = check_mover(state, action.unit, action)
+    if unit.arm is not Arm.CLOSE_ORDER_FOOT:
+        raise illegal(action, "only close order infantry work with tools", rules.FIELD_ENGINEERING)
+    work = work_named(state, action.work, action)
+    if action.build:
+        if work.work not in FIELDWORKS:
+            raise illegal(action, f"a {work.work.value} is not a fieldwork to build",
+                          rules.FIELD_ENGINEERING)
+        construct(work, action.has_tools, action)
+    else:
+        if work.destroyed:
+            raise illegal(action, f"nothing is left of the {work.work.value}",
+                          rules.FIELD_ENGINEERING)
+        dismantle(work, action.has_tools, action)
+
+
+def apply_engineer(state: State, action: Engineer, log: Log) -> State:
+    """A move's work: a construction move (a point every other move) or a point dismantled."""
+    unit = find_unit(state, action.unit)
+    work = work_named(state, action.work, action)
+    if action.build:
+        after = construct(work, action.has_tools, action)
+        if after.points > work.points:
+            text = f"{unit.name} builds up the {work.work.value} to {points(after.points)}"
+        else:
+            text = f"{unit.name} begins another defence point on the {work.work.value}"
+    else:
+        after = dismantle(work, action.has_tools, action)
+        left = points(after.points)
+        text = f"{unit.name} dismantles part of the {work.work.value}: {left} left"
+    log.add("work", text, rules.FIELD_ENGINEERING, work.id)
+    return with_extra(with_work(state, after), done=state.extra.done | {unit.id})
+
+
+# --- LayCharge -----------------------------------------------------------------------------
+def _laying(state: State, unit: Unit) -> Demolition | None:
+    return next((d for d in state.extra.demolitions if d.unit == unit.id), None)
+
+
+def candidates_lay_charge(state: State) -> Iterator[LayCharge]:
+    """Each unit that may move: one more charge of its demolition under way (up to 6), or, if
+    it has none, a first charge at each work still standing that no one else is mining."""
+    mined = {d.work for d in state.extra.demolitions}
+    for unit in movers(state):
+        laying = _laying(state, unit)
+        if laying is not None:
+            if not laying.away and laying.charges < CHARGES_PER_WAGON:
+                yield LayCharge(unit.id, laying.work)
+            continue
+        for work in state.extra.works:
+            if not work.destroyed and work.id not in mined:
+                yield LayCharge(unit.id, work.id)
+
+
+def check_lay_charge(state: State, action: LayCharge) -> None:
+    """C, Demolition: a mover lays one charge a movement phase at a work still standing: the
+    first of a new demolition, or one more of its own demolition there (a wagon holds 6);
+    never once it has moved away, nor at a work another unit is mining."""
+    unit = check_mover(state, action.unit, action)
+    work = work_named(state, action.work, action)
+    if work.destroyed:
+        raise illegal(action, f"nothing is left of the {work.work.value}", rules.DEMOLITION)
+    current = next((d for d in state.extra.demolitions if d.work == work.id), None)
+    laying = _laying(state, unit)
+    if current is None:
+        if laying is not None:
+            raise illegal(action, f"{unit.name} is laying charges elsewhere", rules.DEMOLITION)
+        return
+    if current.unit != unit.id or current.away:
+        raise illegal(action, "another demolition is under way there", rules.DEMOLITION)
+    if current.charges >= CHARGES_PER_WAGON:
+        raise illegal(action, f"a wagon holds {CHARGES_PER_WAGON} charges: move away",
+                      rules.DEMOLITION)
+
+
+def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
+    """One more charge laid (the unit's move)."""
+    unit = find_unit(state, action.unit)
+    work = work_named(state, action.work, action)
+    current = next((d for d in state.extra.demolitions if d.work == work.id), None)
+    new = (
+        Demolition(work.id, unit.id)
+        if current is None
+        else attrs.evolve(current, charges=current.charges + 1)
+    )
+    others = tuple(d for d in state.extra.demolitions if d.work != work.id)
+    laid = "a demolition charge" if new.charges == 1 else f"demolition charge {new.charges}"
+    log.add("demolition", f"{unit.name} lays {laid} at the {work.work.value}",
+            rules.DEMOLITION, work.id)
+    return with_extra(state, demolitions=(*others, new), done=state.extra.done | {unit.id})
+
+
+# --- MoveAway ------------------------------------------------------------------------------
+def candidates_move_away(state: State) -> Iterator[MoveAway]:
+    """Each layer of the moving side with charges laid."""
+    moving = state.extra.moving
+    for d in state.extra.demolitions:
+        if not d.away and find_unit(state, d.unit).side == moving:
+            yield MoveAway(d.unit)
+
+
+def check_move_away(state: State, action: MoveAway) -> None:
+    """C, Demolition: the layers move away in a movement phase after laying (its plan within
+    the unit's move): the charges laid are the charges used."""
+    unit = check_mover(state, action.unit, action)
+    current = _laying(state, unit)
+    if current is None or current.away:
+        raise illegal(action, f"{unit.name} has no charges laid to leave", rules.DEMOLITION)
+    if action.plan.legs or action.plan.crossings:
+        check_move(unit, action.plan, options=state.options, action=action)
+    building_entered(state, unit, action.enters, action)
+
+
+def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
+    """The layers leave the charges: they go off in this move's firing phase."""
+    unit = find_unit(state, action.unit)
+    current = _laying(state, unit)
+    assert current is not None
+    building = building_entered(state, unit, action.enters, action)
+    others = tuple(d for d in state.extra.demolitions if d is not current)
+    work = work_named(state, current.work, action)
+    text = f"{unit.name} moves away from the charges at the {work.work.value}"
+    if building is not None:
+        text += f", into the {building.work.value}"
+    log.add("demolition", text, rules.DEMOLITION, unit.id)
+    return with_extra(
+        state,
+        demolitions=(*others, attrs.evolve(current, away=True)),
+        done=state.extra.done | {unit.id},
+    )
+
+
+# --- Bombard -------------------------------------------------------------------------------
+def bombard_range(unit: Unit) -> float:
+    """The range the candidates bombard from: the middle of the gun's medium band (ball, not
+    canister; clear of the howitzer's gap). 0 for units without guns."""
+    weapon = unit.fires_with
+    if weapon is None or not weapon.is_gun:
+        return 0.0
+    _, low, high, _ = RANGES[weapon]
+    assert low is not None and high is not None
+    return (low + high) / 2
+
+
+def candidates_bombard(state: State) -> Iterator[Bombard]:
+    """Each gun of the firing side that has not fired, at each work still standing."""
+    fired = state.extra.fired | state.extra.half_fired
+    for unit in state.units_of(firing_side(state)):
+        if unit.troop.is_gun and unit.on_table and unit.id not in fired:
+            facts = FireFacts(bombard_range(unit))
+            for work in state.extra.works:
+                if not work.destroyed:
+                    yield Bombard(unit.id, work.id, facts)
+
+
+def check_bombard(state: State, action: Bombard) -> None:
+    """E: a gun of the firing side that has not fired, firing ball (not canister) within its
+    range at a work with defence points left."""
+    firer = own_unit(state, action.firer, firing_side(state), action)
+    if firer.id in state.extra.fired or firer.id in state.extra.half_fired:
+        raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
+    fire_modifiers(firer, attrs.evolve(action.facts, cover=Cover.OPEN), state.options, action)
+    if not firer.troop.is_gun or is_canister(firer, action.facts):
+        raise illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
+    work = work_named(state, action.work, action)
+    if work.destroyed:
+        raise illegal(action, f"nothing is left of the {work.work.value}", rules.FORT_VALUES)
+
+
+def apply_bombard(state: State, action: Bombard, log: Log) -> State:
+    """2d6 plus the firing factors other than cover: 7+ takes a defence point."""
+    firer = find_unit(state, action.firer)
+    work = work_named(state, action.work, action)
+    mods = fire_modifiers(firer, attrs.evolve(action.facts, cover=Cover.OPEN), state.options)
+    after = bombard(work, mods.total, dice=log.dice)
+    log.add(
+        "work",
+        f"{firer.name} bombards the {work.work.value}:"
+        f" {points(after.points, 'defence point')} left",
+        rules.FORT_VALUES,
+        work.id,
+    )
+    return with_extra(with_work(state, after), fired=state.extra.fired | {firer.id})
+
+
+# --- Detonate ------------------------------------------------------------------------------
+def candidates_detonate(state: State) -> Iterator[Detonate]:
+    """Each demolition whose layers moved away this move: with no unit in the blast, or with
+    any one unit on the table in it."""
+    on_table = [u.id for u in state.units if u.on_table]
+    for d in state.extra.demolitions:
+        if d.away and find_unit(state, d.unit).side == state.extra.moving:
+            yield Detonate(d.work)
+            for uid in on_table:
+                yield Detonate(d.work, frozenset({uid}))
+
+
+def check_detonate(state: State, action: Detonate) -> None:
+    """E, Demolition: the charges at the work were laid by the moving side and left this move;
+    the units measured within the blast are on the table."""
+    current = next((d for d in state.extra.demolitions if d.work == action.work and d.away), None)
+    if current is None or find_unit(state, current.unit).side != state.extra.moving:
+        raise illegal(action, "no charge ready to go off there", rules.DEMOLITION)
+    for uid in action.within:
+        unit = find_unit(state, uid)
+        if not unit.on_table:
+            raise illegal(action, f"{unit.name} is no longer on the table", rules.DEMOLITION)
+
+
+def apply_detonate(state: State, action: Detonate, log: Log) -> State:
+    """(1 + extra charges) d6 against the work's defence points; each unit within the blast
+    takes 2d6 as if fired at: 7+ a strength point, above its basic morale shaken."""
+    current = next(d for d in state.extra.demolitions if d.work == action.work and d.away)
+    work = work_named(state, action.work, action)
+    destroyed = demolish(work, current.charges, dice=log.dice)
+    log.add(
+        "demolition",
+        f"The demolition {'destroys' if destroyed else 'fails to destroy'} the {work.work.value}",
+        rules.DEMOLITION,
+        work.id,
+    )
+    if destroyed:
+        state = with_work(state, attrs.evolve(work, points=0, half_built=False))
+    radius = blast_radius(current.charges)
+    for uid in sorted(action.within):
+        unit = find_unit(state, uid)
+        blast = demolition_blast(unit, dice=log.dice, options=state.options)
+        score = score_text(blast.score, blast.hit)
+        text = f"The blast catches {unit.name} within {inches(radius)}, {score}"
+        log.add("demolition", text, rules.DEMOLITION, uid)
+        if blast.hit:
+            state = lose(state, unit, 1, log, rules.DEMOLITION)
+        if blast.shaken and find_unit(state, uid).on_table:
+            state = shake(state, uid, "by the blast", log, rules.DEMOLITION)
+    others = tuple(d for d in state.extra.demolitions if d is not current)
+    return with_extra(state, demolitions=others)

@@ -1,0 +1,220 @@
+"""Simulation: seeds derived per run, the same results on any executor and batching, win
+rates with Wilson intervals, losses, lengths and the errors (on the toy ruleset of
+tests/toy_ruleset.py, loaded by workers through its reference)."""
+
+from __future__ import annotations
+
+import pickle
+import statistics
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+import smoothbore
+from smoothbore.battle import play, random_policy
+from smoothbore.core import IllegalActionError, InvalidValueError, Ruleset
+from smoothbore.simulation import (
+    BattleError,
+    Losses,
+    Rate,
+    Simulation,
+    losses_of,
+    play_run,
+    run_seeds,
+    simulate,
+    wilson,
+)
+from tests import toy_ruleset as toy
+
+TOY = "tests.toy_ruleset:RULESET"
+
+
+@pytest.mark.parametrize(
+    ("count", "total", "low", "high"),
+    # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (Wilson score)
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+     (1, 29, 0.0061, 0.1718)],
+)
+def test_wilson_interval_matches_newcombe(count: int, total: int, low: float, high: float
+                                          ) -> None:
+    assert wilson(count, total) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_refuses_impossible_counts() -> None:
+    for count, total in ((1, 0), (-1, 5), (6, 5)):
+        with pytest.raises(InvalidValueError, match="count/total"):
+            wilson(count, total)
+
+
+def test_run_seeds_are_spawned_from_the_seed_sequence() -> None:
+    children = np.random.SeedSequence(42).spawn(3)
+    for index, child in enumerate(children):
+        battle, policy = child.spawn(2)
+        expected = tuple(int(s.generate_state(1, np.uint64)[0]) >> 1 for s in (battle, policy))
+        assert run_seeds(42, index) == expected
+    seeds = [s for i in range(100) for s in run_seeds(42, i)]
+    assert len(set(seeds)) == 200 and all(0 <= s < 2**63 for s in seeds)
+
+
+def test_each_run_is_the_battle_its_seeds_give() -> None:
+    result = simulate(toy.RULESET, runs=12, seed=3)
+    assert [run.index for run in result.runs] == list(range(12))
+    for run in result.runs:
+        assert (run.battle_seed, run.policy_seed) == run_seeds(3, run.index)
+        played = play(toy.TURN, toy.example_battle(run.battle_seed),
+                      random_policy(run.policy_seed))
+        assert played == play_run(TOY, run.index, seed=3)
+        assert played.outcome is not None
+        assert (run.finished, run.winner, run.scores, run.steps, run.turns, run.reason) == (
+            True, played.outcome.winner, played.outcome.scores, len(played.steps),
+            played.turns, played.outcome.reason)
+        assert dict(run.losses) == dict(toy.losses(played.end))
+
+
+def test_same_seed_same_results_whatever_the_batches_and_the_executor() -> None:
+    serial = simulate(toy.RULESET, runs=60, seed=11)
+    assert simulate(TOY, runs=60, seed=11, batch_size=1) == serial
+    assert simulate(toy.RULESET, runs=60, seed=11, batch_size=7) == serial
+    with ThreadPoolExecutor(3) as threads:
+        assert simulate(toy.RULESET, runs=60, seed=11, executor=threads, batch_size=4) == serial
+    with ProcessPoolExecutor(2) as processes:
+        assert simulate(TOY, runs=60, seed=11, executor=processes, batch_size=9) == serial
+    assert simulate(toy.RULESET, runs=60, seed=12) != serial
+
+
+def test_same_results_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    serial = simulate(toy.RULESET, runs=40, seed=5, battle="long")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_cluster = simulate(TOY, runs=40, seed=5, battle="long",
+                              executor=client.get_executor(), batch_size=6)
+    assert on_cluster == serial
+
+
+def test_results_count_every_run_once() -> None:
+    result = simulate(toy.RULESET, runs=150, seed=2, battle="long")
+    assert isinstance(result, Simulation) and result.battle == "long" and result.seed == 2
+    wins = {side: result.wins(side) for side in toy.SIDES}
+    assert sum(rate.count for rate in wins.values()) + result.draws.count + \
+        result.unfinished.count == 150
+    for side, rate in wins.items():
+        assert rate == Rate(sum(run.winner == side for run in result.runs), 150)
+        assert rate.interval == wilson(rate.count, 150)
+        assert result.mean_score(side) == statistics.fmean(
+            dict(run.scores)[side] for run in result.runs)
+    # two sides: a side's losses are the other side's score
+    assert result.mean_losses(toy.RED) == result.mean_score(toy.BLUE)
+    assert result.steps.mean == statistics.fmean(run.steps for run in result.runs)
+    assert result.turns.high == max(run.turns for run in result.runs)
+    data = result.to_dict()
+    assert data["runs"] == data["finished"] == 150
+    assert [s["wins"]["count"] for s in data["sides"]] == [wins[s].count for s in toy.SIDES]
+    assert "each_run" not in data and len(result.to_dict(runs=True)["each_run"]) == 150
+    table = result.table().splitlines()
+    assert table[1].split()[:2] == [toy.RED, str(wins[toy.RED].count)]
+
+
+def test_battles_cut_at_the_step_limit_count_as_not_finished() -> None:
+    result = simulate(toy.RULESET, runs=5, seed=1, max_steps=4)
+    assert result.unfinished == Rate(5, 5) and result.draws == Rate(0, 5)
+    assert {run.reason for run in result.runs} == {"the step limit was reached"}
+    assert all(run.steps == 4 and run.scores == () for run in result.runs)
+    assert result.mean_score(toy.RED) is None and result.mean_losses(toy.RED) is None
+
+
+@attrs.frozen
+class _TurnWithLosses:
+    """The toy turn, saying each side's losses itself (the ``Losses`` protocol)."""
+
+    inner: Any = toy.TURN
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def losses(self, state: Any) -> tuple[tuple[str, int], ...]:
+        return tuple((side, 10 * lost) for side, lost in toy.losses(state))
+
+
+def test_a_turn_that_says_its_losses_is_asked() -> None:
+    turn = _TurnWithLosses()
+    assert isinstance(turn, Losses) and not isinstance(toy.TURN, Losses)
+    played = play(toy.TURN, toy.example_battle(1), random_policy(1))
+    assert played.outcome is not None
+    lost = dict(toy.losses(played.end))
+    assert dict(losses_of(turn, played.end, played.outcome)) == {
+        side: 10 * n for side, n in lost.items()}
+    assert dict(losses_of(toy.TURN, played.end, played.outcome)) == lost
+    ruleset = attrs.evolve(toy.RULESET, turn=turn)
+    result = simulate(ruleset, runs=20, seed=4)
+    plain = simulate(toy.RULESET, runs=20, seed=4)
+    mean = plain.mean_losses(toy.RED)
+    assert mean is not None and result.mean_losses(toy.RED) == pytest.approx(10 * mean)
+
+
+def test_seed_none_draws_entropy_and_records_it() -> None:
+    result = simulate(toy.RULESET, runs=3)
+    assert result.seed > 0
+    assert simulate(toy.RULESET, runs=3, seed=result.seed) == result
+
+
+def test_progress_is_reported_as_batches_finish() -> None:
+    calls: list[tuple[int, int]] = []
+    simulate(toy.RULESET, runs=10, seed=1, batch_size=4, progress=lambda *a: calls.append(a))
+    assert calls == [(4, 10), (8, 10), (10, 10)]
+
+
+def test_a_failing_battle_names_its_run_and_seed() -> None:
+    with pytest.raises(BattleError, match=r"run \d+ of toy \(default battle, simulation seed "
+                       r"8\) failed: IllegalActionError.*play_run\('toy', \d+, seed=8"
+                       ) as caught:
+        simulate(toy.broken("refuses"), runs=30, seed=8)
+    error = caught.value
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)
+    assert isinstance(error.__cause__, IllegalActionError)
+    with pytest.raises(IllegalActionError, match="the last point cannot be taken"):
+        play_run(toy.broken("refuses"), error.index, seed=8)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"runs": 0}, "runs=0"),
+        ({"seed": -1}, "seed=-1"),
+        ({"battle": "siege"}, "toy battle='siege' is invalid: allowed is one of default, long"),
+        ({"max_steps": 0}, "max_steps=0"),
+        ({"batch_size": 0}, "batch_size=0"),
+        ({"executor": "many"}, "executor='many'"),
+        ({"policy": 3}, "policy=3"),
+    ],
+)
+def test_bad_arguments_are_refused(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        simulate(toy.RULESET, **{"runs": 2, **arguments})
+
+
+def test_an_unregistered_ruleset_that_does_not_pickle_needs_a_reference() -> None:
+    local = attrs.evolve(toy.RULESET, example=lambda seed: toy.example_battle(seed))
+    with ProcessPoolExecutor(1) as processes, pytest.raises(
+            InvalidValueError, match="ruleset='toy'.*'module:ATTRIBUTE' reference"):
+        simulate(local, runs=2, executor=processes)
+    with ThreadPoolExecutor(2) as threads:  # threads share the ruleset: nothing to pickle
+        assert simulate(local, runs=4, seed=1, executor=threads) == simulate(
+            toy.RULESET, runs=4, seed=1)
+
+
+def test_rulesets_by_reference_and_without_a_turn() -> None:
+    with pytest.raises(InvalidValueError, match="ruleset='nowhere:RULESET'"):
+        simulate("nowhere:RULESET")
+    with pytest.raises(InvalidValueError, match="a ruleset with a turn"):
+        simulate(attrs.evolve(toy.RULESET, turn=None))
+    assert isinstance(toy.RULESET, Ruleset)
+
+
+def test_simulate_is_exported_at_the_top() -> None:
+    assert smoothbore.simulate is simulate
+    assert smoothbore.play is play
