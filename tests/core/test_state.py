@@ -158,3 +158,16 @@ def test_changes_never_mutate_the_original(hits: int, drill: Drill) -> None:
     assert changed.unit("u2").hits == hits
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         state.turn = 2  # type: ignore[misc]
+
+
+def test_replace_changes_only_what_needs_no_second_look_at_the_army() -> None:
+    state = make_state()
+    later = state.replace(turn=3, phase="fire", extra=ToyExtra(("K",)))
+    assert (later.turn, later.phase, later.extra, later.units) == (3, "fire", ToyExtra(("K",)),
+                                                                    state.units)
+    assert state.turn == 1 and state.extra == ToyExtra(("A", "2"))
+    assert later.with_extra(deck=()).extra == ToyExtra(())
+    with pytest.raises(InvalidValueError, match="BattleState.turn=0"):
+        state.replace(turn=0)
+    with pytest.raises(InvalidValueError, match=r"BattleState.replace=\['units'\]"):
+        state.replace(units=())

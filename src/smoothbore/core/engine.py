@@ -30,7 +30,7 @@ from smoothbore.core.chance import Dice, RollRecord
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import BattleState, DiceState
+from smoothbore.core.state import BattleState
 
 __all__ = [
     "ActionRule",
@@ -258,7 +258,7 @@ class Engine(Generic[S, A]):
         action_rule = self.check(state, action)
         log = Log(state.dice.dice())
         new = action_rule.handler(state, action, log)
-        return _with_dice(new, state.dice.advanced()), log.events
+        return new.replace(dice=state.dice.advanced()), log.events
 
     def apply(self, state: S, action: A, dice: Dice) -> tuple[S, tuple[Event, ...]]:
         """Check and apply ``action`` rolling through ``dice`` (enumerating dice give the
@@ -277,22 +277,6 @@ class Engine(Generic[S, A]):
     ) -> Engine[S, A]:
         """This engine with a scenario's own end and victory conditions."""
         return attrs.evolve(self, over=over or self.over, result=result or self.result)
-
-
-@functools.cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in attrs.fields(kind))
-
-
-def _with_dice(state: S, dice: DiceState) -> S:
-    """``state`` with its dice advanced. Only the dice (themselves validated) change, so the
-    copy skips re-validating units and commanders that ``attrs.evolve`` would repeat."""
-    kind: type = type(state)
-    new: S = object.__new__(kind)
-    for name in _field_names(kind):
-        object.__setattr__(new, name, getattr(state, name))
-    object.__setattr__(new, "dice", dice)
-    return new
 
 
 # --- scratch state ------------------------------------------------------------------------
@@ -337,15 +321,15 @@ def reset_scratch(extra: T, *scopes: str) -> T:
 
 def enter_phase(state: S, phase: str) -> S:
     """The state in ``phase``, with the scratch state of the phase left behind reset."""
-    return attrs.evolve(state, phase=phase, extra=reset_scratch(state.extra, PHASE))
+    return state.replace(phase=phase, extra=reset_scratch(state.extra, PHASE))  # type: ignore[return-value]
 
 
 def begin_turn(state: S, phase: str, turn: int | None = None) -> S:
     """The state at the start of the next turn (or ``turn``) in ``phase``, with every
     per-turn and per-phase scratch field reset."""
-    return attrs.evolve(
-        state,
+    new: S = state.replace(  # type: ignore[assignment]
         turn=state.turn + 1 if turn is None else turn,
         phase=phase,
         extra=reset_scratch(state.extra, PHASE, TURN),
     )
+    return new

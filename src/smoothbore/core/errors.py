@@ -47,7 +47,11 @@ class IllegalActionError(SmoothboreError):
         self.action = action
         self.why = why
         self.rule = rule
-        super().__init__(f"illegal action {action!r}: {why} ({rule})")
+        super().__init__(action, why, rule)
+
+    def __str__(self) -> str:
+        # written only when read: legal_actions raises and catches many of these
+        return f"illegal action {self.action!r}: {self.why} ({self.rule})"
 
     def __reduce__(self) -> tuple[type, tuple[object, str, str]]:
         return (type(self), (self.action, self.why, self.rule))

@@ -14,7 +14,7 @@ from cattrs.preconf.json import make_converter
 
 from smoothbore.core.chance import SamplingDice
 from smoothbore.core.errors import InvalidValueError
-from smoothbore.core.validate import at_least
+from smoothbore.core.validate import at_least, check_range
 
 __all__ = ["BattleState", "DiceState", "Scenario", "converter"]
 
@@ -118,6 +118,28 @@ class BattleState(Generic[U, C, X, O]):
         """This state with the given commanders replacing those of the same id."""
         return attrs.evolve(self, commanders=_replace(self.commanders, commanders, "commander"))
 
+    def replace(self, **changes: Any) -> BattleState[U, C, X, O]:
+        """This state with some of ``extra``, ``options``, ``dice``, ``phase``, ``turn`` or
+        ``scenario`` replaced. Those values are validated on their own, and the sides, units
+        and commanders do not change, so this skips checking them again (``attrs.evolve``
+        would, at a cost that grows with the army)."""
+        unknown = set(changes) - _UNCHECKED
+        if unknown:
+            raise InvalidValueError(
+                "BattleState.replace", sorted(unknown), "some of " + ", ".join(sorted(_UNCHECKED))
+            )
+        if "turn" in changes:
+            check_range("BattleState.turn", changes["turn"], 1)
+        new: BattleState[U, C, X, O] = object.__new__(type(self))
+        for name in _FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    def with_extra(self, **changes: Any) -> BattleState[U, C, X, O]:
+        """This state with some fields of ``extra`` changed (``attrs.evolve`` on the extra, so
+        its own validators run; the rest of the state is not checked again)."""
+        return self.replace(extra=attrs.evolve(self.extra, **changes))  # type: ignore[misc]
+
     def units_of(self, side: str) -> tuple[U, ...]:
         """The units of one side."""
         return tuple(u for u in self.units if getattr(u, "side", None) == side)
@@ -148,6 +170,10 @@ class BattleState(Generic[U, C, X, O]):
             raise
         except (ValueError, TypeError, KeyError, cattrs.BaseValidationError) as error:
             raise InvalidValueError("json", text[:80], f"a saved BattleState ({error})") from error
+
+
+_FIELDS = tuple(field.name for field in attrs.fields(BattleState))
+_UNCHECKED = frozenset({"extra", "options", "dice", "phase", "turn", "scenario"})
 
 
 def _ids(what: str, items: tuple[Any, ...]) -> str:

@@ -67,9 +67,10 @@ def command_battle(seed: int = 0) -> State:
 
 
 def works_battle(seed: int = 0) -> State:
-    """Germantown in miniature: the 40th Foot hold the Chew House (a large stone building)
-    behind a timber fieldwork; Continentals have laid a demolition charge against the
-    fieldwork and attack with guns and a brigade that carries tools; six turns."""
+    """Germantown in miniature: around the Chew House (a large stone building) and a timber
+    fieldwork, the 40th Foot, light infantry and guns face Sullivan's brigade, which carries
+    tools and has already laid a demolition charge against the fieldwork; six turns. (Who is
+    in a building is a fact each action states, W46: the battle does not place units.)"""
     units = (
         Unit("b1", "Delaware Regiment", "American", TroopType.LINE, commander="bw"),
         Unit("b2", "3rd Virginia", "American", TroopType.LINE, commander="bw"),

@@ -7,7 +7,6 @@ keeps the turn's number), so the ``turn_scoped`` fields of ``Extra`` last one mo
 
 from __future__ import annotations
 
-import functools
 from typing import Any, TypeAlias
 
 import attrs
@@ -286,27 +285,9 @@ def building_entered(
     return building
 
 
-@functools.cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(field.name for field in attrs.fields(kind))
-
-
-def _replaced(value: Any, **changes: Any) -> Any:
-    """A copy of a frozen attrs value with some fields replaced and its validators not run
-    again: for fields that need none (``Extra``'s, and a state's ``extra``)."""
-    kind = type(value)
-    new = object.__new__(kind)
-    for name in _field_names(kind):
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(value, name))
-    return new
-
-
 def with_extra(state: State, **changes: Any) -> State:
-    """The state with some fields of ``extra`` changed (nothing else changes, so the units
-    and commanders are not validated again)."""
-    extra: Extra = _replaced(state.extra, **changes)
-    new: State = _replaced(state, extra=extra)
-    return new
+    """The state with some fields of ``extra`` changed."""
+    return state.with_extra(**changes)
 
 
 def mark_done(state: State, *ids: str) -> State:
