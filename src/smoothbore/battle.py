@@ -6,6 +6,7 @@ pure, so a played battle is the initial state plus its list of actions, and repl
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -14,13 +15,22 @@ import numpy as np
 
 from smoothbore.core.chance import RngLike, make_rng
 from smoothbore.core.engine import Outcome
-from smoothbore.core.errors import IllegalActionError, InvalidValueError
+from smoothbore.core.errors import (
+    IllegalActionError,
+    InvalidValueError,
+    LoadError,
+    ReplayMismatchError,
+    SmoothboreError,
+)
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Turn
 from smoothbore.core.ruleset import spell
+from smoothbore.core.state import BattleState, read_json, structure, unstructure
 
 __all__ = [
     "MAX_STEPS",
+    "RECORD_VERSION",
+    "BattleRecord",
     "Played",
     "Policy",
     "RandomPolicy",
@@ -188,18 +198,38 @@ def play(
     return Played(start, tuple(steps), state, None, stop)
 
 
-def replay(turn: Turn[S, A], start: S, actions: Sequence[A]) -> Played[S, A]:
+def replay(turn: Turn[S, A], start: S, actions: Sequence[A],
+           expected: Sequence[Sequence[str]] | None = None) -> Played[S, A]:
     """Apply a recorded list of actions to ``start``: the same battle, step for step. An
     action that ``step`` refuses raises its error with the step number (counted from 1:
-    step n is ``actions[n - 1]``), turn and phase."""
+    step n is ``actions[n - 1]``), turn and phase. With ``expected`` (for each step, the
+    narration of each of its events: ``Event.narrate()``, rolls included) a step whose events
+    differ raises ReplayMismatchError naming the step, so a changed record never plays a
+    different battle in silence."""
+    if expected is not None and len(expected) != len(actions):
+        raise InvalidValueError("expected", f"{len(expected)} steps of events",
+                                f"one list of events per action ({len(actions)})")
     state = start
     steps: list[Step[A]] = []
-    for action in actions:
-        state, step = _step(turn, state, action, len(steps))
+    for index, action in enumerate(actions):
+        state, step = _step(turn, state, action, index)
+        if expected is not None:
+            _verify(step, tuple(expected[index]), index)
         steps.append(step)
     if turn.is_over(state):
         return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
     return Played(start, tuple(steps), state, None, Stop.REPLAYED)
+
+
+def _verify(step: Step[Any], expected: tuple[str, ...], index: int) -> None:
+    found = tuple(event.narrate() for event in step.events)
+    if found == expected:
+        return
+    where = f"turn {step.turn}, {step.phase}: {brief(step.action)}"
+    for want, got in zip(expected, found, strict=False):
+        if want != got:
+            raise ReplayMismatchError(index + 1, where, want, got)
+    raise ReplayMismatchError(index + 1, where, f"{len(expected)} events", f"{len(found)} events")
 
 
 def _step(turn: Turn[S, A], state: S, action: A, index: int) -> tuple[S, Step[A]]:
@@ -217,6 +247,115 @@ def _step(turn: Turn[S, A], state: S, action: A, index: int) -> tuple[S, Step[A]
             error.allowed,
         ) from error
     return new, Step(where[0], where[1], action, events)
+
+
+RECORD_VERSION = 1
+"""The version of the battle-record format ``BattleRecord.to_json`` writes."""
+
+
+@attrs.frozen
+class BattleRecord:
+    """A battle as a file: the ruleset's name, the state it started from, each action taken
+    and, for each step, the narration of the events it gave (``Event.narrate()``, rolls
+    included) that ``replay`` checks. ``of(played)`` makes one, ``to_json`` writes it,
+    ``from_json(text, turn)`` reads it back strictly and ``replay(turn)`` plays it again."""
+
+    ruleset: str
+    start: Any
+    actions: tuple[Any, ...]
+    events: tuple[tuple[str, ...], ...] | None = None
+
+    @classmethod
+    def of(cls, ruleset: str, played: Played[Any, Any], *, with_events: bool = True
+           ) -> BattleRecord:
+        """The record of a played battle (with the events it expects unless told not)."""
+        events = tuple(tuple(e.narrate() for e in step.events) for step in played.steps)
+        return cls(ruleset, played.start, played.actions(), events if with_events else None)
+
+    def replay(self, turn: Any) -> Played[Any, Any]:
+        """Play the record again with ``turn``, checking its events when it has them."""
+        if getattr(turn, "name", self.ruleset) != self.ruleset:
+            raise InvalidValueError("ruleset", self.ruleset, f"{turn.name!r}, the turn given")
+        return replay(turn, self.start, self.actions, self.events)
+
+    def to_json(self) -> str:
+        """The record as canonical JSON text (``record_version`` first among its keys)."""
+        data = {
+            "record_version": RECORD_VERSION,
+            "ruleset": self.ruleset,
+            "start": json.loads(self.start.to_json()),
+            "steps": [
+                {"action": {"type": type(action).__name__, "fields": unstructure(action)},
+                 **({"events": list(self.events[i])} if self.events is not None else {})}
+                for i, action in enumerate(self.actions)
+            ],
+        }
+        return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str, turn: Any) -> BattleRecord:
+        """Read a record written by ``to_json`` for ``turn`` (an Engine) as strictly as
+        ``BattleState.from_json``: unknown keys, a wrong version, another ruleset's record,
+        an action type the ruleset does not have or a malformed field is a ``LoadError``
+        giving its path."""
+        data = read_json(text, "record")
+        if not isinstance(data, dict):
+            raise LoadError("$", type(data).__name__, "an object: a battle record")
+        allowed = {"record_version", "ruleset", "start", "steps"}
+        for key in sorted(set(data) - allowed):
+            raise LoadError(f"$.{key}", "(an unknown field)",
+                            "the fields of a record: " + ", ".join(sorted(allowed)))
+        for key in sorted(allowed - set(data)):
+            raise LoadError(f"$.{key}", "(missing)", "a value: a record needs " + key)
+        version = data["record_version"]
+        if type(version) is not int or version != RECORD_VERSION:
+            raise LoadError("$.record_version", version,
+                            f"{RECORD_VERSION} (the record format this library reads)")
+        name = structure(data["ruleset"], str, "$.ruleset")
+        if name != turn.name:
+            raise LoadError("$.ruleset", name, f"{turn.name!r}: a record of this ruleset")
+        start = BattleState.from_data(
+            data["start"], *turn.types, ruleset=turn.name,
+            phases=[p.name for p in turn.phases], path="$.start",
+        )
+        kinds = {kind.__name__: kind for kind in turn.action_types()}
+        steps = data["steps"]
+        if not isinstance(steps, list):
+            raise LoadError("$.steps", type(steps).__name__, "an array of steps")
+        actions: list[Any] = []
+        events: list[tuple[str, ...]] = []
+        for i, entry in enumerate(steps):
+            where = f"$.steps[{i}]"
+            if not isinstance(entry, dict) or "action" not in entry or set(entry) - {
+                    "action", "events"}:
+                raise LoadError(where, _shown(entry),
+                                'an object {"action": ..., "events": [...]} (events optional)')
+            actions.append(_action(entry["action"], kinds, f"{where}.action"))
+            if "events" in entry:
+                events.append(structure(entry["events"], tuple[str, ...], f"{where}.events"))
+        if events and len(events) != len(actions):
+            raise LoadError("$.steps", f"{len(events)} of {len(actions)} steps with events",
+                            "events on every step or on none")
+        return cls(name, start, tuple(actions), tuple(events) if events else None)
+
+
+def _shown(value: Any) -> Any:
+    return value if not isinstance(value, dict | list) else type(value).__name__
+
+
+def _action(data: Any, kinds: dict[str, type], path: str) -> Any:
+    if not isinstance(data, dict) or set(data) != {"type", "fields"}:
+        raise LoadError(path, _shown(data), 'an object {"type": ..., "fields": {...}}')
+    kind = kinds.get(data["type"]) if isinstance(data["type"], str) else None
+    if kind is None:
+        raise LoadError(f"{path}.type", _shown(data["type"]),
+                        "one of the ruleset's actions: " + ", ".join(kinds))
+    try:
+        return structure(data["fields"], kind, f"{path}.fields")
+    except LoadError:
+        raise
+    except SmoothboreError as error:  # pragma: no cover - structure reports LoadError
+        raise LoadError(f"{path}.fields", _shown(data["fields"]), str(error)) from None
 
 
 def unit_table(end: Any, start: Any = None) -> str:

@@ -4,19 +4,29 @@ a battle to its end, simulate many."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn, TextIO
 
 from smoothbore import __version__
-from smoothbore.battle import MAX_STEPS, Played, Stop, play, random_policy, unit_table
+from smoothbore.battle import (
+    MAX_STEPS,
+    BattleRecord,
+    Played,
+    Stop,
+    play,
+    random_policy,
+    unit_table,
+)
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, monte_carlo, odds
 from smoothbore.core.distribution import Distribution
-from smoothbore.core.errors import InvalidValueError, SmoothboreError
+from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError
 from smoothbore.core.ruleset import Mechanism, find_mechanism
+from smoothbore.core.state import MAX_JSON_CHARS, read_json
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.simulation import battle_name, resolve_ruleset, simulate
 
@@ -28,6 +38,14 @@ DEFAULT_TARGET = ("bloodybacks93", "charge")
 Bloodybacks charge (grenadiers against Continentals, from impetus to the last cohesion test)."""
 DEFAULT_DICE_MECHANISM = "pool"
 """What ``smoothbore odds dice`` shows: six d12 at or under 7, naturals 1 and 12."""
+MAX_SAMPLES = 10_000_000
+"""The most Monte Carlo samples ``odds --samples`` draws."""
+MAX_RUNS = 1_000_000
+"""The most battles ``simulate --runs`` plays."""
+MAX_JOBS = 256
+"""The most worker processes ``simulate --jobs`` starts."""
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,6 +102,19 @@ def _parser() -> argparse.ArgumentParser:
                        help="print only the end: the outcome and the units")
     fight.add_argument("--json", action="store_true",
                        help="print the outcome and the final state as JSON")
+    fight.add_argument("--record", metavar="FILE", default=None,
+                       help="also write the battle record (start, actions, events) to FILE")
+    again = commands.add_parser(
+        "replay",
+        help="replay a battle record and check every step gives the events it recorded",
+        description=(
+            "Read a battle record written by 'battle --record', replay it step by step and "
+            "check that each step gives the events the record expects; a step that differs "
+            "is named."
+        ),
+    )
+    again.add_argument("file", metavar="FILE", help="the battle record (JSON)")
+    again.add_argument("--quiet", action="store_true", help="print only the end")
     many = commands.add_parser(
         "simulate",
         help="play many battles to their end and report who wins",
@@ -134,6 +165,42 @@ def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed
     return monte_carlo(mechanism.function, samples=samples, rng=seed, **arguments)
 
 
+@contextlib.contextmanager
+def _as_typed(mechanism: Mechanism, given: dict[str, str], arguments: dict[str, Any]
+              ) -> Iterator[None]:
+    """Report a bad value found inside a mechanism (a unit's size, a fact's range) under the
+    parameter the user typed, with the text typed, when one can be told apart."""
+    try:
+        yield
+    except InvalidValueError as error:
+        typed = _typed_parameter(mechanism, given, arguments, error)
+        if typed is None:
+            raise
+        raise InvalidValueError(typed, given[typed], error.allowed) from None
+
+
+def _typed_parameter(mechanism: Mechanism, given: dict[str, str], arguments: dict[str, Any],
+                     error: InvalidValueError) -> str | None:
+    if error.field in given:
+        return None
+    last = error.field.rsplit(".", 1)[-1].lower()
+    matches = []
+    for typed in given:
+        value = arguments[mechanism.parameter(typed).name]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            same = (isinstance(error.value, int | float) and error.value == value) or (
+                isinstance(error.value, str) and str(value) in error.value)
+        else:
+            same = error.value == value
+        if same:
+            matches.append(typed)
+    if len(matches) > 1:
+        named = [m for m in matches if last in m.lower().replace("-", "_")
+                 or m.lower().replace("-", "_") in last]
+        matches = named or matches[:0]
+    return matches[0] if len(matches) == 1 else None
+
+
 def _cmd_rulesets(as_json: bool) -> int:
     rulesets = available_rulesets()
     if as_json:
@@ -175,9 +242,12 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         names = ", ".join(m.name for m in mechanisms)
         raise InvalidValueError(f"{owner} mechanism", "(none given)", f"one of {names}")
     mechanism = find_mechanism(mechanisms, name, owner)
-    arguments = mechanism.arguments(_pairs(args.params))
-    distribution: Distribution[Any] = odds(mechanism.function, **arguments)
-    sampled = _sampled(mechanism, arguments, args.samples, args.seed) if args.samples else None
+    given = _pairs(args.params)
+    arguments = mechanism.arguments(given)
+    with _as_typed(mechanism, given, arguments):
+        distribution: Distribution[Any] = odds(mechanism.function, **arguments)
+        sampled = (_sampled(mechanism, arguments, args.samples, args.seed) if args.samples
+                   else None)
     if args.json:
         data = {"ruleset": owner, "mechanism": mechanism.name, "rule": mechanism.rule,
                 "parameters": arguments, **distribution.to_dict()}
@@ -209,12 +279,10 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
     make = ruleset.battle(args.battle)
     battle = battle_name(ruleset, args.battle)
-    if args.turns is not None and args.turns < 1:
-        raise InvalidValueError("--turns", args.turns, "1 or more")
-    if args.seed < 0:
-        raise InvalidValueError("--seed", args.seed, "0 or more")
-    if args.max_steps < 1:
-        raise InvalidValueError("--max-steps", args.max_steps, "1 or more")
+    if args.turns is not None:
+        _option("--turns", args.turns, 1)
+    _option("--seed", args.seed, 0)
+    _option("--max-steps", args.max_steps, 1)
     start = make(args.seed)
     last_turn = start.turn + args.turns if args.turns is not None else None
 
@@ -223,6 +291,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
 
     played = play(ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
                   until=until)
+    if args.record is not None:
+        _write(args.record, BattleRecord.of(ruleset.name, played).to_json(), "--record")
     if args.json:
         print(json.dumps(_battle_json(ruleset.name, battle, args.seed, played), indent=2))
         return 0
@@ -234,6 +304,45 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     print(_ending(played, args))
     print()
     print(unit_table(played.end, played.start))
+    return 0
+
+
+def _write(path: str, text: str, option: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise InvalidValueError(option, path, f"a file that can be written ({error.strerror})"
+                                ) from None
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, "rb") as source:
+            text = source.read(MAX_JSON_CHARS + 1)
+    except OSError as error:
+        raise InvalidValueError("FILE", args.file, f"a readable file ({error.strerror})"
+                                ) from None
+    data = read_json(text, "record")
+    name = data.get("ruleset") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise LoadError("$.ruleset", name, "the name of a ruleset")
+    ruleset = resolve_ruleset(name)
+    if ruleset.turn is None:
+        raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
+    record = BattleRecord.from_json(text.decode("utf-8"), ruleset.turn)
+    played = record.replay(ruleset.turn)
+    if not args.quiet:
+        print(played.narrate())
+        print()
+    checked = "every step gave the events recorded" if record.events is not None else (
+        "the record has no events to check")
+    length = f"{_count(len(played.steps), 'action')}"
+    if played.outcome is not None:
+        print(f"Replayed {length}: {checked}. {played.outcome}")
+    else:
+        print(f"Replayed {length}: {checked}. The battle is not over "
+              f"(turn {played.end.turn}, {played.end.phase}).")
     return 0
 
 
@@ -277,10 +386,11 @@ def _battle_json(name: str, battle: str, seed: int, played: Played[Any, Any]
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    for option, value, low in (("--runs", args.runs, 1), ("--jobs", args.jobs, 1),
-                               ("--seed", args.seed, 0), ("--max-steps", args.max_steps, 1)):
-        if value < low:
-            raise InvalidValueError(option, value, f"{low} or more")
+    for option, value, low, high in (("--runs", args.runs, 1, MAX_RUNS),
+                                     ("--jobs", args.jobs, 1, MAX_JOBS),
+                                     ("--seed", args.seed, 0, None),
+                                     ("--max-steps", args.max_steps, 1, None)):
+        _option(option, value, low, high)
     if args.batch_size is not None and args.batch_size < 1:
         raise InvalidValueError("--batch-size", args.batch_size, "1 or more")
     ruleset = resolve_ruleset(args.ruleset)
@@ -340,6 +450,13 @@ def _describe(mechanism: Mechanism) -> dict[str, Any]:
     }
 
 
+def _option(option: str, value: int, low: int, high: int | None = None) -> None:
+    """Refuse an option's value out of range, naming the option as typed."""
+    if value < low or (high is not None and value > high):
+        allowed = f"{low} to {high:,}" if high is not None else f"{low} or more"
+        raise InvalidValueError(option, value, allowed)
+
+
 class _UsageError(Exception):
     """A command line argparse cannot read."""
 
@@ -352,13 +469,42 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input). Every error is
-    one line on stderr: ``smoothbore: error: ...``."""
+    """Run the command line; returns the exit status (0 ok, 2 an error, 130 interrupted).
+    Never a traceback: every error is one line on stderr, ``smoothbore: error: ...``, that
+    names the option or parameter as typed; Ctrl-C prints ``smoothbore: interrupted``."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("smoothbore: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader (head, less) closed early: nothing more to say
+        with contextlib.suppress(OSError):
+            sys.stderr.close()
+        return 0
+    except SmoothboreError as error:
+        _fail(str(error))
+        return 2
+    except MemoryError:
+        _fail("out of memory: ask for less (fewer dice, samples or runs)")
+        return 2
+    except RecursionError:
+        _fail("the computation nests too deeply: ask for less")
+        return 2
+    except Exception as error:  # a bug: still one line, never a traceback
+        _fail(f"internal error, please report it: {type(error).__name__}: {error}")
+        return 2
+
+
+def _fail(message: str) -> None:
+    print(f"smoothbore: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except _UsageError as error:
-        print(f"smoothbore: error: {error}", file=sys.stderr)
+        _fail(str(error))
         return 2
     try:
         if args.command == "rulesets":
@@ -367,16 +513,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_battle(args)
         if args.command == "simulate":
             return _cmd_simulate(args)
+        if args.command == "replay":
+            return _cmd_replay(args)
         if args.command == "odds":
-            if args.samples < 0:
-                raise InvalidValueError("--samples", args.samples, "0 or more")
+            _option("--samples", args.samples, 0, MAX_SAMPLES)
+            if args.seed is not None:
+                _option("--seed", args.seed, 0)
             return _cmd_odds(args)
     except SmoothboreError as error:
-        print(f"smoothbore: error: {error}", file=sys.stderr)
+        _fail(str(error))
         return 2
-    except BrokenPipeError:  # the reader (head, less) closed early: nothing more to say
-        sys.stderr.close()
-        return 0
     parser.print_help()
     return 0
 

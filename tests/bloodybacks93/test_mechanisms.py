@@ -12,7 +12,7 @@ import pytest
 from smoothbore.bloodybacks93 import RULESET
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.commanders import Fate
-from smoothbore.bloodybacks93.melee import charge_distribution
+from smoothbore.bloodybacks93.melee import resolve_charge
 from smoothbore.bloodybacks93.shooting import Cover
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit, UnitType
 from smoothbore.core import InvalidValueError, monte_carlo, odds, spell
@@ -213,6 +213,6 @@ def test_charge_commanders_reach_the_rules() -> None:
         ({"defender_led": "yes"}, ChargeFacts(led=frozenset({"d"}))),
     ):
         got = odds(charge.function, **charge.arguments(given))
-        want = charge_distribution((charger,), (defender,), facts).map(lambda o: o.verdict())
+        want = odds(resolve_charge, (charger,), (defender,), facts).map(lambda o: o.verdict())
         assert got == want
         assert got != odds(charge.function, **charge.arguments({}))

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
 from smoothbore.bloodybacks93.melee import (
     Fate,
-    charge_distribution,
     cohesion_sequence,
     has_bayonets,
     melee_dice,
@@ -115,7 +114,7 @@ def test_whole_charge_against_oracle(
 ) -> None:
     """Charges and melee: impetus, check to stand, melee, losses and the cohesion-test
     sequence, exactly, against a brute-force model of the text."""
-    dist = charge_distribution((charger,), (defender,), facts, options)
+    dist = odds(resolve_charge, (charger,), (defender,), facts, options=options)
     expected = oracle(charger, defender, imp, mel, nob, cover=facts.cover.value)
     assert _verdicts(dist) == expected
     assert sum(expected.values()) == 1
@@ -125,8 +124,8 @@ def test_composed_equals_replayed() -> None:
     """Charges and melee: the staged exact distribution equals ``odds`` over the whole
     played charge."""
     facts = ChargeFacts(charger_commander_attached=True)
-    staged = charge_distribution((MILITIA,), (HESSIANS,), facts)
-    replayed = odds(resolve_charge, (MILITIA,), (HESSIANS,), facts)
+    staged = odds(resolve_charge, (MILITIA,), (HESSIANS,), facts)
+    replayed = odds(resolve_charge.play, (MILITIA,), (HESSIANS,), facts)
     assert staged == replayed
 
 
@@ -153,16 +152,16 @@ def test_melee_dice_and_need() -> None:
 
 def test_cold_steel_never_draws() -> None:
     """Resolve melee: with cold steel (7 dice) a melee can never be drawn."""
-    dist = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    dist = odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts())
     assert dist.probability(lambda o: o.winner == "melee drawn") == 0
-    plain = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts(use_cold_steel=False))
+    plain = odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts(use_cold_steel=False))
     assert plain.probability(lambda o: o.winner == "melee drawn") > 0
 
 
 def test_losses_on_both_sides() -> None:
     """Resolve melee: each success is a stamina loss and a DRP on each defender, each failure
     on each charger."""
-    dist = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    dist = odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts())
     for outcome in dist.outcomes:
         if outcome.fought:
             charger, defender = outcome.chargers[0], outcome.defenders[0]
@@ -173,7 +172,7 @@ def test_losses_on_both_sides() -> None:
 
 def test_fall_back_when_still_in_contact() -> None:
     """Resolve melee: chargers move back 3" when both sides remain after the tests."""
-    dist = charge_distribution((MILITIA,), (HESSIANS,), ChargeFacts())
+    dist = odds(resolve_charge, (MILITIA,), (HESSIANS,), ChargeFacts())
     for outcome in dist.outcomes:
         both_hold = (outcome.fought and Fate.HOLDS in outcome.charger_fates
                      and Fate.HOLDS in outcome.defender_fates)
@@ -184,7 +183,7 @@ def test_multi_unit_charge_uses_combined_size() -> None:
     """Multiple unit melee: impetus uses the combined size of all chargers; losses fall on
     each charging unit."""
     second = attrs.evolve(REGULARS, id="c2", name="Light Bobs")
-    dist = charge_distribution((REGULARS, second), (CONTINENTALS,), ChargeFacts())
+    dist = odds(resolve_charge, (REGULARS, second), (CONTINENTALS,), ChargeFacts())
     # 40 v 20 is 2:1: 4 dice + 1 cold steel + 2, each at or under 2 x 4
     impetus = dist.map(lambda o: o.impetus)
     assert {k: impetus.probability(k) for k in impetus.outcomes} == pool_by_convolution(
@@ -202,7 +201,7 @@ def test_same_seed_same_charge(seed: int) -> None:
     first = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
     second = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
     assert first == second
-    assert charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts()).weight(first) > 0
+    assert odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts()).weight(first) > 0
 
 
 @st.composite
@@ -227,8 +226,8 @@ def test_staged_equals_replayed_for_any_charge(
     equals the replayed one, sums to one, and keeps DRPs at most 3."""
     facts = ChargeFacts(contact=contact, cover=cover)
     options = Options(cavalry_experiment=experiment, impetus_penalty_after_melee=penalty)
-    staged = charge_distribution((charger,), (defender,), facts, options)
-    replayed = odds(resolve_charge, (charger,), (defender,), facts, options=options)
+    staged = odds(resolve_charge, (charger,), (defender,), facts, options=options)
+    replayed = odds(resolve_charge.play, (charger,), (defender,), facts, options=options)
     assert staged == replayed
     assert sum(staged.probability(o) for o in staged.outcomes) == 1
     for outcome in staged.outcomes:
@@ -239,7 +238,7 @@ def test_staged_equals_replayed_for_any_charge(
 def test_sampling_agrees_with_exact() -> None:
     """Charges and melee: seeded sampling of the played charge agrees with the exact
     distribution within 4 standard errors."""
-    exact = charge_distribution((REGULARS,), (CONTINENTALS,), ChargeFacts())
+    exact = odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts())
     p = float(exact.probability(lambda o: o.verdict().defender is not Fate.HOLDS))
     dice = SamplingDice(2026)
     n = 4000
@@ -257,8 +256,8 @@ def test_two_chargers_staged_equals_replayed() -> None:
     charger tests on its own."""
     second = attrs.evolve(MILITIA, id="m2", name="More militia", size=10)
     facts = ChargeFacts()
-    staged = charge_distribution((MILITIA, second), (HESSIANS,), facts)
-    replayed = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
+    staged = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
+    replayed = odds(resolve_charge.play, (MILITIA, second), (HESSIANS,), facts)
     assert staged == replayed
     lost = [o for o in staged.outcomes if o.winner == "defenders won the melee"]
     assert all(len(o.charger_tests) == 2 and None not in o.charger_tests for o in lost)
@@ -276,6 +275,6 @@ def test_each_unit_counts_only_its_own_commander_in_its_tests() -> None:
     assert needs.outcomes == ((5, 4),)
     winners = after.map(lambda a: tuple(t.need for t in a.defender_tests if t is not None))
     assert set(winners.outcomes) <= {(), (4 + 8,)}
-    staged = charge_distribution((MILITIA, second), (HESSIANS,), facts)
-    assert staged == odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
-    assert staged != charge_distribution((MILITIA, second), (HESSIANS,), ChargeFacts())
+    staged = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
+    assert staged == odds(resolve_charge.play, (MILITIA, second), (HESSIANS,), facts)
+    assert staged != odds(resolve_charge, (MILITIA, second), (HESSIANS,), ChargeFacts())

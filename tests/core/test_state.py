@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import enum
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import attrs
 import pytest
@@ -14,10 +19,13 @@ from smoothbore.core import (
     BattleState,
     DiceState,
     InvalidValueError,
+    LoadError,
     SamplingDice,
     Scenario,
     TotalCheck,
 )
+from smoothbore.core.state import MAX_DEPTH, MAX_JSON_CHARS
+from smoothbore.core.validate import refers_to
 
 
 class Drill(enum.Enum):
@@ -142,10 +150,172 @@ def test_json_round_trips(seed: int, drill: Drill, hits: int, tags: frozenset[st
 
 
 def test_from_json_rejects_garbage() -> None:
-    with pytest.raises(InvalidValueError, match="json"):
+    with pytest.raises(LoadError, match=r"state='line 1 column 2'.*valid JSON"):
         BattleState.from_json("{not json", *TYPES)
-    with pytest.raises(InvalidValueError, match="json"):
+    with pytest.raises(LoadError, match=r"\$.schema_version='\(missing\)'"):
         BattleState.from_json('{"ruleset": "toy"}', *TYPES)
+    with pytest.raises(LoadError, match=r"state='NoneType'.*JSON text"):
+        BattleState.from_json(None, *TYPES)  # type: ignore[arg-type]
+
+
+def _saved(**changes: object) -> str:
+    """The saved text of ``make_state`` with some of its JSON data changed: a key path of
+    names separated by dots (numbers index arrays), None to delete."""
+    data = json.loads(make_state().to_json())
+    for key, value in changes.items():
+        *parents, last = key.split("__")
+        node = data
+        for part in parents:
+            node = node[int(part)] if part.isdigit() else node[part]
+        if value is _DELETE:
+            del node[int(last) if last.isdigit() else last]
+        else:
+            node[int(last) if last.isdigit() else last] = value
+    return json.dumps(data)
+
+
+_DELETE = object()
+
+
+@pytest.mark.parametrize(
+    ("changes", "path", "shown"),
+    [
+        ({"turn": "3"}, r"\$.turn", "'3'"),
+        ({"turn": 2.7}, r"\$.turn", "2.7"),
+        ({"turn": True}, r"\$.turn", "True"),
+        ({"dice__seed": 7.9}, r"\$.dice.seed", "7.9"),
+        ({"units__0__id": 5}, r"\$.units\[0\].id", "5"),
+        ({"units__0__tags": "b1"}, r"\$.units\[0\].tags", "'b1'"),
+        ({"units__0__tags": ["b", "b"]}, r"\$.units\[0\].tags", r"\['b'\]"),
+        ({"units__0__drill": "square"}, r"\$.units\[0\].drill", "'square'"),
+        ({"units__0__hits": None}, r"\$.units\[0\].hits", "None"),
+        ({"units__0__colour": "red"}, r"\$.units\[0\].colour", "an unknown field"),
+        ({"surprise": 1}, r"\$.surprise", "an unknown field"),
+        ({"schema_version": 2}, r"\$.schema_version", "2"),
+        ({"schema_version": "1"}, r"\$.schema_version", "'1'"),
+        ({"units__0__id": _DELETE}, r"\$.units\[0\].id", "missing"),
+        ({"sides": ["crown", "crown"]}, r"sides", r"\('crown', 'crown'\)"),
+        ({"units__1__side": "france"}, r"side", "'france'"),
+        ({"turn": 0}, r"turn", "0"),
+        ({"extra": [1]}, r"\$.extra", "an array"),
+        ({"scenario__turn_limit": -1}, r"\$.scenario.turn_limit", "-1"),
+    ],
+)
+def test_loader_refuses_coercion_unknown_fields_and_names_the_path(
+    changes: dict[str, object], path: str, shown: str
+) -> None:
+    with pytest.raises(LoadError, match=path + "=.*" + shown) as caught:
+        BattleState.from_json(_saved(**changes), *TYPES)
+    assert isinstance(caught.value, InvalidValueError)
+    assert "While structuring" not in str(caught.value)
+
+
+def test_loader_refuses_nan_huge_nested_and_duplicate_keys() -> None:
+    text = make_state().to_json()
+    with pytest.raises(LoadError, match="NaN"):
+        BattleState.from_json(text.replace('"hits": 0', '"hits": NaN'), *TYPES)
+    with pytest.raises(LoadError, match="finite"):
+        BattleState.from_json(text.replace('"hits": 0', '"hits": 1e999'), *TYPES)
+    with pytest.raises(LoadError, match="each key once"):
+        BattleState.from_json(text.replace('"hits": 0', '"hits": 0, "hits": 1'), *TYPES)
+    with pytest.raises(LoadError, match="levels"):
+        BattleState.from_json("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), *TYPES)
+    with pytest.raises(LoadError, match="levels"):
+        BattleState.from_json("[" * 100_000 + "]" * 100_000, *TYPES)
+    with pytest.raises(LoadError, match="characters"):
+        BattleState.from_json(" " * (MAX_JSON_CHARS + 1), *TYPES)
+    with pytest.raises(LoadError, match="numbers Python reads"):
+        BattleState.from_json("1" * 5000, *TYPES)
+    with pytest.raises(LoadError, match="UTF-8"):
+        BattleState.from_json(b"\xff", *TYPES)  # type: ignore[arg-type]
+    assert BattleState.from_json(text.encode(), *TYPES) == make_state()  # type: ignore[arg-type]
+
+
+def test_loader_checks_ruleset_and_phase_when_given() -> None:
+    text = make_state().to_json()
+    assert BattleState.from_json(text, *TYPES, ruleset="toy", phases=("",)) == make_state()
+    with pytest.raises(LoadError, match=r"\$.ruleset='toy'.*'other'"):
+        BattleState.from_json(text, *TYPES, ruleset="other")
+    with pytest.raises(LoadError, match=r"\$.phase=''.*'fire', 'rally'"):
+        BattleState.from_json(text, *TYPES, phases=("fire", "rally"))
+
+
+@attrs.frozen
+class LedUnit:
+    id: str
+    name: str
+    side: str
+    leader: str | None = attrs.field(default=None, metadata=refers_to("commanders"))
+    escort: frozenset[str] = attrs.field(default=frozenset(), metadata=refers_to("units"))
+    facing: str = attrs.field(default="", metadata=refers_to("sides", blank=True))
+
+
+def _led(**fields: object) -> BattleState[LedUnit, ToyCommander, ToyExtra, ToyOptions]:
+    return BattleState("toy", ("crown", "congress"),
+                       (LedUnit("u1", "x", "crown", **fields), LedUnit("u2", "y", "congress")),  # type: ignore[arg-type]
+                       (ToyCommander("c1", "Webster", "crown"),), ToyExtra(), ToyOptions(),
+                       DiceState(1))
+
+
+def test_references_are_checked_on_load() -> None:
+    led_types = (LedUnit, ToyCommander, ToyExtra, ToyOptions)
+    good = _led(leader="c1", escort=frozenset({"u2"}), facing="congress")
+    assert BattleState.from_json(good.to_json(), *led_types) == good
+    assert BattleState.from_json(_led().to_json(), *led_types) == _led()
+    for fields, path, name in (
+        ({"leader": "c9"}, r"\$.units\[0\].leader", "'c9'.*c1"),
+        ({"escort": frozenset({"u2", "u7"})}, r"\$.units\[0\].escort\[1\]", "'u7'.*u1, u2"),
+        ({"facing": "france"}, r"\$.units\[0\].facing", "'france'.*or '' for none"),
+    ):
+        broken = _led(**fields)
+        with pytest.raises(LoadError, match=path + "=" + name):
+            BattleState.from_json(broken.to_json(), *led_types)
+        with pytest.raises(LoadError, match=path):
+            broken.check_references()
+    good.check_references()
+
+
+def test_to_json_is_canonical_whatever_the_hash_seed() -> None:
+    """The same state writes the same text in processes of different hash seeds (sets
+    sorted)."""
+    script = (
+        "from tests.core.test_state import make_state, ToyUnit\n"
+        "s = make_state().with_units(ToyUnit('u1', 'a', 'crown', tags=frozenset("
+        "'abcdefghij')))\nprint(s.to_json())"
+    )
+    texts = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                       cwd=Path(__file__).parents[2]).stdout
+        for seed in range(4)
+    }
+    assert len(texts) == 1
+    assert '"tags": ["a", "b", "c"' in texts.pop()
+
+
+def test_battle_state_keeps_tuples_and_refuses_bad_sides_and_ids() -> None:
+    state = make_state()
+    listed = BattleState("toy", ["crown", "congress"], list(state.units),  # type: ignore[arg-type]
+                         list(state.commanders), state.extra, state.options, state.dice)  # type: ignore[arg-type]
+    assert isinstance(listed.units, tuple) and hash(listed) == hash(attrs.evolve(listed))
+    with pytest.raises(InvalidValueError, match="BattleState.sides"):
+        attrs.evolve(state, sides=("crown", "crown"))
+    with pytest.raises(InvalidValueError, match="BattleState.sides"):
+        attrs.evolve(state, sides=())
+    with pytest.raises(InvalidValueError, match="BattleState"):
+        attrs.evolve(state, units="u1")
+    with pytest.raises(InvalidValueError, match="ToyUnit.id=None"):
+        attrs.evolve(state, units=(ToyUnit(None, "x", "crown"),))  # type: ignore[arg-type]
+
+
+def test_to_json_refuses_nan() -> None:
+    @attrs.frozen
+    class Loose:
+        bayonets: float = float("nan")
+
+    state = attrs.evolve(make_state(), options=Loose())
+    with pytest.raises(InvalidValueError, match="finite"):
+        state.to_json()
 
 
 @given(st.integers(0, 3), st.sampled_from(list(Drill)))

@@ -10,17 +10,28 @@ from typing import Union
 
 import attrs
 
+from smoothbore.core import InvalidValueError
+from smoothbore.core.validate import MAX_INCHES, finite, in_range, maybe, one_of, text
+
 from . import activation as act
 from . import command, movement, shooting
 from .charges import ChargeFacts
-from .units import Formation
+from .units import MAX_DENSITY, MIN_DENSITY, Formation
+
+_ID = text()
+_MAYBE_ID = maybe(text())
+_DISTANCE = finite(0, MAX_INCHES)
 
 
 def lead_first(ids: Iterable[str]) -> tuple[str, ...]:
     """Unit ids with the first kept first and the others in sorted order: only the first of
     the chargers (whose impetus is rolled) and of the targets (whose DRPs count) matters, so
     one charge has one spelling (Multiple unit melee; B13)."""
+    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
+        raise InvalidValueError("unit ids", ids, "a tuple of unit ids, not one string")
     items = tuple(ids)
+    if any(not isinstance(i, str) or not i for i in items):
+        raise InvalidValueError("unit ids", items, "a tuple of unit ids (non-empty text)")
     return items[:1] + tuple(sorted(items[1:]))
 
 
@@ -39,8 +50,8 @@ class Activate:
     """Roll a unit's activation hand under a commander activated by the card (None: a unit
     whose commander was killed, on its side's ace). ``outside_radius`` is measured."""
 
-    unit_id: str
-    commander_id: str | None
+    unit_id: str = attrs.field(validator=_ID)
+    commander_id: str | None = attrs.field(validator=_MAYBE_ID)
     outside_radius: bool = False
     in_woods: bool = False
 
@@ -51,8 +62,8 @@ class RoutTest:
     brigade it costs him a command point, used within his radius (``outside_radius`` is
     measured)."""
 
-    unit_id: str
-    commander_id: str | None
+    unit_id: str = attrs.field(validator=_ID)
+    commander_id: str | None = attrs.field(validator=_MAYBE_ID)
     in_woods: bool = False
     outside_radius: bool = False
 
@@ -62,9 +73,9 @@ class Move:
     """Spend an action moving; ``through`` names a friendly unit the move passes through
     (interpenetration, or else a passage of lines)."""
 
-    unit_id: str
+    unit_id: str = attrs.field(validator=_ID)
     facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
-    through: str | None = None
+    through: str | None = attrs.field(default=None, validator=_MAYBE_ID)
 
 
 @attrs.frozen
@@ -72,10 +83,12 @@ class Manoeuvre:
     """Spend an action to about face, change formation (to ``formation``, or to ``density``
     by closing up or separating the bases), or limber/unlimber."""
 
-    unit_id: str
-    kind: act.ActionKind
-    formation: Formation | None = None
-    density: int | None = None
+    unit_id: str = attrs.field(validator=_ID)
+    kind: act.ActionKind = attrs.field(validator=one_of(*act.ActionKind))
+    formation: Formation | None = attrs.field(default=None, validator=maybe(one_of(*Formation)))
+    density: int | None = attrs.field(
+        default=None, validator=maybe(in_range(MIN_DENSITY, MAX_DENSITY))
+    )
 
 
 @attrs.frozen
@@ -84,10 +97,10 @@ class Shoot:
     ``split_facts`` give a second target for split fire (each facts' ``size`` the part of the
     unit shooting at it)."""
 
-    unit_id: str
-    target_id: str
+    unit_id: str = attrs.field(validator=_ID)
+    target_id: str = attrs.field(validator=_ID)
     facts: shooting.ShotFacts = attrs.field(factory=shooting.ShotFacts)
-    split_target_id: str | None = None
+    split_target_id: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     split_facts: shooting.ShotFacts | None = None
 
 
@@ -109,10 +122,10 @@ class Charge:
     evade: bool | None = None
     target_in_open: bool = True
     hard_cover: bool = False
-    charger_spare_move: float = 0.0
+    charger_spare_move: float = attrs.field(default=0.0, validator=_DISTANCE)
     defer: bool = False
     pursue: bool = False
-    distance: float | None = None
+    distance: float | None = attrs.field(default=None, validator=maybe(_DISTANCE))
     ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
 
 
@@ -120,7 +133,7 @@ class Charge:
 class Rally:
     """Spend an action to remove one DRP."""
 
-    unit_id: str
+    unit_id: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
@@ -128,10 +141,10 @@ class SpendCommandPoint:
     """Spend a command point: an extra action for a unit (``unit_id``), or move the commander
     12" (``attach_to`` a unit id, or None to stand unattached)."""
 
-    commander_id: str
-    use: command.CommandPointUse
-    unit_id: str | None = None
-    attach_to: str | None = None
+    commander_id: str = attrs.field(validator=_ID)
+    use: command.CommandPointUse = attrs.field(validator=one_of(*command.CommandPointUse))
+    unit_id: str | None = attrs.field(default=None, validator=_MAYBE_ID)
+    attach_to: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     outside_radius: bool = False
 
 

@@ -19,6 +19,7 @@ from smoothbore.core import (
     PoolCheck,
     TotalCheck,
 )
+from smoothbore.core.validate import each, one_of, refers_to, text
 
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .rules import RULE_CHARGES, RULE_EVADE, RULE_IMPETUS, RULE_MULTIPLE, RULE_PURSUIT
@@ -55,13 +56,15 @@ class ChargeFacts:
     are read from the battle state.
     """
 
-    contact: Contact = Contact.FRONT
+    contact: Contact = attrs.field(default=Contact.FRONT, validator=one_of(*Contact))
     uphill: bool = False
     countercharged_by_cavalry: bool = False
-    cover: Cover = Cover.NONE
+    cover: Cover = attrs.field(default=Cover.NONE, validator=one_of(*Cover))
     behind_obstacle: bool = False
     charger_commander_attached: bool = False
-    led: frozenset[str] = frozenset()
+    led: frozenset[str] = attrs.field(
+        default=frozenset(), validator=each(text()), metadata=refers_to("units")
+    )
     use_cold_steel: bool = True
     charger_in_woods: bool = False
     defender_in_woods: bool = False

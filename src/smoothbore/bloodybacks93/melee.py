@@ -5,10 +5,12 @@ melee: Resolve melee)."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import attrs
 
-from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, PoolCheck, odds
+from smoothbore.core import D12, Dice, Modified, Modifier, PoolCheck
+from smoothbore.core.stages import Again, Done, Staged
 
 from .charges import (
     ChargeFacts,
@@ -18,7 +20,15 @@ from .charges import (
     roll_impetus,
     uses_cold_steel,
 )
-from .morale import TestKind, TestOutcome, TestResult, apply_result, holds_ground, take_test
+from .morale import (
+    RESULT_BY_SUCCESSES,
+    TestKind,
+    TestOutcome,
+    TestResult,
+    apply_result,
+    holds_ground,
+    take_test,
+)
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_EXPERIMENT, RULE_MELEE
 from .units import NamedEnum, Unit, take_melee_losses
@@ -87,32 +97,60 @@ class Aftermath:
     chargers_fall_back: bool
 
 
-def _test_side(
-    units: tuple[Unit, ...],
-    lost_by: int,
-    led: frozenset[str],
-    impetus: int | None,
-    holds_works: bool,
-    in_woods: bool,
-    dice: Dice,
-) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...], bool]:
-    after: list[Unit] = []
-    tests: list[TestOutcome | None] = []
-    held = False
-    for unit in units:
-        if unit.destroyed or unit.routing:
-            after.append(unit)
-            tests.append(None)
-            continue
+@attrs.frozen(cache_hash=True)
+class _Side:
+    """One side's cohesion tests after the melee: what every unit's test reads."""
+
+    units: tuple[Unit, ...]
+    lost_by: int
+    led: frozenset[str]
+    impetus: int | None
+    holds_works: bool
+    in_woods: bool
+
+
+def _begin_side(
+    units: tuple[Unit, ...], lost_by: int, led: frozenset[str], impetus: int | None,
+    holds_works: bool, in_woods: bool,
+) -> tuple[_Side, tuple[TestOutcome | None, ...]]:
+    return _Side(units, lost_by, led, impetus, holds_works, in_woods), ()
+
+
+def _test_unit(
+    side: _Side, tests: tuple[TestOutcome | None, ...], *, dice: Dice
+) -> tuple[TestOutcome | None, ...] | Again[tuple[TestOutcome | None, ...]]:
+    """The next unit of the side tests cohesion (destroyed or routing units do not)."""
+    unit = side.units[len(tests)]
+    if unit.destroyed or unit.routing:
+        test = None
+    else:
         test = take_test(
-            unit, TestKind.COHESION, dice=dice, lost_melee_by=lost_by,
-            commander_attached=unit.id in led, charger_impetus=impetus, in_woods=in_woods,
-            reason=f"{unit.name} tests cohesion after the melee",
+            unit, TestKind.COHESION, dice=dice, lost_melee_by=side.lost_by,
+            commander_attached=unit.id in side.led, charger_impetus=side.impetus,
+            in_woods=side.in_woods, reason=f"{unit.name} tests cohesion after the melee",
         )
-        tests.append(test)
-        after.append(apply_result(unit, test.result, fortified_or_behind_obstacle=holds_works))
-        held = held or holds_ground(test.result, fortified_or_behind_obstacle=holds_works)
-    return tuple(after), tuple(tests), held
+    tests = (*tests, test)
+    return tests if len(tests) == len(side.units) else Again(tests)
+
+
+def _side_result(
+    side: _Side, tests: tuple[TestOutcome | None, ...]
+) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...], bool]:
+    after = tuple(
+        u if t is None else apply_result(u, t.result, fortified_or_behind_obstacle=side.holds_works)
+        for u, t in zip(side.units, tests, strict=True)
+    )
+    held = any(t is not None and holds_ground(t.result,
+                                              fortified_or_behind_obstacle=side.holds_works)
+               for t in tests)
+    return after, tests, held
+
+
+_test_side: Staged[tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...], bool]] = Staged(
+    "cohesion tests of one side", RULE_MELEE, _begin_side, (_test_unit,), _side_result,
+    doc="""One side's cohesion tests after a melee, a unit at a time: the units after, the
+    tests (None: the unit did not test) and whether any held its ground.""",
+)
 
 
 def cohesion_sequence(
@@ -134,12 +172,12 @@ def cohesion_sequence(
     def chargers_test(lost_by: int) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...],
                                              bool]:
         return _test_side(chargers, lost_by, facts.led, None, False, facts.charger_in_woods,
-                          dice)
+                          dice=dice)
 
     def defenders_test(lost_by: int) -> tuple[tuple[Unit, ...], tuple[TestOutcome | None, ...],
                                               bool]:
         return _test_side(defenders, lost_by, facts.led, defender_impetus, holds,
-                          facts.defender_in_woods, dice)
+                          facts.defender_in_woods, dice=dice)
 
     none_c: tuple[TestOutcome | None, ...] = tuple(None for _ in chargers)
     none_d: tuple[TestOutcome | None, ...] = tuple(None for _ in defenders)
@@ -261,6 +299,58 @@ class _Melee:
     fighters: tuple[int, ...]
 
 
+@attrs.frozen(cache_hash=True)
+class _Charge:
+    """The context of one charge: what every stage reads and none changes."""
+
+    chargers: tuple[Unit, ...]
+    defenders: tuple[Unit, ...]
+    facts: ChargeFacts
+    options: Options
+    memo: dict[Any, Any] = attrs.field(factory=dict, eq=False, repr=False)
+    """What the exact odds work out once per distinct check to stand."""
+
+
+Results = tuple[TestResult | None, ...]
+Codes = tuple[int, ...]
+"""Test results as small integers (successes; -1: no test), cheap to hash and compare."""
+
+_DECODE: tuple[TestResult | None, ...] = (*RESULT_BY_SUCCESSES, None)
+
+
+def _codes(tests: tuple[TestOutcome | None, ...]) -> Codes:
+    return tuple([-1 if t is None else t.successes for t in tests])
+
+
+def _decode(codes: Codes) -> Results:
+    return tuple([_DECODE[c] for c in codes])
+
+
+def _setup(charge: _Charge, impetus: int, stand_codes: Codes) -> tuple[Stand, _Melee | None]:
+    """The defenders after the check to stand and the melee they fight (None: no melee)."""
+    key = (impetus, stand_codes)
+    found = charge.memo.get(key)
+    if found is None:
+        stand = _stand_after(charge.defenders, _decode(stand_codes),
+                             charge.facts.defender_holds_works)
+        melee = _melee_setup(charge.chargers, stand, impetus, charge.facts, charge.options)
+        found = charge.memo[key] = (stand, melee)
+    return found  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
+def _stand_after(defenders: tuple[Unit, ...], results: Results, holds: bool) -> Stand:
+    """The defenders after the check to stand, from its results alone."""
+    if not results:
+        return Stand(defenders)
+    after = tuple(
+        u if r is None else apply_result(u, r, fortified_or_behind_obstacle=holds)
+        for u, r in zip(defenders, results, strict=True)
+    )
+    return Stand(after, tuple(None if r is None else TestOutcome(TestKind.COHESION, 0, 0, r)
+                              for r in results))
+
+
 @functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed
 def _melee_setup(
     chargers: tuple[Unit, ...], stand: Stand, impetus: int, facts: ChargeFacts,
@@ -274,6 +364,157 @@ def _melee_setup(
     count = melee_dice(chargers, fighting, facts, options).total
     need = melee_need(impetus, fighting, facts).total
     return _Melee(max(0, count), need, fighters)
+
+
+def _penalty(impetus: int, options: Options) -> int | None:
+    return impetus if options.impetus_penalty_after_melee else None
+
+
+# --- the charge as stages: impetus, check to stand, melee, cohesion tests -------------------
+def _begin(
+    chargers: tuple[Unit, ...],
+    defenders: tuple[Unit, ...],
+    facts: ChargeFacts,
+    options: Options = DEFAULT_OPTIONS,
+) -> tuple[_Charge, None]:
+    impetus_check(chargers, defenders, facts)  # the sides are checked before any roll
+    return _Charge(chargers, defenders, facts, options), None
+
+
+def _impetus_stage(charge: _Charge, _: None, *, dice: Dice) -> int:
+    """Determine impetus: the impetus successes."""
+    return roll_impetus(charge.chargers, charge.defenders, charge.facts, dice=dice)
+
+
+def _stand_stage(charge: _Charge, impetus: int, *, dice: Dice) -> tuple[int, Codes]:
+    """Check to stand: the result of each defender's test (none: it did not test)."""
+    stand = check_to_stand(charge.defenders, impetus, charge.facts, dice=dice)
+    return impetus, _codes(stand.tests)
+
+
+def _melee_stage(
+    charge: _Charge, value: tuple[int, Codes], *, dice: Dice
+) -> tuple[int, Codes, int] | Done[ChargeOutcome]:
+    """Resolve melee: the charger's successes (the defenders standing fight), or the whole
+    charge when none stands."""
+    impetus, stand_codes = value
+    stand, melee = _setup(charge, impetus, stand_codes)
+    if melee is None:
+        return Done(_no_melee(charge.chargers, stand, impetus, charge.facts))
+    return impetus, stand_codes, roll_melee(melee.count, melee.need, dice=dice)
+
+
+def _cohesion_stage(
+    charge: _Charge, value: tuple[int, Codes, int], *, dice: Dice
+) -> tuple[int, Codes, int, Codes, Codes, bool]:
+    """The cohesion tests after the melee: each side's results and whether the chargers
+    fall back (``cohesion_sequence``)."""
+    impetus, stand_codes, successes = value
+    stand, melee = _setup(charge, impetus, stand_codes)
+    assert melee is not None
+    failures = melee.count - successes
+    facts = charge.facts
+    hit_c, hit_d = _losses(charge.chargers, stand, melee, successes)
+    penalty = _penalty(impetus, charge.options)
+    exact = getattr(dice, "exact", False)
+
+    def side(chargers: bool, lost_by: int) -> tuple[Codes, bool]:
+        args = ((hit_c, lost_by, facts.led, None, False, facts.charger_in_woods) if chargers
+                else (hit_d, lost_by, facts.led, penalty, facts.defender_holds_works,
+                      facts.defender_in_woods))
+        if exact:  # one chance node per side, made once per charge and side
+            key = (chargers, impetus, stand_codes, successes, lost_by)
+            check = charge.memo.get(key)
+            if check is None:
+                check = charge.memo[key] = _test_side.check(*args)
+            _, tests, held = dice.roll(check, reason=_test_side.name, rule=RULE_MELEE)
+        else:
+            _, tests, held = _test_side(*args, dice=dice)
+        return _codes(tests), held
+
+    none_c, none_d = (-1,) * len(hit_c), (-1,) * len(hit_d)
+    if successes > failures:
+        d_codes, d_held = side(False, successes - failures)
+        c_codes, c_held = side(True, 0) if d_held else (none_c, True)
+    elif failures > successes:
+        c_codes, c_held = side(True, failures - successes)
+        d_codes, d_held = side(False, 0) if c_held else (none_d, True)
+    else:
+        d_codes, d_held = side(False, 0)
+        c_codes, c_held = side(True, 0)
+    return impetus, stand_codes, successes, c_codes, d_codes, c_held and d_held
+
+
+def _finish(
+    charge: _Charge, value: tuple[int, Codes, int, Codes, Codes, bool]
+) -> ChargeOutcome:
+    impetus, stand_codes, successes, c_codes, d_codes, fall_back = value
+    stand, melee = _setup(charge, impetus, stand_codes)
+    assert melee is not None
+    failures = melee.count - successes
+    memo = charge.memo
+    c_key = ("chargers", failures, c_codes)
+    c_part = memo.get(c_key)
+    if c_part is None:
+        c_results = _decode(c_codes)
+        chargers = _side_after(charge.chargers, failures, c_results, False)
+        c_part = memo[c_key] = (
+            c_results, chargers,
+            tuple([_fate(u, t, False) for u, t in zip(chargers, c_results, strict=True)]),
+        )
+    d_key = ("defenders", impetus, stand_codes, successes, d_codes)
+    d_part = memo.get(d_key)
+    if d_part is None:
+        d_part = memo[d_key] = _defenders_after(charge, stand, melee, successes, d_codes)
+    return ChargeOutcome(
+        impetus, d_part[0], melee.count, melee.need, successes, failures, c_part[0],
+        d_part[1], c_part[1], d_part[2], c_part[2], d_part[3], fall_back,
+    )
+
+
+def _defenders_after(
+    charge: _Charge, stand: Stand, melee: _Melee, successes: int, d_codes: Codes
+) -> tuple[Results, Results, tuple[Unit, ...], tuple[Fate, ...]]:
+    """The defenders' check-to-stand results, cohesion results, units and fates."""
+    holds = charge.facts.defender_holds_works
+    d_results = _decode(d_codes)
+    fighting = _side_after(tuple(stand.defenders[i] for i in melee.fighters), successes,
+                           d_results, holds)
+    defenders = list(stand.defenders)
+    tests: list[TestResult | None] = [None] * len(defenders)
+    for slot, i in enumerate(melee.fighters):
+        defenders[i] = fighting[slot]
+        tests[i] = d_results[slot]
+    stand_results = _results(stand.tests)
+    stand_tests = stand_results or (None,) * len(defenders)
+    fates = tuple([
+        _fate(u, t if t is not None else s, holds)
+        for u, t, s in zip(defenders, tests, stand_tests, strict=True)
+    ])
+    return stand_results, tuple(tests), tuple(defenders), fates
+
+
+@functools.lru_cache(maxsize=8192)  # see docs/rulesets/bloodybacks93.md: Speed
+def _side_after(
+    units: tuple[Unit, ...], losses: int, results: Results, holds: bool
+) -> tuple[Unit, ...]:
+    """One side after its melee losses and its cohesion test results."""
+    out = []
+    for unit, result in zip(units, results, strict=True):
+        hit = take_melee_losses(unit, losses)
+        out.append(hit if result is None
+                   else apply_result(hit, result, fortified_or_behind_obstacle=holds))
+    return tuple(out)
+
+
+def _fate(unit: Unit, result: TestResult | None, holds_works: bool) -> Fate:
+    if unit.destroyed:
+        return Fate.DESTROYED
+    if unit.routing:
+        return Fate.ROUTS
+    if result is not None and not holds_ground(result, fortified_or_behind_obstacle=holds_works):
+        return Fate.FALLS_BACK
+    return Fate.HOLDS
 
 
 def _no_melee(chargers: tuple[Unit, ...], stand: Stand, impetus: int,
@@ -299,86 +540,15 @@ def _losses(
     return hit_chargers, hit_defenders
 
 
-def _assemble(
-    stand: Stand, impetus: int, melee: _Melee, successes: int, after: Aftermath,
-    facts: ChargeFacts,
-) -> ChargeOutcome:
-    holds = facts.defender_holds_works
-    defenders = list(stand.defenders)
-    tests: list[TestOutcome | None] = [None] * len(defenders)
-    for slot, i in enumerate(melee.fighters):
-        defenders[i] = after.defenders[slot]
-        tests[i] = after.defender_tests[slot]
-    stand_tests = stand.tests or (None,) * len(defenders)
-    fates = tuple([
-        fate_of(u, t if t is not None else s, holds)
-        for u, t, s in zip(defenders, tests, stand_tests, strict=True)
-    ])
-    charger_fates = tuple([
-        fate_of(u, t) for u, t in zip(after.chargers, after.charger_tests, strict=True)
-    ])
-    return ChargeOutcome(
-        impetus, _results(stand.tests), melee.count, melee.need, successes,
-        melee.count - successes, _results(after.charger_tests), _results(tuple(tests)),
-        after.chargers, tuple(defenders), charger_fates, fates, after.chargers_fall_back,
-    )
+resolve_charge: Staged[ChargeOutcome] = Staged(
+    "charge", RULE_MELEE, _begin,
+    (_impetus_stage, _stand_stage, _melee_stage, _cohesion_stage), _finish,
+    doc="""Resolve a charge that makes contact: impetus, the check to stand, the melee,
+    losses on both sides and the cohesion tests (Charges and melee).
 
-
-def _penalty(impetus: int, options: Options) -> int | None:
-    return impetus if options.impetus_penalty_after_melee else None
-
-
-def resolve_charge(
-    chargers: tuple[Unit, ...],
-    defenders: tuple[Unit, ...],
-    facts: ChargeFacts,
-    *,
-    dice: Dice,
-    options: Options = DEFAULT_OPTIONS,
-) -> ChargeOutcome:
-    """Resolve a charge that makes contact: impetus, the check to stand, the melee, losses on
-    both sides and the cohesion tests (Charges and melee)."""
-    impetus = roll_impetus(chargers, defenders, facts, dice=dice)
-    stand = check_to_stand(defenders, impetus, facts, dice=dice)
-    melee = _melee_setup(chargers, stand, impetus, facts, options)
-    if melee is None:
-        return _no_melee(chargers, stand, impetus, facts)
-    successes = roll_melee(melee.count, melee.need, dice=dice)
-    hit_chargers, hit_defenders = _losses(chargers, stand, melee, successes)
-    after = cohesion_sequence(hit_chargers, hit_defenders, successes, melee.count - successes,
-                              facts, _penalty(impetus, options), dice=dice)
-    return _assemble(stand, impetus, melee, successes, after, facts)
-
-
-def charge_distribution(
-    chargers: tuple[Unit, ...],
-    defenders: tuple[Unit, ...],
-    facts: ChargeFacts,
-    options: Options = DEFAULT_OPTIONS,
-) -> Distribution[ChargeOutcome]:
-    """The exact distribution of ``resolve_charge``, composed stage by stage."""
-
-    def after_impetus(impetus: int) -> Distribution[ChargeOutcome]:
-        def after_stand(stand: Stand) -> Distribution[ChargeOutcome]:
-            melee = _melee_setup(chargers, stand, impetus, facts, options)
-            if melee is None:
-                return Distribution.certain(_no_melee(chargers, stand, impetus, facts))
-            fight = melee
-
-            def after_melee(successes: int) -> Distribution[ChargeOutcome]:
-                hit_c, hit_d = _losses(chargers, stand, fight, successes)
-                tests: Distribution[Aftermath] = odds(
-                    cohesion_sequence, hit_c, hit_d, successes, fight.count - successes, facts,
-                    _penalty(impetus, options),
-                )
-                return tests.map(
-                    lambda after: _assemble(stand, impetus, fight, successes, after, facts)
-                )
-
-            return melee_check(fight.count, fight.need).distribution().then(after_melee)
-
-        stands: Distribution[Stand] = odds(check_to_stand, defenders, impetus, facts)
-        return stands.then(after_stand)
-
-    return impetus_check(chargers, defenders, facts).distribution().then(after_impetus)
-
+    ``resolve_charge(chargers, defenders, facts, dice=dice, options=options)`` plays it;
+    ``odds(resolve_charge, chargers, defenders, facts, options=options)`` gives its exact
+    distribution, composed stage by stage.""",
+)
+"""The whole charge, written once as stages: played with sampling dice, composed exactly by
+``odds``."""

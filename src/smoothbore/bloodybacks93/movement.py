@@ -14,6 +14,7 @@ from smoothbore.core import (
     IllegalActionError,
     TotalCheck,
 )
+from smoothbore.core.validate import one_of
 
 from .morale import TestKind, TestOutcome, apply_result, take_test
 from .rules import RULE_MOVEMENT, RULE_PASSAGE, RULE_RETROGRADE
@@ -40,7 +41,7 @@ class MoveFacts:
     """What the players know of one move action: the terrain, whether on a road, whether it
     crosses a minor obstacle, and whether it is a retrograde (backwards) move."""
 
-    terrain: Terrain = Terrain.OPEN
+    terrain: Terrain = attrs.field(default=Terrain.OPEN, validator=one_of(*Terrain))
     road: bool = False
     obstacle: bool = False
     retrograde: bool = False

@@ -18,6 +18,7 @@ from smoothbore.core import (
     Modifier,
     PoolCheck,
 )
+from smoothbore.core.validate import MAX_INCHES, at_least, finite, in_range, maybe, one_of
 
 from .activation import ActionKind
 from .options import DEFAULT_OPTIONS, Options
@@ -31,6 +32,8 @@ from .rules import (
 from .units import Formation, NamedEnum, Unit, UnitType, Weapon, take_shooting_hits
 
 FOOT = 12  # artillery ranges are given in feet
+MAX_ORDERS = 99
+"""More shooting orders than any unit is given in a turn (each costs an action)."""
 
 
 class Fire(NamedEnum):
@@ -195,26 +198,18 @@ class ShotFacts:
     ``line_of_sight`` is false when buildings, hills or the like block it (Visibility).
     """
 
-    range: float = attrs.field(default=6.0)
-    fire: Fire | None = None
-    extra_orders: int = attrs.field(default=0)
-    cover: Cover = Cover.NONE
+    range: float = attrs.field(default=6.0, validator=finite(0, MAX_INCHES))
+    fire: Fire | None = attrs.field(default=None, validator=maybe(one_of(*Fire)))
+    extra_orders: int = attrs.field(default=0, validator=in_range(0, MAX_ORDERS))
+    cover: Cover = attrs.field(default=Cover.NONE, validator=one_of(*Cover))
     target_in_woods: bool = False
     shooter_in_woods: bool = False
-    woods_inches: float = 0.0
+    woods_inches: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
     enfilade: bool = False
     uphill: bool = False
     target_fortified: bool = False
-    size: int | None = None
+    size: int | None = attrs.field(default=None, validator=maybe(at_least(1)))
     line_of_sight: bool = True
-
-    def __attrs_post_init__(self) -> None:
-        if self.extra_orders < 0:
-            raise InvalidValueError("extra_orders", self.extra_orders, "0 or more")
-        if self.woods_inches < 0:
-            raise InvalidValueError("woods_inches", self.woods_inches, "0 or more")
-        if self.size is not None and self.size < 1:
-            raise InvalidValueError("size", self.size, "None or 1 or more")
 
 
 def chosen_fire(shooter: Unit, facts: ShotFacts) -> Fire:

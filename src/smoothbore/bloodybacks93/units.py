@@ -14,12 +14,14 @@ import functools
 import attrs
 
 from smoothbore.core import InvalidValueError
-from smoothbore.core.validate import at_least, in_range, one_of
+from smoothbore.core.validate import at_least, in_range, maybe, one_of, refers_to, text
 
 MAX_DISRUPTION = 3
 MIN_DENSITY = 3
 MAX_DENSITY = 8
 STAMINA_STEP = 6  # "for every (full) 6 stamina losses"
+MIN_CONSTITUTION = 1 - 12
+"""The lowest constitution: a commander of 1 struck for a d12's 12 (Risk to commanders)."""
 
 DENSITIES: tuple[tuple[str, int], ...] = (
     ("close order, 3 ranks", 8),
@@ -153,8 +155,8 @@ class Unit:
     is derived from type, troops, quality, bayonets and stamina.
     """
 
-    id: str
-    name: str
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
     side: str = attrs.field(validator=one_of(*SIDES))
     kind: UnitType = attrs.field(default=UnitType.INFANTRY, validator=one_of(*UnitType))
     quality: int = attrs.field(default=3, validator=in_range(1, 5))
@@ -167,7 +169,7 @@ class Unit:
     troops: Troops = attrs.field(default=Troops.OTHER, validator=one_of(*Troops))
     heavy_cavalry: bool = False
     bayonets: bool = attrs.field(default=attrs.Factory(_bayonets_by_weapon, takes_self=True))
-    brigade: str = ""
+    brigade: str = attrs.field(default="", validator=text(empty=True))
     sections: int = attrs.field(default=1, validator=at_least(1))
     routing: bool = False
     destroyed: bool = False
@@ -292,16 +294,24 @@ class Commander:
     commander-in-chief. ``removed`` marks a commander struck down (killed and not replaced).
     """
 
-    id: str
-    name: str
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
     side: str = attrs.field(validator=one_of(*SIDES))
     command_quality: int = attrs.field(default=3, validator=in_range(1, 5))
     activity_rating: int = attrs.field(default=3, validator=in_range(2, 5))
-    constitution: int = 9
-    attached_to: str | None = None
-    brigade: str = ""
+    constitution: int = attrs.field(default=9, validator=in_range(MIN_CONSTITUTION, 99))
+    attached_to: str | None = attrs.field(
+        default=None, validator=maybe(text()), metadata=refers_to("units")
+    )
+    brigade: str = attrs.field(default="", validator=text(empty=True))
     cinc: bool = False
     removed: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.constitution < 1 and not self.removed:
+            raise InvalidValueError(
+                "constitution", self.constitution, "1 or more for a commander not removed"
+            )
 
     def __str__(self) -> str:
         where = f", attached to {self.attached_to}" if self.attached_to else ""

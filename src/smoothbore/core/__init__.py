@@ -44,6 +44,8 @@ from smoothbore.core.errors import (
     EnumerationLimitError,
     IllegalActionError,
     InvalidValueError,
+    LoadError,
+    ReplayMismatchError,
     SmoothboreError,
     UnknownRulesetError,
 )
@@ -53,7 +55,20 @@ from smoothbore.core.protocols import Commander, Phase, Turn, Unit
 from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
 from smoothbore.core.ruleset import Help, Mechanism, Parameter, Ruleset, spell
 from smoothbore.core.state import BattleState, DiceState, Scenario
-from smoothbore.core.validate import at_least, check_choice, check_range, in_range, one_of
+from smoothbore.core.validate import (
+    at_least,
+    check_choice,
+    check_number,
+    check_range,
+    check_text,
+    each,
+    finite,
+    in_range,
+    maybe,
+    one_of,
+    refers_to,
+    text,
+)
 
 __all__ = [
     "AVERAGE_DIE",
@@ -82,6 +97,7 @@ __all__ = [
     "Help",
     "IllegalActionError",
     "InvalidValueError",
+    "LoadError",
     "Log",
     "Mechanism",
     "Modified",
@@ -92,6 +108,7 @@ __all__ = [
     "Phase",
     "PoolCheck",
     "Registry",
+    "ReplayMismatchError",
     "RollRecord",
     "Ruleset",
     "SamplingDice",
@@ -106,17 +123,24 @@ __all__ = [
     "at_least",
     "begin_turn",
     "check_choice",
+    "check_number",
     "check_range",
+    "check_text",
     "die",
+    "each",
     "enter_phase",
+    "finite",
     "in_range",
     "make_rng",
+    "maybe",
     "monte_carlo",
     "narrate",
     "odds",
     "one_of",
     "parse_dice",
     "phase_scoped",
+    "refers_to",
     "spell",
+    "text",
     "turn_scoped",
 ]

@@ -11,12 +11,13 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 import numpy as np
 
-from smoothbore.core.checks import Check, description
+from smoothbore.core.checks import Check, description, refuse
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
 
 __all__ = [
     "DEFAULT_MAX_BRANCHES",
+    "DEFAULT_MAX_DEPTH",
     "Dice",
     "Estimate",
     "RngLike",
@@ -32,6 +33,16 @@ R = TypeVar("R", bound=Hashable)
 
 DEFAULT_MAX_BRANCHES = 250_000
 """How many chance branches ``odds`` walks before it stops with EnumerationLimitError."""
+
+DEFAULT_MAX_DEPTH = 1_000
+"""How many rolls one chance branch may make before ``odds`` stops with
+EnumerationLimitError: a rule that rolls without bound (until a 6) ends there."""
+
+
+def _setting(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidValueError(name, value, "a positive integer")
+    return value
 
 RngLike = np.random.Generator | int | None
 """What ``rng`` parameters accept (SPEC 7): a Generator, an int seed, or None."""
@@ -148,20 +159,33 @@ class SamplingDice:
 
 class _EnumeratingDice:
     """Replays a rule along one chance branch: the outcomes on the path so far, then the
-    first outcome of every new check."""
+    first outcome of every new check. ``exact`` tells a staged rule that it may answer
+    with its whole distribution as one chance node."""
 
-    __slots__ = ("choices", "denominator", "options", "position", "weight")
+    __slots__ = ("choices", "denominator", "max_depth", "options", "position", "weight")
 
-    def __init__(self) -> None:
+    exact = True
+
+    def __init__(self, max_depth: int = DEFAULT_MAX_DEPTH) -> None:
         self.choices: list[int] = []
         self.options: list[tuple[tuple[tuple[Any, int], ...], int]] = []
         self.position = 0
         self.weight = 1
         self.denominator = 1
+        self.max_depth = max_depth
 
     def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
         i = self.position
         if i == len(self.choices):
+            if i >= self.max_depth:
+                error = EnumerationLimitError(self.max_depth, "rolls along one chance branch")
+                error.args = (
+                    f"exact enumeration stopped: one chance branch made more than "
+                    f"{self.max_depth:,} rolls (the last for {reason}, {rule}); a rule that "
+                    "rolls without bound has no exact distribution: raise max_depth or "
+                    "sample it (monte_carlo)",
+                )
+                raise error
             dist = check.distribution()
             self.options.append((dist.items(), dist.denominator))
             self.choices.append(0)
@@ -171,6 +195,15 @@ class _EnumeratingDice:
         self.weight *= weight
         self.denominator *= denominator
         return outcome  # type: ignore[no-any-return]
+
+    def walked(self) -> float:
+        """The share of the tree walked so far, were every branch alike (for estimates)."""
+        share = 0.0
+        scale = 1.0
+        for choice, (items, _) in zip(self.choices, self.options, strict=True):
+            scale /= len(items)
+            share += choice * scale
+        return share + scale
 
     def advance(self) -> bool:
         """Move to the next branch; False when every branch has been walked."""
@@ -187,37 +220,79 @@ class _EnumeratingDice:
         return False
 
 
+Buckets = dict[int, dict[Any, int]]
+"""Weights of results grouped by their denominator."""
+
+
+def walk(
+    function: Callable[[Dice], R],
+    max_branches: int = DEFAULT_MAX_BRANCHES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> tuple[Buckets, int]:
+    """Call ``function(dice)`` once per chance branch: the results' weights by denominator,
+    and the number of branches walked. The size of the tree is estimated from the branches
+    walked so far (after the first, then every 256): past ``max_branches`` it stops at once
+    with EnumerationLimitError giving the estimate."""
+    dice = _EnumeratingDice(max_depth)
+    buckets: Buckets = {}
+    branches = 0
+    while True:
+        branches += 1
+        result = function(dice)
+        bucket = buckets.setdefault(dice.denominator, {})
+        bucket[result] = bucket.get(result, 0) + dice.weight
+        if branches == 1 or branches & 255 == 0:
+            estimate = int(branches / dice.walked())
+            if estimate > max_branches:
+                raise refuse(max_branches, "chance branches", estimate, "max_branches")
+        if not dice.advance():
+            return buckets, branches
+        if branches >= max_branches:
+            raise refuse(max_branches, "chance branches", int(branches / dice.walked()),
+                         "max_branches")
+
+
+def merge(buckets: Buckets) -> Distribution[Any]:
+    """One distribution from weights grouped by denominator."""
+    common = math.lcm(*buckets)
+    if len(buckets) == 1:
+        return Distribution.from_weights(buckets[common], common)
+    weights: dict[Any, int] = {}
+    for denominator, bucket in buckets.items():
+        scale = common // denominator
+        for result, weight in bucket.items():
+            weights[result] = weights.get(result, 0) + weight * scale
+    return Distribution.from_weights(weights, common)
+
+
 def odds(
     function: Callable[..., R],
     /,
     *args: Any,
     max_branches: int = DEFAULT_MAX_BRANCHES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
     **kwargs: Any,
 ) -> Distribution[R]:
     """The exact distribution of the results of a pure rule function.
 
     ``function(*args, dice=..., **kwargs)`` is called once per chance branch, its rolls
     answered in turn with every outcome of each check (later checks may depend on earlier
-    results). Stops with EnumerationLimitError past ``max_branches`` branches."""
-    dice = _EnumeratingDice()
-    by_denominator: dict[int, dict[R, int]] = {}
-    branches = 0
-    while True:
-        branches += 1
-        if branches > max_branches:
-            raise EnumerationLimitError(max_branches)
-        result = function(*args, dice=dice, **kwargs)
-        bucket = by_denominator.setdefault(dice.denominator, {})
-        bucket[result] = bucket.get(result, 0) + dice.weight
-        if not dice.advance():
-            break
-    common = math.lcm(*by_denominator)
-    weights: dict[R, int] = {}
-    for denominator, bucket in by_denominator.items():
-        scale = common // denominator
-        for result, weight in bucket.items():
-            weights[result] = weights.get(result, 0) + weight * scale
-    return Distribution.from_weights(weights, common)
+    results). A rule written as stages (``core.stages.Staged``) is composed stage by
+    stage instead, equal intermediate results merged. Stops with EnumerationLimitError
+    when the branches are estimated past ``max_branches``, or one branch rolls more than
+    ``max_depth`` times."""
+    max_branches = _setting("max_branches", max_branches)
+    max_depth = _setting("max_depth", max_depth)
+    staged = getattr(function, "exact_distribution", None)
+    if staged is not None:
+        exact: Distribution[R] = staged(
+            *args, max_branches=max_branches, max_depth=max_depth, **kwargs
+        )
+        return exact
+    buckets, _ = walk(
+        lambda dice: function(*args, dice=dice, **kwargs), max_branches, max_depth
+    )
+    return merge(buckets)
 
 
 @attrs.frozen

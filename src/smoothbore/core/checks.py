@@ -18,6 +18,9 @@ from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import EnumerationLimitError, InvalidValueError
 
 __all__ = [
+    "MAX_CONVOLUTION_CELLS",
+    "MAX_EXACT_BITS",
+    "MAX_FACE_COMBINATIONS",
     "Band",
     "Check",
     "DrawCheck",
@@ -27,6 +30,7 @@ __all__ = [
     "TableCheck",
     "ThresholdCheck",
     "TotalCheck",
+    "refuse",
 ]
 
 T = TypeVar("T", bound=Hashable)
@@ -35,6 +39,28 @@ Pick = Callable[[int], int]
 
 MAX_FACE_COMBINATIONS = 2_000_000
 """The most face combinations a check enumerates directly for its exact distribution."""
+
+MAX_CONVOLUTION_CELLS = 2_000_000
+"""The most cells the convolution of a sum of dice fills (one per reachable partial total
+per die added; about 0.3 s): past it the exact distribution is refused at once."""
+
+MAX_EXACT_BITS = 1 << 28
+"""The most bits an exact distribution's weights may take together (32 MiB): a pool of
+n dice has n + 1 weights of about n * log2(sides) bits each."""
+
+
+def refuse(limit: int, what: str, estimate: int, setting: str) -> EnumerationLimitError:
+    """The error for exact work estimated past its limit, before any of it is done: it
+    names the estimate, the limit and the setting that raises it."""
+    error = EnumerationLimitError(limit, what)
+    error.args = (
+        f"exact enumeration refused: about {estimate:,} {what} needed, above the limit of "
+        f"{limit:,}; raise {setting}, ask a smaller question, or sample it "
+        "(monte_carlo)",
+    )
+    error.estimate = estimate  # type: ignore[attr-defined]
+    error.setting = setting  # type: ignore[attr-defined]
+    return error
 
 
 @runtime_checkable
@@ -69,7 +95,10 @@ def _exact(check: _Base[Any]) -> Distribution[Any]:
 
 @functools.lru_cache(maxsize=4096)
 def _sampling_table(check: _Base[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]] | None:
-    dist = _exact(check)
+    try:
+        dist = _exact(check)
+    except EnumerationLimitError:
+        return None
     if dist.denominator >= 2**62:
         return None
     outcomes = np.empty(len(dist), dtype=object)
@@ -155,24 +184,68 @@ def _naturals(value: Any) -> frozenset[int]:
     return frozenset(value)
 
 
-def _sum_distribution(dice: tuple[Die, ...]) -> dict[int, int]:
-    weights = {0: 1}
+def convolution_cells(dice: tuple[Die, ...]) -> int:
+    """The cells the exact sum of ``dice`` fills: for each die added, the partial totals
+    reachable so far times its distinct faces (a numbered die: the totals reachable after)."""
+    cells = 0
+    span = 1
     for d in dice:
-        step: dict[int, int] = {}
-        for face, count in d.distribution().items():
-            for total, weight in weights.items():
-                step[total + face] = step.get(total + face, 0) + weight * count
-        weights = step
-    return weights
+        distinct = len(set(d.faces))
+        span += d.high - d.low
+        cells += span if d.numbered else span * distinct
+    return cells
+
+
+def _sum_distribution(dice: tuple[Die, ...]) -> dict[int, int]:
+    cells = convolution_cells(dice)
+    if cells > MAX_CONVOLUTION_CELLS:
+        raise refuse(MAX_CONVOLUTION_CELLS, "convolution cells", cells,
+                     "checks.MAX_CONVOLUTION_CELLS")
+    return dict(_sum_weights(tuple(sorted(dice, key=lambda d: (d.faces, d.name)))))
+
+
+@functools.lru_cache(maxsize=1024)
+def _sum_weights(dice: tuple[Die, ...]) -> tuple[tuple[int, int], ...]:
+    """(total, ways) of the natural sum, dice in a canonical order (the sum ignores it)."""
+    low = 0
+    weights = [1]  # weights[i]: ways to make low + i
+    for d in dice:
+        if d.numbered:
+            # a sliding window: each new total is the sum of the last ``sides`` old ones
+            sides = d.sides
+            size = len(weights) + sides - 1
+            out = [0] * size
+            running = 0
+            for t in range(size):
+                if t < len(weights):
+                    running += weights[t]
+                if t >= sides:
+                    running -= weights[t - sides]
+                out[t] = running
+        else:
+            counts: dict[int, int] = {}
+            for face in d.faces:
+                counts[face - d.low] = counts.get(face - d.low, 0) + 1
+            out = [0] * (len(weights) + d.high - d.low)
+            for offset, count in counts.items():
+                for i, w in enumerate(weights):
+                    if w:
+                        out[i + offset] += w * count
+        weights = out
+        low += d.low
+    return tuple((low + i, w) for i, w in enumerate(weights) if w)
 
 
 def _draw_faces(dice: tuple[Die, ...], pick: Pick) -> tuple[int, ...]:
     return tuple(d.faces[pick(len(d.faces))] for d in dice)
 
 
-def _face_array(dice: tuple[Die, ...], rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
-    columns = [np.asarray(d.faces)[rng.integers(0, d.sides, size=size)] for d in dice]
-    return np.stack(columns, axis=1)
+def _face_totals(dice: tuple[Die, ...], rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+    """Sums of ``size`` rolls of ``dice``, a die at a time (no array of every face)."""
+    totals = np.zeros(size, dtype=np.int64)
+    for d in dice:
+        totals += np.asarray(d.faces, dtype=np.int64)[rng.integers(0, d.sides, size=size)]
+    return totals
 
 
 # --- pools ---------------------------------------------------------------------------------
@@ -278,7 +351,16 @@ class PoolCheck(_Base[int]):
                 good += 1
         return good
 
+    def exact_bits(self) -> int:
+        """About how many bits the exact distribution's weights take together."""
+        sides = self.die.sides * (self.die.sides if self.reroll_failures else 1)
+        return (self.count + 1) * max(1, self.count * sides.bit_length())
+
     def _compute(self) -> Distribution[int]:
+        bits = self.exact_bits()
+        if bits > MAX_EXACT_BITS:
+            raise refuse(MAX_EXACT_BITS, "bits of exact weights", bits,
+                         "checks.MAX_EXACT_BITS")
         good, sides = self.success_weight()
         bad = sides - good
         n = self.count
@@ -327,6 +409,14 @@ class PoolCheck(_Base[int]):
             successes += self.succeeds(face)
         return successes, tuple(faces_shown)
 
+    def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+        """``size`` success counts: through the exact cumulative weights while they fit in
+        64 bits, else from numpy's binomial sampler (no exact table is built)."""
+        _, sides = self.success_weight()
+        if self.count * sides.bit_length() >= 62:
+            return self._sample_faces(rng, size)
+        return super().sample(rng, size)
+
     def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
         good, sides = self.success_weight()
         result: npt.NDArray[Any] = rng.binomial(self.count, good / sides, size=size)
@@ -373,8 +463,7 @@ class TotalCheck(_Base[int]):
         return sum(faces) + self.modifier, faces
 
     def _sample_faces(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
-        totals: npt.NDArray[Any] = _face_array(self.dice, rng, size).sum(axis=1)
-        return totals + self.modifier
+        return _face_totals(self.dice, rng, size) + self.modifier
 
     def describe(self) -> str:
         return _describe_dice(self.dice, self.modifier)

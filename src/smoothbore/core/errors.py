@@ -6,6 +6,8 @@ __all__ = [
     "EnumerationLimitError",
     "IllegalActionError",
     "InvalidValueError",
+    "LoadError",
+    "ReplayMismatchError",
     "SmoothboreError",
     "UnknownRulesetError",
 ]
@@ -26,6 +28,40 @@ class InvalidValueError(SmoothboreError, ValueError):
 
     def __reduce__(self) -> tuple[type, tuple[str, object, str]]:
         return (type(self), (self.field, self.value, self.allowed))
+
+
+_SHOWN = 80
+
+
+class LoadError(InvalidValueError):
+    """Text or data that a loader (a saved state, a battle record) cannot read: ``field`` is
+    the path of the value in the document (``$.units[2].quality``), ``value`` the value found
+    there (long values are cut short in the message) and ``allowed`` what may stand there."""
+
+    def __init__(self, field: str, value: object, allowed: str) -> None:
+        super().__init__(field, value, allowed)
+        shown = repr(value)
+        if len(shown) > _SHOWN:
+            shown = shown[: _SHOWN - 1] + "…"
+        self.args = (f"{field}={shown} is invalid: allowed is {allowed}",)
+
+
+class ReplayMismatchError(SmoothboreError):
+    """A replayed step whose events differ from those the record expects: names the step
+    (counted from 1), its turn and phase, and the first event that differs."""
+
+    def __init__(self, step: int, where: str, expected: object, found: object) -> None:
+        self.step = step
+        self.where = where
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"replay differs at step {step} ({where}): the record expects {expected!r}, "
+            f"the replay gives {found!r}"
+        )
+
+    def __reduce__(self) -> tuple[type, tuple[int, str, object, object]]:
+        return (type(self), (self.step, self.where, self.expected, self.found))
 
 
 class UnknownRulesetError(InvalidValueError, LookupError):

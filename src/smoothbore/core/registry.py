@@ -24,21 +24,39 @@ Loader = Callable[[], Ruleset]
 
 def normalise(name: str) -> str:
     """Ruleset names compare case-blind, with ``-`` and ``_`` alike."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidValueError("ruleset", name, "a ruleset name (non-empty text)")
     return name.strip().lower().replace("-", "_")
 
 
 def load_reference(reference: str) -> Ruleset:
     """Load ``"package.module:ATTRIBUTE"``, a Ruleset or a function returning one."""
+    if not isinstance(reference, str) or not reference.partition(":")[0].strip():
+        raise InvalidValueError("ruleset", reference, "a name or package.module:ATTRIBUTE")
     module_name, _, attribute = reference.partition(":")
-    value: object = importlib.import_module(module_name)
-    for part in (attribute or "RULESET").split("."):
-        value = getattr(value, part)
+    try:
+        value: object = importlib.import_module(module_name)
+        for part in (attribute or "RULESET").split("."):
+            value = getattr(value, part)
+    except SmoothboreError:
+        raise
+    except Exception as error:  # an import that fails, for any reason, is a bad reference
+        raise InvalidValueError(
+            "ruleset", reference, f"an importable package.module:ATTRIBUTE ({error!r})"
+        ) from None
     return _as_ruleset(value, reference)
 
 
 def _as_ruleset(value: object, where: str) -> Ruleset:
     if callable(value) and not isinstance(value, Ruleset):
-        value = value()
+        try:
+            value = value()
+        except SmoothboreError:
+            raise
+        except Exception as error:
+            raise InvalidValueError(
+                "ruleset entry point", where, f"a function that returns a Ruleset ({error!r})"
+            ) from None
     if not isinstance(value, Ruleset):
         raise InvalidValueError(
             "ruleset entry point", where, "a Ruleset or a function returning one"

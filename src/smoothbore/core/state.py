@@ -4,28 +4,308 @@ every step replayable."""
 
 from __future__ import annotations
 
+import enum
+import functools
 import json
+import math
+import types
+import typing
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Generic, TypeVar
 
 import attrs
-import cattrs
-from cattrs.preconf.json import make_converter
 
 from smoothbore.core.chance import SamplingDice
-from smoothbore.core.errors import InvalidValueError
-from smoothbore.core.validate import at_least, check_range
+from smoothbore.core.errors import InvalidValueError, LoadError
+from smoothbore.core.validate import REFERS_TO, at_least, check_range
 
-__all__ = ["BattleState", "DiceState", "Scenario", "converter"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_JSON_CHARS",
+    "SCHEMA_VERSION",
+    "BattleState",
+    "DiceState",
+    "Scenario",
+    "read_json",
+    "structure",
+    "unstructure",
+]
 
 U = TypeVar("U")
 C = TypeVar("C")
 X = TypeVar("X")
 O = TypeVar("O")  # noqa: E741
+T = TypeVar("T")
 
-converter = make_converter()
-"""The converter that turns states (attrs classes, enums, tuples, frozensets) into JSON-ready
-data and back."""
+SCHEMA_VERSION = 1
+"""The version of the saved-state format ``to_json`` writes and ``from_json`` reads (the
+``schema_version`` key of the document)."""
+MAX_JSON_CHARS = 8_000_000
+"""The longest text the loaders read (about a thousand times an embedded battle's state)."""
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects the loaders read (a state nests about 6 deep)."""
+
+
+# --- reading JSON -------------------------------------------------------------------------
+def _refuse_constant(name: str) -> Any:
+    raise LoadError("json", name, "finite numbers only (NaN and Infinity are not JSON)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise LoadError("json", text, "a finite number (this one overflows a float)")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise LoadError("json", key, "each key once in an object")
+        out[key] = value
+    return out
+
+
+def read_json(text: object, what: str = "json") -> Any:
+    """Parse JSON text strictly: a str (or UTF-8 bytes) of at most ``MAX_JSON_CHARS``
+    characters, nesting at most ``MAX_DEPTH`` deep, with no NaN or Infinity and no key
+    repeated in an object. Every failure is a ``LoadError`` naming ``what`` and the place."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise LoadError(what, f"byte {error.start}", "UTF-8 encoded JSON text") from None
+    if not isinstance(text, str):
+        raise LoadError(what, type(text).__name__, "JSON text (a str)")
+    if len(text) > MAX_JSON_CHARS:
+        raise LoadError(what, f"{len(text):,} characters", f"at most {MAX_JSON_CHARS:,}")
+    try:
+        data = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicates,
+        )
+    except LoadError as error:
+        raise LoadError(what, error.value, error.allowed) from None
+    except json.JSONDecodeError as error:
+        raise LoadError(
+            what, f"line {error.lineno} column {error.colno}", f"valid JSON ({error.msg})"
+        ) from None
+    except RecursionError:
+        raise LoadError(what, "nesting", f"at most {MAX_DEPTH} levels of arrays and objects"
+                        ) from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise LoadError(what, "number", f"numbers Python reads ({error})") from None
+    _check_depth(data, what)
+    return data
+
+
+def _check_depth(data: Any, what: str) -> None:
+    level: list[Any] = [data]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for node in level
+            if isinstance(node, dict | list)
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return
+    raise LoadError(what, "nesting", f"at most {MAX_DEPTH} levels of arrays and objects")
+
+
+# --- strict structuring ---------------------------------------------------------------------
+Reference = tuple[str, tuple[str, ...], bool, str]
+"""A name found while loading: (path, groups it may name, blank allowed, the name)."""
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _expect(ok: bool, path: str, value: Any, allowed: str) -> None:
+    if not ok:
+        raise LoadError(path, value if not isinstance(value, list | dict) else _kind(value),
+                        allowed)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def structure(data: Any, hint: Any, path: str = "$",
+              references: list[Reference] | None = None) -> Any:
+    """Build a value of type ``hint`` from JSON data without coercing anything: a string
+    stays a string (never a number or a set of letters), an int is never a float's integer
+    part nor a bool, an enum is one of its values, tuples and frozensets come from arrays
+    (a frozenset's items once each), attrs classes from objects with no unknown key, every
+    class's own validators run. Errors are ``LoadError`` with the value's path. Fields
+    declared with ``refers_to`` are collected in ``references``."""
+    refs: list[Reference] = [] if references is None else references
+    return _structure(data, hint, path, refs)
+
+
+def _structure(data: Any, hint: Any, path: str, refs: list[Reference]) -> Any:
+    if hint is Any:
+        return data
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or isinstance(hint, types.UnionType):
+        return _union(data, typing.get_args(hint), path, refs)
+    if hint is type(None) or hint is None:
+        _expect(data is None, path, data, "null")
+        return None
+    if hint is bool:
+        _expect(isinstance(data, bool), path, data, "true or false")
+        return data
+    if hint is int:
+        _expect(isinstance(data, int) and not isinstance(data, bool), path, data,
+                "an integer (no quotes, no decimals)")
+        return data
+    if hint is float:
+        _expect(isinstance(data, int | float) and not isinstance(data, bool), path, data,
+                "a finite number")
+        return float(data)
+    if hint is str:
+        _expect(isinstance(data, str), path, data, "a string")
+        return data
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        for member in hint:
+            if type(member.value) is type(data) and member.value == data:
+                return member
+        raise LoadError(path, data if not isinstance(data, list | dict) else _kind(data),
+                        "one of " + ", ".join(repr(m.value) for m in hint))
+    if origin is tuple:
+        return _tuple(data, typing.get_args(hint), path, refs)
+    if origin is frozenset:
+        (item,) = typing.get_args(hint)
+        _expect(isinstance(data, list), path, data, "an array (of distinct items)")
+        items = [_structure(v, item, f"{path}[{i}]", refs) for i, v in enumerate(data)]
+        result = frozenset(items)
+        if len(result) != len(items):
+            seen = Counter(items)
+            raise LoadError(path, sorted((str(v) for v, n in seen.items() if n > 1)),
+                            "each item of a set once")
+        return result
+    if isinstance(hint, type) and attrs.has(hint):
+        return _attrs(data, hint, path, refs)
+    raise LoadError(path, str(hint), "a type the loader reads (a bug in the ruleset's classes)")
+
+
+def _union(data: Any, options: tuple[Any, ...], path: str, refs: list[Reference]) -> Any:
+    if data is None and type(None) in options:
+        return None
+    real = [o for o in options if o is not type(None)]
+    if len(real) == 1:
+        return _structure(data, real[0], path, refs)
+    errors = []
+    for option in real:
+        try:
+            return _structure(data, option, path, refs)
+        except LoadError as error:
+            errors.append(error.allowed)
+    raise LoadError(path, data if not isinstance(data, list | dict) else _kind(data),
+                    " or ".join(errors))
+
+
+def _tuple(data: Any, args: tuple[Any, ...], path: str, refs: list[Reference]) -> tuple[Any, ...]:
+    _expect(isinstance(data, list), path, data, "an array")
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(_structure(v, args[0], f"{path}[{i}]", refs) for i, v in enumerate(data))
+    if len(data) != len(args):
+        raise LoadError(path, f"{len(data)} items", f"an array of exactly {len(args)} items")
+    return tuple(_structure(v, a, f"{path}[{i}]", refs)
+                 for i, (v, a) in enumerate(zip(data, args, strict=True)))
+
+
+def _attrs(data: Any, cls: type, path: str, refs: list[Reference]) -> Any:
+    _expect(isinstance(data, dict), path, data, f"an object (a {cls.__name__})")
+    fields = {f.name: f for f in attrs.fields(cls) if f.init}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise LoadError(f"{path}.{unknown[0]}", "(an unknown field)",
+                        f"the fields of {cls.__name__}: " + ", ".join(fields))
+    hints = _hints(cls)
+    kwargs: dict[str, Any] = {}
+    for name, field in fields.items():
+        where = f"{path}.{name}"
+        if name not in data:
+            if field.default is attrs.NOTHING:
+                raise LoadError(where, "(missing)", f"a value: {cls.__name__} needs {name}")
+            continue
+        value = _structure(data[name], hints[name], where, refs)
+        declared = field.metadata.get(REFERS_TO)
+        if declared is not None:
+            _collect(value, where, declared, refs)
+        kwargs[field.alias or name] = value
+    try:
+        return cls(**kwargs)
+    except LoadError:
+        raise
+    except InvalidValueError as error:
+        name = error.field.rsplit(".", 1)[-1]
+        where = f"{path}.{name}" if name in fields else f"{path} ({error.field})"
+        raise LoadError(where, error.value, error.allowed) from None
+    except Exception as error:  # a class's own checks failing in an unforeseen way
+        raise LoadError(path, _kind(data), f"a valid {cls.__name__} ({error!r})") from None
+
+
+def _collect(value: Any, path: str, declared: tuple[tuple[str, ...], bool],
+             refs: list[Reference]) -> None:
+    groups, blank = declared
+    if value is None:
+        return
+    if isinstance(value, str):
+        if not (blank and value == ""):
+            refs.append((path, groups, blank, value))
+        return
+    for i, item in enumerate(sorted(value) if isinstance(value, frozenset) else value):
+        _collect(item, f"{path}[{i}]", declared, refs)
+
+
+# --- canonical JSON -----------------------------------------------------------------------
+def unstructure(value: Any) -> Any:
+    """JSON-ready data for a value of attrs classes, enums, tuples, frozensets and
+    scalars: objects with every field, enums as their values, frozensets as sorted arrays, so
+    the same value always writes the same text. A NaN or infinite number is refused."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidValueError("value", value, "a finite number (JSON has no NaN)")
+        return value
+    if isinstance(value, enum.Enum):
+        return unstructure(value.value)
+    if attrs.has(type(value)):
+        return {f.name: unstructure(getattr(value, f.name))
+                for f in attrs.fields(type(value)) if f.init}
+    if isinstance(value, frozenset | set):
+        items = [unstructure(v) for v in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(value, tuple | list):
+        return [unstructure(v) for v in value]
+    raise InvalidValueError("value", type(value).__name__,
+                            "attrs classes, enums, tuples, frozensets, str, int, float, bool")
+
+
+def _sequence(value: Any) -> tuple[Any, ...]:
+    if not isinstance(value, tuple | list):
+        raise InvalidValueError("BattleState", type(value).__name__, "a tuple (or a list)")
+    return tuple(value)
+
+
+def _sides(instance: Any, attribute: attrs.Attribute[Any] | None, value: tuple[Any, ...]
+           ) -> None:
+    if (not value or any(not isinstance(s, str) or not s for s in value)
+            or len(set(value)) != len(value)):
+        raise InvalidValueError("BattleState.sides", value, "distinct non-empty side names")
 
 
 @attrs.frozen
@@ -47,6 +327,10 @@ class DiceState:
 
 
 def _ids_unique(instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any, ...]) -> None:
+    for item in value:
+        item_id = getattr(item, "id", None)
+        if not isinstance(item_id, str) or not item_id:
+            raise InvalidValueError(f"{type(item).__name__}.id", item_id, "a non-empty string")
     counts = Counter(getattr(item, "id", None) for item in value)
     if len(counts) != len(value):
         duplicates = sorted((i for i, n in counts.items() if n > 1), key=str)
@@ -77,9 +361,9 @@ class BattleState(Generic[U, C, X, O]):
     scenario's conditions; ``dice`` makes ``step`` pure and replayable."""
 
     ruleset: str
-    sides: tuple[str, ...]
-    units: tuple[U, ...] = attrs.field(validator=_ids_unique)
-    commanders: tuple[C, ...] = attrs.field(validator=_ids_unique)
+    sides: tuple[str, ...] = attrs.field(converter=_sequence, validator=_sides)
+    units: tuple[U, ...] = attrs.field(converter=_sequence, validator=_ids_unique)
+    commanders: tuple[C, ...] = attrs.field(converter=_sequence, validator=_ids_unique)
     extra: X
     options: O
     dice: DiceState
@@ -145,8 +429,12 @@ class BattleState(Generic[U, C, X, O]):
         return tuple(u for u in self.units if getattr(u, "side", None) == side)
 
     def to_json(self) -> str:
-        """The state as JSON text."""
-        return json.dumps(converter.unstructure(self), sort_keys=True)
+        """The state as canonical JSON text: keys sorted, sets sorted, no NaN, and the
+        ``schema_version`` that ``from_json`` checks. The same state always writes the same
+        text, whatever the process's hash seed."""
+        data = unstructure(self)
+        data["schema_version"] = SCHEMA_VERSION
+        return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
 
     @classmethod
     def from_json(
@@ -156,20 +444,136 @@ class BattleState(Generic[U, C, X, O]):
         commander_type: type[C],
         extra_type: type[X],
         options_type: type[O],
+        *,
+        ruleset: str | None = None,
+        phases: Iterable[str] | None = None,
     ) -> BattleState[U, C, X, O]:
-        """Read a state written by ``to_json``, given the ruleset's classes."""
+        """Read a state written by ``to_json``, given the ruleset's classes (and, to check
+        them too, its name and phase names). Strict: nothing is coerced, an unknown field is
+        refused, the schema version must be one this library reads, every id a field
+        declares with ``refers_to`` must exist, and text is bounded in size and nesting.
+        Every failure is a ``LoadError`` giving the path of the field, its value and what
+        is allowed; nothing else escapes."""
+        data = read_json(text, "state")
+        return cls.from_data(data, unit_type, commander_type, extra_type, options_type,
+                             ruleset=ruleset, phases=phases)
+
+    @classmethod
+    def from_data(
+        cls,
+        data: Any,
+        unit_type: type[U],
+        commander_type: type[C],
+        extra_type: type[X],
+        options_type: type[O],
+        *,
+        ruleset: str | None = None,
+        phases: Iterable[str] | None = None,
+        path: str = "$",
+    ) -> BattleState[U, C, X, O]:
+        """``from_json`` on data already parsed (``read_json``), such as a state inside a
+        battle record; ``path`` is where the data stands in its document."""
+        _expect(isinstance(data, dict), path, data, "an object: a state written by to_json")
+        version = data.get("schema_version", "(missing)")
+        if type(version) is not int or version != SCHEMA_VERSION:
+            raise LoadError(f"{path}.schema_version", version,
+                            f"{SCHEMA_VERSION} (the saved-state format this library reads)")
+        body = {k: v for k, v in data.items() if k != "schema_version"}
+        hints: dict[str, Any] = {
+            "ruleset": str, "sides": tuple[str, ...],
+            "units": tuple[unit_type, ...],  # type: ignore[valid-type]
+            "commanders": tuple[commander_type, ...],  # type: ignore[valid-type]
+            "extra": extra_type,
+            "options": options_type, "dice": DiceState, "turn": int, "phase": str,
+            "scenario": Scenario,
+        }
+        unknown = sorted(set(body) - set(hints))
+        if unknown:
+            raise LoadError(f"{path}.{unknown[0]}", "(an unknown field)",
+                            "the fields of a state: schema_version, " + ", ".join(hints))
+        refs: list[Reference] = []
+        kwargs: dict[str, Any] = {}
+        for name, hint in hints.items():
+            if name not in body:
+                if name in ("turn", "phase", "scenario"):
+                    continue
+                raise LoadError(f"{path}.{name}", "(missing)", f"a value: a state needs {name}")
+            kwargs[name] = _structure(body[name], hint, f"{path}.{name}", refs)
+        if ruleset is not None and kwargs["ruleset"] != ruleset:
+            raise LoadError(f"{path}.ruleset", kwargs["ruleset"],
+                            f"{ruleset!r}: a state of this ruleset")
+        if phases is not None:
+            names = tuple(phases)
+            if kwargs.get("phase", "") not in names:
+                raise LoadError(f"{path}.phase", kwargs.get("phase", ""),
+                                "one of " + ", ".join(map(repr, names)))
+        _check_army(kwargs, path)
         try:
-            data = json.loads(text)
-            return converter.structure(
-                data,
-                BattleState[
-                    unit_type, commander_type, extra_type, options_type  # type: ignore[valid-type]
-                ],
-            )
-        except InvalidValueError:
-            raise
-        except (ValueError, TypeError, KeyError, cattrs.BaseValidationError) as error:
-            raise InvalidValueError("json", text[:80], f"a saved BattleState ({error})") from error
+            state: BattleState[U, C, X, O] = cls(**kwargs)
+        except InvalidValueError as error:
+            name = error.field.removeprefix("BattleState.")
+            where = f"{path}.{name}" if name in hints else f"{path} ({error.field})"
+            raise LoadError(where, error.value, error.allowed) from None
+        state._check(refs)
+        return state
+
+    def check_references(self) -> None:
+        """Raise InvalidValueError if a field declared with ``refers_to`` (anywhere in the
+        units, commanders, extra or options) names a unit, commander or side that does not
+        exist. ``from_json`` does this on every load."""
+        refs: list[Reference] = []
+        for name in ("units", "commanders", "extra", "options"):
+            _gather(getattr(self, name), f"$.{name}", refs)
+        self._check(refs)
+
+    def _check(self, refs: list[Reference]) -> None:
+        known: dict[str, set[Any]] = {
+            "units": {getattr(u, "id", None) for u in self.units},
+            "commanders": {getattr(c, "id", None) for c in self.commanders},
+            "sides": set(self.sides),
+        }
+        for path, groups, blank, name in refs:
+            if not any(name in known[g] for g in groups):
+                allowed = " or ".join(f"the id of one of the {g}" if g != "sides" else "a side"
+                                      for g in groups)
+                names = sorted(str(n) for g in groups for n in known[g])
+                more = ", or '' for none" if blank else ""
+                raise LoadError(path, name, f"{allowed} ({', '.join(names) or 'none'}){more}")
+
+
+def _check_army(fields: dict[str, Any], path: str) -> None:
+    """The sides, then each unit's and commander's id and side, by path."""
+    sides = fields["sides"]
+    try:
+        _sides(None, None, sides)
+    except InvalidValueError as error:
+        raise LoadError(f"{path}.sides", sides, error.allowed) from None
+    for group in ("units", "commanders"):
+        seen: set[str] = set()
+        for i, item in enumerate(fields[group]):
+            item_id, side = getattr(item, "id", None), getattr(item, "side", None)
+            if not isinstance(item_id, str) or not item_id or item_id in seen:
+                raise LoadError(f"{path}.{group}[{i}].id", item_id,
+                                f"a non-empty id that no other of the {group} has")
+            seen.add(item_id)
+            if side not in sides:
+                raise LoadError(f"{path}.{group}[{i}].side", side,
+                                "one of the sides " + ", ".join(map(repr, sides)))
+
+
+def _gather(value: Any, path: str, refs: list[Reference]) -> None:
+    if attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            item = getattr(value, field.name)
+            where = f"{path}.{field.name}"
+            declared = field.metadata.get(REFERS_TO)
+            if declared is not None:
+                _collect(item, where, declared, refs)
+            else:
+                _gather(item, where, refs)
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value):
+            _gather(item, f"{path}[{i}]", refs)
 
 
 _FIELDS = tuple(field.name for field in attrs.fields(BattleState))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import typing
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -9,7 +11,29 @@ import attrs
 
 from smoothbore.core.errors import InvalidValueError
 
-__all__ = ["at_least", "check_choice", "check_range", "in_range", "one_of"]
+__all__ = [
+    "MAX_INCHES",
+    "REFERS_TO",
+    "at_least",
+    "check_choice",
+    "check_number",
+    "check_range",
+    "check_text",
+    "each",
+    "finite",
+    "in_range",
+    "maybe",
+    "one_of",
+    "refers_to",
+    "text",
+]
+
+MAX_INCHES = 1_000.0
+"""The longest distance, in inches, that any fact measured at the table may give (over 80
+feet: no table is longer); ``finite(0, MAX_INCHES)`` is the validator of a distance."""
+
+REFERS_TO = "smoothbore.refers_to"
+"""The attrs metadata key under which ``refers_to`` records what a field names."""
 
 T = TypeVar("T")
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -68,3 +92,90 @@ def one_of(*allowed: object) -> Validator:
 
 def _name(instance: object, attribute: attrs.Attribute[Any]) -> str:
     return f"{type(instance).__name__}.{attribute.name}"
+
+
+def check_number(
+    field: str, value: Any, low: float | None = None, high: float | None = None
+) -> float:
+    """Return ``value`` if it is a finite real number (an int or a float, not a bool, never
+    NaN or infinite) within [low, high] (None: no bound on that side)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidValueError(field, value, "a finite number" + _bounds(low, high, " "))
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidValueError(field, value, _bounds(low, high, "a number ").strip())
+    return value
+
+
+def _bounds(low: float | None, high: float | None, lead: str) -> str:
+    if low is not None and high is not None:
+        return f"{lead}from {_num(low)} to {_num(high)}"
+    if low is not None:
+        return f"{lead}of at least {_num(low)}"
+    if high is not None:
+        return f"{lead}of at most {_num(high)}"
+    return lead
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def finite(low: float | None = None, high: float | None = None) -> Validator:
+    """attrs validator: a finite number (int or float, never NaN or infinite, not a bool)
+    within [low, high]; ``finite(0)`` for a distance, ``finite(-180, 180)`` for an angle."""
+
+    def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_number(_name(instance, attribute), value, low, high)
+
+    return validate
+
+
+def maybe(validator: Validator) -> Validator:
+    """attrs validator: None, or a value ``validator`` accepts (``maybe(finite(0))``)."""
+
+    def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None:
+            validator(instance, attribute, value)
+
+    return validate
+
+
+def check_text(field: str, value: Any, *, empty: bool = False) -> str:
+    """Return ``value`` if it is a string (non-empty unless ``empty``)."""
+    if not isinstance(value, str) or (not empty and not value):
+        raise InvalidValueError(field, value, "text" if empty else "non-empty text")
+    return value
+
+
+def text(*, empty: bool = False) -> Validator:
+    """attrs validator: a string, such as an id or a name (non-empty unless ``empty``)."""
+
+    def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_text(_name(instance, attribute), value, empty=empty)
+
+    return validate
+
+
+def each(validator: Validator, kind: type = frozenset) -> Validator:
+    """attrs validator: a ``kind`` (frozenset or tuple) whose every item ``validator``
+    accepts: ``each(text())`` for a set of ids, ``each(finite(0))`` for distances."""
+
+    def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not isinstance(value, kind):
+            raise InvalidValueError(_name(instance, attribute), value, f"a {kind.__name__}")
+        for item in typing.cast(Iterable[Any], value):
+            validator(instance, attribute, item)
+
+    return validate
+
+
+def refers_to(*groups: str, blank: bool = False) -> dict[str, Any]:
+    """attrs field metadata: the field (a string, or a tuple or frozenset of strings) names
+    one of the state's ``"units"``, ``"commanders"`` or ``"sides"``; ``blank``: the empty
+    string means none. ``BattleState.from_json`` and ``BattleState.check_references`` refuse
+    a name that does not exist. Use as ``attrs.field(default=None,
+    metadata=refers_to("units"))``; None always means none."""
+    unknown = set(groups) - {"units", "commanders", "sides"}
+    if not groups or unknown:
+        raise InvalidValueError("refers_to", groups, "some of 'units', 'commanders', 'sides'")
+    return {REFERS_TO: (tuple(groups), blank)}

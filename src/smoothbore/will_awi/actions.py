@@ -3,16 +3,20 @@ actions carry the facts a player measures at the table."""
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
 from smoothbore.core import InvalidValueError
+from smoothbore.core.validate import MAX_INCHES, each, finite, one_of, text
 
 from .charges import ChargeFacts
 from .command import OrderFacts
 from .firing import FireFacts
 from .movement import Crossing, MovePlan, Terrain
+
+_ID = text()
+_DISTANCE = finite(0, MAX_INCHES)
 
 
 def _named(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -25,6 +29,22 @@ def _distinct_ids(
 ) -> None:
     if len(set(value)) != len(value) or "" in value:
         raise InvalidValueError(attribute.name, value, "distinct unit ids")
+
+
+def _enemy_at(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+    """One (unit id, distance) pair."""
+    if not (isinstance(value, tuple) and len(value) == 2):
+        raise InvalidValueError(attribute.name, value, "(unit id, inches) pairs")
+    _ID(instance, attribute, value[0])
+    _DISTANCE(instance, attribute, value[1])
+
+
+def _is(kind: type) -> Any:
+    def validate(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+        if not isinstance(value, kind):
+            raise InvalidValueError(attribute.name, value, f"a {kind.__name__}")
+
+    return validate
 
 
 @attrs.frozen
@@ -61,7 +81,7 @@ class TestMorale:
 
     __test__ = False  # not a pytest test class
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
     in_open: bool = False
 
 
@@ -77,13 +97,15 @@ class CompulsoryMove:
     turns to retire and goes the whole move. ``terrain``: the ground it crosses (its speed
     there); ``enters``: the building it ends in (a rout may end in cover)."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
     about_face: bool = False
     ends_farther: bool = True
     blocked: bool = False
     enemy_within_6: bool = False
     leaves_table: bool = False
-    terrain: tuple[Terrain, ...] = (Terrain.OPEN,)
+    terrain: tuple[Terrain, ...] = attrs.field(
+        default=(Terrain.OPEN,), validator=each(one_of(*Terrain), tuple)
+    )
     enters: Entering | None = None
 
     def __attrs_post_init__(self) -> None:
@@ -99,7 +121,7 @@ class CompulsoryMove:
 class Move:
     """C: a unit's move (an empty plan: it stands); ``enters``: the building it enters."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
     plan: MovePlan = attrs.field(factory=MovePlan)
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
 
@@ -108,15 +130,15 @@ class Move:
 class ChangeFormation:
     """C: line to column or back; ``base_distance``: the furthest a base moves."""
 
-    unit: str
-    base_distance: float = 0.0
+    unit: str = attrs.field(validator=_ID)
+    base_distance: float = attrs.field(default=0.0, validator=_DISTANCE)
 
 
 @attrs.frozen
 class Limber:
     """C: limber or deploy a gun (a whole move stationary)."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
@@ -124,8 +146,8 @@ class Order:
     """C (command and control on): a commander's order roll for a unit, or one roll for a group
     of his units moving together (``with_units``: the others; the group move's -1 applies)."""
 
-    general: str
-    unit: str
+    general: str = attrs.field(validator=_ID)
+    unit: str = attrs.field(validator=_ID)
     facts: OrderFacts = attrs.field(factory=OrderFacts)
     with_units: tuple[str, ...] = ()
 
@@ -134,14 +156,14 @@ class Order:
 class IndependentTest:
     """C (command and control on): a unit not commanded tests alone."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
 class HighlandChargeMove:
     """C ('45): a unit in a Highland charge moves its distance plus 1d6 at the nearest enemy."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
@@ -149,9 +171,9 @@ class MoveGeneral:
     """C: a general (or courier) moves up to 21" (half with a light wound) and may join a
     unit (``attach_to``, "" to ride alone)."""
 
-    general: str
-    inches: float = 0.0
-    attach_to: str = ""
+    general: str = attrs.field(validator=_ID)
+    inches: float = attrs.field(default=0.0, validator=_DISTANCE)
+    attach_to: str = attrs.field(default="", validator=text(empty=True))
 
 
 @attrs.frozen
@@ -159,8 +181,8 @@ class Engineer:
     """C: a close order unit with a wagon's tools builds (every other move) or dismantles a
     work (Field Engineering)."""
 
-    unit: str
-    work: str
+    unit: str = attrs.field(validator=_ID)
+    work: str = attrs.field(validator=_ID)
     build: bool = False
     has_tools: bool = True
 
@@ -170,15 +192,15 @@ class LayCharge:
     """C: a unit spends its move laying a demolition charge at a work (the first, or one more
     of its demolition there, up to a wagon's 6)."""
 
-    unit: str
-    work: str
+    unit: str = attrs.field(validator=_ID)
+    work: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
 class MoveAway:
     """C: the layers move away once every charge is laid; the charge goes off in phase E."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
     plan: MovePlan = attrs.field(factory=MovePlan)
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
 
@@ -188,9 +210,11 @@ class ChangeFacing:
     """D: the firing player turns a unit; ``enemies_in_front`` (id, distance) measured from its
     current front."""
 
-    unit: str
-    degrees: float
-    enemies_in_front: tuple[tuple[str, float], ...] = ()
+    unit: str = attrs.field(validator=_ID)
+    degrees: float = attrs.field(validator=finite(-360, 360))
+    enemies_in_front: tuple[tuple[str, float], ...] = attrs.field(
+        default=(), validator=each(_enemy_at, tuple)
+    )
     blocked: bool = False
 
 
@@ -204,11 +228,11 @@ class Fire:
     have fired in the firing phase; ``could_not_have_fired`` is that fact as the player
     measured it (no enemy in its range and arc then)."""
 
-    firer: str
-    target: str
-    facts: FireFacts
-    work: str = ""
-    chain_within_18: frozenset[str] = frozenset()
+    firer: str = attrs.field(validator=_ID)
+    target: str = attrs.field(validator=_ID)
+    facts: FireFacts = attrs.field(validator=_is(FireFacts))
+    work: str = attrs.field(default="", validator=text(empty=True))
+    chain_within_18: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
     could_not_have_fired: bool = False
 
 
@@ -216,9 +240,9 @@ class Fire:
 class Bombard:
     """E: guns fire ball at an empty work (``facts`` as for fire; cover is ignored)."""
 
-    firer: str
-    work: str
-    facts: FireFacts
+    firer: str = attrs.field(validator=_ID)
+    work: str = attrs.field(validator=_ID)
+    facts: FireFacts = attrs.field(validator=_is(FireFacts))
 
 
 @attrs.frozen
@@ -226,8 +250,8 @@ class Detonate:
     """E: the demolition whose layers moved away this move goes off. ``within``: the ids of
     the units the player measured within the blast radius."""
 
-    work: str
-    within: frozenset[str] = frozenset()
+    work: str = attrs.field(validator=_ID)
+    within: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
 
 
 @attrs.frozen
@@ -235,7 +259,7 @@ class SpreadHighlandCharge:
     """E ('45): an unshaken highland unit of the moving side within 12" of a Highland charge
     tests to join it."""
 
-    unit: str
+    unit: str = attrs.field(validator=_ID)
     in_musket_range: bool = False
 
 
@@ -243,9 +267,9 @@ class SpreadHighlandCharge:
 class DeclareCharge:
     """F (and again after K for a second cavalry charge): declare a charge."""
 
-    charger: str
-    target: str
-    distance: float
+    charger: str = attrs.field(validator=_ID)
+    target: str = attrs.field(validator=_ID)
+    distance: float = attrs.field(validator=_DISTANCE)
     in_front: bool = True
     facts: ChargeFacts = attrs.field(factory=ChargeFacts)
     over_obstacle: bool = False
@@ -258,14 +282,14 @@ class TestCharged:
 
     __test__ = False  # not a pytest test class
 
-    target: str
+    target: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
 class CounterCharge:
     """H: a unit that scored below zero counter-charges (or not)."""
 
-    target: str
+    target: str = attrs.field(validator=_ID)
     charge: bool = True
 
 
@@ -273,7 +297,7 @@ class CounterCharge:
 class Evade:
     """H (option): an open order or cavalry unit that did not rout evades the charge."""
 
-    target: str
+    target: str = attrs.field(validator=_ID)
 
 
 @attrs.frozen
@@ -282,7 +306,7 @@ class Contact:
     Out of reach, the charger moves to the target's place: ``enters`` when that place is a
     building."""
 
-    charger: str
+    charger: str = attrs.field(validator=_ID)
     in_reach: bool = False
     enters: Entering | None = None
 
@@ -297,10 +321,10 @@ class ResolveMelee:
     front (empty: all of them); ``also_defending``: a second unit of the charged side in contact
     with a lone attacker (one attacker against two defenders)."""
 
-    target: str
-    fronts: frozenset[str] = frozenset()
-    chain_within_18: frozenset[str] = frozenset()
-    also_defending: tuple[str, ...] = ()
+    target: str = attrs.field(validator=_ID)
+    fronts: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
+    chain_within_18: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
+    also_defending: tuple[str, ...] = attrs.field(default=(), validator=each(_ID, tuple))
 
 
 @attrs.frozen

@@ -15,8 +15,11 @@ from smoothbore.core import (
     Modifier,
     TotalCheck,
 )
+from smoothbore.core.stages import Done, Staged
+from smoothbore.core.validate import one_of
 
 from . import rules
+from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
 from .morale import basic_morale
 from .options import DEFAULT_OPTIONS, Options
 from .units import Arm, TroopType, Unit
@@ -84,7 +87,7 @@ def is_close_order(unit: Unit, options: Options) -> bool:
 class ChargeFacts:
     """What a player sees of the charged unit's position."""
 
-    face: Face = Face.FRONT
+    face: Face = attrs.field(default=Face.FRONT, validator=one_of(*Face))
     behind_obstacle: bool = False
     in_building: bool = False
     in_fortification: bool = False
@@ -227,3 +230,106 @@ def test_charged(
     ):
         return ChargedResult.ROUTS_SURRENDERS
     return result
+
+
+# --- the charge from the charged test through the melee, as stages ------------------------
+@attrs.frozen(order=False)
+class ChargeToMelee:
+    """How a charge ended: the charged test's result, whether the target counter-charged,
+    the melee (None when the target routed or surrendered at the test) and whether a
+    target routed in the rear surrendered."""
+
+    charged: ChargedResult
+    counter: bool = False
+    melee: MeleeOutcome | None = None
+    surrendered: bool = False
+
+    def __str__(self) -> str:
+        if self.melee is None:
+            return f"target {self.charged.value} at the test"
+        prefix = "counter-charge, " if self.counter else ""
+        if not self.melee.loser:
+            return f"{prefix}melee: {self.melee.effect.value}"
+        text = f"{prefix}melee: {self.melee.affected} {self.melee.effect.value}"
+        return text + (", surrenders" if self.surrendered else "")
+
+
+@attrs.frozen
+class _Charge:
+    """The context of a charge to melee: the target, the chargers, the facts and choices."""
+
+    target: Unit
+    chargers: tuple[Unit, ...]
+    facts: ChargeFacts
+    options: Options
+    over_obstacle: bool
+    uphill: bool
+    counter_charge: bool
+
+
+def _begin_charge(
+    target: Unit,
+    chargers: tuple[Unit, ...],
+    facts: ChargeFacts = ChargeFacts(),
+    options: Options = DEFAULT_OPTIONS,
+    over_obstacle: bool = False,
+    uphill: bool = False,
+    counter_charge: bool = True,
+) -> tuple[_Charge, None]:
+    return _Charge(target, chargers, facts, options, over_obstacle, uphill, counter_charge), None
+
+
+def _charged_stage(
+    charge: _Charge, _: None, *, dice: Dice
+) -> ChargedResult | Done[ChargeToMelee]:
+    """G: the charged unit tests; a rout or a surrender ends the charge there."""
+    result = test_charged(charge.target, charge.chargers, charge.facts, dice=dice,
+                          options=charge.options)
+    if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
+        return Done(ChargeToMelee(result))
+    return result
+
+
+def _melee_stage(
+    charge: _Charge, charged: ChargedResult, *, dice: Dice
+) -> tuple[ChargedResult, bool, MeleeOutcome] | Done[ChargeToMelee]:
+    """J: the melee, the target counter-charging where it may and will."""
+    facts = charge.facts
+    counter = charged is ChargedResult.COUNTER_CHARGE and charge.counter_charge
+    attackers = tuple(
+        Fighter(c, charging=True, over_obstacle=charge.over_obstacle, uphill=charge.uphill,
+                charging_building=facts.in_building,
+                charging_fortification=facts.in_fortification)
+        for c in charge.chargers
+    )
+    defender = Fighter(charge.target, charging=counter, flank=facts.face is Face.FLANK,
+                       rear=facts.face is Face.REAR)
+    melee = Melee(attackers, (defender,), defender_behind_obstacle=facts.behind_obstacle)
+    out = resolve_melee(melee, dice=dice, options=charge.options)
+    if out.loser == "defenders" and out.effect is Effect.ROUT and facts.face is Face.REAR:
+        return charged, counter, out
+    return Done(ChargeToMelee(charged, counter, out))
+
+
+def _surrender_stage(
+    charge: _Charge, value: tuple[ChargedResult, bool, MeleeOutcome], *, dice: Dice
+) -> ChargeToMelee:
+    """A target routed by a melee in its rear tests surrender (Surrender)."""
+    charged, counter, out = value
+    surrendered = test_surrender(charge.target, dice=dice, why="charged in the rear and routed")
+    return ChargeToMelee(charged, counter, out, surrendered)
+
+
+def _charge_result(charge: _Charge, result: ChargeToMelee) -> ChargeToMelee:
+    return result
+
+
+charge_to_melee: Staged[ChargeToMelee] = Staged(
+    "charge to melee", rules.CHARGING, _begin_charge,
+    (_charged_stage, _melee_stage, _surrender_stage), _charge_result,
+    doc="""A charge from the charged test through the melee (G-J), written once as stages:
+    the charged test (a rout or surrender ends it), the melee with a counter-charge where
+    the target may and will, and the surrender test of a target routed in its rear.
+    ``charge_to_melee(target, chargers, facts, options, over_obstacle, uphill,
+    counter_charge, dice=dice)`` plays it; ``odds(charge_to_melee, ...)`` composes it.""",
+)

@@ -18,6 +18,8 @@ from smoothbore.core import (
     Modifier,
     TotalCheck,
 )
+from smoothbore.core.stages import Staged
+from smoothbore.core.validate import MAX_INCHES, finite, one_of
 
 from . import rules
 from .morale import morale_total
@@ -118,17 +120,17 @@ class FireFacts:
     ``clear_of_target`` its distances); ``higher_ground`` that the gun fires to or from higher
     ground; ``split_fire`` a unit in a building whose bases fire different ways."""
 
-    range_inches: float
-    cover: Cover = Cover.OPEN
-    angle: float = 0.0
+    range_inches: float = attrs.field(validator=finite(0, MAX_INCHES))
+    cover: Cover = attrs.field(default=Cover.OPEN, validator=one_of(*Cover))
+    angle: float = attrs.field(default=0.0, validator=finite(-180, 180))
     target_visible: bool = True
-    woods: Woods = Woods.NONE
+    woods: Woods = attrs.field(default=Woods.NONE, validator=one_of(*Woods))
     coureurs: bool = False
     friends_in_arc: bool = False
     overhead: bool = False
     higher_ground: bool = False
-    clear_of_firer: float = 0.0
-    clear_of_target: float = 0.0
+    clear_of_firer: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
+    clear_of_target: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
     split_fire: bool = False
 
 
@@ -264,24 +266,45 @@ def fire_outcome(score: int, target: Unit, options: Options = DEFAULT_OPTIONS) -
     return FireResult(score, hit, score > morale_total(target, max(0, strength)))
 
 
-def resolve_fire(
-    firer: Unit,
-    target: Unit,
-    facts: FireFacts,
-    *,
-    dice: Dice,
-    options: Options = DEFAULT_OPTIONS,
-) -> FireResult:
-    """One unit's fire: 2d6 plus factors; 7+ removes a strength point; the same score tests
-    the target's morale."""
+@attrs.frozen
+class _Fire:
+    """The context of one unit's fire: what its stages read."""
+
+    firer: Unit
+    target: Unit
+    facts: FireFacts
+    options: Options
+
+
+def _begin_fire(
+    firer: Unit, target: Unit, facts: FireFacts, options: Options = DEFAULT_OPTIONS
+) -> tuple[_Fire, None]:
     check_target_detected(target, facts)
-    check = fire_check(firer, facts, options)
-    score = dice.roll(
-        check,
-        reason=f"{firer.name} fires at {target.name}",
+    return _Fire(firer, target, facts, options), None
+
+
+def _fire_roll(fire: _Fire, _: None, *, dice: Dice) -> int:
+    """2d6 plus every firing factor: the modified score."""
+    return dice.roll(
+        fire_check(fire.firer, fire.facts, fire.options),
+        reason=f"{fire.firer.name} fires at {fire.target.name}",
         rule=rules.FIRING,
     )
-    return fire_outcome(score, target, options)
+
+
+def _fire_effect(fire: _Fire, score: int) -> FireResult:
+    """Morale effect of fire: the loss and the morale test the score gives."""
+    return fire_outcome(score, fire.target, fire.options)
+
+
+resolve_fire: Staged[FireResult] = Staged(
+    "fire", rules.FIRING, _begin_fire, (_fire_roll,), _fire_effect,
+    doc="""One unit's fire: 2d6 plus factors; 7+ removes a strength point; the same score
+    tests the target's morale. ``resolve_fire(firer, target, facts, dice=dice,
+    options=options)`` plays it; ``odds(resolve_fire, firer, target, facts)`` composes it
+    (each score once, equal results merged).""",
+)
+"""One unit's fire and its morale effect, written once as stages."""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 
 from smoothbore.core import Dice, Help, Mechanism, spell
 
-from . import campaign, command, fortifications, generals, rules, variants
-from .charges import ChargedResult, ChargeFacts, Face, test_charged, test_surrender
+from . import campaign, charges, command, fortifications, generals, rules, variants
+from .charges import ChargeFacts, Face, test_charged, test_surrender
 from .firing import Cover, FireFacts, resolve_fire
 from .melee import Fighter, Melee, resolve_melee
 from .morale import test_routing, test_shaken
@@ -267,37 +267,9 @@ def charge_to_melee(
     chargers = _chargers(charger, charger_nation, second_charger, highland_charge)
     facts = ChargeFacts(face, behind_obstacle, in_building, in_fortification)
     opts = Options(variant=variant_named(variant))
-    result = test_charged(t, chargers, facts, dice=dice, options=opts)
-    if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
-        return f"target {result.value} at the test"
-    counter = result is ChargedResult.COUNTER_CHARGE and counter_charge
-    attackers = tuple(
-        Fighter(
-            c,
-            charging=True,
-            over_obstacle=over_obstacle,
-            uphill=uphill,
-            charging_building=in_building,
-            charging_fortification=in_fortification,
-        )
-        for c in chargers
-    )
-    defender = Fighter(t, charging=counter, flank=face is Face.FLANK, rear=face is Face.REAR)
-    m = Melee(attackers, (defender,), defender_behind_obstacle=behind_obstacle)
-    out = resolve_melee(m, dice=dice, options=opts)
-    prefix = "counter-charge, " if counter else ""
-    if not out.loser:
-        return f"{prefix}melee: {out.effect.value}"
-    text = f"{prefix}melee: {out.affected} {out.effect.value}"
-    routed = out.effect.value.startswith("routs")
-    if (
-        routed
-        and out.loser == "defenders"
-        and face is Face.REAR
-        and test_surrender(t, dice=dice, why="charged in the rear and routed")
-    ):
-        text += ", surrenders"
-    return text
+    result = charges.charge_to_melee(t, chargers, facts, opts, over_obstacle, uphill,
+                                     counter_charge, dice=dice)
+    return str(result)
 
 
 def surrender(*, dice: Dice, mounted: Annotated[bool, Help("mounted unit (5+)")] = False) -> str:

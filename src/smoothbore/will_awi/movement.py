@@ -12,6 +12,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, ThresholdCheck
+from smoothbore.core.validate import MAX_INCHES, at_least, each, finite, maybe, one_of
 
 from . import rules
 from .charges import charge_reach
@@ -209,12 +210,15 @@ def crossing_cost(unit: Unit, crossing: Crossing, action: object = None) -> Frac
 class Leg:
     """A stretch of the move: inches travelled (by the outer base when wheeling) in terrain."""
 
-    inches: float
-    terrain: tuple[Terrain, ...] = (Terrain.OPEN,)
+    inches: float = attrs.field(validator=finite(0, MAX_INCHES))
+    terrain: tuple[Terrain, ...] = attrs.field(
+        default=(Terrain.OPEN,), validator=each(one_of(*Terrain), tuple)
+    )
 
-    def __attrs_post_init__(self) -> None:
-        if self.inches < 0:
-            raise InvalidValueError("Leg.inches", self.inches, "0 or more")
+
+def _is_leg(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+    if not isinstance(value, Leg):
+        raise InvalidValueError(f"MovePlan.{attribute.name}", value, "a tuple of Leg")
 
 
 @attrs.frozen
@@ -226,14 +230,18 @@ class MovePlan:
     of an enemy; ``facing_change``: degrees turned; ``nearest_enemy``: distance to the nearest
     enemy at the end (None: none near)."""
 
-    legs: tuple[Leg, ...] = ()
-    crossings: tuple[Crossing, ...] = ()
+    legs: tuple[Leg, ...] = attrs.field(default=(), validator=each(_is_leg, tuple))
+    crossings: tuple[Crossing, ...] = attrs.field(
+        default=(), validator=each(one_of(*Crossing), tuple)
+    )
     retiring: bool = False
-    passes_through: int = 0
+    passes_through: int = attrs.field(default=0, validator=at_least(0))
     road_full: bool = False
     enemy_within_24: bool = True
-    facing_change: float = 0.0
-    nearest_enemy: float | None = None
+    facing_change: float = attrs.field(default=0.0, validator=finite(-360, 360))
+    nearest_enemy: float | None = attrs.field(
+        default=None, validator=maybe(finite(0, MAX_INCHES))
+    )
 
 
 @attrs.frozen

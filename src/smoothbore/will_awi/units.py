@@ -9,6 +9,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import InvalidValueError, in_range
+from smoothbore.core.validate import maybe, one_of, refers_to, text
 
 
 class Arm(enum.Enum):
@@ -210,20 +211,24 @@ class Unit:
     ``dragoons`` marks cavalry that move as the '45's dragoons (British cavalry always do).
     """
 
-    id: str
-    name: str
-    side: str
-    troop: TroopType
-    nationality: Nationality = Nationality.AMERICAN
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
+    side: str = attrs.field(validator=text())
+    troop: TroopType = attrs.field(validator=one_of(*TroopType))
+    nationality: Nationality = attrs.field(
+        default=Nationality.AMERICAN, validator=one_of(*Nationality)
+    )
     strength: int = attrs.field(default=5, validator=_strength_ok)
     initial_strength: int = attrs.field(default=5, validator=in_range(1, 6))
-    formation: Formation = Formation.LINE
+    formation: Formation = attrs.field(default=Formation.LINE, validator=one_of(*Formation))
     limbered: bool = False
-    status: Status = Status.STEADY
+    status: Status = attrs.field(default=Status.STEADY, validator=one_of(*Status))
     militia_morale: int = attrs.field(default=1, validator=_militia_ok)
-    training: Training | None = None
-    weapon: Weapon | None = None
-    commander: str = ""
+    training: Training | None = attrs.field(default=None, validator=maybe(one_of(*Training)))
+    weapon: Weapon | None = attrs.field(default=None, validator=maybe(one_of(*Weapon)))
+    commander: str = attrs.field(
+        default="", validator=text(empty=True), metadata=refers_to("commanders", blank=True)
+    )
     morale_bonus: int = attrs.field(default=0, validator=in_range(0, 1))
     fire_bonus: int = attrs.field(default=0, validator=in_range(0, 1))
     highland_charge: bool = False
@@ -336,15 +341,19 @@ class Commander:
     """A general (brigadier, senior general or commander in chief): rank, command rating
     (Command & Control), light wounds, the unit he rides with and his superior."""
 
-    id: str
-    name: str
-    side: str
-    rank: Rank = Rank.BRIGADIER
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
+    side: str = attrs.field(validator=text())
+    rank: Rank = attrs.field(default=Rank.BRIGADIER, validator=one_of(*Rank))
     rating: int = attrs.field(default=8, validator=in_range(2, 12))
     light_wounds: int = attrs.field(default=0, validator=in_range(0, 1))
-    state: GeneralState = GeneralState.ACTIVE
-    attached_to: str = ""
-    superior: str = ""
+    state: GeneralState = attrs.field(default=GeneralState.ACTIVE, validator=one_of(*GeneralState))
+    attached_to: str = attrs.field(
+        default="", validator=text(empty=True), metadata=refers_to("units", blank=True)
+    )
+    superior: str = attrs.field(
+        default="", validator=text(empty=True), metadata=refers_to("commanders", blank=True)
+    )
 
     @property
     def active(self) -> bool:

@@ -1,0 +1,160 @@
+"""The actions of a Bolt Action ACW turn, as frozen values. Until positions arrive they carry
+what the players measure at the table (range, cover, enfilade, arcs, terrain crossed, the
+charge's distance and angle); ``legal_actions`` offers them with plain facts."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from .charges import ChargeFacts, Response
+from .movement import Terrain
+from .shooting import ShotFacts
+from .units import Formation, NamedEnum
+
+
+class Mount(NamedEnum):
+    """A cavalry unit's fire and advance: mount or dismount as part of it (Orders, 2)."""
+
+    NONE = "none"
+    DISMOUNT = "dismount"
+    REMOUNT = "remount"
+
+
+@attrs.frozen
+class DrawDie:
+    """Draw an order die from the bag (The Turn, 1)."""
+
+
+@attrs.frozen
+class EndTurn:
+    """The bag is empty: end the turn (The Turn, 5)."""
+
+
+@attrs.frozen
+class Activate:
+    """Give the drawn die to a brigade (``brigade:<name>``) or an independent unit."""
+
+    group: str
+
+
+@attrs.frozen
+class ArmyTest:
+    """The brigade's order test when its army has lost half its brigades (Brigade and army
+    strength)."""
+
+
+@attrs.frozen
+class RallyFromRout:
+    """A routing unit of the brigade tests to stop routing (The Turn, 2; Morale Test)."""
+
+    unit_id: str
+
+
+@attrs.frozen
+class Fire:
+    """Order 1: fire without moving (or a halted charger's fire)."""
+
+    unit_id: str
+    target_id: str
+    facts: ShotFacts = ShotFacts()
+
+
+@attrs.frozen
+class Advance:
+    """Order 2: fire and advance: move at the rate over ``terrain`` (through a stationary
+    friendly unit ``through``), firing at ``target_id`` on the move; cavalry may mount or
+    dismount (``near_holders``: the remounting unit is within 6" of its horse holders)."""
+
+    unit_id: str
+    terrain: Terrain = Terrain.OPEN
+    through: str | None = None
+    target_id: str | None = None
+    facts: ShotFacts = ShotFacts()
+    mount: Mount = Mount.NONE
+    near_holders: bool = True
+
+
+@attrs.frozen
+class Run:
+    """Order 3: run at double speed over ``terrain``."""
+
+    unit_id: str
+    terrain: Terrain = Terrain.OPEN
+
+
+@attrs.frozen
+class Charge:
+    """Order 3: charge an enemy to the unit's direct front (or a second cavalry charge)."""
+
+    unit_id: str
+    target_id: str
+    facts: ChargeFacts = ChargeFacts()
+
+
+@attrs.frozen
+class ChangeFormation:
+    """Order 4: line to column or column to line; limber or unlimber."""
+
+    unit_id: str
+    formation: Formation
+
+
+@attrs.frozen
+class Rally:
+    """Order 5: no move or fire, lose D6 pins."""
+
+    unit_id: str
+
+
+@attrs.frozen
+class Down:
+    """Order 6: no move or fire, -1 to be hit."""
+
+    unit_id: str
+
+
+@attrs.frozen
+class MoveCommander:
+    """A commander moves up to 24" to be with a unit (A14)."""
+
+    commander_id: str
+    unit_id: str
+
+
+@attrs.frozen
+class EndActivation:
+    """The brigade has completed its actions: draw the next die (The Turn, 5)."""
+
+
+@attrs.frozen
+class Respond:
+    """The charged unit's reaction; ``behind`` is a friendly unit in the way of its retreat
+    if it fails its order test (Melee)."""
+
+    response: Response
+    behind: str | None = None
+
+
+@attrs.frozen
+class RoutMove:
+    """A routing unit retreats at run speed away from the enemy, through ``through`` (a
+    friendly unit, which takes a pin) or through none (Morale Test)."""
+
+    unit_id: str
+    through: str | None = None
+
+
+@attrs.frozen
+class FightOn:
+    """Fight a melee that continues from the last turn (Melee)."""
+
+    charger_id: str
+    defender_id: str
+
+
+Action = Union[  # noqa: UP007 (a runtime alias)
+    DrawDie, EndTurn, Activate, ArmyTest, RallyFromRout, Fire, Advance, Run, Charge,
+    ChangeFormation, Rally, Down, MoveCommander, EndActivation, Respond, RoutMove, FightOn,
+]

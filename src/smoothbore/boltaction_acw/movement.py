@@ -1,0 +1,120 @@
+"""Movement: the rates table, running at double, terrain, and interpenetration with its order
+test (Movement; Terrain Movement Modifiers; Interpolation of units)."""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.core import Dice
+
+from .morale import NO_COMMAND, Command, order_test
+from .options import DEFAULT_OPTIONS, Options
+from .rules import RULE_INTERPENETRATION, RULE_MOVEMENT, RULE_TERRAIN
+from .units import Formation, NamedEnum, Unit, UnitType, add_pins
+
+COMMANDER_MOVE = 24
+"""Commanders move 24" (Movement)."""
+
+
+class Terrain(NamedEnum):
+    """What a move crosses (Terrain Movement Modifiers)."""
+
+    OPEN = "open"
+    LINEAR_OBSTACLE = "linear obstacle"
+    WOODS = "woods"
+    ROAD = "road"
+    RIVER_CROSSING = "major river at a crossing point"
+    MAJOR_RIVER = "major river away from a crossing"
+
+
+class Pace(NamedEnum):
+    """How far a move goes: ADVANCE at the rate, RUN (or charge) at double (Orders)."""
+
+    ADVANCE = "advance"
+    RUN = "run"
+
+
+def rate(unit: Unit) -> int:
+    """The move rate in inches (Movement): infantry 6" in line, 12" in column; cavalry 9" and
+    18"; limbered artillery 12", unlimbered 3"; wagons 12". Skirmishers and dismounted
+    cavalry move as infantry in line (A7)."""
+    kind, formation = unit.kind, unit.formation
+    if kind is UnitType.ARTILLERY:
+        return 12 if formation is Formation.LIMBERED else 3
+    if kind is UnitType.WAGON:
+        return 12
+    column = formation is Formation.COLUMN
+    if kind is UnitType.CAVALRY and unit.mounted:
+        return 18 if column else 9
+    return 12 if column else 6
+
+
+def terrain_problem(unit: Unit, terrain: Terrain) -> str:
+    """Why the unit may not make this move ("" if it may): major rivers only at crossing
+    points (Terrain Movement Modifiers)."""
+    if terrain is Terrain.MAJOR_RIVER:
+        return "major rivers are crossed only at crossing points"
+    return ""
+
+
+def move_distance(unit: Unit, pace: Pace = Pace.ADVANCE, terrain: Terrain = Terrain.OPEN) -> int:
+    """The furthest the unit moves (Movement; Terrain Movement Modifiers): double when
+    running; half over a linear obstacle or through woods (skirmishers ignore every penalty,
+    woods too); double on a road for a column."""
+    inches = rate(unit) * (2 if pace is Pace.RUN else 1)
+    if terrain in (Terrain.LINEAR_OBSTACLE, Terrain.WOODS) and not unit.skirmishing:
+        return inches // 2
+    if terrain is Terrain.ROAD and unit.formation is Formation.COLUMN:
+        return inches * 2
+    return inches
+
+
+def charge_reach(unit: Unit) -> int:
+    """How far a charge reaches: a run in the open (Orders, 3)."""
+    return move_distance(unit, Pace.RUN)
+
+
+@attrs.frozen
+class MoveResult:
+    """A move: how far, whether it went through the friendly unit, the pins it took."""
+
+    inches: int
+    through: bool = True
+    pinned: bool = False
+
+    def __str__(self) -> str:
+        text = f"{self.inches}\""
+        if not self.through:
+            text += ", stopped 1\" behind the friendly unit"
+        if self.pinned:
+            text += ", pinned"
+        return text
+
+
+def woods_test(unit: Unit, command: Command = NO_COMMAND, *, dice: Dice,
+               options: Options = DEFAULT_OPTIONS) -> Unit:
+    """A unit in line entering woods takes an order test: failed, it moves but takes a pin
+    (Terrain Movement Modifiers)."""
+    if order_test(unit, command, dice=dice, options=options,
+                  reason=f"{unit.name} enters woods in line"):
+        return unit
+    return add_pins(unit, 1)
+
+
+def needs_woods_test(unit: Unit, terrain: Terrain) -> bool:
+    """In line and entering woods (Terrain Movement Modifiers)."""
+    return terrain is Terrain.WOODS and unit.formation is Formation.LINE
+
+
+def interpenetrate(mover: Unit, stationary: Unit, command: Command = NO_COMMAND, *,
+                   dice: Dice, options: Options = DEFAULT_OPTIONS) -> tuple[bool, Unit, Unit]:
+    """(passed, mover, stationary): passing through a stationary friendly unit needs an order
+    test; failed, both units take a pin and the mover stays 1" behind (Interpolation of
+    units)."""
+    if order_test(mover, command, dice=dice, options=options,
+                  reason=f"{mover.name} passes through {stationary.name}"):
+        return True, mover, stationary
+    return False, add_pins(mover, 1), add_pins(stationary, 1)
+
+
+MOVEMENT_RULES = (RULE_MOVEMENT, RULE_TERRAIN, RULE_INTERPENETRATION)

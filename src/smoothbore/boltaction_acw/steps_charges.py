@@ -1,0 +1,244 @@
+"""Charges and melee in play: the charge order, the charged unit's reaction in its
+opponent's turn, the melee that follows and melees that go on into the next turn (Melee).
+For each action, its candidates, roll-free check and handler."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import IllegalActionError, Log, enter_phase
+
+from .actions import Charge, FightOn, Respond
+from .charges import ChargeFacts, Reaction, charge_problem, receive, responses
+from .melee import MeleeFacts, MeleeOutcome, fight
+from .movement import charge_reach
+from .phases import DRAW, ORDERS, REACTION
+from .rules import (
+    RULE_CAVALRY,
+    RULE_CHARGE,
+    RULE_CHARGED,
+    RULE_COMBAT,
+    RULE_MELEE,
+    RULE_MELEE_RESULT,
+    RULE_REACTIONS,
+)
+from .state import (
+    Engaged,
+    PendingCharge,
+    State,
+    command_for,
+    routing_friends,
+    with_units,
+)
+from .steps_orders import actors, check_actor, check_enemy, check_group_ready, enemies, take_order
+from .steps_sequence import check_no_routs
+from .units import Unit, UnitType
+from .victory import check_undecided
+
+
+# --- the charge order ---------------------------------------------------------------------
+def second_reach(state: State, unit_id: str) -> int | None:
+    """The charge reach left to victorious cavalry for a second charge this turn."""
+    for uid, inches in state.extra.second:
+        if uid == unit_id:
+            return inches
+    return None
+
+
+def default_charge(unit: Unit, reach: int | None = None) -> tuple[ChargeFacts, ...]:
+    """The candidates' charges: from the front and from the flank, at half the reach."""
+    distance = max(1, (charge_reach(unit) if reach is None else reach) // 2)
+    return ChargeFacts(distance), ChargeFacts(distance, flank=True)
+
+
+def candidates_charge(state: State) -> Iterator[Charge]:
+    """Each acting unit (and victorious cavalry with reach left) at each enemy."""
+    chargers = [(u, None) for u in actors(state)] + [
+        (state.unit(uid), reach) for uid, reach in state.extra.second]
+    for unit, reach in chargers:
+        for target in enemies(state, unit):
+            for facts in default_charge(unit, reach):
+                yield Charge(unit.id, target.id, facts)
+
+
+def check_charge(state: State, action: Charge) -> None:
+    """Charge an enemy to the unit's direct front within a run (Melee), or a second charge
+    of victorious cavalry within the reach they have left."""
+    reach = second_reach(state, action.unit_id)
+    if reach is None:
+        unit = check_actor(state, action, action.unit_id)
+    else:
+        check_group_ready(state, action)
+        unit = state.unit(action.unit_id)
+        if action.facts.distance > reach:
+            raise IllegalActionError(action, f"{unit.name} has {reach}\" of charge left",
+                                     RULE_CAVALRY)
+    target = check_enemy(state, action, unit, action.target_id, RULE_CHARGE)
+    problem = charge_problem(unit, target, action.facts)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_CHARGE)
+
+
+def apply_charge(state: State, action: Charge, log: Log) -> State:
+    """The chargers take an order test (A12); passed, the charged unit reacts."""
+    unit, target = state.unit(action.unit_id), state.unit(action.target_id)
+    second = second_reach(state, unit.id) is not None
+    if second:
+        extra = state.extra
+        state = state.replace(extra=attrs.evolve(
+            extra, second=tuple(s for s in extra.second if s[0] != unit.id)))
+    what = f"{'second ' if second else ''}charge {target.name}"
+    passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
+    if not passed or not new.unit(unit.id).in_the_fight:
+        return new
+    log.add("charge", f"{unit.name} charges {target.name} from {action.facts.distance}\"",
+            RULE_CHARGE, unit.id)
+    new = enter_phase(new, REACTION)
+    return new.replace(extra=attrs.evolve(
+        new.extra, charge=PendingCharge(unit.id, target.id, action.facts)))
+
+
+# --- the reaction ---------------------------------------------------------------------------
+def candidates_respond(state: State) -> Iterator[Respond]:
+    """Each reaction open to the charged unit, with no friend behind or each friend."""
+    charge = state.extra.charge
+    if charge is None:
+        return
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    friends = [u.id for u in state.units
+               if u.side == target.side and u.id != target.id and u.in_the_fight]
+    for response in responses(charger, target, charge.facts):
+        yield Respond(response)
+        if response.value != "evade":
+            for friend in friends:
+                yield Respond(response, friend)
+
+
+def check_respond(state: State, action: Respond) -> None:
+    """The charged unit reacts as it may (Melee; The Turn, 4)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    charge = state.extra.charge
+    if charge is None:
+        raise IllegalActionError(action, "no charge is waiting", RULE_REACTIONS)
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    allowed = responses(charger, target, charge.facts)
+    if action.response not in allowed:
+        raise IllegalActionError(
+            action, f"{target.name} may: {', '.join(map(str, allowed))}", RULE_CHARGED)
+    if action.behind is not None:
+        friend = state.unit(action.behind)
+        if (action.response.value == "evade" or friend.side != target.side
+                or friend.id == target.id or not friend.in_the_fight):
+            raise IllegalActionError(action, f"{friend.name} is not a friendly unit behind "
+                                     f"{target.name}", RULE_CHARGED)
+
+
+def apply_respond(state: State, action: Respond, log: Log) -> State:
+    """The reaction, then the melee if the chargers charge home (Melee)."""
+    charge = state.extra.charge
+    assert charge is not None
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    behind = state.unit(action.behind) if action.behind is not None else None
+    commands = (command_for(state, charger), command_for(state, target),
+                command_for(state, behind) if behind is not None else command_for(state, target))
+    result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
+                     options=state.options, commands=commands,
+                     routing_friends=routing_friends(state, charger))
+    log.add("reaction", f"{target.name}: {action.response}: {result}", RULE_CHARGED,
+            target.id)
+    changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
+    new = with_units(state, *changed)
+    new = enter_phase(new, ORDERS)
+    new = new.replace(extra=attrs.evolve(new.extra, charge=None))
+    reaction = result.reaction
+    facts = MeleeFacts(charge.facts.flank, charge.facts.rear, charge.facts.obstacle)
+    if reaction is Reaction.HALTED:
+        return new.replace(extra=attrs.evolve(new.extra, halted=new.extra.halted | {charger.id}))
+    if reaction is Reaction.CAUGHT:
+        return _victory(new, charger.id, charge.facts, log)
+    if reaction is Reaction.STOPPED:
+        return melee(new, charger.id, target.id, MeleeFacts(rear=True), log, charge.facts)
+    if reaction is Reaction.CHARGE_HOME:
+        return melee(new, charger.id, target.id, facts, log, charge.facts)
+    if reaction is Reaction.COUNTER_CHARGED:
+        return melee(new, charger.id, target.id, facts, log, charge.facts, counter=True)
+    return new
+
+
+def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, log: Log,
+          charge: ChargeFacts | None = None, *, counter: bool = False) -> State:
+    """A round of melee and its consequences: routers queued, a melee that continues kept
+    for next turn, victorious cavalry free to charge again (Melee)."""
+    charger, defender = state.unit(charger_id), state.unit(defender_id)
+    result, hurt_charger, hurt_defender = fight(
+        charger, defender, facts, charging=charge is not None, simultaneous=counter,
+        defender_charging=counter, dice=log.dice, options=state.options,
+        commands=(command_for(state, charger), command_for(state, defender)),
+        routing_friends=(routing_friends(state, charger), routing_friends(state, defender)))
+    log.add("melee", f"{charger.name} against {defender.name}: {result}", RULE_COMBAT,
+            charger.id)
+    new = with_units(state, hurt_charger, hurt_defender)
+    if result.outcome is MeleeOutcome.CONTINUES:
+        if new.unit(charger_id).in_the_fight and new.unit(defender_id).in_the_fight:
+            extra = new.extra
+            return new.replace(extra=attrs.evolve(
+                extra, melees=(*extra.melees, Engaged(charger_id, defender_id, facts))))
+        return new
+    if result.outcome is MeleeOutcome.VICTOR_FALLS_BACK:
+        log.add("melee", "the victors fall back 2\" facing the enemy", RULE_MELEE_RESULT)
+        return new
+    if result.winner == "charger" and charge is not None:
+        return _victory(new, charger_id, charge, log)
+    return new
+
+
+def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:
+    """Victorious cavalry may charge again this turn with the reach they have left
+    (Melee)."""
+    unit = state.unit(charger_id)
+    left = charge_reach(unit) - charge.distance
+    if unit.kind is not UnitType.CAVALRY or not unit.mounted or left <= 0:
+        return state
+    if not unit.in_the_fight or any(uid == unit.id for uid, _ in state.extra.second):
+        return state
+    log.add("charge", f"{unit.name} may charge again ({left}\" left) if it passes another "
+            "order test", RULE_CAVALRY, unit.id)
+    extra = state.extra
+    return state.replace(extra=attrs.evolve(extra, second=(*extra.second, (unit.id, left))))
+
+
+# --- melees that go on ---------------------------------------------------------------------
+def candidates_fight_on(state: State) -> Iterator[FightOn]:
+    """Each melee that continues and has not been fought this turn."""
+    for engaged in state.extra.melees:
+        if (engaged.charger_id, engaged.defender_id) not in state.extra.fought:
+            yield FightOn(engaged.charger_id, engaged.defender_id)
+
+
+def check_fight_on(state: State, action: FightOn) -> None:
+    """A melee continuing from last turn is fought (Melee)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    pair = (action.charger_id, action.defender_id)
+    if pair in state.extra.fought or not any(
+        (m.charger_id, m.defender_id) == pair for m in state.extra.melees
+    ):
+        raise IllegalActionError(action, "no such melee waits to be fought", RULE_MELEE_RESULT)
+
+
+def apply_fight_on(state: State, action: FightOn, log: Log) -> State:
+    """Fight the next round, the chargers first without the charge's bonus (A11); once no
+    melee waits, the first die is drawn."""
+    extra = state.extra
+    engaged = next(m for m in extra.melees
+                   if m.charger_id == action.charger_id and m.defender_id == action.defender_id)
+    rest = tuple(m for m in extra.melees if m != engaged)
+    fought = (*extra.fought, (engaged.charger_id, engaged.defender_id))
+    new = state.replace(extra=attrs.evolve(extra, melees=rest, fought=fought))
+    new = melee(new, engaged.charger_id, engaged.defender_id, engaged.facts, log)
+    if all((m.charger_id, m.defender_id) in fought for m in new.extra.melees):
+        return enter_phase(new, DRAW)
+    return new

@@ -1,0 +1,590 @@
+"""The orders of an activated unit (fire, fire and advance, run, change formation, rally,
+down), a routing unit's test, commanders' moves and rout moves: for each, its candidates, the
+roll-free check naming the rule that forbids it, and the handler (Orders; Order tests;
+Movement; Shooting; Morale Test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import IllegalActionError, Log
+
+from . import movement
+from .actions import (
+    Advance,
+    ChangeFormation,
+    Down,
+    Fire,
+    MoveCommander,
+    Mount,
+    Rally,
+    RallyFromRout,
+    Run,
+    RoutMove,
+)
+from .morale import order_test, rally, recover_from_rout
+from .rules import (
+    RULE_ADVANCE,
+    RULE_DOWN,
+    RULE_FIRE,
+    RULE_FORMATION,
+    RULE_INEFFECTIVE,
+    RULE_INTERPENETRATION,
+    RULE_MOVEMENT,
+    RULE_ONE_ORDER,
+    RULE_ORDER_TESTS,
+    RULE_RALLY,
+    RULE_RALLY_ROUT,
+    RULE_ROUT,
+    RULE_ROUT_TESTS,
+    RULE_SHOOTING,
+    RULE_TERRAIN,
+    RULE_TURN,
+    RULE_UNIT_SIZES,
+)
+from .shooting import Firing, ShotFacts, fire_problem, shoot
+from .state import (
+    State,
+    command_for,
+    engaged,
+    group_of,
+    group_side,
+    ineffective,
+    routing_friends,
+    with_units,
+)
+from .steps_sequence import army_test_due, check_no_routs, untested_routers
+from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, add_pins
+from .victory import check_undecided
+
+TERRAINS = (movement.Terrain.OPEN, movement.Terrain.WOODS)
+
+
+# --- shared by the orders ------------------------------------------------------------------
+def check_group_ready(state: State, action: object) -> str:
+    """The active group, its army test taken and its routing units tested (The Turn, 2)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    group = state.extra.group
+    if group is None:
+        raise IllegalActionError(action, "no brigade is acting", RULE_TURN)
+    if army_test_due(state):
+        from .rules import RULE_ARMY
+
+        raise IllegalActionError(action, "the brigade must first take its army test",
+                                 RULE_ARMY)
+    return group
+
+
+def check_actor(state: State, action: object, unit_id: str) -> Unit:
+    """A unit of the active group that may take its one order: in the fight, not locked in
+    melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
+    group = check_group_ready(state, action)
+    unit = state.unit(unit_id)
+    if group_of(unit) != group:
+        raise IllegalActionError(action, f"{unit.name} is not in the acting brigade", RULE_TURN)
+    if unit.lost:
+        raise IllegalActionError(action, f"{unit.name} is out of the battle", RULE_TURN)
+    if unit.routing:
+        raise IllegalActionError(action, f"{unit.name} is routing: it only tests to rally",
+                                 RULE_ROUT_TESTS)
+    if untested_routers(state):
+        raise IllegalActionError(action, "the brigade's routing units test first",
+                                 RULE_ROUT_TESTS)
+    if unit.id in state.extra.ordered:
+        raise IllegalActionError(action, f"{unit.name} has had its order this turn",
+                                 RULE_ONE_ORDER)
+    if engaged(state, unit.id) is not None:
+        raise IllegalActionError(action, f"{unit.name} is locked in melee", RULE_ONE_ORDER)
+    return unit
+
+
+def actors(state: State) -> Iterator[Unit]:
+    """The units of the active group that may still take an order."""
+    group = state.extra.group
+    if group is None or state.extra.routs:
+        return
+    extra = state.extra
+    for unit in state.units:
+        if (group_of(unit) == group and unit.in_the_fight and unit.id not in extra.ordered
+                and engaged(state, unit.id) is None):
+            yield unit
+
+
+def enemies(state: State, unit: Unit) -> Iterator[Unit]:
+    """Enemy units on the table, not locked in melee."""
+    for other in state.units:
+        if other.side != unit.side and not other.lost and engaged(state, other.id) is None:
+            yield other
+
+
+def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
+    """An enemy unit on the table and not locked in melee (A8)."""
+    target = state.unit(target_id)
+    if target.side == unit.side:
+        raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
+    if target.lost:
+        raise IllegalActionError(action, f"{target.name} is out of the battle", rule)
+    if engaged(state, target.id) is not None:
+        raise IllegalActionError(action, f"{target.name} is locked in melee", rule)
+    return target
+
+
+def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: bool = False,
+               always: bool = False) -> tuple[bool, State]:
+    """Give the unit its one order (it stops being down): a unit with pins, a charging unit
+    (``always``), or a unit of a combat ineffective brigade doing anything aggressive takes an
+    order test; passed, it loses a pin; failed, it can do nothing more this turn but fight
+    hand to hand, and a unit of a combat ineffective brigade goes home (Order tests; Brigade
+    and army strength)."""
+    extra = state.extra
+    ordered = attrs.evolve(unit, down=False) if unit.down else unit
+    broken = aggressive and bool(unit.brigade) and ineffective(state, unit.side, unit.brigade)
+    new = state.replace(extra=attrs.evolve(extra, ordered=extra.ordered | {unit.id}))
+    if not (unit.pins or always or broken):
+        log.add("order", f"{unit.name}: {what}", RULE_ONE_ORDER, unit.id)
+        return True, with_units(new, ordered) if ordered is not unit else new
+    passed = order_test(ordered, command_for(state, unit), dice=log.dice,
+                        options=state.options, reason=f"{unit.name} order test: {what}")
+    if passed:
+        ordered = attrs.evolve(ordered, pins=max(0, ordered.pins - 1))
+        log.add("order", f"{unit.name} passes its order test and loses a pin: {what}",
+                RULE_ORDER_TESTS, unit.id)
+        return True, with_units(new, ordered)
+    new = new.replace(extra=attrs.evolve(new.extra, failed=new.extra.failed | {unit.id}))
+    if broken:
+        log.add("order", f"{unit.name} fails its order test: its brigade is combat "
+                "ineffective and it goes home", RULE_INEFFECTIVE, unit.id)
+        return False, with_units(new, attrs.evolve(ordered, home=True))
+    log.add("order", f"{unit.name} fails its order test: no orders this turn", RULE_ORDER_TESTS,
+            unit.id)
+    return False, with_units(new, ordered)
+
+
+def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firing: Firing,
+            log: Log) -> State:
+    """A shooting attack and its report (Shooting)."""
+    firer, target = state.unit(firer_id), state.unit(target_id)
+    result, hit = shoot(firer, target, facts, firing, dice=log.dice, options=state.options,
+                        command=command_for(state, target),
+                        routing_friends=routing_friends(state, target))
+    log.add("fire", f"{firer.name} fires at {target.name} ({facts.distance}\"): {result}",
+            RULE_SHOOTING, firer.id)
+    return with_units(state, hit)
+
+
+# --- fire ------------------------------------------------------------------------------
+def default_shot(unit: Unit) -> ShotFacts:
+    """The candidates' range: half the weapon's range, at most 12"."""
+    return ShotFacts(min(12, max(1, unit.weapon.max_range // 2)))
+
+
+def candidates_fire(state: State) -> Iterator[Fire]:
+    """Each acting unit (and each halted charger) at each enemy, at the default range."""
+    shooters = list(actors(state)) + [state.unit(u) for u in sorted(state.extra.halted)]
+    for unit in shooters:
+        for target in enemies(state, unit):
+            yield Fire(unit.id, target.id, default_shot(unit))
+
+
+def check_fire(state: State, action: Fire) -> None:
+    """Fire without moving at an enemy in range and arc (Orders, 1; Shooting; Ranges); a
+    charger halted by fire may still fire, at -1 (A12)."""
+    if action.unit_id in state.extra.halted:
+        check_group_ready(state, action)
+        unit = state.unit(action.unit_id)
+        if not unit.in_the_fight:
+            raise IllegalActionError(action, f"{unit.name} is out of the fight", RULE_FIRE)
+    else:
+        unit = check_actor(state, action, action.unit_id)
+    target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING)
+    problem = fire_problem(unit, target, action.facts)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_SHOOTING)
+
+
+def apply_fire(state: State, action: Fire, log: Log) -> State:
+    """The fire order: an order test if the unit is pinned, then the shooting attack."""
+    extra = state.extra
+    if action.unit_id in extra.halted:
+        new = state.replace(extra=attrs.evolve(extra, halted=extra.halted - {action.unit_id}))
+        firing = Firing(after_failed_charge=True,
+                        interpenetrated=action.unit_id in extra.interpenetrated)
+        return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
+    passed, new = take_order(state, state.unit(action.unit_id), log, "fire",
+                             aggressive=True)
+    if not passed or new.unit(action.unit_id).lost:
+        return new
+    firing = Firing(interpenetrated=action.unit_id in extra.interpenetrated)
+    return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
+
+
+# --- fire and advance --------------------------------------------------------------------
+def candidates_advance(state: State) -> Iterator[Advance]:
+    """Each acting unit advancing in the open or through woods, firing at each enemy or not;
+    cavalry mounting or dismounting; units in line through each friendly unit."""
+    friends = [u for u in state.units if u.in_the_fight]
+    for unit in actors(state):
+        mounts = [Mount.NONE]
+        if unit.kind is UnitType.CAVALRY:
+            mounts.append(Mount.DISMOUNT if unit.mounted else Mount.REMOUNT)
+        targets: list[str | None] = [None, *(t.id for t in enemies(state, unit))]
+        for mount in mounts:
+            for terrain in TERRAINS:
+                for target in targets:
+                    yield Advance(unit.id, terrain, None, target, default_shot(unit), mount)
+        if unit.formation is Formation.LINE:
+            for friend in friends:
+                if friend.side == unit.side and friend.id != unit.id:
+                    yield Advance(unit.id, through=friend.id, facts=default_shot(unit))
+
+
+def _after_mount(unit: Unit, mount: Mount) -> Unit:
+    if mount is Mount.DISMOUNT:
+        return attrs.evolve(unit, mounted=False, formation=Formation.SKIRMISH)
+    if mount is Mount.REMOUNT:
+        return attrs.evolve(unit, mounted=True, formation=Formation.LINE)
+    return unit
+
+
+def check_advance(state: State, action: Advance) -> None:
+    """Fire and advance (Orders, 2): terrain the unit may cross, a stationary friendly unit
+    to pass through only for a unit in line at walking pace, cavalry mounting or dismounting
+    (remounting within 6" of the horse holders), and fire on the move at an enemy in range
+    (dismounting cavalry fire dismounted, remounting cavalry fire before they remount)."""
+    unit = check_actor(state, action, action.unit_id)
+    problem = movement.terrain_problem(unit, action.terrain)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_TERRAIN)
+    if action.mount is not Mount.NONE:
+        if unit.kind is not UnitType.CAVALRY:
+            raise IllegalActionError(action, "only cavalry mount or dismount", RULE_ADVANCE)
+        if (action.mount is Mount.DISMOUNT) != unit.mounted:
+            raise IllegalActionError(
+                action, f"{unit.name} is {'mounted' if unit.mounted else 'dismounted'}",
+                RULE_ADVANCE)
+        if action.mount is Mount.REMOUNT and not action.near_holders:
+            raise IllegalActionError(action, "remounting needs the horse holders within 6\"",
+                                     RULE_UNIT_SIZES)
+    if action.through is not None:
+        friend = state.unit(action.through)
+        if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
+            raise IllegalActionError(action, f"{friend.name} is not a friendly unit to pass "
+                                     "through", RULE_INTERPENETRATION)
+        if unit.formation is not Formation.LINE:
+            raise IllegalActionError(action, "only units in line pass through another",
+                                     RULE_INTERPENETRATION)
+        if action.mount is not Mount.NONE:
+            raise IllegalActionError(action, "a unit passing through does not also mount or "
+                                     "dismount", RULE_INTERPENETRATION)
+    if action.target_id is not None:
+        target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING)
+        shooter = unit if action.mount is Mount.REMOUNT else _after_mount(unit, action.mount)
+        problem = fire_problem(shooter, target, action.facts)
+        if problem:
+            raise IllegalActionError(action, problem, RULE_SHOOTING)
+
+
+def apply_advance(state: State, action: Advance, log: Log) -> State:
+    """Move, passing through a friend with an interpolation test and into woods in line with
+    an order test, mount or dismount, and fire at -1 on the move."""
+    aggressive = action.target_id is not None
+    passed, new = take_order(state, state.unit(action.unit_id), log, "fire and advance",
+                             aggressive=aggressive)
+    unit = new.unit(action.unit_id)
+    if not passed or unit.lost:
+        return new
+    if action.mount is Mount.REMOUNT and action.target_id is not None:
+        new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
+        aggressive = False
+        unit = new.unit(unit.id)
+        if not unit.in_the_fight:
+            return new
+    if action.mount is not Mount.NONE:
+        unit = _after_mount(unit, action.mount)
+        log.add("mount", f"{unit.name} {action.mount}s", RULE_ADVANCE, unit.id)
+        new = with_units(new, unit)
+    new = move(new, unit.id, movement.Pace.ADVANCE, action.terrain, log, action.through)
+    if aggressive and action.target_id is not None and new.unit(unit.id).in_the_fight:
+        new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
+    return new
+
+
+def _moving(state: State, unit_id: str) -> Firing:
+    return Firing(moving=True, interpenetrated=unit_id in state.extra.interpenetrated)
+
+
+def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terrain,
+         log: Log, through: str | None = None) -> State:
+    """A move over ``terrain``: woods in line need an order test (failed: a pin); passing
+    through a friend needs one (failed: both pinned, the mover 1" behind) (Terrain Movement
+    Modifiers; Interpolation of units)."""
+    unit = state.unit(unit_id)
+    inches = movement.move_distance(unit, pace, terrain)
+    if movement.needs_woods_test(unit, terrain):
+        after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
+                                    options=state.options)
+        if after.pins > unit.pins:
+            log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
+                    RULE_TERRAIN, unit.id)
+        state = with_units(state, after)
+        unit = after
+    if through is not None:
+        friend = state.unit(through)
+        passed, unit, friend = movement.interpenetrate(
+            unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
+        state = with_units(state, unit, friend)
+        if passed:
+            extra = state.extra
+            state = state.replace(extra=attrs.evolve(
+                extra, interpenetrated=extra.interpenetrated | {unit.id}))
+            log.add("move", f"{unit.name} passes through {friend.name} at walking pace",
+                    RULE_INTERPENETRATION, unit.id)
+        else:
+            log.add("move", f"{unit.name} fails to pass through {friend.name}: both take a "
+                    "pin and it stays 1\" behind", RULE_INTERPENETRATION, unit.id)
+            return state
+    log.add("move", f"{unit.name} moves up to {inches}\" ({pace}, {terrain})", RULE_MOVEMENT,
+            unit.id)
+    return state
+
+
+# --- run -----------------------------------------------------------------------------------
+def candidates_run(state: State) -> Iterator[Run]:
+    """Each acting unit running in the open or through woods."""
+    for unit in actors(state):
+        for terrain in TERRAINS:
+            yield Run(unit.id, terrain)
+
+
+def check_run(state: State, action: Run) -> None:
+    """Run at double speed (Orders, 3) over terrain the unit may cross."""
+    unit = check_actor(state, action, action.unit_id)
+    problem = movement.terrain_problem(unit, action.terrain)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_TERRAIN)
+
+
+def apply_run(state: State, action: Run, log: Log) -> State:
+    """Run: no fire."""
+    passed, new = take_order(state, state.unit(action.unit_id), log, "run")
+    if not passed or new.unit(action.unit_id).lost:
+        return new
+    return move(new, action.unit_id, movement.Pace.RUN, action.terrain, log)
+
+
+# --- change formation -----------------------------------------------------------------------
+def formations_for(unit: Unit) -> tuple[Formation, ...]:
+    """The formations a unit may change to (Orders, 4): line and column; limbered and
+    unlimbered; skirmishers and dismounted cavalry have none (mounting is fire and advance)."""
+    if unit.skirmishing or unit.kind is UnitType.WAGON:
+        return ()
+    allowed = ALLOWED_FORMATIONS[unit.kind]
+    return tuple(f for f in allowed if f is not unit.formation and f is not Formation.SKIRMISH)
+
+
+def candidates_change_formation(state: State) -> Iterator[ChangeFormation]:
+    """Each acting unit to each other formation."""
+    for unit in actors(state):
+        for formation in formations_for(unit):
+            yield ChangeFormation(unit.id, formation)
+
+
+def check_change_formation(state: State, action: ChangeFormation) -> None:
+    """Line to column and back, limber or unlimber (Orders, 4)."""
+    unit = check_actor(state, action, action.unit_id)
+    if action.formation not in formations_for(unit):
+        allowed = ", ".join(map(str, formations_for(unit))) or "none"
+        raise IllegalActionError(
+            action, f"{unit.name} ({unit.kind}, {unit.formation}) may change to: {allowed}",
+            RULE_FORMATION)
+
+
+def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
+    """No advance and no fire."""
+    passed, new = take_order(state, state.unit(action.unit_id), log,
+                             f"change formation to {action.formation}")
+    unit = new.unit(action.unit_id)
+    if not passed or unit.lost:
+        return new
+    log.add("formation", f"{unit.name} forms {action.formation}", RULE_FORMATION, unit.id)
+    return with_units(new, attrs.evolve(unit, formation=action.formation))
+
+
+# --- rally and down ---------------------------------------------------------------------
+def candidates_rally(state: State) -> Iterator[Rally]:
+    """Each acting unit with pins."""
+    for unit in actors(state):
+        yield Rally(unit.id)
+
+
+def check_rally(state: State, action: Rally) -> None:
+    """Rally: only a unit with pins has any to lose (Orders, 5)."""
+    unit = check_actor(state, action, action.unit_id)
+    if not unit.pins:
+        raise IllegalActionError(action, f"{unit.name} has no pins to rally off", RULE_RALLY)
+
+
+def apply_rally(state: State, action: Rally, log: Log) -> State:
+    """The order test (the unit is pinned), then D6 pins lost."""
+    passed, new = take_order(state, state.unit(action.unit_id), log, "rally")
+    unit = new.unit(action.unit_id)
+    if not passed or unit.lost:
+        return new
+    after = rally(unit, dice=log.dice)
+    log.add("rally", f"{unit.name} rallies: {unit.pins} pins to {after.pins}", RULE_RALLY,
+            unit.id)
+    return with_units(new, after)
+
+
+def candidates_down(state: State) -> Iterator[Down]:
+    """Each acting unit."""
+    for unit in actors(state):
+        yield Down(unit.id)
+
+
+def check_down(state: State, action: Down) -> None:
+    """Mounted cavalry, limbered artillery and wagons cannot go down (Orders, 6)."""
+    unit = check_actor(state, action, action.unit_id)
+    if not unit.may_go_down:
+        raise IllegalActionError(action, f"{unit.name} cannot go down", RULE_DOWN)
+
+
+def apply_down(state: State, action: Down, log: Log) -> State:
+    """The unit goes down until its next order: -1 to be hit."""
+    passed, new = take_order(state, state.unit(action.unit_id), log, "down")
+    unit = new.unit(action.unit_id)
+    if not passed or unit.lost:
+        return new
+    log.add("down", f"{unit.name} goes down", RULE_DOWN, unit.id)
+    return with_units(new, attrs.evolve(unit, down=True))
+
+
+# --- commanders ----------------------------------------------------------------------------
+def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
+    """The active brigade's commander and the army commander, to each unit they may join."""
+    group = state.extra.group
+    if group is None or state.extra.routs:
+        return
+    side = group_side(state, group)
+    for leader in state.commanders:
+        if leader.side != side or leader.id in state.extra.commanders_moved:
+            continue
+        for unit in state.units:
+            if unit.side == side and unit.in_the_fight and unit.id != leader.with_unit:
+                yield MoveCommander(leader.id, unit.id)
+
+
+def check_move_commander(state: State, action: MoveCommander) -> None:
+    """A commander moves 24" once a turn, the brigade commander with his brigade's die, the
+    army commander with any of his side's, to be with a unit of his command (A14)."""
+    group = check_group_ready(state, action)
+    leader = state.commander(action.commander_id)
+    unit = state.unit(action.unit_id)
+    side = group_side(state, group)
+    if leader.side != side:
+        raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
+    if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:
+        raise IllegalActionError(action, f"{leader.name} moves with his own brigade's die",
+                                 RULE_TURN)
+    if leader.id in state.extra.commanders_moved:
+        raise IllegalActionError(action, f"{leader.name} has moved this turn", RULE_MOVEMENT)
+    if unit.side != side or not unit.in_the_fight or unit.id == leader.with_unit:
+        raise IllegalActionError(action, f"{unit.name} is not a friendly unit to join",
+                                 RULE_MOVEMENT)
+    if leader.rank is Rank.BRIGADE and unit.brigade != leader.brigade:
+        raise IllegalActionError(action, f"{unit.name} is not of {leader.name}'s brigade",
+                                 RULE_MOVEMENT)
+
+
+def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State:
+    """The commander rides to the unit (24")."""
+    leader = state.commander(action.commander_id)
+    unit = state.unit(action.unit_id)
+    log.add("commander", f"{leader.name} rides to {unit.name}", RULE_MOVEMENT, leader.id)
+    new = state.with_commanders(attrs.evolve(leader, with_unit=unit.id))
+    extra = new.extra
+    return new.replace(extra=attrs.evolve(
+        extra, commanders_moved=extra.commanders_moved | {leader.id}))
+
+
+# --- routing units ---------------------------------------------------------------------------
+def candidates_rally_from_rout(state: State) -> Iterator[RallyFromRout]:
+    """Each untested routing unit of the active brigade."""
+    for unit in untested_routers(state):
+        yield RallyFromRout(unit.id)  # type: ignore[attr-defined]
+
+
+def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
+    """Routing units of the brigade test when its die is drawn, once a turn (The Turn, 2)."""
+    group = check_group_ready(state, action)
+    unit = state.unit(action.unit_id)
+    if group_of(unit) != group or not unit.routing or unit.lost:
+        raise IllegalActionError(action, f"{unit.name} is not a routing unit of the acting "
+                                 "brigade", RULE_ROUT_TESTS)
+    if unit.id in state.extra.tested:
+        raise IllegalActionError(action, f"{unit.name} has tested this turn", RULE_ROUT_TESTS)
+
+
+def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> State:
+    """Passed: the unit stops routing, loses D6 pins and stays put this turn; failed, it
+    routs on at run speed (Morale Test)."""
+    unit = state.unit(action.unit_id)
+    after = recover_from_rout(unit, command_for(state, unit), routing_friends(state, unit),
+                              dice=log.dice, options=state.options)
+    extra = state.extra
+    tested = extra.tested | {unit.id}
+    if after.routing:
+        log.add("rout", f"{unit.name} fails to rally and routs on", RULE_RALLY_ROUT, unit.id)
+        return state.replace(extra=attrs.evolve(extra, tested=tested,
+                                                routs=(*extra.routs, unit.id)))
+    log.add("rout", f"{unit.name} rallies: {unit.pins} pins to {after.pins}; it stays "
+            "stationary this turn", RULE_RALLY_ROUT, unit.id)
+    new = state.with_units(after)
+    return new.replace(extra=attrs.evolve(
+        extra, tested=tested, rallied=extra.rallied | {unit.id},
+        ordered=extra.ordered | {unit.id}))
+
+
+def candidates_rout_move(state: State) -> Iterator[RoutMove]:
+    """The first router, through no unit or through each friendly unit in the fight."""
+    if not state.extra.routs:
+        return
+    unit = state.unit(state.extra.routs[0])
+    yield RoutMove(unit.id)
+    for friend in state.units:
+        if friend.side == unit.side and friend.id != unit.id and friend.in_the_fight:
+            yield RoutMove(unit.id, friend.id)
+
+
+def check_rout_move(state: State, action: RoutMove) -> None:
+    """Routers move at once, in the order they routed (Morale Test)."""
+    check_undecided(state, action)
+    routs = state.extra.routs
+    if not routs or routs[0] != action.unit_id:
+        raise IllegalActionError(action, f"{action.unit_id} is not the next unit to rout",
+                                 RULE_ROUT)
+    if action.through is not None:
+        unit, friend = state.unit(action.unit_id), state.unit(action.through)
+        if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
+            raise IllegalActionError(action, f"{friend.name} is not a friendly unit in the "
+                                     "fight", RULE_ROUT)
+
+
+def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
+    """The router retreats at run speed away from the enemy; a friendly unit it passes
+    through takes a pin (Morale Test)."""
+    unit = state.unit(action.unit_id)
+    inches = movement.move_distance(unit, movement.Pace.RUN)
+    extra = state.extra
+    new = state.replace(extra=attrs.evolve(extra, routs=extra.routs[1:]))
+    if action.through is None:
+        log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
+        return new
+    friend = state.unit(action.through)
+    log.add("rout", f"{unit.name} routs {inches}\" away through {friend.name}, which takes a "
+            "pin", RULE_ROUT, unit.id)
+    return with_units(new, add_pins(friend, 1))
+

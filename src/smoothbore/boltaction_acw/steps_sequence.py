@@ -1,0 +1,248 @@
+"""The steps of the sequence of play: drawing order dice, giving a die to a brigade or an
+independent unit, the army test, ending an activation and a turn (The Turn; Brigade and army
+strength). For each, its candidates, roll-free check and handler."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import DrawCheck, IllegalActionError, Log, begin_turn, enter_phase
+
+from .actions import Activate, ArmyTest, DrawDie, EndActivation, EndTurn
+from .morale import take_test
+from .options import Options
+from .phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
+from .rules import RULE_ARMY, RULE_BAG, RULE_NEXT_DIE, RULE_ROUT_TESTS, RULE_TURN
+from .state import (
+    BRIGADE,
+    State,
+    army_broken,
+    fill_bag,
+    group_name,
+    group_side,
+    group_units,
+    groups_to_activate,
+)
+from .units import Commander, Rank
+from .victory import check_undecided
+
+
+def check_no_routs(state: State, action: object) -> None:
+    """Routers move before anything else (Morale Test)."""
+    if state.extra.routs:
+        name = state.unit(state.extra.routs[0]).name
+        raise IllegalActionError(action, f"{name} must first make its rout move", RULE_TURN)
+
+
+def draw_die(bag: tuple[str, ...], *, dice: object) -> str:
+    """One order die drawn from the bag without replacement: its colour (The Turn, 1)."""
+    (colour,) = dice.roll(DrawCheck(bag, 1), reason="order die drawn",  # type: ignore[attr-defined]
+                          rule=RULE_BAG)
+    return str(colour)
+
+
+def without(bag: tuple[str, ...], colour: str) -> tuple[str, ...]:
+    """The bag less one die of this colour."""
+    index = bag.index(colour)
+    return bag[:index] + bag[index + 1:]
+
+
+# --- drawing ---------------------------------------------------------------------------
+def candidates_draw_die(state: State) -> Iterator[DrawDie]:
+    """The next die."""
+    yield DrawDie()
+
+
+def check_draw_die(state: State, action: DrawDie) -> None:
+    """A die is drawn while the bag holds one (The Turn, 1, 5)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    if not state.extra.bag:
+        raise IllegalActionError(action, "the bag is empty: the turn ends", RULE_NEXT_DIE)
+
+
+def apply_draw_die(state: State, action: DrawDie, log: Log) -> State:
+    """Draw a die; its colour's side picks what it activates. A die whose side has nothing
+    left to activate is set aside (A19)."""
+    extra = state.extra
+    colour = draw_die(extra.bag, dice=log.dice)
+    bag = without(extra.bag, colour)
+    if not groups_to_activate(state, colour):
+        log.add("order die", f"a {colour} die: nothing of that side is left to act; set aside",
+                RULE_BAG)
+        return state.replace(extra=attrs.evolve(extra, bag=bag))
+    log.add("order die", f"a {colour} die is drawn ({len(bag)} left in the bag)", RULE_BAG)
+    new = enter_phase(state, CHOOSE)
+    return new.replace(extra=attrs.evolve(new.extra, bag=bag, drawn=colour))
+
+
+def candidates_end_turn(state: State) -> Iterator[EndTurn]:
+    """The end of the turn."""
+    yield EndTurn()
+
+
+def check_end_turn(state: State, action: EndTurn) -> None:
+    """The turn ends once the bag is empty (The Turn, 5)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    if state.extra.bag:
+        raise IllegalActionError(action, f"{len(state.extra.bag)} dice are still in the bag",
+                                 RULE_NEXT_DIE)
+
+
+def apply_end_turn(state: State, action: EndTurn, log: Log) -> State:
+    """End the turn: after the scenario's last turn the battle ends; otherwise the bag is
+    filled again, and melees that go on are fought first (A20)."""
+    limit = state.scenario.turn_limit
+    if limit is not None and state.turn >= limit:
+        log.add("end", f"turn {state.turn}, the scenario's last, is over", RULE_TURN)
+        return enter_phase(state, ENDED)
+    extra = state.extra
+    first = MELEE if extra.melees else DRAW
+    new = begin_turn(state, first)
+    bag = fill_bag(new.units, new.commanders, extra.home)
+    log.add("turn", f"turn {new.turn} begins: {len(bag)} order dice in the bag", RULE_TURN)
+    return new.replace(extra=attrs.evolve(new.extra, bag=bag, drawn=None, group=None))
+
+
+# --- choosing what the die activates ------------------------------------------------------
+def candidates_activate(state: State) -> Iterator[Activate]:
+    """Each of the drawn side's groups still to act."""
+    if state.extra.drawn is not None:
+        for group in groups_to_activate(state, state.extra.drawn):
+            yield Activate(group)
+
+
+def check_activate(state: State, action: Activate) -> None:
+    """The drawn die goes to one of its side's brigades or independent units that has not
+    acted this turn (The Turn, 1)."""
+    check_undecided(state, action)
+    drawn = state.extra.drawn
+    if drawn is None:
+        raise IllegalActionError(action, "no die has been drawn", RULE_BAG)
+    if action.group not in groups_to_activate(state, drawn):
+        raise IllegalActionError(
+            action, f"{action.group!r} is not a {drawn} brigade or independent unit still to "
+            "act this turn", RULE_BAG)
+
+
+def apply_activate(state: State, action: Activate, log: Log) -> State:
+    """The group takes the die: routing units test, then each unit takes an order."""
+    log.add("activation", f"{group_name(state, action.group)} takes the die", RULE_TURN,
+            action.group)
+    new = enter_phase(state, ORDERS)
+    extra = new.extra
+    return new.replace(extra=attrs.evolve(
+        extra, drawn=None, group=action.group, activated=extra.activated | {action.group}))
+
+
+# --- the army test ---------------------------------------------------------------------------
+def brigade_commander(state: State, brigade: str) -> Commander | None:
+    """The brigade's commander."""
+    for leader in state.commanders:
+        if leader.rank is Rank.BRIGADE and leader.brigade == brigade:
+            return leader
+    return None
+
+
+def army_test_due(state: State) -> bool:
+    """Whether the active brigade must take its army test now: its army has lost 50% of its
+    brigades and it has not tested this turn (Brigade and army strength; A17)."""
+    group = state.extra.group
+    if group is None or not group.startswith(BRIGADE):
+        return False
+    return group not in state.extra.army_tested and army_broken(state, group_side(state, group))
+
+
+def candidates_army_test(state: State) -> Iterator[ArmyTest]:
+    """The army test of the active brigade."""
+    yield ArmyTest()
+
+
+def check_army_test(state: State, action: ArmyTest) -> None:
+    """Taken when the die of a brigade of an army that has lost half its brigades is drawn."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    if not army_test_due(state):
+        raise IllegalActionError(action, "no army test is due", RULE_ARMY)
+
+
+def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
+    """The brigade's order test against its commander's morale (A17): failed, the brigade
+    goes home."""
+    group = state.extra.group
+    assert group is not None
+    brigade = group[len(BRIGADE):]
+    leader = brigade_commander(state, brigade)
+    need = army_test_need(leader, state.options)
+    passed = take_test(need, dice=log.dice, reason=f"{group_name(state, group)}: army test",
+                       rule=RULE_ARMY, options=state.options)
+    extra = state.extra
+    tested = extra.army_tested | {group}
+    if passed:
+        log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group)
+        return state.replace(extra=attrs.evolve(extra, army_tested=tested))
+    log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group)
+    gone = tuple(attrs.evolve(u, home=True) for u in group_units(state, group) if not u.lost)
+    new = state.with_units(*gone)
+    return new.replace(extra=attrs.evolve(
+        extra, army_tested=tested, home=extra.home | {brigade},
+        melees=tuple(m for m in extra.melees
+                     if not any(u.id in (m.charger_id, m.defender_id) for u in gone)),
+        routs=tuple(r for r in extra.routs if not any(u.id == r for u in gone))))
+
+
+def army_test_need(leader: Commander | None, options: Options) -> object:
+    """The brigade's test: 2D6 at or under its commander's morale rating (A17)."""
+    from smoothbore.core import Modified
+
+    from .rules import RULE_MORALE_RATINGS
+    from .units import Experience
+
+    experience = leader.experience if leader is not None else Experience.REGULAR
+    return Modified(experience.morale, f"{experience} brigade commander", RULE_MORALE_RATINGS)
+
+
+# --- the end of an activation ---------------------------------------------------------------
+def candidates_end_activation(state: State) -> Iterator[EndActivation]:
+    """Finishing with the brigade."""
+    yield EndActivation()
+
+
+def check_end_activation(state: State, action: EndActivation) -> None:
+    """The brigade is done once its routing units have tested and any army test is taken
+    (The Turn, 2, 5)."""
+    check_undecided(state, action)
+    check_no_routs(state, action)
+    group = state.extra.group
+    if group is None:
+        raise IllegalActionError(action, "no brigade is acting", RULE_TURN)
+    if army_test_due(state):
+        raise IllegalActionError(action, "the brigade must first take its army test",
+                                 RULE_ARMY)
+    due = untested_routers(state)
+    if due:
+        raise IllegalActionError(
+            action, f"routing units must first test: {', '.join(u.name for u in due)}",
+            RULE_ROUT_TESTS)
+
+
+def untested_routers(state: State) -> tuple[object, ...]:
+    """Routing units of the active group that have not tested this turn (The Turn, 2)."""
+    group = state.extra.group
+    if group is None:
+        return ()
+    return tuple(u for u in group_units(state, group)
+                 if u.routing and not u.lost and u.id not in state.extra.tested)
+
+
+def apply_end_activation(state: State, action: EndActivation, log: Log) -> State:
+    """Draw the next die (The Turn, 5)."""
+    group = state.extra.group
+    assert group is not None
+    log.add("activation", f"{group_name(state, group)} has completed its actions",
+            RULE_NEXT_DIE, group)
+    new = enter_phase(state, DRAW)
+    return new.replace(extra=attrs.evolve(new.extra, group=None))

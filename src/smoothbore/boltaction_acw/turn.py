@@ -1,0 +1,83 @@
+"""The Bolt Action ACW turn on the core engine: the phases and, for each action type, its
+candidates, check and handler (The Turn)."""
+
+from __future__ import annotations
+
+from smoothbore.core import ActionRule, Engine
+
+from . import steps_charges as charges
+from . import steps_orders as orders
+from . import steps_sequence as sequence
+from .actions import (
+    Action,
+    Activate,
+    Advance,
+    ArmyTest,
+    ChangeFormation,
+    Charge,
+    Down,
+    DrawDie,
+    EndActivation,
+    EndTurn,
+    FightOn,
+    Fire,
+    MoveCommander,
+    Rally,
+    RallyFromRout,
+    Respond,
+    RoutMove,
+    Run,
+)
+from .options import Options
+from .phases import CHOOSE, DRAW, MELEE, ORDERS, PHASES, REACTION
+from .rules import RULE_TURN
+from .state import Extra, State
+from .units import Commander, Unit
+from .victory import is_over, outcome, who_acts
+
+TURN: Engine[State, Action] = Engine(
+    name="boltaction_acw",
+    phases=PHASES,
+    actions=(
+        ActionRule(FightOn, (MELEE,), charges.candidates_fight_on, charges.check_fight_on,
+                   charges.apply_fight_on),
+        ActionRule(DrawDie, (DRAW,), sequence.candidates_draw_die, sequence.check_draw_die,
+                   sequence.apply_draw_die),
+        ActionRule(EndTurn, (DRAW,), sequence.candidates_end_turn, sequence.check_end_turn,
+                   sequence.apply_end_turn),
+        ActionRule(Activate, (CHOOSE,), sequence.candidates_activate, sequence.check_activate,
+                   sequence.apply_activate),
+        ActionRule(ArmyTest, (ORDERS,), sequence.candidates_army_test,
+                   sequence.check_army_test, sequence.apply_army_test),
+        ActionRule(RallyFromRout, (ORDERS,), orders.candidates_rally_from_rout,
+                   orders.check_rally_from_rout, orders.apply_rally_from_rout),
+        ActionRule(Fire, (ORDERS,), orders.candidates_fire, orders.check_fire,
+                   orders.apply_fire),
+        ActionRule(Advance, (ORDERS,), orders.candidates_advance, orders.check_advance,
+                   orders.apply_advance),
+        ActionRule(Run, (ORDERS,), orders.candidates_run, orders.check_run, orders.apply_run),
+        ActionRule(Charge, (ORDERS,), charges.candidates_charge, charges.check_charge,
+                   charges.apply_charge),
+        ActionRule(ChangeFormation, (ORDERS,), orders.candidates_change_formation,
+                   orders.check_change_formation, orders.apply_change_formation),
+        ActionRule(Rally, (ORDERS,), orders.candidates_rally, orders.check_rally,
+                   orders.apply_rally),
+        ActionRule(Down, (ORDERS,), orders.candidates_down, orders.check_down,
+                   orders.apply_down),
+        ActionRule(MoveCommander, (ORDERS,), orders.candidates_move_commander,
+                   orders.check_move_commander, orders.apply_move_commander),
+        ActionRule(EndActivation, (ORDERS,), sequence.candidates_end_activation,
+                   sequence.check_end_activation, sequence.apply_end_activation),
+        ActionRule(Respond, (REACTION,), charges.candidates_respond, charges.check_respond,
+                   charges.apply_respond),
+        ActionRule(RoutMove, (MELEE, DRAW, ORDERS, REACTION), orders.candidates_rout_move,
+                   orders.check_rout_move, orders.apply_rout_move),
+    ),
+    who_acts=who_acts,
+    over=is_over,
+    result=outcome,
+    types=(Unit, Commander, Extra, Options),
+    rule=RULE_TURN,
+)
+"""The turn: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``, ``to_act``,
+``is_over`` and ``outcome`` (the default victory conditions, A20)."""

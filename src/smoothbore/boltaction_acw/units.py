@@ -1,0 +1,336 @@
+"""Units and commanders of Bolt Action ACW (Unit Sizes; Morale ratings; Ranges).
+
+Values only: the unit's type, experience, weapon, bases and figures, casualties marked, pins,
+whether it is down, its colonel, routing, gone home; the commanders' rank, brigade and the
+unit each is with. Every change is a new value made with ``attrs.evolve``.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import InvalidValueError
+from smoothbore.core.validate import at_least, in_range, one_of
+
+UNION = "union"
+CONFEDERATE = "confederate"
+SIDES = (UNION, CONFEDERATE)
+"""The two colours of order dice (The Turn)."""
+
+CASUALTIES_PER_BASE = 4
+"""Remove 1 base for every 4 casualties (Enfilading Fire: removing bases)."""
+
+FULL_STRENGTH_BASES = 5
+"""Infantry and cavalry below 5 bases lose 1 from tests per base (Morale modifiers)."""
+
+
+class NamedEnum(enum.Enum):
+    """An enumeration that prints as its value (the words the text uses)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class UnitType(NamedEnum):
+    """The kinds of unit (Unit Sizes; Movement)."""
+
+    INFANTRY = "infantry"
+    SKIRMISHERS = "skirmishers"
+    CAVALRY = "cavalry"
+    ARTILLERY = "artillery"
+    WAGON = "wagon"
+
+
+class Experience(NamedEnum):
+    """Troop experience and its morale rating (Morale ratings)."""
+
+    INEXPERIENCED = "inexperienced"
+    REGULAR = "regular"
+    VETERAN = "veteran"
+
+    @property
+    def morale(self) -> int:
+        """The morale rating: 7, 8 or 9."""
+        return MORALE_RATING[self]
+
+    @property
+    def to_wound(self) -> int:
+        """The score to wound this troop (Enfilading Fire: 3+, 4+, 5+)."""
+        return WOUND_SCORE[self]
+
+
+MORALE_RATING = {Experience.INEXPERIENCED: 7, Experience.REGULAR: 8, Experience.VETERAN: 9}
+WOUND_SCORE = {Experience.INEXPERIENCED: 3, Experience.REGULAR: 4, Experience.VETERAN: 5}
+
+
+class Weapon(NamedEnum):
+    """Weapons and their maximum ranges in inches (Ranges)."""
+
+    SMOOTHBORE_MUSKET = "smoothbore musket"
+    RIFLED_MUSKET = "rifled musket"
+    SMOOTHBORE_CARBINE = "smoothbore carbine"
+    RIFLED_CARBINE = "rifled carbine"
+    SHARPS_RIFLE = "sharps rifle"
+    SMOOTHBORE_CANNON = "12lb smoothbore cannon"
+    RIFLED_CANNON = "12lb rifled cannon"
+    NONE = "none"
+
+    @property
+    def max_range(self) -> int:
+        """The weapon's maximum range (0: it cannot shoot)."""
+        return MAX_RANGE[self]
+
+    @property
+    def cannon(self) -> bool:
+        """A 12lb cannon, which does damage of 1D6 (2D6 at point blank)."""
+        return self in (Weapon.SMOOTHBORE_CANNON, Weapon.RIFLED_CANNON)
+
+
+MAX_RANGE = {
+    Weapon.SMOOTHBORE_MUSKET: 18,
+    Weapon.RIFLED_MUSKET: 24,
+    Weapon.SMOOTHBORE_CARBINE: 12,
+    Weapon.RIFLED_CARBINE: 18,
+    Weapon.SHARPS_RIFLE: 30,
+    Weapon.SMOOTHBORE_CANNON: 48,
+    Weapon.RIFLED_CANNON: 60,
+    Weapon.NONE: 0,
+}
+POINT_BLANK = 12
+"""Cannon point blank range: 12" (Ranges)."""
+
+
+class Formation(NamedEnum):
+    """Formations (Orders: change formation). Infantry and mounted cavalry are in LINE or
+    COLUMN; skirmishers and dismounted cavalry in SKIRMISH order; artillery LIMBERED or
+    UNLIMBERED; wagons move in COLUMN."""
+
+    LINE = "line"
+    COLUMN = "column"
+    SKIRMISH = "skirmish"
+    LIMBERED = "limbered"
+    UNLIMBERED = "unlimbered"
+
+
+ALLOWED_FORMATIONS = {
+    UnitType.INFANTRY: (Formation.LINE, Formation.COLUMN),
+    UnitType.SKIRMISHERS: (Formation.SKIRMISH,),
+    UnitType.CAVALRY: (Formation.LINE, Formation.COLUMN, Formation.SKIRMISH),
+    UnitType.ARTILLERY: (Formation.LIMBERED, Formation.UNLIMBERED),
+    UnitType.WAGON: (Formation.COLUMN,),
+}
+
+FIGURES_PER_BASE = {
+    UnitType.INFANTRY: 4,
+    UnitType.SKIRMISHERS: 2,
+    UnitType.CAVALRY: 2,
+    UnitType.ARTILLERY: 1,
+    UnitType.WAGON: 1,
+}
+"""Figures on a base (Unit Sizes): infantry 20-24 figures on 5 or 6 bases, skirmishers 2 a
+base, cavalry 12 mounted figures on 6 bases of 2, one cannon or wagon (A3)."""
+
+
+class Rank(NamedEnum):
+    """A commander's rank (colonels ride with their units: ``Unit.colonel``)."""
+
+    BRIGADE = "brigade commander"
+    ARMY = "army commander"
+
+
+def _formation_fits(instance: Unit, attribute: attrs.Attribute[Formation],
+                    value: Formation) -> None:
+    allowed = ALLOWED_FORMATIONS[instance.kind]
+    if value not in allowed:
+        raise InvalidValueError("formation", value, "one of " + ", ".join(map(str, allowed)))
+    if instance.kind is UnitType.CAVALRY and instance.mounted == (value is Formation.SKIRMISH):
+        raise InvalidValueError(
+            "formation", value,
+            "line or column when mounted, skirmish when dismounted (Unit Sizes)",
+        )
+
+
+def _default_formation(unit: Unit) -> Formation:
+    if unit.kind is UnitType.CAVALRY and not unit.mounted:
+        return Formation.SKIRMISH
+    return ALLOWED_FORMATIONS[unit.kind][0]
+
+
+def _default_weapon(unit: Unit) -> Weapon:
+    return {
+        UnitType.INFANTRY: Weapon.RIFLED_MUSKET,
+        UnitType.SKIRMISHERS: Weapon.RIFLED_MUSKET,
+        UnitType.CAVALRY: Weapon.RIFLED_CARBINE,
+        UnitType.ARTILLERY: Weapon.SMOOTHBORE_CANNON,
+        UnitType.WAGON: Weapon.NONE,
+    }[unit.kind]
+
+
+def _default_bases(unit: Unit) -> int:
+    return {UnitType.CAVALRY: 6, UnitType.ARTILLERY: 1, UnitType.WAGON: 1}.get(unit.kind, 5)
+
+
+def _casualties_below_a_base(instance: Unit, attribute: attrs.Attribute[int],
+                             value: int) -> None:
+    in_range(0, CASUALTIES_PER_BASE - 1)(instance, attribute, value)
+
+
+@attrs.frozen(cache_hash=True)
+class Unit:
+    """A Bolt Action ACW unit.
+
+    ``bases`` are the bases left (0: destroyed) and ``casualties`` the casualties marked
+    towards the next base; ``pins`` the pin markers; ``down`` whether it went down;
+    ``colonel`` whether its colonel is alive and with it; ``brigade`` its brigade ("" for an
+    independent unit, which has its own order die); ``home`` whether it has gone home
+    (Brigade and army strength). Cavalry is ``mounted`` or dismounted in skirmish order with
+    its horse holders."""
+
+    id: str
+    name: str
+    side: str = attrs.field(validator=one_of(*SIDES))
+    kind: UnitType = attrs.field(default=UnitType.INFANTRY, validator=one_of(*UnitType))
+    experience: Experience = attrs.field(default=Experience.REGULAR,
+                                         validator=one_of(*Experience))
+    weapon: Weapon = attrs.field(default=attrs.Factory(_default_weapon, takes_self=True),
+                                 validator=one_of(*Weapon))
+    bases: int = attrs.field(default=attrs.Factory(_default_bases, takes_self=True),
+                             validator=in_range(0, 12))
+    casualties: int = attrs.field(default=0, validator=_casualties_below_a_base)
+    pins: int = attrs.field(default=0, validator=at_least(0))
+    brigade: str = ""
+    mounted: bool = attrs.field(default=attrs.Factory(
+        lambda unit: unit.kind is UnitType.CAVALRY, takes_self=True))
+    formation: Formation = attrs.field(
+        default=attrs.Factory(_default_formation, takes_self=True), validator=_formation_fits)
+    down: bool = False
+    colonel: bool = attrs.field(default=attrs.Factory(
+        lambda unit: unit.kind in (UnitType.INFANTRY, UnitType.CAVALRY), takes_self=True))
+    routing: bool = False
+    home: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.mounted and self.kind is not UnitType.CAVALRY:
+            raise InvalidValueError("mounted", self.mounted, "False for a unit not cavalry")
+
+    @property
+    def independent(self) -> bool:
+        """An independent unit, with its own order die (The Turn, 1)."""
+        return not self.brigade
+
+    @property
+    def morale(self) -> int:
+        """The unit's morale rating (Morale ratings)."""
+        return self.experience.morale
+
+    @property
+    def figures(self) -> int:
+        """Figures left: bases times figures to a base (Unit Sizes)."""
+        return self.bases * FIGURES_PER_BASE[self.kind]
+
+    @property
+    def destroyed(self) -> bool:
+        """Every base removed."""
+        return self.bases == 0
+
+    @property
+    def lost(self) -> bool:
+        """Out of the battle: destroyed or gone home."""
+        return self.bases == 0 or self.home
+
+    @property
+    def in_the_fight(self) -> bool:
+        """Neither lost nor routing."""
+        return not (self.bases == 0 or self.home or self.routing)
+
+    @property
+    def skirmishing(self) -> bool:
+        """In skirmish order: skirmishers and dismounted cavalry (Unit Sizes)."""
+        return self.formation is Formation.SKIRMISH
+
+    @property
+    def counts_bases(self) -> bool:
+        """Infantry or cavalry, which lose 1 per base below 5 (Morale modifiers)."""
+        return self.kind in (UnitType.INFANTRY, UnitType.SKIRMISHERS, UnitType.CAVALRY)
+
+    @property
+    def bases_below_five(self) -> int:
+        """Bases below 5, each -1 to order and morale tests (Morale modifiers)."""
+        return max(0, FULL_STRENGTH_BASES - self.bases) if self.counts_bases else 0
+
+    @property
+    def may_go_down(self) -> bool:
+        """Mounted cavalry, limbered artillery and wagons cannot go down (Orders, 6)."""
+        return not (self.mounted or self.formation is Formation.LIMBERED
+                    or self.kind is UnitType.WAGON)
+
+    @property
+    def small(self) -> bool:
+        """A small target, e.g. a cannon (Ranges: to hit modifiers; A6)."""
+        return self.kind in (UnitType.ARTILLERY, UnitType.WAGON)
+
+    def __str__(self) -> str:
+        flags = [f"{self.bases} bases"]
+        if self.casualties:
+            flags.append(f"{self.casualties} casualties")
+        if self.pins:
+            flags.append(f"{self.pins} pins")
+        for flag, word in ((self.down, "down"), (self.routing, "routing"),
+                           (self.home, "gone home"), (self.destroyed, "destroyed")):
+            if flag:
+                flags.append(word)
+        return f"{self.name} ({', '.join(flags)})"
+
+
+def add_pins(unit: Unit, pins: int) -> Unit:
+    """The unit with more pins."""
+    if pins < 0:
+        raise InvalidValueError("pins", pins, "0 or more")
+    return attrs.evolve(unit, pins=unit.pins + pins) if pins else unit
+
+
+def remove_pins(unit: Unit, pins: int) -> Unit:
+    """The unit with fewer pins, never below 0 (Order tests; Orders, 5: rally)."""
+    if pins < 0:
+        raise InvalidValueError("pins", pins, "0 or more")
+    return attrs.evolve(unit, pins=max(0, unit.pins - pins)) if pins and unit.pins else unit
+
+
+def take_casualties(unit: Unit, casualties: int) -> tuple[Unit, int]:
+    """The unit after ``casualties``, and the bases it lost: 1 base for every 4 casualties,
+    counting those already marked (Enfilading Fire: removing bases)."""
+    if casualties < 0:
+        raise InvalidValueError("casualties", casualties, "0 or more")
+    total = unit.casualties + casualties
+    lost = min(unit.bases, total // CASUALTIES_PER_BASE)
+    left = unit.bases - lost
+    marked = total % CASUALTIES_PER_BASE if left else 0
+    return attrs.evolve(unit, bases=left, casualties=marked), lost
+
+
+@attrs.frozen
+class Commander:
+    """A brigade or army commander; ``brigade`` names the brigade he commands (army
+    commanders: ""), ``with_unit`` the unit he is with (None: with none), ``experience`` the
+    rating a brigade's test uses when the army has lost half its brigades (A17)."""
+
+    id: str
+    name: str
+    side: str = attrs.field(validator=one_of(*SIDES))
+    rank: Rank = attrs.field(default=Rank.BRIGADE, validator=one_of(*Rank))
+    brigade: str = ""
+    with_unit: str | None = None
+    experience: Experience = attrs.field(default=Experience.REGULAR,
+                                         validator=one_of(*Experience))
+
+    def __attrs_post_init__(self) -> None:
+        if (self.rank is Rank.BRIGADE) != bool(self.brigade):
+            raise InvalidValueError(
+                "brigade", self.brigade,
+                "the brigade he commands for a brigade commander, '' for the army commander",
+            )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rank})"

@@ -1,0 +1,187 @@
+"""The actions of a battle period, step by step. Until positions arrive, actions carry the
+facts a player measures at the table (ranges, distances, ground)."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from smoothbore.core import at_least, in_range
+
+from .firing import FireFacts
+from .morale import Circumstance
+from .movement import Manoeuvre
+from .units import Formation, Ground, OrderKind
+
+
+@attrs.frozen
+class EndPhase:
+    """The acting side has finished this step (the other side acts next, or the next step
+    begins)."""
+
+
+@attrs.frozen
+class RollInitiative:
+    """Initiative: both commanders-in-chief roll (a step of the sequence, no side's choice)."""
+
+
+@attrs.frozen
+class ChooseFirst:
+    """Initiative: the winner moves his army first (``first``) or second."""
+
+    first: bool
+
+
+@attrs.frozen
+class ChangeOrders:
+    """Deployment and general orders: ``issuer``, a higher-ranking general in the direct line
+    of command, gives ``commander`` a new written order, meeting him (both with the same unit)
+    or by ``courier``."""
+
+    issuer: str
+    commander: str
+    order: OrderKind
+    courier: bool = False
+
+
+@attrs.frozen
+class Activate:
+    """Activation: the superior's d10 plus the commander's activation rating over 10."""
+
+    commander: str
+
+
+@attrs.frozen
+class CompulsoryMove:
+    """Step 1: a routing unit routs (``off_table``: it leaves the table), a retreating unit
+    retreats, an exhausted unit retires to a safe place to rest."""
+
+    unit: str
+    off_table: bool = False
+
+
+@attrs.frozen
+class DeclareCharge:
+    """Step 2: a unit charges an enemy ``distance`` mm away (within its move), or counter
+    charges a charging enemy (``counter``); it tests morale at once."""
+
+    unit: str
+    target: str
+    distance: int = attrs.field(default=60, validator=in_range(0, 1000))
+    counter: bool = False
+
+
+@attrs.frozen
+class Move:
+    """Step 3: a unit moves ``distance`` mm (``advancing`` towards the enemy, or not), with at
+    most one manoeuvre (a new ``formation`` for a formation change), or a ``double`` move, and
+    ends on ``ends_in`` ground (``dense_woods``: it moves through dense woods)."""
+
+    unit: str
+    distance: int = attrs.field(default=0, validator=in_range(0, 2000))
+    advancing: bool = False
+    double: bool = False
+    manoeuvre: Manoeuvre = Manoeuvre.NONE
+    formation: Formation | None = None
+    ends_in: Ground = Ground.OPEN
+    dense_woods: bool = False
+
+
+@attrs.frozen
+class Dig:
+    """Step 3: the unit digs (its figures do no other task this period); four periods make a
+    trench that counts as cover from firing."""
+
+    unit: str
+
+
+@attrs.frozen
+class Resupply:
+    """Step 3: the unit draws rounds from its corps' ammunition train (it does not move)."""
+
+    unit: str
+
+
+@attrs.frozen
+class AttachHelpers:
+    """Step 3: ``figures`` foot or cavalry figures of ``unit`` join a gun model's crew as
+    helpers (at most 3 helpers a gun model)."""
+
+    battery: str
+    unit: str
+    figures: int = attrs.field(default=1, validator=in_range(1, 3))
+
+
+@attrs.frozen
+class MoveGeneral:
+    """Step 3: a mounted general rides up to 600 mm and joins a unit (``attach_to``; "" to
+    ride alone)."""
+
+    commander: str
+    attach_to: str = ""
+    distance: int = attrs.field(default=0, validator=in_range(0, 5000))
+
+
+@attrs.frozen
+class Fire:
+    """Step 4: a unit fires at an enemy unit. ``beyond_priority``: the player says the
+    enemies of higher target priority are out of range or sight."""
+
+    firer: str
+    target: str
+    facts: FireFacts = attrs.field(factory=FireFacts)
+    beyond_priority: bool = False
+
+
+@attrs.frozen
+class PickOffGeneral:
+    """Step 4 (optional snipers): a sniper picks an enemy general as his target ``range`` mm
+    away; the general runs the risk to generals."""
+
+    firer: str
+    general: str
+    range: int = attrs.field(default=100, validator=in_range(0, 2000))
+
+
+@attrs.frozen
+class TestMorale:
+    """Steps 5, 6 and 8: a unit tests morale in a circumstance. ``routing_past``: friendly
+    units in sight routing past within 200 mm (the player counts them); ``subtract_quality``
+    and ``subtract_cover``: the "+ or -" factors subtracted (option ``choose``)."""
+
+    __test__ = False  # not a pytest test class
+
+    unit: str
+    circumstance: Circumstance
+    routing_past: int = attrs.field(default=0, validator=at_least(0))
+    subtract_quality: bool = False
+    subtract_cover: bool = False
+
+
+@attrs.frozen
+class Melee:
+    """Step 7: fight the melee between ``attacker`` and ``defender`` with the figures in
+    contact and overlapping (0: all entitled to fight)."""
+
+    attacker: str
+    defender: str
+    attacker_figures: int = attrs.field(default=0, validator=at_least(0))
+    defender_figures: int = attrs.field(default=0, validator=at_least(0))
+
+
+@attrs.frozen
+class FollowUp:
+    """Step 7: the winner of a melee follows the pushed-back loser (the melee continues next
+    period) or does not (contact is broken)."""
+
+    unit: str
+    follow: bool
+
+
+Action: TypeAlias = (
+    EndPhase | RollInitiative | ChooseFirst | ChangeOrders | Activate | CompulsoryMove
+    | DeclareCharge | Move | Dig | Resupply | AttachHelpers | MoveGeneral | Fire
+    | PickOffGeneral | TestMorale | Melee | FollowUp
+)
+"""Every action of a McKie ACW battle."""

@@ -1,0 +1,196 @@
+"""Small arms and artillery fire (McKie ACW): who may fire, the figures or guns firing, the
+basic weapon/range factor and the tactical factors, the casualty table, the percentage roll
+for the extra figure, and counter-battery fire."""
+
+from __future__ import annotations
+
+import attrs
+
+from smoothbore.core import (
+    D10,
+    Dice,
+    IllegalActionError,
+    InvalidValueError,
+    Modified,
+    Modifier,
+    ThresholdCheck,
+    TotalCheck,
+    at_least,
+    die,
+    in_range,
+)
+
+from . import rules
+from .tables import DEFAULT_TABLES, Cell, Tables
+from .units import FULL_CREW, Arm, Formation, Ground, Unit, Weapon
+
+D100 = die(100)
+"""The percentage roll: the d10 thrown twice, tens then units (00 read as 100)."""
+COLUMN_FRONT = 4
+"""Figures in the front rank of a column (M12)."""
+VISIBLE_WITHIN = 20
+"""Visibility: within dense woods and towns, 20 mm."""
+ARC = 45
+"""Restrictions on firing: no target more than 45 degrees left or right of the front."""
+
+
+def front_rank(unit: Unit) -> int:
+    """Figures in the front rank (Restrictions on firing: only they fire): half a two-rank
+    line rounded up, four in a column, all in skirmish order; dismounted cavalry less every
+    fourth figure holding horses (Movement)."""
+    figures = unit.figures - unit.horseholders
+    if unit.formation is Formation.SKIRMISH:
+        return figures
+    if unit.formation is Formation.COLUMN:
+        return min(COLUMN_FRONT, figures)
+    return (figures + 1) // 2
+
+
+def guns_firing(unit: Unit) -> int:
+    """Guns firing from a gun model: its pieces, in proportion to a crew of 4 (helpers make
+    up the crew, never above 4), rounded down (Formation and strength of units)."""
+    return unit.pieces * unit.crew // FULL_CREW
+
+
+def eligible(unit: Unit) -> int:
+    """Figures or guns that may fire (Firing procedure 2)."""
+    return guns_firing(unit) if unit.is_gun else front_rank(unit)
+
+
+@attrs.frozen
+class FireFacts:
+    """What the firing player measures: ``range`` in mm from the centre of the firing unit
+    (Firing procedure 1), ``figures`` firing (0: every eligible figure or gun), the
+    ``angle`` off its front, whether it rests its weapons, whether the target is at the edge
+    of dense woods or a town (so seen), whether the fire comes from the target's flank or rear,
+    and whether it passes over friends (only from higher ground or at a higher target)."""
+
+    range: int = attrs.field(default=20, validator=in_range(0, 2000))
+    figures: int = attrs.field(default=0, validator=at_least(0))
+    angle: int = attrs.field(default=0, validator=in_range(0, 180))
+    resting: bool = False
+    target_at_edge: bool = True
+    flank: bool = False
+    rear: bool = False
+    over_friends: bool = False
+    from_higher_ground: bool = False
+
+
+def check_can_fire(firer: Unit, target: Unit, facts: FireFacts, moved: bool, tables: Tables,
+                   action: object) -> None:
+    """Restrictions on firing and Visibility, roll-free: raises IllegalActionError."""
+    def no(why: str, rule: str = rules.FIRING_RESTRICTIONS) -> IllegalActionError:
+        return IllegalActionError(action, why, rule)
+
+    if firer.is_gun and firer.limbered:
+        raise no(f"{firer.name} is limbered")
+    if firer.is_gun and firer.crew == 0:
+        raise no(f"{firer.name} has no crew left", rules.ARTILLERY_CREW)
+    if firer.weapon.is_heavy and moved:
+        raise no("siege guns and mortars may not move and fire")
+    if facts.angle > ARC:
+        raise no(f"the target is {facts.angle} degrees off the front (at most {ARC})")
+    if facts.over_friends and not facts.from_higher_ground:
+        raise no("only troops on higher ground fire over intervening troops")
+    if target.ground.hides and not facts.target_at_edge and facts.range > VISIBLE_WITHIN:
+        raise no(f"{target.name} is inside {target.ground} and seen only within "
+                 f"{VISIBLE_WITHIN} mm", rules.VISIBILITY)
+    row = tables.weapon(firer.weapon)
+    if row.optional and firer.weapon is Weapon.SNIPER_RIFLE and not row.bands:
+        raise no("no sniper line", rules.SNIPERS)
+    if row.factor(facts.range) is None:
+        raise no(f"{facts.range} mm is beyond the {firer.weapon} ({row.reach} mm)", rules.WEAPONS)
+    can = eligible(firer)
+    if facts.figures > can:
+        raise no(f"only {can} figures or guns of {firer.name} may fire")
+    if firing_count(firer, facts) < 1:
+        raise no(f"no figure or gun of {firer.name} can fire")
+    if firer.ammo < rounds_needed(firer, facts):
+        raise no(f"{firer.name} has {firer.ammo} rounds left", rules.AMMUNITION)
+
+
+def firing_count(firer: Unit, facts: FireFacts) -> int:
+    """Figures or guns firing: those the player says, or every eligible one."""
+    return facts.figures or eligible(firer)
+
+
+def rounds_needed(firer: Unit, facts: FireFacts) -> int:
+    """Ammunition: a round for each figure firing, or one for the gun model (M10)."""
+    return 1 if firer.is_gun else firing_count(firer, facts)
+
+
+def fire_factor(
+    firer: Unit, target: Unit, facts: FireFacts, *, moved: bool, target_moved: bool,
+    tables: Tables = DEFAULT_TABLES,
+) -> Modified:
+    """Firing procedure 3-4: the basic weapon/range factor plus the tactical factors."""
+    basic = tables.weapon(firer.weapon).factor(facts.range)
+    if basic is None:
+        raise InvalidValueError("range", facts.range, f"within the {firer.weapon}'s reach")
+    r = rules.FIRING_FACTORS
+    ground = target.ground
+    permanent = ground is Ground.PERMANENT
+    cover = (ground.is_cover and not permanent) or target.dug >= 4
+    mods = (
+        Modifier("resting weapons", 1, r) if facts.resting else None,
+        Modifier("target over two ranks deep", 2, r)
+        if target.formation is Formation.COLUMN and not target.is_gun else None,
+        Modifier("first volley or shot in the battle", 2, r) if not firer.has_fired else None,
+        Modifier("armed with repeating weapons", 2, r)
+        if firer.weapon is Weapon.REPEATING_RIFLE else None,
+        Modifier("raw troops firing", -1, r) if firer.quality.value == "raw" else None,
+        Modifier("target moved position this period", -1, r) if target_moved else None,
+        Modifier("target in cover", -2, r) if cover else None,
+        Modifier("target is unlimbered artillery", -2, r)
+        if target.is_gun and not target.limbered else None,
+        Modifier("firing unit is tired", -2, r) if firer.tired else None,
+        Modifier("cavalry firing while mounted", -2, r)
+        if firer.arm is Arm.CAVALRY and firer.mounted else None,
+        Modifier("firing unit has moved or changed formation", -3, r) if moved else None,
+        Modifier("firing unit is exhausted", -4, r) if firer.exhausted else None,
+        Modifier("target in skirmish order", -4, r)
+        if target.formation is Formation.SKIRMISH else None,
+        Modifier("target in permanent defenses", -5, r) if permanent else None,
+    )
+    return Modified(basic, f"{firer.weapon} at {facts.range} mm", rules.WEAPONS).plus(
+        *(m for m in mods if m is not None)
+    )
+
+
+def casualties(factor: int, firing: int, tables: Tables = DEFAULT_TABLES) -> Cell:
+    """Firing procedure 5: the casualty table crossed with the figures or guns firing."""
+    return tables.casualties.cell(factor, firing)
+
+
+def add_cells(*cells: Cell) -> Cell:
+    """Casualties from several sources added before the dice (Explanation of casualty table):
+    definite figures and percentages summed, each full 100 per cent one more figure (M9)."""
+    definite = sum(c.definite for c in cells)
+    extra, percent = divmod(sum(c.percent for c in cells), 100)
+    return Cell(definite + extra, percent)
+
+
+def figures_lost(cell: Cell, *, dice: Dice, reason: str = "extra figure") -> int:
+    """The definite figures plus one more on a percentage roll at or under the chance."""
+    if cell.percent == 0:
+        return cell.definite
+    extra = dice.roll(ThresholdCheck((D100,), cell.percent, at_least=False),
+                      reason=f"{reason}: {cell.percent}% chance", rule=rules.CASUALTY_TABLE)
+    return cell.definite + (1 if extra else 0)
+
+
+def counter_battery(factor: int, *, dice: Dice, tables: Tables = DEFAULT_TABLES) -> int:
+    """Counter battery fire: a battery fired on by enemy guns throws a d10 on the row of the
+    fire's final factor and loses that many pieces (0 below the table)."""
+    row = tables.counter_battery_row(factor)
+    if row is None:
+        return 0
+    score = dice.roll(TotalCheck((D10,)), reason="counter-battery", rule=rules.COUNTER_BATTERY)
+    return row.pieces(score)
+
+
+def expected_figures(factor: int, firing: int, tables: Tables = DEFAULT_TABLES) -> float:
+    """The mean figures lost (the definite figures plus the chance as a fraction)."""
+    cell = casualties(factor, firing, tables)
+    return cell.definite + cell.percent / 100
+

@@ -1,0 +1,116 @@
+"""Movement (McKie ACW, Movement): the (reconstructed) rates, formation changes, facing,
+mounting and horse holders, limbering, manhandling guns, dense woods and digging."""
+
+from __future__ import annotations
+
+import enum
+
+from smoothbore.core import IllegalActionError
+
+from . import rules
+from .tables import DEFAULT_TABLES, Tables
+from .units import Arm, Formation, Ground, Unit
+
+MANHANDLE = 20
+"""Field artillery crews may manhandle their guns up to 20 mm in a period."""
+DIG_PERIODS = 4
+TRENCH_PER_FIGURE = 7
+"""One figure digs 7 mm of trench in 4 complete periods."""
+
+
+class Manoeuvre(enum.Enum):
+    """Maneuvers, etc., with the share of the move each costs (in per cent)."""
+
+    NONE = "none"
+    CHANGE_FORMATION = "change-formation"
+    FACE = "change-face"
+    MOUNT = "mount"
+    DISMOUNT = "dismount"
+    LIMBER = "limber"
+    UNLIMBER = "unlimber"
+    MANHANDLE = "manhandle"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def cost(self) -> int:
+        """Per cent of the move deducted: formation 50, facing, mounting and limbering 25."""
+        return {"none": 0, "change-formation": 50, "manhandle": 0}.get(self.value, 25)
+
+
+def rate(unit: Unit, tables: Tables = DEFAULT_TABLES, *, limbered: bool | None = None) -> int:
+    """A unit's full move in mm: foot (and dismounted cavalry) and mounted cavalry by
+    formation; limbered guns (field, or siege guns and mortars); unlimbered guns 0."""
+    if unit.is_gun:
+        if not (unit.limbered if limbered is None else limbered):
+            return 0
+        key = "siege-artillery-limbered" if unit.weapon.is_heavy else "field-artillery-limbered"
+        return tables.rate(key)
+    kind = "cavalry" if unit.arm is Arm.CAVALRY and unit.mounted else "foot"
+    return tables.rate(f"{kind}-{unit.formation.value}")
+
+
+def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: bool,
+             formation: Formation | None, tables: Tables, action: object) -> int:
+    """The furthest a unit may go this period with one manoeuvre (raises IllegalActionError
+    for a manoeuvre it cannot make)."""
+    def no(why: str, rule: str = rules.MANOEUVRES) -> IllegalActionError:
+        return IllegalActionError(action, why, rule)
+
+    m = Manoeuvre
+    if dense_woods and unit.arm is not Arm.FOOT:
+        raise no("only foot may move in dense woods", rules.DENSE_WOODS)
+    if (manoeuvre is m.CHANGE_FORMATION) != (formation is not None):
+        raise no("a formation change names the new formation, and only it does")
+    if manoeuvre is m.CHANGE_FORMATION:
+        assert formation is not None
+        if unit.is_gun:
+            raise no("guns limber or unlimber; they have no formations")
+        if formation is unit.formation:
+            raise no(f"{unit.name} is already in {formation}")
+        if formation is Formation.SKIRMISH and unit.arm is Arm.CAVALRY and unit.mounted:
+            raise no("mounted cavalry do not skirmish here: dismount first (M13)")
+    if manoeuvre in (m.MOUNT, m.DISMOUNT):
+        if unit.arm is not Arm.CAVALRY:
+            raise no("only cavalry mount and dismount")
+        if unit.mounted == (manoeuvre is m.MOUNT):
+            raise no(f"{unit.name} is already {'mounted' if unit.mounted else 'dismounted'}")
+        if manoeuvre is m.MOUNT and unit.ground is Ground.DENSE_WOODS:
+            raise no("only foot may be in dense woods", rules.DENSE_WOODS)
+    if manoeuvre in (m.LIMBER, m.UNLIMBER, m.MANHANDLE) and not unit.is_gun:
+        raise no("only artillery limbers, unlimbers or is manhandled")
+    if manoeuvre is m.LIMBER and unit.limbered:
+        raise no(f"{unit.name} is already limbered")
+    if manoeuvre is m.UNLIMBER and not unit.limbered:
+        raise no(f"{unit.name} is already unlimbered")
+    if manoeuvre is m.MANHANDLE:
+        if unit.limbered or unit.weapon.is_heavy:
+            raise no("only unlimbered field artillery is manhandled")
+        return MANHANDLE
+    if double and manoeuvre is not m.NONE:
+        raise no("a double move is all movement: no manoeuvre with it (M14)")
+    if unit.is_gun and manoeuvre in (m.LIMBER, m.UNLIMBER):
+        if unit.weapon.is_heavy:
+            return 0  # limbering siege guns or mortars takes the whole period
+        full = rate(unit, tables, limbered=True)
+    else:
+        full = rate(unit, tables)
+        if manoeuvre is m.MOUNT:
+            full = tables.rate(f"cavalry-{unit.formation.value}") if not (
+                unit.formation is Formation.SKIRMISH) else tables.rate("cavalry-skirmish")
+    full = full * (100 - manoeuvre.cost) // 100
+    if double:
+        full *= 2
+    if dense_woods:
+        full //= 2
+    return full
+
+
+def trench_covers(unit: Unit, tables: Tables = DEFAULT_TABLES) -> bool:
+    """Whether a trench dug by every figure of the unit (7 mm each) is as long as the unit's
+    frontage (its front-rank figures times the base frontage, data/bases.toml)."""
+    from .firing import front_rank
+
+    frontage = tables.base("cavalry" if unit.arm is Arm.CAVALRY else "foot")[0]
+    return unit.initial_figures * TRENCH_PER_FIGURE >= front_rank(unit) * frontage

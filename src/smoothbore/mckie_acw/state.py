@@ -1,0 +1,307 @@
+"""The state of a McKie ACW battle: who moves first this period, the charges and melees, what
+each unit has done this step and this period, the ammunition trains and the prisoners, and the
+read-only queries the steps share.
+
+A turn is one battle period (``begin_turn``): ``turn_scoped`` fields last a period,
+``phase_scoped`` ones a step."""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import attrs
+
+from smoothbore.core import (
+    BattleState,
+    DiceState,
+    IllegalActionError,
+    InvalidValueError,
+    Scenario,
+    phase_scoped,
+    turn_scoped,
+)
+
+from . import rules
+from .melee import Attack
+from .morale import Circumstance, MoraleFacts
+from .options import DEFAULT_OPTIONS, Options
+from .phases import INITIATIVE
+from .tables import Cell
+from .units import Commander, Rank, Unit, Weapon
+
+NO_SCENARIO = Scenario()
+SNIPER_EVERY = 200
+"""Sharpshooters: at most 1 figure in every 200 of the army armed with a sniper rifle."""
+
+
+@attrs.frozen
+class Charge:
+    """A declared charge (or counter charge, on a charging enemy) that carried on; ``stopped``
+    once a later test halts or breaks it (steps 5 and 6)."""
+
+    charger: str
+    target: str
+    counter: bool = False
+    stopped: bool = False
+
+
+@attrs.frozen
+class Contact:
+    """Two units in melee: the attacker (the charger), the defender, whether each charged
+    into it this period, where the defender was attacked from, and how many periods it has
+    lasted."""
+
+    attacker: str
+    defender: str
+    attacker_charging: bool = True
+    defender_charging: bool = False
+    attack: Attack = Attack.FRONT
+    periods: int = 0
+    winner: str = ""
+
+
+@attrs.frozen
+class Extra:
+    """What only McKie ACW tracks.
+
+    Per battle: ``first`` (the side moving first this period), ``contacts`` (melees that go
+    on), ``last_fired_on_by`` (last period's (target, firer) pairs, for target priority 2),
+    ``reserves`` ((corps commander, rounds) of each ammunition train) and ``prisoners``
+    ((side holding them, figures)). Per period: the initiative winner, commanders activated
+    and tried, charges, who moved, advanced, fired, worked (no rest), was fired on by whom,
+    from flank or rear, under artillery fire, won or lost a melee, lost what, routed, and the
+    tests taken. Per step: the acting side, units done, passes, the casualties awaiting the
+    percentage roll and a follow-up to decide."""
+
+    first: str
+    acting: str
+    contacts: tuple[Contact, ...] = ()
+    last_fired_on_by: tuple[tuple[str, str], ...] = ()
+    reserves: tuple[tuple[str, int], ...] = ()
+    prisoners: tuple[tuple[str, int], ...] = ()
+    initiative: str = turn_scoped("")
+    activated: frozenset[str] = turn_scoped(frozenset())
+    attempted: frozenset[str] = turn_scoped(frozenset())
+    charges: tuple[Charge, ...] = turn_scoped(())
+    moved: frozenset[str] = turn_scoped(frozenset())
+    advanced: frozenset[str] = turn_scoped(frozenset())
+    fired: frozenset[str] = turn_scoped(frozenset())
+    worked: frozenset[str] = turn_scoped(frozenset())
+    fired_on_by: tuple[tuple[str, str], ...] = turn_scoped(())
+    flanked: frozenset[str] = turn_scoped(frozenset())
+    rear: frozenset[str] = turn_scoped(frozenset())
+    under_artillery: frozenset[str] = turn_scoped(frozenset())
+    won_melee: frozenset[str] = turn_scoped(frozenset())
+    lost_melee: frozenset[str] = turn_scoped(frozenset())
+    fire_lost: tuple[tuple[str, int], ...] = turn_scoped(())
+    lost: tuple[tuple[str, int], ...] = turn_scoped(())
+    routed: frozenset[str] = turn_scoped(frozenset())
+    tested: frozenset[str] = turn_scoped(frozenset())
+    halted: frozenset[str] = turn_scoped(frozenset())
+    digging: frozenset[str] = turn_scoped(frozenset())
+    done: frozenset[str] = phase_scoped(frozenset())
+    passed: frozenset[str] = phase_scoped(frozenset())
+    pending: tuple[tuple[str, Cell], ...] = phase_scoped(())
+    follow: tuple[str, ...] = phase_scoped(())
+
+
+State: TypeAlias = BattleState[Unit, Commander, Extra, Options]
+"""A McKie ACW battle."""
+
+
+def new_battle(
+    sides: tuple[str, str],
+    units: tuple[Unit, ...],
+    commanders: tuple[Commander, ...],
+    *,
+    seed: int = 0,
+    options: Options = DEFAULT_OPTIONS,
+    reserve_rounds: int = 6,
+    army_figures: tuple[int, int] | None = None,
+    scenario: Scenario = NO_SCENARIO,
+) -> State:
+    """A battle at the start of its first period (initiative not yet rolled). Each corps (a
+    corps commander, or the commander-in-chief where there is none) has an ammunition train of
+    ``reserve_rounds`` (at most 6) per figure or gun of its units. ``army_figures``: the
+    figures of each whole army, where the battle fields part of it (for the 1-in-200 sniper
+    limit; default the figures on the table)."""
+    from .ammunition import reserve_for
+
+    if not 0 <= reserve_rounds <= 6:
+        raise InvalidValueError("reserve_rounds", reserve_rounds, "0 to 6 rounds per figure")
+    for side in sides:
+        chiefs = [c for c in commanders if c.side == side and c.rank is Rank.CINC]
+        if len(chiefs) != 1:
+            raise InvalidValueError(f"commanders of {side}", [c.id for c in chiefs],
+                                    "exactly one commander-in-chief")
+    ids = {c.id for c in commanders}
+    for c in commanders:
+        if c.superior and c.superior not in ids:
+            raise InvalidValueError(f"Commander({c.id}).superior", c.superior,
+                                    "a commander's id")
+    for u in units:
+        if u.commander not in ids:
+            raise InvalidValueError(f"Unit({u.id}).commander", u.commander, "a commander's id")
+    for i, side in enumerate(sides):
+        own = [u for u in units if u.side == side]
+        snipers = sum(u.figures for u in own if u.weapon is Weapon.SNIPER_RIFLE)
+        army = army_figures[i] if army_figures else sum(u.figures for u in own)
+        if snipers > army // SNIPER_EVERY:
+            raise InvalidValueError(f"sniper figures of {side}", snipers,
+                                    f"at most 1 in every {SNIPER_EVERY} figures of the army "
+                                    f"({army // SNIPER_EVERY} for {army})")
+    base = BattleState(
+        ruleset="mckie_acw", sides=sides, units=units, commanders=commanders,
+        extra=Extra(first=sides[0], acting=sides[0]), options=options, dice=DiceState(seed),
+        turn=1, phase=INITIATIVE, scenario=scenario,
+    )
+    trains: dict[str, list[Unit]] = {}
+    for u in units:
+        trains.setdefault(corps_of(base, u), []).append(u)
+    reserves = tuple((corps, reserve_for(tuple(us), reserve_rounds))
+                     for corps, us in trains.items())
+    return base.with_extra(reserves=reserves)
+
+
+# --- queries ---------------------------------------------------------------------------
+def illegal(action: object, why: str, rule: str = rules.BATTLE_PERIOD) -> IllegalActionError:
+    """The error for an action the rules forbid, naming the rule."""
+    return IllegalActionError(action, why, rule)
+
+
+def other(state: State, side: str) -> str:
+    """The other side."""
+    return state.sides[1] if state.sides[0] == side else state.sides[0]
+
+
+def find_unit(state: State, unit_id: str) -> Unit:
+    """The unit with this id."""
+    for unit in state.units:
+        if unit.id == unit_id:
+            return unit
+    return state.unit(unit_id)
+
+
+def find_commander(state: State, commander_id: str) -> Commander:
+    """The commander with this id."""
+    for c in state.commanders:
+        if c.id == commander_id:
+            return c
+    return state.commander(commander_id)
+
+
+def own_unit(state: State, unit_id: str, action: object) -> Unit:
+    """A unit of the acting side on the table, or the error."""
+    unit = find_unit(state, unit_id)
+    if unit.side != state.extra.acting:
+        raise illegal(action, f"{unit.name} is not a unit of {state.extra.acting}")
+    if not unit.on_table:
+        raise illegal(action, f"{unit.name} is no longer on the table")
+    return unit
+
+
+def chain(state: State, commander_id: str) -> tuple[Commander, ...]:
+    """A commander and his superiors up to the commander-in-chief."""
+    out: list[Commander] = []
+    current = commander_id
+    while current and len(out) < 10:
+        c = find_commander(state, current)
+        out.append(c)
+        current = c.superior
+    return tuple(out)
+
+
+def corps_of(state: State, unit: Unit) -> str:
+    """The corps whose ammunition train serves a unit: its corps commander, or the
+    commander-in-chief where it has none."""
+    line = chain(state, unit.commander)
+    corps = next((c for c in line if c.rank is Rank.CORPS), None)
+    return (corps or line[-1]).id
+
+
+def in_command(state: State, unit: Unit) -> Commander:
+    """The general commanding a unit now: its own, or the next active one up the line if he
+    has fallen (M5)."""
+    line = chain(state, unit.commander)
+    return next((c for c in line if c.active), line[-1])
+
+
+def may_advance(state: State, unit: Unit) -> bool:
+    """Whether a unit may advance voluntarily: its commander's order lets troops advance and
+    he is activated this period, or carries on with old orders (Activation)."""
+    c = in_command(state, unit)
+    if not c.order.kind.advances:
+        return False
+    return c.rank is Rank.CINC or c.id in state.extra.activated or c.order.started
+
+
+def general_with(state: State, unit: Unit) -> bool:
+    """Whether a general in the unit's line of command is with it (Morale: +1)."""
+    line = {c.id for c in chain(state, unit.commander)}
+    return any(c.active and c.attached_to == unit.id and c.id in line for c in state.commanders)
+
+
+def generals_with(state: State, unit_id: str) -> tuple[Commander, ...]:
+    """Every active general with a unit (Risk to generals)."""
+    return tuple(c for c in state.commanders if c.active and c.attached_to == unit_id)
+
+
+def amount(pairs: tuple[tuple[str, int], ...], key: str) -> int:
+    """The value for ``key`` in a tuple of (key, value) pairs (0 if absent)."""
+    return next((v for k, v in pairs if k == key), 0)
+
+
+def add_amount(pairs: tuple[tuple[str, int], ...], key: str, value: int
+               ) -> tuple[tuple[str, int], ...]:
+    """The pairs with ``value`` added to ``key``."""
+    if any(k == key for k, _ in pairs):
+        return tuple((k, v + value if k == key else v) for k, v in pairs)
+    return (*pairs, (key, value))
+
+
+def contact_of(state: State, unit_id: str) -> Contact | None:
+    """The melee a unit is in, if any."""
+    return next((c for c in state.extra.contacts if unit_id in (c.attacker, c.defender)), None)
+
+
+def live_charges(state: State) -> tuple[Charge, ...]:
+    """The charges still going in."""
+    return tuple(c for c in state.extra.charges if not c.stopped)
+
+
+def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_past: int = 0,
+                 subtract_quality: bool = False, subtract_cover: bool = False) -> MoraleFacts:
+    """The morale tactical factors of a unit now, from the state."""
+    x = state.extra
+    advancing = circumstance in (Circumstance.CHARGING, Circumstance.CHARGER_FIRED_ON) or (
+        unit.id in x.advanced)
+    return MoraleFacts(
+        quality=unit.quality,
+        in_cover=unit.ground.is_cover or unit.dug >= 4,
+        advancing=advancing,
+        general=general_with(state, unit),
+        won_melee=unit.id in x.won_melee,
+        lost_melee=unit.id in x.lost_melee,
+        under_artillery=unit.id in x.under_artillery,
+        tenths_lost=unit.lost * 10 // unit.initial_figures,
+        routing_past=routing_past,
+        tired=unit.tired,
+        exhausted=unit.exhausted,
+        flank=unit.id in x.flanked,
+        rear=unit.id in x.rear,
+        retreating=unit.status.value == "retreating",
+        routing=unit.status.value == "routing",
+        subtract_quality=subtract_quality,
+        subtract_cover=subtract_cover,
+    )
+
+
+def mark(state: State, field: str, *ids: str) -> State:
+    """The state with ids added to one of the frozenset fields of ``extra``."""
+    current: frozenset[str] = getattr(state.extra, field)
+    return state.with_extra(**{field: current | frozenset(ids)})
+
+
+def with_extra(state: State, **changes: Any) -> State:
+    """The state with some fields of ``extra`` changed."""
+    return state.with_extra(**changes)

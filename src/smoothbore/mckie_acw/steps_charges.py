@@ -1,0 +1,112 @@
+"""Step 2: declare charges and counter charges and test the morale of every charging unit
+(McKie ACW, Battle period 2; Morale: when to test, 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from smoothbore.core import Log
+
+from . import effort, rules
+from .actions import DeclareCharge
+from .effects import apply_result
+from .morale import Circumstance, test_morale
+from .movement import rate
+from .state import (
+    Charge,
+    State,
+    contact_of,
+    find_unit,
+    illegal,
+    live_charges,
+    may_advance,
+    morale_facts,
+    own_unit,
+)
+from .units import Unit
+
+
+def can_charge(state: State, unit: Unit) -> bool:
+    """A steady unit not in melee, not resting or bound to retire, not a gun, that has not
+    charged or halted this period and whose orders let it advance."""
+    x = state.extra
+    return (
+        unit.steady
+        and not unit.is_gun
+        and not unit.resting
+        and not unit.must_retire
+        and unit.id not in x.done
+        and unit.id not in x.halted
+        and contact_of(state, unit.id) is None
+        and may_advance(state, unit)
+    )
+
+
+def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
+    """Each unit that may charge, at each enemy unit on the table (half its move away), and
+    each counter charge on a charger."""
+    acting = state.extra.acting
+    enemies = [u for u in state.units if u.side != acting and u.on_table]
+    chargers = {c.charger for c in live_charges(state)}
+    tables = state.options.tables
+    for unit in state.units_of(acting):
+        if unit.on_table and can_charge(state, unit):
+            distance = rate(unit, tables) // 2
+            for enemy in enemies:
+                yield DeclareCharge(unit.id, enemy.id, distance)
+                if enemy.id in chargers:
+                    yield DeclareCharge(unit.id, enemy.id, distance, counter=True)
+
+
+def check_declare_charge(state: State, action: DeclareCharge) -> None:
+    """The charger may charge (``can_charge``); the target is an enemy on the table within the
+    charger's move; a counter charge meets an enemy charging this period."""
+    unit = own_unit(state, action.unit, action)
+    target = find_unit(state, action.target)
+    r = rules.BATTLE_PERIOD
+    if target.side == unit.side or not target.on_table:
+        raise illegal(action, "the target must be an enemy unit on the table", r)
+    if not unit.steady or unit.is_gun:
+        raise illegal(action, f"{unit.name} cannot charge ({unit.status})", r)
+    if unit.resting or unit.must_retire:
+        raise illegal(action, f"{unit.name} is exhausted and must retire and rest",
+                      rules.MELEE_EXHAUSTED)
+    if unit.id in state.extra.done or unit.id in state.extra.halted:
+        raise illegal(action, f"{unit.name} has already charged or halted this period", r)
+    if contact_of(state, unit.id) is not None:
+        raise illegal(action, f"{unit.name} is in melee", rules.MELEE)
+    if not may_advance(state, unit):
+        raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
+                      "advancing", rules.ACTIVATION)
+    reach = rate(unit, state.options.tables)
+    if action.distance > reach:
+        raise illegal(action, f"{action.distance} mm is beyond {unit.name}'s move ({reach})",
+                      rules.MOVEMENT)
+    if action.counter and action.target not in {c.charger for c in live_charges(state)}:
+        raise illegal(action, f"{target.name} is not charging: no counter charge", r)
+
+
+def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
+    """The charger tests morale at once (advancing +1); a charge that carries on goes in this
+    period and costs 2 effort points."""
+    unit = find_unit(state, action.unit)
+    target = find_unit(state, action.target)
+    kind = "counter charges" if action.counter else "charges"
+    log.add("charge", f"{unit.name} {kind} {target.name} ({action.distance} mm)",
+            rules.BATTLE_PERIOD, unit.id)
+    x = state.extra
+    state = state.with_extra(
+        done=x.done | {unit.id}, passed=frozenset(),
+        charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter)),
+    )
+    facts = morale_facts(state, unit, Circumstance.CHARGING)
+    result = test_morale(facts, dice=log.dice, tables=state.options.tables,
+                         reason=f"{unit.name} charging")
+    state = apply_result(state, unit.id, Circumstance.CHARGING, result, log)
+    if any(c.charger == unit.id and not c.stopped for c in state.extra.charges):
+        unit = find_unit(state, unit.id)
+        state = state.with_units(effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE))
+        x = state.extra
+        state = state.with_extra(moved=x.moved | {unit.id}, advanced=x.advanced | {unit.id},
+                                 worked=x.worked | {unit.id})
+    return state

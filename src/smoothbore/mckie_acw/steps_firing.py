@@ -1,0 +1,221 @@
+"""Step 4: all firing (McKie ACW, Small arms and artillery fire; Explanation of casualty
+table; Counter battery fire; Risk to generals; optional Sharpshooters, snipers, etc.).
+
+Each fire adds its casualty table cell to the target's pending casualties; when the step
+ends, each target's cells are added together and one percentage roll decides the extra figure
+(``resolve_pending``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import Log
+
+from . import effort, rules
+from .actions import Fire, PickOffGeneral
+from .ammunition import spend
+from .effects import lose, risk
+from .firing import (
+    FireFacts,
+    add_cells,
+    casualties,
+    check_can_fire,
+    counter_battery,
+    figures_lost,
+    fire_factor,
+    firing_count,
+    rounds_needed,
+)
+from .generalship import risk_to_general
+from .state import (
+    State,
+    contact_of,
+    find_commander,
+    find_unit,
+    illegal,
+    live_charges,
+    own_unit,
+)
+from .tables import Cell
+from .units import Fate, Status, Unit, Weapon
+
+
+def can_fire(state: State, unit: Unit) -> bool:
+    """A unit of the acting side in good order (steady or retreating), with rounds, not in
+    melee, not digging, that has not fired this period (M17)."""
+    x = state.extra
+    return (
+        unit.status in (Status.STEADY, Status.RETREATING)
+        and unit.ammo > 0
+        and unit.id not in x.fired
+        and contact_of(state, unit.id) is None
+        and unit.id not in x.digging
+        and not (unit.is_gun and unit.limbered)
+    )
+
+
+def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
+    """Target priorities: 1, the enemies charging the firer; else 2, the enemies that fired
+    on it last period still on the table; else () (any enemy within range)."""
+    charging = tuple(c.charger for c in live_charges(state) if c.target == firer.id)
+    if charging:
+        return charging
+    return tuple(
+        f for t, f in state.extra.last_fired_on_by
+        if t == firer.id and find_unit(state, f).on_table
+    )
+
+
+def default_facts(firer: Unit, state: State) -> tuple[FireFacts, ...]:
+    """The ranges the candidates offer: the weapon's first band and its second, if any."""
+    bands = state.options.tables.weapon(firer.weapon).bands
+    return tuple(FireFacts(range=b.to) for b in bands[:2])
+
+
+def candidates_fire(state: State) -> Iterator[Fire]:
+    """Each unit able to fire, at each enemy on the table, at its first two range bands;
+    targets below the top priority with ``beyond_priority``."""
+    enemies = [u for u in state.units if u.side != state.extra.acting and u.on_table]
+    for firer in state.units_of(state.extra.acting):
+        if not firer.on_table or not can_fire(state, firer):
+            continue
+        if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
+            continue
+        top = priority_targets(state, firer)
+        for target in enemies:
+            beyond = bool(top) and target.id not in top
+            for facts in default_facts(firer, state):
+                yield Fire(firer.id, target.id, facts, beyond)
+
+
+def check_fire(state: State, action: Fire) -> None:
+    """Step 4: the firer may fire (``can_fire``) at an enemy on the table, within the
+    restrictions on firing, its weapon's reach and its rounds; target priorities hold unless
+    the player says the higher ones are out of range or sight."""
+    firer = own_unit(state, action.firer, action)
+    target = find_unit(state, action.target)
+    if target.side == firer.side or not target.on_table:
+        raise illegal(action, "the target must be an enemy unit on the table",
+                      rules.FIRING_PROCEDURE)
+    if not can_fire(state, firer):
+        raise illegal(action, f"{firer.name} may not fire now", rules.FIRING_RESTRICTIONS)
+    if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
+        raise illegal(action, "snipers are an optional rule not in play", rules.SNIPERS)
+    top = priority_targets(state, firer)
+    if top and target.id not in top and not action.beyond_priority:
+        raise illegal(action, "a target of higher priority must be fired on first",
+                      rules.TARGET_PRIORITIES)
+    if action.beyond_priority and (not top or target.id in top):
+        raise illegal(action, "this target is of the highest priority", rules.TARGET_PRIORITIES)
+    check_can_fire(firer, target, action.facts, firer.id in state.extra.moved,
+                   state.options.tables, action)
+
+
+def _fired(state: State, firer: Unit, rounds: int) -> State:
+    firer = spend(effort.earn(firer, effort.FIRING), rounds)
+    firer = attrs.evolve(firer, has_fired=True)
+    x = state.extra
+    return state.with_units(firer).with_extra(fired=x.fired | {firer.id},
+                                              worked=x.worked | {firer.id})
+
+
+def apply_fire(state: State, action: Fire, log: Log) -> State:
+    """Firing procedure: the factor, the casualty table cell (held until the step ends, to be
+    added to every other source), counter-battery fire on a battery fired on by guns, and the
+    risk to generals with the target. Firing costs rounds and an effort point."""
+    firer = find_unit(state, action.firer)
+    target = find_unit(state, action.target)
+    x = state.extra
+    tables = state.options.tables
+    factor = fire_factor(firer, target, action.facts, moved=firer.id in x.moved,
+                         target_moved=target.id in x.moved, tables=tables)
+    n = firing_count(firer, action.facts)
+    cell = casualties(factor.total, n, tables)
+    log.add("fire", f"{firer.name} fires at {target.name}: {n} "
+            f"{'guns' if firer.is_gun else 'figures'} at factor {factor}, {cell}",
+            rules.FIRING_PROCEDURE, target.id)
+    state = _fired(state, firer, rounds_needed(firer, action.facts))
+    pending = dict(state.extra.pending)
+    pending[target.id] = add_cells(pending.get(target.id, Cell(0, 0)), cell)
+    updates: dict[str, object] = {
+        "pending": tuple(pending.items()),
+        "fired_on_by": (*state.extra.fired_on_by, (target.id, firer.id)),
+    }
+    if action.facts.flank:
+        updates["flanked"] = state.extra.flanked | {target.id}
+    if action.facts.rear:
+        updates["rear"] = state.extra.rear | {target.id}
+    if firer.is_gun:
+        updates["under_artillery"] = state.extra.under_artillery | {target.id}
+    state = state.with_extra(**updates)  # type: ignore[arg-type]
+    if firer.is_gun and target.is_gun and target.pieces:
+        pieces = min(target.pieces, counter_battery(factor.total, dice=log.dice, tables=tables))
+        target = find_unit(state, target.id)
+        state = state.with_units(attrs.evolve(target, pieces=target.pieces - pieces))
+        log.add("counter-battery", f"{target.name} loses {pieces} piece(s), "
+                f"{target.pieces - pieces} left", rules.COUNTER_BATTERY, target.id)
+    return risk(state, target.id, log)
+
+
+def resolve_pending(state: State, log: Log) -> State:
+    """The end of the firing: for each target, the cells of every source added, then the
+    percentage roll for the extra figure, and the figures removed."""
+    for unit_id, cell in state.extra.pending:
+        unit = find_unit(state, unit_id)
+        if not unit.on_table:
+            continue
+        lost = min(unit.figures + unit.helpers,
+                   figures_lost(cell, dice=log.dice, reason=f"fire on {unit.name}"))
+        if lost:
+            state = lose(state, unit_id, lost, log, rules.CASUALTY_TABLE, by_fire=True)
+        else:
+            log.add("casualties", f"{unit.name} loses no figure ({cell})",
+                    rules.CASUALTY_TABLE, unit_id)
+    return state.with_extra(pending=())
+
+
+# --- snipers ------------------------------------------------------------------------------
+def candidates_pick_off_general(state: State) -> Iterator[PickOffGeneral]:
+    if not state.options.snipers:
+        return
+    generals = [g for g in state.commanders if g.side != state.extra.acting and g.active]
+    for firer in state.units_of(state.extra.acting):
+        if firer.weapon is Weapon.SNIPER_RIFLE and firer.on_table and can_fire(state, firer):
+            for g in generals:
+                yield PickOffGeneral(firer.id, g.id)
+
+
+def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
+    """Snipers (optional) may pick an enemy general in action as their target, within the
+    sniper rifle's reach; they fire once a period."""
+    firer = own_unit(state, action.firer, action)
+    g = find_commander(state, action.general)
+    r = rules.SNIPERS
+    if not state.options.snipers:
+        raise illegal(action, "snipers are an optional rule not in play", r)
+    if firer.weapon is not Weapon.SNIPER_RIFLE:
+        raise illegal(action, f"{firer.name} has no sniper rifles", r)
+    if g.side == firer.side or not g.active:
+        raise illegal(action, "the target must be an enemy general in action", r)
+    if not can_fire(state, firer):
+        raise illegal(action, f"{firer.name} may not fire now", rules.FIRING_RESTRICTIONS)
+    reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
+    if action.range > reach:
+        raise illegal(action, f"{action.range} mm is beyond the sniper rifle ({reach})",
+                      rules.WEAPONS)
+
+
+def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> State:
+    """The general runs the risk to generals (M18)."""
+    firer = find_unit(state, action.firer)
+    g = find_commander(state, action.general)
+    log.add("fire", f"{firer.name} pick out {g.name} at {action.range} mm", rules.SNIPERS, g.id)
+    state = _fired(state, firer, 1)
+    fate = risk_to_general(dice=log.dice)
+    if fate is not Fate.ACTIVE:
+        state = state.with_commanders(attrs.evolve(g, fate=fate, attached_to=""))
+    log.add("general", f"{g.name} is {'unhurt' if fate is Fate.ACTIVE else fate}",
+            rules.RISK_TO_GENERALS, g.id)
+    return state

@@ -1,0 +1,156 @@
+"""Steps 5, 6 and 8: the morale tests of charging units 20% down to fire, of units standing
+to receive a charge, and all others: 10% lost in a period, friends routing past, rallies
+(McKie ACW, Battle period 5, 6 and 8; Morale)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from smoothbore.core import Log
+
+from . import rules
+from .actions import TestMorale
+from .effects import apply_result, tested
+from .morale import Circumstance, test_morale
+from .options import PlusOrMinus
+from .phases import CHARGER_TESTS, MORALE, RECEIVE_TESTS
+from .state import State, amount, find_unit, illegal, live_charges, morale_facts, own_unit
+from .units import Status, Unit
+
+C = Circumstance
+
+
+def fire_share(state: State, unit: Unit) -> tuple[int, int]:
+    """(figures lost to fire this period, figures at the start of the period)."""
+    x = state.extra
+    return amount(x.fire_lost, unit.id), unit.figures + amount(x.lost, unit.id)
+
+
+def charger_due(state: State, unit: Unit) -> bool:
+    """Step 5: a unit charging or counter charging this period that has lost 20% of its
+    figures to firing this period."""
+    if not unit.steady or tested(state, unit.id, C.CHARGER_FIRED_ON):
+        return False
+    if not any(c.charger == unit.id for c in live_charges(state)):
+        return False
+    lost, start = fire_share(state, unit)
+    return lost * 5 >= start > 0 and lost > 0
+
+
+def receiver_due(state: State, unit: Unit) -> bool:
+    """Step 6: a steady unit standing to receive a charge still going in (not itself
+    counter charging)."""
+    if not unit.steady or tested(state, unit.id, C.RECEIVING):
+        return False
+    charges = live_charges(state)
+    if any(c.charger == unit.id for c in charges):
+        return False
+    return any(c.target == unit.id and not c.counter for c in charges)
+
+
+def losses_due(state: State, unit: Unit) -> bool:
+    """Step 8: a unit on the table that has lost 10% of its original strength this period."""
+    if not unit.on_table or unit.status is Status.ROUTING or tested(state, unit.id, C.LOSSES):
+        return False
+    lost = amount(state.extra.lost, unit.id)
+    return lost > 0 and lost * 10 >= unit.initial_figures
+
+
+def rally_open(state: State, unit: Unit) -> bool:
+    """Step 8: a retreating or routing unit may test to rally once a period."""
+    return unit.status in (Status.RETREATING, Status.ROUTING) and not tested(
+        state, unit.id, C.RALLY)
+
+
+def friend_routed_open(state: State, unit: Unit) -> int:
+    """Step 8: how many friendly units routed this period (0: no such test to take)."""
+    if not unit.steady or tested(state, unit.id, C.FRIEND_ROUTED):
+        return 0
+    return sum(1 for uid in state.extra.routed
+               if uid != unit.id and find_unit(state, uid).side == unit.side)
+
+
+def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
+    """The acting side's compulsory tests still to take in this step."""
+    units = [u for u in state.units_of(state.extra.acting) if u.on_table]
+    if state.phase == CHARGER_TESTS:
+        return tuple((u, C.CHARGER_FIRED_ON) for u in units if charger_due(state, u))
+    if state.phase == RECEIVE_TESTS:
+        return tuple((u, C.RECEIVING) for u in units if receiver_due(state, u))
+    if state.phase == MORALE:
+        return tuple((u, C.LOSSES) for u in units if losses_due(state, u))
+    return ()
+
+
+def _signs(state: State) -> tuple[tuple[bool, bool], ...]:
+    if state.options.plus_or_minus is PlusOrMinus.CHOOSE:
+        return ((False, False), (True, False), (False, True), (True, True))
+    return ((False, False),)
+
+
+def candidates_test_morale(state: State) -> Iterator[TestMorale]:
+    """The due tests; in step 8 also each rally and, for steady units of a side one of whose
+    units routed this period, the test for friends routing past (counting each)."""
+    signs = _signs(state)
+    for unit, circumstance in due_tests(state):
+        for q, c in signs:
+            yield TestMorale(unit.id, circumstance, 0, q, c)
+    if state.phase != MORALE:
+        return
+    for unit in state.units_of(state.extra.acting):
+        if rally_open(state, unit):
+            for q, c in signs:
+                yield TestMorale(unit.id, C.RALLY, 0, q, c)
+        routed = friend_routed_open(state, unit)
+        for count in range(1, routed + 1):
+            for q, c in signs:
+                yield TestMorale(unit.id, C.FRIEND_ROUTED, count, q, c)
+
+
+_PHASE_OF = {
+    C.CHARGER_FIRED_ON: CHARGER_TESTS,
+    C.RECEIVING: RECEIVE_TESTS,
+    C.LOSSES: MORALE,
+    C.RALLY: MORALE,
+    C.FRIEND_ROUTED: MORALE,
+}
+
+
+def check_test_morale(state: State, action: TestMorale) -> None:
+    """A test in its step, for a unit that is due or entitled to it, once; friends routing
+    past are counted among those that routed this period; subtracting the "+ or -" factors
+    only with the option ``choose``."""
+    unit = own_unit(state, action.unit, action)
+    circumstance = action.circumstance
+    r = rules.MORALE_WHEN
+    if _PHASE_OF.get(circumstance) != state.phase:
+        raise illegal(action, f"a {circumstance} test is not taken in step {state.phase}", r)
+    if (action.subtract_quality or action.subtract_cover) and (
+            state.options.plus_or_minus is not PlusOrMinus.CHOOSE):
+        raise illegal(action, "the + or - factors are added (option plus_or_minus=add)",
+                      rules.MORALE_FACTORS)
+    ok = {
+        C.CHARGER_FIRED_ON: charger_due,
+        C.RECEIVING: receiver_due,
+        C.LOSSES: losses_due,
+        C.RALLY: rally_open,
+    }
+    if circumstance is C.FRIEND_ROUTED:
+        routed = friend_routed_open(state, unit)
+        if not 1 <= action.routing_past <= routed:
+            raise illegal(action, f"{routed} friendly unit(s) routed this period and "
+                          "none is counted twice", r)
+    elif action.routing_past:
+        raise illegal(action, "friends routing past are counted in that test only", r)
+    elif not ok[circumstance](state, unit):
+        raise illegal(action, f"{unit.name} has no {circumstance} test to take", r)
+
+
+def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
+    """The test (an average die plus the factors) and what its result does."""
+    unit = find_unit(state, action.unit)
+    facts = morale_facts(state, unit, action.circumstance, action.routing_past,
+                         action.subtract_quality, action.subtract_cover)
+    result = test_morale(facts, dice=log.dice, tables=state.options.tables,
+                         reason=f"{unit.name}, {action.circumstance}")
+    return apply_result(state, unit.id, action.circumstance, result, log)

@@ -1,0 +1,341 @@
+"""Steps 1 and 3: compulsory routs, retreats and retirements; then every voluntary move,
+manoeuvre, digging, ammunition and helpers, and the generals' rides (McKie ACW, Battle period
+1 and 3; Movement; Ammunition; Effort points; Formation and strength of units)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from smoothbore.core import Log
+
+from . import effort, rules
+from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resupply
+from .ammunition import resupply
+from .effects import set_status
+from .movement import DIG_PERIODS, Manoeuvre, max_move, rate, trench_covers
+from .state import (
+    State,
+    add_amount,
+    amount,
+    contact_of,
+    corps_of,
+    find_commander,
+    find_unit,
+    illegal,
+    may_advance,
+    own_unit,
+)
+from .units import MAX_HELPERS, Arm, Formation, Ground, Status, Unit
+
+GENERAL_RIDE = 600
+"""Generals may always move 600 mm in one period if mounted."""
+
+
+# --- step 1 -------------------------------------------------------------------------------
+def must_move(state: State, unit: Unit) -> bool:
+    """A unit with a compulsory move still to make: routing, retreating, or exhausted and
+    bound to retire."""
+    return (
+        unit.on_table
+        and unit.id not in state.extra.done
+        and (unit.status in (Status.ROUTING, Status.RETREATING) or unit.must_retire)
+    )
+
+
+def compulsory_due(state: State) -> tuple[Unit, ...]:
+    """The acting side's units that must still move in step 1."""
+    return tuple(u for u in state.units_of(state.extra.acting) if must_move(state, u))
+
+
+def candidates_compulsory_move(state: State) -> Iterator[CompulsoryMove]:
+    for unit in compulsory_due(state):
+        yield CompulsoryMove(unit.id)
+        if unit.status is Status.ROUTING:
+            yield CompulsoryMove(unit.id, off_table=True)
+
+
+def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
+    """Step 1: only a unit that must move; only a routing unit may run off the table."""
+    unit = own_unit(state, action.unit, action)
+    if not must_move(state, unit):
+        raise illegal(action, f"{unit.name} has no compulsory move")
+    if action.off_table and unit.status is not Status.ROUTING:
+        raise illegal(action, "only a routing unit leaves the table")
+
+
+def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> State:
+    """A rout or retreat moves the unit a full move away from the enemy (breaking off any
+    melee); an exhausted unit retires to a safe place, where it must rest (M16)."""
+    unit = find_unit(state, action.unit)
+    x = state.extra
+    state = state.with_extra(done=x.done | {unit.id}, moved=x.moved | {unit.id})
+    contacts = tuple(c for c in state.extra.contacts if unit.id not in (c.attacker, c.defender))
+    state = state.with_extra(contacts=contacts)
+    if action.off_table:
+        log.add("move", f"{unit.name} routs off the table", rules.BATTLE_PERIOD, unit.id)
+        return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
+    if unit.status in (Status.ROUTING, Status.RETREATING):
+        verb = "routs" if unit.status is Status.ROUTING else "retreats"
+        log.add("move", f"{unit.name} {verb} {rate(unit, state.options.tables)} mm",
+                rules.BATTLE_PERIOD, unit.id)
+        return state.with_units(attrs.evolve(unit, dug=0, ground=Ground.OPEN))
+    log.add("move", f"{unit.name}, exhausted, retires to a safe place to rest",
+            rules.MELEE_EXHAUSTED, unit.id)
+    return state.with_units(attrs.evolve(unit, must_retire=False, resting=True, dug=0))
+
+
+# --- step 3: units --------------------------------------------------------------------------
+def free_to_act(state: State, unit: Unit) -> bool:
+    """A steady unit of the acting side that has not acted this step, is not charging, halted,
+    in melee or bound to retire."""
+    x = state.extra
+    return (
+        unit.steady
+        and unit.id not in x.done
+        and unit.id not in x.halted
+        and not unit.must_retire
+        and not any(c.charger == unit.id and not c.stopped for c in x.charges)
+        and contact_of(state, unit.id) is None
+    )
+
+
+def candidates_move(state: State) -> Iterator[Move]:
+    """For each unit free to act: a full advance and retirement, a double advance, each
+    formation change, facing, mounting or dismounting, limbering or unlimbering and
+    manhandling, at the distances the manoeuvre leaves."""
+    tables = state.options.tables
+    for unit in state.units_of(state.extra.acting):
+        if not unit.on_table or not free_to_act(state, unit):
+            continue
+        woods = unit.ground is Ground.DENSE_WOODS
+        full = rate(unit, tables) // (2 if woods else 1)
+        if full:
+            yield Move(unit.id, full, advancing=True, dense_woods=woods)
+            yield Move(unit.id, full, advancing=False, dense_woods=woods)
+            yield Move(unit.id, 2 * full, advancing=True, double=True, dense_woods=woods)
+            if unit.arm is Arm.FOOT and not woods:
+                yield Move(unit.id, full // 2, advancing=True, dense_woods=True,
+                           ends_in=Ground.DENSE_WOODS)
+            yield Move(unit.id, full // 2, ends_in=Ground.COVER, dense_woods=woods)
+        yield Move(unit.id, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=unit.ground)
+        if unit.is_gun:
+            kind = Manoeuvre.LIMBER if not unit.limbered else Manoeuvre.UNLIMBER
+            yield Move(unit.id, 0, manoeuvre=kind)
+            if not unit.limbered:
+                yield Move(unit.id, 20, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
+            continue
+        for formation in Formation:
+            if formation is not unit.formation:
+                yield Move(unit.id, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION,
+                           formation=formation, dense_woods=woods, ends_in=unit.ground)
+        if unit.arm is Arm.CAVALRY:
+            kind = Manoeuvre.DISMOUNT if unit.mounted else Manoeuvre.MOUNT
+            yield Move(unit.id, 0, manoeuvre=kind, ends_in=unit.ground)
+
+
+def check_move(state: State, action: Move) -> None:
+    """Step 3: a unit free to act moves no further than its rate less its manoeuvre (doubled
+    for a double move, halved in dense woods); it advances only if its orders and activation
+    let it; a resting unit stays put; only foot enter dense woods."""
+    unit = own_unit(state, action.unit, action)
+    if not free_to_act(state, unit):
+        raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
+    if unit.resting and (action.distance or action.manoeuvre is not Manoeuvre.NONE):
+        raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
+                      rules.MELEE_EXHAUSTED)
+    if action.ends_in is Ground.DENSE_WOODS and not action.dense_woods:
+        raise illegal(action, "a unit ending in dense woods moves through them", rules.DENSE_WOODS)
+    if action.advancing and not may_advance(state, unit):
+        raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
+                      "advancing", rules.ACTIVATION)
+    if action.ends_in is Ground.DENSE_WOODS and unit.arm is not Arm.FOOT:
+        raise illegal(action, "only foot may be in dense woods", rules.DENSE_WOODS)
+    furthest = max_move(unit, action.manoeuvre, double=action.double,
+                        dense_woods=action.dense_woods, formation=action.formation,
+                        tables=state.options.tables, action=action)
+    if action.distance > furthest:
+        raise illegal(action, f"{unit.name} may move {furthest} mm with that", rules.MOVEMENT)
+    if action.distance == 0 and action.ends_in is not unit.ground:
+        raise illegal(action, "a unit that does not move stays on its ground", rules.MOVEMENT)
+
+
+def apply_move(state: State, action: Move, log: Log) -> State:
+    """The unit moves (a double move costs 2 effort points); a manoeuvre changes its
+    formation, mount or limber; a unit that moves loses any digging done."""
+    unit = find_unit(state, action.unit)
+    m = action.manoeuvre
+    changes: dict[str, object] = {"ground": action.ends_in}
+    if action.distance or m is not Manoeuvre.NONE and m is not Manoeuvre.FACE:
+        changes["dug"] = 0
+    if m is Manoeuvre.CHANGE_FORMATION:
+        changes["formation"] = action.formation
+    elif m in (Manoeuvre.MOUNT, Manoeuvre.DISMOUNT):
+        changes["mounted"] = m is Manoeuvre.MOUNT
+    elif m in (Manoeuvre.LIMBER, Manoeuvre.UNLIMBER):
+        changes["limbered"] = m is Manoeuvre.LIMBER
+    unit = attrs.evolve(unit, **changes)  # type: ignore[arg-type]
+    x = state.extra
+    moved = bool(action.distance) or m is not Manoeuvre.NONE
+    updates: dict[str, object] = {"done": x.done | {unit.id}}
+    if moved:
+        updates["moved"] = x.moved | {unit.id}
+        updates["worked"] = x.worked | {unit.id}
+    if action.advancing and action.distance:
+        updates["advanced"] = x.advanced | {unit.id}
+    if action.double:
+        unit = effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE)
+    what = []
+    if m is not Manoeuvre.NONE:
+        what.append(str(m) + (f" to {action.formation}" if action.formation else ""))
+    if action.distance:
+        way = "advances" if action.advancing else "moves"
+        what.append(f"{'double move: ' if action.double else ''}{way} {action.distance} mm"
+                    f" to {action.ends_in} ground")
+    rule = rules.MANOEUVRES if m is not Manoeuvre.NONE else rules.MOVEMENT
+    log.add("move", f"{unit.name}: {', '.join(what) or 'stands'}", rule, unit.id)
+    return state.with_units(unit).with_extra(**updates)  # type: ignore[arg-type]
+
+
+def candidates_dig(state: State) -> Iterator[Dig]:
+    for unit in state.units_of(state.extra.acting):
+        if unit.on_table and unit.dug < DIG_PERIODS and not unit.is_gun:
+            yield Dig(unit.id)
+
+
+def check_dig(state: State, action: Dig) -> None:
+    """A steady foot or dismounted unit free to act, that has not moved this period, whose
+    figures' trench (7 mm each) will cover its frontage, and not yet entrenched."""
+    unit = own_unit(state, action.unit, action)
+    r = rules.DIGGING
+    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+        raise illegal(action, f"{unit.name} may not dig now: no other task while digging", r)
+    if unit.is_gun or (unit.arm is Arm.CAVALRY and unit.mounted):
+        raise illegal(action, "foot or dismounted cavalry dig", r)
+    if unit.dug >= DIG_PERIODS:
+        raise illegal(action, f"{unit.name}'s trench is finished", r)
+    if not trench_covers(unit, state.options.tables):
+        raise illegal(action, f"{unit.name}'s figures cannot dig a trench as long as its front", r)
+
+
+def apply_dig(state: State, action: Dig, log: Log) -> State:
+    """One more period of digging; the fourth completes a trench (cover from firing only)."""
+    unit = find_unit(state, action.unit)
+    unit = attrs.evolve(unit, dug=unit.dug + 1)
+    done = "its trench is finished" if unit.dug == DIG_PERIODS else (
+        f"{unit.dug} of {DIG_PERIODS} periods")
+    log.add("dig", f"{unit.name} digs: {done}", rules.DIGGING, unit.id)
+    x = state.extra
+    return state.with_units(unit).with_extra(done=x.done | {unit.id},
+                                             digging=x.digging | {unit.id})
+
+
+def candidates_resupply(state: State) -> Iterator[Resupply]:
+    for unit in state.units_of(state.extra.acting):
+        if unit.on_table and unit.ammo < unit.full_ammo:
+            yield Resupply(unit.id)
+
+
+def check_resupply(state: State, action: Resupply) -> None:
+    """A unit free to act, short of rounds, whose corps' train has rounds left."""
+    unit = own_unit(state, action.unit, action)
+    r = rules.AMMUNITION
+    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+        raise illegal(action, f"{unit.name} may not draw ammunition now", r)
+    if unit.ammo >= unit.full_ammo:
+        raise illegal(action, f"{unit.name} is full ({unit.ammo} rounds)", r)
+    if amount(state.extra.reserves, corps_of(state, unit)) <= 0:
+        raise illegal(action, "the corps' ammunition train is empty", r)
+
+
+def apply_resupply(state: State, action: Resupply, log: Log) -> State:
+    """The unit fills up from its corps' train; the running totals change."""
+    unit = find_unit(state, action.unit)
+    corps = corps_of(state, unit)
+    filled, left = resupply(unit, amount(state.extra.reserves, corps))
+    log.add("ammunition", f"{unit.name} draws {filled.ammo - unit.ammo} rounds "
+            f"({left} left in the train)", rules.AMMUNITION, unit.id)
+    x = state.extra
+    reserves = add_amount(x.reserves, corps, left - amount(x.reserves, corps))
+    return state.with_units(filled).with_extra(done=x.done | {unit.id}, reserves=reserves)
+
+
+def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
+    acting = state.extra.acting
+    batteries = [u for u in state.units_of(acting)
+                 if u.on_table and u.is_gun and u.helpers < MAX_HELPERS]
+    for battery in batteries:
+        for unit in state.units_of(acting):
+            if unit.on_table and not unit.is_gun and unit.figures > 1:
+                yield AttachHelpers(battery.id, unit.id, 1)
+
+
+def check_attach_helpers(state: State, action: AttachHelpers) -> None:
+    """Up to 3 foot or cavalry figures help a gun model's crew; the donor is free to act and
+    keeps at least one figure."""
+    battery = own_unit(state, action.battery, action)
+    unit = own_unit(state, action.unit, action)
+    r = rules.ARTILLERY_CREW
+    if not battery.is_gun or unit.is_gun:
+        raise illegal(action, "foot or cavalry figures help a gun model's crew", r)
+    if battery.helpers + action.figures > MAX_HELPERS:
+        raise illegal(action, f"{battery.name} may have at most {MAX_HELPERS} helpers", r)
+    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+        raise illegal(action, f"{unit.name} may not detach figures now", r)
+    if unit.figures <= action.figures:
+        raise illegal(action, f"{unit.name} has only {unit.figures} figure(s)", r)
+
+
+def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State:
+    """The figures leave their unit (detached, not lost) and join the gun's crew."""
+    battery = find_unit(state, action.battery)
+    unit = find_unit(state, action.unit)
+    n = action.figures
+    unit = attrs.evolve(unit, figures=unit.figures - n, initial_figures=unit.initial_figures - n,
+                        ammo=min(unit.ammo, (unit.figures - n) * 6))
+    battery = attrs.evolve(battery, helpers=battery.helpers + n)
+    log.add("helpers", f"{n} figure(s) of {unit.name} help serve {battery.name}",
+            rules.ARTILLERY_CREW, battery.id)
+    x = state.extra
+    return state.with_units(unit, battery).with_extra(done=x.done | {unit.id})
+
+
+# --- step 3: generals -----------------------------------------------------------------------
+def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
+    units = [u for u in state.units_of(state.extra.acting) if u.on_table]
+    for g in state.commanders:
+        if g.side == state.extra.acting and g.active and f"general:{g.id}" not in state.extra.done:
+            for unit in units:
+                if unit.id != g.attached_to:
+                    yield MoveGeneral(g.id, unit.id, GENERAL_RIDE // 2)
+            if g.attached_to:
+                yield MoveGeneral(g.id, "", 0)
+
+
+def check_move_general(state: State, action: MoveGeneral) -> None:
+    """A general in action of the acting side rides once a step, at most 600 mm, to a
+    friendly unit on the table (or alone)."""
+    g = find_commander(state, action.commander)
+    r = rules.MOVEMENT
+    if g.side != state.extra.acting or not g.active:
+        raise illegal(action, f"{g.name} is not a general of {state.extra.acting} in action", r)
+    if f"general:{g.id}" in state.extra.done:
+        raise illegal(action, f"{g.name} has already moved", r)
+    if action.distance > GENERAL_RIDE:
+        raise illegal(action, f"a general rides at most {GENERAL_RIDE} mm", r)
+    if action.attach_to:
+        unit = own_unit(state, action.attach_to, action)
+        if unit.id == g.attached_to:
+            raise illegal(action, f"{g.name} is already with {unit.name}", r)
+    elif not g.attached_to:
+        raise illegal(action, f"{g.name} already rides alone", r)
+
+
+def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
+    """The general joins the unit (or rides alone)."""
+    g = find_commander(state, action.commander)
+    g = attrs.evolve(g, attached_to=action.attach_to)
+    where = find_unit(state, action.attach_to).name if action.attach_to else "alone"
+    log.add("general", f"{g.name} rides {action.distance} mm to {where}", rules.MOVEMENT, g.id)
+    return state.with_commanders(g).with_extra(done=state.extra.done | {f"general:{g.id}"})

@@ -1,0 +1,318 @@
+"""Units and commanders (McKie ACW, Troop categories; Formation and strength of units;
+Ammunition; Effort points; Generalship)."""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from smoothbore.core import InvalidValueError, at_least, in_range
+
+ROUNDS_PER_FIGURE = 6
+"""Ammunition: 6 rounds per figure or gun at the start of a battle (and up to 6 in reserve)."""
+FULL_CREW = 4
+"""Formation and strength of units: a gun model fires at full effect with a crew of 4."""
+MAX_HELPERS = 3
+"""Up to 3 foot or cavalry figures may be attached to help the trained crew."""
+GUNS_PER_MODEL = 20
+"""A gun model counts as 20 guns on the casualty table."""
+TIRED_AT = 7
+EXHAUSTED_AT = 12
+"""Effort points: tired after 7, exhausted after 12."""
+
+
+class Arm(enum.Enum):
+    """The three arms of the text."""
+
+    FOOT = "foot"
+    CAVALRY = "cavalry"
+    ARTILLERY = "artillery"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Weapon(enum.Enum):
+    """Small arms and artillery fire: the weapons of the text, rows of the weapon/range
+    factor table (data/weapons.toml)."""
+
+    SMOOTHBORE_MUSKET = "smoothbore-musket"
+    MUZZLE_LOADING_RIFLE = "muzzle-loading-rifle"
+    BREECH_LOADING_RIFLE = "breech-loading-rifle"
+    REPEATING_RIFLE = "repeating-rifle"
+    SMOOTHBORE_12LB = "12lb-smoothbore-gun"
+    RODMAN_3IN = "3in-rodman-rifle"
+    SIEGE_GUN = "siege-gun"
+    MORTAR_10IN = "10in-mortar"
+    SNIPER_RIFLE = "sniper-rifle"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_gun(self) -> bool:
+        """Whether the weapon is an artillery piece."""
+        return self in _GUNS
+
+    @property
+    def is_heavy(self) -> bool:
+        """Siege guns and mortars: they may not move and fire, and take a whole period to
+        limber or unlimber."""
+        return self is Weapon.SIEGE_GUN or self is Weapon.MORTAR_10IN
+
+
+_GUNS = frozenset({Weapon.SMOOTHBORE_12LB, Weapon.RODMAN_3IN, Weapon.SIEGE_GUN, Weapon.MORTAR_10IN})
+
+
+class Quality(enum.Enum):
+    """Troop categories: veteran, experienced, raw."""
+
+    VETERAN = "veteran"
+    EXPERIENCED = "experienced"
+    RAW = "raw"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def morale(self) -> int:
+        """Morale: Tactical factors: veteran 2, experienced 1 (added, or subtracted where the
+        option lets the player choose); raw nothing."""
+        return {"veteran": 2, "experienced": 1, "raw": 0}[self.value]
+
+
+class Formation(enum.Enum):
+    """Movement: Maneuvers: line or column, and skirmish order (Firing: Tactical factors)."""
+
+    LINE = "line"
+    COLUMN = "column"
+    SKIRMISH = "skirmish"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Ground(enum.Enum):
+    """Where a unit stands, as far as the rules care: open ground, cover (Morale and Firing:
+    "in cover"), dense woods (cover, seen only within 20 mm, foot only), a town (cover, seen
+    within 20 mm) or permanent defenses."""
+
+    OPEN = "open"
+    COVER = "cover"
+    DENSE_WOODS = "dense-woods"
+    TOWN = "town"
+    PERMANENT = "permanent-defenses"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_cover(self) -> bool:
+        return self is not Ground.OPEN
+
+    @property
+    def hides(self) -> bool:
+        """Visibility: troops in dense woods and towns are seen only at the edges."""
+        return self is Ground.DENSE_WOODS or self is Ground.TOWN
+
+
+class Status(enum.Enum):
+    """A unit's state: in good order, retreating, routing, or gone from the battle."""
+
+    STEADY = "steady"
+    RETREATING = "retreating"
+    ROUTING = "routing"
+    DESTROYED = "destroyed"
+    SURRENDERED = "surrendered"
+    OFF_TABLE = "off the table"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def on_table(self) -> bool:
+        return self in (Status.STEADY, Status.RETREATING, Status.ROUTING)
+
+
+def _weapon_fits(instance: Unit, attribute: attrs.Attribute[Weapon], value: Weapon) -> None:
+    if (instance.arm is Arm.ARTILLERY) != value.is_gun:
+        allowed = "a gun" if instance.arm is Arm.ARTILLERY else "a small arm"
+        raise InvalidValueError("Unit.weapon", value.value, f"{allowed} for {instance.arm}")
+
+
+def _default_ammo(instance: Unit) -> int:
+    return ROUNDS_PER_FIGURE * (1 if instance.arm is Arm.ARTILLERY else instance.figures)
+
+
+@attrs.frozen
+class Unit:
+    """A brigade of foot or cavalry (16 figures for 1,600 men) or an artillery unit (one gun
+    model, 20 guns, with a crew of up to 4 figures and up to 3 attached helpers).
+
+    ``figures``: figures now (the crew, for artillery); ``pieces``: the actual guns a model
+    still has; ``ammo``: rounds left (per figure, or per gun model); ``effort``: effort
+    points; ``commander``: the commander it belongs to; ``ground``: where it stands;
+    ``dug``: periods of digging done where it stands (4 make a trench)."""
+
+    id: str
+    name: str
+    side: str
+    arm: Arm
+    weapon: Weapon = attrs.field(validator=_weapon_fits)
+    quality: Quality = Quality.EXPERIENCED
+    figures: int = attrs.field(default=16, validator=in_range(0, 60))
+    initial_figures: int = attrs.field(
+        default=attrs.Factory(lambda self: self.figures, takes_self=True), validator=at_least(1)
+    )
+    formation: Formation = Formation.LINE
+    mounted: bool = False
+    limbered: bool = False
+    pieces: int = attrs.field(default=GUNS_PER_MODEL, validator=in_range(0, GUNS_PER_MODEL))
+    helpers: int = attrs.field(default=0, validator=in_range(0, MAX_HELPERS))
+    ammo: int = attrs.field(default=attrs.Factory(_default_ammo, takes_self=True),
+                            validator=at_least(0))
+    effort: int = attrs.field(default=0, validator=at_least(0))
+    status: Status = Status.STEADY
+    commander: str = ""
+    ground: Ground = Ground.OPEN
+    dug: int = attrs.field(default=0, validator=in_range(0, 4))
+    has_fired: bool = False
+    must_retire: bool = False
+    resting: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.figures > self.initial_figures:
+            raise InvalidValueError("Unit.figures", self.figures,
+                                    f"at most initial_figures ({self.initial_figures})")
+        if self.arm is Arm.ARTILLERY and self.initial_figures > FULL_CREW:
+            raise InvalidValueError("Unit.initial_figures", self.initial_figures,
+                                    f"a crew of 1 to {FULL_CREW} figures")
+        if self.mounted and self.arm is not Arm.CAVALRY:
+            raise InvalidValueError("Unit.mounted", True, "False for foot and artillery")
+        if self.limbered and self.arm is not Arm.ARTILLERY:
+            raise InvalidValueError("Unit.limbered", True, "False for foot and cavalry")
+        if self.helpers and self.arm is not Arm.ARTILLERY:
+            raise InvalidValueError("Unit.helpers", self.helpers, "0 for foot and cavalry")
+        if self.ground is Ground.DENSE_WOODS and self.arm is not Arm.FOOT:
+            raise InvalidValueError("Unit.ground", self.ground.value, "not dense woods: foot only")
+
+    @property
+    def on_table(self) -> bool:
+        return self.status.on_table
+
+    @property
+    def steady(self) -> bool:
+        return self.status is Status.STEADY
+
+    @property
+    def tired(self) -> bool:
+        """Effort points: tired from 7 points (and not yet exhausted)."""
+        return TIRED_AT <= self.effort < EXHAUSTED_AT
+
+    @property
+    def exhausted(self) -> bool:
+        """Effort points: exhausted from 12 points."""
+        return self.effort >= EXHAUSTED_AT
+
+    @property
+    def lost(self) -> int:
+        """Figures lost since the start of the battle."""
+        return self.initial_figures - self.figures
+
+    @property
+    def is_gun(self) -> bool:
+        return self.arm is Arm.ARTILLERY
+
+    @property
+    def dismounted_cavalry(self) -> bool:
+        return self.arm is Arm.CAVALRY and not self.mounted
+
+    @property
+    def horseholders(self) -> int:
+        """Movement: while dismounted every fourth figure holds the horses."""
+        return self.figures // 4 if self.dismounted_cavalry else 0
+
+    @property
+    def crew(self) -> int:
+        """The figures serving the guns: the trained crew and helpers, at most a full crew."""
+        return min(FULL_CREW, self.figures + self.helpers)
+
+    @property
+    def full_ammo(self) -> int:
+        """The rounds the unit holds when full: 6 per figure, or 6 per gun model."""
+        return ROUNDS_PER_FIGURE * (1 if self.is_gun else self.figures)
+
+
+class Rank(enum.Enum):
+    """Generalship: the commander-in-chief, corps and divisional commanders."""
+
+    CINC = "commander-in-chief"
+    CORPS = "corps"
+    DIVISION = "division"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class OrderKind(enum.Enum):
+    """Deployment and general orders: the written orders as data. ``attack`` and
+    ``advance`` let the troops advance; ``hold`` and ``withdraw`` do not."""
+
+    ATTACK = "attack"
+    ADVANCE = "advance"
+    HOLD = "hold"
+    WITHDRAW = "withdraw"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def advances(self) -> bool:
+        return self is OrderKind.ATTACK or self is OrderKind.ADVANCE
+
+
+class Fate(enum.Enum):
+    """Risk to generals: a general in action, killed, or seriously wounded (out for the rest
+    of the battle)."""
+
+    ACTIVE = "active"
+    KILLED = "killed"
+    WOUNDED = "seriously wounded"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen
+class Order:
+    """A commander's written order: its kind, who wrote it, and whether he has begun carrying
+    it out (a commander who fails activation on his first order may not advance; on old
+    orders he may continue or halt)."""
+
+    kind: OrderKind = OrderKind.HOLD
+    issued_by: str = ""
+    started: bool = False
+
+
+@attrs.frozen
+class Commander:
+    """A general: rank, initiative and activation ratings (Generalship), his superior in the
+    line of command, the unit he is with ("" alone), his written order and any order on its
+    way by courier, and his fate."""
+
+    id: str
+    name: str
+    side: str
+    rank: Rank = Rank.DIVISION
+    initiative: int = attrs.field(default=3, validator=in_range(0, 10))
+    activation: int = attrs.field(default=5, validator=in_range(0, 10))
+    superior: str = ""
+    attached_to: str = ""
+    order: Order = Order()
+    courier: OrderKind | None = None
+    fate: Fate = Fate.ACTIVE
+
+    @property
+    def active(self) -> bool:
+        return self.fate is Fate.ACTIVE
