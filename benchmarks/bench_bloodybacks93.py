@@ -25,9 +25,9 @@ import attrs
 from smoothbore.battle import play, random_policy
 from smoothbore.bloodybacks93 import TURN, example_battle
 from smoothbore.bloodybacks93.charges import ChargeFacts
-from smoothbore.bloodybacks93.melee import charge_distribution, resolve_charge
+from smoothbore.bloodybacks93.melee import resolve_charge
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit
-from smoothbore.core import SamplingDice
+from smoothbore.core import SamplingDice, odds
 
 CHARGERS = (Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20,
                  troops=Troops.REGULAR),)
@@ -94,11 +94,11 @@ def random_battles(battles: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    first = timed_block(lambda: charge_distribution(CHARGERS, DEFENDERS, FACTS), 1)[0]
+    first = timed_block(lambda: odds(resolve_charge, CHARGERS, DEFENDERS, FACTS), 1)[0]
     exact = statistics.median(
-        timed_block(lambda: charge_distribution(CHARGERS, DEFENDERS, FACTS), 50))
+        timed_block(lambda: odds(resolve_charge, CHARGERS, DEFENDERS, FACTS), 50))
     sampled_median(2_000, record=True)  # warm up
-    dist = charge_distribution(CHARGERS, DEFENDERS, FACTS)
+    dist = odds(resolve_charge, CHARGERS, DEFENDERS, FACTS)
     print(f"charge: {CHARGERS[0]} v {DEFENDERS[0]}")
     print(f"sampled charge, rolls recorded, median: "
           f"{sampled_median(50_000, record=True) * 1e6:8.1f} us (target < 50 us)")

@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 from smoothbore.battle import (
+    BattleRecord,
     Played,
     RandomPolicy,
     Stop,
@@ -19,7 +20,7 @@ from smoothbore.battle import (
     replay,
     unit_table,
 )
-from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.core import IllegalActionError, InvalidValueError, ReplayMismatchError
 from tests import toy_ruleset as toy
 
 TURN = toy.TURN
@@ -145,3 +146,31 @@ def test_brief_shows_only_what_differs_from_the_defaults() -> None:
     assert brief(Fire("b2", Facts(6.0, Cover.WOODS, ("x",)))) == (
         "Fire(firer='b2', facts=Facts(range=6.0, cover=woods, marks=('x',)))"
     )
+
+
+def test_a_record_round_trips_and_replays_with_its_events() -> None:
+    played = play(TURN, toy.example_battle(6), random_policy(6))
+    record = BattleRecord.of("toy", played)
+    text = record.to_json()
+    assert BattleRecord.from_json(text, TURN) == record
+    assert BattleRecord.from_json(text, TURN).replay(TURN) == played
+    assert BattleRecord.of("toy", played, with_events=False).events is None
+    assert record.events is not None
+    assert [len(e) for e in record.events] == [len(s.events) for s in played.steps]
+
+
+def test_replay_names_the_first_step_whose_events_differ() -> None:
+    played = play(TURN, toy.example_battle(6), random_policy(6))
+    record = BattleRecord.of("toy", played)
+    assert record.events is not None
+    index = next(i for i, events in enumerate(record.events) if events)
+    events = list(record.events)
+    events[index] = (events[index][0] + " (altered)", *events[index][1:])
+    with pytest.raises(ReplayMismatchError) as caught:
+        replay(TURN, record.start, record.actions, events)
+    assert caught.value.step == index + 1
+    assert caught.value.expected == events[index][0]
+    assert caught.value.found == record.events[index][0]
+    events[index] = (*record.events[index], "one more")
+    with pytest.raises(ReplayMismatchError, match=rf"at step {index + 1} .*events"):
+        replay(TURN, record.start, record.actions, events)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +202,24 @@ def test_every_error_is_one_line(argv: list[str], message: str,
     err = capsys.readouterr().err
     assert err.startswith("smoothbore: error: ") and err.count("\n") == 1
     assert message in err
+
+
+def test_battle_record_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "battle.json"
+    assert main(["battle", TOY, "--seed", "3", "--quiet", "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path), "--quiet", "--ruleset", TOY]) == 0
+    out = capsys.readouterr().out
+    assert "every step gave the events recorded" in out
+    assert main(["replay", str(path)]) == 2
+    assert "ruleset='toy'" in capsys.readouterr().err
+    data = json.loads(path.read_text("utf-8"))
+    step = next(s for s in data["steps"] if s["events"])
+    step["events"][0] = "something else happened"
+    path.write_text(json.dumps(data), "utf-8")
+    assert main(["replay", str(path), "--ruleset", TOY]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("smoothbore: error: replay differs at step ")
+    assert err.count("\n") == 1
+    assert main(["battle", TOY, "--record", str(tmp_path / "no" / "dir.json")]) == 2
+    assert "--record=" in capsys.readouterr().err

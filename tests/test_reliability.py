@@ -650,13 +650,15 @@ def test_r02_a_different_legal_action_is_caught_by_the_events() -> None:
     record = _record()
     turn: Any = WA.turn
     state = record.start
-    for index, action in enumerate(record.actions):
+    index, others = 0, []
+    for action in record.actions:
         mine = turn.step(state, action)[1]
         others = [a for a in turn.legal_actions(state)
                   if a != action and turn.step(state, a)[1] != mine]
         if others:
             break
         state = turn.step(state, action)[0]
+        index += 1
     changed = list(record.actions)
     changed[index] = others[0]
     with pytest.raises(ReplayMismatchError, match=rf"replay differs at step {index + 1} ") as c:

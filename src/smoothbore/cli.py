@@ -114,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     again.add_argument("file", metavar="FILE", help="the battle record (JSON)")
+    again.add_argument("--ruleset", default=None,
+                       help="the ruleset as module:ATTRIBUTE, for one that is not installed "
+                            "(default: the record's, by name)")
     again.add_argument("--quiet", action="store_true", help="print only the end")
     many = commands.add_parser(
         "simulate",
@@ -327,7 +330,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     name = data.get("ruleset") if isinstance(data, dict) else None
     if not isinstance(name, str):
         raise LoadError("$.ruleset", name, "the name of a ruleset")
-    ruleset = resolve_ruleset(name)
+    ruleset = resolve_ruleset(args.ruleset if args.ruleset is not None else name)
     if ruleset.turn is None:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
     record = BattleRecord.from_json(text.decode("utf-8"), ruleset.turn)

@@ -10,6 +10,7 @@ __all__ = ["BUILTIN_RULESETS", "available_rulesets", "default_registry", "get_ru
 BUILTIN_RULESETS: tuple[tuple[str, str], ...] = (
     ("bloodybacks93", "smoothbore.bloodybacks93:RULESET"),
     ("will_awi", "smoothbore.will_awi:RULESET"),
+    ("mckie_acw", "smoothbore.mckie_acw:RULESET"),
     ("boltaction_acw", "smoothbore.boltaction_acw:RULESET"),
 )
 """(name, ``"module:ATTRIBUTE"``) of every ruleset shipped with smoothbore."""

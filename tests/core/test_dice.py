@@ -53,7 +53,24 @@ def test_parse_dice(text: str, count: int, modifier: int) -> None:
     assert mod == modifier
 
 
-@pytest.mark.parametrize("text", ["", "2x6", "-d6", "+3"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "2x6", "-d6", "+3", "2d6++1", "2d6+-1", "2d6-", "0d6+2d6", "d6+²", "d٣", "d6 1",
+     "d100000000", "99999999999999999999d6", "101d6", "60d6+41d6", "d1001", "d6+10001",
+     "2d6-d6", "d", "dav6", "x" * 300, "2 d6"],
+)
 def test_parse_dice_rejects_nonsense(text: str) -> None:
     with pytest.raises(InvalidValueError, match="dice"):
         parse_dice(text)
+
+
+def test_parse_dice_bounds_are_inclusive() -> None:
+    assert len(parse_dice("100d6")[0]) == 100
+    assert parse_dice("d1000")[0][0].faces[-1] == 1000
+    assert parse_dice("d6-10000")[1] == -10000
+    assert parse_dice(" 2d6 + 3 - 1 ")[1] == 2
+    assert [d.name for d in parse_dice("dav+d3")[0]] == ["dAv", "d3"]
+    with pytest.raises(InvalidValueError, match="sides"):
+        die(1001)
+    with pytest.raises(InvalidValueError, match="dice"):
+        parse_dice(6)  # type: ignore[arg-type]

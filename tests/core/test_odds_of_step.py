@@ -15,6 +15,11 @@ from smoothbore.bloodybacks93 import example_battle
 from smoothbore.bloodybacks93.actions import Charge
 from smoothbore.core import IllegalActionError, odds
 from smoothbore.core.stages import odds_of_step
+from smoothbore.will_awi.actions import EndPhase, Fire
+from smoothbore.will_awi.firing import FireFacts
+from smoothbore.will_awi.state import new_battle
+from smoothbore.will_awi.turn import TURN as WILL_TURN
+from smoothbore.will_awi.units import Nationality, TroopType, Unit
 
 
 def _status(state: Any) -> tuple[tuple[str, int, int, bool, bool], ...]:
@@ -44,29 +49,42 @@ def _a_charge() -> tuple[Any, Charge]:
     pytest.skip("no charge offered in 40 random battles")
 
 
-def test_a_charge_step_has_exact_odds_fast_and_summing_to_one() -> None:
-    """A charge in the embedded battle: its exact odds, projected on each unit's status,
-    in under 100 ms (once the rule's checks are warm), summing to one; a sampled step lands
-    on one of its outcomes."""
-    state, action = _a_charge()
-    odds_of_step(BB_TURN, state, action, view=_status)  # warm the per-check caches
+def _fire_step() -> tuple[Any, Any]:
+    firer = Unit("b", "British foot", "red", TroopType.LINE, Nationality.BRITISH, strength=4)
+    target = Unit("m", "Militia", "blue", TroopType.MILITIA, militia_morale=2)
+    state = new_battle(("red", "blue"), (firer, target), seed=1)
+    for _ in range(4):
+        state, _ = WILL_TURN.step(state, EndPhase())
+    return state, Fire("m", "b", FireFacts(5.0))
+
+
+def test_a_fire_step_has_exact_odds_summing_to_one() -> None:
+    """Will's AWI fire as a battle step: exact odds of each unit's strength and status,
+    summing to one, fast; a played step lands on one of its outcomes."""
+    state, action = _fire_step()
+
+    def view(s: Any) -> Any:
+        return tuple((u.id, u.strength, u.status) for u in s.units)
+
     start = time.perf_counter()
-    dist = odds_of_step(BB_TURN, state, action, view=_status)
-    elapsed = time.perf_counter() - start
+    dist = odds_of_step(WILL_TURN, state, action, view=view)
+    assert time.perf_counter() - start < 0.1
     assert sum(Fraction(w, dist.denominator) for _, w in dist.items()) == 1
-    played, _ = BB_TURN.step(state, action)
-    assert dist.weight(_status(played)) > 0
-    assert elapsed < 0.5  # the target is 100 ms; slack for a loaded machine
+    played, _ = WILL_TURN.step(state, action)
+    assert dist.weight(view(played)) > 0
+    assert len(dist) >= 2
 
 
 def test_odds_of_step_equals_odds_over_the_handler() -> None:
     """The same distribution as walking ``apply`` by hand."""
     state, action = _a_charge()
 
-    def by_hand(*, dice: Any) -> Any:
-        return _status(BB_TURN.apply(state, action, dice)[0])
+    state, action = _fire_step()
 
-    assert odds_of_step(BB_TURN, state, action, view=_status) == odds(by_hand)
+    def by_hand(*, dice: Any) -> Any:
+        return WILL_TURN.apply(state, action, dice)[0].units
+
+    assert odds_of_step(WILL_TURN, state, action) == odds(by_hand)
 
 
 def test_an_illegal_action_is_refused_before_any_roll() -> None:

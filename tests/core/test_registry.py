@@ -19,6 +19,7 @@ from smoothbore.core import (
     UnknownRulesetError,
 )
 from smoothbore.core.catalogue import pool
+from smoothbore.core.registry import load_reference
 from smoothbore.rulesets import BUILTIN_RULESETS, default_registry
 
 TOY = Ruleset(
@@ -98,3 +99,22 @@ def test_toy_ruleset_installed_through_entry_point_metadata(
     assert "toyrules" in registry.names()
     assert registry.get("toy-alias").title == "Toy"
     assert get_ruleset("toyrules").name == "toyrules"
+
+
+@pytest.mark.parametrize("name", [None, "", "   ", 7])
+def test_a_name_that_is_not_text_is_refused(name: object) -> None:
+    registry = Registry().with_ruleset(TOY)
+    with pytest.raises(InvalidValueError, match=r"ruleset=.* a ruleset name"):
+        registry.get(name)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError, match=r"ruleset="):
+        registry.with_loader(name, lambda: TOY)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [("no_such_module_x:RULESET", "ModuleNotFoundError"), ("json:nothing", "AttributeError"),
+     (":RULESET", "a name or package.module"), ("json:dumps", "a function that returns")],
+)
+def test_bad_references_are_library_errors(reference: str, message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        load_reference(reference)

@@ -15,10 +15,18 @@ from smoothbore.core import (
     UnknownRulesetError,
     at_least,
     check_choice,
+    check_number,
     check_range,
+    check_text,
+    each,
+    finite,
     in_range,
+    maybe,
     one_of,
+    refers_to,
+    text,
 )
+from smoothbore.core.validate import REFERS_TO
 
 
 @attrs.frozen
@@ -60,3 +68,53 @@ def test_hierarchy_and_pickling() -> None:
         assert str(pickle.loads(pickle.dumps(error))) == str(error)
     assert isinstance(errors[0], ValueError)
     assert "the unit has shot (rule 7)" in str(errors[2])
+
+
+@attrs.frozen
+class Approach:
+    inches: float = attrs.field(validator=finite(0, 24))
+    angle: float | None = attrs.field(default=None, validator=maybe(finite(-180, 180)))
+    who: str = attrs.field(default="b1", validator=text())
+    note: str = attrs.field(default="", validator=text(empty=True))
+    seen: frozenset[str] = attrs.field(default=frozenset(), validator=each(text()))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"inches": float("nan")}, r"Approach.inches=nan .*a finite number from 0 to 24"),
+        ({"inches": float("inf")}, r"Approach.inches=inf"),
+        ({"inches": 24.5}, r"Approach.inches=24.5 .*a number from 0 to 24"),
+        ({"inches": -0.1}, r"Approach.inches=-0.1"),
+        ({"inches": True}, r"Approach.inches=True"),
+        ({"inches": "3"}, r"Approach.inches='3'"),
+        ({"inches": 3, "angle": float("-inf")}, r"Approach.angle=-inf"),
+        ({"inches": 3, "who": ""}, r"Approach.who='' .*non-empty text"),
+        ({"inches": 3, "who": 5}, r"Approach.who=5"),
+        ({"inches": 3, "note": None}, r"Approach.note=None .*text"),
+        ({"inches": 3, "seen": "b1"}, r"Approach.seen='b1' .*a frozenset"),
+        ({"inches": 3, "seen": frozenset({""})}, r"Approach.seen=''"),
+    ],
+)
+def test_finite_text_each_and_maybe(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        Approach(**kwargs)  # type: ignore[arg-type]
+
+
+def test_finite_accepts_the_bounds_and_ints() -> None:
+    assert Approach(0).inches == 0 and Approach(24).inches == 24
+    assert Approach(3, angle=-180).angle == -180 and Approach(3, angle=None).angle is None
+    assert check_number("x", 2.5, high=3) == 2.5
+    with pytest.raises(InvalidValueError, match="of at most 3"):
+        check_number("x", 4, high=3)
+    with pytest.raises(InvalidValueError, match="a finite number of at least 1"):
+        check_number("x", float("nan"), low=1)
+    assert check_text("id", "b1") == "b1"
+
+
+def test_refers_to_declares_groups() -> None:
+    assert refers_to("units", "commanders") == {REFERS_TO: (("units", "commanders"), False)}
+    with pytest.raises(InvalidValueError, match="refers_to"):
+        refers_to("regiments")
+    with pytest.raises(InvalidValueError, match="refers_to"):
+        refers_to()

@@ -335,7 +335,7 @@ def _setup(charge: _Charge, impetus: int, stand_codes: Codes) -> tuple[Stand, _M
                              charge.facts.defender_holds_works)
         melee = _melee_setup(charge.chargers, stand, impetus, charge.facts, charge.options)
         found = charge.memo[key] = (stand, melee)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 @functools.lru_cache(maxsize=4096)  # see docs/rulesets/bloodybacks93.md: Speed

@@ -58,7 +58,7 @@ class Fire:
 
     unit_id: str
     target_id: str
-    facts: ShotFacts = ShotFacts()
+    facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
 
 
 @attrs.frozen
@@ -71,7 +71,7 @@ class Advance:
     terrain: Terrain = Terrain.OPEN
     through: str | None = None
     target_id: str | None = None
-    facts: ShotFacts = ShotFacts()
+    facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
     mount: Mount = Mount.NONE
     near_holders: bool = True
 
@@ -90,7 +90,7 @@ class Charge:
 
     unit_id: str
     target_id: str
-    facts: ChargeFacts = ChargeFacts()
+    facts: ChargeFacts = ChargeFacts()  # noqa: RUF009 (a frozen value)
 
 
 @attrs.frozen

@@ -34,8 +34,8 @@ from .rules import (
     RULE_TO_WOUND,
 )
 from .shooting import Cover, ShotFacts
-from .steps_sequence import draw_die
-from .units import Experience, Formation, Unit, UnitType, Weapon
+from .steps_sequence import army_test_need, draw_die
+from .units import ALLOWED_FORMATIONS, Commander, Experience, Formation, Unit, UnitType, Weapon
 
 Pins = Annotated[int, Help("pin markers on the unit", low=0, high=12)]
 Bases = Annotated[int, Help("bases left", low=1, high=12)]
@@ -46,20 +46,12 @@ def _unit(uid: str, side: str, kind: UnitType, experience: Experience, bases: in
           pins: int = 0, *, colonel: bool = True, formation: Formation | None = None,
           weapon: Weapon | None = None, down: bool = False) -> Unit:
     unit = Unit(uid, uid, side, kind, experience, bases=bases, pins=pins)
-    changes: dict[str, object] = {"down": down and unit.may_go_down,
-                                  "colonel": colonel and unit.colonel}
-    if weapon is not None:
-        changes["weapon"] = weapon
-    if formation is not None and formation in _formations(unit):
-        changes["formation"] = formation
-        changes["mounted"] = unit.mounted and formation is not Formation.SKIRMISH
-    return attrs.evolve(unit, **changes)
-
-
-def _formations(unit: Unit) -> tuple[Formation, ...]:
-    from .units import ALLOWED_FORMATIONS
-
-    return ALLOWED_FORMATIONS[unit.kind]
+    unit = attrs.evolve(unit, down=down and unit.may_go_down, colonel=colonel and unit.colonel,
+                        weapon=unit.weapon if weapon is None else weapon)
+    if formation is not None and formation in ALLOWED_FORMATIONS[unit.kind]:
+        mounted = unit.mounted and formation is not Formation.SKIRMISH
+        unit = attrs.evolve(unit, formation=formation, mounted=mounted)
+    return unit
 
 
 def order_die(
@@ -233,12 +225,12 @@ def melee_round(
     dice: Dice,
     charger: Annotated[UnitType, "the chargers' type"] = UnitType.INFANTRY,
     charger_experience: Annotated[Experience, "the chargers' experience"] = Experience.VETERAN,
-    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 3,
+    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 2,
     charger_formation: Annotated[Formation, "the chargers' formation"] = Formation.LINE,
     defender: Annotated[UnitType, "the defenders' type"] = UnitType.INFANTRY,
     defender_experience: Annotated[Experience, "the defenders' experience"] = (
         Experience.REGULAR),
-    defender_bases: Annotated[int, Help("the defenders' bases", low=1, high=6)] = 3,
+    defender_bases: Annotated[int, Help("the defenders' bases", low=1, high=6)] = 2,
     defender_formation: Annotated[Formation, "the defenders' formation"] = Formation.LINE,
     flank: Annotated[bool, "the chargers attack the flank"] = False,
     rear: Annotated[bool, "the chargers attack the rear"] = False,
@@ -258,9 +250,9 @@ def charge(
     *,
     dice: Dice,
     charger: Annotated[UnitType, "the chargers' type"] = UnitType.INFANTRY,
-    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 2,
+    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 1,
     target: Annotated[UnitType, "the charged unit's type"] = UnitType.INFANTRY,
-    target_bases: Annotated[int, Help("the charged unit's bases", low=1, high=6)] = 2,
+    target_bases: Annotated[int, Help("the charged unit's bases", low=1, high=6)] = 1,
     response: Annotated[Response, "the charged unit's reaction"] = Response.FIRE,
     distance: Annotated[int, Help("the charge's distance in inches", low=1, high=36)] = 6,
 ) -> str:
@@ -288,20 +280,11 @@ def charge(
 
 def army_test(*, dice: Dice, experience: Exp = Experience.REGULAR) -> str:
     """A brigade's test when its army has lost half its brigades: stays, or goes home."""
-    from .steps_sequence import army_test_need
-
-    need = army_test_need(attrs.evolve(_COMMANDER, experience=experience), DEFAULT_OPTIONS)
+    leader = Commander("c", "Brigadier", "union", brigade="1", experience=experience)
+    need = army_test_need(leader, DEFAULT_OPTIONS)
     passed = morale.take_test(need, dice=dice, reason="army test", rule=RULE_ARMY)
     return "stays" if passed else "goes home"
 
-
-def _commander() -> object:
-    from .units import Commander
-
-    return Commander("c", "Brigadier", "union", brigade="1")
-
-
-_COMMANDER = _commander()
 
 MECHANISMS: tuple[Mechanism, ...] = (
     Mechanism.of(order_die, RULE_BAG),

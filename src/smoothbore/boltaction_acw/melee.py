@@ -159,23 +159,23 @@ def fight(
         return (MeleeResult(by_charger, by_defender, "", MeleeOutcome.CONTINUES, killed),
                 hurt_charger, hurt_defender)
     charger_won = by_charger > by_defender
-    winner, loser = (hurt_charger, hurt_defender) if charger_won else (hurt_defender,
+    victor, loser = (hurt_charger, hurt_defender) if charger_won else (hurt_defender,
                                                                        hurt_charger)
     w, lo = (0, 1) if charger_won else (1, 0)
     if not morale_test(loser, commands[lo], routing_friends[lo], dice=dice, options=options,
                        reason=f"{loser.name} lost the melee: morale test"):
         loser = attrs.evolve(loser, routing=True, down=False)
         outcome = MeleeOutcome.LOSER_ROUTS
-    elif not morale_test(winner, commands[w], routing_friends[w], dice=dice, options=options,
-                         reason=f"{winner.name} won the melee: morale test"):
+    elif not morale_test(victor, commands[w], routing_friends[w], dice=dice, options=options,
+                         reason=f"{victor.name} won the melee: morale test"):
         outcome = MeleeOutcome.VICTOR_FALLS_BACK
     else:
         outcome = MeleeOutcome.CONTINUES
     result = MeleeResult(by_charger, by_defender, "charger" if charger_won else "defender",
                          outcome, killed)
     if charger_won:
-        return result, winner, loser
-    return result, loser, winner
+        return result, victor, loser
+    return result, loser, victor
 
 
 MELEE_RULES = (RULE_COMBAT, RULE_MELEE_RESULT, RULE_COLUMN_MELEE, RULE_CAVALRY,

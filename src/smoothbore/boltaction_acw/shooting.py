@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable
 from typing import Any
 
 import attrs
@@ -203,7 +202,7 @@ class WoundCheck:
 
 @functools.lru_cache(maxsize=1024)
 def _wound_distribution(count: int, need: int) -> Distribution[tuple[int, int]]:
-    weights: dict[Hashable, int] = {}
+    weights: dict[tuple[int, int], int] = {}
     others = 6 - need  # wounding faces other than 6
     misses = need - 1
     for sixes in range(count + 1):
@@ -214,7 +213,7 @@ def _wound_distribution(count: int, need: int) -> Distribution[tuple[int, int]]:
             if weight:
                 key = (sixes + wounds, sixes)
                 weights[key] = weights.get(key, 0) + weight
-    return Distribution.from_weights(weights)  # type: ignore[return-value]
+    return Distribution.from_weights(weights)
 
 
 def wound_need(firer: Unit, target: Unit, options: Options = DEFAULT_OPTIONS) -> int:
@@ -226,13 +225,17 @@ def wound_need(firer: Unit, target: Unit, options: Options = DEFAULT_OPTIONS) ->
 
 def roll_wounds(hits: int, need: int, target: Unit, *, dice: Dice,
                 rule: str = RULE_TO_WOUND) -> tuple[int, bool]:
-    """(wounds, colonel killed): roll to wound each hit; if any is a 6, reroll the 6s and a
-    6 among them kills the unit's colonel (Enfilading Fire)."""
+    """(wounds, colonel killed): roll to wound each hit; if any is a 6 and the unit has its
+    colonel, reroll the 6s and a 6 among them kills him (Enfilading Fire)."""
     if hits == 0:
         return 0, False
+    if not target.colonel:
+        wounds = dice.roll(PoolCheck(hits, need, D6, at_or_under=False),
+                           reason=f"to wound {target.name}", rule=rule)
+        return wounds, False
     wounds, sixes = dice.roll(WoundCheck(hits, need), reason=f"to wound {target.name}",
                               rule=rule)
-    if not sixes or not target.colonel:
+    if not sixes:
         return wounds, False
     again = dice.roll(PoolCheck(sixes, 6, D6, at_or_under=False),
                       reason="exceptional damage: 6s rerolled", rule=RULE_EXCEPTIONAL)
@@ -275,7 +278,7 @@ class ShotResult:
 def shoot(
     firer: Unit,
     target: Unit,
-    facts: ShotFacts = ShotFacts(),  # noqa: B008 (a frozen value)
+    facts: ShotFacts = ShotFacts(),
     firing: Firing = STANDING,
     *,
     dice: Dice,

@@ -9,6 +9,10 @@ brigades...) is ``turn_scoped``: ``begin_turn`` resets it.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
@@ -51,7 +55,8 @@ class Extra:
     routing: stationary), ``tested`` (routing units tested), ``army_tested`` brigades,
     ``interpenetrated`` (passed through a friend: -1 to hit), ``halted`` chargers (may still
     fire at -1), ``second`` (victorious cavalry and the charge reach left),
-    ``commanders_moved``, melees ``fought`` (charger, defender). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
+    ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
+    (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
     ``routs`` to move, brigades gone ``home``."""
 
     bag: tuple[str, ...] = ()
@@ -68,6 +73,7 @@ class Extra:
     second: tuple[tuple[str, int], ...] = turn_scoped(())
     commanders_moved: frozenset[str] = turn_scoped(frozenset())
     fought: tuple[tuple[str, str], ...] = turn_scoped(())
+    routed: frozenset[str] = turn_scoped(frozenset())
     charge: PendingCharge | None = None
     melees: tuple[Engaged, ...] = ()
     routs: tuple[str, ...] = ()
@@ -75,6 +81,25 @@ class Extra:
 
 
 State = BattleState[Unit, Commander, Extra, Options]
+
+R = TypeVar("R")
+
+
+def per_state(query: Callable[[State], R]) -> Callable[[State], R]:
+    """A query over a whole state, remembered for the last state it was asked of (the
+    candidates and checks of one ``legal_actions`` ask the same questions many times). The
+    state is immutable, so the answer cannot go stale."""
+    last: list[Any] = [None, None]
+
+    @functools.wraps(query)
+    def remembered(state: State) -> R:
+        if last[0] is not state:
+            last[1] = query(state)
+            last[0] = state
+        result: R = last[1]
+        return result
+
+    return remembered
 
 BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
@@ -183,6 +208,12 @@ def engaged(state: State, unit_id: str) -> Engaged | None:
     return None
 
 
+@per_state
+def engaged_ids(state: State) -> frozenset[str]:
+    """The units locked in melee."""
+    return frozenset(u for m in state.extra.melees for u in (m.charger_id, m.defender_id))
+
+
 def command_for(state: State, unit: Unit) -> Command:
     """The commanders who can help the unit's tests: its brigade commander and the army
     commander count as within range when they are with the unit (A14)."""
@@ -227,9 +258,19 @@ def brigade_lost(state: State, side: str, brigade: str) -> bool:
 
 def army_broken(state: State, side: str) -> bool:
     """An army that has lost 50% of its brigades (Brigade and army strength)."""
-    brigades = brigades_of(state.units, side)
-    lost = sum(1 for b in brigades if brigade_lost(state, side, b))
-    return bool(brigades) and 2 * lost >= len(brigades)
+    return side in broken_armies(state)
+
+
+@per_state
+def broken_armies(state: State) -> frozenset[str]:
+    """The sides whose army has lost 50% of its brigades."""
+    out = set()
+    for side in state.sides:
+        brigades = brigades_of(state.units, side)
+        lost = sum(1 for b in brigades if brigade_lost(state, side, b))
+        if brigades and 2 * lost >= len(brigades):
+            out.add(side)
+    return frozenset(out)
 
 
 def in_the_fight(state: State, side: str) -> tuple[Unit, ...]:
@@ -253,4 +294,5 @@ def with_units(state: State, *units: Unit) -> State:
     routs = tuple(r for r in extra.routs if not new.unit(r).lost) + tuple(
         r for r in newly if r not in extra.routs)
     second = tuple(s for s in extra.second if s[0] not in out)
-    return new.replace(extra=attrs.evolve(extra, melees=melees, routs=routs, second=second))
+    return new.replace(extra=attrs.evolve(extra, melees=melees, routs=routs, second=second,
+                                          routed=extra.routed | set(newly)))

@@ -20,7 +20,6 @@ from .rules import (
     RULE_CHARGE,
     RULE_CHARGED,
     RULE_COMBAT,
-    RULE_MELEE,
     RULE_MELEE_RESULT,
     RULE_REACTIONS,
 )
@@ -47,19 +46,24 @@ def second_reach(state: State, unit_id: str) -> int | None:
     return None
 
 
-def default_charge(unit: Unit, reach: int | None = None) -> tuple[ChargeFacts, ...]:
-    """The candidates' charges: from the front and from the flank, at half the reach."""
-    distance = max(1, (charge_reach(unit) if reach is None else reach) // 2)
-    return ChargeFacts(distance), ChargeFacts(distance, flank=True)
+CHARGE_DISTANCE = 6
+"""The candidates' charge distance: 6", within every charge reach."""
+
+
+def default_charge(unit: Unit) -> tuple[ChargeFacts, ...]:
+    """The candidates' charges: from 6", from the front, and for cavalry (who may not charge
+    unpinned infantry in line from the front) from the flank too."""
+    if unit.kind is UnitType.CAVALRY:
+        return ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, flank=True)
+    return (ChargeFacts(CHARGE_DISTANCE),)
 
 
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
-    chargers = [(u, None) for u in actors(state)] + [
-        (state.unit(uid), reach) for uid, reach in state.extra.second]
-    for unit, reach in chargers:
+    chargers = list(actors(state)) + [state.unit(uid) for uid, _ in state.extra.second]
+    for unit in chargers:
         for target in enemies(state, unit):
-            for facts in default_charge(unit, reach):
+            for facts in default_charge(unit):
                 yield Charge(unit.id, target.id, facts)
 
 

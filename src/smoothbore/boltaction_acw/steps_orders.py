@@ -5,6 +5,7 @@ Movement; Shooting; Morale Test)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
@@ -17,12 +18,12 @@ from .actions import (
     ChangeFormation,
     Down,
     Fire,
-    MoveCommander,
     Mount,
+    MoveCommander,
     Rally,
     RallyFromRout,
-    Run,
     RoutMove,
+    Run,
 )
 from .morale import order_test, rally, recover_from_rout
 from .rules import (
@@ -48,18 +49,20 @@ from .shooting import Firing, ShotFacts, fire_problem, shoot
 from .state import (
     State,
     command_for,
-    engaged,
+    engaged_ids,
     group_of,
     group_side,
     ineffective,
+    per_state,
     routing_friends,
     with_units,
 )
 from .steps_sequence import army_test_due, check_no_routs, untested_routers
-from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, add_pins
-from .victory import check_undecided
+from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, Weapon, add_pins
+from .victory import broken_sides, check_undecided
 
-TERRAINS = (movement.Terrain.OPEN, movement.Terrain.WOODS)
+Terrain = movement.Terrain
+TERRAINS = (Terrain.OPEN, Terrain.WOODS)
 
 
 # --- shared by the orders ------------------------------------------------------------------
@@ -81,6 +84,8 @@ def check_group_ready(state: State, action: object) -> str:
 def check_actor(state: State, action: object, unit_id: str) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
     melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
+    if unit_id in ready_ids(state):
+        return state.unit(unit_id)
     group = check_group_ready(state, action)
     unit = state.unit(unit_id)
     if group_of(unit) != group:
@@ -96,27 +101,41 @@ def check_actor(state: State, action: object, unit_id: str) -> Unit:
     if unit.id in state.extra.ordered:
         raise IllegalActionError(action, f"{unit.name} has had its order this turn",
                                  RULE_ONE_ORDER)
-    if engaged(state, unit.id) is not None:
+    if unit.id in engaged_ids(state):
         raise IllegalActionError(action, f"{unit.name} is locked in melee", RULE_ONE_ORDER)
     return unit
 
 
+@per_state
+def ready(state: State) -> tuple[Unit, ...]:
+    """The units of the active group that may take an order now: everything
+    ``check_actor`` asks of them holds."""
+    group = state.extra.group
+    extra = state.extra
+    if (group is None or extra.routs or broken_sides(state) or army_test_due(state)
+            or untested_routers(state)):
+        return ()
+    locked = engaged_ids(state)
+    return tuple(unit for unit in state.units
+                 if group_of(unit) == group and unit.in_the_fight
+                 and unit.id not in extra.ordered and unit.id not in locked)
+
+
+@per_state
+def ready_ids(state: State) -> frozenset[str]:
+    """The ids of ``ready`` units."""
+    return frozenset(u.id for u in ready(state))
+
+
 def actors(state: State) -> Iterator[Unit]:
     """The units of the active group that may still take an order."""
-    group = state.extra.group
-    if group is None or state.extra.routs:
-        return
-    extra = state.extra
-    for unit in state.units:
-        if (group_of(unit) == group and unit.in_the_fight and unit.id not in extra.ordered
-                and engaged(state, unit.id) is None):
-            yield unit
+    yield from ready(state)
 
 
 def enemies(state: State, unit: Unit) -> Iterator[Unit]:
     """Enemy units on the table, not locked in melee."""
     for other in state.units:
-        if other.side != unit.side and not other.lost and engaged(state, other.id) is None:
+        if other.side != unit.side and not other.lost and other.id not in engaged_ids(state):
             yield other
 
 
@@ -127,7 +146,7 @@ def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: 
         raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
     if target.lost:
         raise IllegalActionError(action, f"{target.name} is out of the battle", rule)
-    if engaged(state, target.id) is not None:
+    if target.id in engaged_ids(state):
         raise IllegalActionError(action, f"{target.name} is locked in melee", rule)
     return target
 
@@ -177,8 +196,13 @@ def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firin
 
 # --- fire ------------------------------------------------------------------------------
 def default_shot(unit: Unit) -> ShotFacts:
-    """The candidates' range: half the weapon's range, at most 12"."""
-    return ShotFacts(min(12, max(1, unit.weapon.max_range // 2)))
+    """The candidates' range: half the weapon's range (no long range penalty)."""
+    return _half_range(unit.weapon)
+
+
+@functools.lru_cache(maxsize=32)
+def _half_range(weapon: Weapon) -> ShotFacts:
+    return ShotFacts(max(1, weapon.max_range // 2))
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
@@ -223,8 +247,9 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
 
 # --- fire and advance --------------------------------------------------------------------
 def candidates_advance(state: State) -> Iterator[Advance]:
-    """Each acting unit advancing in the open or through woods, firing at each enemy or not;
-    cavalry mounting or dismounting; units in line through each friendly unit."""
+    """Each acting unit advancing in the open firing at each enemy or not, or through woods
+    without firing; cavalry mounting or dismounting; units in line through each friendly
+    unit. (Fire into woods or through a friend is as legal; it is not offered by default.)"""
     friends = [u for u in state.units if u.in_the_fight]
     for unit in actors(state):
         mounts = [Mount.NONE]
@@ -232,9 +257,9 @@ def candidates_advance(state: State) -> Iterator[Advance]:
             mounts.append(Mount.DISMOUNT if unit.mounted else Mount.REMOUNT)
         targets: list[str | None] = [None, *(t.id for t in enemies(state, unit))]
         for mount in mounts:
-            for terrain in TERRAINS:
-                for target in targets:
-                    yield Advance(unit.id, terrain, None, target, default_shot(unit), mount)
+            for target in targets:
+                yield Advance(unit.id, Terrain.OPEN, None, target, default_shot(unit), mount)
+            yield Advance(unit.id, Terrain.WOODS, None, None, default_shot(unit), mount)
         if unit.formation is Formation.LINE:
             for friend in friends:
                 if friend.side == unit.side and friend.id != unit.id:
@@ -514,7 +539,7 @@ def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State
 def candidates_rally_from_rout(state: State) -> Iterator[RallyFromRout]:
     """Each untested routing unit of the active brigade."""
     for unit in untested_routers(state):
-        yield RallyFromRout(unit.id)  # type: ignore[attr-defined]
+        yield RallyFromRout(unit.id)
 
 
 def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
@@ -526,6 +551,9 @@ def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
                                  "brigade", RULE_ROUT_TESTS)
     if unit.id in state.extra.tested:
         raise IllegalActionError(action, f"{unit.name} has tested this turn", RULE_ROUT_TESTS)
+    if unit.id in state.extra.routed:
+        raise IllegalActionError(action, f"{unit.name} routed this turn: it tests from the "
+                                 "start of the next", RULE_RALLY_ROUT)
 
 
 def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> State:

@@ -8,13 +8,28 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import DrawCheck, IllegalActionError, Log, begin_turn, enter_phase
+from smoothbore.core import (
+    Dice,
+    DrawCheck,
+    IllegalActionError,
+    Log,
+    Modified,
+    begin_turn,
+    enter_phase,
+)
 
 from .actions import Activate, ArmyTest, DrawDie, EndActivation, EndTurn
 from .morale import take_test
 from .options import Options
 from .phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
-from .rules import RULE_ARMY, RULE_BAG, RULE_NEXT_DIE, RULE_ROUT_TESTS, RULE_TURN
+from .rules import (
+    RULE_ARMY,
+    RULE_BAG,
+    RULE_MORALE_RATINGS,
+    RULE_NEXT_DIE,
+    RULE_ROUT_TESTS,
+    RULE_TURN,
+)
 from .state import (
     BRIGADE,
     State,
@@ -24,8 +39,9 @@ from .state import (
     group_side,
     group_units,
     groups_to_activate,
+    per_state,
 )
-from .units import Commander, Rank
+from .units import Commander, Experience, Rank, Unit
 from .victory import check_undecided
 
 
@@ -36,10 +52,9 @@ def check_no_routs(state: State, action: object) -> None:
         raise IllegalActionError(action, f"{name} must first make its rout move", RULE_TURN)
 
 
-def draw_die(bag: tuple[str, ...], *, dice: object) -> str:
+def draw_die(bag: tuple[str, ...], *, dice: Dice) -> str:
     """One order die drawn from the bag without replacement: its colour (The Turn, 1)."""
-    (colour,) = dice.roll(DrawCheck(bag, 1), reason="order die drawn",  # type: ignore[attr-defined]
-                          rule=RULE_BAG)
+    (colour,) = dice.roll(DrawCheck(bag, 1), reason="order die drawn", rule=RULE_BAG)
     return str(colour)
 
 
@@ -147,6 +162,7 @@ def brigade_commander(state: State, brigade: str) -> Commander | None:
     return None
 
 
+@per_state
 def army_test_due(state: State) -> bool:
     """Whether the active brigade must take its army test now: its army has lost 50% of its
     brigades and it has not tested this turn (Brigade and army strength; A17)."""
@@ -194,13 +210,8 @@ def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
         routs=tuple(r for r in extra.routs if not any(u.id == r for u in gone))))
 
 
-def army_test_need(leader: Commander | None, options: Options) -> object:
+def army_test_need(leader: Commander | None, options: Options) -> Modified:
     """The brigade's test: 2D6 at or under its commander's morale rating (A17)."""
-    from smoothbore.core import Modified
-
-    from .rules import RULE_MORALE_RATINGS
-    from .units import Experience
-
     experience = leader.experience if leader is not None else Experience.REGULAR
     return Modified(experience.morale, f"{experience} brigade commander", RULE_MORALE_RATINGS)
 
@@ -229,13 +240,17 @@ def check_end_activation(state: State, action: EndActivation) -> None:
             RULE_ROUT_TESTS)
 
 
-def untested_routers(state: State) -> tuple[object, ...]:
-    """Routing units of the active group that have not tested this turn (The Turn, 2)."""
+@per_state
+def untested_routers(state: State) -> tuple[Unit, ...]:
+    """Routing units of the active group that have not tested this turn, nor routed in it:
+    they test from the start of the next turn (The Turn, 2; Morale Test)."""
     group = state.extra.group
     if group is None:
         return ()
+    extra = state.extra
     return tuple(u for u in group_units(state, group)
-                 if u.routing and not u.lost and u.id not in state.extra.tested)
+                 if u.routing and not u.lost and u.id not in extra.tested
+                 and u.id not in extra.routed)
 
 
 def apply_end_activation(state: State, action: EndActivation, log: Log) -> State:

@@ -15,7 +15,7 @@ from smoothbore.core import IllegalActionError, Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_VICTORY
-from .state import State, army_broken, group_side
+from .state import State, army_broken, group_side, per_state
 
 
 def who_acts(state: State) -> str | None:
@@ -36,6 +36,7 @@ def who_acts(state: State) -> str | None:
     return None
 
 
+@per_state
 def broken_sides(state: State) -> tuple[str, ...]:
     """The sides with no unit in the fight."""
     standing = {u.side for u in state.units if u.in_the_fight}

@@ -125,6 +125,8 @@ def parse_dice(text: str) -> tuple[tuple[Die, ...], int]:
     modifier of at most ``MAX_MODIFIER``."""
     if not isinstance(text, str):
         raise InvalidValueError("dice", text, _FORM)
+    if re.search(r"[0-9A-Za-z] +[0-9A-Za-z]", text):  # spaces only around + and -
+        raise InvalidValueError("dice", text, _FORM)
     cleaned = text.replace(" ", "").lower()
     if not cleaned or len(cleaned) > 200:
         raise InvalidValueError("dice", text, _FORM)

@@ -74,12 +74,14 @@ class DeclareCharge:
 
 @attrs.frozen
 class Move:
-    """Step 3: a unit moves ``distance`` mm (``advancing`` towards the enemy, or not), with at
+    """Step 3: a unit moves ``distance`` mm (None: as far as it may; ``advancing`` towards the
+    enemy, or not), with at
     most one manoeuvre (a new ``formation`` for a formation change), or a ``double`` move, and
     ends on ``ends_in`` ground (``dense_woods``: it moves through dense woods)."""
 
     unit: str
-    distance: int = attrs.field(default=0, validator=in_range(0, 2000))
+    distance: int | None = attrs.field(
+        default=None, validator=attrs.validators.optional(in_range(0, 2000)))
     advancing: bool = False
     double: bool = False
     manoeuvre: Manoeuvre = Manoeuvre.NONE

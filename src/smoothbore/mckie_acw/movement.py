@@ -97,8 +97,7 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
     else:
         full = rate(unit, tables)
         if manoeuvre is m.MOUNT:
-            full = tables.rate(f"cavalry-{unit.formation.value}") if not (
-                unit.formation is Formation.SKIRMISH) else tables.rate("cavalry-skirmish")
+            full = tables.rate(f"cavalry-{unit.formation.value}")
     full = full * (100 - manoeuvre.cost) // 100
     if double:
         full *= 2

@@ -150,7 +150,7 @@ def new_battle(
             raise InvalidValueError(f"sniper figures of {side}", snipers,
                                     f"at most 1 in every {SNIPER_EVERY} figures of the army "
                                     f"({army // SNIPER_EVERY} for {army})")
-    base = BattleState(
+    base: State = BattleState(
         ruleset="mckie_acw", sides=sides, units=units, commanders=commanders,
         extra=Extra(first=sides[0], acting=sides[0]), options=options, dice=DiceState(seed),
         turn=1, phase=INITIATIVE, scenario=scenario,

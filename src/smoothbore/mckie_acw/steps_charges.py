@@ -25,6 +25,9 @@ from .state import (
 )
 from .units import Unit
 
+CHARGE_DISTANCE = 60
+"""The distance the candidates charge over (300 yards: within every unit's move)."""
+
 
 def can_charge(state: State, unit: Unit) -> bool:
     """A steady unit not in melee, not resting or bound to retire, not a gun, that has not
@@ -43,15 +46,14 @@ def can_charge(state: State, unit: Unit) -> bool:
 
 
 def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
-    """Each unit that may charge, at each enemy unit on the table (half its move away), and
+    """Each unit that may charge, at each enemy unit on the table (60 mm away), and
     each counter charge on a charger."""
     acting = state.extra.acting
     enemies = [u for u in state.units if u.side != acting and u.on_table]
     chargers = {c.charger for c in live_charges(state)}
-    tables = state.options.tables
     for unit in state.units_of(acting):
         if unit.on_table and can_charge(state, unit):
-            distance = rate(unit, tables) // 2
+            distance = CHARGE_DISTANCE
             for enemy in enemies:
                 yield DeclareCharge(unit.id, enemy.id, distance)
                 if enemy.id in chargers:

@@ -7,6 +7,7 @@ ends, each target's cells are added together and one percentage roll decides the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
@@ -38,7 +39,7 @@ from .state import (
     live_charges,
     own_unit,
 )
-from .tables import Cell
+from .tables import Cell, Tables
 from .units import Fate, Status, Unit, Weapon
 
 
@@ -68,16 +69,20 @@ def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
     )
 
 
-def default_facts(firer: Unit, state: State) -> tuple[FireFacts, ...]:
-    """The ranges the candidates offer: the weapon's first band and its second, if any."""
-    bands = state.options.tables.weapon(firer.weapon).bands
-    return tuple(FireFacts(range=b.to) for b in bands[:2])
+@functools.lru_cache(maxsize=256)
+def default_facts(tables: Tables, weapon: Weapon) -> FireFacts:
+    """The range the candidates offer: the far end of the weapon's nearest band where it does
+    any harm (a mortar's first band is 0)."""
+    row = tables.weapon(weapon)
+    band = next((b for b in row.bands if b.factor > 0), row.bands[-1])
+    return FireFacts(range=band.to)
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
-    """Each unit able to fire, at each enemy on the table, at its first two range bands;
+    """Each unit able to fire, at each enemy on the table, at its nearest harmful band;
     targets below the top priority with ``beyond_priority``."""
     enemies = [u for u in state.units if u.side != state.extra.acting and u.on_table]
+    tables = state.options.tables
     for firer in state.units_of(state.extra.acting):
         if not firer.on_table or not can_fire(state, firer):
             continue
@@ -86,8 +91,7 @@ def candidates_fire(state: State) -> Iterator[Fire]:
         top = priority_targets(state, firer)
         for target in enemies:
             beyond = bool(top) and target.id not in top
-            for facts in default_facts(firer, state):
-                yield Fire(firer.id, target.id, facts, beyond)
+            yield Fire(firer.id, target.id, default_facts(tables, firer.weapon), beyond)
 
 
 def check_fire(state: State, action: Fire) -> None:
@@ -149,7 +153,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         updates["rear"] = state.extra.rear | {target.id}
     if firer.is_gun:
         updates["under_artillery"] = state.extra.under_artillery | {target.id}
-    state = state.with_extra(**updates)  # type: ignore[arg-type]
+    state = state.with_extra(**updates)
     if firer.is_gun and target.is_gun and target.pieces:
         pieces = min(target.pieces, counter_battery(factor.total, dice=log.dice, tables=tables))
         target = find_unit(state, target.id)

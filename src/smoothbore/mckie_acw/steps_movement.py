@@ -110,21 +110,20 @@ def candidates_move(state: State) -> Iterator[Move]:
         if not unit.on_table or not free_to_act(state, unit):
             continue
         woods = unit.ground is Ground.DENSE_WOODS
-        full = rate(unit, tables) // (2 if woods else 1)
-        if full:
-            yield Move(unit.id, full, advancing=True, dense_woods=woods)
-            yield Move(unit.id, full, advancing=False, dense_woods=woods)
-            yield Move(unit.id, 2 * full, advancing=True, double=True, dense_woods=woods)
+        if rate(unit, tables):
+            yield Move(unit.id, None, advancing=True, dense_woods=woods)
+            yield Move(unit.id, None, advancing=False, dense_woods=woods)
+            yield Move(unit.id, None, advancing=True, double=True, dense_woods=woods)
             if unit.arm is Arm.FOOT and not woods:
-                yield Move(unit.id, full // 2, advancing=True, dense_woods=True,
+                yield Move(unit.id, None, advancing=True, dense_woods=True,
                            ends_in=Ground.DENSE_WOODS)
-            yield Move(unit.id, full // 2, ends_in=Ground.COVER, dense_woods=woods)
+            yield Move(unit.id, None, ends_in=Ground.COVER, dense_woods=woods)
         yield Move(unit.id, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=unit.ground)
         if unit.is_gun:
             kind = Manoeuvre.LIMBER if not unit.limbered else Manoeuvre.UNLIMBER
             yield Move(unit.id, 0, manoeuvre=kind)
             if not unit.limbered:
-                yield Move(unit.id, 20, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
+                yield Move(unit.id, None, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
             continue
         for formation in Formation:
             if formation is not unit.formation:
@@ -142,7 +141,7 @@ def check_move(state: State, action: Move) -> None:
     unit = own_unit(state, action.unit, action)
     if not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
-    if unit.resting and (action.distance or action.manoeuvre is not Manoeuvre.NONE):
+    if unit.resting and (action.distance != 0 or action.manoeuvre is not Manoeuvre.NONE):
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)
     if action.ends_in is Ground.DENSE_WOODS and not action.dense_woods:
@@ -155,7 +154,9 @@ def check_move(state: State, action: Move) -> None:
     furthest = max_move(unit, action.manoeuvre, double=action.double,
                         dense_woods=action.dense_woods, formation=action.formation,
                         tables=state.options.tables, action=action)
-    if action.distance > furthest:
+    if action.distance is None and furthest == 0 and action.manoeuvre is Manoeuvre.NONE:
+        raise illegal(action, f"{unit.name} cannot move", rules.MOVEMENT)
+    if action.distance is not None and action.distance > furthest:
         raise illegal(action, f"{unit.name} may move {furthest} mm with that", rules.MOVEMENT)
     if action.distance == 0 and action.ends_in is not unit.ground:
         raise illegal(action, "a unit that does not move stays on its ground", rules.MOVEMENT)
@@ -166,8 +167,13 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     formation, mount or limber; a unit that moves loses any digging done."""
     unit = find_unit(state, action.unit)
     m = action.manoeuvre
+    distance = action.distance
+    if distance is None:
+        distance = max_move(unit, m, double=action.double, dense_woods=action.dense_woods,
+                            formation=action.formation, tables=state.options.tables,
+                            action=action)
     changes: dict[str, object] = {"ground": action.ends_in}
-    if action.distance or m is not Manoeuvre.NONE and m is not Manoeuvre.FACE:
+    if distance or m not in (Manoeuvre.NONE, Manoeuvre.FACE):
         changes["dug"] = 0
     if m is Manoeuvre.CHANGE_FORMATION:
         changes["formation"] = action.formation
@@ -177,25 +183,25 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         changes["limbered"] = m is Manoeuvre.LIMBER
     unit = attrs.evolve(unit, **changes)  # type: ignore[arg-type]
     x = state.extra
-    moved = bool(action.distance) or m is not Manoeuvre.NONE
+    moved = bool(distance) or m is not Manoeuvre.NONE
     updates: dict[str, object] = {"done": x.done | {unit.id}}
     if moved:
         updates["moved"] = x.moved | {unit.id}
         updates["worked"] = x.worked | {unit.id}
-    if action.advancing and action.distance:
+    if action.advancing and distance:
         updates["advanced"] = x.advanced | {unit.id}
     if action.double:
         unit = effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE)
     what = []
     if m is not Manoeuvre.NONE:
         what.append(str(m) + (f" to {action.formation}" if action.formation else ""))
-    if action.distance:
+    if distance:
         way = "advances" if action.advancing else "moves"
-        what.append(f"{'double move: ' if action.double else ''}{way} {action.distance} mm"
+        what.append(f"{'double move: ' if action.double else ''}{way} {distance} mm"
                     f" to {action.ends_in} ground")
     rule = rules.MANOEUVRES if m is not Manoeuvre.NONE else rules.MOVEMENT
     log.add("move", f"{unit.name}: {', '.join(what) or 'stands'}", rule, unit.id)
-    return state.with_units(unit).with_extra(**updates)  # type: ignore[arg-type]
+    return state.with_units(unit).with_extra(**updates)
 
 
 def candidates_dig(state: State) -> Iterator[Dig]:

@@ -13,6 +13,7 @@ import csv
 import enum
 import functools
 import io
+import itertools
 import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
@@ -28,8 +29,8 @@ from .units import Weapon
 __all__ = [
     "DEFAULT_TABLES",
     "TABLE_FILES",
-    "Cell",
     "CasualtyTable",
+    "Cell",
     "CounterBatteryRow",
     "GeneralRating",
     "MoraleBand",
@@ -211,7 +212,8 @@ class Tables:
     def morale_result(self, total: int) -> MoraleResult:
         """The morale results table read at a total."""
         for band in self.morale:
-            if (band.low is None or total >= band.low) and (band.high is None or total <= band.high):
+            low, high = band.low, band.high
+            if (low is None or total >= low) and (high is None or total <= high):
                 return band.result
         raise InvalidValueError("morale total", total, "a total some band covers")
 
@@ -276,7 +278,8 @@ def _weapons(file: str, text: str) -> tuple[WeaponRow, ...]:
         try:
             weapon = Weapon(name)
         except ValueError:
-            raise where.error(i, "name", name, "one of " + ", ".join(w.value for w in Weapon))
+            allowed = "one of " + ", ".join(w.value for w in Weapon)
+            raise where.error(i, "name", name, allowed) from None
         if weapon in rows:
             raise where.error(i, "name", name, "each weapon once")
         bands_data = where.get(item, i, "bands")
@@ -298,7 +301,8 @@ def _weapons(file: str, text: str) -> tuple[WeaponRow, ...]:
         rows[weapon] = WeaponRow(weapon, tuple(bands), optional)
     missing = [w.value for w in Weapon if w not in rows]
     if missing:
-        raise where.error("-", "name", None, "a row for every weapon; missing " + ", ".join(missing))
+        raise where.error("-", "name", None,
+                          "a row for every weapon; missing " + ", ".join(missing))
     return tuple(rows[w] for w in Weapon)
 
 
@@ -409,7 +413,7 @@ def _morale(file: str, text: str) -> tuple[MoraleBand, ...]:
     ordered = sorted(bands, key=lambda b: -10**6 if b.low is None else b.low)
     if ordered[0].low is not None or ordered[-1].high is not None:
         raise where.error("-", "low/high", None, "bands open at both ends (every total covered)")
-    for before, after in zip(ordered, ordered[1:], strict=False):
+    for before, after in itertools.pairwise(ordered):
         if before.high is None or after.low != before.high + 1:
             raise where.error("-", "low", after.low, "bands that follow each other exactly")
     return tuple(bands)
@@ -476,7 +480,8 @@ def _fields(name: str, file: str, text: str) -> dict[str, Any]:
 
 
 def _packaged(file: str) -> str:
-    return resources.files("smoothbore.mckie_acw").joinpath("data").joinpath(file).read_text("utf-8")
+    folder = resources.files("smoothbore.mckie_acw").joinpath("data")
+    return folder.joinpath(file).read_text("utf-8")
 
 
 def load_tables() -> Tables:

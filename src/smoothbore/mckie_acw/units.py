@@ -132,7 +132,10 @@ class Status(enum.Enum):
 
     @property
     def on_table(self) -> bool:
-        return self in (Status.STEADY, Status.RETREATING, Status.ROUTING)
+        return self in _ON_TABLE
+
+
+_ON_TABLE = frozenset({Status.STEADY, Status.RETREATING, Status.ROUTING})
 
 
 def _weapon_fits(instance: Unit, attribute: attrs.Attribute[Weapon], value: Weapon) -> None:

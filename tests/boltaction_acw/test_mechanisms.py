@@ -1,0 +1,36 @@
+"""RULESET.mechanisms: every mechanism prints an exact distribution; worked numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from smoothbore.boltaction_acw import RULESET
+from smoothbore.boltaction_acw.mechanisms import MECHANISMS
+from smoothbore.core import Mechanism, odds
+
+from .oracle import two_d6_at_most
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS, ids=lambda m: m.name)
+def test_every_mechanism_prints_an_exact_distribution(mechanism: Mechanism) -> None:
+    dist = odds(mechanism.function, **mechanism.defaults())
+    assert sum(dist.probability(o) for o in dist.outcomes) == 1
+    assert mechanism.rule.startswith("Bolt Action ACW")
+
+
+def test_names() -> None:
+    assert {m.name for m in RULESET.mechanisms} == {
+        "order-die", "order-test", "morale-test", "rally", "rout-recovery", "to-hit",
+        "to-wound", "cannon-damage", "shooting", "woods", "interpenetration", "melee",
+        "charge", "army-test"}
+
+
+def test_order_die_and_tests() -> None:
+    mechanism = RULESET.mechanism("order-die")
+    dist = odds(mechanism.function, **mechanism.arguments({"union": "1", "confederate": "2"}))
+    assert dist.probability("union") == Fraction(1, 3)
+    test = RULESET.mechanism("order-test")
+    dist = odds(test.function, **test.arguments({"pins": "2", "experience": "veteran"}))
+    assert dist.probability("passed") == two_d6_at_most(9 - 2 + 1)

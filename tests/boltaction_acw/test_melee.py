@@ -1,0 +1,48 @@
+"""Melee: attacks, needs, and whole rounds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from smoothbore.boltaction_acw.melee import MeleeFacts, MeleeOutcome, attacks, fight, melee_need
+from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Formation, Unit, UnitType
+from smoothbore.core import odds
+
+FOOT = Unit("f", "Foot", UNION)
+ENEMY = Unit("e", "Enemy", CONFEDERATE, colonel=False)
+
+
+def test_attacks_by_base_figure_and_column() -> None:
+    assert attacks(FOOT) == 10
+    assert attacks(attrs.evolve(FOOT, formation=Formation.COLUMN)) == 2
+    cavalry = Unit("c", "C", UNION, UnitType.CAVALRY)
+    assert attacks(cavalry, charging=True) == 24 and attacks(cavalry) == 12
+    assert attacks(Unit("s", "S", UNION, UnitType.SKIRMISHERS)) == 0
+
+
+def test_flank_and_rear() -> None:
+    assert melee_need(FOOT, ENEMY, MeleeFacts(flank=True)).total == 2
+    assert melee_need(FOOT, ENEMY, MeleeFacts(rear=True)).total == 1
+
+
+def test_no_casualties_either_side_continues() -> None:
+    """Both sides 1 base (2 dice, 3+ to hit, 4+ to wound): nobody hurt is a melee that goes
+    on, with probability (1 - 4/6 * 3/6)^4."""
+    one = attrs.evolve(FOOT, bases=1, colonel=False)
+    other = attrs.evolve(ENEMY, bases=1)
+    dist = odds(lambda dice: fight(one, other, dice=dice)[0])
+    quiet = sum((w for r, w in dist.items() if r.by_charger == r.by_defender == 0), 0)
+    assert Fraction(quiet, dist.denominator) == (1 - Fraction(4, 6) * Fraction(3, 6)) ** 4
+    assert all(r.outcome is MeleeOutcome.CONTINUES for r in dist.outcomes
+               if r.by_charger == r.by_defender)
+
+
+def test_obstacle_makes_it_simultaneous() -> None:
+    """Behind an obstacle the defender's full strength strikes back even if it loses a base."""
+    weak = attrs.evolve(ENEMY, bases=1, casualties=3)
+    dist = odds(lambda dice: fight(FOOT, weak, MeleeFacts(obstacle=True), dice=dice)[0]
+                .by_defender > 0)
+    order = odds(lambda dice: fight(FOOT, weak, dice=dice)[0].by_defender > 0)
+    assert dist.probability(True) > order.probability(True)

@@ -1,0 +1,33 @@
+"""mechanisms.py: every mechanism prints an exact distribution; golden numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from smoothbore.core import Mechanism, odds
+from smoothbore.mckie_acw.mechanisms import MECHANISMS
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS, ids=lambda m: m.name)
+def test_each_mechanism_is_exact(mechanism: Mechanism) -> None:
+    dist = odds(mechanism.function, **mechanism.defaults())
+    assert sum(dist.probability(o) for o in dist.outcomes) == 1
+    assert mechanism.rule.startswith("McKie ACW")
+
+
+def by_name(name: str) -> Mechanism:
+    return next(m for m in MECHANISMS if m.name == name)
+
+
+def test_golden_numbers() -> None:
+    # 8 rifle figures at 100 yards (factor 5): 8 x 5 x 2% = 0.8 figure, so 0/80
+    fire = odds(by_name("fire").function)
+    assert fire.probability(1) == Fraction(80, 100)
+    # the text's risk to generals: killed on 1 in 10, wounded on 2 in 10
+    assert odds(by_name("risk-to-generals").function).probability("killed") == Fraction(1, 10)
+    assert odds(by_name("battle-losses").function).outcomes == (
+        "150 dead, 350 badly wounded, 500 slightly wounded or helping (return)",)
+    assert odds(by_name("casualty-roll").function, definite=1, percent=40,
+                second_percent=70).probability(3) == Fraction(10, 100)

@@ -1,0 +1,120 @@
+"""turn.py and the steps: the battle period on the core engine, driven through its actions."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from smoothbore.battle import play, random_policy
+from smoothbore.core import IllegalActionError
+from smoothbore.mckie_acw import RULESET, TURN, example_battle
+from smoothbore.mckie_acw.actions import (
+    Activate,
+    ChangeOrders,
+    ChooseFirst,
+    DeclareCharge,
+    EndPhase,
+    Fire,
+    Move,
+    RollInitiative,
+)
+from smoothbore.mckie_acw.phases import ACTIVATION, CHARGES, FIRING, INITIATIVE, MOVEMENT
+from smoothbore.mckie_acw.state import State
+from smoothbore.mckie_acw.units import OrderKind
+from smoothbore.mckie_acw.victory import outcome, scores
+
+
+def to_phase(state: State, phase: str) -> State:
+    """Step with EndPhase (and the initiative) until ``phase`` with the first side acting."""
+    while state.phase != phase or state.extra.acting != state.extra.first:
+        if state.phase == INITIATIVE:
+            action = RollInitiative() if not state.extra.initiative else ChooseFirst(True)
+        else:
+            action = EndPhase()
+        state, _ = TURN.step(state, action)
+    return state
+
+
+def test_initiative_then_the_winner_chooses() -> None:
+    state = example_battle(1)
+    assert TURN.to_act(state) is None and TURN.legal_actions(state) == (RollInitiative(),)
+    state, events = TURN.step(state, RollInitiative())
+    winner = state.extra.initiative
+    assert TURN.to_act(state) == winner and len(events[0].rolls) == 2
+    state, _ = TURN.step(state, ChooseFirst(False))
+    assert state.phase == ACTIVATION and state.extra.first != winner
+
+
+def test_activation_once_corps_before_division() -> None:
+    state = to_phase(example_battle(2), ACTIVATION)
+    first = state.extra.first
+    division = "hood" if first == "Confederate" else "baird"
+    corps = "longstreet" if first == "Confederate" else "thomas"
+    with pytest.raises(IllegalActionError, match="activated first"):
+        TURN.step(state, Activate(division))
+    after, _ = TURN.step(state, Activate(corps))
+    with pytest.raises(IllegalActionError, match="one attempt"):
+        TURN.step(after, Activate(corps))
+
+
+def test_orders_only_from_above_and_by_meeting_or_courier() -> None:
+    state = to_phase(example_battle(0), ACTIVATION)
+    if state.extra.first != "Union":
+        state, _ = TURN.step(state, EndPhase())
+    with pytest.raises(IllegalActionError, match="not above"):
+        TURN.step(state, ChangeOrders("baird", "thomas", OrderKind.ATTACK, courier=True))
+    with pytest.raises(IllegalActionError, match="send a courier"):
+        TURN.step(state, ChangeOrders("thomas", "baird", OrderKind.ATTACK))
+    after, _ = TURN.step(state, ChangeOrders("thomas", "baird", OrderKind.ATTACK, courier=True))
+    assert after.commander("baird").courier is OrderKind.ATTACK
+    assert after.commander("baird").order.kind is OrderKind.HOLD  # arrives next period
+
+
+def test_holding_troops_may_not_advance_or_charge() -> None:
+    state = to_phase(example_battle(0), CHARGES)
+    if state.extra.acting != "Union":
+        state, _ = TURN.step(state, EndPhase())
+    with pytest.raises(IllegalActionError, match="forbid advancing"):
+        TURN.step(state, DeclareCharge("scribner", "law"))
+    state = to_phase(state, MOVEMENT)
+    if state.extra.acting != "Union":
+        state, _ = TURN.step(state, EndPhase())
+    with pytest.raises(IllegalActionError, match="forbid advancing"):
+        TURN.step(state, Move("scribner", advancing=True))
+    TURN.step(state, Move("scribner", advancing=False))
+
+
+def test_fire_holds_casualties_for_one_roll_at_the_end_of_the_step() -> None:
+    state = to_phase(example_battle(0), FIRING)
+    firer = next(u for u in state.units_of(state.extra.acting) if u.id in ("king", "law"))
+    target = "benning" if firer.side == "Union" else "scribner"
+    state, _ = TURN.step(state, Fire(firer.id, target))
+    assert state.extra.pending and state.unit(target).figures == 16
+    assert state.unit(firer.id).effort == 1 and state.unit(firer.id).has_fired
+    with pytest.raises(IllegalActionError):
+        TURN.step(state, Fire(firer.id, target))
+    while state.phase == FIRING:
+        state, _events = TURN.step(state, EndPhase())
+    assert not state.extra.pending
+
+
+def test_the_battle_ends_at_its_limit_with_an_outcome() -> None:
+    played = play(TURN, example_battle(5), random_policy(5))
+    assert played.finished and played.end.turn == 7
+    assert outcome(played.end).scores == scores(played.end)
+
+
+def test_a_side_without_units_in_good_order_loses() -> None:
+    from smoothbore.mckie_acw.units import Status
+
+    state = example_battle(0)
+    gone = tuple(attrs.evolve(u, status=Status.ROUTING) for u in state.units_of("Union"))
+    state = state.with_units(*gone)
+    assert TURN.is_over(state)
+    assert TURN.outcome(state).winner == "Confederate"
+
+
+def test_ruleset_metadata_and_battles() -> None:
+    assert [name for name, _ in RULESET.battles()] == ["default", "sharpshooters"]
+    sharp = RULESET.battle("sharpshooters")(0)
+    assert sharp.options.snipers and any(u.id == "berdan" for u in sharp.units)
