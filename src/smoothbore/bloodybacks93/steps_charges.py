@@ -9,19 +9,22 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
+from smoothbore.core.stages import Again, Staged
 
 from . import activation as act
-from . import movement
+from . import commanders, movement
 from .actions import Charge
 from .charges import ChargeFacts, evade, may_evade, must_evade, pursuit_distance
 from .melee import FALL_BACK_INCHES, ChargeOutcome, Fate, resolve_charge
-from .reports import retire, retire_after_test, risk
+from .options import Options
+from .reports import retire, retire_after_test
 from .rules import (
     RULE_CHARGES,
     RULE_CHARGING_ROUTERS,
     RULE_EVADE,
     RULE_PURSUIT,
+    RULE_RISK,
     RULE_SEQUENCE,
 )
 from .state import (
@@ -33,7 +36,7 @@ from .state import (
     with_units,
 )
 from .steps_units import check_actor, spend
-from .units import Formation, Unit
+from .units import Commander, Formation, Unit
 from .victory import check_undecided
 
 CHARGE_COST = act.ActionKind.CHARGE.cost
@@ -241,29 +244,147 @@ def fight(
 ) -> State:
     """Resolve the melee of a charge that made contact, with the commanders the state shows
     attached (any with the chargers adds an impetus die; each unit's own commander or the
-    CinC helps that unit's tests), then the moves, pursuit and risks that follow."""
+    CinC helps that unit's tests), then the moves, pursuit and risks that follow
+    (``melee_and_after``, one staged rule: exact odds merge equal results between its
+    stages)."""
     facts = attrs.evolve(
         facts,
         charger_commander_attached=any(attached_commanders(state, u.id) for u in chargers),
         led=led_units(state, chargers + defenders),
     )
-    outcome = resolve_charge(chargers, defenders, facts, dice=log.dice, options=state.options)
-    names = " and ".join(c.name for c in chargers)
-    against = " and ".join(d.name for d in defenders)
-    log.add("melee", f"{names} charge {against}: {_describe(outcome, defenders)}",
-            RULE_CHARGES, chargers[0].id)
-    new = with_units(state, *outcome.chargers, *outcome.defenders)
-    retire(log, outcome.chargers, outcome.charger_fates)
-    retire(log, outcome.defenders, outcome.defender_fates)
-    if outcome.chargers_fall_back:
-        log.add("fall back", f'{names} fall back {FALL_BACK_INCHES}"', RULE_CHARGES,
-                chargers[0].id)
-    elif pursue:
-        _pursue(log, outcome.chargers, outcome.charger_fates, outcome.defender_fates)
-        if facts.countercharged_by_cavalry:  # the winner of a cavalry melee may pursue
-            _pursue(log, outcome.defenders, outcome.defender_fates, outcome.charger_fates)
-    return risk(new, log, chargers + defenders, outcome.chargers + outcome.defenders,
-                melee=True)
+    attached = tuple(attached_commanders(state, u.id) for u in chargers + defenders)
+    exact = getattr(log.dice, "exact", False)
+    units, leaders = melee_and_after(
+        chargers, defenders, facts, state.options, pursue, attached,
+        None if exact else log, dice=log.dice,
+    )
+    new = with_units(state, *units)
+    return new.with_commanders(*leaders) if leaders else new
+
+
+@attrs.frozen(eq=False)
+class _Fight:
+    """What every stage of a fight reads: the units before it, the facts, the options,
+    whether the winners pursue, the commanders attached to each unit, and the log to report
+    to (None when the exact odds compose it: only the units and commanders count then)."""
+
+    chargers: tuple[Unit, ...]
+    defenders: tuple[Unit, ...]
+    facts: ChargeFacts
+    options: Options
+    pursue: bool
+    attached: tuple[tuple[Commander, ...], ...]
+    log: Log | None
+
+
+def _log(fight: _Fight, dice: Dice) -> Log:
+    """The step's log in play; a log of these dice, whose reports nobody reads, when the
+    exact odds compose the fight."""
+    return fight.log if fight.log is not None else Log(dice)
+
+
+Fought = tuple[tuple[Unit, ...], tuple[Fate, ...], bool, int, tuple[Commander, ...]]
+"""Between the stages: every unit after the melee, its fate, whether the chargers fall
+back, the next unit to move, pursue or risk its commanders, and the commanders hit so far."""
+
+
+def _begin_fight(
+    chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts,
+    options: Options, pursue: bool, attached: tuple[tuple[Commander, ...], ...],
+    log: Log | None,
+) -> tuple[_Fight, None]:
+    return _Fight(chargers, defenders, facts, options, pursue, attached, log), None
+
+
+def _melee_stage(fight: _Fight, _: None, *, dice: Dice) -> Fought:
+    """The charge from impetus to the last cohesion test (``resolve_charge``)."""
+    outcome = resolve_charge(fight.chargers, fight.defenders, fight.facts, dice=dice,
+                             options=fight.options)
+    log = fight.log
+    if log is not None:
+        names = " and ".join(c.name for c in fight.chargers)
+        against = " and ".join(d.name for d in fight.defenders)
+        log.add("melee", f"{names} charge {against}: {_describe(outcome, fight.defenders)}",
+                RULE_CHARGES, fight.chargers[0].id)
+    return (outcome.chargers + outcome.defenders, outcome.charger_fates + outcome.defender_fates,
+            outcome.chargers_fall_back, 0, ())
+
+
+def _retire_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
+    """Push back and rout moves, a unit at a time (Morale: Push Back move, Rout move)."""
+    units, fates, fall_back, index, hit = value
+    while index < len(units):
+        unit, fate = units[index], fates[index]
+        index += 1
+        if fate is Fate.FALLS_BACK or fate is Fate.ROUTS:
+            retire(_log(fight, dice), (unit,), (fate,))
+            if index < len(units):
+                return Again((units, fates, fall_back, index, hit))
+    if fall_back and fight.log is not None:
+        names = " and ".join(c.name for c in fight.chargers)
+        fight.log.add("fall back", f'{names} fall back {FALL_BACK_INCHES}"', RULE_CHARGES,
+                      fight.chargers[0].id)
+    return units, fates, fall_back, 0, hit
+
+
+def _pursuit_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
+    """Successful attackers, those holding their ground while an enemy routs, pursue it;
+    the winner of a cavalry melee too (Pursuit; B30)."""
+    units, fates, fall_back, index, hit = value
+    if fall_back or not fight.pursue:
+        return value
+    split = len(fight.chargers)
+    last = len(units) if fight.facts.countercharged_by_cavalry else split
+    while index < last:
+        unit, fate = units[index], fates[index]
+        enemy = fates[split:] if index < split else fates[:split]
+        index += 1
+        if Fate.ROUTS in enemy and fate is Fate.HOLDS and may_pursue(unit):
+            distance = pursuit_distance(unit, dice=dice)
+            _log(fight, dice).add("pursuit", f'{unit.name} pursues {distance}"', RULE_PURSUIT,
+                                  unit.id)
+            if index < last:
+                return Again((units, fates, fall_back, index, hit))
+    return units, fates, fall_back, 0, hit
+
+
+def _risk_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
+    """Risk to the commanders attached to units that took losses, a commander at a time;
+    a melee loss is one stamina loss (B31)."""
+    units, fates, fall_back, index, hit = value
+    before = fight.chargers + fight.defenders
+    slots = [(i, c) for i, leaders in enumerate(fight.attached) for c in leaders]
+    while index < len(slots):
+        i, leader = slots[index]
+        index += 1
+        losses = units[i].stamina_losses - before[i].stamina_losses
+        if losses <= 0:
+            continue
+        result = commanders.risk_to_commander(leader, losses, dice=dice)
+        _log(fight, dice).add("risk", f"{leader.name}, with {before[i].name}: {result}",
+                              RULE_RISK, leader.id)
+        if result.commander != leader:
+            hit = (*hit, result.commander)
+        if index < len(slots):
+            return Again((units, fates, fall_back, index, hit))
+    return units, fates, fall_back, index, hit
+
+
+def _fight_result(
+    fight: _Fight, value: Fought
+) -> tuple[tuple[Unit, ...], tuple[Commander, ...]]:
+    return value[0], value[4]
+
+
+melee_and_after: Staged[tuple[tuple[Unit, ...], tuple[Commander, ...]]] = Staged(
+    "melee and what follows", RULE_CHARGES, _begin_fight,
+    (_melee_stage, _retire_stage, _pursuit_stage, _risk_stage), _fight_result,
+    doc="""A charge that made contact, to the end: the melee (``resolve_charge``), the push
+    back and rout moves, pursuit and the risk to attached commanders. The result is every
+    unit after it and the commanders hit (the moves are only reported). Exact odds compose
+    it stage by stage, so the moves' rolls, which change nothing in the state, merge at
+    once instead of multiplying the branches of the step.""",
+)
 
 
 FATE_WORDS = {
@@ -295,17 +416,3 @@ def _describe(outcome: ChargeOutcome, defenders: tuple[Unit, ...]) -> str:
     parts.append(", ".join(f"{u.name} {FATE_WORDS[f]}" for u, f in zip(units, fates,
                                                                           strict=True)))
     return "; ".join(parts)
-
-
-def _pursue(
-    log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...], enemy_fates: tuple[Fate, ...]
-) -> None:
-    """Successful attackers, those holding their ground while an enemy routs, pursue it
-    (Pursuit; B30)."""
-    if Fate.ROUTS not in enemy_fates:
-        return
-    for unit, fate in zip(units, fates, strict=True):
-        if fate is not Fate.HOLDS or not may_pursue(unit):
-            continue
-        distance = pursuit_distance(unit, dice=log.dice)
-        log.add("pursuit", f'{unit.name} pursues {distance}"', RULE_PURSUIT, unit.id)

@@ -70,15 +70,18 @@ def candidates_change_orders(state: State) -> Iterator[ChangeOrders]:
     meeting (when they are together) and by courier."""
     acting = state.extra.acting
     for junior in state.commanders:
-        if junior.side != acting or not junior.active or not junior.superior:
+        if (junior.side != acting or not junior.active or not junior.superior
+                or f"orders:{junior.id}" in state.extra.done):
             continue
         for issuer in chain(state, junior.superior):
             if not issuer.active:
                 continue
+            met = bool(issuer.attached_to) and issuer.attached_to == junior.attached_to
             for kind in OrderKind:
                 if kind is not junior.order.kind:
                     yield ChangeOrders(issuer.id, junior.id, kind, courier=True)
-                    yield ChangeOrders(issuer.id, junior.id, kind, courier=False)
+                    if met:
+                        yield ChangeOrders(issuer.id, junior.id, kind, courier=False)
 
 
 def check_change_orders(state: State, action: ChangeOrders) -> None:

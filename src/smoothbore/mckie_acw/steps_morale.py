@@ -57,9 +57,10 @@ def losses_due(state: State, unit: Unit) -> bool:
 
 
 def rally_open(state: State, unit: Unit) -> bool:
-    """Step 8: a retreating or routing unit may test to rally once a period."""
-    return unit.status in (Status.RETREATING, Status.ROUTING) and not tested(
-        state, unit.id, C.RALLY)
+    """Step 8: a retreating or routing unit may test to rally once a period, but not one
+    that began to rout this period (it has yet to make its rout move)."""
+    return (unit.status in (Status.RETREATING, Status.ROUTING)
+            and unit.id not in state.extra.routed and not tested(state, unit.id, C.RALLY))
 
 
 def friend_routed_open(state: State, unit: Unit) -> int:
