@@ -210,8 +210,6 @@ def test_l12_led_units_exist() -> None:
 
 
 @row("L13")
-@pytest.mark.xfail(strict=True, reason="the rulesets' Extra fields do not yet declare refers_to "
-                   "(bloodybacks93/state.py, will_awi/state.py: the lead's)")
 def test_l13_extra_names_exist() -> None:
     data = _data(BB.example(1))
     data["extra"]["active"] = ["nobody"]
@@ -230,8 +228,6 @@ def test_l14_unknown_phase() -> None:
         BattleState.from_json(json.dumps(data), *WA.turn.types, phases=names)  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(strict=True, reason="Engine.load does not yet pass the ruleset's name and "
-                   "phases to from_json (core/engine.py: the lead's)")
 def test_l14_engine_load_checks_the_phase() -> None:
     data = _data(WA.example(1))
     data["phase"] = "bogus"

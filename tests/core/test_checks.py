@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations, product
@@ -233,3 +234,80 @@ def test_a_pool_reads_one_pick_as_base_sides_digits(
     assert asked == [sides**count]
     assert faces == tuple(check.die.faces[d] for d in digits)
     assert successes == sum(check.succeeds(face) for face in faces)
+
+
+# --- limits that answer fast (issue 11) ---------------------------------------------------
+def test_a_sum_of_2000_d12_is_refused_at_once_with_its_estimate() -> None:
+    """2000d12 would fill 22 million convolution cells: refused before any work, naming
+    the estimate, the limit and the setting that raises it; sampling still works."""
+    from smoothbore.core.checks import MAX_CONVOLUTION_CELLS, convolution_cells
+
+    check = TotalCheck.of(2000, D12)
+    start = time.perf_counter()
+    with pytest.raises(EnumerationLimitError) as raised:
+        check.distribution()
+    assert time.perf_counter() - start < 1
+    error = raised.value
+    assert error.estimate == convolution_cells(check.dice) > MAX_CONVOLUTION_CELLS
+    assert error.limit == MAX_CONVOLUTION_CELLS
+    assert error.setting == "checks.MAX_CONVOLUTION_CELLS"
+    assert "22,013,000" in str(error) and "raise checks.MAX_CONVOLUTION_CELLS" in str(error)
+    totals = check.sample(np.random.default_rng(3), 200)
+    assert totals.min() >= 2000 and totals.max() <= 24000
+    assert abs(totals.mean() - 13000) < 5 * (2000 * 143 / 12) ** 0.5
+
+
+def test_a_large_sum_within_the_limit_convolves_exactly() -> None:
+    """500d12 is within the limit: its exact distribution by convolution, in well under
+    a second, symmetric about 3250 with 12**500 outcomes in all."""
+    start = time.perf_counter()
+    dist = TotalCheck.of(500, D12).distribution()
+    assert time.perf_counter() - start < 1
+    assert dist.denominator == 12**500
+    assert len(dist) == 5501
+    assert dist.weight(500) == 1 and dist.weight(3000) == dist.weight(3500)
+
+
+def test_a_pool_of_a_million_dice_samples_from_the_binomial() -> None:
+    """PoolCheck(10**6, 7).sample draws from the binomial (no exact table): fast, with
+    the mean 7/12 of a million within five standard errors."""
+    check = PoolCheck(10**6, 7)
+    start = time.perf_counter()
+    successes = check.sample(np.random.default_rng(11), 1000)
+    assert time.perf_counter() - start < 0.5
+    p = 7 / 12
+    error = (10**6 * p * (1 - p) / 1000) ** 0.5
+    assert abs(successes.mean() - 10**6 * p) < 5 * error
+
+
+def test_a_pool_table_past_the_limit_is_refused_at_once() -> None:
+    """The exact table of a million dice would take 4 * 10**12 bits: refused from the
+    estimate before a weight is computed; a pool of 60 dice is well within it."""
+    from smoothbore.core.checks import MAX_EXACT_BITS
+
+    start = time.perf_counter()
+    with pytest.raises(EnumerationLimitError, match="raise checks.MAX_EXACT_BITS") as raised:
+        PoolCheck(10**6, 7).distribution()
+    assert time.perf_counter() - start < 1
+    assert raised.value.estimate == PoolCheck(10**6, 7).exact_bits() > MAX_EXACT_BITS
+    assert PoolCheck(60, 7).distribution().probability(60) == Fraction(7**60, 12**60)
+
+
+def test_face_combinations_past_the_limit_are_refused_with_the_estimate() -> None:
+    """Twelve d12 read face by face (12**12 combinations): refused at once."""
+    start = time.perf_counter()
+    with pytest.raises(EnumerationLimitError) as raised:
+        FacesCheck((D12,) * 12).distribution()
+    assert time.perf_counter() - start < 1
+    assert raised.value.estimate == 12**12
+    assert raised.value.setting == "checks.MAX_FACE_COMBINATIONS"
+
+
+def test_enumeration_limit_error_pickles_with_its_estimate() -> None:
+    """The error keeps its estimate and setting through pickling (executors)."""
+    import pickle
+
+    error = EnumerationLimitError(10, "chance branches", 99, "max_branches")
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.limit, again.estimate, again.setting) == (10, 99, "max_branches")
+    assert str(again) == str(error)

@@ -13,8 +13,8 @@ from smoothbore.battle import random_policy
 from smoothbore.bloodybacks93 import TURN as BB_TURN
 from smoothbore.bloodybacks93 import example_battle
 from smoothbore.bloodybacks93.actions import Charge
-from smoothbore.core import IllegalActionError, odds
-from smoothbore.core.stages import odds_of_step
+from smoothbore.core import EnumerationLimitError, IllegalActionError, odds
+from smoothbore.core.stages import DEFAULT_MAX_STEP_BRANCHES, odds_of_step
 from smoothbore.will_awi.actions import EndPhase, Fire
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.state import new_battle
@@ -77,8 +77,6 @@ def test_a_fire_step_has_exact_odds_summing_to_one() -> None:
 
 def test_odds_of_step_equals_odds_over_the_handler() -> None:
     """The same distribution as walking ``apply`` by hand."""
-    state, action = _a_charge()
-
     state, action = _fire_step()
 
     def by_hand(*, dice: Any) -> Any:
@@ -93,3 +91,87 @@ def test_an_illegal_action_is_refused_before_any_roll() -> None:
     wrong = Charge(action.target_ids, action.unit_ids)
     with pytest.raises(IllegalActionError):
         odds_of_step(BB_TURN, state, wrong)
+
+
+def _charges() -> tuple[Any, list[Charge]]:
+    for seed in range(40):
+        state = example_battle(seed)
+        policy = random_policy(seed)
+        for _ in range(3000):
+            if BB_TURN.is_over(state):
+                break
+            legal = BB_TURN.legal_actions(state)
+            charges = [a for a in legal if isinstance(a, Charge) and not a.defer]
+            if charges:
+                return state, charges
+            state, _ = BB_TURN.step(state, policy(state, legal))
+    pytest.skip("no charge offered in 40 random battles")
+
+
+def test_every_bloodybacks_charge_step_answers_within_a_second() -> None:
+    """Every charge offered in the embedded battle, fought at once, with or without
+    pursuit: its exact odds sum to one and hold the played step, or it is refused from
+    the estimate, naming it; either way within a second (issue 11: it used to hang)."""
+    state, charges = _charges()
+    answered = 0
+    for action in charges:
+        start = time.perf_counter()
+        try:
+            dist = odds_of_step(BB_TURN, state, action, view=_status)
+        except EnumerationLimitError as error:
+            assert error.estimate > DEFAULT_MAX_STEP_BRANCHES
+            assert "max_branches" in str(error)
+        else:
+            answered += 1
+            assert sum(Fraction(w, dist.denominator) for _, w in dist.items()) == 1
+            played, _ = BB_TURN.step(state, action)
+            assert dist.weight(_status(played)) > 0
+        assert time.perf_counter() - start < 1.0
+    assert answered
+
+
+def test_bloodybacks_fight_composed_equals_its_branch_walk() -> None:
+    """The melee and what follows, composed stage by stage, equals the brute-force walk
+    of every branch of the same stages (the moves' rolls merged, not multiplied)."""
+    from smoothbore.bloodybacks93.melee import resolve_charge
+    from smoothbore.bloodybacks93.steps_charges import melee_and_after
+
+    state, charges = _charges()
+    action = charges[0]
+    chargers = tuple(state.unit(u) for u in action.unit_ids)
+    defenders = tuple(state.unit(u) for u in action.target_ids)
+    args = (chargers, defenders, action.facts, state.options, True, ((),) * (
+        len(chargers) + len(defenders)), None)
+    composed = odds(melee_and_after, *args)
+    assert composed == odds(melee_and_after.play, *args, max_branches=10**6)
+    units = odds(resolve_charge, chargers, defenders, action.facts,
+                 options=state.options).map(lambda o: o.chargers + o.defenders)
+    assert composed == units
+
+
+def test_will_charge_steps_have_exact_odds_fast() -> None:
+    """Will's AWI charge steps (declaring, the test of the charged, contact) in the
+    embedded battles: exact odds summing to one, each in under 100 ms."""
+    from smoothbore.will_awi import scenarios
+    from smoothbore.will_awi.actions import Contact, DeclareCharge, TestCharged
+
+    seen: set[type] = set()
+    for battle in (scenarios.example_battle, scenarios.cavalry_battle):
+        for seed in range(10):
+            state = battle(seed)
+            policy = random_policy(seed)
+            for _ in range(2000):
+                if WILL_TURN.is_over(state):
+                    break
+                legal = WILL_TURN.legal_actions(state)
+                for action in legal:
+                    if isinstance(action, (DeclareCharge, TestCharged, Contact)):
+                        start = time.perf_counter()
+                        dist = odds_of_step(WILL_TURN, state, action)
+                        assert time.perf_counter() - start < 0.1
+                        assert sum(Fraction(w, dist.denominator) for _, w in dist.items()) == 1
+                        seen.add(type(action))
+                state, _ = WILL_TURN.step(state, policy(state, legal))
+            if len(seen) == 3:
+                return
+    assert seen >= {DeclareCharge, Contact}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 import pytest
 
@@ -254,3 +255,56 @@ def test_buildings_have_no_flank_or_rear() -> None:
     with pytest.raises(InvalidValueError):
         ChargeFacts(Face.REAR, in_building=True)
     assert ChargeFacts(Face.FRONT, in_building=True).protected
+
+
+# --- charge_to_melee as stages against a brute-force oracle (issue 11) ----------------------
+def _oracle(
+    target: Any, chargers: Any, facts: Any, counter_charge: bool, *, dice: Any
+) -> Any:
+    """The charge to melee composed by hand from the old steps (the charged test, the
+    melee, the surrender test), walked branch by branch."""
+    from smoothbore.will_awi.charges import (
+        ChargedResult,
+        ChargeToMelee,
+        Face,
+        test_charged,
+        test_surrender,
+    )
+    from smoothbore.will_awi.melee import Effect, Fighter, Melee, resolve_melee
+
+    result = test_charged(target, chargers, facts, dice=dice)
+    if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS,
+                  ChargedResult.SURRENDERS):
+        return ChargeToMelee(result)
+    counter = result is ChargedResult.COUNTER_CHARGE and counter_charge
+    attackers = tuple(Fighter(c, charging=True) for c in chargers)
+    defender = Fighter(target, charging=counter, flank=facts.face is Face.FLANK,
+                       rear=facts.face is Face.REAR)
+    out = resolve_melee(Melee(attackers, (defender,),
+                              defender_behind_obstacle=facts.behind_obstacle), dice=dice)
+    if out.loser == "defenders" and out.effect is Effect.ROUT and facts.face is Face.REAR:
+        surrendered = test_surrender(target, dice=dice, why="charged in the rear and routed")
+        return ChargeToMelee(result, counter, out, surrendered)
+    return ChargeToMelee(result, counter, out)
+
+
+@pytest.mark.parametrize("face", ["front", "flank", "rear"])
+@pytest.mark.parametrize("counter_charge", [True, False])
+@pytest.mark.parametrize("target_kind", ["LINE", "LIGHT_CAVALRY", "MILITIA"])
+def test_charge_to_melee_equals_brute_force_of_the_old_steps(
+    face: str, counter_charge: bool, target_kind: str
+) -> None:
+    """Composed stage by stage, walked branch by branch through the same stages, and the
+    old steps composed by hand: three equal distributions, in front, flank and rear, with
+    and without a counter-charge, for line, cavalry and militia targets."""
+    from smoothbore.will_awi.charges import ChargeFacts, Face, charge_to_melee
+
+    target = Unit("t", "Target", "blue", TroopType[target_kind], Nationality.AMERICAN,
+                  strength=3)
+    chargers = (Unit("c", "Charger", "red", TroopType.LINE, Nationality.BRITISH, strength=4),)
+    facts = ChargeFacts(Face(face))
+    args = (target, chargers, facts)
+    staged = odds(charge_to_melee, *args, counter_charge=counter_charge)
+    assert staged == odds(charge_to_melee.play, *args, counter_charge=counter_charge)
+    assert staged == odds(_oracle, *args, counter_charge)
+    assert sum(w for _, w in staged.items()) == staged.denominator

@@ -13,6 +13,7 @@ from __future__ import annotations
 import attrs
 
 from smoothbore.core import BattleState, DiceState, Scenario, phase_scoped, turn_scoped
+from smoothbore.core.validate import refers_to
 
 from .charges import ChargeFacts
 from .deck import DECK, Card, activates_leaderless
@@ -25,7 +26,7 @@ from .units import SIDES, Commander, Unit
 class ActivityEntry:
     """A commander's activity level and command points left this turn."""
 
-    commander_id: str
+    commander_id: str = attrs.field(metadata=refers_to("commanders"))
     level: int
     command_points: int
 
@@ -35,8 +36,8 @@ class Activated:
     """A unit activated by the current card: by whom ("" for a leaderless unit on its ace),
     actions left, whether it has shot this turn."""
 
-    unit_id: str
-    commander_id: str
+    unit_id: str = attrs.field(metadata=refers_to("units"))
+    commander_id: str = attrs.field(metadata=refers_to("commanders", blank=True))
     actions: int
     shot: bool = False
 
@@ -45,8 +46,8 @@ class Activated:
 class DeferredMelee:
     """A charge that made contact and waits for the end of the turn."""
 
-    chargers: tuple[str, ...]
-    defenders: tuple[str, ...]
+    chargers: tuple[str, ...] = attrs.field(metadata=refers_to("units"))
+    defenders: tuple[str, ...] = attrs.field(metadata=refers_to("units"))
     facts: ChargeFacts
 
 
@@ -62,14 +63,14 @@ class Extra:
     the melees deferred to its end (``deferred``)."""
 
     card: Card | None = phase_scoped(None)  # noqa: RUF009 (a scoped attrs field)
-    active: tuple[str, ...] = phase_scoped(())
+    active: tuple[str, ...] = phase_scoped((), metadata=refers_to("commanders"))
     activated: tuple[Activated, ...] = phase_scoped(())
     deck: tuple[Card, ...] = turn_scoped(DECK)
     minutes: int = turn_scoped(0)
     activity: tuple[ActivityEntry, ...] = turn_scoped(())
-    attempted: frozenset[str] = turn_scoped(frozenset())
-    routed: frozenset[str] = turn_scoped(frozenset())
-    recovered: frozenset[str] = turn_scoped(frozenset())
+    attempted: frozenset[str] = turn_scoped(frozenset(), metadata=refers_to("units"))
+    routed: frozenset[str] = turn_scoped(frozenset(), metadata=refers_to("units"))
+    recovered: frozenset[str] = turn_scoped(frozenset(), metadata=refers_to("units"))
     deferred: tuple[DeferredMelee, ...] = turn_scoped(())
 
 

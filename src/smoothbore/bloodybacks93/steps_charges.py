@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
-from smoothbore.core.stages import Again, Staged
+from smoothbore.core.stages import Again, Done, Staged
 
 from . import activation as act
 from . import commanders, movement
@@ -245,21 +245,23 @@ def fight(
     """Resolve the melee of a charge that made contact, with the commanders the state shows
     attached (any with the chargers adds an impetus die; each unit's own commander or the
     CinC helps that unit's tests), then the moves, pursuit and risks that follow
-    (``melee_and_after``, one staged rule: exact odds merge equal results between its
-    stages)."""
+    (``melee_and_after`` and ``risk_to_commanders``, staged rules: exact odds merge equal
+    results between their stages)."""
     facts = attrs.evolve(
         facts,
         charger_commander_attached=any(attached_commanders(state, u.id) for u in chargers),
         led=led_units(state, chargers + defenders),
     )
     attached = tuple(attached_commanders(state, u.id) for u in chargers + defenders)
-    exact = getattr(log.dice, "exact", False)
-    units, leaders = melee_and_after(
-        chargers, defenders, facts, state.options, pursue, attached,
-        None if exact else log, dice=log.dice,
-    )
+    report = None if getattr(log.dice, "exact", False) else log
+    units = melee_and_after(chargers, defenders, facts, state.options, pursue, attached,
+                            report, dice=log.dice)
     new = with_units(state, *units)
-    return new.with_commanders(*leaders) if leaders else new
+    at_risk = _at_risk(chargers + defenders, units, attached)
+    if not at_risk:
+        return new
+    hit = risk_to_commanders(at_risk, report, dice=log.dice)
+    return new.with_commanders(*hit) if hit else new
 
 
 @attrs.frozen(eq=False)
@@ -348,43 +350,71 @@ def _pursuit_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Agai
     return units, fates, fall_back, 0, hit
 
 
-def _risk_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
-    """Risk to the commanders attached to units that took losses, a commander at a time;
-    a melee loss is one stamina loss (B31)."""
-    units, fates, fall_back, index, hit = value
-    before = fight.chargers + fight.defenders
-    slots = [(i, c) for i, leaders in enumerate(fight.attached) for c in leaders]
-    while index < len(slots):
-        i, leader = slots[index]
-        index += 1
-        losses = units[i].stamina_losses - before[i].stamina_losses
-        if losses <= 0:
-            continue
-        result = commanders.risk_to_commander(leader, losses, dice=dice)
-        _log(fight, dice).add("risk", f"{leader.name}, with {before[i].name}: {result}",
-                              RULE_RISK, leader.id)
-        if result.commander != leader:
-            hit = (*hit, result.commander)
-        if index < len(slots):
-            return Again((units, fates, fall_back, index, hit))
-    return units, fates, fall_back, index, hit
+def _fight_result(fight: _Fight, value: Fought) -> tuple[Unit, ...]:
+    return value[0]
 
 
-def _fight_result(
-    fight: _Fight, value: Fought
-) -> tuple[tuple[Unit, ...], tuple[Commander, ...]]:
-    return value[0], value[4]
-
-
-melee_and_after: Staged[tuple[tuple[Unit, ...], tuple[Commander, ...]]] = Staged(
+melee_and_after: Staged[tuple[Unit, ...]] = Staged(
     "melee and what follows", RULE_CHARGES, _begin_fight,
-    (_melee_stage, _retire_stage, _pursuit_stage, _risk_stage), _fight_result,
-    doc="""A charge that made contact, to the end: the melee (``resolve_charge``), the push
-    back and rout moves, pursuit and the risk to attached commanders. The result is every
-    unit after it and the commanders hit (the moves are only reported). Exact odds compose
-    it stage by stage, so the moves' rolls, which change nothing in the state, merge at
-    once instead of multiplying the branches of the step.""",
+    (_melee_stage, _retire_stage, _pursuit_stage), _fight_result,
+    doc="""A charge that made contact: the melee (``resolve_charge``), then the push back
+    and rout moves and the pursuit. The result is every unit after it (the moves are only
+    reported). Exact odds compose it stage by stage, so the moves' rolls, which change
+    nothing in the state, merge at once instead of multiplying the branches of the step.""",
 )
+
+
+AtRisk = tuple[tuple[Commander, int, str], ...]
+"""Each attached commander whose unit took losses, the losses and the unit's name."""
+
+
+def _begin_risk(at_risk: AtRisk, log: Log | None) -> tuple[tuple[AtRisk, Log | None], int]:
+    return (at_risk, log), 0
+
+
+def _risk_stage(
+    context: tuple[AtRisk, Log | None], index: int, *, dice: Dice
+) -> int | Again[int] | Done[tuple[Commander, ...]]:
+    """One commander's risk roll (B31); his new state, if hit, is the rule's result."""
+    at_risk, log = context
+    leader, losses, name = at_risk[index]
+    result = commanders.risk_to_commander(leader, losses, dice=dice)
+    (log if log is not None else Log(dice)).add(
+        "risk", f"{leader.name}, with {name}: {result}", RULE_RISK, leader.id)
+    index += 1
+    if result.commander != leader:
+        return Done((result.commander, *_rest_at_risk(at_risk, index, log, dice)))
+    return Again(index) if index < len(at_risk) else index
+
+
+def _rest_at_risk(
+    at_risk: AtRisk, index: int, log: Log | None, dice: Dice
+) -> tuple[Commander, ...]:
+    return risk_to_commanders(at_risk[index:], log, dice=dice) if index < len(at_risk) else ()
+
+
+def _no_hits(context: tuple[AtRisk, Log | None], index: int) -> tuple[Commander, ...]:
+    return ()
+
+
+risk_to_commanders: Staged[tuple[Commander, ...]] = Staged(
+    "risk to commanders", RULE_RISK, _begin_risk, (_risk_stage,), _no_hits,
+    doc="""Risk to the commanders attached to units that took losses in a melee, one at a
+    time (a melee loss is one stamina loss, B31): the commanders hit, in their new state.
+    The commanders are independent, so the rest after a hit is its own chance node.""",
+)
+
+
+def _at_risk(
+    before: tuple[Unit, ...], after: tuple[Unit, ...],
+    attached: tuple[tuple[Commander, ...], ...],
+) -> AtRisk:
+    return tuple(
+        (leader, new.stamina_losses - old.stamina_losses, old.name)
+        for old, new, leaders in zip(before, after, attached, strict=True)
+        if new.stamina_losses > old.stamina_losses
+        for leader in leaders
+    )
 
 
 FATE_WORDS = {

@@ -22,37 +22,37 @@ class Mount(NamedEnum):
     REMOUNT = "remount"
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DrawDie:
     """Draw an order die from the bag (The Turn, 1)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndTurn:
     """The bag is empty: end the turn (The Turn, 5)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Activate:
     """Give the drawn die to a brigade (``brigade:<name>``) or an independent unit."""
 
     group: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ArmyTest:
     """The brigade's order test when its army has lost half its brigades (Brigade and army
     strength)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RallyFromRout:
     """A routing unit of the brigade tests to stop routing (The Turn, 2; Morale Test)."""
 
     unit_id: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Fire:
     """Order 1: fire without moving (or a halted charger's fire)."""
 
@@ -61,7 +61,7 @@ class Fire:
     facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Advance:
     """Order 2: fire and advance: move at the rate over ``terrain`` (through a stationary
     friendly unit ``through``), firing at ``target_id`` on the move; cavalry may mount or
@@ -76,7 +76,7 @@ class Advance:
     near_holders: bool = True
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Run:
     """Order 3: run at double speed over ``terrain``."""
 
@@ -84,7 +84,7 @@ class Run:
     terrain: Terrain = Terrain.OPEN
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Charge:
     """Order 3: charge an enemy to the unit's direct front (or a second cavalry charge)."""
 
@@ -93,7 +93,7 @@ class Charge:
     facts: ChargeFacts = ChargeFacts()  # noqa: RUF009 (a frozen value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ChangeFormation:
     """Order 4: line to column or column to line; limber or unlimber."""
 
@@ -101,21 +101,21 @@ class ChangeFormation:
     formation: Formation
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rally:
     """Order 5: no move or fire, lose D6 pins."""
 
     unit_id: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Down:
     """Order 6: no move or fire, -1 to be hit."""
 
     unit_id: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class MoveCommander:
     """A commander moves up to 24" to be with a unit (A14)."""
 
@@ -123,12 +123,12 @@ class MoveCommander:
     unit_id: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndActivation:
     """The brigade has completed its actions: draw the next die (The Turn, 5)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Respond:
     """The charged unit's reaction; ``behind`` is a friendly unit in the way of its retreat
     if it fails its order test (Melee)."""
@@ -137,7 +137,7 @@ class Respond:
     behind: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RoutMove:
     """A routing unit retreats at run speed away from the enemy, through ``through`` (a
     friendly unit, which takes a pin) or through none (Morale Test)."""
@@ -146,7 +146,7 @@ class RoutMove:
     through: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FightOn:
     """Fight a melee that continues from the last turn (Melee)."""
 

@@ -19,7 +19,7 @@ COUNTER_CHARGE_BEYOND = 12
 """Cavalry counter charge cavalry that start their charge more than 12" away (Melee)."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ChargeFacts:
     """What the players measure for a charge: the distance to the target, whether it is
     met from its flank or rear, whether it defends a linear obstacle, whether it is to the

@@ -43,8 +43,8 @@ def _base(unit: Unit, rule: str) -> Modified:
 
 
 def _losses(unit: Unit, *, bases: bool, rule: str) -> tuple[Modifier, ...]:
-    out = [Modifier(f"{unit.pins} pins", -unit.pins, rule)]
-    if bases:
+    out = [Modifier(f"{unit.pins} pins", -unit.pins, rule)] if unit.pins else []
+    if bases and unit.bases_below_five:
         out.append(Modifier(f"{unit.bases_below_five} bases below 5", -unit.bases_below_five,
                             rule))
     return tuple(out)
@@ -63,7 +63,6 @@ def commander_bonus(unit: Unit, command: Command) -> Modifier | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
 def order_need(unit: Unit, command: Command = NO_COMMAND) -> Modified:
     """The score an order test must not exceed: morale, -1 per pin, -1 per base below 5
     (infantry and cavalry), and the single best commander bonus (Order tests; Morale
@@ -74,7 +73,6 @@ def order_need(unit: Unit, command: Command = NO_COMMAND) -> Modified:
     return need.plus(bonus) if bonus is not None else need
 
 
-@functools.lru_cache(maxsize=4096)
 def morale_need(
     unit: Unit,
     command: Command = NO_COMMAND,
@@ -88,11 +86,11 @@ def morale_need(
     +1 colonel present, +2 brigade commander within 6" if the colonel has been killed, +2 army
     commander within 12" even with the colonel (Morale Test). Without
     ``morale_commanders_stack`` only the single best bonus counts, as in order tests (A13)."""
-    need = _base(unit, RULE_MORALE).plus(
-        *_losses(unit, bases=not rout_recovery, rule=RULE_MORALE),
-        Modifier(f"{routing_friends} friendly units routing within 6\"", -routing_friends,
-                 RULE_MORALE),
-    )
+    need = _base(unit, RULE_MORALE).plus(*_losses(unit, bases=not rout_recovery,
+                                                  rule=RULE_MORALE))
+    if routing_friends:
+        need = need.plus(Modifier(f"{routing_friends} friendly units routing within 6\"",
+                                  -routing_friends, RULE_MORALE))
     if not options.morale_commanders_stack:
         bonus = commander_bonus(unit, command)
         return need.plus(bonus) if bonus is not None else need

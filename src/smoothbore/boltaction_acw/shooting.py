@@ -39,7 +39,16 @@ from .rules import (
     RULE_TO_HIT,
     RULE_TO_WOUND,
 )
-from .units import POINT_BLANK, Formation, NamedEnum, Unit, UnitType, add_pins, take_casualties
+from .units import (
+    POINT_BLANK,
+    Experience,
+    Formation,
+    NamedEnum,
+    Unit,
+    UnitType,
+    casualties_after,
+    revise,
+)
 
 BASIC_TO_HIT = 3
 CLOSE_RANGE = 6
@@ -57,7 +66,7 @@ class Cover(NamedEnum):
 COVER_PENALTY = {Cover.NONE: 0, Cover.SOFT: 1, Cover.HARD: 2}
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ShotFacts:
     """What the players measure for one shooting attack: the range in inches, the target's
     cover, whether the fire enfilades it, and whether it is in the firer's 45° front arc."""
@@ -115,7 +124,27 @@ def fire_problem(firer: Unit, target: Unit, facts: ShotFacts) -> str:
     return ""
 
 
-@functools.lru_cache(maxsize=8192)
+def hit_need(firer: Unit, target: Unit, facts: ShotFacts, firing: Firing = STANDING) -> int:
+    """The score each shot needs, as a number: the sum ``to_hit`` explains term by term
+    (Ranges: to hit modifiers). The shooting hot path uses this; reports use ``to_hit``."""
+    need = BASIC_TO_HIT + firer.pins + COVER_PENALTY[facts.cover]
+    if facts.distance <= CLOSE_RANGE:
+        need -= 1
+    if 2 * facts.distance > firer.weapon.max_range:
+        need += 1
+    if firer.experience is Experience.INEXPERIENCED:
+        need += 1
+    if firer.mounted:
+        need += 1
+    if firer.kind is UnitType.ARTILLERY and firer.casualties > 0:
+        need += 1
+    if target.down:
+        need += 1
+    if target.small:
+        need += 1
+    return need + firing.moving + firing.after_failed_charge + firing.interpenetrated
+
+
 def to_hit(firer: Unit, target: Unit, facts: ShotFacts, firing: Firing = STANDING) -> Modified:
     """The score each shot needs: basic 3+, with every modifier of the text turned into a
     change of the need (a +1 to the roll is -1 to the need) (Ranges: to hit modifiers)."""
@@ -126,7 +155,8 @@ def to_hit(firer: Unit, target: Unit, facts: ShotFacts, firing: Firing = STANDIN
         Modifier("shooting at 6\" or less", -1 if facts.distance <= CLOSE_RANGE else 0, rule),
         Modifier(f"{firer.pins} pins on the shooter", firer.pins, rule),
         Modifier("more than half range", 1 if 2 * facts.distance > reach else 0, rule),
-        Modifier("inexperienced shooters", int(firer.experience.value == "inexperienced"), rule),
+        Modifier("inexperienced shooters",
+                 int(firer.experience is Experience.INEXPERIENCED), rule),
         Modifier("fire on the move", int(firing.moving), rule),
         Modifier("firer is mounted cavalry", int(firer.mounted), rule),
         Modifier("firing after a failed charge", int(firing.after_failed_charge), rule),
@@ -139,6 +169,7 @@ def to_hit(firer: Unit, target: Unit, facts: ShotFacts, firing: Firing = STANDIN
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def hit_check(count: int, need: int) -> PoolCheck:
     """``count`` d6 hitting on ``need``+; a natural 1 always misses (A1)."""
     return PoolCheck(count, max(2, need), D6, at_or_under=False, auto_fail=frozenset({1}))
@@ -216,6 +247,19 @@ def _wound_distribution(count: int, need: int) -> Distribution[tuple[int, int]]:
     return Distribution.from_weights(weights)
 
 
+@functools.lru_cache(maxsize=1024)
+def wound_check(count: int, need: int) -> WoundCheck:
+    """``count`` dice to wound on ``need``+, 6s counted (a value, made once)."""
+    return WoundCheck(count, need)
+
+
+@functools.lru_cache(maxsize=1024)
+def plain_wound_check(count: int, need: int) -> PoolCheck:
+    """``count`` dice at ``need``+ with no 6s to count: no colonel to kill, or the reroll of
+    the 6s."""
+    return PoolCheck(count, need, D6, at_or_under=False)
+
+
 def wound_need(firer: Unit, target: Unit, options: Options = DEFAULT_OPTIONS) -> int:
     """The score to wound: 3+ inexperienced, 4+ regular, 5+ veteran, read from the target
     (default) or the shooter (A2) (Enfilading Fire)."""
@@ -230,15 +274,15 @@ def roll_wounds(hits: int, need: int, target: Unit, *, dice: Dice,
     if hits == 0:
         return 0, False
     if not target.colonel:
-        wounds = dice.roll(PoolCheck(hits, need, D6, at_or_under=False),
-                           reason=f"to wound {target.name}", rule=rule)
+        wounds = dice.roll(plain_wound_check(hits, need), reason=f"to wound {target.name}",
+                           rule=rule)
         return wounds, False
-    wounds, sixes = dice.roll(WoundCheck(hits, need), reason=f"to wound {target.name}",
+    wounds, sixes = dice.roll(wound_check(hits, need), reason=f"to wound {target.name}",
                               rule=rule)
     if not sixes:
         return wounds, False
-    again = dice.roll(PoolCheck(sixes, 6, D6, at_or_under=False),
-                      reason="exceptional damage: 6s rerolled", rule=RULE_EXCEPTIONAL)
+    again = dice.roll(plain_wound_check(sixes, 6), reason="exceptional damage: 6s rerolled",
+                      rule=RULE_EXCEPTIONAL)
     return wounds, again > 0
 
 
@@ -291,34 +335,34 @@ def shoot(
     casualties; a unit that lost a base takes a morale test, and routs if it fails
     (Shooting; Ranges; Enfilading Fire; Morale Test)."""
     count = shots(firer)
-    need = to_hit(firer, target, facts, firing).total
+    need = hit_need(firer, target, facts, firing)
     hits = roll_hits(count, need, dice=dice, options=options, reason=f"{firer.name} fires")
     if hits == 0:
         return ShotResult(count, need, 0, 0, 0, 0, False), target
     pins = 1 + int(facts.enfilade)
-    hit = add_pins(target, pins)
     killed = False
     if firer.weapon.cannon:
         damage = dice.roll(cannon_check(hits, facts.distance <= POINT_BLANK),
                            reason="cannon damage", rule=RULE_CANNON)
         if options.cannon_damage is CannonDamage.HITS:
-            wounds, killed = roll_wounds(damage, wound_need(firer, target, options), hit,
+            wounds, killed = roll_wounds(damage, wound_need(firer, target, options), target,
                                          dice=dice)
         else:
             wounds = damage
     else:
-        wounds, killed = roll_wounds(hits, wound_need(firer, target, options), hit, dice=dice)
-    if killed:
-        hit = attrs.evolve(hit, colonel=False)
-    after, lost = take_casualties(hit, wounds)
+        wounds, killed = roll_wounds(hits, wound_need(firer, target, options), target,
+                                     dice=dice)
+    bases, marked, lost = casualties_after(target.bases, target.casualties, wounds)
+    after = revise(target, pins=target.pins + pins, bases=bases, casualties=marked,
+                   colonel=target.colonel and not killed)
     morale = ""
-    if lost and not after.destroyed:
+    if lost and bases:
         held = morale_test(after, command, routing_friends, dice=dice, options=options,
                            reason=f"{after.name} lost a base: morale test")
         morale = "passed" if held else "routs"
         if not held:
-            after = attrs.evolve(after, routing=True, down=False)
-    result = ShotResult(count, need, hits, wounds, pins, lost, killed, morale, after.destroyed)
+            after = revise(after, routing=True, down=False)
+    result = ShotResult(count, need, hits, wounds, pins, lost, killed, morale, not bases)
     return result, after
 
 

@@ -101,6 +101,18 @@ def per_state(query: Callable[[State], R]) -> Callable[[State], R]:
 
     return remembered
 
+@per_state
+def unit_index(state: State) -> dict[str, Unit]:
+    """The state's units by id."""
+    return {unit.id: unit for unit in state.units}
+
+
+def find(state: State, unit_id: str) -> Unit:
+    """The unit with this id (as ``state.unit``, without scanning the army every time)."""
+    unit = unit_index(state).get(unit_id)
+    return unit if unit is not None else state.unit(unit_id)
+
+
 BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
 
@@ -124,7 +136,7 @@ def group_units(state: State, group: str) -> tuple[Unit, ...]:
     if group.startswith(BRIGADE):
         name = group[len(BRIGADE):]
         return tuple(u for u in state.units if u.brigade == name)
-    return (state.unit(group),)
+    return (find(state, group),)
 
 
 def group_name(state: State, group: str) -> str:
@@ -135,7 +147,7 @@ def group_name(state: State, group: str) -> str:
             if leader.brigade == name:
                 return f"{leader.name}'s brigade"
         return f"brigade {name}"
-    return state.unit(group).name
+    return find(state, group).name
 
 
 def group_side(state: State, group: str) -> str:
@@ -283,7 +295,7 @@ def with_units(state: State, *units: Unit) -> State:
     routed is queued to make its rout move; melees and second charges of units lost or
     routing end (Morale Test; Melee)."""
     newly = tuple(u.id for u in units
-                  if u.routing and not u.lost and not state.unit(u.id).routing)
+                  if u.routing and not u.lost and not find(state, u.id).routing)
     new = state.with_units(*units)
     extra = new.extra
     out = set(u.id for u in units if not u.in_the_fight)
@@ -291,7 +303,7 @@ def with_units(state: State, *units: Unit) -> State:
         return new
     melees = tuple(m for m in extra.melees
                    if m.charger_id not in out and m.defender_id not in out)
-    routs = tuple(r for r in extra.routs if not new.unit(r).lost) + tuple(
+    routs = tuple(r for r in extra.routs if not find(new, r).lost) + tuple(
         r for r in newly if r not in extra.routs)
     second = tuple(s for s in extra.second if s[0] not in out)
     return new.replace(extra=attrs.evolve(extra, melees=melees, routs=routs, second=second,

@@ -4,6 +4,7 @@ For each action, its candidates, roll-free check and handler."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
@@ -28,12 +29,20 @@ from .state import (
     PendingCharge,
     State,
     command_for,
+    find,
     routing_friends,
     with_units,
 )
-from .steps_orders import actors, check_actor, check_enemy, check_group_ready, enemies, take_order
+from .steps_orders import (
+    actors,
+    check_actor,
+    check_enemy,
+    check_group_ready,
+    enemy_ids,
+    take_order,
+)
 from .steps_sequence import check_no_routs
-from .units import Unit, UnitType
+from .units import UnitType
 from .victory import check_undecided
 
 
@@ -50,21 +59,25 @@ CHARGE_DISTANCE = 6
 """The candidates' charge distance: 6", within every charge reach."""
 
 
-def default_charge(unit: Unit) -> tuple[ChargeFacts, ...]:
-    """The candidates' charges: from 6", from the front, and for cavalry (who may not charge
-    unpinned infantry in line from the front) from the flank too."""
-    if unit.kind is UnitType.CAVALRY:
-        return ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, flank=True)
-    return (ChargeFacts(CHARGE_DISTANCE),)
+FOOT_CHARGES = (ChargeFacts(CHARGE_DISTANCE),)
+CAVALRY_CHARGES = (ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, flank=True))
 
 
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
-    chargers = list(actors(state)) + [state.unit(uid) for uid, _ in state.extra.second]
+    chargers = list(actors(state)) + [find(state, uid) for uid, _ in state.extra.second]
     for unit in chargers:
-        for target in enemies(state, unit):
-            for facts in default_charge(unit):
-                yield Charge(unit.id, target.id, facts)
+        yield from _charges(unit.id, unit.kind is UnitType.CAVALRY,
+                            enemy_ids(state, unit.side))
+
+
+@functools.lru_cache(maxsize=4096)
+def _charges(unit_id: str, cavalry: bool, targets: tuple[str, ...]) -> tuple[Charge, ...]:
+    """The charge candidates of a unit, made once for each set of targets: from 6", from
+    the front, and for cavalry (who may not charge unpinned infantry in line from the
+    front) from the flank too."""
+    facts = CAVALRY_CHARGES if cavalry else FOOT_CHARGES
+    return tuple(Charge(unit_id, target, fact) for target in targets for fact in facts)
 
 
 def check_charge(state: State, action: Charge) -> None:
@@ -75,7 +88,7 @@ def check_charge(state: State, action: Charge) -> None:
         unit = check_actor(state, action, action.unit_id)
     else:
         check_group_ready(state, action)
-        unit = state.unit(action.unit_id)
+        unit = find(state, action.unit_id)
         if action.facts.distance > reach:
             raise IllegalActionError(action, f"{unit.name} has {reach}\" of charge left",
                                      RULE_CAVALRY)
@@ -87,7 +100,7 @@ def check_charge(state: State, action: Charge) -> None:
 
 def apply_charge(state: State, action: Charge, log: Log) -> State:
     """The chargers take an order test (A12); passed, the charged unit reacts."""
-    unit, target = state.unit(action.unit_id), state.unit(action.target_id)
+    unit, target = find(state, action.unit_id), find(state, action.target_id)
     second = second_reach(state, unit.id) is not None
     if second:
         extra = state.extra
@@ -95,7 +108,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
             extra, second=tuple(s for s in extra.second if s[0] != unit.id)))
     what = f"{'second ' if second else ''}charge {target.name}"
     passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
-    if not passed or not new.unit(unit.id).in_the_fight:
+    if not passed or not find(new, unit.id).in_the_fight:
         return new
     log.add("charge", f"{unit.name} charges {target.name} from {action.facts.distance}\"",
             RULE_CHARGE, unit.id)
@@ -110,7 +123,7 @@ def candidates_respond(state: State) -> Iterator[Respond]:
     charge = state.extra.charge
     if charge is None:
         return
-    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
     friends = [u.id for u in state.units
                if u.side == target.side and u.id != target.id and u.in_the_fight]
     for response in responses(charger, target, charge.facts):
@@ -127,13 +140,13 @@ def check_respond(state: State, action: Respond) -> None:
     charge = state.extra.charge
     if charge is None:
         raise IllegalActionError(action, "no charge is waiting", RULE_REACTIONS)
-    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
     allowed = responses(charger, target, charge.facts)
     if action.response not in allowed:
         raise IllegalActionError(
             action, f"{target.name} may: {', '.join(map(str, allowed))}", RULE_CHARGED)
     if action.behind is not None:
-        friend = state.unit(action.behind)
+        friend = find(state, action.behind)
         if (action.response.value == "evade" or friend.side != target.side
                 or friend.id == target.id or not friend.in_the_fight):
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit behind "
@@ -144,8 +157,8 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     """The reaction, then the melee if the chargers charge home (Melee)."""
     charge = state.extra.charge
     assert charge is not None
-    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
-    behind = state.unit(action.behind) if action.behind is not None else None
+    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
+    behind = find(state, action.behind) if action.behind is not None else None
     commands = (command_for(state, charger), command_for(state, target),
                 command_for(state, behind) if behind is not None else command_for(state, target))
     result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
@@ -176,7 +189,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
           charge: ChargeFacts | None = None, *, counter: bool = False) -> State:
     """A round of melee and its consequences: routers queued, a melee that continues kept
     for next turn, victorious cavalry free to charge again (Melee)."""
-    charger, defender = state.unit(charger_id), state.unit(defender_id)
+    charger, defender = find(state, charger_id), find(state, defender_id)
     result, hurt_charger, hurt_defender = fight(
         charger, defender, facts, charging=charge is not None, simultaneous=counter,
         defender_charging=counter, dice=log.dice, options=state.options,
@@ -186,7 +199,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
             charger.id)
     new = with_units(state, hurt_charger, hurt_defender)
     if result.outcome is MeleeOutcome.CONTINUES:
-        if new.unit(charger_id).in_the_fight and new.unit(defender_id).in_the_fight:
+        if find(new, charger_id).in_the_fight and find(new, defender_id).in_the_fight:
             extra = new.extra
             return new.replace(extra=attrs.evolve(
                 extra, melees=(*extra.melees, Engaged(charger_id, defender_id, facts))))
@@ -202,7 +215,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
 def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:
     """Victorious cavalry may charge again this turn with the reach they have left
     (Melee)."""
-    unit = state.unit(charger_id)
+    unit = find(state, charger_id)
     left = charge_reach(unit) - charge.distance
     if unit.kind is not UnitType.CAVALRY or not unit.mounted or left <= 0:
         return state

@@ -50,6 +50,7 @@ from .state import (
     State,
     command_for,
     engaged_ids,
+    find,
     group_of,
     group_side,
     ineffective,
@@ -85,9 +86,9 @@ def check_actor(state: State, action: object, unit_id: str) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
     melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
     if unit_id in ready_ids(state):
-        return state.unit(unit_id)
+        return find(state, unit_id)
     group = check_group_ready(state, action)
-    unit = state.unit(unit_id)
+    unit = find(state, unit_id)
     if group_of(unit) != group:
         raise IllegalActionError(action, f"{unit.name} is not in the acting brigade", RULE_TURN)
     if unit.lost:
@@ -134,14 +135,14 @@ def actors(state: State) -> Iterator[Unit]:
 
 def enemies(state: State, unit: Unit) -> Iterator[Unit]:
     """Enemy units on the table, not locked in melee."""
-    for other in state.units:
-        if other.side != unit.side and not other.lost and other.id not in engaged_ids(state):
-            yield other
+    index = unit_index(state)
+    for uid in enemy_ids(state, unit.side):
+        yield index[uid]
 
 
 def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
     """An enemy unit on the table and not locked in melee (A8)."""
-    target = state.unit(target_id)
+    target = find(state, target_id)
     if target.side == unit.side:
         raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
     if target.lost:
@@ -185,7 +186,7 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
 def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firing: Firing,
             log: Log) -> State:
     """A shooting attack and its report (Shooting)."""
-    firer, target = state.unit(firer_id), state.unit(target_id)
+    firer, target = find(state, firer_id), find(state, target_id)
     result, hit = shoot(firer, target, facts, firing, dice=log.dice, options=state.options,
                         command=command_for(state, target),
                         routing_friends=routing_friends(state, target))
@@ -207,10 +208,15 @@ def _half_range(weapon: Weapon) -> ShotFacts:
 
 def candidates_fire(state: State) -> Iterator[Fire]:
     """Each acting unit (and each halted charger) at each enemy, at the default range."""
-    shooters = list(actors(state)) + [state.unit(u) for u in sorted(state.extra.halted)]
+    shooters = list(actors(state)) + [find(state, u) for u in sorted(state.extra.halted)]
     for unit in shooters:
-        for target in enemies(state, unit):
-            yield Fire(unit.id, target.id, default_shot(unit))
+        yield from _fires(unit.id, enemy_ids(state, unit.side), default_shot(unit))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fires(unit_id: str, targets: tuple[str, ...], facts: ShotFacts) -> tuple[Fire, ...]:
+    """The fire candidates of a unit, made once for each set of targets."""
+    return tuple(Fire(unit_id, target, facts) for target in targets)
 
 
 def check_fire(state: State, action: Fire) -> None:
@@ -218,7 +224,7 @@ def check_fire(state: State, action: Fire) -> None:
     charger halted by fire may still fire, at -1 (A12)."""
     if action.unit_id in state.extra.halted:
         check_group_ready(state, action)
-        unit = state.unit(action.unit_id)
+        unit = find(state, action.unit_id)
         if not unit.in_the_fight:
             raise IllegalActionError(action, f"{unit.name} is out of the fight", RULE_FIRE)
     else:
@@ -237,9 +243,9 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         firing = Firing(after_failed_charge=True,
                         interpenetrated=action.unit_id in extra.interpenetrated)
         return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
-    passed, new = take_order(state, state.unit(action.unit_id), log, "fire",
+    passed, new = take_order(state, find(state, action.unit_id), log, "fire",
                              aggressive=True)
-    if not passed or new.unit(action.unit_id).lost:
+    if not passed or find(new, action.unit_id).lost:
         return new
     firing = Firing(interpenetrated=action.unit_id in extra.interpenetrated)
     return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
@@ -249,21 +255,60 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
 def candidates_advance(state: State) -> Iterator[Advance]:
     """Each acting unit advancing in the open firing at each enemy or not, or through woods
     without firing; cavalry mounting or dismounting; units in line through each friendly
-    unit. (Fire into woods or through a friend is as legal; it is not offered by default.)"""
-    friends = [u for u in state.units if u.in_the_fight]
+    unit that stands still for it (in the fight, not locked in melee). (Fire into woods or
+    through a friend is as legal; it is not offered by default.)"""
     for unit in actors(state):
-        mounts = [Mount.NONE]
+        mount = Mount.NONE
         if unit.kind is UnitType.CAVALRY:
-            mounts.append(Mount.DISMOUNT if unit.mounted else Mount.REMOUNT)
-        targets: list[str | None] = [None, *(t.id for t in enemies(state, unit))]
-        for mount in mounts:
-            for target in targets:
-                yield Advance(unit.id, Terrain.OPEN, None, target, default_shot(unit), mount)
-            yield Advance(unit.id, Terrain.WOODS, None, None, default_shot(unit), mount)
-        if unit.formation is Formation.LINE:
-            for friend in friends:
-                if friend.side == unit.side and friend.id != unit.id:
-                    yield Advance(unit.id, through=friend.id, facts=default_shot(unit))
+            mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
+        friends = (passable_ids(state, unit.side) if unit.formation is Formation.LINE
+                   else ())
+        yield from _advances(unit.id, mount, enemy_ids(state, unit.side), friends,
+                             default_shot(unit))
+
+
+@functools.lru_cache(maxsize=4096)
+def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tuple[str, ...],
+              facts: ShotFacts) -> tuple[Advance, ...]:
+    """The fire and advance candidates of a unit, made once for each set of targets and
+    friends (``mount``: the cavalry's mount or dismount, NONE for others)."""
+    out: list[Advance] = []
+    mounts = (Mount.NONE,) if mount is Mount.NONE else (Mount.NONE, mount)
+    for how in mounts:
+        out.append(Advance(unit_id, Terrain.OPEN, None, None, facts, how))
+        out.extend(Advance(unit_id, Terrain.OPEN, None, target, facts, how)
+                   for target in targets)
+        out.append(Advance(unit_id, Terrain.WOODS, None, None, facts, how))
+    out.extend(Advance(unit_id, through=friend, facts=facts)
+               for friend in friends if friend != unit_id)
+    return tuple(out)
+
+
+@per_state
+def _enemy_ids(state: State) -> dict[str, tuple[str, ...]]:
+    locked = engaged_ids(state)
+    return {side: tuple(u.id for u in state.units
+                        if u.side != side and not u.lost and u.id not in locked)
+            for side in state.sides}
+
+
+def enemy_ids(state: State, side: str) -> tuple[str, ...]:
+    """The ids of the enemies of ``side`` on the table and not locked in melee (A8)."""
+    return _enemy_ids(state)[side]
+
+
+@per_state
+def _passable_ids(state: State) -> dict[str, tuple[str, ...]]:
+    locked = engaged_ids(state)
+    return {side: tuple(u.id for u in state.units
+                        if u.side == side and u.in_the_fight and u.id not in locked)
+            for side in state.sides}
+
+
+def passable_ids(state: State, side: str) -> tuple[str, ...]:
+    """The friendly units of ``side`` a unit in line may pass through: in the fight and
+    not locked in melee (Interpolation of units: the friend stays stationary)."""
+    return _passable_ids(state)[side]
 
 
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
@@ -294,10 +339,14 @@ def check_advance(state: State, action: Advance) -> None:
             raise IllegalActionError(action, "remounting needs the horse holders within 6\"",
                                      RULE_UNIT_SIZES)
     if action.through is not None:
-        friend = state.unit(action.through)
+        friend = find(state, action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit to pass "
                                      "through", RULE_INTERPENETRATION)
+        if friend.id in engaged_ids(state):
+            raise IllegalActionError(action, f"{friend.name} is locked in melee: it is not "
+                                     "a stationary unit to pass through",
+                                     RULE_INTERPENETRATION)
         if unit.formation is not Formation.LINE:
             raise IllegalActionError(action, "only units in line pass through another",
                                      RULE_INTERPENETRATION)
@@ -316,15 +365,15 @@ def apply_advance(state: State, action: Advance, log: Log) -> State:
     """Move, passing through a friend with an interpolation test and into woods in line with
     an order test, mount or dismount, and fire at -1 on the move."""
     aggressive = action.target_id is not None
-    passed, new = take_order(state, state.unit(action.unit_id), log, "fire and advance",
+    passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
                              aggressive=aggressive)
-    unit = new.unit(action.unit_id)
+    unit = find(new, action.unit_id)
     if not passed or unit.lost:
         return new
     if action.mount is Mount.REMOUNT and action.target_id is not None:
         new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
         aggressive = False
-        unit = new.unit(unit.id)
+        unit = find(new, unit.id)
         if not unit.in_the_fight:
             return new
     if action.mount is not Mount.NONE:
@@ -332,7 +381,7 @@ def apply_advance(state: State, action: Advance, log: Log) -> State:
         log.add("mount", f"{unit.name} {action.mount}s", RULE_ADVANCE, unit.id)
         new = with_units(new, unit)
     new = move(new, unit.id, movement.Pace.ADVANCE, action.terrain, log, action.through)
-    if aggressive and action.target_id is not None and new.unit(unit.id).in_the_fight:
+    if aggressive and action.target_id is not None and find(new, unit.id).in_the_fight:
         new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
     return new
 
@@ -346,7 +395,7 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
     """A move over ``terrain``: woods in line need an order test (failed: a pin); passing
     through a friend needs one (failed: both pinned, the mover 1" behind) (Terrain Movement
     Modifiers; Interpolation of units)."""
-    unit = state.unit(unit_id)
+    unit = find(state, unit_id)
     inches = movement.move_distance(unit, pace, terrain)
     if movement.needs_woods_test(unit, terrain):
         after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
@@ -357,7 +406,7 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
         state = with_units(state, after)
         unit = after
     if through is not None:
-        friend = state.unit(through)
+        friend = find(state, through)
         passed, unit, friend = movement.interpenetrate(
             unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
         state = with_units(state, unit, friend)
@@ -394,8 +443,8 @@ def check_run(state: State, action: Run) -> None:
 
 def apply_run(state: State, action: Run, log: Log) -> State:
     """Run: no fire."""
-    passed, new = take_order(state, state.unit(action.unit_id), log, "run")
-    if not passed or new.unit(action.unit_id).lost:
+    passed, new = take_order(state, find(state, action.unit_id), log, "run")
+    if not passed or find(new, action.unit_id).lost:
         return new
     return move(new, action.unit_id, movement.Pace.RUN, action.terrain, log)
 
@@ -429,9 +478,9 @@ def check_change_formation(state: State, action: ChangeFormation) -> None:
 
 def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
     """No advance and no fire."""
-    passed, new = take_order(state, state.unit(action.unit_id), log,
+    passed, new = take_order(state, find(state, action.unit_id), log,
                              f"change formation to {action.formation}")
-    unit = new.unit(action.unit_id)
+    unit = find(new, action.unit_id)
     if not passed or unit.lost:
         return new
     log.add("formation", f"{unit.name} forms {action.formation}", RULE_FORMATION, unit.id)
@@ -454,8 +503,8 @@ def check_rally(state: State, action: Rally) -> None:
 
 def apply_rally(state: State, action: Rally, log: Log) -> State:
     """The order test (the unit is pinned), then D6 pins lost."""
-    passed, new = take_order(state, state.unit(action.unit_id), log, "rally")
-    unit = new.unit(action.unit_id)
+    passed, new = take_order(state, find(state, action.unit_id), log, "rally")
+    unit = find(new, action.unit_id)
     if not passed or unit.lost:
         return new
     after = rally(unit, dice=log.dice)
@@ -479,8 +528,8 @@ def check_down(state: State, action: Down) -> None:
 
 def apply_down(state: State, action: Down, log: Log) -> State:
     """The unit goes down until its next order: -1 to be hit."""
-    passed, new = take_order(state, state.unit(action.unit_id), log, "down")
-    unit = new.unit(action.unit_id)
+    passed, new = take_order(state, find(state, action.unit_id), log, "down")
+    unit = find(new, action.unit_id)
     if not passed or unit.lost:
         return new
     log.add("down", f"{unit.name} goes down", RULE_DOWN, unit.id)
@@ -507,7 +556,7 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
     army commander with any of his side's, to be with a unit of his command (A14)."""
     group = check_group_ready(state, action)
     leader = state.commander(action.commander_id)
-    unit = state.unit(action.unit_id)
+    unit = find(state, action.unit_id)
     side = group_side(state, group)
     if leader.side != side:
         raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
@@ -527,7 +576,7 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
 def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State:
     """The commander rides to the unit (24")."""
     leader = state.commander(action.commander_id)
-    unit = state.unit(action.unit_id)
+    unit = find(state, action.unit_id)
     log.add("commander", f"{leader.name} rides to {unit.name}", RULE_MOVEMENT, leader.id)
     new = state.with_commanders(attrs.evolve(leader, with_unit=unit.id))
     extra = new.extra
@@ -545,7 +594,7 @@ def candidates_rally_from_rout(state: State) -> Iterator[RallyFromRout]:
 def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
     """Routing units of the brigade test when its die is drawn, once a turn (The Turn, 2)."""
     group = check_group_ready(state, action)
-    unit = state.unit(action.unit_id)
+    unit = find(state, action.unit_id)
     if group_of(unit) != group or not unit.routing or unit.lost:
         raise IllegalActionError(action, f"{unit.name} is not a routing unit of the acting "
                                  "brigade", RULE_ROUT_TESTS)
@@ -559,7 +608,7 @@ def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
 def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> State:
     """Passed: the unit stops routing, loses D6 pins and stays put this turn; failed, it
     routs on at run speed (Morale Test)."""
-    unit = state.unit(action.unit_id)
+    unit = find(state, action.unit_id)
     after = recover_from_rout(unit, command_for(state, unit), routing_friends(state, unit),
                               dice=log.dice, options=state.options)
     extra = state.extra
@@ -580,7 +629,7 @@ def candidates_rout_move(state: State) -> Iterator[RoutMove]:
     """The first router, through no unit or through each friendly unit in the fight."""
     if not state.extra.routs:
         return
-    unit = state.unit(state.extra.routs[0])
+    unit = find(state, state.extra.routs[0])
     yield RoutMove(unit.id)
     for friend in state.units:
         if friend.side == unit.side and friend.id != unit.id and friend.in_the_fight:
@@ -595,7 +644,7 @@ def check_rout_move(state: State, action: RoutMove) -> None:
         raise IllegalActionError(action, f"{action.unit_id} is not the next unit to rout",
                                  RULE_ROUT)
     if action.through is not None:
-        unit, friend = state.unit(action.unit_id), state.unit(action.through)
+        unit, friend = find(state, action.unit_id), find(state, action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit in the "
                                      "fight", RULE_ROUT)
@@ -604,14 +653,14 @@ def check_rout_move(state: State, action: RoutMove) -> None:
 def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     """The router retreats at run speed away from the enemy; a friendly unit it passes
     through takes a pin (Morale Test)."""
-    unit = state.unit(action.unit_id)
+    unit = find(state, action.unit_id)
     inches = movement.move_distance(unit, movement.Pace.RUN)
     extra = state.extra
     new = state.replace(extra=attrs.evolve(extra, routs=extra.routs[1:]))
     if action.through is None:
         log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
         return new
-    friend = state.unit(action.through)
+    friend = find(state, action.through)
     log.add("rout", f"{unit.name} routs {inches}\" away through {friend.name}, which takes a "
             "pin", RULE_ROUT, unit.id)
     return with_units(new, add_pins(friend, 1))

@@ -35,6 +35,7 @@ from .state import (
     State,
     army_broken,
     fill_bag,
+    find,
     group_name,
     group_side,
     group_units,
@@ -48,7 +49,7 @@ from .victory import check_undecided
 def check_no_routs(state: State, action: object) -> None:
     """Routers move before anything else (Morale Test)."""
     if state.extra.routs:
-        name = state.unit(state.extra.routs[0]).name
+        name = find(state, state.extra.routs[0]).name
         raise IllegalActionError(action, f"{name} must first make its rout move", RULE_TURN)
 
 

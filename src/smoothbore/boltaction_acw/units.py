@@ -8,6 +8,7 @@ unit each is with. Every change is a new value made with ``attrs.evolve``.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -31,6 +32,10 @@ class NamedEnum(enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
+
+    # Members are singletons compared by identity; hashing by identity (in C) instead of
+    # Enum's hash of the name (in Python) keeps the candidates of a step cheap to dedupe.
+    __hash__ = object.__hash__
 
 
 class UnitType(NamedEnum):
@@ -284,18 +289,34 @@ class Unit:
         return f"{self.name} ({', '.join(flags)})"
 
 
+_UNIT_FIELDS = tuple(field.name for field in attrs.fields(Unit))
+
+
+def revise(unit: Unit, **changes: Any) -> Unit:
+    """The unit with some fields changed, without validating the unit again: for the rule
+    functions, which only ever set pins, casualties, bases, the colonel, routing and down to
+    values they have computed (``attrs.evolve`` re-checks every field, at several times the
+    cost on the shooting hot path). Values a user writes go through ``Unit(...)``."""
+    new = object.__new__(Unit)
+    put = object.__setattr__
+    for name in _UNIT_FIELDS:
+        put(new, name, changes[name] if name in changes else getattr(unit, name))
+    put(new, "_attrs_cached_hash", None)
+    return new
+
+
 def add_pins(unit: Unit, pins: int) -> Unit:
     """The unit with more pins."""
     if pins < 0:
         raise InvalidValueError("pins", pins, "0 or more")
-    return attrs.evolve(unit, pins=unit.pins + pins) if pins else unit
+    return revise(unit, pins=unit.pins + pins) if pins else unit
 
 
 def remove_pins(unit: Unit, pins: int) -> Unit:
     """The unit with fewer pins, never below 0 (Order tests; Orders, 5: rally)."""
     if pins < 0:
         raise InvalidValueError("pins", pins, "0 or more")
-    return attrs.evolve(unit, pins=max(0, unit.pins - pins)) if pins and unit.pins else unit
+    return revise(unit, pins=max(0, unit.pins - pins)) if pins and unit.pins else unit
 
 
 def take_casualties(unit: Unit, casualties: int) -> tuple[Unit, int]:
@@ -303,11 +324,17 @@ def take_casualties(unit: Unit, casualties: int) -> tuple[Unit, int]:
     counting those already marked (Enfilading Fire: removing bases)."""
     if casualties < 0:
         raise InvalidValueError("casualties", casualties, "0 or more")
-    total = unit.casualties + casualties
-    lost = min(unit.bases, total // CASUALTIES_PER_BASE)
-    left = unit.bases - lost
-    marked = total % CASUALTIES_PER_BASE if left else 0
-    return attrs.evolve(unit, bases=left, casualties=marked), lost
+    left, marked, lost = casualties_after(unit.bases, unit.casualties, casualties)
+    return revise(unit, bases=left, casualties=marked), lost
+
+
+def casualties_after(bases: int, marked: int, casualties: int) -> tuple[int, int, int]:
+    """(bases left, casualties marked, bases lost) after ``casualties`` on a unit of
+    ``bases`` with ``marked`` casualties already: a base for every 4 (Enfilading Fire)."""
+    total = marked + casualties
+    lost = min(bases, total // CASUALTIES_PER_BASE)
+    left = bases - lost
+    return left, (total % CASUALTIES_PER_BASE if left else 0), lost
 
 
 @attrs.frozen

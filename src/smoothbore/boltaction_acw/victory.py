@@ -15,7 +15,7 @@ from smoothbore.core import IllegalActionError, Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_VICTORY
-from .state import State, army_broken, group_side, per_state
+from .state import State, army_broken, find, group_side, per_state
 
 
 def who_acts(state: State) -> str | None:
@@ -26,9 +26,9 @@ def who_acts(state: State) -> str | None:
         return None
     extra = state.extra
     if extra.routs:
-        return state.unit(extra.routs[0]).side
+        return find(state, extra.routs[0]).side
     if state.phase == REACTION and extra.charge is not None:
-        return state.unit(extra.charge.target_id).side
+        return find(state, extra.charge.target_id).side
     if state.phase == CHOOSE:
         return extra.drawn
     if state.phase == ORDERS and extra.group is not None:

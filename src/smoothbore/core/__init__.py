@@ -9,6 +9,7 @@ and the library's errors.
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import (
     DEFAULT_MAX_BRANCHES,
+    DEFAULT_MAX_DEPTH,
     Dice,
     Estimate,
     RollRecord,
@@ -54,6 +55,14 @@ from smoothbore.core.modifiers import Modified, Modifier
 from smoothbore.core.protocols import Commander, Phase, Turn, Unit
 from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
 from smoothbore.core.ruleset import Help, Mechanism, Parameter, Ruleset, spell
+from smoothbore.core.stages import (
+    DEFAULT_MAX_STEP_BRANCHES,
+    Again,
+    Done,
+    Staged,
+    StagedCheck,
+    odds_of_step,
+)
 from smoothbore.core.state import BattleState, DiceState, Scenario
 from smoothbore.core.validate import (
     at_least,
@@ -77,9 +86,12 @@ __all__ = [
     "D10",
     "D12",
     "DEFAULT_MAX_BRANCHES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_STEP_BRANCHES",
     "DICE_MECHANISMS",
     "ENTRY_POINT_GROUP",
     "ActionRule",
+    "Again",
     "Band",
     "BattleState",
     "Check",
@@ -88,6 +100,7 @@ __all__ = [
     "DiceState",
     "Die",
     "Distribution",
+    "Done",
     "DrawCheck",
     "Engine",
     "EnumerationLimitError",
@@ -114,6 +127,8 @@ __all__ = [
     "SamplingDice",
     "Scenario",
     "SmoothboreError",
+    "Staged",
+    "StagedCheck",
     "TableCheck",
     "ThresholdCheck",
     "TotalCheck",
@@ -136,6 +151,7 @@ __all__ = [
     "monte_carlo",
     "narrate",
     "odds",
+    "odds_of_step",
     "one_of",
     "parse_dice",
     "phase_scoped",

@@ -178,7 +178,8 @@ class _EnumeratingDice:
         i = self.position
         if i == len(self.choices):
             if i >= self.max_depth:
-                error = EnumerationLimitError(self.max_depth, "rolls along one chance branch")
+                error = EnumerationLimitError(self.max_depth, "rolls along one chance branch",
+                                              setting="max_depth")
                 error.args = (
                     f"exact enumeration stopped: one chance branch made more than "
                     f"{self.max_depth:,} rolls (the last for {reason}, {rule}); a rule that "
@@ -248,8 +249,8 @@ def walk(
         if not dice.advance():
             return buckets, branches
         if branches >= max_branches:
-            raise refuse(max_branches, "chance branches", int(branches / dice.walked()),
-                         "max_branches")
+            raise refuse(max_branches, "chance branches",
+                         max(max_branches + 1, int(branches / dice.walked())), "max_branches")
 
 
 def merge(buckets: Buckets) -> Distribution[Any]:

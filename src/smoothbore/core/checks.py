@@ -52,15 +52,7 @@ n dice has n + 1 weights of about n * log2(sides) bits each."""
 def refuse(limit: int, what: str, estimate: int, setting: str) -> EnumerationLimitError:
     """The error for exact work estimated past its limit, before any of it is done: it
     names the estimate, the limit and the setting that raises it."""
-    error = EnumerationLimitError(limit, what)
-    error.args = (
-        f"exact enumeration refused: about {estimate:,} {what} needed, above the limit of "
-        f"{limit:,}; raise {setting}, ask a smaller question, or sample it "
-        "(monte_carlo)",
-    )
-    error.estimate = estimate  # type: ignore[attr-defined]
-    error.setting = setting  # type: ignore[attr-defined]
-    return error
+    return EnumerationLimitError(limit, what, estimate, setting)
 
 
 @runtime_checkable
@@ -595,7 +587,8 @@ class FacesCheck(_Base[tuple[int, ...]]):
 
     def _compute(self) -> Distribution[tuple[int, ...]]:
         if math.prod(d.sides for d in self.dice) > MAX_FACE_COMBINATIONS:
-            raise EnumerationLimitError(MAX_FACE_COMBINATIONS, "face combinations")
+            raise refuse(MAX_FACE_COMBINATIONS, "face combinations",
+                         math.prod(d.sides for d in self.dice), "checks.MAX_FACE_COMBINATIONS")
         weights: dict[tuple[int, ...], int] = {}
         for faces in itertools.product(*(d.faces for d in self.dice)):
             weights[faces] = weights.get(faces, 0) + 1
@@ -633,7 +626,8 @@ class DrawCheck(_Base[tuple[Hashable, ...]]):
     def _compute(self) -> Distribution[tuple[Hashable, ...]]:
         size = len(self.items)
         if math.perm(size, self.count) > MAX_FACE_COMBINATIONS:
-            raise EnumerationLimitError(MAX_FACE_COMBINATIONS, "orders of draw")
+            raise refuse(MAX_FACE_COMBINATIONS, "orders of draw",
+                         math.perm(size, self.count), "checks.MAX_FACE_COMBINATIONS")
         weights: dict[tuple[Hashable, ...], int] = {}
         for positions in itertools.permutations(range(size), self.count):
             drawn = self._arrange(tuple(self.items[i] for i in positions))

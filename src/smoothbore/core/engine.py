@@ -268,8 +268,11 @@ class Engine(Generic[S, A]):
         return action_rule.handler(state, action, log), log.events
 
     def load(self, text: str) -> S:
-        """A state saved with ``to_json``, read with this ruleset's classes."""
-        loaded: S = BattleState.from_json(text, *self.types)  # type: ignore[assignment]
+        """A state saved with ``to_json``, read strictly with this ruleset's classes, name
+        and phases."""
+        loaded: S = BattleState.from_json(  # type: ignore[assignment]
+            text, *self.types, ruleset=self.name, phases=[p.name for p in self.phases]
+        )
         return loaded
 
     def with_outcome(
@@ -280,20 +283,37 @@ class Engine(Generic[S, A]):
 
 
 # --- scratch state ------------------------------------------------------------------------
-def phase_scoped(default: Any = attrs.NOTHING, *, factory: Callable[[], Any] | None = None) -> Any:
-    """An ``Extra`` field that lasts one phase: ``enter_phase`` resets it to its default."""
-    return _scoped(PHASE, default, factory)
+def phase_scoped(
+    default: Any = attrs.NOTHING,
+    *,
+    factory: Callable[[], Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Any:
+    """An ``Extra`` field that lasts one phase: ``enter_phase`` resets it to its default
+    (``metadata``: more attrs metadata, such as ``refers_to("units")``)."""
+    return _scoped(PHASE, default, factory, metadata)
 
 
-def turn_scoped(default: Any = attrs.NOTHING, *, factory: Callable[[], Any] | None = None) -> Any:
+def turn_scoped(
+    default: Any = attrs.NOTHING,
+    *,
+    factory: Callable[[], Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> Any:
     """An ``Extra`` field that lasts one turn: ``begin_turn`` resets it to its default."""
-    return _scoped(TURN, default, factory)
+    return _scoped(TURN, default, factory, metadata)
 
 
-def _scoped(scope: str, default: Any, factory: Callable[[], Any] | None) -> Any:
+def _scoped(
+    scope: str,
+    default: Any,
+    factory: Callable[[], Any] | None,
+    metadata: Mapping[str, Any] | None,
+) -> Any:
+    tags = {**(metadata or {}), _SCOPE: scope}
     if factory is not None:
-        return attrs.field(factory=factory, metadata={_SCOPE: scope})
-    return attrs.field(default=default, metadata={_SCOPE: scope})
+        return attrs.field(factory=factory, metadata=tags)
+    return attrs.field(default=default, metadata=tags)
 
 
 @functools.cache

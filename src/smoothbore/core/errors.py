@@ -94,15 +94,26 @@ class IllegalActionError(SmoothboreError):
 
 
 class EnumerationLimitError(SmoothboreError):
-    """Exact enumeration would walk more chance branches than the configured limit."""
+    """Exact work past its limit, refused before it is done when it can be estimated:
+    ``limit`` and ``what`` it counts, the ``estimate`` of what was needed (None when not
+    estimated) and the ``setting`` that raises the limit."""
 
-    def __init__(self, limit: int, what: str = "chance branches") -> None:
+    def __init__(
+        self, limit: int, what: str = "chance branches", estimate: int | None = None,
+        setting: str = "max_branches",
+    ) -> None:
         self.limit = limit
         self.what = what
-        super().__init__(
-            f"exact enumeration stopped after {limit:,} {what}; raise max_branches "
-            "or compose smaller exact steps with Distribution.then"
-        )
+        self.estimate = estimate
+        self.setting = setting
+        if estimate is None:
+            message = (f"exact enumeration stopped after {limit:,} {what}; raise {setting} "
+                       "or compose smaller exact steps with Distribution.then")
+        else:
+            message = (f"exact enumeration refused: about {estimate:,} {what} needed, above "
+                       f"the limit of {limit:,}; raise {setting}, ask a smaller question, or "
+                       "sample it (monte_carlo)")
+        super().__init__(message)
 
-    def __reduce__(self) -> tuple[type, tuple[int, str]]:
-        return (type(self), (self.limit, self.what))
+    def __reduce__(self) -> tuple[type, tuple[int, str, int | None, str]]:
+        return (type(self), (self.limit, self.what, self.estimate, self.setting))

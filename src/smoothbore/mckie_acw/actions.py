@@ -10,6 +10,7 @@ import attrs
 from smoothbore.core import at_least, in_range
 
 from .firing import FireFacts
+from .melee import Attack
 from .morale import Circumstance
 from .movement import Manoeuvre
 from .units import Formation, Ground, OrderKind
@@ -64,12 +65,14 @@ class CompulsoryMove:
 @attrs.frozen
 class DeclareCharge:
     """Step 2: a unit charges an enemy ``distance`` mm away (within its move), or counter
-    charges a charging enemy (``counter``); it tests morale at once."""
+    charges a charging enemy (``counter``), into its front, flank or rear (``attack``, as
+    measured); it tests morale at once."""
 
     unit: str
     target: str
     distance: int = attrs.field(default=60, validator=in_range(0, 1000))
     counter: bool = False
+    attack: Attack = Attack.FRONT
 
 
 @attrs.frozen

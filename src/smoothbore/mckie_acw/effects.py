@@ -66,9 +66,14 @@ def set_status(state: State, unit_id: str, status: Status, log: Log, rule: str) 
     return state
 
 
-def risk(state: State, unit_id: str, log: Log) -> State:
-    """Risk to generals: each general with a unit fired on or in melee throws a d10."""
+def risk(state: State, unit_id: str, log: Log, *, once: bool = False) -> State:
+    """Risk to generals: each general with a unit fired on or in melee throws a d10; with
+    ``once``, a general who has already thrown in this step does not throw again (M26)."""
     for g in generals_with(state, unit_id):
+        if once:
+            if g.id in state.extra.risked:
+                continue
+            state = state.with_extra(risked=state.extra.risked | {g.id})
         fate = risk_to_general(dice=log.dice)
         if fate is Fate.ACTIVE:
             log.add("general", f"{g.name} is unhurt", rules.RISK_TO_GENERALS, g.id)

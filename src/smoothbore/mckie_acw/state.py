@@ -37,12 +37,14 @@ SNIPER_EVERY = 200
 @attrs.frozen
 class Charge:
     """A declared charge (or counter charge, on a charging enemy) that carried on; ``stopped``
-    once a later test halts or breaks it (steps 5 and 6)."""
+    once a later test halts or breaks it (steps 5 and 6); ``attack``: the target's front,
+    flank or rear, as the charging player measured it."""
 
     charger: str
     target: str
     counter: bool = False
     stopped: bool = False
+    attack: Attack = Attack.FRONT
 
 
 @attrs.frozen
@@ -68,10 +70,11 @@ class Extra:
     on), ``last_fired_on_by`` (last period's (target, firer) pairs, for target priority 2),
     ``reserves`` ((corps commander, rounds) of each ammunition train) and ``prisoners``
     ((side holding them, figures)). Per period: the initiative winner, commanders activated
-    and tried, charges, who moved, advanced, fired, worked (no rest), was fired on by whom,
+    and tried, charges, who moved or manoeuvred, who moved position (``shifted``), advanced, fired, worked (no rest), was fired on by whom,
     from flank or rear, under artillery fire, won or lost a melee, lost what, routed, and the
     tests taken. Per step: the acting side, units done, passes, the casualties awaiting the
-    percentage roll and a follow-up to decide."""
+    percentage roll and a follow-up to decide, and the generals who have run the risk of this step's fire
+    (``risked``: one throw a general whatever the number of fires, M26)."""
 
     first: str
     acting: str
@@ -84,6 +87,7 @@ class Extra:
     attempted: frozenset[str] = turn_scoped(frozenset())
     charges: tuple[Charge, ...] = turn_scoped(())
     moved: frozenset[str] = turn_scoped(frozenset())
+    shifted: frozenset[str] = turn_scoped(frozenset())
     advanced: frozenset[str] = turn_scoped(frozenset())
     fired: frozenset[str] = turn_scoped(frozenset())
     worked: frozenset[str] = turn_scoped(frozenset())
@@ -103,6 +107,7 @@ class Extra:
     passed: frozenset[str] = phase_scoped(frozenset())
     pending: tuple[tuple[str, Cell], ...] = phase_scoped(())
     follow: tuple[str, ...] = phase_scoped(())
+    risked: frozenset[str] = phase_scoped(frozenset())
 
 
 State: TypeAlias = BattleState[Unit, Commander, Extra, Options]
@@ -230,9 +235,11 @@ def may_advance(state: State, unit: Unit) -> bool:
     """Whether a unit may advance voluntarily: its commander's order lets troops advance and
     he is activated this period, or carries on with old orders (Activation)."""
     c = in_command(state, unit)
+    if c.rank is Rank.CINC:
+        return True  # the commander-in-chief writes the orders and needs no activation (M5)
     if not c.order.kind.advances:
         return False
-    return c.rank is Rank.CINC or c.id in state.extra.activated or c.order.started
+    return c.id in state.extra.activated or c.order.started
 
 
 def general_with(state: State, unit: Unit) -> bool:
@@ -269,6 +276,12 @@ def live_charges(state: State) -> tuple[Charge, ...]:
     return tuple(c for c in state.extra.charges if not c.stopped)
 
 
+def in_cover(unit: Unit) -> bool:
+    """Morale: behind or in cover: cover, woods, a town, permanent defenses or a finished
+    trench."""
+    return unit.ground.is_cover or unit.dug >= 4
+
+
 def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_past: int = 0,
                  subtract_quality: bool = False, subtract_cover: bool = False) -> MoraleFacts:
     """The morale tactical factors of a unit now, from the state."""
@@ -277,7 +290,7 @@ def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_p
         unit.id in x.advanced)
     return MoraleFacts(
         quality=unit.quality,
-        in_cover=unit.ground.is_cover or unit.dug >= 4,
+        in_cover=in_cover(unit),
         advancing=advancing,
         general=general_with(state, unit),
         won_melee=unit.id in x.won_melee,

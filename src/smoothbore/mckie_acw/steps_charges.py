@@ -99,7 +99,8 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
     x = state.extra
     state = state.with_extra(
         done=x.done | {unit.id}, passed=frozenset(),
-        charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter)),
+        charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter,
+                                    attack=action.attack)),
     )
     facts = morale_facts(state, unit, Circumstance.CHARGING)
     result = test_morale(facts, dice=log.dice, tables=state.options.tables,
@@ -109,6 +110,6 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
         unit = find_unit(state, unit.id)
         state = state.with_units(effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE))
         x = state.extra
-        state = state.with_extra(moved=x.moved | {unit.id}, advanced=x.advanced | {unit.id},
-                                 worked=x.worked | {unit.id})
+        state = state.with_extra(moved=x.moved | {unit.id}, shifted=x.shifted | {unit.id},
+                                 advanced=x.advanced | {unit.id}, worked=x.worked | {unit.id})
     return state

@@ -131,9 +131,18 @@ def candidates_activate(state: State) -> Iterator[Activate]:
             yield Activate(c.id)
 
 
+def activator(state: State, c: Commander) -> Commander | None:
+    """The general who throws for a commander's activation: his superior, or, where the
+    superior has fallen, the next general in action up the line (M5)."""
+    if not c.superior:
+        return None
+    return next((s for s in chain(state, c.superior) if s.active), None)
+
+
 def check_activate(state: State, action: Activate) -> None:
-    """Corps commanders first, then divisional commanders whose corps commander is active
-    (or who answer to the commander-in-chief directly); one attempt a period."""
+    """Corps commanders first, then divisional commanders whose corps commander is activated
+    (or who answer to the commander-in-chief directly, or whose corps commander has fallen);
+    one attempt a period."""
     c = find_commander(state, action.commander)
     r = rules.ACTIVATION
     if c.side != state.extra.acting:
@@ -144,8 +153,8 @@ def check_activate(state: State, action: Activate) -> None:
         raise illegal(action, f"{c.name} is {c.fate}", r)
     if c.id in state.extra.attempted:
         raise illegal(action, f"{c.name} has had his one attempt this period", r)
-    superior = find_commander(state, c.superior) if c.superior else None
-    if superior is None or not superior.active:
+    superior = activator(state, c)
+    if superior is None:
         raise illegal(action, f"{c.name} has no superior in action to activate him", r)
     if superior.rank is not Rank.CINC and superior.id not in state.extra.activated:
         raise illegal(action, f"{superior.name} must be activated first", r)

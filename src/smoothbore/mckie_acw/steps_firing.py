@@ -26,6 +26,7 @@ from .firing import (
     counter_battery,
     figures_lost,
     fire_factor,
+    eligible,
     firing_count,
     rounds_needed,
 )
@@ -45,22 +46,29 @@ from .units import Fate, Status, Unit, Weapon
 
 def can_fire(state: State, unit: Unit) -> bool:
     """A unit of the acting side in good order (steady or retreating), with rounds, not in
-    melee, not digging, that has not fired this period (M17)."""
+    melee, not digging, that has not charged or fired this period (M17)."""
     x = state.extra
+    uid = unit.id
     return (
-        unit.status in (Status.STEADY, Status.RETREATING)
+        (unit.status is Status.STEADY or unit.status is Status.RETREATING)
         and unit.ammo > 0
-        and unit.id not in x.fired
-        and contact_of(state, unit.id) is None
-        and unit.id not in x.digging
+        and uid not in x.fired
+        and uid not in x.digging
         and not (unit.is_gun and unit.limbered)
+        and not any(c.charger == uid for c in x.charges)
+        and contact_of(state, uid) is None
     )
+
+
+def charging_firer(state: State, firer: Unit) -> tuple[str, ...]:
+    """Target priority 1: the enemies whose charge goes in against the firer this period."""
+    return tuple(c.charger for c in live_charges(state) if c.target == firer.id)
 
 
 def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
     """Target priorities: 1, the enemies charging the firer; else 2, the enemies that fired
     on it last period still on the table; else () (any enemy within range)."""
-    charging = tuple(c.charger for c in live_charges(state) if c.target == firer.id)
+    charging = charging_firer(state, firer)
     if charging:
         return charging
     return tuple(
@@ -89,9 +97,15 @@ def candidates_fire(state: State) -> Iterator[Fire]:
         if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
             continue
         top = priority_targets(state, firer)
+        facts = default_facts(tables, firer.weapon)
+        if not firer.is_gun and firer.ammo < eligible(firer):
+            facts = attrs.evolve(facts, figures=firer.ammo)  # fewer fire (M10)
+        charged = bool(top) and top[0] in {c.charger for c in live_charges(state)}
         for target in enemies:
             beyond = bool(top) and target.id not in top
-            yield Fire(firer.id, target.id, default_facts(tables, firer.weapon), beyond)
+            if beyond and charged:
+                continue  # priority 1 is never waived (M17)
+            yield Fire(firer.id, target.id, facts, beyond)
 
 
 def check_fire(state: State, action: Fire) -> None:
@@ -113,6 +127,9 @@ def check_fire(state: State, action: Fire) -> None:
                       rules.TARGET_PRIORITIES)
     if action.beyond_priority and (not top or target.id in top):
         raise illegal(action, "this target is of the highest priority", rules.TARGET_PRIORITIES)
+    if action.beyond_priority and charging_firer(state, firer):
+        raise illegal(action, "an enemy charging the firer is in sight and closing: it must be "
+                      "fired on first", rules.TARGET_PRIORITIES)
     check_can_fire(firer, target, action.facts, firer.id in state.extra.moved,
                    state.options.tables, action)
 
@@ -128,13 +145,14 @@ def _fired(state: State, firer: Unit, rounds: int) -> State:
 def apply_fire(state: State, action: Fire, log: Log) -> State:
     """Firing procedure: the factor, the casualty table cell (held until the step ends, to be
     added to every other source), counter-battery fire on a battery fired on by guns, and the
-    risk to generals with the target. Firing costs rounds and an effort point."""
+    risk to generals with the target (once a step for each general, M26). Firing costs rounds
+    and an effort point."""
     firer = find_unit(state, action.firer)
     target = find_unit(state, action.target)
     x = state.extra
     tables = state.options.tables
     factor = fire_factor(firer, target, action.facts, moved=firer.id in x.moved,
-                         target_moved=target.id in x.moved, tables=tables)
+                         target_moved=target.id in x.shifted, tables=tables)
     n = firing_count(firer, action.facts)
     cell = casualties(factor.total, n, tables)
     log.add("fire", f"{firer.name} fires at {target.name}: {n} "
@@ -160,7 +178,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         state = state.with_units(attrs.evolve(target, pieces=target.pieces - pieces))
         log.add("counter-battery", f"{target.name} loses {pieces} piece(s), "
                 f"{target.pieces - pieces} left", rules.COUNTER_BATTERY, target.id)
-    return risk(state, target.id, log)
+    return risk(state, target.id, log, once=True)
 
 
 def resolve_pending(state: State, log: Log) -> State:

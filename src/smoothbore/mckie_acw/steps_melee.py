@@ -34,11 +34,14 @@ PUSH_BACK = 50
 def new_contacts(state: State) -> State:
     """When the receiving tests are done: every charge still going in meets its target (a
     counter charger meets the charger it countered), unless the target has gone; a melee
-    already going on continues."""
+    already going on continues. A charge into the flank or rear marks the defender as
+    attacked from there this period (Morale: Tactical factors; Melee factors)."""
     contacts = list(state.extra.contacts)
     busy = {u for c in contacts for u in (c.attacker, c.defender)}
     charges = live_charges(state)
     countered = {c.target: c.charger for c in charges if c.counter}
+    flanked: set[str] = set()
+    rear: set[str] = set()
     for charge in charges:
         if charge.counter or charge.charger in busy:
             continue
@@ -49,11 +52,17 @@ def new_contacts(state: State) -> State:
             continue
         if defender.status is Status.RETREATING:
             continue
-        attack = Attack.REAR if charger.id in state.extra.rear else Attack.FRONT
+        attack = Attack.FRONT if defender_id != charge.target else charge.attack
         contacts.append(Contact(charger.id, defender_id, True, defender_id in countered.values(),
                                 attack))
         busy |= {charger.id, defender_id}
-    return state.with_extra(contacts=tuple(contacts))
+        if attack is Attack.FLANK:
+            flanked.add(defender_id)
+        elif attack is Attack.REAR:
+            rear.add(defender_id)
+    x = state.extra
+    return state.with_extra(contacts=tuple(contacts), flanked=x.flanked | flanked,
+                            rear=x.rear | rear)
 
 
 def melees_due(state: State) -> tuple[Contact, ...]:

@@ -14,7 +14,16 @@ from .effects import apply_result, tested
 from .morale import Circumstance, test_morale
 from .options import PlusOrMinus
 from .phases import CHARGER_TESTS, MORALE, RECEIVE_TESTS
-from .state import State, amount, find_unit, illegal, live_charges, morale_facts, own_unit
+from .state import (
+    State,
+    amount,
+    find_unit,
+    illegal,
+    in_cover,
+    live_charges,
+    morale_facts,
+    own_unit,
+)
 from .units import Status, Unit
 
 C = Circumstance
@@ -83,22 +92,26 @@ def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
     return ()
 
 
-def _signs(state: State) -> tuple[tuple[bool, bool], ...]:
-    if state.options.plus_or_minus is PlusOrMinus.CHOOSE:
-        return ((False, False), (True, False), (False, True), (True, True))
-    return ((False, False),)
+def _signs(state: State, unit: Unit) -> tuple[tuple[bool, bool], ...]:
+    """The "+ or -" choices open to a unit: only under option ``choose``, and only for a
+    factor the unit has (a quality worth a point, cover)."""
+    if state.options.plus_or_minus is not PlusOrMinus.CHOOSE:
+        return ((False, False),)
+    quality = (False, True) if unit.quality.morale else (False,)
+    cover = (False, True) if in_cover(unit) else (False,)
+    return tuple((q, c) for q in quality for c in cover)
 
 
 def candidates_test_morale(state: State) -> Iterator[TestMorale]:
     """The due tests; in step 8 also each rally and, for steady units of a side one of whose
     units routed this period, the test for friends routing past (counting each)."""
-    signs = _signs(state)
     for unit, circumstance in due_tests(state):
-        for q, c in signs:
+        for q, c in _signs(state, unit):
             yield TestMorale(unit.id, circumstance, 0, q, c)
     if state.phase != MORALE:
         return
     for unit in state.units_of(state.extra.acting):
+        signs = _signs(state, unit)
         if rally_open(state, unit):
             for q, c in signs:
                 yield TestMorale(unit.id, C.RALLY, 0, q, c)
@@ -130,6 +143,11 @@ def check_test_morale(state: State, action: TestMorale) -> None:
             state.options.plus_or_minus is not PlusOrMinus.CHOOSE):
         raise illegal(action, "the + or - factors are added (option plus_or_minus=add)",
                       rules.MORALE_FACTORS)
+    if action.subtract_quality and not unit.quality.morale:
+        raise illegal(action, f"{unit.name} is {unit.quality}: no quality factor to subtract",
+                      rules.MORALE_FACTORS)
+    if action.subtract_cover and not in_cover(unit):
+        raise illegal(action, f"{unit.name} is not behind or in cover", rules.MORALE_FACTORS)
     ok = {
         C.CHARGER_FIRED_ON: charger_due,
         C.RECEIVING: receiver_due,

@@ -70,7 +70,8 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     melee); an exhausted unit retires to a safe place, where it must rest (M16)."""
     unit = find_unit(state, action.unit)
     x = state.extra
-    state = state.with_extra(done=x.done | {unit.id}, moved=x.moved | {unit.id})
+    state = state.with_extra(done=x.done | {unit.id}, moved=x.moved | {unit.id},
+                             shifted=x.shifted | {unit.id})
     contacts = tuple(c for c in state.extra.contacts if unit.id not in (c.attacker, c.defender))
     state = state.with_extra(contacts=contacts)
     if action.off_table:
@@ -188,6 +189,8 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     if moved:
         updates["moved"] = x.moved | {unit.id}
         updates["worked"] = x.worked | {unit.id}
+    if distance:
+        updates["shifted"] = x.shifted | {unit.id}
     if action.advancing and distance:
         updates["advanced"] = x.advanced | {unit.id}
     if action.double:
@@ -226,7 +229,8 @@ def check_dig(state: State, action: Dig) -> None:
 
 
 def apply_dig(state: State, action: Dig, log: Log) -> State:
-    """One more period of digging; the fourth completes a trench (cover from firing only)."""
+    """One more period of digging; the fourth completes a trench (cover from firing only).
+    Digging is a task: the unit does not rest this period (M22)."""
     unit = find_unit(state, action.unit)
     unit = attrs.evolve(unit, dug=unit.dug + 1)
     done = "its trench is finished" if unit.dug == DIG_PERIODS else (
@@ -234,7 +238,8 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
     log.add("dig", f"{unit.name} digs: {done}", rules.DIGGING, unit.id)
     x = state.extra
     return state.with_units(unit).with_extra(done=x.done | {unit.id},
-                                             digging=x.digging | {unit.id})
+                                             digging=x.digging | {unit.id},
+                                             worked=x.worked | {unit.id})
 
 
 def candidates_resupply(state: State) -> Iterator[Resupply]:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from smoothbore.core import Outcome
 
 from . import rules
+from .losses import DayLosses, battle_losses
 from .phases import INITIATIVE
-from .state import State
+from .state import State, amount
 from .units import Status
 
 GUNS_PER_FIGURE = 5
@@ -58,6 +59,20 @@ def figures_lost(state: State, side: str) -> int:
     return total
 
 
+def casualties(state: State, side: str) -> int:
+    """Figures a side has lost killed or wounded: its figures gone from its units, less those
+    taken prisoner (units that routed off the table keep the figures they had)."""
+    gone = sum(u.initial_figures - u.figures for u in state.units if u.side == side)
+    taken = sum(amount(state.extra.prisoners, s) for s in state.sides if s != side)
+    return gone - taken
+
+
+def day_breakdown(state: State, side: str) -> DayLosses:
+    """Battle losses: a side's casualties of the day broken down (15% dead, 35% badly
+    wounded, 50% slightly wounded or helping, who return at the end of the day)."""
+    return battle_losses(casualties(state, side))
+
+
 def scores(state: State) -> tuple[tuple[str, int], ...]:
     """Each side's score: what the enemy has lost."""
     return tuple((side, sum(figures_lost(state, o) for o in state.sides if o != side))
@@ -65,7 +80,14 @@ def scores(state: State) -> tuple[tuple[str, int], ...]:
 
 
 def outcome(state: State) -> Outcome:
-    """Who won a battle that is over, the scores and why."""
+    """Who won a battle that is over, the scores and why (with each side's battle-loss
+    breakdown)."""
+    result = _decide(state)
+    losses = "; ".join(f"{side} lost {day_breakdown(state, side)}" for side in state.sides)
+    return Outcome(result.winner, result.scores, f"{result.reason} ({losses})", result.rule)
+
+
+def _decide(state: State) -> Outcome:
     points = scores(state)
     standing = _in_good_order(state)
     beaten = [s for s in state.sides if s not in standing]

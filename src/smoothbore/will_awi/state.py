@@ -19,6 +19,7 @@ from smoothbore.core import (
     phase_scoped,
     turn_scoped,
 )
+from smoothbore.core.validate import refers_to
 
 from . import rules
 from .actions import Entering
@@ -38,8 +39,8 @@ class Charge:
     """A declared charge with the facts of the approach; ``contact`` once the charger has
     moved to a target that routed or evaded (phase I)."""
 
-    charger: str
-    target: str
+    charger: str = attrs.field(metadata=refers_to("units"))
+    target: str = attrs.field(metadata=refers_to("units"))
     distance: float
     facts: ChargeFacts = attrs.field(factory=ChargeFacts)
     over_obstacle: bool = False
@@ -53,7 +54,7 @@ class TestedCharge:
 
     __test__ = False  # not a pytest test class
 
-    target: str
+    target: str = attrs.field(metadata=refers_to("units"))
     result: ChargedResult
     counter: bool = False
     decided: bool = False
@@ -75,8 +76,8 @@ class Extra:
     and their ``tests``, the melees ``resolved``, the cavalry ``winners`` and whether the
     ``second_round`` of charges is under way."""
 
-    moving: str
-    first: str
+    moving: str = attrs.field(metadata=refers_to("sides"))
+    first: str = attrs.field(metadata=refers_to("sides"))
     works: tuple[Defence, ...] = ()
     demolitions: tuple[Demolition, ...] = ()
     ended_by: str = ""
