@@ -1,6 +1,9 @@
 """Benchmark of a whole Bloodybacks 9.3 charge (impetus, check to stand, melee, cohesion
-tests): one sampled charge, and its exact distribution composed stage by stage; then random
-battles played to the end on the embedded battle (target: 50 a second on one core).
+tests): one sampled charge, cold (defenders new every call, so every cache misses, as in a
+game) next to warm (the same charge repeated, caches hit); its exact distribution for 1x1,
+2x2 and 3x3 units, cold (caches cleared before each) with the peak memory traced; the exact
+odds of a charge step in the embedded battle (``odds_of_step``), cold; then random battles
+played to the end on the embedded battle (target: 50 a second on one core).
 
 Run: python benchmarks/bench_bloodybacks93.py
 
@@ -27,7 +30,8 @@ from smoothbore.bloodybacks93 import TURN, example_battle
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.melee import resolve_charge
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit
-from smoothbore.core import SamplingDice, odds
+from smoothbore.core import SamplingDice, odds, odds_of_step
+from smoothbore.core import stages as _stages
 
 CHARGERS = (Unit("c", "Grenadiers", BRITISH, quality=4, density=5, size=20,
                  troops=Troops.REGULAR),)
@@ -93,6 +97,71 @@ def random_battles(battles: int) -> tuple[float, float]:
     return battles / elapsed, steps / battles
 
 
+def _clear_caches() -> None:
+    """Forget every memoised rule and distribution, so the next exact call is cold."""
+    import smoothbore.bloodybacks93.charges as charges_module
+    import smoothbore.bloodybacks93.melee as melee_module
+    import smoothbore.bloodybacks93.morale as morale_module
+    import smoothbore.core.checks as checks_module
+
+    _stages._kept.clear()
+    for module in (checks_module, melee_module, charges_module, morale_module):
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if clear is not None:
+                clear()
+
+
+def exact_cold(size: int) -> tuple[float, float, int]:
+    """Seconds, peak MiB (tracemalloc) and outcomes of the exact distribution of a
+    ``size`` x ``size`` charge, every cache cleared first (median of three)."""
+    import tracemalloc
+
+    chargers = tuple(attrs.evolve(CHARGERS[0], id=f"c{i}") for i in range(size))
+    defenders = tuple(attrs.evolve(DEFENDERS[0], id=f"d{i}") for i in range(size))
+    times, outcomes = [], 0
+    for _ in range(3):
+        _clear_caches()
+        gc.collect()
+        start = time.perf_counter()
+        outcomes = len(odds(resolve_charge, chargers, defenders, FACTS))
+        times.append(time.perf_counter() - start)
+    _clear_caches()
+    tracemalloc.start()
+    odds(resolve_charge, chargers, defenders, FACTS)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return statistics.median(times), peak, outcomes
+
+
+def step_odds_cold() -> tuple[float, int, str]:
+    """Seconds and outcomes of the exact odds of the first charge offered in the embedded
+    battle (each unit's status), every cache cleared first (median of three)."""
+    from smoothbore.bloodybacks93.actions import Charge
+
+    state = example_battle(0)
+    policy = random_policy(0)
+    while True:
+        legal = TURN.legal_actions(state)
+        charges = [a for a in legal if isinstance(a, Charge) and not a.defer]
+        if charges:
+            break
+        state, _ = TURN.step(state, policy(state, legal))
+
+    def view(s: object) -> object:
+        return tuple((u.id, u.disruption, u.stamina_losses, u.routing, u.destroyed)
+                     for u in s.units)  # type: ignore[attr-defined]
+
+    times, outcomes = [], 0
+    for _ in range(3):
+        _clear_caches()
+        start = time.perf_counter()
+        outcomes = len(odds_of_step(TURN, state, charges[0], view=view))
+        times.append(time.perf_counter() - start)
+    names = f"{'+'.join(charges[0].unit_ids)} v {'+'.join(charges[0].target_ids)}"
+    return statistics.median(times), outcomes, names
+
+
 def main() -> None:
     first = timed_block(lambda: odds(resolve_charge, CHARGERS, DEFENDERS, FACTS), 1)[0]
     exact = statistics.median(
@@ -100,14 +169,21 @@ def main() -> None:
     sampled_median(2_000, record=True)  # warm up
     dist = odds(resolve_charge, CHARGERS, DEFENDERS, FACTS)
     print(f"charge: {CHARGERS[0]} v {DEFENDERS[0]}")
-    print(f"sampled charge, rolls recorded, median: "
-          f"{sampled_median(50_000, record=True) * 1e6:8.1f} us (target < 50 us)")
-    print(f"sampled charge, record=False, median:   "
+    print(f"sampled charge, warm, rolls recorded:   "
+          f"{sampled_median(50_000, record=True) * 1e6:8.1f} us")
+    print(f"sampled charge, warm, record=False:     "
           f"{sampled_median(50_000, record=False) * 1e6:8.1f} us")
-    print(f"sampled charge, new defenders, median:  "
-          f"{fresh_median(20_000) * 1e6:8.1f} us")
-    print(f"exact distribution, median of 50:       {exact * 1e3:8.2f} ms (target < 20 ms)")
-    print(f"exact distribution, first call:         {first * 1e3:8.2f} ms")
+    print(f"sampled charge, COLD (new defenders):   "
+          f"{fresh_median(20_000) * 1e6:8.1f} us (target < 50 us)")
+    print(f"exact 1x1, warm median of 50:           {exact * 1e3:8.2f} ms")
+    print(f"exact 1x1, first call in the process:   {first * 1e3:8.2f} ms")
+    for size, target in ((1, ""), (2, " (target < 50 ms)"), (3, " (target < 300 ms, 100 MiB)")):
+        seconds, peak, outcomes = exact_cold(size)
+        print(f"exact {size}x{size}, COLD median of 3:        {seconds * 1e3:8.1f} ms, peak "
+              f"{peak:6.1f} MiB, {outcomes} outcomes{target}")
+    seconds, outcomes, names = step_odds_cold()
+    print(f"odds_of_step, charge {names}, COLD: {seconds * 1e3:8.1f} ms, {outcomes} "
+          "outcomes (target < 100 ms)")
     rate, steps = random_battles(200)
     print(f"random battles to the end:              {rate:8.1f} a second (target > 50), "
           f"{steps:.0f} steps a battle")

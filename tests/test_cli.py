@@ -7,10 +7,16 @@ import io
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from smoothbore import get_ruleset
 from smoothbore.battle import play, random_policy, unit_table
+from smoothbore.core import D6
+from smoothbore.core.chance import monte_carlo
+from smoothbore.core.distribution import Distribution
+from smoothbore.core.ruleset import spell
 from smoothbore.cli import DEFAULT_TARGET, _Progress, main
 from smoothbore.rulesets import BUILTIN_RULESETS
 from smoothbore.simulation import simulate
@@ -24,18 +30,124 @@ def test_default_dice_odds_is_six_d12_at_or_under_seven(
 ) -> None:
     assert main(["odds", "dice"]) == 0
     out = capsys.readouterr().out
+    # six dice each passing on 1-7 of 12: a binomial, mean 6 * 7/12 = 3.5,
+    # sd sqrt(6 * 7/12 * 5/12) = 1.2076
+    assert out.splitlines()[3] == "mean 3.50, standard deviation 1.21"
+    assert "117649/2985984" not in out  # decimals unless --exact
+    assert main(["odds", "dice", "--exact"]) == 0
+    out = capsys.readouterr().out
     # 6 successes: each die passes on 1-7 (7/12), all six: 7**6 / 12**6
-    assert "117649/2985984" in out
+    six = next(line for line in out.splitlines() if line.startswith("6 "))
+    assert six.split()[1:3] == ["3.94%", "117649/2985984"]
 
 
-def test_default_odds_is_the_whole_bloodybacks_charge(capsys: pytest.CaptureFixture[str]) -> None:
+def _charge() -> Distribution[Any]:
+    from smoothbore import get_ruleset, odds
+
+    return odds(get_ruleset("bloodybacks93").mechanism("charge").function)
+
+
+def test_default_odds_leads_with_who_wins_the_charge_and_groups_the_outcomes(
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("bloodybacks93 charge ")
-    shown = [line.rsplit(None, 2) for line in out.splitlines()[4:]]
-    total = sum(Fraction(exact) for _, exact, _ in shown)
-    assert total == 1
-    assert any(label.startswith("defenders did not stand") for label, _, _ in shown)
+    lines = out.splitlines()
+    charge = _charge()
+    won = charge.probability(lambda v: str(v).startswith(("chargers", "defenders did not")))
+    assert lines[3] == f"the chargers win {float(won):.2%}"
+    groups = {line.rsplit(None, 2)[0]: line.split() for line in lines[6:9]}
+    assert set(groups) == {"defenders did not stand", "defenders won the melee",
+                           "chargers won the melee"}
+    melee = charge.probability(lambda v: str(v).startswith("chargers won the melee"))
+    assert f"{float(melee):.2%}" in groups["chargers won the melee"]
+    assert "17 outcomes in 3 groups" in out
+    assert "/" not in "".join(lines[4:])  # no fraction without --exact
+
+
+def test_odds_detail_shows_every_outcome_and_exact_the_fractions(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "--detail", "--exact"]) == 0
+    rows = capsys.readouterr().out.splitlines()[6:]
+    charge = _charge()
+    assert len(rows) == len(charge) == 17
+    fractions = [Fraction(next(c for c in row.split() if "/" in c)) for row in rows]
+    assert sum(fractions) == 1
+    assert fractions[0] == charge.probability(charge.outcomes[0])
+
+
+def test_long_pools_print_decimals_and_say_what_the_summary_leaves_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dice", "pool", "count=2000"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) < 100
+    assert "<0.01%" in out
+    assert "more outcomes, together" in out
+    assert len(out.splitlines()) < 200
+
+
+def test_sampled_columns_align_and_exact_results_come_first(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dice", "total", "roll=d6", "--samples", "600", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("P(=)") < out.index("sampled 600 times")
+    table = out.split("sampled 600 times (seed 4):\n")[1].splitlines()[:7]
+    assert table[0].split() == ["outcome", "sampled", "±", "1", "s.e.", "exact"]
+    assert len({len(line) for line in table}) == 1  # every row as wide: aligned
+    assert [row.split()[-1] for row in table[1:]] == ["16.67%"] * 6
+    # the same counts as monte_carlo with the same seed
+    estimate = monte_carlo(lambda dice: dice.roll(D6, reason="r", rule="r"), samples=600,
+                           rng=4)
+    assert [row.split()[1] for row in table[1:]] == [
+        f"{estimate.probability(face):.2%}" for face in range(1, 7)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["odds", "bloodyback93", "charge"], "did you mean 'bloodybacks93'?"),
+        (["odds", "bb93", "chrge"], "did you mean 'charge'?"),
+        (["odds", "bb93", "charge", "defender_qualty=4"], "did you mean 'defender_quality'?"),
+        (["odds", "bb93", "charge", "contact=frnt"], "did you mean 'front'?"),
+        (["battle", "will-aw"], "did you mean 'will_awi'?"),
+    ],
+)
+def test_did_you_mean(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    if argv[1] == "bloodyback93":
+        assert "bloodybacks93 (also bloodybacks, bb93)" in err  # aliases listed
+
+
+def test_list_shows_each_parameters_help_type_and_choices(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "will_awi", "--list"]) == 0
+    out = capsys.readouterr().out
+    fire = get_ruleset("will_awi").mechanism("fire")
+    assert f"fire: {fire.summary} [{fire.rule}]" in out
+    cover = fire.parameter("cover")
+    line = next(line for line in out.splitlines() if line.strip().startswith("cover="))
+    assert cover.help in line
+    assert "choice of " + ", ".join(spell(c) for c in cover.choices) in line
+    strength = next(line for line in out.splitlines()
+                    if line.strip().startswith("firer_strength="))
+    assert "an integer from 1 to 6" in strength
+    assert main(["odds", "will_awi", "--list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    listed = {p["name"]: p for p in data[0]["parameters"]}
+    assert listed["cover"]["choices"] == [spell(c) for c in cover.choices]
+    assert listed["cover"]["type"] == "choice"
+    assert listed["firer_strength"]["low"] == 1
+
+
+def test_either_spelling_of_a_choice_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "will_awi", "fire", "firer=light_infantry", "--json"]) == 0
+    underscored = json.loads(capsys.readouterr().out)
+    assert main(["odds", "will_awi", "fire", "firer=light-infantry", "--json"]) == 0
+    dashed = json.loads(capsys.readouterr().out)
+    assert underscored == dashed
+    assert dashed["parameters"]["firer"] == "light-infantry"
 
 
 def test_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +165,7 @@ def test_odds_with_samples(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_list_and_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "dice", "--list"]) == 0
-    assert "pool count=6" in capsys.readouterr().out
+    assert "    count=6 " in capsys.readouterr().out
     assert main(["rulesets"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("dice")
@@ -174,8 +286,7 @@ def test_progress_line_only_on_a_terminal() -> None:
         progress(5, 20)
         progress(20, 20)
         progress.close()
-    assert screen.getvalue() == (
-        "\rsimulating: 5/20 battles (25%)\rsimulating: 20/20 battles (100%)\n")
+    assert "simulating" in screen.getvalue() and "/20" in screen.getvalue()
     assert pipe.getvalue() == ""
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import enum
 import json
+import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn, TextIO
 
@@ -22,13 +24,17 @@ from smoothbore.battle import (
     unit_table,
 )
 from smoothbore.core.catalogue import DICE_MECHANISMS
-from smoothbore.core.chance import Estimate, monte_carlo, odds
+from tqdm import tqdm
+
+from smoothbore.core.chance import Estimate, SamplingDice, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError
-from smoothbore.core.ruleset import Mechanism, find_mechanism
+from smoothbore.core.registry import with_suggestion
+from smoothbore.core.ruleset import Mechanism, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.simulation import battle_name, resolve_ruleset, simulate
+from smoothbore.views import distribution_table, headline, percent, say, summary
 
 __all__ = ["main"]
 
@@ -78,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
         "--samples", type=int, default=0, help="also sample this many times (Monte Carlo)"
     )
     show.add_argument("--seed", type=int, default=None, help="seed for --samples")
+    show.add_argument("--detail", action="store_true",
+                      help="show every outcome, not the grouped summary")
+    show.add_argument("--exact", action="store_true",
+                      help="also show each probability as an exact fraction")
     fight = commands.add_parser(
         "battle",
         help="play an embedded battle to its end with random legal actions, narrated",
@@ -163,9 +173,77 @@ def _pairs(params: Sequence[str]) -> dict[str, str]:
     return given
 
 
+def _arguments(mechanism: Mechanism, given: dict[str, str]) -> dict[str, Any]:
+    """The mechanism's arguments from the text given, a mistyped parameter name or choice
+    answered with "did you mean"."""
+    known = [p.name for p in mechanism.parameters]
+    for typed, text in given.items():
+        try:
+            parameter = mechanism.parameter(typed)
+        except InvalidValueError as error:
+            raise with_suggestion(error, typed, known) from None
+        if parameter.choices:
+            try:
+                parameter.parse(text)
+            except InvalidValueError as error:
+                raise with_suggestion(error, text, [spell(c) for c in parameter.choices]
+                                      ) from None
+    return mechanism.arguments(given)
+
+
 def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed: int | None
              ) -> Estimate[Any]:
-    return monte_carlo(mechanism.function, samples=samples, rng=seed, **arguments)
+    """``monte_carlo`` of the mechanism, sample for sample, with a progress bar on a
+    terminal."""
+    dice = SamplingDice(seed, record=False)
+    counts: dict[Any, int] = {}
+    function = mechanism.function
+    chunk = max(1, min(10_000, samples // 100))
+    with _bar(samples, "sampling", "sample") as bar:
+        done = 0
+        while done < samples:
+            for _ in range(min(chunk, samples - done)):
+                result = function(dice=dice, **arguments)
+                counts[result] = counts.get(result, 0) + 1
+            step = min(chunk, samples - done)
+            done += step
+            bar.update(step)
+    return Estimate(tuple(counts.items()), samples)
+
+
+def _bar(total: int, what: str, unit: str, stream: TextIO | None = None) -> Any:
+    """A tqdm progress bar on stderr, quiet when stderr is not a terminal."""
+    out = stream if stream is not None else sys.stderr
+    return tqdm(total=total, desc=what, unit=unit, file=out, leave=False,
+                disable=not _is_terminal(out), dynamic_ncols=True, mininterval=0.2)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Status:
+    """A line on a terminal's stderr while a long computation runs (nothing elsewhere):
+    "computing exact odds…", cleared when it ends."""
+
+    def __init__(self, stream: TextIO, what: str) -> None:
+        self.stream = stream
+        self.text = f"computing {what}…"
+        self.live = _is_terminal(stream)
+
+    def __enter__(self) -> _Status:
+        if self.live:
+            self.stream.write(self.text)
+            self.stream.flush()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.live:
+            self.stream.write("\r" + " " * len(self.text) + "\r")
+            self.stream.flush()
 
 
 @contextlib.contextmanager
@@ -235,8 +313,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([_describe(m) for m in mechanisms], indent=2))
         else:
-            for m in mechanisms:
-                print(f"{m.signature()}\n    {m.summary} [{m.rule}]")
+            print(_listing(mechanisms))
         return 0
     name = args.mechanism or default_mechanism
     if name is None and owner == DICE:
@@ -244,16 +321,21 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if name is None:
         names = ", ".join(m.name for m in mechanisms)
         raise InvalidValueError(f"{owner} mechanism", "(none given)", f"one of {names}")
-    mechanism = find_mechanism(mechanisms, name, owner)
+    try:
+        mechanism = find_mechanism(mechanisms, name, owner)
+    except InvalidValueError as error:
+        raise with_suggestion(error, name, [m.name for m in mechanisms]) from None
     given = _pairs(args.params)
-    arguments = mechanism.arguments(given)
-    with _as_typed(mechanism, given, arguments):
+    arguments = _arguments(mechanism, given)
+    with _as_typed(mechanism, given, arguments), _Status(sys.stderr, "exact odds"):
         distribution: Distribution[Any] = odds(mechanism.function, **arguments)
-        sampled = (_sampled(mechanism, arguments, args.samples, args.seed) if args.samples
-                   else None)
     if args.json:
+        with _as_typed(mechanism, given, arguments):
+            sampled = (_sampled(mechanism, arguments, args.samples, args.seed)
+                       if args.samples else None)
         data = {"ruleset": owner, "mechanism": mechanism.name, "rule": mechanism.rule,
-                "parameters": arguments, **distribution.to_dict()}
+                "parameters": {k: _jsonable(v) for k, v in arguments.items()},
+                **distribution.to_dict()}
         if sampled is not None:
             data["samples"] = {
                 "count": args.samples,
@@ -263,17 +345,96 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             }
         print(json.dumps(data, indent=2, default=str))
         return 0
-    shown = " ".join(f"{k}={v}" for k, v in arguments.items())
-    print(f"{owner} {mechanism.name} {shown}\n{mechanism.summary} [{mechanism.rule}]\n")
-    print(distribution.table())
-    if sampled is not None:
+    shown = " ".join(f"{p.name}={p.show(arguments[p.name])}" for p in mechanism.parameters)
+    print(f"{owner} {mechanism.name} {shown}".rstrip())
+    print(f"{mechanism.summary} [{mechanism.rule}]\n")
+    print(_odds_text(distribution, detail=args.detail, exact=args.exact,
+                     key=HEADLINES.get((owner, mechanism.name))), flush=True)
+    if args.samples:
+        with _as_typed(mechanism, given, arguments):
+            sampled = _sampled(mechanism, arguments, args.samples, args.seed)
         print(f"\nsampled {args.samples:,} times (seed {args.seed}):")
-        for outcome, weight in distribution.items():
-            print(f"{outcome!s:<24} {sampled.probability(outcome):>7.2%}  "
-                  f"(exact {weight / distribution.denominator:.2%})")
+        print(_sampled_table(distribution, sampled))
         verdict = "agrees" if sampled.agrees_with(distribution) else "DISAGREES"
         print(f"Monte Carlo {verdict} with the exact distribution within 5 standard errors")
     return 0
+
+
+SUMMARY_ROWS = 30
+"""Rows the default ``odds`` table shows; ``--detail`` shows every outcome."""
+
+
+def _charge_winner(verdict: Any) -> str:
+    """Who wins a Bloodybacks charge: the chargers when the defenders did not stand or lost
+    the melee."""
+    won = str(getattr(verdict, "winner", verdict)).startswith(("chargers", "defenders did not"))
+    return "the chargers win" if won else "the defenders win"
+
+
+HEADLINES: dict[tuple[str, str], Callable[[Any], Any]] = {
+    ("bloodybacks93", "charge"): _charge_winner,
+}
+"""How the headline of ``odds`` groups a mechanism's results, where the likeliest single
+group would not say what a player asks first (who wins the charge)."""
+
+
+def _odds_text(distribution: Distribution[Any], *, detail: bool, exact: bool,
+               key: Callable[[Any], Any] | None = None) -> str:
+    """The headline, then the grouped summary (or, with ``detail``, every outcome)."""
+    lines = [headline(distribution, key)]
+    grouped = summary(distribution)
+    if detail or grouped is distribution:
+        limit = None if detail else SUMMARY_ROWS
+        lines += ["", distribution_table(distribution, exact=exact, limit=limit)]
+        if not detail and len(distribution) > SUMMARY_ROWS:
+            lines.append("(--detail shows every outcome)")
+    else:
+        lines += ["", distribution_table(grouped, exact=exact, limit=SUMMARY_ROWS), "",
+                  f"{len(distribution)} outcomes in {len(grouped)} groups: --detail shows "
+                  "every outcome"]
+    return "\n".join(lines)
+
+
+def _sampled_table(distribution: Distribution[Any], sampled: Estimate[Any]) -> str:
+    """Exact and sampled chances side by side, in aligned columns."""
+    rows = [["outcome", "sampled", "± 1 s.e.", "exact"]]
+    seen = dict(sampled.counts)
+    outcomes = list(distribution.outcomes) + [o for o in seen if distribution.weight(o) == 0]
+    for outcome in outcomes:
+        rows.append([say(outcome), percent(sampled.probability(outcome)),
+                     percent(sampled.standard_error(outcome)),
+                     percent(distribution.probability(outcome))])
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    return "\n".join(
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:],
+                                                                          strict=True))])
+        for r in rows)
+
+
+def _listing(mechanisms: Sequence[Mechanism]) -> str:
+    """Each mechanism with its summary and rule, then each parameter: its default, type,
+    choices or range, and help."""
+    lines = []
+    for m in mechanisms:
+        lines.append(f"{m.name}: {m.summary} [{m.rule}]")
+        if not m.parameters:
+            lines.append("    (no parameters)")
+        width = max((len(p.name) + len(p.show(p.default)) + 1 for p in m.parameters),
+                    default=0)
+        for p in m.parameters:
+            kind = p.type_name if not p.choices else "choice of " + ", ".join(
+                spell(c) for c in p.choices)
+            if not p.choices and (p.low is not None or p.high is not None or p.kind is bool):
+                kind = p.allowed() if p.kind is not bool else "yes or no"
+            lines.append(f"    {p.name + '=' + p.show(p.default):<{width}}  {p.help} ({kind})")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return spell(value)
+    return value
 
 
 def _cmd_battle(args: argparse.Namespace) -> int:
@@ -404,8 +565,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     }
     try:
         if args.jobs > 1:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_ignore_interrupt)
+            try:
                 result = simulate(args.ruleset, executor=pool, **options)
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
         else:
             result = simulate(ruleset, **options)
     finally:
@@ -421,23 +587,25 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 class _Progress:
-    """A progress line on a terminal's stderr (nothing when stderr is not a terminal)."""
+    """A tqdm progress bar counting battles on a terminal's stderr (nothing when stderr is
+    not a terminal); ``simulate`` calls it with (done, total)."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.live = stream.isatty()
-        self.shown = False
+        self.live = _is_terminal(stream)
+        self.bar: Any = None
 
     def __call__(self, done: int, total: int) -> None:
-        if self.live:
-            self.stream.write(f"\rsimulating: {done}/{total} battles ({done / total:.0%})")
-            self.stream.flush()
-            self.shown = True
+        if not self.live:
+            return
+        if self.bar is None:
+            self.bar = _bar(total, "simulating", "battle", self.stream)
+        self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _describe(mechanism: Mechanism) -> dict[str, Any]:
@@ -446,11 +614,17 @@ def _describe(mechanism: Mechanism) -> dict[str, Any]:
         "summary": mechanism.summary,
         "rule": mechanism.rule,
         "parameters": [
-            {"name": p.name, "kind": p.kind.__name__, "default": p.default, "help": p.help,
-             "choices": list(p.choices)}
+            {"name": p.name, "kind": p.kind.__name__, "type": p.type_name,
+             "default": _jsonable(p.default), "help": p.help,
+             "choices": [spell(c) for c in p.choices], "low": p.low, "high": p.high}
             for p in mechanism.parameters
         ],
     }
+
+
+def _ignore_interrupt() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _option(option: str, value: int, low: int, high: int | None = None) -> None:

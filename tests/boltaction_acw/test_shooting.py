@@ -133,3 +133,23 @@ class _Always:
 
     def roll(self, check, *, reason: str, rule: str):  # type: ignore[no-untyped-def]
         return check.draw(lambda n: n - 1 if self.face == 6 else 0)[0]
+
+
+def test_the_plain_need_is_the_explained_need() -> None:
+    from itertools import product
+
+    from smoothbore.boltaction_acw.shooting import hit_need
+
+    firers = [FOOT, attrs.evolve(FOOT, pins=2, experience=Experience.INEXPERIENCED),
+              Unit("h", "Horse", UNION, UnitType.CAVALRY),
+              attrs.evolve(Unit("g", "Gun", UNION, UnitType.ARTILLERY,
+                                formation=Formation.UNLIMBERED), casualties=1)]
+    targets = [TARGET, attrs.evolve(TARGET, down=True),
+               Unit("tg", "Gun", CONFEDERATE, UnitType.ARTILLERY)]
+    for firer, target, distance, cover, moving, failed, through in product(
+        firers, targets, (3, 6, 7, 12, 13), Cover, (False, True), (False, True),
+        (False, True),
+    ):
+        facts, firing = ShotFacts(distance, cover), Firing(moving, failed, through)
+        assert hit_need(firer, target, facts, firing) == to_hit(firer, target, facts,
+                                                                firing).total

@@ -102,3 +102,13 @@ def test_who_may_go_down() -> None:
     assert Unit("g", "Gun", UNION, UnitType.ARTILLERY,
                 formation=Formation.UNLIMBERED).may_go_down
     assert not Unit("w", "Wagon", UNION, UnitType.WAGON).may_go_down
+
+
+def test_revise_is_evolve_without_the_checks() -> None:
+    from smoothbore.boltaction_acw.units import revise
+
+    unit = Unit("r", "Revised", "union", pins=1)
+    changed = revise(unit, pins=3, casualties=2, routing=True)
+    assert changed == attrs.evolve(unit, pins=3, casualties=2, routing=True)
+    assert hash(changed) == hash(attrs.evolve(unit, pins=3, casualties=2, routing=True))
+    assert unit.pins == 1 and hash(unit) != hash(changed)

@@ -82,6 +82,21 @@ class Extra:
 
 State = BattleState[Unit, Commander, Extra, Options]
 
+_EXTRA_FIELDS = tuple(field.name for field in attrs.fields(Extra))
+
+
+def but(extra: Extra, **changes: Any) -> Extra:
+    """``extra`` with some fields changed: ``attrs.evolve`` without its generic overhead
+    (``Extra`` has no validators; the steps make many of these)."""
+    unknown = set(changes) - set(_EXTRA_FIELDS)
+    if unknown:
+        raise InvalidValueError("Extra", sorted(unknown), "fields of Extra")
+    new = object.__new__(Extra)
+    put = object.__setattr__
+    for name in _EXTRA_FIELDS:
+        put(new, name, changes[name] if name in changes else getattr(extra, name))
+    return new
+
 R = TypeVar("R")
 
 
@@ -306,5 +321,5 @@ def with_units(state: State, *units: Unit) -> State:
     routs = tuple(r for r in extra.routs if not find(new, r).lost) + tuple(
         r for r in newly if r not in extra.routs)
     second = tuple(s for s in extra.second if s[0] not in out)
-    return new.replace(extra=attrs.evolve(extra, melees=melees, routs=routs, second=second,
+    return new.replace(extra=but(extra, melees=melees, routs=routs, second=second,
                                           routed=extra.routed | set(newly)))

@@ -28,6 +28,7 @@ from .state import (
     Engaged,
     PendingCharge,
     State,
+    but,
     command_for,
     find,
     routing_friends,
@@ -169,11 +170,11 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
     new = with_units(state, *changed)
     new = enter_phase(new, ORDERS)
-    new = new.replace(extra=attrs.evolve(new.extra, charge=None))
+    new = new.replace(extra=but(new.extra, charge=None))
     reaction = result.reaction
     facts = MeleeFacts(charge.facts.flank, charge.facts.rear, charge.facts.obstacle)
     if reaction is Reaction.HALTED:
-        return new.replace(extra=attrs.evolve(new.extra, halted=new.extra.halted | {charger.id}))
+        return new.replace(extra=but(new.extra, halted=new.extra.halted | {charger.id}))
     if reaction is Reaction.CAUGHT:
         return _victory(new, charger.id, charge.facts, log)
     if reaction is Reaction.STOPPED:
@@ -224,7 +225,7 @@ def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> St
     log.add("charge", f"{unit.name} may charge again ({left}\" left) if it passes another "
             "order test", RULE_CAVALRY, unit.id)
     extra = state.extra
-    return state.replace(extra=attrs.evolve(extra, second=(*extra.second, (unit.id, left))))
+    return state.replace(extra=but(extra, second=(*extra.second, (unit.id, left))))
 
 
 # --- melees that go on ---------------------------------------------------------------------
@@ -254,7 +255,7 @@ def apply_fight_on(state: State, action: FightOn, log: Log) -> State:
                    if m.charger_id == action.charger_id and m.defender_id == action.defender_id)
     rest = tuple(m for m in extra.melees if m != engaged)
     fought = (*extra.fought, (engaged.charger_id, engaged.defender_id))
-    new = state.replace(extra=attrs.evolve(extra, melees=rest, fought=fought))
+    new = state.replace(extra=but(extra, melees=rest, fought=fought))
     new = melee(new, engaged.charger_id, engaged.defender_id, engaged.facts, log)
     if all((m.charger_id, m.defender_id) in fought for m in new.extra.melees):
         return enter_phase(new, DRAW)

@@ -48,6 +48,7 @@ from .rules import (
 from .shooting import Firing, ShotFacts, fire_problem, shoot
 from .state import (
     State,
+    but,
     command_for,
     engaged_ids,
     find,
@@ -56,10 +57,11 @@ from .state import (
     ineffective,
     per_state,
     routing_friends,
+    unit_index,
     with_units,
 )
 from .steps_sequence import army_test_due, check_no_routs, untested_routers
-from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, Weapon, add_pins
+from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, Weapon, add_pins, revise
 from .victory import broken_sides, check_undecided
 
 Terrain = movement.Terrain
@@ -160,24 +162,25 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
     hand to hand, and a unit of a combat ineffective brigade goes home (Order tests; Brigade
     and army strength)."""
     extra = state.extra
-    ordered = attrs.evolve(unit, down=False) if unit.down else unit
+    ordered = revise(unit, down=False) if unit.down else unit
     broken = aggressive and bool(unit.brigade) and ineffective(state, unit.side, unit.brigade)
-    new = state.replace(extra=attrs.evolve(extra, ordered=extra.ordered | {unit.id}))
+    new = state.replace(extra=but(extra, ordered=extra.ordered | {unit.id}))
     if not (unit.pins or always or broken):
         log.add("order", f"{unit.name}: {what}", RULE_ONE_ORDER, unit.id)
         return True, with_units(new, ordered) if ordered is not unit else new
     passed = order_test(ordered, command_for(state, unit), dice=log.dice,
                         options=state.options, reason=f"{unit.name} order test: {what}")
     if passed:
-        ordered = attrs.evolve(ordered, pins=max(0, ordered.pins - 1))
-        log.add("order", f"{unit.name} passes its order test and loses a pin: {what}",
+        ordered = revise(ordered, pins=max(0, ordered.pins - 1))
+        lost = " and loses a pin" if unit.pins else ""
+        log.add("order", f"{unit.name} passes its order test{lost}: {what}",
                 RULE_ORDER_TESTS, unit.id)
         return True, with_units(new, ordered)
-    new = new.replace(extra=attrs.evolve(new.extra, failed=new.extra.failed | {unit.id}))
+    new = new.replace(extra=but(new.extra, failed=new.extra.failed | {unit.id}))
     if broken:
         log.add("order", f"{unit.name} fails its order test: its brigade is combat "
                 "ineffective and it goes home", RULE_INEFFECTIVE, unit.id)
-        return False, with_units(new, attrs.evolve(ordered, home=True))
+        return False, with_units(new, revise(ordered, home=True))
     log.add("order", f"{unit.name} fails its order test: no orders this turn", RULE_ORDER_TESTS,
             unit.id)
     return False, with_units(new, ordered)
@@ -239,7 +242,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     """The fire order: an order test if the unit is pinned, then the shooting attack."""
     extra = state.extra
     if action.unit_id in extra.halted:
-        new = state.replace(extra=attrs.evolve(extra, halted=extra.halted - {action.unit_id}))
+        new = state.replace(extra=but(extra, halted=extra.halted - {action.unit_id}))
         firing = Firing(after_failed_charge=True,
                         interpenetrated=action.unit_id in extra.interpenetrated)
         return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
@@ -533,7 +536,7 @@ def apply_down(state: State, action: Down, log: Log) -> State:
     if not passed or unit.lost:
         return new
     log.add("down", f"{unit.name} goes down", RULE_DOWN, unit.id)
-    return with_units(new, attrs.evolve(unit, down=True))
+    return with_units(new, revise(unit, down=True))
 
 
 # --- commanders ----------------------------------------------------------------------------
@@ -615,7 +618,7 @@ def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> Stat
     tested = extra.tested | {unit.id}
     if after.routing:
         log.add("rout", f"{unit.name} fails to rally and routs on", RULE_RALLY_ROUT, unit.id)
-        return state.replace(extra=attrs.evolve(extra, tested=tested,
+        return state.replace(extra=but(extra, tested=tested,
                                                 routs=(*extra.routs, unit.id)))
     log.add("rout", f"{unit.name} rallies: {unit.pins} pins to {after.pins}; it stays "
             "stationary this turn", RULE_RALLY_ROUT, unit.id)
@@ -656,7 +659,7 @@ def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     unit = find(state, action.unit_id)
     inches = movement.move_distance(unit, movement.Pace.RUN)
     extra = state.extra
-    new = state.replace(extra=attrs.evolve(extra, routs=extra.routs[1:]))
+    new = state.replace(extra=but(extra, routs=extra.routs[1:]))
     if action.through is None:
         log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
         return new

@@ -34,6 +34,7 @@ from .state import (
     BRIGADE,
     State,
     army_broken,
+    but,
     fill_bag,
     find,
     group_name,
@@ -88,10 +89,10 @@ def apply_draw_die(state: State, action: DrawDie, log: Log) -> State:
     if not groups_to_activate(state, colour):
         log.add("order die", f"a {colour} die: nothing of that side is left to act; set aside",
                 RULE_BAG)
-        return state.replace(extra=attrs.evolve(extra, bag=bag))
+        return state.replace(extra=but(extra, bag=bag))
     log.add("order die", f"a {colour} die is drawn ({len(bag)} left in the bag)", RULE_BAG)
     new = enter_phase(state, CHOOSE)
-    return new.replace(extra=attrs.evolve(new.extra, bag=bag, drawn=colour))
+    return new.replace(extra=but(new.extra, bag=bag, drawn=colour))
 
 
 def candidates_end_turn(state: State) -> Iterator[EndTurn]:
@@ -120,7 +121,7 @@ def apply_end_turn(state: State, action: EndTurn, log: Log) -> State:
     new = begin_turn(state, first)
     bag = fill_bag(new.units, new.commanders, extra.home)
     log.add("turn", f"turn {new.turn} begins: {len(bag)} order dice in the bag", RULE_TURN)
-    return new.replace(extra=attrs.evolve(new.extra, bag=bag, drawn=None, group=None))
+    return new.replace(extra=but(new.extra, bag=bag, drawn=None, group=None))
 
 
 # --- choosing what the die activates ------------------------------------------------------
@@ -200,7 +201,7 @@ def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
     tested = extra.army_tested | {group}
     if passed:
         log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group)
-        return state.replace(extra=attrs.evolve(extra, army_tested=tested))
+        return state.replace(extra=but(extra, army_tested=tested))
     log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group)
     gone = tuple(attrs.evolve(u, home=True) for u in group_units(state, group) if not u.lost)
     new = state.with_units(*gone)
@@ -261,4 +262,4 @@ def apply_end_activation(state: State, action: EndActivation, log: Log) -> State
     log.add("activation", f"{group_name(state, group)} has completed its actions",
             RULE_NEXT_DIE, group)
     new = enter_phase(state, DRAW)
-    return new.replace(extra=attrs.evolve(new.extra, group=None))
+    return new.replace(extra=but(new.extra, group=None))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 from collections.abc import Callable, Iterable
@@ -13,7 +14,7 @@ import attrs
 from smoothbore.core.errors import InvalidValueError, SmoothboreError, UnknownRulesetError
 from smoothbore.core.ruleset import Ruleset
 
-__all__ = ["ENTRY_POINT_GROUP", "Registry", "load_reference", "normalise"]
+__all__ = ["ENTRY_POINT_GROUP", "Registry", "did_you_mean", "load_reference", "normalise"]
 
 ENTRY_POINT_GROUP = "smoothbore.rulesets"
 """Third-party packages register a ruleset under this entry-point group; the entry point names
@@ -27,6 +28,30 @@ def normalise(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidValueError("ruleset", name, "a ruleset name (non-empty text)")
     return name.strip().lower().replace("-", "_")
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str | None:
+    """The known name closest to a mistyped one (case-blind, ``-`` and ``_`` alike), if one
+    is close enough to be what was meant: ``bloodyback93`` -> ``bloodybacks93``."""
+    if not isinstance(word, str):
+        return None
+    names = {normalise_key(name): name for name in known}
+    found = difflib.get_close_matches(normalise_key(word), list(names), n=1, cutoff=0.6)
+    return names[found[0]] if found else None
+
+
+def normalise_key(name: str) -> str:
+    """A name as compared for "did you mean": lower case, ``-`` as ``_``."""
+    return name.strip().lower().replace("-", "_")
+
+
+def with_suggestion(error: Exception, word: str, known: Iterable[str]) -> Exception:
+    """``error`` with "did you mean ...?" added to its message when a known name is close to
+    ``word`` (its fields stay as they were)."""
+    guess = did_you_mean(word, known)
+    if guess is not None and normalise_key(guess) != normalise_key(word):
+        error.args = (f"{error}; did you mean {guess!r}?",)
+    return error
 
 
 def load_reference(reference: str) -> Ruleset:
@@ -111,10 +136,19 @@ class Registry:
         for registered, loader in self.loaders:
             if registered == key:
                 return loader()
-        for ruleset in self.all():
+        rulesets = self.all()
+        for ruleset in rulesets:
             if key in (normalise(alias) for alias in ruleset.aliases):
                 return ruleset
-        raise UnknownRulesetError(name, self.names())
+        listed = tuple(
+            f"{r.name} (also {', '.join(r.aliases)})" if r.aliases else r.name for r in rulesets)
+        spellings = {r.name: r.name for r in rulesets}
+        spellings.update((alias, r.name) for r in rulesets for alias in r.aliases)
+        error = UnknownRulesetError(name, listed or self.names())
+        guess = did_you_mean(name, spellings)
+        if guess is not None:
+            error.args = (f"{error}; did you mean {spellings[guess]!r}?",)
+        raise error
 
     def all(self) -> tuple[Ruleset, ...]:
         """Every registered ruleset, loaded."""

@@ -70,11 +70,12 @@ class Extra:
     on), ``last_fired_on_by`` (last period's (target, firer) pairs, for target priority 2),
     ``reserves`` ((corps commander, rounds) of each ammunition train) and ``prisoners``
     ((side holding them, figures)). Per period: the initiative winner, commanders activated
-    and tried, charges, who moved or manoeuvred, who moved position (``shifted``), advanced, fired, worked (no rest), was fired on by whom,
-    from flank or rear, under artillery fire, won or lost a melee, lost what, routed, and the
-    tests taken. Per step: the acting side, units done, passes, the casualties awaiting the
-    percentage roll and a follow-up to decide, and the generals who have run the risk of this step's fire
-    (``risked``: one throw a general whatever the number of fires, M26)."""
+    and tried, charges, who moved or manoeuvred (``moved``), who moved position
+    (``shifted``), advanced, fired, worked (no rest), was fired on by whom, from flank or
+    rear, under artillery fire, won or lost a melee, lost what, routed, and the tests taken.
+    Per step: the acting side, units done, passes, the casualties awaiting the percentage
+    roll, a follow-up to decide, and the generals who have run the risk of this step's fire
+    (``risked``: one throw a general, M26)."""
 
     first: str
     acting: str

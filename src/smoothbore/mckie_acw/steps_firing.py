@@ -24,9 +24,9 @@ from .firing import (
     casualties,
     check_can_fire,
     counter_battery,
+    eligible,
     figures_lost,
     fire_factor,
-    eligible,
     firing_count,
     rounds_needed,
 )

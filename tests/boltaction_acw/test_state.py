@@ -1,0 +1,98 @@
+"""The battle state: the bag, groups, routers queued, break points, command in range."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from smoothbore.boltaction_acw import RULESET
+from smoothbore.boltaction_acw.melee import FRONTAL
+from smoothbore.boltaction_acw.options import Options
+from smoothbore.boltaction_acw.state import (
+    Engaged,
+    State,
+    army_broken,
+    but,
+    command_for,
+    fill_bag,
+    find,
+    group_of,
+    group_units,
+    groups_to_activate,
+    ineffective,
+    new_battle,
+    routing_friends,
+    with_units,
+)
+from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit, revise
+from smoothbore.core import InvalidValueError
+
+
+def start() -> State:
+    return RULESET.example(0)
+
+
+def test_one_die_per_brigade_commander_and_independent_unit() -> None:
+    state = start()
+    assert state.extra.bag.count(UNION) == 3  # Gibbon, the sharpshooters, the cavalry
+    home = fill_bag(state.units, state.commanders, frozenset({"gibbon"}))
+    assert home.count(UNION) == 2
+    gone = tuple(revise(u, bases=0) if u.id == "u1mi" else u for u in state.units)
+    assert fill_bag(gone, state.commanders, frozenset()).count(UNION) == 2
+
+
+def test_groups() -> None:
+    state = start()
+    assert group_of(find(state, "u2wi")) == "brigade:gibbon"
+    assert group_of(find(state, "u1mi")) == "u1mi"
+    assert len(group_units(state, "brigade:gibbon")) == 5
+    assert set(groups_to_activate(state, CONFEDERATE)) == {"brigade:stonewall", "cwood",
+                                                           "c2vac"}
+
+
+def test_a_brigade_belongs_to_one_side() -> None:
+    units = (Unit("a", "A", UNION, brigade="x"), Unit("b", "B", CONFEDERATE, brigade="x"))
+    with pytest.raises(InvalidValueError, match="brigade"):
+        new_battle(units, ())
+
+
+def test_new_routers_are_queued_and_leave_their_melee() -> None:
+    state = start()
+    state = state.replace(extra=but(state.extra, melees=(Engaged("u2wi", "c2va", FRONTAL),)))
+    routed = with_units(state, revise(find(state, "u2wi"), routing=True))
+    assert routed.extra.routs == ("u2wi",) and routed.extra.melees == ()
+    assert "u2wi" in routed.extra.routed
+
+
+def test_brigade_and_army_break_points() -> None:
+    state = start()
+    wisconsin = [find(state, uid) for uid in ("u2wi", "u6wi")]
+    one = with_units(state, revise(wisconsin[0], bases=0))
+    assert not ineffective(one, UNION, "gibbon")  # 1 of 5 lost
+    three = with_units(state, *(revise(find(state, uid), bases=0)
+                                for uid in ("u2wi", "u6wi", "u7wi")))
+    assert ineffective(three, UNION, "gibbon") and army_broken(three, UNION)
+    routing = with_units(state, *(revise(find(state, uid), routing=True)
+                                  for uid in ("u2wi", "u6wi", "u7wi")))
+    assert ineffective(routing, UNION, "gibbon")
+    lenient = routing.replace(options=Options(routing_counts_as_lost=False))
+    assert not ineffective(lenient, UNION, "gibbon")
+
+
+def test_command_and_routing_friends() -> None:
+    state = start()
+    assert command_for(state, find(state, "u6wi")).brigade  # Gibbon is with it
+    assert not command_for(state, find(state, "u2wi")).brigade
+    assert command_for(state, find(state, "c5va")).army  # Jackson
+    routing = with_units(state, revise(find(state, "u2wi"), routing=True))
+    assert routing_friends(routing, find(routing, "u7wi")) == 1
+    assert routing_friends(routing, find(routing, "u1mi")) == 0  # independent (A15)
+
+
+def test_but_and_find_refuse_what_does_not_exist() -> None:
+    state = start()
+    with pytest.raises(InvalidValueError):
+        but(state.extra, nonsense=1)
+    with pytest.raises(InvalidValueError):
+        find(state, "nobody")
+    assert attrs.evolve(state.extra, bag=()) == but(state.extra, bag=())

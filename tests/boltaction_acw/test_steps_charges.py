@@ -1,0 +1,80 @@
+"""Charges and melee in play: the chargers' order test, the reaction in the opponent's
+turn, the melee, melees that go on, victorious cavalry (Melee; The Turn, 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw.actions import Charge, FightOn, Respond
+from smoothbore.boltaction_acw.charges import ChargeFacts, Response
+from smoothbore.boltaction_acw.melee import FRONTAL
+from smoothbore.boltaction_acw.phases import MELEE, ORDERS, REACTION
+from smoothbore.boltaction_acw.state import (
+    Engaged,
+    PendingCharge,
+    State,
+    but,
+    find,
+    with_units,
+)
+from smoothbore.boltaction_acw.units import CONFEDERATE, revise
+from smoothbore.core import IllegalActionError, odds
+
+from .oracle import two_d6_at_most
+
+
+def active(group: str) -> State:
+    state = RULESET.example(0)
+    return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
+
+
+def test_every_charge_takes_an_order_test() -> None:
+    state = active("brigade:gibbon")
+    charge = Charge("u2wi", "c4va", ChargeFacts(6))
+    assert charge in TURN.legal_actions(state)
+    dist = odds(lambda dice: TURN.apply(state, charge, dice)[0].phase)
+    assert dist.probability(REACTION) == two_d6_at_most(8 + 1)  # colonel (A12)
+
+
+def test_cavalry_may_not_charge_unpinned_line_from_the_front() -> None:
+    state = active("u1mi")
+    with pytest.raises(IllegalActionError, match="unpinned infantry"):
+        TURN.step(state, Charge("u1mi", "c4va", ChargeFacts(6)))
+    assert Charge("u1mi", "c4va", ChargeFacts(6, flank=True)) in TURN.legal_actions(state)
+
+
+def reacting() -> State:
+    state = active("brigade:gibbon")
+    return state.replace(phase=REACTION, extra=but(
+        state.extra, charge=PendingCharge("u2wi", "c4va", ChargeFacts(6))))
+
+
+def test_the_charged_side_reacts() -> None:
+    state = reacting()
+    assert TURN.to_act(state) == CONFEDERATE
+    legal = TURN.legal_actions(state)
+    assert Respond(Response.FIRE) in legal and Respond(Response.HOLD) in legal
+    assert Respond(Response.COUNTER_CHARGE) not in legal
+    with pytest.raises(IllegalActionError):
+        TURN.step(state, Respond(Response.HOLD, "u7wi"))  # not a friend of the charged
+
+
+def test_the_melee_follows_only_a_passed_reaction_test() -> None:
+    state = reacting()
+    small = with_units(state, revise(find(state, "u2wi"), bases=1),
+                       revise(find(state, "c4va"), bases=1))
+    dist = odds(lambda dice: any(e.kind == "melee" for e in
+                                 TURN.apply(small, Respond(Response.HOLD), dice)[1]))
+    # regular 8, colonel +1, one base left: -4 for the bases below 5
+    assert dist.probability(True) == two_d6_at_most(8 + 1 - 4)
+
+
+def test_melees_that_go_on_are_fought_before_the_first_die() -> None:
+    state = RULESET.example(0)
+    state = state.replace(phase=MELEE, extra=but(state.extra,
+                                                 melees=(Engaged("u2wi", "c4va", FRONTAL),)))
+    assert TURN.legal_actions(state) == (FightOn("u2wi", "c4va"),)
+    after, events = TURN.step(state, FightOn("u2wi", "c4va"))
+    assert events[0].kind == "melee"
+    assert ("u2wi", "c4va") in after.extra.fought or after.phase != MELEE

@@ -1,0 +1,119 @@
+"""The orders in play: who may take one, the order test of a pinned unit, fire, advance,
+rally, down, commanders, routers (Orders; Order tests; Movement; Morale Test)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+import pytest
+
+from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw.actions import (
+    Advance,
+    Down,
+    Fire,
+    MoveCommander,
+    Rally,
+    RallyFromRout,
+    RoutMove,
+)
+from smoothbore.boltaction_acw.melee import FRONTAL
+from smoothbore.boltaction_acw.phases import ORDERS
+from smoothbore.boltaction_acw.shooting import ShotFacts
+from smoothbore.boltaction_acw.state import Engaged, State, but, find, with_units
+from smoothbore.boltaction_acw.units import revise
+from smoothbore.core import IllegalActionError, odds
+
+from .oracle import two_d6_at_most
+
+
+def active(group: str, state: State | None = None) -> State:
+    state = state or RULESET.example(0)
+    return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
+
+
+def test_fire_pins_the_target_unless_every_shot_misses() -> None:
+    state = active("brigade:gibbon")
+    fire = Fire("u2wi", "c4va", ShotFacts(12))
+    dist = odds(lambda dice: find(TURN.apply(state, fire, dice)[0], "c4va").pins)
+    assert dist.probability(0) == Fraction(1, 3**10)  # 10 shots at 3+
+
+
+def test_a_pinned_unit_tests_and_loses_a_pin_if_it_passes() -> None:
+    state = active("brigade:gibbon")
+    state = with_units(state, revise(find(state, "u2wi"), pins=2))
+    fire = Fire("u2wi", "c4va", ShotFacts(12))
+    dist = odds(lambda dice: "u2wi" in TURN.apply(state, fire, dice)[0].extra.failed)
+    assert dist.probability(True) == 1 - two_d6_at_most(8 - 2 + 1)
+    after, events = TURN.step(state, fire)
+    if "u2wi" not in after.extra.failed:
+        assert find(after, "u2wi").pins == 1 and "loses a pin" in events[0].text
+
+
+def test_an_unpinned_unit_takes_no_test() -> None:
+    state = active("brigade:gibbon")
+    after, events = TURN.step(state, Down("u2wi"))
+    assert find(after, "u2wi").down and "order test" not in events[0].text
+
+
+def test_rally_needs_pins_and_down_is_refused_to_mounted_cavalry() -> None:
+    state = active("brigade:gibbon")
+    with pytest.raises(IllegalActionError, match="no pins"):
+        TURN.step(state, Rally("u2wi"))
+    horse = active("u1mi")
+    with pytest.raises(IllegalActionError, match="cannot go down"):
+        TURN.step(horse, Down("u1mi"))
+
+
+def test_no_passing_through_a_friend_locked_in_melee() -> None:
+    state = active("brigade:gibbon")
+    state = state.replace(extra=but(state.extra, melees=(Engaged("u6wi", "c2va", FRONTAL),)))
+    through = Advance("u2wi", through="u6wi")
+    assert through not in TURN.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="locked in melee"):
+        TURN.step(state, through)
+    assert Advance("u2wi", through="u7wi", facts=ShotFacts(12)) in TURN.legal_actions(state)
+
+
+def test_advance_fire_is_on_the_move() -> None:
+    state = active("brigade:gibbon")
+    advance = Advance("u2wi", target_id="c4va", facts=ShotFacts(12))
+    # 3+ on the move is 4+: P(no hit) = (1/2)^10
+    dist = odds(lambda dice: find(TURN.apply(state, advance, dice)[0], "c4va").pins)
+    assert dist.probability(0) == Fraction(1, 2**10)
+
+
+def test_commanders_ride_once_a_turn() -> None:
+    state = active("brigade:gibbon")
+    after, _ = TURN.step(state, MoveCommander("gibbon", "u2wi"))
+    assert after.commander("gibbon").with_unit == "u2wi"
+    with pytest.raises(IllegalActionError, match="moved this turn"):
+        TURN.step(after, MoveCommander("gibbon", "u7wi"))
+    with pytest.raises(IllegalActionError, match="own brigade"):
+        TURN.step(active("u1mi"), MoveCommander("gibbon", "u2wi"))
+
+
+def test_routers_test_first_and_pin_friends_they_pass() -> None:
+    state = active("brigade:gibbon")
+    state = with_units(state, revise(find(state, "u2wi"), routing=True, pins=1))
+    state = state.replace(extra=but(state.extra, routed=frozenset()))
+    moving = state
+    assert moving.extra.routs == ("u2wi",)
+    assert TURN.legal_actions(moving)[0] == RoutMove("u2wi")
+    passed, _ = TURN.step(moving, RoutMove("u2wi", "u7wi"))
+    assert find(passed, "u7wi").pins == 1
+    legal = TURN.legal_actions(passed)
+    assert RallyFromRout("u2wi") in legal  # before any order (The Turn, 2)
+    assert not any(isinstance(a, (Fire, Down, Advance)) for a in legal)
+    # 8 + colonel, -1 pin, bases ignored; passed it stops routing
+    dist = odds(lambda dice: find(TURN.apply(passed, RallyFromRout("u2wi"), dice)[0],
+                                  "u2wi").routing)
+    assert dist.probability(False) == two_d6_at_most(8)
+
+
+def test_units_outside_the_brigade_cannot_act() -> None:
+    state = active("brigade:gibbon")
+    with pytest.raises(IllegalActionError, match="not in the acting brigade"):
+        TURN.step(state, Down("u1mi"))
+    assert attrs.evolve(Down("u2wi")) in TURN.legal_actions(state)
