@@ -13,11 +13,11 @@ import pytest
 
 from smoothbore import get_ruleset
 from smoothbore.battle import play, random_policy, unit_table
-from smoothbore.core import D6
+from smoothbore.cli import DEFAULT_TARGET, _Progress, main
+from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import monte_carlo
 from smoothbore.core.distribution import Distribution
-from smoothbore.core.ruleset import spell
-from smoothbore.cli import DEFAULT_TARGET, _Progress, main
+from smoothbore.core.ruleset import find_mechanism, spell
 from smoothbore.rulesets import BUILTIN_RULESETS
 from smoothbore.simulation import simulate
 from tests import toy_ruleset as toy
@@ -96,8 +96,9 @@ def test_sampled_columns_align_and_exact_results_come_first(
     assert len({len(line) for line in table}) == 1  # every row as wide: aligned
     assert [row.split()[-1] for row in table[1:]] == ["16.67%"] * 6
     # the same counts as monte_carlo with the same seed
-    estimate = monte_carlo(lambda dice: dice.roll(D6, reason="r", rule="r"), samples=600,
-                           rng=4)
+    total = find_mechanism(DICE_MECHANISMS, "total", "dice")
+    estimate = monte_carlo(total.function, samples=600, rng=4,
+                           **total.arguments({"roll": "d6"}))
     assert [row.split()[1] for row in table[1:]] == [
         f"{estimate.probability(face):.2%}" for face in range(1, 7)]
 

@@ -445,7 +445,6 @@ def test_d03_bounded_sides_counts_and_modifier() -> None:
 
 
 # --- chance (issue 11's modules) ----------------------------------------------------------
-ISSUE_11 = "issue 11's fix (core/distribution.py, core/checks.py) is not in yet"
 
 
 @row("K01")
@@ -476,14 +475,12 @@ def test_k02_pick_is_bounded() -> None:
 
 
 @row("K03")
-@pytest.mark.xfail(strict=True, reason=ISSUE_11)
 def test_k03_mean_of_a_non_number() -> None:
     _refuses(lambda: Distribution.certain("x").mean(), "x")
     assert Distribution.certain(3).mean() == 3
 
 
 @row("K04")
-@pytest.mark.xfail(strict=True, reason=ISSUE_11)
 def test_k04_checks_refuse_text_for_dice_and_targets() -> None:
     _refuses(lambda: PoolCheck(2, 7, die="d6"), "die")  # type: ignore[arg-type]
     _refuses(lambda: ThresholdCheck((D6,), target="7"), "target")  # type: ignore[arg-type]

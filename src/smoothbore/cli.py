@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn, TextIO
 
+from tqdm import tqdm
+
 from smoothbore import __version__
 from smoothbore.battle import (
     MAX_STEPS,
@@ -24,8 +26,6 @@ from smoothbore.battle import (
     unit_table,
 )
 from smoothbore.core.catalogue import DICE_MECHANISMS
-from tqdm import tqdm
-
 from smoothbore.core.chance import Estimate, SamplingDice, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError

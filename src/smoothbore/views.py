@@ -31,20 +31,20 @@ __all__ = [
     "distribution_html",
     "distribution_table",
     "estimate_html",
+    "event_html",
     "first_clause",
     "headline",
     "percent",
     "phase_title",
+    "plot",
     "roll_words",
     "say",
     "standard_deviation",
     "summary",
     "to_csv",
     "to_pandas",
-    "plot",
     "unit_html",
     "units_html",
-    "event_html",
 ]
 
 FOLD_AFTER = 30
@@ -70,7 +70,8 @@ def say(value: object) -> str:
         items = sorted(value, key=str) if isinstance(value, frozenset | set) else value
         return ", ".join(say(v) for v in items) if items else "none"
     if attrs.has(type(value)) and type(value).__str__ is object.__str__:
-        return " ".join(say(getattr(value, f.name)) for f in attrs.fields(type(value)))
+        return " ".join(say(getattr(value, f.name))
+                        for f in attrs.fields(type(value)))  # type: ignore[arg-type]
     return str(value)
 
 
@@ -553,7 +554,7 @@ def unit_html(unit: object) -> str:
     if not attrs.has(type(unit)):
         return f"<pre>{html.escape(repr(unit))}</pre>"
     rows = "".join(f"<tr><th>{html.escape(f.name)}</th><td>{_cell(getattr(unit, f.name))}</td></tr>"
-                   for f in attrs.fields(type(unit)))
+                   for f in attrs.fields(type(unit)))  # type: ignore[arg-type]
     title = html.escape(str(getattr(unit, "name", type(unit).__name__)))
     return f"<table class='smoothbore-unit'><caption>{title}</caption>{rows}</table>"
 

@@ -301,6 +301,8 @@ class PoolCheck(_Base[int]):
             raise InvalidValueError("PoolCheck.count", self.count, "an integer of 0 or more")
         if isinstance(self.need, bool) or not isinstance(self.need, int):
             raise InvalidValueError("PoolCheck.need", self.need, "an integer")
+        if not isinstance(self.die, Die):
+            raise InvalidValueError("PoolCheck.die", self.die, "a Die, such as D12")
         if self.auto_pass & self.auto_fail:
             raise InvalidValueError(
                 "PoolCheck.auto_pass", sorted(self.auto_pass), "faces not also in auto_fail"
@@ -472,6 +474,12 @@ class ThresholdCheck(_Base[bool]):
     at_least: bool = True
     auto_pass: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
     auto_fail: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
+
+    def __attrs_post_init__(self) -> None:
+        for name in ("target", "modifier"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidValueError(f"ThresholdCheck.{name}", value, "an integer")
 
     def passes(self, natural: int) -> bool:
         """Whether a natural total (sum of faces) passes."""

@@ -144,6 +144,11 @@ class Distribution(Generic[T]):
     def mean(self) -> Fraction:
         """The exact expected value of a numeric result (bools count as 0/1)."""
         total = Fraction(0)
+        for outcome, _ in self._items:
+            if not isinstance(outcome, int | Fraction):
+                raise InvalidValueError(
+                    "outcome", outcome, "numbers (or bools) for a mean: group the results first"
+                )
         for outcome, weight in self._items:
             total += Fraction(outcome) * weight  # type: ignore[call-overload]
         return total / self.denominator

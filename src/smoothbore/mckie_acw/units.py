@@ -7,7 +7,7 @@ import enum
 
 import attrs
 
-from smoothbore.core import InvalidValueError, at_least, in_range
+from smoothbore.core import InvalidValueError, check_range, in_range
 
 ROUNDS_PER_FIGURE = 6
 """Ammunition: 6 rounds per figure or gun at the start of a battle (and up to 6 in reserve)."""
@@ -138,12 +138,6 @@ class Status(enum.Enum):
 _ON_TABLE = frozenset({Status.STEADY, Status.RETREATING, Status.ROUTING})
 
 
-def _weapon_fits(instance: Unit, attribute: attrs.Attribute[Weapon], value: Weapon) -> None:
-    if (instance.arm is Arm.ARTILLERY) != value.is_gun:
-        allowed = "a gun" if instance.arm is Arm.ARTILLERY else "a small arm"
-        raise InvalidValueError("Unit.weapon", value.value, f"{allowed} for {instance.arm}")
-
-
 def _default_ammo(instance: Unit) -> int:
     return ROUNDS_PER_FIGURE * (1 if instance.arm is Arm.ARTILLERY else instance.figures)
 
@@ -162,29 +156,41 @@ class Unit:
     name: str
     side: str
     arm: Arm
-    weapon: Weapon = attrs.field(validator=_weapon_fits)
+    weapon: Weapon
     quality: Quality = Quality.EXPERIENCED
-    figures: int = attrs.field(default=16, validator=in_range(0, 60))
+    figures: int = 16
     initial_figures: int = attrs.field(
-        default=attrs.Factory(lambda self: self.figures, takes_self=True), validator=at_least(1)
-    )
+        default=attrs.Factory(lambda self: self.figures, takes_self=True))
     formation: Formation = Formation.LINE
     mounted: bool = False
     limbered: bool = False
-    pieces: int = attrs.field(default=GUNS_PER_MODEL, validator=in_range(0, GUNS_PER_MODEL))
-    helpers: int = attrs.field(default=0, validator=in_range(0, MAX_HELPERS))
-    ammo: int = attrs.field(default=attrs.Factory(_default_ammo, takes_self=True),
-                            validator=at_least(0))
-    effort: int = attrs.field(default=0, validator=at_least(0))
+    pieces: int = GUNS_PER_MODEL
+    helpers: int = 0
+    ammo: int = attrs.field(default=attrs.Factory(_default_ammo, takes_self=True))
+    effort: int = 0
     status: Status = Status.STEADY
     commander: str = ""
     ground: Ground = Ground.OPEN
-    dug: int = attrs.field(default=0, validator=in_range(0, 4))
+    dug: int = 0
     has_fired: bool = False
     must_retire: bool = False
     resting: bool = False
 
     def __attrs_post_init__(self) -> None:
+        # the field checks written inline (a unit is made at every change of a battle):
+        # figures 0-60, initial_figures 1+, pieces 0-20, helpers 0-3, ammo 0+, effort 0+,
+        # dug 0-4; the error comes from check_range, naming the field
+        for name, value, low, high in (
+            ("figures", self.figures, 0, 60), ("initial_figures", self.initial_figures, 1, None),
+            ("pieces", self.pieces, 0, GUNS_PER_MODEL), ("helpers", self.helpers, 0, MAX_HELPERS),
+            ("ammo", self.ammo, 0, None), ("effort", self.effort, 0, None),
+            ("dug", self.dug, 0, 4),
+        ):
+            if type(value) is not int or value < low or (high is not None and value > high):
+                check_range(f"Unit.{name}", value, low, high)
+        if (self.arm is Arm.ARTILLERY) != self.weapon.is_gun:
+            allowed = "a gun" if self.arm is Arm.ARTILLERY else "a small arm"
+            raise InvalidValueError("Unit.weapon", self.weapon.value, f"{allowed} for {self.arm}")
         if self.figures > self.initial_figures:
             raise InvalidValueError("Unit.figures", self.figures,
                                     f"at most initial_figures ({self.initial_figures})")
@@ -202,7 +208,8 @@ class Unit:
 
     @property
     def on_table(self) -> bool:
-        return self.status.on_table
+        status = self.status
+        return status is Status.STEADY or status is Status.RETREATING or status is Status.ROUTING
 
     @property
     def steady(self) -> bool:
