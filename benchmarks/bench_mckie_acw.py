@@ -12,7 +12,7 @@ import time
 from smoothbore.battle import play, random_policy
 from smoothbore.core import SamplingDice
 from smoothbore.mckie_acw import RULESET, TURN
-from smoothbore.mckie_acw.firing import FireFacts, casualties, figures_lost, fire_factor
+from smoothbore.mckie_acw.firing import FireFacts, casualties, figures_lost, fire_total
 from smoothbore.mckie_acw.units import Arm, Formation, Unit, Weapon
 
 BATTLES = 50
@@ -23,8 +23,8 @@ def fire_once(dice: SamplingDice, i: int) -> int:
     firer = Unit(f"f{i}", "Rifles", "A", Arm.FOOT, Weapon.MUZZLE_LOADING_RIFLE, figures=16)
     target = Unit(f"t{i}", "Column", "B", Arm.FOOT, Weapon.SMOOTHBORE_MUSKET,
                   formation=Formation.COLUMN)
-    factor = fire_factor(firer, target, FireFacts(range=40), moved=False, target_moved=True)
-    return figures_lost(casualties(factor.total, 8), dice=dice)
+    factor = fire_total(firer, target, FireFacts(range=40), moved=False, target_moved=True)
+    return figures_lost(casualties(factor, 8), dice=dice)
 
 
 def main() -> None:

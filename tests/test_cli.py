@@ -207,10 +207,28 @@ def test_battle_plays_to_the_end_and_shows_the_outcome_and_the_units(
     played = play(toy.TURN, toy.example_battle(3), random_policy(3))
     assert played.outcome is not None
     assert out.startswith("Toy Skirmish: the default battle, seed 3, actions chosen at random")
-    assert played.narrate() in out
+    steps = "\n".join(step.narrate(played.start, toy.TURN) for step in played.steps)
+    assert steps in out
     ending = (f"The battle is over after {len(played.steps)} actions in {played.turns} turns: "
               f"{played.outcome}")
     assert out.endswith(f"{ending}\n\n{unit_table(played.end, played.start)}\n")
+
+
+def test_battle_cites_rules_once_a_step_or_every_line_with_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["battle", "will_awi", "--seed", "3", "--turns", "1"]) == 0
+    once = capsys.readouterr().out
+    assert main(["battle", "will_awi", "--seed", "3", "--turns", "1", "--rules",
+                 "--actions"]) == 0
+    every = capsys.readouterr().out
+    cited = "Rules - Movement"
+    # by default the rule closes the step, in brackets; with --rules every event cites it
+    assert any(line.startswith("  (") and cited in line for line in once.splitlines())
+    assert not any(line.endswith("]") and cited in line for line in once.splitlines())
+    assert any(line.endswith(f"{cited}]") for line in every.splitlines())
+    assert "  action: Move(unit='r1')" in every and "Move(unit=" not in once
+    assert "[turn 1, C: move all other units] 23rd Foot: move" in once
 
 
 def test_the_default_battle_of_the_command_line_plays_to_its_end(

@@ -47,6 +47,9 @@ from smoothbore.will_awi.movement import Leg, MovePlan
 from smoothbore.will_awi.units import TroopType
 from smoothbore.will_awi.units import Unit as WAUnit
 
+HANG_GUARD = 30.0
+"""Seconds: these tests catch a hang, not slowness (speed is measured in benchmarks/)."""
+
 CATALOGUE = Path(__file__).parents[1] / "docs" / "reliability.md"
 ROWS: dict[str, Callable[..., None]] = {}
 BB = get_ruleset("bloodybacks93")
@@ -283,7 +286,7 @@ def test_l19_size_and_nesting_are_bounded_and_fast() -> None:
     ):
         with pytest.raises(LoadError, match=message):
             BB.turn.load(text)  # type: ignore[union-attr]
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < HANG_GUARD
 
 
 @row("L20")
@@ -440,7 +443,7 @@ def test_d03_bounded_sides_counts_and_modifier() -> None:
     started = time.perf_counter()
     for text in ("d100000000", "99999999999999999999d6", "2000d12", "60d6+50d6", "d6+99999"):
         _refuses(lambda text=text: parse_dice(text), "at most")
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < HANG_GUARD
     assert len(parse_dice("100d6")[0]) == 100 and parse_dice("d1000")[0][0].sides == 1000
 
 
@@ -492,7 +495,7 @@ def test_k05_huge_melee_is_refused_at_once() -> None:
     started = time.perf_counter()
     with pytest.raises(EnumerationLimitError):
         odds(melee.function, **melee.arguments({"count": "100000"}))
-    assert time.perf_counter() - started < 10
+    assert time.perf_counter() - started < HANG_GUARD
 
 
 # --- command line -------------------------------------------------------------------------
@@ -515,7 +518,7 @@ def test_c02_huge_dice_refused_at_once(capsys: pytest.CaptureFixture[str]) -> No
     started = time.perf_counter()
     for roll in ("d100000000", "99999999999999999999d6"):
         assert f"roll='{roll}'" in _cli(capsys, "odds", "dice", "total", f"roll={roll}")
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < HANG_GUARD
 
 
 @row("C03")
@@ -527,7 +530,7 @@ def test_c03_too_many_dice(capsys: pytest.CaptureFixture[str]) -> None:
 def test_c04_huge_melee_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.perf_counter()
     _cli(capsys, "odds", "bloodybacks93", "melee", "count=100000")
-    assert time.perf_counter() - started < 10
+    assert time.perf_counter() - started < HANG_GUARD
 
 
 @row("C05")

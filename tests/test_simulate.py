@@ -218,3 +218,59 @@ def test_rulesets_by_reference_and_without_a_turn() -> None:
 def test_simulate_is_exported_at_the_top() -> None:
     assert smoothbore.simulate is simulate
     assert smoothbore.play is play
+
+
+def test_a_simulation_shows_itself_in_notebooks_and_exports_its_runs() -> None:
+    from html.parser import HTMLParser
+
+    result = simulate("will_awi", runs=40, seed=3)
+    shares = ", ".join(f"{side} {result.wins(side).value:.1%}" for side in result.sides)
+    assert repr(result) == (f"<Simulation will_awi (default): 40 runs, seed 3; wins {shares}; "
+                            f"draws {result.draws.value:.1%}>")
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[list[str]] = []
+            self.cell: str | None = None
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag == "tr":
+                self.rows.append([])
+            if tag == "td":
+                self.cell = ""
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "td" and self.cell is not None:
+                self.rows[-1].append(self.cell.strip())
+                self.cell = None
+
+        def handle_data(self, data: str) -> None:
+            if self.cell is not None:
+                self.cell += data
+
+    cells = Cells()
+    cells.feed(result._repr_html_())
+    body = cells.rows[1:]
+    assert [row[0] for row in body] == [*result.sides, "draw", "not finished"]
+    low, high = result.wins("British").interval
+    assert body[0][1:] == [str(result.wins("British").count),
+                           f"{result.wins('British').value:.1%}", f"{low:.1%} to {high:.1%}"]
+    pandas = pytest.importorskip("pandas")
+    frame = result.to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == 40
+    assert list(frame["steps"]) == [run.steps for run in result.runs]
+    assert list(frame["score_British"]) == [dict(r.scores).get("British") for r in result.runs]
+
+
+def test_a_simulation_plots_who_wins_with_intervals() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    result = simulate("will_awi", runs=30, seed=4)
+    shares, lengths = result.plot()
+    heights = [patch.get_height() for patch in shares.patches]
+    assert heights == pytest.approx(
+        [result.wins(s).value for s in result.sides] + [result.draws.value,
+                                                        result.unfinished.value])
+    assert sum(patch.get_height() for patch in lengths.patches) == 30
+    matplotlib.pyplot.close("all")

@@ -26,6 +26,7 @@ from smoothbore.core.events import Event
 from smoothbore.core.protocols import Turn
 from smoothbore.core.ruleset import spell
 from smoothbore.core.state import BattleState, read_json, structure, unstructure
+from smoothbore.views import action_words, phase_title, played_html, roll_words, step_html
 
 __all__ = [
     "MAX_STEPS",
@@ -73,11 +74,30 @@ class Step(Generic[A]):
     action: A
     events: tuple[Event, ...]
 
-    def narrate(self) -> str:
-        """The action, then each event with its rolls."""
-        lines = [f"[turn {self.turn}, {self.phase}] {brief(self.action)}"]
-        lines.extend("  " + line for e in self.events for line in e.narrate().splitlines())
+    def narrate(self, state: object = None, turn: object = None, *, rules: bool = False
+                ) -> str:
+        """The step in words: the turn and phase (named as the rule book names it), the
+        action (units and commanders by their names in ``state``), each event with its
+        rolls, and the rules behind them once, on the last line; with ``rules``, every event
+        and roll with its own rule instead."""
+        where = phase_title(self.phase, turn)
+        lines = [f"[turn {self.turn}, {where}] {action_words(self.action, state, turn)}"]
+        cited: list[str] = []
+        for event in self.events:
+            lines.append(f"  {event.text}" + (f" [{event.rule}]" if rules else ""))
+            lines.extend(f"    {roll_words(roll, rules=rules)}" for roll in event.rolls)
+            for rule in (event.rule, *(roll.rule for roll in event.rolls)):
+                if rule and rule not in cited:
+                    cited.append(rule)
+        if cited and not rules:
+            lines.append("  (" + "; ".join(cited) + ")")
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Step turn {self.turn}, {self.phase}: {brief(self.action)}>"
+
+    def _repr_html_(self) -> str:
+        return step_html(self)
 
 
 @attrs.frozen
@@ -109,9 +129,66 @@ class Played(Generic[S, A]):
         """The actions taken, in order: with ``start``, the whole record of the battle."""
         return tuple(step.action for step in self.steps)
 
-    def narrate(self) -> str:
-        """The whole battle, step by step."""
-        return "\n".join(step.narrate() for step in self.steps)
+    def narrate(self, turn: object = None, *, rules: bool = False) -> str:
+        """The whole battle in words, step by step (see ``Step.narrate``; ``turn`` names
+        the phases as the rule book does), closed by a summary of the end."""
+        lines = [step.narrate(self.start, turn, rules=rules) for step in self.steps]
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """How the battle ended (or why it stopped), and what became of each side's units."""
+        length = f"{_plural(len(self.steps), 'action')} in {_plural(self.turns, 'turn')}"
+        if self.outcome is not None:
+            head = f"The battle is over after {length}: {self.outcome}"
+        else:
+            head = (f"The battle stopped after {length} ({self.stop.value}), turn "
+                    f"{getattr(self.end, 'turn', '?')}, {getattr(self.end, 'phase', '?')}")
+        lines = [head]
+        lines.extend(_side_summary(self.start, self.end))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        ruleset = getattr(self.start, "ruleset", "")
+        ending = str(self.outcome).split(":", 1)[0] if self.outcome is not None else (
+            self.stop.value)
+        return (f"<Played {ruleset}: {_plural(len(self.steps), 'action')}, "
+                f"{_plural(self.turns, 'turn')}, {ending}>")
+
+    def _repr_html_(self) -> str:
+        return played_html(self)
+
+
+def _plural(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def _side_summary(start: Any, end: Any) -> list[str]:
+    """One line per side: each unit that changed, with what changed (``was→now``)."""
+    before = {getattr(u, "id", None): u for u in getattr(start, "units", ())}
+    lines = []
+    for side in getattr(end, "sides", ()):
+        changed, steady = [], 0
+        for unit in end.units_of(side):
+            was = before.get(unit.id)
+            if was is None or not attrs.has(type(unit)):
+                continue
+            diffs = [f"{_words(f.name)} {_cell(getattr(was, f.name))}→"
+                     f"{_cell(getattr(unit, f.name))}"
+                     for f in attrs.fields(type(unit))
+                     if f.name not in _IDENTITY and getattr(was, f.name) != getattr(unit, f.name)]
+            if diffs:
+                changed.append(f"{unit.name} ({', '.join(diffs)})")
+            else:
+                steady += 1
+        tail = f"; {steady} unchanged" if steady and changed else (
+            f"{_plural(steady, 'unit')} unchanged" if steady else "")
+        lines.append(f"  {side}: " + ("; ".join(changed) + tail if changed else tail))
+    return lines
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
 
 
 def brief(value: object) -> str:

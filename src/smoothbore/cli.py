@@ -21,6 +21,7 @@ from smoothbore.battle import (
     BattleRecord,
     Played,
     Stop,
+    brief,
     play,
     random_policy,
     unit_table,
@@ -110,6 +111,10 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"stop after this many actions (default {MAX_STEPS})")
     fight.add_argument("--quiet", action="store_true",
                        help="print only the end: the outcome and the units")
+    fight.add_argument("--rules", action="store_true",
+                       help="cite the rule of every event and roll (default: once a step)")
+    fight.add_argument("--actions", action="store_true",
+                       help="also show each action as the value a program passes to step")
     fight.add_argument("--json", action="store_true",
                        help="print the outcome and the final state as JSON")
     fight.add_argument("--record", metavar="FILE", default=None,
@@ -463,7 +468,10 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"{ruleset.title}: the {battle} battle, seed {args.seed}, actions chosen at "
               "random among the legal ones\n")
-        print(played.narrate())
+        for step in played.steps:
+            print(step.narrate(played.start, ruleset.turn, rules=args.rules))
+            if args.actions:
+                print(f"  action: {brief(step.action)}")
         print()
     print(_ending(played, args))
     print()
@@ -497,7 +505,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     record = BattleRecord.from_json(text.decode("utf-8"), ruleset.turn)
     played = record.replay(ruleset.turn)
     if not args.quiet:
-        print(played.narrate())
+        print(played.narrate(ruleset.turn))
         print()
     checked = "every step gave the events recorded" if record.events is not None else (
         "the record has no events to check")

@@ -10,6 +10,7 @@ are the same for the same seed whatever the executor, the number of workers or t
 
 from __future__ import annotations
 
+import html
 import math
 import pickle
 import statistics
@@ -225,6 +226,82 @@ class Simulation:
         ]
         lines.append(f"\nactions per battle: {self.steps}\nturns per battle: {self.turns}")
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        shares = ", ".join(f"{side} {self.wins(side).value:.1%}" for side in self.sides)
+        return (f"<Simulation {self.ruleset} ({self.battle}): {len(self.runs)} runs, seed "
+                f"{self.seed}; wins {shares}; draws {self.draws.value:.1%}>")
+
+    def _outcomes(self) -> tuple[tuple[str, Rate], ...]:
+        return (*((side, self.wins(side)) for side in self.sides), ("draw", self.draws),
+                ("not finished", self.unfinished))
+
+    def _repr_html_(self) -> str:
+        """A notebook view: each side's wins, the draws and the unfinished runs, with
+        bars and 95% intervals, under a caption naming the battle."""
+        rows = []
+        for label, rate in self._outcomes():
+            low, high = rate.interval
+            rows.append(
+                f"<tr><td>{html.escape(label)}</td><td>{rate.count}</td><td><span "
+                f"class='bar' style='display:inline-block;height:0.8em;background:#4a7ab5;"
+                f"width:{max(rate.value * 120, 0.5):.1f}px'></span> {rate.value:.1%}</td>"
+                f"<td>{low:.1%} to {high:.1%}</td></tr>")
+        return (f"<table class='smoothbore-simulation'><caption>{html.escape(self.ruleset)}, "
+                f"{html.escape(self.battle)} battle: {len(self.runs)} runs (seed {self.seed})"
+                "</caption><thead><tr><th>result</th><th>runs</th><th>share</th>"
+                "<th>95% interval</th></tr></thead><tbody>" + "".join(rows)
+                + f"</tbody></table><p>actions per battle: {self.steps}; turns per battle: "
+                f"{self.turns}</p>")
+
+    def to_pandas(self) -> Any:
+        """Every run as a row of a pandas DataFrame: index, seeds, finished, winner, steps,
+        turns, reason, and a ``score_<side>`` and ``losses_<side>`` column per side."""
+        import importlib
+
+        try:
+            pandas = importlib.import_module("pandas")
+        except ImportError:
+            raise InvalidValueError("pandas", "(not installed)",
+                                    "install it: pip install 'smoothbore[notebooks]'") from None
+        rows = []
+        for run in self.runs:
+            row: dict[str, Any] = {k: v for k, v in attrs.asdict(run).items()
+                                   if k not in ("scores", "losses")}
+            for side in self.sides:
+                row[f"score_{side}"] = dict(run.scores).get(side)
+                row[f"losses_{side}"] = dict(run.losses).get(side)
+            rows.append(row)
+        return pandas.DataFrame(rows)
+
+    def plot(self, axes: Any = None) -> Any:
+        """Two charts through matplotlib (the ``plot`` extra): the share of each result
+        with its 95% interval, and how many actions the battles lasted. Returns the axes."""
+        import importlib
+
+        try:
+            pyplot = importlib.import_module("matplotlib.pyplot")
+        except ImportError:
+            raise InvalidValueError("matplotlib", "(not installed)",
+                                    "install it: pip install 'smoothbore[plot]'") from None
+        if axes is None:
+            _, axes = pyplot.subplots(1, 2, figsize=(10, 3.5))
+        shares, lengths = axes
+        labels = [label for label, _ in self._outcomes()]
+        rates = [rate for _, rate in self._outcomes()]
+        values = [rate.value for rate in rates]
+        errors = [[rate.value - rate.interval[0] for rate in rates],
+                  [rate.interval[1] - rate.value for rate in rates]]
+        shares.bar(labels, values, yerr=errors, capsize=4)
+        shares.set_ylabel("share of runs")
+        shares.set_title(f"{self.ruleset}: who wins ({len(self.runs)} runs)")
+        lengths.hist([run.steps for run in self.runs], bins=20)
+        lengths.set_xlabel("actions per battle")
+        lengths.set_ylabel("runs")
+        return axes
 
 
 def _rate_cells(rate: Rate) -> tuple[str, str, str]:

@@ -69,10 +69,15 @@ def say(value: object) -> str:
     if isinstance(value, tuple | list | frozenset | set):
         items = sorted(value, key=str) if isinstance(value, frozenset | set) else value
         return ", ".join(say(v) for v in items) if items else "none"
-    if attrs.has(type(value)) and type(value).__str__ is object.__str__:
+    if attrs.has(type(value)) and not _speaks(value):
         return " ".join(say(getattr(value, f.name))
                         for f in attrs.fields(type(value)))  # type: ignore[arg-type]
     return str(value)
+
+
+def _speaks(value: object) -> bool:
+    """Whether a value's class writes itself in words (defines its own ``__str__``)."""
+    return "__str__" in {name for klass in type(value).__mro__[:-1] for name in vars(klass)}
 
 
 def _words(name: str) -> str:
@@ -99,8 +104,6 @@ def _field_words(state: object, value: object) -> str:
         return named
     if isinstance(value, tuple) and value and all(_name_of(state, v) for v in value):
         return ", ".join(str(_name_of(state, v)) for v in value)
-    if attrs.has(type(value)):
-        return ", ".join(_fields(state, value)) or "as it stands"
     return say(value)
 
 
@@ -111,23 +114,36 @@ def _default(field: Any, owner: object) -> object:
     return default
 
 
-def _fields(state: object, value: object) -> list[str]:
+def _label(name: str) -> str:
+    for suffix in ("_id", "_ids"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return _words(name)
+
+
+def _fields(state: object, value: object, subject: str | None = None) -> list[str]:
+    """The fields of an action that differ from their defaults, in words (nested values
+    flattened), leaving out the field named ``subject``."""
     shown = []
     for field in attrs.fields(type(value)):  # type: ignore[arg-type]
+        if field.name == subject:
+            continue
         current = getattr(value, field.name)
         if current == _default(field, value) or current is None:
             continue
-        label = _words(field.name)
+        label = _label(field.name)
         if isinstance(current, bool):
-            shown.append(label if current else f"no {label}")
+            shown.append(label if current else f"not {label}")
+        elif attrs.has(type(current)) and not _speaks(current):
+            shown.extend(_fields(state, current))
         else:
             shown.append(f"{label} {_field_words(state, current)}")
     return shown
 
 
 def action_words(action: object, state: object = None, turn: object = None) -> str:
-    """An action in words: ``declare charge: charger 17th Light Dragoons, target North
-    Carolina Militia, distance 6``, units and commanders by their names in ``state``.
+    """An action in words, led by the unit or commander that acts, named as in ``state``:
+    ``17th Light Dragoons: declare charge, target North Carolina Militia, distance 6``.
     A turn with a ``describe(state, action)`` method speaks for its own actions."""
     describe = getattr(turn, "describe", None)
     if callable(describe):
@@ -139,8 +155,15 @@ def action_words(action: object, state: object = None, turn: object = None) -> s
     if not attrs.has(type(action)):
         return say(action)
     verb = _words(type(action).__name__)
-    shown = _fields(state, action)
-    return f"{verb}: {', '.join(shown)}" if shown else verb
+    subject = None
+    for field in attrs.fields(type(action)):  # type: ignore[arg-type]
+        name = _name_of(state, getattr(action, field.name))
+        if name is not None:
+            subject = field.name
+            verb = f"{name}: {verb}"
+            break
+    shown = _fields(state, action, subject)
+    return f"{verb}, {', '.join(shown)}" if shown else verb
 
 
 def phase_title(phase: str, turn: object = None) -> str:
@@ -222,7 +245,8 @@ def _grouping(distribution: Distribution[Any]) -> Callable[[Any], Any] | None:
 
 def headline(distribution: Distribution[Any], key: Callable[[Any], Any] | None = None) -> str:
     """One line saying what matters most: for numbers the mean and standard deviation, for
-    a yes/no the chance of yes, else the likeliest outcome (grouped by ``key``)."""
+    a yes/no the chance of yes, else the likeliest outcome (``likeliest: X (p%)``; with a
+    ``key``, the likeliest group as ``X p%``: ``the chargers win 65.00%``)."""
     outcomes = distribution.outcomes
     if set(outcomes) <= {True, False} and all(isinstance(o, bool) for o in outcomes):
         return f"yes {percent(distribution.probability(True))}"
@@ -231,7 +255,8 @@ def headline(distribution: Distribution[Any], key: Callable[[Any], Any] | None =
                 f"{standard_deviation(distribution):.2f}")
     grouped = distribution.map(key or _grouping(distribution) or (lambda o: o))
     best, weight = max(grouped.items(), key=lambda pair: pair[1])
-    return f"{say(best)} {percent(Fraction(weight, grouped.denominator))}"
+    chance = percent(Fraction(weight, grouped.denominator))
+    return f"{say(best)} {chance}" if key is not None else f"likeliest: {say(best)} ({chance})"
 
 
 def summary(distribution: Distribution[Any], key: Callable[[Any], Any] | None = None
@@ -580,9 +605,54 @@ def units_html(state: Any) -> str:
             f"{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
+def step_html(step: Any, state: object = None, turn: object = None) -> str:
+    """One step as a collapsible item: the action as its summary, the events inside."""
+    head = html.escape(f"turn {step.turn}, {phase_title(step.phase, turn)}: "
+                       f"{action_words(step.action, state, turn)}")
+    events = "".join(f"<li>{event_html(e)}</li>" for e in step.events)
+    if not events:
+        return f"<div class='smoothbore-step'>{head}</div>"
+    return f"<details class='smoothbore-step'><summary>{head}</summary><ul>{events}</ul></details>"
+
+
+def played_html(played: Any, turn: object = None) -> str:
+    """A played battle: its ending first, then each step as a collapsible item (folded
+    under "more" after the first few hundred)."""
+    steps = played.steps
+    shown = "".join(f"<li>{step_html(s, played.start, turn)}</li>" for s in steps[:300])
+    more = f"<p>… {len(steps) - 300} more steps</p>" if len(steps) > 300 else ""
+    lines = played.summary().splitlines()
+    summary_html = (f"<p><b>{html.escape(lines[0])}</b></p><ul>"
+                    + "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines[1:])
+                    + "</ul>")
+    return (f"<div class='smoothbore smoothbore-played'>{summary_html}"
+            f"<details><summary>{len(steps)} steps, narrated</summary><ol>{shown}</ol>{more}"
+            "</details></div>")
+
+
 def event_html(event: Event) -> str:
     """An event: its sentence, its rule, and its rolls in words."""
     rolls = "".join(f"<li>{html.escape(roll_words(r))}</li>" for r in event.rolls)
     return (f"<div class='smoothbore-event'><b>{html.escape(event.text)}</b> "
             f"<small>[{html.escape(event.rule)}]</small>"
             + (f"<ul>{rolls}</ul>" if rolls else "") + "</div>")
+
+
+# IPython ----------------------------------------------------------------------------------
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext smoothbore.views``: HTML views in notebooks for the units and commanders
+    of every installed rule book (their classes belong to the rule books, so the views are
+    registered here) and for Monte Carlo estimates."""
+    from smoothbore.core.chance import Estimate
+    from smoothbore.rulesets import available_rulesets
+
+    formatter = ipython.display_formatter.formatters["text/html"]
+    for ruleset in available_rulesets():
+        types = getattr(ruleset.turn, "types", ())
+        for kind in types[:2]:
+            if getattr(kind, "_repr_html_", None) is None:
+                formatter.for_type(kind, unit_html)
+    if getattr(Estimate, "_repr_html_", None) is None:
+        formatter.for_type(Estimate, estimate_html)

@@ -34,3 +34,14 @@ def test_order_die_and_tests() -> None:
     test = RULESET.mechanism("order-test")
     dist = odds(test.function, **test.arguments({"pins": "2", "experience": "veteran"}))
     assert dist.probability("passed") == two_d6_at_most(9 - 2 + 1)
+
+
+def test_the_staged_charge_composes_to_the_brute_force_odds() -> None:
+    from smoothbore.boltaction_acw.charges import ChargeFacts, Response
+    from smoothbore.boltaction_acw.mechanisms import whole_charge
+    from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit
+    from smoothbore.core import odds
+
+    args = (Unit("a", "A", UNION, bases=1), Unit("d", "D", CONFEDERATE, bases=1),
+            ChargeFacts(6), Response.FIRE)
+    assert odds(whole_charge, *args) == odds(whole_charge.play, *args)

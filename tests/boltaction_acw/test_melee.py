@@ -46,3 +46,21 @@ def test_obstacle_makes_it_simultaneous() -> None:
                 .by_defender > 0)
     order = odds(lambda dice: fight(FOOT, weak, dice=dice)[0].by_defender > 0)
     assert dist.probability(True) > order.probability(True)
+
+
+def test_the_staged_melee_composes_to_the_brute_force_odds() -> None:
+    chargers = Unit("a", "A", UNION, bases=1)
+    defenders = Unit("d", "D", CONFEDERATE, bases=1, pins=1)
+    staged = odds(fight, chargers, defenders)
+    brute = odds(fight.play, chargers, defenders)
+    assert staged == brute
+    together = odds(fight, chargers, defenders, simultaneous=True)
+    assert together == odds(fight.play, chargers, defenders, simultaneous=True)
+    assert together != staged  # the defenders strike with every base
+
+
+def test_a_five_base_melee_has_exact_odds() -> None:
+    dist = odds(fight, Unit("a", "A", UNION), Unit("d", "D", CONFEDERATE))
+    outcomes = {result.outcome for result, _, _ in dist.outcomes}
+    assert MeleeOutcome.LOSER_ROUTS in outcomes
+    assert sum(weight for _, weight in dist.items()) == dist.denominator

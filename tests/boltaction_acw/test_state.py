@@ -5,7 +5,6 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from smoothbore.boltaction_acw import RULESET
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.state import (
@@ -27,9 +26,11 @@ from smoothbore.boltaction_acw.state import (
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit, revise
 from smoothbore.core import InvalidValueError
 
+from .battle import sample_battle
+
 
 def start() -> State:
-    return RULESET.example(0)
+    return sample_battle(0)
 
 
 def test_one_die_per_brigade_commander_and_independent_unit() -> None:

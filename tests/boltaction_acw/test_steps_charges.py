@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.actions import Charge, FightOn, Respond
 from smoothbore.boltaction_acw.charges import ChargeFacts, Response
 from smoothbore.boltaction_acw.melee import FRONTAL
@@ -21,11 +21,12 @@ from smoothbore.boltaction_acw.state import (
 from smoothbore.boltaction_acw.units import CONFEDERATE, revise
 from smoothbore.core import IllegalActionError, odds
 
+from .battle import sample_battle
 from .oracle import two_d6_at_most
 
 
 def active(group: str) -> State:
-    state = RULESET.example(0)
+    state = sample_battle(0)
     return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
 
 
@@ -71,7 +72,7 @@ def test_the_melee_follows_only_a_passed_reaction_test() -> None:
 
 
 def test_melees_that_go_on_are_fought_before_the_first_die() -> None:
-    state = RULESET.example(0)
+    state = sample_battle(0)
     state = state.replace(phase=MELEE, extra=but(state.extra,
                                                  melees=(Engaged("u2wi", "c4va", FRONTAL),)))
     assert TURN.legal_actions(state) == (FightOn("u2wi", "c4va"),)

@@ -8,7 +8,7 @@ from fractions import Fraction
 import attrs
 import pytest
 
-from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.actions import (
     Advance,
     Down,
@@ -25,11 +25,12 @@ from smoothbore.boltaction_acw.state import Engaged, State, but, find, with_unit
 from smoothbore.boltaction_acw.units import revise
 from smoothbore.core import IllegalActionError, odds
 
+from .battle import sample_battle
 from .oracle import two_d6_at_most
 
 
 def active(group: str, state: State | None = None) -> State:
-    state = state or RULESET.example(0)
+    state = state or sample_battle(0)
     return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
 
 

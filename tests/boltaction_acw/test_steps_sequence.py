@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.actions import (
     Activate,
     ArmyTest,
@@ -21,11 +21,12 @@ from smoothbore.boltaction_acw.steps_sequence import army_test_need, draw_die, w
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.core import IllegalActionError, odds
 
+from .battle import sample_battle
 from .oracle import two_d6_at_most
 
 
 def start() -> State:
-    return RULESET.example(0)
+    return sample_battle(0)
 
 
 def test_the_drawn_colour_follows_the_bag() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.actions import (
     Activate,
     DrawDie,
@@ -20,9 +20,11 @@ from smoothbore.boltaction_acw.shooting import ShotFacts
 from smoothbore.boltaction_acw.state import State
 from smoothbore.core import IllegalActionError
 
+from .battle import sample_battle
+
 
 def start() -> State:
-    return RULESET.example(0)
+    return sample_battle(0)
 
 
 def activated(group: str) -> State:

@@ -3,16 +3,18 @@ last turn a broken army loses, then the score of enemy units out of the fight.""
 
 from __future__ import annotations
 
-from smoothbore.boltaction_acw import RULESET, TURN
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.charges import ChargeFacts
 from smoothbore.boltaction_acw.phases import CHOOSE, ENDED, REACTION
 from smoothbore.boltaction_acw.state import PendingCharge, State, but, find, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.boltaction_acw.victory import is_over, outcome, score, who_acts
 
+from .battle import sample_battle
+
 
 def start() -> State:
-    return RULESET.example(0)
+    return sample_battle(0)
 
 
 def test_a_side_with_nothing_in_the_fight_loses_at_once() -> None:

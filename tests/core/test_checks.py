@@ -30,6 +30,9 @@ from smoothbore.core import (
 )
 from tests.strategies import pools, totals
 
+HANG_GUARD = 30.0
+"""Seconds: these tests catch a hang, not slowness (speed is measured in benchmarks/)."""
+
 NEEDS = range(-1, 15)
 
 
@@ -246,7 +249,7 @@ def test_a_sum_of_2000_d12_is_refused_at_once_with_its_estimate() -> None:
     start = time.perf_counter()
     with pytest.raises(EnumerationLimitError) as raised:
         check.distribution()
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
     error = raised.value
     assert error.estimate == convolution_cells(check.dice) > MAX_CONVOLUTION_CELLS
     assert error.limit == MAX_CONVOLUTION_CELLS
@@ -262,7 +265,7 @@ def test_a_large_sum_within_the_limit_convolves_exactly() -> None:
     a second, symmetric about 3250 with 12**500 outcomes in all."""
     start = time.perf_counter()
     dist = TotalCheck.of(500, D12).distribution()
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
     assert dist.denominator == 12**500
     assert len(dist) == 5501
     assert dist.weight(500) == 1 and dist.weight(3000) == dist.weight(3500)
@@ -274,7 +277,7 @@ def test_a_pool_of_a_million_dice_samples_from_the_binomial() -> None:
     check = PoolCheck(10**6, 7)
     start = time.perf_counter()
     successes = check.sample(np.random.default_rng(11), 1000)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < HANG_GUARD
     p = 7 / 12
     error = (10**6 * p * (1 - p) / 1000) ** 0.5
     assert abs(successes.mean() - 10**6 * p) < 5 * error
@@ -288,7 +291,7 @@ def test_a_pool_table_past_the_limit_is_refused_at_once() -> None:
     start = time.perf_counter()
     with pytest.raises(EnumerationLimitError, match="raise checks.MAX_EXACT_BITS") as raised:
         PoolCheck(10**6, 7).distribution()
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
     assert raised.value.estimate == PoolCheck(10**6, 7).exact_bits() > MAX_EXACT_BITS
     assert PoolCheck(60, 7).distribution().probability(60) == Fraction(7**60, 12**60)
 
@@ -298,7 +301,7 @@ def test_face_combinations_past_the_limit_are_refused_with_the_estimate() -> Non
     start = time.perf_counter()
     with pytest.raises(EnumerationLimitError) as raised:
         FacesCheck((D12,) * 12).distribution()
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
     assert raised.value.estimate == 12**12
     assert raised.value.setting == "checks.MAX_FACE_COMBINATIONS"
 

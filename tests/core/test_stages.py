@@ -21,6 +21,9 @@ from smoothbore.core import (
 from smoothbore.core.chance import Dice
 from smoothbore.core.stages import Again, Done, Staged
 
+HANG_GUARD = 30.0
+"""Seconds: these tests catch a hang, not slowness (speed is measured in benchmarks/)."""
+
 
 def _begin(count: int) -> tuple[int, tuple[int, int]]:
     return count, (0, 0)
@@ -84,7 +87,7 @@ def test_many_stages_merge_equal_values() -> None:
     """Sixty d6 one at a time: 301 totals, composed without walking 6**60 branches."""
     start = time.perf_counter()
     dist = odds(SUM, 60)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < HANG_GUARD
     want = TotalCheck.of(60, D6).distribution().map(lambda t: "high" if t >= 300 else t)
     assert dist == want
 
@@ -115,7 +118,7 @@ def test_rolling_without_bound_stops_at_the_depth_limit() -> None:
     start = time.perf_counter()
     with pytest.raises(EnumerationLimitError, match="max_depth"):
         odds(_until_six, max_depth=50)
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
 
 
 def test_huge_walk_is_refused_from_its_estimate() -> None:
@@ -128,5 +131,5 @@ def test_huge_walk_is_refused_from_its_estimate() -> None:
     start = time.perf_counter()
     with pytest.raises(EnumerationLimitError, match="max_branches") as raised:
         odds(faces)
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < HANG_GUARD
     assert raised.value.estimate > 10**12

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import attrs
 
-from smoothbore.core import Dice, Help, Mechanism
+from smoothbore.core import Dice, Done, Help, Mechanism, Staged
 
 from . import charges, melee, morale, movement, shooting
 from .charges import ChargeFacts, Response
@@ -35,7 +35,15 @@ from .rules import (
 )
 from .shooting import Cover, ShotFacts
 from .steps_sequence import army_test_need, draw_die
-from .units import ALLOWED_FORMATIONS, Commander, Experience, Formation, Unit, UnitType, Weapon
+from .units import (
+    ALLOWED_FORMATIONS,
+    Commander,
+    Experience,
+    Formation,
+    Unit,
+    UnitType,
+    Weapon,
+)
 
 Pins = Annotated[int, Help("pin markers on the unit", low=0, high=12)]
 Bases = Annotated[int, Help("bases left", low=1, high=12)]
@@ -225,12 +233,12 @@ def melee_round(
     dice: Dice,
     charger: Annotated[UnitType, "the chargers' type"] = UnitType.INFANTRY,
     charger_experience: Annotated[Experience, "the chargers' experience"] = Experience.VETERAN,
-    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 2,
+    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 5,
     charger_formation: Annotated[Formation, "the chargers' formation"] = Formation.LINE,
     defender: Annotated[UnitType, "the defenders' type"] = UnitType.INFANTRY,
     defender_experience: Annotated[Experience, "the defenders' experience"] = (
         Experience.REGULAR),
-    defender_bases: Annotated[int, Help("the defenders' bases", low=1, high=6)] = 2,
+    defender_bases: Annotated[int, Help("the defenders' bases", low=1, high=6)] = 5,
     defender_formation: Annotated[Formation, "the defenders' formation"] = Formation.LINE,
     flank: Annotated[bool, "the chargers attack the flank"] = False,
     rear: Annotated[bool, "the chargers attack the rear"] = False,
@@ -250,9 +258,9 @@ def charge(
     *,
     dice: Dice,
     charger: Annotated[UnitType, "the chargers' type"] = UnitType.INFANTRY,
-    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 1,
+    charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 4,
     target: Annotated[UnitType, "the charged unit's type"] = UnitType.INFANTRY,
-    target_bases: Annotated[int, Help("the charged unit's bases", low=1, high=6)] = 1,
+    target_bases: Annotated[int, Help("the charged unit's bases", low=1, high=6)] = 4,
     response: Annotated[Response, "the charged unit's reaction"] = Response.FIRE,
     distance: Annotated[int, Help("the charge's distance in inches", low=1, high=36)] = 6,
 ) -> str:
@@ -266,16 +274,55 @@ def charge(
         return f"no charge: {problem}"
     if response not in charges.responses(attackers, defenders, facts):
         return f"no such reaction: {response}"
-    if not morale.order_test(attackers, dice=dice, reason="chargers' order test"):
-        return "the chargers fail their order test"
-    outcome = charges.receive(attackers, defenders, facts, response, dice=dice)
-    reaction = outcome.reaction
+    return whole_charge(attackers, defenders, facts, response, dice=dice)
+
+
+@attrs.frozen
+class _Charge:
+    charger: Unit
+    target: Unit
+    facts: ChargeFacts
+    response: Response
+
+
+def _begin_charge(charger: Unit, target: Unit, facts: ChargeFacts,
+                  response: Response) -> tuple[_Charge, bool]:
+    return _Charge(charger, target, facts, response), True
+
+
+def _chargers_test(charge: _Charge, value: bool, *, dice: Dice) -> bool | Done[str]:
+    """Every charge takes an order test (A12)."""
+    if not morale.order_test(charge.charger, dice=dice, reason="chargers' order test"):
+        return Done("the chargers fail their order test")
+    return True
+
+
+def _reaction(charge: _Charge, value: bool, *,
+              dice: Dice) -> tuple[charges.Reaction, Unit, Unit]:
+    """The charged unit's order test, its point blank fire and the chargers' morale test:
+    only the reaction and the units after it matter to the melee."""
+    outcome = charges.receive(charge.charger, charge.target, charge.facts, charge.response,
+                              dice=dice)
+    return outcome.reaction, outcome.charger, outcome.target
+
+
+def _charge_melee(charge: _Charge, value: tuple[charges.Reaction, Unit, Unit], *,
+                  dice: Dice) -> str:
+    """The melee, if the chargers charge home or the cavalry meet."""
+    reaction, charger, target = value
     if reaction is charges.Reaction.CHARGE_HOME or reaction is charges.Reaction.COUNTER_CHARGED:
         counter = reaction is charges.Reaction.COUNTER_CHARGED
-        result, _, _ = melee.fight(outcome.charger, outcome.target, dice=dice,
-                                   simultaneous=counter, defender_charging=counter)
+        result, _, _ = melee.fight(charger, target, dice=dice, simultaneous=counter,
+                                   defender_charging=counter)
         return f"{reaction}: {result}"
     return str(reaction)
+
+
+whole_charge: Staged[str] = Staged(
+    "charge", RULE_CHARGED, _begin_charge, (_chargers_test, _reaction, _charge_melee),
+    lambda charge, value: str(value),
+    doc="A whole charge as stages: the chargers' order test, the reaction, the melee.",
+)
 
 
 def army_test(*, dice: Dice, experience: Exp = Experience.REGULAR) -> str:

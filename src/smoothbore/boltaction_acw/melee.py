@@ -4,11 +4,9 @@ melee continuing, pins for casualties (Melee)."""
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
-from smoothbore.core import Dice, Modified, Modifier
+from smoothbore.core import Dice, Modified, Modifier, Staged
 
 from .morale import NO_COMMAND, Command, morale_test
 from .options import DEFAULT_OPTIONS, Options
@@ -21,7 +19,16 @@ from .rules import (
     RULE_TO_HIT,
 )
 from .shooting import BASIC_TO_HIT, roll_hits, roll_wounds, wound_need
-from .units import FIGURES_PER_BASE, Formation, NamedEnum, Unit, UnitType, add_pins, take_casualties
+from .units import (
+    FIGURES_PER_BASE,
+    Formation,
+    NamedEnum,
+    Unit,
+    UnitType,
+    add_pins,
+    revise,
+    take_casualties,
+)
 
 FALL_BACK = 2
 """Victors failing their morale test fall back 2" facing the enemy (Melee)."""
@@ -62,7 +69,6 @@ def attacks(unit: Unit, *, charging: bool = False) -> int:
     return 2 * bases
 
 
-@functools.lru_cache(maxsize=4096)
 def melee_need(attacker: Unit, defender: Unit, facts: MeleeFacts = FRONTAL) -> Modified:
     """The score each attack needs: 3+ with the shooting modifiers of the unit and its target
     (pins, inexperience, target down or small, artillery with casualties; A9), +1 from the
@@ -119,7 +125,22 @@ class MeleeResult:
         return text
 
 
-def fight(
+@attrs.frozen
+class _Melee:
+    """What every stage of a round of melee reads (the context of ``fight``)."""
+
+    charger: Unit
+    defender: Unit
+    facts: MeleeFacts
+    charging: bool
+    together: bool
+    defender_charging: bool
+    options: Options
+    commands: tuple[Command, Command]
+    routing_friends: tuple[int, int]
+
+
+def _begin(
     charger: Unit,
     defender: Unit,
     facts: MeleeFacts = FRONTAL,
@@ -127,25 +148,40 @@ def fight(
     charging: bool = True,
     simultaneous: bool = False,
     defender_charging: bool = False,
-    dice: Dice,
     options: Options = DEFAULT_OPTIONS,
     commands: tuple[Command, Command] = (NO_COMMAND, NO_COMMAND),
     routing_friends: tuple[int, int] = (0, 0),
-) -> tuple[MeleeResult, Unit, Unit]:
-    """A round of melee and both units after it (Melee). The chargers attack first and the
-    remaining defenders respond, or both at once behind a linear obstacle or in a cavalry
-    counter charge. The side inflicting more casualties wins; the loser tests morale and
-    routs on a failure; if it holds, the victors test and fall back 2" on a failure; if both
-    hold, the melee continues next turn. A destroyed unit ends it. ``defender_charging``:
-    the defenders counter charged (cavalry: 2 attacks per figure)."""
-    together = simultaneous or facts.obstacle
-    by_charger, charger_killed = strike(charger, defender, facts, charging=charging,
-                                        dice=dice, options=options)
+) -> tuple[_Melee, tuple[int, bool]]:
+    context = _Melee(charger, defender, facts, charging, simultaneous or facts.obstacle,
+                     defender_charging, options, commands, routing_friends)
+    return context, (0, False)
+
+
+def _chargers_strike(melee: _Melee, value: tuple[int, bool], *,
+                     dice: Dice) -> tuple[int, bool]:
+    """The chargers attack first: (casualties, colonel killed)."""
+    return strike(melee.charger, melee.defender, melee.facts, charging=melee.charging,
+                  dice=dice, options=melee.options)
+
+
+def _defenders_strike(melee: _Melee, value: tuple[int, bool], *,
+                      dice: Dice) -> tuple[int, bool, int, bool]:
+    """The remaining defenders respond (all of them when the combat is simultaneous)."""
+    by_charger, charger_killed = value
+    striking = melee.defender if melee.together else _wounded(melee.defender, by_charger,
+                                                              charger_killed)
+    by_defender, defender_killed = strike(striking, melee.charger, FRONTAL,
+                                          charging=melee.defender_charging, dice=dice,
+                                          options=melee.options)
+    return by_charger, charger_killed, by_defender, defender_killed
+
+
+def _result(melee: _Melee, value: tuple[int, bool, int, bool], *,
+            dice: Dice) -> tuple[MeleeResult, Unit, Unit]:
+    """The winner, the loser's morale test, then the victors' (Melee)."""
+    by_charger, charger_killed, by_defender, defender_killed = value
+    charger, defender = melee.charger, melee.defender
     hurt_defender = _wounded(defender, by_charger, charger_killed)
-    striking = defender if together else hurt_defender
-    by_defender, defender_killed = strike(striking, charger, FRONTAL,
-                                          charging=defender_charging, dice=dice,
-                                          options=options)
     hurt_charger = _wounded(charger, by_defender, defender_killed)
     killed = tuple(u.name for u, k in ((defender, charger_killed), (charger, defender_killed))
                    if k)
@@ -162,11 +198,12 @@ def fight(
     victor, loser = (hurt_charger, hurt_defender) if charger_won else (hurt_defender,
                                                                        hurt_charger)
     w, lo = (0, 1) if charger_won else (1, 0)
-    if not morale_test(loser, commands[lo], routing_friends[lo], dice=dice, options=options,
+    options, commands, friends = melee.options, melee.commands, melee.routing_friends
+    if not morale_test(loser, commands[lo], friends[lo], dice=dice, options=options,
                        reason=f"{loser.name} lost the melee: morale test"):
-        loser = attrs.evolve(loser, routing=True, down=False)
+        loser = revise(loser, routing=True, down=False)
         outcome = MeleeOutcome.LOSER_ROUTS
-    elif not morale_test(victor, commands[w], routing_friends[w], dice=dice, options=options,
+    elif not morale_test(victor, commands[w], friends[w], dice=dice, options=options,
                          reason=f"{victor.name} won the melee: morale test"):
         outcome = MeleeOutcome.VICTOR_FALLS_BACK
     else:
@@ -176,6 +213,25 @@ def fight(
     if charger_won:
         return result, victor, loser
     return result, loser, victor
+
+
+def _finish(melee: _Melee, value: tuple[MeleeResult, Unit, Unit]) -> tuple[MeleeResult, Unit,
+                                                                            Unit]:
+    return value
+
+
+fight: Staged[tuple[MeleeResult, Unit, Unit]] = Staged(
+    "melee", RULE_COMBAT, _begin, (_chargers_strike, _defenders_strike, _result), _finish,
+    doc="""A round of melee and both units after it (Melee):
+    ``fight(charger, defender, facts=FRONTAL, *, charging=True, simultaneous=False,
+    defender_charging=False, dice, options, commands, routing_friends)``. The chargers
+    attack first and the remaining defenders respond, or both at once behind a linear
+    obstacle or in a cavalry counter charge. The side inflicting more casualties wins; the
+    loser tests morale and routs on a failure; if it holds, the victors test and fall back
+    2" on a failure; if both hold, the melee continues next turn. A destroyed unit ends it.
+    ``defender_charging``: the defenders counter charged (cavalry: 2 attacks per figure).
+    Written as stages, so its exact odds merge equal casualties after each side's attack.""",
+)
 
 
 MELEE_RULES = (RULE_COMBAT, RULE_MELEE_RESULT, RULE_COLUMN_MELEE, RULE_CAVALRY,

@@ -28,6 +28,17 @@ class Event:
         lines.extend(f"  {roll.narrate()}" for roll in self.rolls)
         return "\n".join(lines)
 
+    def __repr__(self) -> str:
+        rolls = f", {len(self.rolls)} roll{'s' if len(self.rolls) != 1 else ''}" if (
+            self.rolls) else ""
+        return f"<Event {self.kind}: {self.text} [{self.rule}]{rolls}>"
+
+    def _repr_html_(self) -> str:
+        """A notebook view: the sentence, its rule and its rolls in words."""
+        from smoothbore.views import event_html
+
+        return event_html(self)
+
 
 def narrate(events: Iterable[Event]) -> str:
     """A short narration of several events, one paragraph each."""

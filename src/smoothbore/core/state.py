@@ -428,6 +428,17 @@ class BattleState(Generic[U, C, X, O]):
         """The units of one side."""
         return tuple(u for u in self.units if getattr(u, "side", None) == side)
 
+    def __repr__(self) -> str:
+        sides = ", ".join(f"{side} {len(self.units_of(side))}" for side in self.sides)
+        return (f"<BattleState {self.ruleset}: turn {self.turn}, {self.phase or 'no phase'}; "
+                f"units {sides}; {len(self.commanders)} commanders>")
+
+    def _repr_html_(self) -> str:
+        """A notebook view: a table of the units under the turn and phase."""
+        from smoothbore.views import units_html
+
+        return units_html(self)
+
     def to_json(self) -> str:
         """The state as canonical JSON text: keys sorted, sets sorted, no NaN, and the
         ``schema_version`` that ``from_json`` checks. The same state always writes the same

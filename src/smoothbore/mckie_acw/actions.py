@@ -7,7 +7,7 @@ from typing import TypeAlias
 
 import attrs
 
-from smoothbore.core import at_least, in_range
+from smoothbore.core import at_least, check_range, in_range
 
 from .firing import FireFacts
 from .melee import Attack
@@ -34,7 +34,7 @@ class ChooseFirst:
     first: bool
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ChangeOrders:
     """Deployment and general orders: ``issuer``, a higher-ranking general in the direct line
     of command, gives ``commander`` a new written order, meeting him (both with the same unit)
@@ -62,7 +62,7 @@ class CompulsoryMove:
     off_table: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DeclareCharge:
     """Step 2: a unit charges an enemy ``distance`` mm away (within its move), or counter
     charges a charging enemy (``counter``), into its front, flank or rear (``attack``, as
@@ -75,7 +75,7 @@ class DeclareCharge:
     attack: Attack = Attack.FRONT
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Move:
     """Step 3: a unit moves ``distance`` mm (None: as far as it may; ``advancing`` towards the
     enemy, or not), with at
@@ -83,14 +83,18 @@ class Move:
     ends on ``ends_in`` ground (``dense_woods``: it moves through dense woods)."""
 
     unit: str
-    distance: int | None = attrs.field(
-        default=None, validator=attrs.validators.optional(in_range(0, 2000)))
+    distance: int | None = None
     advancing: bool = False
     double: bool = False
     manoeuvre: Manoeuvre = Manoeuvre.NONE
     formation: Formation | None = None
     ends_in: Ground = Ground.OPEN
     dense_woods: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        d = self.distance  # None, or 0 to 2000 mm (checked inline: made by the dozen)
+        if d is not None and not (type(d) is int and 0 <= d <= 2000):
+            check_range("Move.distance", d, 0, 2000)
 
 
 @attrs.frozen
@@ -118,7 +122,7 @@ class AttachHelpers:
     figures: int = attrs.field(default=1, validator=in_range(1, 3))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class MoveGeneral:
     """Step 3: a mounted general rides up to 600 mm and joins a unit (``attach_to``; "" to
     ride alone)."""
@@ -128,7 +132,7 @@ class MoveGeneral:
     distance: int = attrs.field(default=0, validator=in_range(0, 5000))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Fire:
     """Step 4: a unit fires at an enemy unit. ``beyond_priority``: the player says the
     enemies of higher target priority are out of range or sight."""
@@ -149,7 +153,7 @@ class PickOffGeneral:
     range: int = attrs.field(default=100, validator=in_range(0, 2000))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class TestMorale:
     """Steps 5, 6 and 8: a unit tests morale in a circumstance. ``routing_past``: friendly
     units in sight routing past within 200 mm (the player counts them); ``subtract_quality``

@@ -4,6 +4,8 @@ for the extra figure, and counter-battery fire."""
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from smoothbore.core import (
@@ -15,14 +17,24 @@ from smoothbore.core import (
     Modifier,
     ThresholdCheck,
     TotalCheck,
-    at_least,
+    check_range,
     die,
-    in_range,
 )
 
 from . import rules
 from .tables import DEFAULT_TABLES, Cell, Tables
-from .units import FULL_CREW, Arm, Formation, Ground, Unit, Weapon
+from .units import (
+    DIG_PERIODS,
+    EXHAUSTED_AT,
+    FULL_CREW,
+    TIRED_AT,
+    Arm,
+    Formation,
+    Ground,
+    Quality,
+    Unit,
+    Weapon,
+)
 
 D100 = die(100)
 """The percentage roll: the d10 thrown twice, tens then units (00 read as 100)."""
@@ -65,15 +77,25 @@ class FireFacts:
     of dense woods or a town (so seen), whether the fire comes from the target's flank or rear,
     and whether it passes over friends (only from higher ground or at a higher target)."""
 
-    range: int = attrs.field(default=20, validator=in_range(0, 2000))
-    figures: int = attrs.field(default=0, validator=at_least(0))
-    angle: int = attrs.field(default=0, validator=in_range(0, 180))
+    range: int = 20
+    figures: int = 0
+    angle: int = 0
     resting: bool = False
     target_at_edge: bool = True
     flank: bool = False
     rear: bool = False
     over_friends: bool = False
     from_higher_ground: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        # range 0-2000, figures 0 up, angle 0-180, checked inline (made at every fire)
+        r, f, a = self.range, self.figures, self.angle
+        if not (type(r) is int and 0 <= r <= 2000):
+            check_range("FireFacts.range", r, 0, 2000)
+        if not (type(f) is int and f >= 0):
+            check_range("FireFacts.figures", f, 0)
+        if not (type(a) is int and 0 <= a <= 180):
+            check_range("FireFacts.angle", a, 0, 180)
 
 
 def check_can_fire(firer: Unit, target: Unit, facts: FireFacts, moved: bool, tables: Tables,
@@ -82,30 +104,31 @@ def check_can_fire(firer: Unit, target: Unit, facts: FireFacts, moved: bool, tab
     def no(why: str, rule: str = rules.FIRING_RESTRICTIONS) -> IllegalActionError:
         return IllegalActionError(action, why, rule)
 
-    if firer.is_gun and firer.limbered:
-        raise no(f"{firer.name} is limbered")
-    if firer.is_gun and firer.crew == 0:
-        raise no(f"{firer.name} has no crew left", rules.ARTILLERY_CREW)
-    if firer.weapon.is_heavy and moved:
-        raise no("siege guns and mortars may not move and fire")
+    if firer.arm is Arm.ARTILLERY:
+        if firer.limbered:
+            raise no(f"{firer.name} is limbered")
+        if firer.crew == 0:
+            raise no(f"{firer.name} has no crew left", rules.ARTILLERY_CREW)
+        if moved and firer.weapon.is_heavy:
+            raise no("siege guns and mortars may not move and fire")
     if facts.angle > ARC:
         raise no(f"the target is {facts.angle} degrees off the front (at most {ARC})")
     if facts.over_friends and not facts.from_higher_ground:
         raise no("only troops on higher ground fire over intervening troops")
-    if target.ground.hides and not facts.target_at_edge and facts.range > VISIBLE_WITHIN:
+    if not facts.target_at_edge and facts.range > VISIBLE_WITHIN and target.ground.hides:
         raise no(f"{target.name} is inside {target.ground} and seen only within "
                  f"{VISIBLE_WITHIN} mm", rules.VISIBILITY)
     row = tables.weapon(firer.weapon)
-    if row.optional and firer.weapon is Weapon.SNIPER_RIFLE and not row.bands:
-        raise no("no sniper line", rules.SNIPERS)
     if row.factor(facts.range) is None:
         raise no(f"{facts.range} mm is beyond the {firer.weapon} ({row.reach} mm)", rules.WEAPONS)
-    can = eligible(firer)
+    gun = firer.arm is Arm.ARTILLERY
+    can = guns_firing(firer) if gun else front_rank(firer)
     if facts.figures > can:
         raise no(f"only {can} figures or guns of {firer.name} may fire")
-    if firing_count(firer, facts) < 1:
+    count = facts.figures or can  # firing_count
+    if count < 1:
         raise no(f"no figure or gun of {firer.name} can fire")
-    if firer.ammo < rounds_needed(firer, facts):
+    if firer.ammo < (1 if gun else count):  # rounds_needed
         raise no(f"{firer.name} has {firer.ammo} rounds left", rules.AMMUNITION)
 
 
@@ -119,41 +142,83 @@ def rounds_needed(firer: Unit, facts: FireFacts) -> int:
     return 1 if firer.is_gun else firing_count(firer, facts)
 
 
+FIRE_FACTORS: tuple[tuple[str, int], ...] = (
+    ("resting weapons", 1),
+    ("target over two ranks deep", 2),
+    ("first volley or shot in the battle", 2),
+    ("armed with repeating weapons", 2),
+    ("raw troops firing", -1),
+    ("target moved position this period", -1),
+    ("target in cover", -2),
+    ("target is unlimbered artillery", -2),
+    ("firing unit is tired", -2),
+    ("cavalry firing while mounted", -2),
+    ("firing unit has moved or changed formation", -3),
+    ("firing unit is exhausted", -4),
+    ("target in skirmish order", -4),
+    ("target in permanent defenses", -5),
+)
+"""Small arms and artillery fire: Tactical factors, in the text's order."""
+
+
+def fire_terms(firer: Unit, target: Unit, facts: FireFacts, moved: bool,
+               target_moved: bool) -> tuple[bool, ...]:
+    """Which tactical factors apply, one flag per row of ``FIRE_FACTORS`` (the one place the
+    conditions are written)."""
+    ground = target.ground
+    permanent = ground is Ground.PERMANENT
+    effort = firer.effort
+    target_gun = target.arm is Arm.ARTILLERY
+    return (
+        facts.resting,
+        target.formation is Formation.COLUMN and not target_gun,
+        not firer.has_fired,
+        firer.weapon is Weapon.REPEATING_RIFLE,
+        firer.quality is Quality.RAW,
+        target_moved,
+        (ground is not Ground.OPEN and not permanent) or target.dug >= DIG_PERIODS,
+        target_gun and not target.limbered,
+        TIRED_AT <= effort < EXHAUSTED_AT,
+        firer.arm is Arm.CAVALRY and firer.mounted,
+        moved,
+        effort >= EXHAUSTED_AT,
+        target.formation is Formation.SKIRMISH,
+        permanent,
+    )
+
+
+def _basic(firer: Unit, facts: FireFacts, tables: Tables) -> int:
+    basic = tables.weapon(firer.weapon).factor(facts.range)
+    if basic is None:
+        raise InvalidValueError("range", facts.range, f"within the {firer.weapon}'s reach")
+    return basic
+
+
+def fire_total(
+    firer: Unit, target: Unit, facts: FireFacts, *, moved: bool, target_moved: bool,
+    tables: Tables = DEFAULT_TABLES,
+) -> int:
+    """The final firing factor as a number (what ``fire_factor`` explains)."""
+    total = _basic(firer, facts, tables)
+    for (_, value), on in zip(FIRE_FACTORS, fire_terms(firer, target, facts, moved,
+                                                       target_moved), strict=True):
+        if on:
+            total += value
+    return total
+
+
 def fire_factor(
     firer: Unit, target: Unit, facts: FireFacts, *, moved: bool, target_moved: bool,
     tables: Tables = DEFAULT_TABLES,
 ) -> Modified:
-    """Firing procedure 3-4: the basic weapon/range factor plus the tactical factors."""
-    basic = tables.weapon(firer.weapon).factor(facts.range)
-    if basic is None:
-        raise InvalidValueError("range", facts.range, f"within the {firer.weapon}'s reach")
+    """Firing procedure 3-4: the basic weapon/range factor plus the tactical factors, each
+    labelled with its rule."""
+    basic = _basic(firer, facts, tables)
     r = rules.FIRING_FACTORS
-    ground = target.ground
-    permanent = ground is Ground.PERMANENT
-    cover = (ground.is_cover and not permanent) or target.dug >= 4
-    mods = (
-        Modifier("resting weapons", 1, r) if facts.resting else None,
-        Modifier("target over two ranks deep", 2, r)
-        if target.formation is Formation.COLUMN and not target.is_gun else None,
-        Modifier("first volley or shot in the battle", 2, r) if not firer.has_fired else None,
-        Modifier("armed with repeating weapons", 2, r)
-        if firer.weapon is Weapon.REPEATING_RIFLE else None,
-        Modifier("raw troops firing", -1, r) if firer.quality.value == "raw" else None,
-        Modifier("target moved position this period", -1, r) if target_moved else None,
-        Modifier("target in cover", -2, r) if cover else None,
-        Modifier("target is unlimbered artillery", -2, r)
-        if target.is_gun and not target.limbered else None,
-        Modifier("firing unit is tired", -2, r) if firer.tired else None,
-        Modifier("cavalry firing while mounted", -2, r)
-        if firer.arm is Arm.CAVALRY and firer.mounted else None,
-        Modifier("firing unit has moved or changed formation", -3, r) if moved else None,
-        Modifier("firing unit is exhausted", -4, r) if firer.exhausted else None,
-        Modifier("target in skirmish order", -4, r)
-        if target.formation is Formation.SKIRMISH else None,
-        Modifier("target in permanent defenses", -5, r) if permanent else None,
-    )
+    terms = fire_terms(firer, target, facts, moved, target_moved)
     return Modified(basic, f"{firer.weapon} at {facts.range} mm", rules.WEAPONS).plus(
-        *(m for m in mods if m is not None)
+        *(Modifier(label, value, r) for (label, value), on in zip(FIRE_FACTORS, terms,
+                                                                   strict=True) if on)
     )
 
 
@@ -174,9 +239,17 @@ def figures_lost(cell: Cell, *, dice: Dice, reason: str = "extra figure") -> int
     """The definite figures plus one more on a percentage roll at or under the chance."""
     if cell.percent == 0:
         return cell.definite
-    extra = dice.roll(ThresholdCheck((D100,), cell.percent, at_least=False),
-                      reason=f"{reason}: {cell.percent}% chance", rule=rules.CASUALTY_TABLE)
+    extra = dice.roll(_percent_check(cell.percent), reason=reason, rule=rules.CASUALTY_TABLE)
     return cell.definite + (1 if extra else 0)
+
+
+_D10 = TotalCheck((D10,))
+
+
+@functools.lru_cache(maxsize=128)
+def _percent_check(percent: int) -> ThresholdCheck:
+    """The percentage roll: the d100 at or under the chance."""
+    return ThresholdCheck((D100,), percent, at_least=False)
 
 
 def counter_battery(factor: int, *, dice: Dice, tables: Tables = DEFAULT_TABLES) -> int:
@@ -185,7 +258,7 @@ def counter_battery(factor: int, *, dice: Dice, tables: Tables = DEFAULT_TABLES)
     row = tables.counter_battery_row(factor)
     if row is None:
         return 0
-    score = dice.roll(TotalCheck((D10,)), reason="counter-battery", rule=rules.COUNTER_BATTERY)
+    score = dice.roll(_D10, reason="counter-battery", rule=rules.COUNTER_BATTERY)
     return row.pieces(score)
 
 

@@ -40,9 +40,10 @@ RISK_BANDS = (
     Band(Fate.WOUNDED.value, 9, 10),
 )
 
+_RISK = TableCheck((D10,), RISK_BANDS)
+
 
 def risk_to_general(*, dice: Dice) -> Fate:
     """Risk to generals: a d10, 1 killed outright, 9 or 10 seriously wounded (out of action
     for the rest of the battle), otherwise unhurt."""
-    return Fate(dice.roll(TableCheck((D10,), RISK_BANDS), reason="risk to general",
-                          rule=rules.RISK_TO_GENERALS))
+    return Fate(dice.roll(_RISK, reason="risk to general", rule=rules.RISK_TO_GENERALS))

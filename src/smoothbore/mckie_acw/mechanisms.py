@@ -10,7 +10,7 @@ from typing import Annotated
 from smoothbore.core import Dice, Help, Mechanism
 
 from . import rules
-from .firing import FireFacts, add_cells, casualties, counter_battery, figures_lost, fire_factor
+from .firing import FireFacts, add_cells, casualties, counter_battery, figures_lost, fire_total
 from .generalship import activate, risk_to_general, roll_initiative
 from .losses import battle_losses
 from .melee import Attack, Fighter, resolve_melee
@@ -94,8 +94,8 @@ def fire(
                    formation=target_formation, ground=target_ground)
     row = DEFAULT_TABLES.weapon(weapon)
     facts = FireFacts(range=min(range, row.reach), resting=resting)
-    factor = fire_factor(firer, target, facts, moved=moved, target_moved=target_moved)
-    return figures_lost(casualties(factor.total, firing), dice=dice)
+    factor = fire_total(firer, target, facts, moved=moved, target_moved=target_moved)
+    return figures_lost(casualties(factor, firing), dice=dice)
 
 
 def casualty_roll(

@@ -13,7 +13,6 @@ from .units import Arm, Formation, Ground, Unit
 
 MANHANDLE = 20
 """Field artillery crews may manhandle their guns up to 20 mm in a period."""
-DIG_PERIODS = 4
 TRENCH_PER_FIGURE = 7
 """One figure digs 7 mm of trench in 4 complete periods."""
 
@@ -36,13 +35,15 @@ class Manoeuvre(enum.Enum):
     @property
     def cost(self) -> int:
         """Per cent of the move deducted: formation 50, facing, mounting and limbering 25."""
-        return {"none": 0, "change-formation": 50, "manhandle": 0}.get(self.value, 25)
+        if self is Manoeuvre.NONE or self is Manoeuvre.MANHANDLE:
+            return 0
+        return 50 if self is Manoeuvre.CHANGE_FORMATION else 25
 
 
 def rate(unit: Unit, tables: Tables = DEFAULT_TABLES, *, limbered: bool | None = None) -> int:
     """A unit's full move in mm: foot (and dismounted cavalry) and mounted cavalry by
     formation; limbered guns (field, or siege guns and mortars); unlimbered guns 0."""
-    if unit.is_gun:
+    if unit.arm is Arm.ARTILLERY:
         if not (unit.limbered if limbered is None else limbered):
             return 0
         key = "siege-artillery-limbered" if unit.weapon.is_heavy else "field-artillery-limbered"
@@ -61,6 +62,11 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
     m = Manoeuvre
     if dense_woods and unit.arm is not Arm.FOOT:
         raise no("only foot may move in dense woods", rules.DENSE_WOODS)
+    if manoeuvre is m.NONE and formation is None:  # the plain move, the common case
+        full = rate(unit, tables)
+        if double:
+            full *= 2
+        return full // 2 if dense_woods else full
     if (manoeuvre is m.CHANGE_FORMATION) != (formation is not None):
         raise no("a formation change names the new formation, and only it does")
     if manoeuvre is m.CHANGE_FORMATION:

@@ -7,7 +7,8 @@ A turn is one battle period (``begin_turn``): ``turn_scoped`` fields last a peri
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from collections.abc import Callable
+from typing import Any, TypeAlias, TypeVar, cast
 
 import attrs
 
@@ -27,7 +28,7 @@ from .morale import Circumstance, MoraleFacts
 from .options import DEFAULT_OPTIONS, Options
 from .phases import INITIATIVE
 from .tables import Cell
-from .units import Commander, Rank, Unit, Weapon
+from .units import DIG_PERIODS, Commander, Fate, Rank, Unit, Weapon
 
 NO_SCENARIO = Scenario()
 SNIPER_EVERY = 200
@@ -180,20 +181,57 @@ def other(state: State, side: str) -> str:
     return state.sides[1] if state.sides[0] == side else state.sides[0]
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def by_identity(build: Callable[[K], V]) -> Callable[[K], V]:
+    """``build`` remembered for the last value it was given, by identity: states never
+    change, so a step's candidates and checks share one index of the army (the pair is
+    stored as one tuple, so a reader never sees a key with another key's value)."""
+    last: list[tuple[object, V]] = [(object(), cast(V, None))]
+
+    def lookup(key: K) -> V:
+        seen, value = last[0]
+        if seen is key:
+            return value
+        value = build(key)
+        last[0] = (key, value)
+        return value
+
+    return lookup
+
+
+@by_identity
+def _unit_index(units: tuple[Unit, ...]) -> dict[str, Unit]:
+    return {u.id: u for u in units}
+
+
+@by_identity
+def _commander_index(commanders: tuple[Commander, ...]) -> dict[str, tuple[Commander, ...]]:
+    """Each commander's line of command: himself and his superiors up to the chief."""
+    by_id = {c.id: c for c in commanders}
+    lines: dict[str, tuple[Commander, ...]] = {}
+    for c in commanders:
+        line: list[Commander] = []
+        current: Commander | None = c
+        while current is not None and len(line) < 10:
+            line.append(current)
+            current = by_id.get(current.superior) if current.superior else None
+        lines[c.id] = tuple(line)
+    return lines
+
+
 def find_unit(state: State, unit_id: str) -> Unit:
     """The unit with this id."""
-    for unit in state.units:
-        if unit.id == unit_id:
-            return unit
-    return state.unit(unit_id)
+    unit = _unit_index(state.units).get(unit_id)
+    return unit if unit is not None else state.unit(unit_id)
 
 
 def find_commander(state: State, commander_id: str) -> Commander:
     """The commander with this id."""
-    for c in state.commanders:
-        if c.id == commander_id:
-            return c
-    return state.commander(commander_id)
+    line = _commander_index(state.commanders).get(commander_id)
+    return line[0] if line else state.commander(commander_id)
 
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
@@ -208,13 +246,8 @@ def own_unit(state: State, unit_id: str, action: object) -> Unit:
 
 def chain(state: State, commander_id: str) -> tuple[Commander, ...]:
     """A commander and his superiors up to the commander-in-chief."""
-    out: list[Commander] = []
-    current = commander_id
-    while current and len(out) < 10:
-        c = find_commander(state, current)
-        out.append(c)
-        current = c.superior
-    return tuple(out)
+    line = _commander_index(state.commanders).get(commander_id)
+    return line if line is not None else (state.commander(commander_id),)
 
 
 def corps_of(state: State, unit: Unit) -> str:
@@ -229,7 +262,10 @@ def in_command(state: State, unit: Unit) -> Commander:
     """The general commanding a unit now: its own, or the next active one up the line if he
     has fallen (M5)."""
     line = chain(state, unit.commander)
-    return next((c for c in line if c.active), line[-1])
+    for c in line:
+        if c.fate is Fate.ACTIVE:
+            return c
+    return line[-1]
 
 
 def may_advance(state: State, unit: Unit) -> bool:
@@ -269,7 +305,10 @@ def add_amount(pairs: tuple[tuple[str, int], ...], key: str, value: int
 
 def contact_of(state: State, unit_id: str) -> Contact | None:
     """The melee a unit is in, if any."""
-    return next((c for c in state.extra.contacts if unit_id in (c.attacker, c.defender)), None)
+    for c in state.extra.contacts:
+        if c.attacker == unit_id or c.defender == unit_id:
+            return c
+    return None
 
 
 def live_charges(state: State) -> tuple[Charge, ...]:
@@ -280,7 +319,7 @@ def live_charges(state: State) -> tuple[Charge, ...]:
 def in_cover(unit: Unit) -> bool:
     """Morale: behind or in cover: cover, woods, a town, permanent defenses or a finished
     trench."""
-    return unit.ground.is_cover or unit.dug >= 4
+    return unit.ground.is_cover or unit.dug >= DIG_PERIODS
 
 
 def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_past: int = 0,

@@ -16,7 +16,6 @@ from smoothbore.core import Log
 
 from . import effort, rules
 from .actions import Fire, PickOffGeneral
-from .ammunition import spend
 from .effects import lose, risk
 from .firing import (
     FireFacts,
@@ -33,6 +32,7 @@ from .firing import (
 from .generalship import risk_to_general
 from .state import (
     State,
+    by_identity,
     contact_of,
     find_commander,
     find_unit,
@@ -40,7 +40,7 @@ from .state import (
     live_charges,
     own_unit,
 )
-from .tables import Cell, Tables
+from .tables import NOTHING, Tables
 from .units import Fate, Status, Unit, Weapon
 
 
@@ -86,24 +86,47 @@ def default_facts(tables: Tables, weapon: Weapon) -> FireFacts:
     return FireFacts(range=band.to)
 
 
+@attrs.frozen
+class Firer:
+    """What the step knows of a unit able to fire: its target priorities (empty: any enemy
+    in range) and whether they come from a charge against it (priority 1, never waived)."""
+
+    top: tuple[str, ...]
+    charged: bool
+
+
+@by_identity
+def _firers(state: State) -> dict[str, Firer]:
+    """The acting side's units able to fire now, worked out once for a state (shared by the
+    candidates and every check of the step)."""
+    acting = state.extra.acting
+    out: dict[str, Firer] = {}
+    for unit in state.units:
+        if unit.side == acting and unit.on_table and can_fire(state, unit):
+            charging = charging_firer(state, unit)
+            out[unit.id] = Firer(charging or priority_targets(state, unit), bool(charging))
+    return out
+
+
 def candidates_fire(state: State) -> Iterator[Fire]:
-    """Each unit able to fire, at each enemy on the table, at its nearest harmful band;
-    targets below the top priority with ``beyond_priority``."""
+    """Each unit able to fire, at each enemy on the table, at its nearest harmful band (with
+    fewer figures where rounds are short); targets below the top priority with
+    ``beyond_priority``, except below an enemy charging the firer."""
     enemies = [u for u in state.units if u.side != state.extra.acting and u.on_table]
     tables = state.options.tables
-    for firer in state.units_of(state.extra.acting):
-        if not firer.on_table or not can_fire(state, firer):
+    snipers = state.options.snipers
+    firers = _firers(state)
+    for firer in state.units:
+        able = firers.get(firer.id)
+        if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not snipers):
             continue
-        if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
-            continue
-        top = priority_targets(state, firer)
+        top = able.top
         facts = default_facts(tables, firer.weapon)
         if not firer.is_gun and firer.ammo < eligible(firer):
             facts = attrs.evolve(facts, figures=firer.ammo)  # fewer fire (M10)
-        charged = bool(top) and top[0] in {c.charger for c in live_charges(state)}
         for target in enemies:
             beyond = bool(top) and target.id not in top
-            if beyond and charged:
+            if beyond and able.charged:
                 continue  # priority 1 is never waived (M17)
             yield Fire(firer.id, target.id, facts, beyond)
 
@@ -111,35 +134,34 @@ def candidates_fire(state: State) -> Iterator[Fire]:
 def check_fire(state: State, action: Fire) -> None:
     """Step 4: the firer may fire (``can_fire``) at an enemy on the table, within the
     restrictions on firing, its weapon's reach and its rounds; target priorities hold unless
-    the player says the higher ones are out of range or sight."""
+    the player says the higher ones are out of range or sight (never a charging enemy's)."""
     firer = own_unit(state, action.firer, action)
     target = find_unit(state, action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table",
                       rules.FIRING_PROCEDURE)
-    if not can_fire(state, firer):
+    able = _firers(state).get(firer.id)
+    if able is None:
         raise illegal(action, f"{firer.name} may not fire now", rules.FIRING_RESTRICTIONS)
     if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
         raise illegal(action, "snipers are an optional rule not in play", rules.SNIPERS)
-    top = priority_targets(state, firer)
+    top = able.top
     if top and target.id not in top and not action.beyond_priority:
         raise illegal(action, "a target of higher priority must be fired on first",
                       rules.TARGET_PRIORITIES)
     if action.beyond_priority and (not top or target.id in top):
         raise illegal(action, "this target is of the highest priority", rules.TARGET_PRIORITIES)
-    if action.beyond_priority and charging_firer(state, firer):
+    if action.beyond_priority and able.charged:
         raise illegal(action, "an enemy charging the firer is in sight and closing: it must be "
                       "fired on first", rules.TARGET_PRIORITIES)
     check_can_fire(firer, target, action.facts, firer.id in state.extra.moved,
                    state.options.tables, action)
 
 
-def _fired(state: State, firer: Unit, rounds: int) -> State:
-    firer = spend(effort.earn(firer, effort.FIRING), rounds)
-    firer = attrs.evolve(firer, has_fired=True)
-    x = state.extra
-    return state.with_units(firer).with_extra(fired=x.fired | {firer.id},
-                                              worked=x.worked | {firer.id})
+def _fired(firer: Unit, rounds: int) -> Unit:
+    """The firer after firing: rounds spent, an effort point, its first volley gone."""
+    return attrs.evolve(firer, effort=firer.effort + effort.FIRING,
+                        ammo=max(0, firer.ammo - rounds), has_fired=True)
 
 
 def apply_fire(state: State, action: Fire, log: Log) -> State:
@@ -158,26 +180,27 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     log.add("fire", f"{firer.name} fires at {target.name}: {n} "
             f"{'guns' if firer.is_gun else 'figures'} at factor {factor}, {cell}",
             rules.FIRING_PROCEDURE, target.id)
-    state = _fired(state, firer, rounds_needed(firer, action.facts))
-    pending = dict(state.extra.pending)
-    pending[target.id] = add_cells(pending.get(target.id, Cell(0, 0)), cell)
+    changed = [_fired(firer, rounds_needed(firer, action.facts))]
+    pending = dict(x.pending)
+    pending[target.id] = add_cells(pending.get(target.id, NOTHING), cell)
     updates: dict[str, object] = {
         "pending": tuple(pending.items()),
-        "fired_on_by": (*state.extra.fired_on_by, (target.id, firer.id)),
+        "fired_on_by": (*x.fired_on_by, (target.id, firer.id)),
+        "fired": x.fired | {firer.id},
+        "worked": x.worked | {firer.id},
     }
     if action.facts.flank:
-        updates["flanked"] = state.extra.flanked | {target.id}
+        updates["flanked"] = x.flanked | {target.id}
     if action.facts.rear:
-        updates["rear"] = state.extra.rear | {target.id}
+        updates["rear"] = x.rear | {target.id}
     if firer.is_gun:
-        updates["under_artillery"] = state.extra.under_artillery | {target.id}
-    state = state.with_extra(**updates)
+        updates["under_artillery"] = x.under_artillery | {target.id}
     if firer.is_gun and target.is_gun and target.pieces:
         pieces = min(target.pieces, counter_battery(factor.total, dice=log.dice, tables=tables))
-        target = find_unit(state, target.id)
-        state = state.with_units(attrs.evolve(target, pieces=target.pieces - pieces))
+        changed.append(attrs.evolve(target, pieces=target.pieces - pieces))
         log.add("counter-battery", f"{target.name} loses {pieces} piece(s), "
                 f"{target.pieces - pieces} left", rules.COUNTER_BATTERY, target.id)
+    state = state.with_units(*changed).with_extra(**updates)
     return risk(state, target.id, log, once=True)
 
 
@@ -234,7 +257,9 @@ def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> St
     firer = find_unit(state, action.firer)
     g = find_commander(state, action.general)
     log.add("fire", f"{firer.name} pick out {g.name} at {action.range} mm", rules.SNIPERS, g.id)
-    state = _fired(state, firer, 1)
+    x = state.extra
+    state = state.with_units(_fired(firer, 1)).with_extra(fired=x.fired | {firer.id},
+                                                          worked=x.worked | {firer.id})
     fate = risk_to_general(dice=log.dice)
     if fate is not Fate.ACTIVE:
         state = state.with_commanders(attrs.evolve(g, fate=fate, attached_to=""))

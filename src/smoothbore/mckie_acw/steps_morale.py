@@ -82,7 +82,11 @@ def friend_routed_open(state: State, unit: Unit) -> int:
 
 def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
     """The acting side's compulsory tests still to take in this step."""
-    units = [u for u in state.units_of(state.extra.acting) if u.on_table]
+    phase = state.phase
+    if phase != CHARGER_TESTS and phase != RECEIVE_TESTS and phase != MORALE:
+        return ()
+    acting = state.extra.acting
+    units = [u for u in state.units if u.side == acting and u.on_table]
     if state.phase == CHARGER_TESTS:
         return tuple((u, C.CHARGER_FIRED_ON) for u in units if charger_due(state, u))
     if state.phase == RECEIVE_TESTS:

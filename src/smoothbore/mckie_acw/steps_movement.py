@@ -14,11 +14,12 @@ from . import effort, rules
 from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resupply
 from .ammunition import resupply
 from .effects import set_status
-from .movement import DIG_PERIODS, Manoeuvre, max_move, rate, trench_covers
+from .movement import Manoeuvre, max_move, rate, trench_covers
 from .state import (
     State,
     add_amount,
     amount,
+    by_identity,
     contact_of,
     corps_of,
     find_commander,
@@ -27,7 +28,7 @@ from .state import (
     may_advance,
     own_unit,
 )
-from .units import MAX_HELPERS, Arm, Formation, Ground, Status, Unit
+from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit
 
 GENERAL_RIDE = 600
 """Generals may always move 600 mm in one period if mounted."""
@@ -92,14 +93,30 @@ def free_to_act(state: State, unit: Unit) -> bool:
     """A steady unit of the acting side that has not acted this step, is not charging, halted,
     in melee or bound to retire."""
     x = state.extra
-    return (
-        unit.steady
-        and unit.id not in x.done
-        and unit.id not in x.halted
-        and not unit.must_retire
-        and not any(c.charger == unit.id and not c.stopped for c in x.charges)
-        and contact_of(state, unit.id) is None
-    )
+    uid = unit.id
+    if (unit.status is not Status.STEADY or unit.must_retire or uid in x.done
+            or uid in x.halted):
+        return False
+    for c in x.charges:
+        if c.charger == uid and not c.stopped:
+            return False
+    return contact_of(state, uid) is None
+
+
+@by_identity
+def _free(state: State) -> frozenset[str]:
+    """The acting side's units free to act now (worked out once for a state, shared by the
+    candidates and every check of a step)."""
+    acting = state.extra.acting
+    return frozenset(u.id for u in state.units
+                     if u.side == acting and u.on_table and free_to_act(state, u))
+
+
+@by_identity
+def _advancing(state: State) -> frozenset[str]:
+    """The acting side's units free to act whose orders and activation let them advance."""
+    free = _free(state)
+    return frozenset(u.id for u in state.units if u.id in free and may_advance(state, u))
 
 
 def candidates_move(state: State) -> Iterator[Move]:
@@ -107,8 +124,9 @@ def candidates_move(state: State) -> Iterator[Move]:
     formation change, facing, mounting or dismounting, limbering or unlimbering and
     manhandling, at the distances the manoeuvre leaves."""
     tables = state.options.tables
-    for unit in state.units_of(state.extra.acting):
-        if not unit.on_table or not free_to_act(state, unit):
+    free = _free(state)
+    for unit in state.units:
+        if unit.id not in free:
             continue
         woods = unit.ground is Ground.DENSE_WOODS
         if rate(unit, tables):
@@ -140,14 +158,14 @@ def check_move(state: State, action: Move) -> None:
     for a double move, halved in dense woods); it advances only if its orders and activation
     let it; a resting unit stays put; only foot enter dense woods."""
     unit = own_unit(state, action.unit, action)
-    if not free_to_act(state, unit):
+    if unit.id not in _free(state):
         raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
     if unit.resting and (action.distance != 0 or action.manoeuvre is not Manoeuvre.NONE):
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)
     if action.ends_in is Ground.DENSE_WOODS and not action.dense_woods:
         raise illegal(action, "a unit ending in dense woods moves through them", rules.DENSE_WOODS)
-    if action.advancing and not may_advance(state, unit):
+    if action.advancing and unit.id not in _advancing(state):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
     if action.ends_in is Ground.DENSE_WOODS and unit.arm is not Arm.FOOT:
@@ -218,7 +236,7 @@ def check_dig(state: State, action: Dig) -> None:
     figures' trench (7 mm each) will cover its frontage, and not yet entrenched."""
     unit = own_unit(state, action.unit, action)
     r = rules.DIGGING
-    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+    if unit.id not in _free(state) or unit.id in state.extra.moved:
         raise illegal(action, f"{unit.name} may not dig now: no other task while digging", r)
     if unit.is_gun or (unit.arm is Arm.CAVALRY and unit.mounted):
         raise illegal(action, "foot or dismounted cavalry dig", r)
@@ -252,7 +270,7 @@ def check_resupply(state: State, action: Resupply) -> None:
     """A unit free to act, short of rounds, whose corps' train has rounds left."""
     unit = own_unit(state, action.unit, action)
     r = rules.AMMUNITION
-    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+    if unit.id not in _free(state) or unit.id in state.extra.moved:
         raise illegal(action, f"{unit.name} may not draw ammunition now", r)
     if unit.ammo >= unit.full_ammo:
         raise illegal(action, f"{unit.name} is full ({unit.ammo} rounds)", r)
@@ -292,7 +310,7 @@ def check_attach_helpers(state: State, action: AttachHelpers) -> None:
         raise illegal(action, "foot or cavalry figures help a gun model's crew", r)
     if battery.helpers + action.figures > MAX_HELPERS:
         raise illegal(action, f"{battery.name} may have at most {MAX_HELPERS} helpers", r)
-    if not free_to_act(state, unit) or unit.id in state.extra.moved:
+    if unit.id not in _free(state) or unit.id in state.extra.moved:
         raise illegal(action, f"{unit.name} may not detach figures now", r)
     if unit.figures <= action.figures:
         raise illegal(action, f"{unit.name} has only {unit.figures} figure(s)", r)

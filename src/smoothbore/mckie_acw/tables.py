@@ -191,19 +191,19 @@ class Tables:
 
     def weapon(self, weapon: Weapon) -> WeaponRow:
         """The weapon/range factor row of a weapon."""
-        return next(row for row in self.weapons if row.weapon is weapon)
+        return _index(self).weapons[weapon]
 
     def rate(self, key: str) -> int:
         """A movement rate in millimetres (data/movement.toml)."""
-        return dict(self.movement)[key]
+        return _index(self).movement[key]
 
     def melee_factor(self, key: str) -> int:
         """A melee tactical factor (data/melee.toml)."""
-        return dict(self.melee_factors)[key]
+        return _index(self).melee_factors[key]
 
     def basic_fighting(self, key: str) -> int:
         """A basic fighting factor (data/melee.toml)."""
-        return dict(self.melee_basic)[key]
+        return _index(self).melee_basic[key]
 
     def base(self, key: str) -> tuple[int, int]:
         """The frontage and depth of a figure's base (data/bases.toml)."""
@@ -228,6 +228,22 @@ class Tables:
                 return g
         raise InvalidValueError("general", name, "one of " + ", ".join(g.name for g in
                                                                        self.generals))
+
+
+@attrs.frozen
+class _Index:
+    """The keyed tables of a ``Tables`` as dictionaries, made once for each value."""
+
+    weapons: Mapping[Weapon, WeaponRow]
+    movement: Mapping[str, int]
+    melee_factors: Mapping[str, int]
+    melee_basic: Mapping[str, int]
+
+
+@functools.lru_cache(maxsize=16)
+def _index(tables: Tables) -> _Index:
+    return _Index({row.weapon: row for row in tables.weapons}, dict(tables.movement),
+                  dict(tables.melee_factors), dict(tables.melee_basic))
 
 
 # --- reading and checking ---------------------------------------------------------------

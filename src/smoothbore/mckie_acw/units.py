@@ -17,6 +17,8 @@ MAX_HELPERS = 3
 """Up to 3 foot or cavalry figures may be attached to help the trained crew."""
 GUNS_PER_MODEL = 20
 """A gun model counts as 20 guns on the casualty table."""
+DIG_PERIODS = 4
+"""Movement: one figure digs its 7 mm of trench in 4 complete periods."""
 TIRED_AT = 7
 EXHAUSTED_AT = 12
 """Effort points: tired after 7, exhausted after 12."""
@@ -53,7 +55,8 @@ class Weapon(enum.Enum):
     @property
     def is_gun(self) -> bool:
         """Whether the weapon is an artillery piece."""
-        return self in _GUNS
+        return (self is Weapon.SMOOTHBORE_12LB or self is Weapon.RODMAN_3IN
+                or self is Weapon.SIEGE_GUN or self is Weapon.MORTAR_10IN)
 
     @property
     def is_heavy(self) -> bool:
@@ -61,8 +64,6 @@ class Weapon(enum.Enum):
         limber or unlimber."""
         return self is Weapon.SIEGE_GUN or self is Weapon.MORTAR_10IN
 
-
-_GUNS = frozenset({Weapon.SMOOTHBORE_12LB, Weapon.RODMAN_3IN, Weapon.SIEGE_GUN, Weapon.MORTAR_10IN})
 
 
 class Quality(enum.Enum):
@@ -132,10 +133,8 @@ class Status(enum.Enum):
 
     @property
     def on_table(self) -> bool:
-        return self in _ON_TABLE
+        return self is Status.STEADY or self is Status.RETREATING or self is Status.ROUTING
 
-
-_ON_TABLE = frozenset({Status.STEADY, Status.RETREATING, Status.ROUTING})
 
 
 def _default_ammo(instance: Unit) -> int:
@@ -177,17 +176,24 @@ class Unit:
     resting: bool = False
 
     def __attrs_post_init__(self) -> None:
-        # the field checks written inline (a unit is made at every change of a battle):
-        # figures 0-60, initial_figures 1+, pieces 0-20, helpers 0-3, ammo 0+, effort 0+,
-        # dug 0-4; the error comes from check_range, naming the field
-        for name, value, low, high in (
-            ("figures", self.figures, 0, 60), ("initial_figures", self.initial_figures, 1, None),
-            ("pieces", self.pieces, 0, GUNS_PER_MODEL), ("helpers", self.helpers, 0, MAX_HELPERS),
-            ("ammo", self.ammo, 0, None), ("effort", self.effort, 0, None),
-            ("dug", self.dug, 0, 4),
-        ):
-            if type(value) is not int or value < low or (high is not None and value > high):
-                check_range(f"Unit.{name}", value, low, high)
+        # the field checks written inline (a unit is made at every change of a battle); the
+        # error comes from check_range, naming the field
+        f, i, p, h, a, e, d = (self.figures, self.initial_figures, self.pieces, self.helpers,
+                               self.ammo, self.effort, self.dug)
+        if not (type(f) is int and 0 <= f <= 60):
+            check_range("Unit.figures", f, 0, 60)
+        if not (type(i) is int and i >= 1):
+            check_range("Unit.initial_figures", i, 1)
+        if not (type(p) is int and 0 <= p <= GUNS_PER_MODEL):
+            check_range("Unit.pieces", p, 0, GUNS_PER_MODEL)
+        if not (type(h) is int and 0 <= h <= MAX_HELPERS):
+            check_range("Unit.helpers", h, 0, MAX_HELPERS)
+        if not (type(a) is int and a >= 0):
+            check_range("Unit.ammo", a, 0)
+        if not (type(e) is int and e >= 0):
+            check_range("Unit.effort", e, 0)
+        if not (type(d) is int and 0 <= d <= DIG_PERIODS):
+            check_range("Unit.dug", d, 0, DIG_PERIODS)
         if (self.arm is Arm.ARTILLERY) != self.weapon.is_gun:
             allowed = "a gun" if self.arm is Arm.ARTILLERY else "a small arm"
             raise InvalidValueError("Unit.weapon", self.weapon.value, f"{allowed} for {self.arm}")

@@ -44,7 +44,17 @@ def is_over(state: State) -> bool:
     limit = state.scenario.turn_limit
     if limit is not None and state.turn > limit:
         return True
-    return len(_in_good_order(state)) < len(state.sides)
+    first, second = state.sides
+    standing_first = standing_second = False
+    for u in state.units:
+        if u.status is Status.STEADY or u.status is Status.RETREATING:
+            if u.side == first:
+                standing_first = True
+            elif u.side == second:
+                standing_second = True
+            if standing_first and standing_second:
+                return False
+    return True
 
 
 def figures_lost(state: State, side: str) -> int:
