@@ -353,3 +353,32 @@ def test_battle_record_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert err.count("\n") == 1
     assert main(["battle", TOY, "--record", str(tmp_path / "no" / "dir.json")]) == 2
     assert "--record=" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"],
+    ["simulate", "will_awi", "--runs", "1000000", "--jobs", "2"],
+], ids=["samples", "simulate-jobs"])
+def test_ctrl_c_stops_cleanly_after_the_exact_results(argv: list[str]) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def own_group() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    process = subprocess.Popen([sys.executable, "-m", "smoothbore", *argv],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=own_group)
+    assert process.stdout is not None
+    if argv[0] == "odds":  # the exact table is out before sampling starts
+        lines = [process.stdout.readline() for _ in range(5)]
+        assert lines[3] == "mean 3.50, standard deviation 1.21\n"
+    time.sleep(2)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == "smoothbore: interrupted\n"

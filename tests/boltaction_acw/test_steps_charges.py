@@ -55,10 +55,12 @@ def test_the_charged_side_reacts() -> None:
     state = reacting()
     assert TURN.to_act(state) == CONFEDERATE
     legal = TURN.legal_actions(state)
-    assert Respond(Response.FIRE) in legal and Respond(Response.HOLD) in legal
-    assert Respond(Response.COUNTER_CHARGE) not in legal
+    assert Respond("c4va", Response.FIRE) in legal and Respond("c4va", Response.HOLD) in legal
+    assert Respond("c4va", Response.COUNTER_CHARGE) not in legal
     with pytest.raises(IllegalActionError):
-        TURN.step(state, Respond(Response.HOLD, "u7wi"))  # not a friend of the charged
+        TURN.step(state, Respond("c4va", Response.HOLD, "u7wi"))  # not a friend of the charged
+    with pytest.raises(IllegalActionError, match="the charged unit"):
+        TURN.step(state, Respond("c2va", Response.HOLD))
 
 
 def test_the_melee_follows_only_a_passed_reaction_test() -> None:
@@ -66,7 +68,7 @@ def test_the_melee_follows_only_a_passed_reaction_test() -> None:
     small = with_units(state, revise(find(state, "u2wi"), bases=1),
                        revise(find(state, "c4va"), bases=1))
     dist = odds(lambda dice: any(e.kind == "melee" for e in
-                                 TURN.apply(small, Respond(Response.HOLD), dice)[1]))
+                                 TURN.apply(small, Respond("c4va", Response.HOLD), dice)[1]))
     # regular 8, colonel +1, one base left: -4 for the bases below 5
     assert dist.probability(True) == two_d6_at_most(8 + 1 - 4)
 

@@ -341,3 +341,15 @@ def test_replace_changes_only_what_needs_no_second_look_at_the_army() -> None:
         state.replace(turn=0)
     with pytest.raises(InvalidValueError, match=r"BattleState.replace=\['units'\]"):
         state.replace(units=())
+
+
+def test_with_units_checks_the_new_units_and_keeps_the_rest() -> None:
+    state = make_state(units=50)
+    moved = state.with_units(attrs.evolve(state.unit("x7"), hits=3))
+    assert moved.unit("x7").hits == 3
+    assert [u.id for u in moved.units] == [u.id for u in state.units]
+    assert moved.units[3:] == state.units[3:] or moved.unit("x9") is state.unit("x9")
+    with pytest.raises(InvalidValueError, match="ToyUnit.side='france'"):
+        state.with_units(ToyUnit("x7", "turncoats", "france"))
+    with pytest.raises(InvalidValueError, match="ToyCommander.side='france'"):
+        state.with_commanders(ToyCommander("c1", "Lafayette", "france"))

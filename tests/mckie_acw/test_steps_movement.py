@@ -118,3 +118,12 @@ def test_compulsory_routs_and_only_routers_leave_the_table() -> None:
     after, _ = TURN.step(state, CompulsoryMove("a2", off_table=True))
     assert after.unit("a2").status is Status.OFF_TABLE
     assert "a2" in after.extra.shifted
+
+
+def test_a_unit_in_dense_woods_moves_at_half_rate() -> None:
+    state = at(battle(foot("a1", ground=Ground.DENSE_WOODS), foot("b1", B)), MOVEMENT)
+    with pytest.raises(IllegalActionError, match="in dense woods"):
+        TURN.step(state, Move("a1", None, advancing=True))
+    with pytest.raises(IllegalActionError, match="may move 60 mm"):
+        TURN.step(state, Move("a1", 61, dense_woods=True))
+    assert Move("a1", None, advancing=True, dense_woods=True) in TURN.legal_actions(state)

@@ -130,9 +130,10 @@ class EndActivation:
 
 @attrs.frozen(cache_hash=True)
 class Respond:
-    """The charged unit's reaction; ``behind`` is a friendly unit in the way of its retreat
-    if it fails its order test (Melee)."""
+    """The charged unit ``unit_id``'s reaction; ``behind`` is a friendly unit in the way of
+    its retreat if it fails its order test (Melee)."""
 
+    unit_id: str
     response: Response
     behind: str | None = None
 

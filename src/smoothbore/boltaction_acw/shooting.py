@@ -113,7 +113,12 @@ def shots(unit: Unit) -> int:
 
 def fire_problem(firer: Unit, target: Unit, facts: ShotFacts) -> str:
     """Why ``firer`` may not shoot ``target`` with these facts ("" if it may): weapon, range,
-    arc (Shooting; Ranges)."""
+    arc (Shooting; Ranges). Nothing about the target itself forbids a shot."""
+    return _fire_problem(firer, facts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fire_problem(firer: Unit, facts: ShotFacts) -> str:
     if shots(firer) == 0:
         return f"{firer.name} has no shot ({firer.kind}, {firer.formation})"
     if facts.distance > firer.weapon.max_range:

@@ -167,7 +167,13 @@ def group_name(state: State, group: str) -> str:
 
 def group_side(state: State, group: str) -> str:
     """The side of a group."""
-    return group_units(state, group)[0].side
+    side = _group_sides(state).get(group)
+    return side if side is not None else group_units(state, group)[0].side
+
+
+@per_state
+def _group_sides(state: State) -> dict[str, str]:
+    return {group_of(unit): unit.side for unit in state.units}
 
 
 def fill_bag(units: tuple[Unit, ...], commanders: tuple[Commander, ...],

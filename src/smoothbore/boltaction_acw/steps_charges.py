@@ -128,10 +128,10 @@ def candidates_respond(state: State) -> Iterator[Respond]:
     friends = [u.id for u in state.units
                if u.side == target.side and u.id != target.id and u.in_the_fight]
     for response in responses(charger, target, charge.facts):
-        yield Respond(response)
+        yield Respond(target.id, response)
         if response.value != "evade":
             for friend in friends:
-                yield Respond(response, friend)
+                yield Respond(target.id, response, friend)
 
 
 def check_respond(state: State, action: Respond) -> None:
@@ -142,6 +142,9 @@ def check_respond(state: State, action: Respond) -> None:
     if charge is None:
         raise IllegalActionError(action, "no charge is waiting", RULE_REACTIONS)
     charger, target = find(state, charge.charger_id), find(state, charge.target_id)
+    if action.unit_id != target.id:
+        raise IllegalActionError(action, f"{target.name} is the charged unit, not "
+                                 f"{action.unit_id!r}", RULE_CHARGED)
     allowed = responses(charger, target, charge.facts)
     if action.response not in allowed:
         raise IllegalActionError(

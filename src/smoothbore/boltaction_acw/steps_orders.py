@@ -88,7 +88,7 @@ def check_actor(state: State, action: object, unit_id: str) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
     melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
     if unit_id in ready_ids(state):
-        return find(state, unit_id)
+        return unit_index(state)[unit_id]
     group = check_group_ready(state, action)
     unit = find(state, unit_id)
     if group_of(unit) != group:
@@ -144,6 +144,8 @@ def enemies(state: State, unit: Unit) -> Iterator[Unit]:
 
 def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
     """An enemy unit on the table and not locked in melee (A8)."""
+    if target_id in _enemy_sets(state)[unit.side]:
+        return unit_index(state)[target_id]
     target = find(state, target_id)
     if target.side == unit.side:
         raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
@@ -293,6 +295,11 @@ def _enemy_ids(state: State) -> dict[str, tuple[str, ...]]:
     return {side: tuple(u.id for u in state.units
                         if u.side != side and not u.lost and u.id not in locked)
             for side in state.sides}
+
+
+@per_state
+def _enemy_sets(state: State) -> dict[str, frozenset[str]]:
+    return {side: frozenset(ids) for side, ids in _enemy_ids(state).items()}
 
 
 def enemy_ids(state: State, side: str) -> tuple[str, ...]:

@@ -396,11 +396,26 @@ class BattleState(Generic[U, C, X, O]):
 
     def with_units(self, *units: U) -> BattleState[U, C, X, O]:
         """This state with the given units replacing those of the same id."""
-        return attrs.evolve(self, units=_replace(self.units, units, "unit"))
+        return self._with_army("units", units, "unit")
 
     def with_commanders(self, *commanders: C) -> BattleState[U, C, X, O]:
         """This state with the given commanders replacing those of the same id."""
-        return attrs.evolve(self, commanders=_replace(self.commanders, commanders, "commander"))
+        return self._with_army("commanders", commanders, "commander")
+
+    def _with_army(self, group: str, new: tuple[Any, ...], what: str) -> BattleState[U, C, X, O]:
+        # Replacing by id keeps the ids as they were, so only the new items' sides need a
+        # look: the rest of the army was checked when this state was made.
+        replaced = _replace(getattr(self, group), new, what)
+        for item in new:
+            side = getattr(item, "side", None)
+            if side not in self.sides:
+                raise InvalidValueError(
+                    f"{type(item).__name__}.side", side, "one of " + ", ".join(self.sides)
+                )
+        copy: BattleState[U, C, X, O] = object.__new__(type(self))
+        for name in _FIELDS:
+            object.__setattr__(copy, name, replaced if name == group else getattr(self, name))
+        return copy
 
     def replace(self, **changes: Any) -> BattleState[U, C, X, O]:
         """This state with some of ``extra``, ``options``, ``dice``, ``phase``, ``turn`` or

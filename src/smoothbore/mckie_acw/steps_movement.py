@@ -120,37 +120,46 @@ def _advancing(state: State) -> frozenset[str]:
 
 
 def candidates_move(state: State) -> Iterator[Move]:
-    """For each unit free to act: a full advance and retirement, a double advance, each
-    formation change, facing, mounting or dismounting, limbering or unlimbering and
-    manhandling, at the distances the manoeuvre leaves."""
+    """For each unit free to act (and not resting): a full advance (if its orders let it
+    advance) and a move that is not an advance, a double advance, each formation change,
+    facing, mounting or dismounting, limbering or unlimbering and manhandling, at the
+    distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
     tables = state.options.tables
     free = _free(state)
+    advancing = _advancing(state)
     for unit in state.units:
-        if unit.id not in free:
+        if unit.id not in free or unit.resting:
             continue
+        uid = unit.id
+        advance = uid in advancing
         woods = unit.ground is Ground.DENSE_WOODS
+        foot = unit.arm is Arm.FOOT
         if rate(unit, tables):
-            yield Move(unit.id, None, advancing=True, dense_woods=woods)
-            yield Move(unit.id, None, advancing=False, dense_woods=woods)
-            yield Move(unit.id, None, advancing=True, double=True, dense_woods=woods)
-            if unit.arm is Arm.FOOT and not woods:
-                yield Move(unit.id, None, advancing=True, dense_woods=True,
-                           ends_in=Ground.DENSE_WOODS)
-            yield Move(unit.id, None, ends_in=Ground.COVER, dense_woods=woods)
-        yield Move(unit.id, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=unit.ground)
-        if unit.is_gun:
+            if advance:
+                yield Move(uid, None, advancing=True, dense_woods=woods)
+                yield Move(uid, None, advancing=True, double=True, dense_woods=woods)
+                if foot and not woods:
+                    yield Move(uid, None, advancing=True, dense_woods=True,
+                               ends_in=Ground.DENSE_WOODS)
+            yield Move(uid, None, advancing=False, dense_woods=woods)
+            yield Move(uid, None, ends_in=Ground.COVER, dense_woods=woods)
+        yield Move(uid, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=unit.ground)
+        if unit.arm is Arm.ARTILLERY:
             kind = Manoeuvre.LIMBER if not unit.limbered else Manoeuvre.UNLIMBER
-            yield Move(unit.id, 0, manoeuvre=kind)
-            if not unit.limbered:
-                yield Move(unit.id, None, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
+            yield Move(uid, 0, manoeuvre=kind)
+            if advance and not unit.limbered and not unit.weapon.is_heavy:
+                yield Move(uid, None, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
             continue
+        mounted = unit.arm is Arm.CAVALRY and unit.mounted
         for formation in Formation:
-            if formation is not unit.formation:
-                yield Move(unit.id, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION,
+            if formation is not unit.formation and not (
+                    mounted and formation is Formation.SKIRMISH):
+                yield Move(uid, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION,
                            formation=formation, dense_woods=woods, ends_in=unit.ground)
         if unit.arm is Arm.CAVALRY:
             kind = Manoeuvre.DISMOUNT if unit.mounted else Manoeuvre.MOUNT
-            yield Move(unit.id, 0, manoeuvre=kind, ends_in=unit.ground)
+            if not (kind is Manoeuvre.MOUNT and woods):
+                yield Move(uid, 0, manoeuvre=kind, ends_in=unit.ground)
 
 
 def check_move(state: State, action: Move) -> None:
@@ -165,6 +174,9 @@ def check_move(state: State, action: Move) -> None:
                       rules.MELEE_EXHAUSTED)
     if action.ends_in is Ground.DENSE_WOODS and not action.dense_woods:
         raise illegal(action, "a unit ending in dense woods moves through them", rules.DENSE_WOODS)
+    if unit.ground is Ground.DENSE_WOODS and not action.dense_woods:
+        raise illegal(action, f"{unit.name} is in dense woods: it moves through them at half "
+                      "rate", rules.DENSE_WOODS)
     if action.advancing and unit.id not in _advancing(state):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
@@ -226,8 +238,11 @@ def apply_move(state: State, action: Move, log: Log) -> State:
 
 
 def candidates_dig(state: State) -> Iterator[Dig]:
-    for unit in state.units_of(state.extra.acting):
-        if unit.on_table and unit.dug < DIG_PERIODS and not unit.is_gun:
+    """Each unit free to act that has not moved, on foot, with its trench unfinished."""
+    free, moved = _free(state), state.extra.moved
+    for unit in state.units:
+        if (unit.id in free and unit.id not in moved and unit.dug < DIG_PERIODS
+                and unit.arm is not Arm.ARTILLERY and not unit.mounted):
             yield Dig(unit.id)
 
 
@@ -261,8 +276,10 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
 
 
 def candidates_resupply(state: State) -> Iterator[Resupply]:
-    for unit in state.units_of(state.extra.acting):
-        if unit.on_table and unit.ammo < unit.full_ammo:
+    """Each unit free to act that has not moved and is short of rounds."""
+    free, moved = _free(state), state.extra.moved
+    for unit in state.units:
+        if unit.id in free and unit.id not in moved and unit.ammo < unit.full_ammo:
             yield Resupply(unit.id)
 
 
@@ -291,13 +308,17 @@ def apply_resupply(state: State, action: Resupply, log: Log) -> State:
 
 
 def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
+    """A figure of each foot or cavalry unit free to act (not moved, keeping one figure) to
+    each gun model of its side on the table short of three helpers."""
     acting = state.extra.acting
-    batteries = [u for u in state.units_of(acting)
-                 if u.on_table and u.is_gun and u.helpers < MAX_HELPERS]
+    free, moved = _free(state), state.extra.moved
+    batteries = [u for u in state.units if u.side == acting and u.on_table
+                 and u.arm is Arm.ARTILLERY and u.helpers < MAX_HELPERS]
+    donors = [u for u in state.units if u.id in free and u.id not in moved
+              and u.arm is not Arm.ARTILLERY and u.figures > 1]
     for battery in batteries:
-        for unit in state.units_of(acting):
-            if unit.on_table and not unit.is_gun and unit.figures > 1:
-                yield AttachHelpers(battery.id, unit.id, 1)
+        for unit in donors:
+            yield AttachHelpers(battery.id, unit.id, 1)
 
 
 def check_attach_helpers(state: State, action: AttachHelpers) -> None:
