@@ -32,13 +32,19 @@ def test_default_dice_odds_is_six_d12_at_or_under_seven(
     out = capsys.readouterr().out
     # six dice each passing on 1-7 of 12: a binomial, mean 6 * 7/12 = 3.5,
     # sd sqrt(6 * 7/12 * 5/12) = 1.2076
-    assert out.splitlines()[3] == "mean 3.50, standard deviation 1.21"
+    assert _body(out)[0] == "mean 3.50, standard deviation 1.21"
     assert "117649/2985984" not in out  # decimals unless --exact
     assert main(["odds", "dice", "--exact"]) == 0
     out = capsys.readouterr().out
     # 6 successes: each die passes on 1-7 (7/12), all six: 7**6 / 12**6
     six = next(line for line in out.splitlines() if line.startswith("6 "))
     assert six.split()[1:3] == ["3.94%", "117649/2985984"]
+
+
+def _body(out: str) -> list[str]:
+    """What ``odds`` prints after its heading (the mechanism, its parameters, its summary
+    and rule): the headline first."""
+    return out.split("\n\n", 1)[1].splitlines()
 
 
 def _charge() -> Distribution[Any]:
@@ -52,23 +58,24 @@ def test_default_odds_leads_with_who_wins_the_charge_and_groups_the_outcomes(
     assert main(["odds"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("bloodybacks93 charge ")
-    lines = out.splitlines()
+    lines = _body(out)
+    assert all(len(line) <= 100 for line in out.splitlines())  # the parameters wrap
     charge = _charge()
     won = charge.probability(lambda v: str(v).startswith(("chargers", "defenders did not")))
-    assert lines[3] == f"the chargers win {float(won):.2%}"
-    groups = {line.rsplit(None, 2)[0]: line.split() for line in lines[6:9]}
+    assert lines[0] == f"the chargers win {float(won):.2%}"
+    groups = {line.rsplit(None, 2)[0]: line.split() for line in lines[3:6]}
     assert set(groups) == {"defenders did not stand", "defenders won the melee",
                            "chargers won the melee"}
     melee = charge.probability(lambda v: str(v).startswith("chargers won the melee"))
     assert f"{float(melee):.2%}" in groups["chargers won the melee"]
     assert "17 outcomes in 3 groups" in out
-    assert "/" not in "".join(lines[4:])  # no fraction without --exact
+    assert "/" not in "".join(lines[1:])  # no fraction without --exact
 
 
 def test_odds_detail_shows_every_outcome_and_exact_the_fractions(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "--detail", "--exact"]) == 0
-    rows = capsys.readouterr().out.splitlines()[6:]
+    rows = _body(capsys.readouterr().out)[3:]
     charge = _charge()
     assert len(rows) == len(charge) == 17
     fractions = [Fraction(next(c for c in row.split() if "/" in c)) for row in rows]
@@ -382,3 +389,32 @@ def test_ctrl_c_stops_cleanly_after_the_exact_results(argv: list[str]) -> None:
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert err == "smoothbore: interrupted\n"
+
+
+def test_battle_json_keeps_the_action_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["battle", "will_awi", "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ruleset = get_ruleset("will_awi")
+    assert ruleset.turn is not None and ruleset.example is not None
+    played = play(ruleset.turn, ruleset.example(3), random_policy(3))
+    assert len(data["actions"]) == data["steps"] == len(played.steps)
+    first = played.actions()[2]
+    assert data["actions"][2]["type"] == type(first).__name__
+
+
+def test_status_and_bars_are_quiet_off_a_terminal() -> None:
+    from smoothbore.cli import _bar, _Status
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, pipe = Terminal(), io.StringIO()
+    for stream in (screen, pipe):
+        with _Status(stream, "exact odds"):
+            pass
+        with _bar(10, "sampling", "sample", stream) as bar:
+            bar.update(10)
+    assert screen.getvalue().startswith("computing exact odds…\r")
+    assert "sampling" in screen.getvalue()
+    assert pipe.getvalue() == ""

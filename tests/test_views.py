@@ -223,3 +223,72 @@ def test_battle_views_and_short_reprs() -> None:
 def test_event_repr_is_one_line() -> None:
     event = Event("fire", "b1 hits", "Rule 4")
     assert repr(event) == "<Event fire: b1 hits [Rule 4]>"
+
+
+def test_distribution_methods_summarise_compare_export_and_show() -> None:
+    charge = _charge()
+    winners = charge.by(lambda end: end.winner)
+    assert winners == charge.map(lambda end: end.winner) and len(winners) == 3
+    assert charge.headline() == headline(charge)
+    def side(end: Any) -> str:
+        return "the chargers win" if end.winner.startswith(("chargers", "defenders did not")) else (
+            "the defenders win")
+
+    won = charge.probability(lambda end: side(end) == "the chargers win")
+    assert won > Fraction(1, 2)  # so the likeliest group, which the headline names
+    assert charge.headline(side) == f"the chargers win {percent(won)}"
+    assert charge.summary() == summary(charge)
+    pool = _pool()
+    assert pool.std() == pytest.approx(standard_deviation(pool))
+    assert pool.to_csv() == to_csv(pool)
+    side = Distribution.compare({"six": pool, "seven": _pool(count="7")})
+    assert [label for label, _ in side.columns] == ["six", "seven"]
+    # a long distribution's repr stays short; its table drops long fractions unasked
+    assert len(repr(charge)) < 1200 and "... 9 more" in repr(charge)
+    assert "/" not in charge.table() and "/" in charge.table(exact=True)
+    assert "1/6" in Distribution.from_weights({"rout": 1, "stand": 5}).table()
+    assert "<0.01%" in _pool(count="60").table()
+    view = Tree(pool.view("six d12", {"count": 6, "need": 7})._repr_html_())
+    assert view.all("caption") == ["six d12: mean 3.50, standard deviation 1.21"]
+    assert view.all("p") == ["count=6, need=7"]
+    plain = Tree(pool._repr_html_())
+    assert plain.all("caption") == ["mean 3.50, standard deviation 1.21"]
+
+
+def test_estimate_repr_and_interval() -> None:
+    total = find_mechanism(DICE_MECHANISMS, "total", "dice")
+    estimate = monte_carlo(total.function, samples=400, rng=2, **total.arguments({}))
+    assert repr(estimate) == f"<Estimate: 400 samples, {len(estimate.counts)} outcomes seen>"
+    assert estimate.interval(7) == wilson(estimate.count(7), 400)
+    assert Tree(estimate._repr_html_()).all("caption") == ["400 samples"]
+
+
+def test_the_ipython_extension_shows_units_and_commanders_as_tables() -> None:
+    from smoothbore.views import load_ipython_extension
+
+    registered: dict[type, Any] = {}
+
+    class Formatter:
+        def for_type(self, kind: type, function: Any) -> None:
+            registered[kind] = function
+
+    class Display:
+        def __init__(self) -> None:
+            self.formatters = {"text/html": Formatter()}
+
+    class Shell:
+        def __init__(self) -> None:
+            self.display_formatter = Display()
+
+    load_ipython_extension(Shell())
+    for name in ("bloodybacks93", "will_awi", "boltaction_acw", "mckie_acw"):
+        turn = get_ruleset(name).turn
+        assert turn is not None
+        unit_type, commander_type = turn.types[:2]  # type: ignore[attr-defined]
+        assert registered[unit_type] is unit_html and registered[commander_type] is unit_html
+    example = get_ruleset("will_awi").example
+    assert example is not None
+    state = example(1)
+    commander = Tree(unit_html(state.commanders[0]))
+    assert commander.all("caption") == [state.commanders[0].name]
+    assert len(commander.all("tr")) == len(type(state.commanders[0]).__attrs_attrs__)

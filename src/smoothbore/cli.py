@@ -9,6 +9,7 @@ import enum
 import json
 import signal
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn, TextIO
@@ -32,7 +33,7 @@ from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError
 from smoothbore.core.registry import with_suggestion
 from smoothbore.core.ruleset import Mechanism, find_mechanism, spell
-from smoothbore.core.state import MAX_JSON_CHARS, read_json
+from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.simulation import battle_name, resolve_ruleset, simulate
 from smoothbore.views import distribution_table, headline, percent, say, summary
@@ -351,7 +352,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, default=str))
         return 0
     shown = " ".join(f"{p.name}={p.show(arguments[p.name])}" for p in mechanism.parameters)
-    print(f"{owner} {mechanism.name} {shown}".rstrip())
+    print(textwrap.fill(f"{owner} {mechanism.name} {shown}".rstrip(), width=100,
+                        subsequent_indent="    ", break_long_words=False,
+                        break_on_hyphens=False))
     print(f"{mechanism.summary} [{mechanism.rule}]\n")
     print(_odds_text(distribution, detail=args.detail, exact=args.exact,
                      key=HEADLINES.get((owner, mechanism.name))), flush=True)
@@ -554,6 +557,8 @@ def _battle_json(name: str, battle: str, seed: int, played: Played[Any, Any]
             "reason": outcome.reason, "rule": outcome.rule,
         },
         "state": json.loads(played.end.to_json()),
+        "actions": [{"type": type(a).__name__, "fields": unstructure(a)}
+                    for a in played.actions()],
     }
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FOLD_AFTER",
     "Comparison",
+    "DistributionView",
     "action_words",
     "compare",
     "distribution_html",
@@ -61,7 +62,8 @@ def say(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, enum.Enum):
-        return spell(value)
+        inner = value.value
+        return inner.replace("_", " ") if isinstance(inner, str) else say(inner)
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Fraction):
@@ -96,6 +98,18 @@ def _name_of(state: object, value: object) -> str | None:
                 name = getattr(item, "name", None)
                 return str(name) if name else None
     return None
+
+
+def _names_of(state: object, value: object) -> str | None:
+    """The name of the unit or commander ``value`` is the id of, or the names of several
+    ("33rd Foot and Hessian Grenadiers"), if every id names one."""
+    if isinstance(value, tuple) and value:
+        names = [_name_of(state, v) for v in value]
+        if all(names):
+            shown = [str(n) for n in names]
+            return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+        return None
+    return _name_of(state, value)
 
 
 def _field_words(state: object, value: object) -> str:
@@ -157,7 +171,7 @@ def action_words(action: object, state: object = None, turn: object = None) -> s
     verb = _words(type(action).__name__)
     subject = None
     for field in attrs.fields(type(action)):  # type: ignore[arg-type]
-        name = _name_of(state, getattr(action, field.name))
+        name = _names_of(state, getattr(action, field.name))
         if name is not None:
             subject = field.name
             verb = f"{name}: {verb}"
@@ -547,6 +561,29 @@ def distribution_html(distribution: Distribution[Any], *, caption: str = "",
             f"{html.escape(str(k))}={html.escape(say(v))}" for k, v in parameters.items()
         ) + "</p>"
     return f"<div class='smoothbore'>{_STYLE}{given}{table}{folded}</div>"
+
+
+@attrs.frozen
+class DistributionView:
+    """A distribution with a caption and the parameters it came from, for notebooks
+    (``Distribution.view``): its HTML view carries both."""
+
+    distribution: Distribution[Any]
+    caption: str = ""
+    parameters: dict[str, Any] = attrs.field(factory=dict)
+
+    def _repr_html_(self) -> str:
+        return distribution_html(self.distribution, caption=self.caption,
+                                 parameters=self.parameters)
+
+    def __str__(self) -> str:
+        given = " ".join(f"{k}={say(v)}" for k, v in self.parameters.items())
+        head = " ".join(part for part in (self.caption, given) if part)
+        return (head + "\n" if head else "") + headline(self.distribution) + "\n\n" + (
+            distribution_table(self.distribution, limit=FOLD_AFTER))
+
+    def __repr__(self) -> str:
+        return f"<{self.caption or 'Distribution'}: {headline(self.distribution)}>"
 
 
 def estimate_html(estimate: Estimate[Any]) -> str:

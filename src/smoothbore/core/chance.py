@@ -329,6 +329,21 @@ class Estimate(Generic[R]):
                 return False
         return True
 
+    def interval(self, outcome: R) -> tuple[float, float]:
+        """The 95% Wilson score interval of the frequency of ``outcome``."""
+        from smoothbore.simulation import wilson
+
+        return wilson(self.count(outcome), self.samples)
+
+    def __repr__(self) -> str:
+        return f"<Estimate: {self.samples:,} samples, {len(self.counts)} outcomes seen>"
+
+    def _repr_html_(self) -> str:
+        """The notebook view: each outcome's count, frequency and 95% interval, with bars."""
+        from smoothbore.views import estimate_html
+
+        return estimate_html(self)
+
 
 def monte_carlo(
     function: Callable[..., R],

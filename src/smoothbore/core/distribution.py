@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
@@ -231,19 +230,27 @@ class Distribution(Generic[T]):
             for o in self.outcomes
         )
 
-    def table(self) -> str:
+    def table(self, exact: bool | None = None) -> str:
         """A plain-text table: outcome, exact probability, percentage and, for numeric
-        outcomes, the chances of at least and at most that outcome."""
+        outcomes, the chances of at least and at most that outcome. ``exact`` None shows
+        the fractions only while they are short (else decimals alone); a real but tiny
+        chance reads ``<0.01%``."""
+        from smoothbore.views import percent
+
         rows = self.rows()
+        if exact is None:
+            exact = all(len(str(row[2])) <= _SHORT_FRACTION for row in rows)
         cumulative = self.numeric
         width = max([7, *(len(row[0]) for row in rows)])
-        fraction_width = max([5, *(len(str(row[2])) for row in rows)])
-        header = f"{'outcome':<{width}}  {'exact':>{fraction_width}}  {'P(=)':>7}"
+        fraction_width = max([5, *(len(str(row[2])) for row in rows)]) if exact else 0
+        shown = f"  {'exact':>{fraction_width}}" if exact else ""
+        header = f"{'outcome':<{width}}{shown}  {'P(=)':>7}"
         lines = [header + (f"  {'P(>=)':>7}  {'P(<=)':>7}" if cumulative else "")]
-        for outcome, _, exact, at_least, at_most in rows:
-            line = f"{outcome:<{width}}  {exact!s:>{fraction_width}}  {float(exact):>7.2%}"
+        for outcome, _, chance, at_least, at_most in rows:
+            fraction = f"  {chance!s:>{fraction_width}}" if exact else ""
+            line = f"{outcome:<{width}}{fraction}  {percent(chance):>7}"
             if cumulative:
-                line += f"  {float(at_least):>7.2%}  {float(at_most):>7.2%}"
+                line += f"  {percent(at_least):>7}  {percent(at_most):>7}"
             lines.append(line)
         return "\n".join(lines)
 
@@ -251,22 +258,75 @@ class Distribution(Generic[T]):
         return self.table()
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{o!r}: {w}" for o, w in self._items)
-        return f"Distribution({{{body}}}, denominator={self.denominator})"
+        shown = self._items[:_REPR_ITEMS]
+        body = ", ".join(f"{o!r}: {w}" for o, w in shown)
+        left = len(self._items) - len(shown)
+        more = f", ... {left} more" if left else ""
+        return f"Distribution({{{body}{more}}}, denominator={self.denominator})"
 
     def _repr_html_(self) -> str:
-        cumulative = self.numeric
-        cells = "".join(
-            f"<tr><td>{html.escape(outcome)}</td><td>{exact}</td><td>{float(exact):.2%}</td>"
-            + (f"<td>{float(at_least):.2%}</td><td>{float(at_most):.2%}</td>" if cumulative else "")
-            + "</tr>"
-            for outcome, _, exact, at_least, at_most in self.rows()
-        )
-        extra = "<th>P(&ge;)</th><th>P(&le;)</th>" if cumulative else ""
-        return (
-            "<table><thead><tr><th>outcome</th><th>exact</th><th>P(=)</th>"
-            f"{extra}</tr></thead><tbody>{cells}</tbody></table>"
-        )
+        """The notebook view: the headline as caption, a bar per outcome, the tail past 30
+        rows folded (``view`` adds a caption and the parameters)."""
+        from smoothbore.views import distribution_html
+
+        return distribution_html(self)
+
+    # summarising, comparing, exporting -----------------------------------------------------
+    def by(self, key: Callable[[T], U]) -> Distribution[U]:
+        """The outcomes grouped by ``key``: ``charge.by(lambda end: end.winner)``."""
+        return self.map(key)
+
+    def headline(self, key: Callable[[T], Any] | None = None) -> str:
+        """One line saying what matters most: the mean and standard deviation of numbers,
+        the chance of yes, or the likeliest outcome (of the groups ``key`` makes)."""
+        from smoothbore.views import headline
+
+        return headline(self, key)
+
+    def summary(self, key: Callable[[T], Any] | None = None) -> Distribution[Any]:
+        """The outcomes grouped by ``key`` (by default a composite result by its first
+        part), likeliest first."""
+        from smoothbore.views import summary
+
+        return summary(self, key)
+
+    def std(self) -> float:
+        """The standard deviation of a numeric result (bools count as 0/1)."""
+        from smoothbore.views import standard_deviation
+
+        return standard_deviation(self)
+
+    def view(self, caption: str = "", parameters: Mapping[str, Any] | None = None) -> Any:
+        """The notebook view with a caption and the parameters the result came from."""
+        from smoothbore.views import DistributionView
+
+        return DistributionView(self, caption, dict(parameters or {}))
+
+    @staticmethod
+    def compare(columns: Mapping[str, Distribution[Any]]) -> Any:
+        """Several distributions side by side, labelled (a ``views.Comparison``)."""
+        from smoothbore.views import compare
+
+        return compare(columns)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame, one row per outcome (pandas needed)."""
+        from smoothbore.views import to_pandas
+
+        return to_pandas(self)
+
+    def to_csv(self, path: str | None = None) -> str:
+        """CSV text, also written to ``path`` when given."""
+        from smoothbore.views import to_csv
+
+        return to_csv(self, path)
+
+    def plot(self, ax: Any = None, *, title: str | None = None,
+             key: Callable[[T], Hashable] | None = None) -> Any:
+        """A bar chart through matplotlib (the ``plot`` extra); returns the Axes."""
+        from smoothbore.views import plot
+
+        return plot(self, ax, title=title, key=key)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description: denominator and, per outcome, weight and probability."""
@@ -282,6 +342,12 @@ class Distribution(Generic[T]):
                 for outcome, weight in self._items
             ],
         }
+
+
+_SHORT_FRACTION = 12
+"""The longest fraction ``table`` shows unasked."""
+_REPR_ITEMS = 8
+"""Outcomes a ``repr`` lists before saying how many more there are."""
 
 
 def _jsonable(value: object) -> object:
