@@ -235,7 +235,7 @@ def test_battle_cites_rules_once_a_step_or_every_line_with_rules(
     assert not any(line.endswith("]") and cited in line for line in once.splitlines())
     assert any(line.endswith(f"{cited}]") for line in every.splitlines())
     assert "  action: Move(unit='r1')" in every and "Move(unit=" not in once
-    assert "[turn 1, C: move all other units] 23rd Foot: move" in once
+    assert "[turn 1, C: movement] 23rd Foot: move" in once
 
 
 def test_the_default_battle_of_the_command_line_plays_to_its_end(

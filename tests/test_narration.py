@@ -71,7 +71,7 @@ def test_will_phases_are_named_and_actions_led_by_their_unit() -> None:
     letters = [phase.name for phase in ruleset.turn.phases]
     assert all(len(p) == 1 for p in letters)
     titles = [phase_title(p, ruleset.turn) for p in letters]
-    assert titles[2] == "C: move all other units"
+    assert titles[2] == "C: movement"
     assert all(t.startswith(f"{p}: ") and len(t) > 4 for p, t in zip(letters, titles,
                                                                      strict=True))
     unit = state.units[0]

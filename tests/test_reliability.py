@@ -554,7 +554,7 @@ def test_c06_huge_negative_parameters(capsys: pytest.CaptureFixture[str], rulese
 @row("C07")
 @pytest.mark.parametrize(
     ("argv", "typed"),
-    [(("will_awi", "fire", "range=-3"), "range="), (("dice", "pool", "sides=-5"), "sides='-5'"),
+    [(("will_awi", "fire", "range=-3"), "range="), (("dice", "pool", "sides=-5"), "sides=-5"),
      (("will_awi", "fire", "firer_strength=9"), "firer_strength="),
      (("bloodybacks93", "charge", "charger_size=0"), "charger_size=")],
 )

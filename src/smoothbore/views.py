@@ -181,10 +181,13 @@ def action_words(action: object, state: object = None, turn: object = None) -> s
 
 
 def phase_title(phase: str, turn: object = None) -> str:
-    """A phase as the rule book names it: a bare letter or number is followed by what the
-    phase does (``C: move all other units``)."""
+    """A phase as the rule book names it: a bare letter or number is followed by its title
+    (``C: movement``), or failing one by what the phase does."""
     for known in getattr(turn, "phases", ()):
         if getattr(known, "name", None) == phase:
+            title = str(getattr(known, "title", ""))
+            if title:
+                return f"{phase}: {title}"
             summary = str(getattr(known, "summary", ""))
             if len(phase) <= 2 and summary:
                 short = re.split(r"[,;:(]| - ", summary, maxsplit=1)[0].strip()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 from smoothbore.boltaction_acw.melee import FRONTAL
@@ -11,7 +10,6 @@ from smoothbore.boltaction_acw.state import (
     Engaged,
     State,
     army_broken,
-    but,
     command_for,
     fill_bag,
     find,
@@ -59,7 +57,7 @@ def test_a_brigade_belongs_to_one_side() -> None:
 
 def test_new_routers_are_queued_and_leave_their_melee() -> None:
     state = start()
-    state = state.replace(extra=but(state.extra, melees=(Engaged("u2wi", "c2va", FRONTAL),)))
+    state = state.with_extra(melees=(Engaged("u2wi", "c2va", FRONTAL),))
     routed = with_units(state, revise(find(state, "u2wi"), routing=True))
     assert routed.extra.routs == ("u2wi",) and routed.extra.melees == ()
     assert "u2wi" in routed.extra.routed
@@ -90,10 +88,7 @@ def test_command_and_routing_friends() -> None:
     assert routing_friends(routing, find(routing, "u1mi")) == 0  # independent (A15)
 
 
-def test_but_and_find_refuse_what_does_not_exist() -> None:
+def test_find_refuses_an_unknown_id_naming_the_ids_there_are() -> None:
     state = start()
-    with pytest.raises(InvalidValueError):
-        but(state.extra, nonsense=1)
-    with pytest.raises(InvalidValueError):
+    with pytest.raises(InvalidValueError, match="nobody.*u2wi"):
         find(state, "nobody")
-    assert attrs.evolve(state.extra, bag=()) == but(state.extra, bag=())

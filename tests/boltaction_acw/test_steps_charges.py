@@ -14,7 +14,6 @@ from smoothbore.boltaction_acw.state import (
     Engaged,
     PendingCharge,
     State,
-    but,
     find,
     with_units,
 )
@@ -27,7 +26,7 @@ from .oracle import two_d6_at_most
 
 def active(group: str) -> State:
     state = sample_battle(0)
-    return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
+    return state.replace(phase=ORDERS).with_extra(group=group)
 
 
 def test_every_charge_takes_an_order_test() -> None:
@@ -47,8 +46,8 @@ def test_cavalry_may_not_charge_unpinned_line_from_the_front() -> None:
 
 def reacting() -> State:
     state = active("brigade:gibbon")
-    return state.replace(phase=REACTION, extra=but(
-        state.extra, charge=PendingCharge("u2wi", "c4va", ChargeFacts(6))))
+    return state.replace(phase=REACTION).with_extra(
+        charge=PendingCharge("u2wi", "c4va", ChargeFacts(6)))
 
 
 def test_the_charged_side_reacts() -> None:
@@ -75,8 +74,7 @@ def test_the_melee_follows_only_a_passed_reaction_test() -> None:
 
 def test_melees_that_go_on_are_fought_before_the_first_die() -> None:
     state = sample_battle(0)
-    state = state.replace(phase=MELEE, extra=but(state.extra,
-                                                 melees=(Engaged("u2wi", "c4va", FRONTAL),)))
+    state = state.replace(phase=MELEE).with_extra(melees=(Engaged("u2wi", "c4va", FRONTAL),))
     assert TURN.legal_actions(state) == (FightOn("u2wi", "c4va"),)
     after, events = TURN.step(state, FightOn("u2wi", "c4va"))
     assert events[0].kind == "melee"

@@ -21,7 +21,7 @@ from smoothbore.boltaction_acw.actions import (
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.shooting import ShotFacts
-from smoothbore.boltaction_acw.state import Engaged, State, but, find, with_units
+from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
 from smoothbore.boltaction_acw.units import revise
 from smoothbore.core import IllegalActionError, odds
 
@@ -31,7 +31,7 @@ from .oracle import two_d6_at_most
 
 def active(group: str, state: State | None = None) -> State:
     state = state or sample_battle(0)
-    return state.replace(phase=ORDERS, extra=but(state.extra, group=group))
+    return state.replace(phase=ORDERS).with_extra(group=group)
 
 
 def test_fire_pins_the_target_unless_every_shot_misses() -> None:
@@ -69,7 +69,7 @@ def test_rally_needs_pins_and_down_is_refused_to_mounted_cavalry() -> None:
 
 def test_no_passing_through_a_friend_locked_in_melee() -> None:
     state = active("brigade:gibbon")
-    state = state.replace(extra=but(state.extra, melees=(Engaged("u6wi", "c2va", FRONTAL),)))
+    state = state.with_extra(melees=(Engaged("u6wi", "c2va", FRONTAL),))
     through = Advance("u2wi", through="u6wi")
     assert through not in TURN.legal_actions(state)
     with pytest.raises(IllegalActionError, match="locked in melee"):
@@ -98,7 +98,7 @@ def test_commanders_ride_once_a_turn() -> None:
 def test_routers_test_first_and_pin_friends_they_pass() -> None:
     state = active("brigade:gibbon")
     state = with_units(state, revise(find(state, "u2wi"), routing=True, pins=1))
-    state = state.replace(extra=but(state.extra, routed=frozenset()))
+    state = state.with_extra(routed=frozenset())
     moving = state
     assert moving.extra.routs == ("u2wi",)
     assert TURN.legal_actions(moving)[0] == RoutMove("u2wi")

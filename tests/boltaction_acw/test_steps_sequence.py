@@ -16,7 +16,7 @@ from smoothbore.boltaction_acw.actions import (
 )
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
-from smoothbore.boltaction_acw.state import Engaged, State, but, find, with_units
+from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
 from smoothbore.boltaction_acw.steps_sequence import army_test_need, draw_die, without
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.core import IllegalActionError, odds
@@ -40,7 +40,7 @@ def test_the_turn_ends_only_with_an_empty_bag() -> None:
     assert EndTurn() not in TURN.legal_actions(state)
     with pytest.raises(IllegalActionError, match="still in the bag"):
         TURN.step(state, EndTurn())
-    empty = state.replace(extra=but(state.extra, bag=()))
+    empty = state.with_extra(bag=())
     assert TURN.legal_actions(empty) == (EndTurn(),)
     after, _ = TURN.step(empty, EndTurn())
     assert after.turn == 2 and after.phase == DRAW and len(after.extra.bag) == 6
@@ -48,11 +48,11 @@ def test_the_turn_ends_only_with_an_empty_bag() -> None:
 
 def test_melees_that_go_on_come_first_and_the_last_turn_ends_the_battle() -> None:
     state = start()
-    locked = state.replace(extra=but(state.extra, bag=(),
-                                     melees=(Engaged("u2wi", "c2va", FRONTAL),)))
+    locked = state.with_extra(bag=(),
+                                     melees=(Engaged("u2wi", "c2va", FRONTAL),))
     after, _ = TURN.step(locked, EndTurn())
     assert after.phase == MELEE
-    last = state.replace(turn=6, extra=but(state.extra, bag=()))
+    last = state.replace(turn=6).with_extra(bag=())
     over, _ = TURN.step(last, EndTurn())
     assert over.phase == ENDED and TURN.is_over(over)
 
@@ -60,13 +60,13 @@ def test_melees_that_go_on_come_first_and_the_last_turn_ends_the_battle() -> Non
 def test_a_die_of_a_side_with_nothing_left_is_set_aside() -> None:
     state = start()
     gone = with_units(state, *(revise(u, home=True) for u in state.units if u.side == UNION))
-    only = gone.replace(extra=but(gone.extra, bag=(UNION,), routs=()))
+    only = gone.with_extra(bag=(UNION,), routs=())
     # the union has nothing in the fight: the battle is over, nothing to draw
     assert TURN.is_over(only)
 
 
 def test_activation_and_its_end() -> None:
-    state = start().replace(phase=CHOOSE, extra=but(start().extra, drawn=CONFEDERATE))
+    state = start().replace(phase=CHOOSE).with_extra(drawn=CONFEDERATE)
     with pytest.raises(IllegalActionError, match="not a confederate brigade"):
         TURN.step(state, Activate("brigade:gibbon"))
     active, _ = TURN.step(state, Activate("cwood"))
@@ -79,8 +79,8 @@ def test_the_army_test_comes_first_and_sends_a_brigade_home() -> None:
     state = start()
     broken = with_units(state, *(revise(find(state, uid), routing=True)
                                  for uid in ("u2wi", "u6wi", "u7wi")))
-    broken = broken.replace(phase=ORDERS, extra=but(broken.extra, group="brigade:gibbon",
-                                                    routs=()))
+    broken = broken.replace(phase=ORDERS).with_extra(group="brigade:gibbon",
+                                                    routs=())
     legal = TURN.legal_actions(broken)
     assert legal == (ArmyTest(),)
     dist = odds(lambda dice: TURN.apply(broken, ArmyTest(), dice)[0].extra.home)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.charges import ChargeFacts
 from smoothbore.boltaction_acw.phases import CHOOSE, ENDED, REACTION
-from smoothbore.boltaction_acw.state import PendingCharge, State, but, find, with_units
+from smoothbore.boltaction_acw.state import PendingCharge, State, find, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.boltaction_acw.victory import is_over, outcome, score, who_acts
 
@@ -30,7 +30,7 @@ def test_at_the_last_turn_the_broken_army_loses() -> None:
     state = start()
     broken = with_units(state, *(revise(find(state, uid), routing=True)
                                  for uid in ("c2va", "c4va", "c5va")))
-    ended = broken.replace(phase=ENDED, extra=but(broken.extra, routs=()))
+    ended = broken.replace(phase=ENDED).with_extra(routs=())
     assert outcome(ended).winner == UNION
     assert "half its brigades" in outcome(ended).reason
 
@@ -45,9 +45,9 @@ def test_score_then_draw() -> None:
 def test_who_acts() -> None:
     state = start()
     assert who_acts(state) is None  # the draw is the sequence's
-    assert who_acts(state.replace(phase=CHOOSE, extra=but(state.extra, drawn=UNION))) == UNION
-    charged = state.replace(phase=REACTION, extra=but(
-        state.extra, charge=PendingCharge("u2wi", "c2va", ChargeFacts())))
+    assert who_acts(state.replace(phase=CHOOSE).with_extra(drawn=UNION)) == UNION
+    charged = state.replace(phase=REACTION).with_extra(
+        charge=PendingCharge("u2wi", "c2va", ChargeFacts()))
     assert who_acts(charged) == CONFEDERATE
     routing = with_units(state, revise(find(state, "u2wi"), routing=True))
     assert who_acts(routing) == UNION

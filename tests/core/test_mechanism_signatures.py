@@ -104,3 +104,20 @@ def test_a_parameter_without_help_or_default_is_refused() -> None:
         Mechanism.of(bare, "Toy")
     with pytest.raises(InvalidValueError, match="keyword-only with a default"):
         Mechanism.of(positional, "Toy")
+
+
+class Cover(enum.Enum):
+    NONE = 0
+    SIGNIFICANT = 2
+
+
+def test_choices_whose_values_are_numbers_are_written_by_name() -> None:
+    assert [spell(c) for c in Cover] == ["none", "significant"]
+
+    def shot(*, dice: Dice, cover: Annotated[Cover, "the target's cover"] = Cover.NONE) -> int:
+        """A shot."""
+        return cover.value
+
+    cover = Mechanism.of(shot, "Toy").parameter("cover")
+    assert cover.parse("Significant") is Cover.SIGNIFICANT
+    assert cover.allowed() == "one of none, significant"

@@ -43,3 +43,24 @@ def test_event_narration() -> None:
         "  morale test: 3d12 at or under 8 -> [2, 9, 12] = 1 (Morale)",
         "turn ends [Sequence of Play]",
     ]
+
+
+def test_event_narrates_its_rolls_and_counts_them_in_its_repr() -> None:
+    """One roll reads "1 roll", two "2 rolls", none says nothing; several events narrate one
+    paragraph each, in order."""
+    morale = RollRecord("3d12 at or under 8", (2, 9, 12), 1, "morale test", "Morale")
+    rally = RollRecord("d6 at least 4", (5,), True, "rally", "Rally")
+    one = Event("morale", "The 5th waver", "Morale", "5th", (morale,))
+    two = Event("rally", "They rally", "Rally", "5th", (morale, rally))
+    none = Event("note", "Dusk", "Turn end")
+    assert repr(one) == "<Event morale: The 5th waver [Morale], 1 roll>"
+    assert repr(two) == "<Event rally: They rally [Rally], 2 rolls>"
+    assert repr(none) == "<Event note: Dusk [Turn end]>"
+    assert two.narrate().splitlines() == [
+        "They rally [Rally]",
+        "  morale test: 3d12 at or under 8 -> [2, 9, 12] = 1 (Morale)",
+        "  rally: d6 at least 4 -> [5] = True (Rally)",
+    ]
+    assert narrate([none, one]).splitlines()[0] == "Dusk [Turn end]"
+    assert narrate([none, one]).splitlines()[1] == "The 5th waver [Morale]"
+    assert "The 5th waver" in one._repr_html_() and "Morale" in one._repr_html_()

@@ -118,3 +118,79 @@ def test_a_name_that_is_not_text_is_refused(name: object) -> None:
 def test_bad_references_are_library_errors(reference: str, message: str) -> None:
     with pytest.raises(InvalidValueError, match=message):
         load_reference(reference)
+
+
+# --- suggestions, loaders that fail, entry points that would shadow a built-in ----------------
+def test_a_near_miss_is_suggested_and_a_far_one_is_not() -> None:
+    from smoothbore.core.registry import did_you_mean, with_suggestion
+
+    known = ["bloodybacks93", "will_awi"]
+    assert did_you_mean("Bloodyback93", known) == "bloodybacks93"
+    assert did_you_mean("will-awi", known) == "will_awi"
+    assert did_you_mean("napoleon", known) is None
+    assert did_you_mean(93, known) is None  # type: ignore[arg-type]
+    error = with_suggestion(InvalidValueError("ruleset", "wil_awi", "one of ..."), "wil_awi", known)
+    assert str(error).endswith("; did you mean 'will_awi'?")
+    assert (error.field, error.value) == ("ruleset", "wil_awi")  # type: ignore[attr-defined]
+    same = with_suggestion(InvalidValueError("ruleset", "WILL-AWI", "x"), "WILL-AWI", known)
+    assert "did you mean" not in str(same)  # the same name spelled otherwise: nothing to add
+
+
+def test_an_unknown_name_close_to_an_alias_suggests_the_ruleset() -> None:
+    registry = Registry().with_ruleset(TOY)
+    with pytest.raises(UnknownRulesetError) as caught:
+        registry.get("toy-rulez")
+    assert str(caught.value).endswith("did you mean 'toy'?")
+    assert "toy (also toy-rules, TR)" in str(caught.value)
+
+
+def _library_error() -> Ruleset:
+    raise InvalidValueError("ruleset option", "x", "something the toy accepts")
+
+
+def _not_a_ruleset() -> object:
+    return 42
+
+
+def test_a_loader_that_fails_is_reported_under_its_registered_name() -> None:
+    def broken() -> Ruleset:
+        raise RuntimeError("disk on fire")
+
+    registry = Registry().with_ruleset(TOY).with_loader("Broken", broken)
+    with pytest.raises(InvalidValueError) as caught:
+        registry.all()
+    assert (caught.value.field, caught.value.value) == ("ruleset", "broken")
+    assert "loading failed: RuntimeError('disk on fire')" in caught.value.allowed
+    assert registry.get("toy") is TOY  # the others still load by name
+
+
+@pytest.mark.parametrize(
+    ("reference", "field", "allowed"),
+    [
+        ("tests.core.test_registry:_library_error", "ruleset option", "something the toy"),
+        ("tests.core.test_registry:_not_a_ruleset", "ruleset entry point",
+         "a Ruleset or a function returning one"),
+    ],
+)
+def test_references_that_give_no_ruleset(reference: str, field: str, allowed: str) -> None:
+    """A library error raised while loading passes through unchanged; a function that gives
+    something other than a Ruleset is refused, naming the reference."""
+    with pytest.raises(InvalidValueError) as caught:
+        load_reference(reference)
+    assert caught.value.field == field
+    assert caught.value.allowed.startswith(allowed)
+
+
+def test_an_entry_point_cannot_shadow_a_registered_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import EntryPoint
+
+    from smoothbore.core import registry as registry_module
+
+    points = (
+        EntryPoint("TOY", "tests.core.test_registry:_not_a_ruleset", ENTRY_POINT_GROUP),
+        EntryPoint("extra", "tests.core.test_registry:TOY", ENTRY_POINT_GROUP),
+    )
+    monkeypatch.setattr(registry_module, "entry_points", lambda group: points)
+    registry = Registry().with_ruleset(TOY).with_entry_points()
+    assert registry.names() == ("toy", "extra")
+    assert registry.get("toy") is TOY and registry.get("extra") is TOY

@@ -133,3 +133,139 @@ def test_huge_walk_is_refused_from_its_estimate() -> None:
         odds(faces)
     assert time.perf_counter() - start < HANG_GUARD
     assert raised.value.estimate > 10**12
+
+
+# --- limits counted over deterministic stages, the staged check, kept distributions ---------
+def _one_die(_: None) -> tuple[None, int]:
+    return None, 0
+
+
+def _roll_d6(context: None, value: int, *, dice: Dice) -> int:
+    return dice.roll(TotalCheck.of(1, D6), reason="d6", rule="test")
+
+
+def _double(context: None, value: int, *, dice: Dice) -> int:
+    return value * 2
+
+
+DOUBLE = Staged("doubled d6", "test", _one_die, (_roll_d6, _double), lambda c, v: v)
+
+
+def test_a_stage_without_rolls_still_counts_one_branch_per_value() -> None:
+    """A d6 (6 branches) then a doubling run once per face (6 more): 12 branches exactly;
+    one fewer is refused, whether the budget runs out inside a walk or between values."""
+    assert odds(DOUBLE, None, max_branches=12) == TotalCheck.of(1, D6).distribution().map(
+        lambda face: 2 * face)
+    for short in (6, 11):
+        with pytest.raises(EnumerationLimitError, match="max_branches"):
+            odds(DOUBLE, None, max_branches=short)
+
+
+def test_a_rule_needs_a_stage() -> None:
+    with pytest.raises(InvalidValueError) as refused:
+        Staged("empty", "test", _one_die, (), lambda c, v: v)
+    assert (refused.value.field, refused.value.allowed) == ("Staged.stages", "at least one stage")
+    assert repr(SUM) == "Staged('sum of d6', 2 stages)"
+
+
+def test_composing_leaves_a_disabled_collector_disabled() -> None:
+    """The cyclic collector is paused while composing and restored as it was found."""
+    import gc
+
+    assert gc.isenabled()
+    odds(SUM, 2)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert SUM.exact_distribution(3) == odds(SUM, 3)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_staged_check_is_the_rule_with_its_arguments() -> None:
+    """Equal for the same rule and arguments, its distribution the composed one, and its
+    draw reads every stage from one source of uniform integers."""
+    check = SUM.check(3)
+    assert check == SUM.check(3) and hash(check) == hash(SUM.check(3))
+    assert check != SUM.check(4) and check != DOUBLE.check(3) and check != "SUM"
+    assert check.distribution() == odds(SUM, 3)
+    assert check.describe() == "sum of d6, every stage"
+    assert SUM.check(3).draw(lambda n: 0) == (3, (1, 1, 1))  # every die its lowest face
+    assert SUM.check(3).draw(lambda n: n - 1) == ("high", (6, 6, 6))
+    faces = iter([1, 3, 0])  # 2, 4 and 1: 7
+    assert SUM.check(3).draw(lambda n: next(faces)) == (7, (2, 4, 1))
+
+
+def test_staged_check_samples_within_five_sigma_of_the_exact_mean() -> None:
+    import numpy as np
+
+    check = DOUBLE.check(None)
+    drawn = check.sample(np.random.default_rng(3), 6000)
+    assert len(drawn) == 6000 and set(drawn) <= {2, 4, 6, 8, 10, 12}
+    # mean 7, variance 4 * 35/12 per draw
+    assert abs(float(np.mean(drawn.astype(float))) - 7) < 5 * (4 * 35 / 12 / 6000) ** 0.5
+
+
+def test_distributions_are_kept_for_arguments_met_again(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A check made afresh with arguments met before answers with the kept distribution;
+    past the bound on kept outcomes the oldest is dropped, never the newest."""
+    from collections import OrderedDict
+
+    from smoothbore.core import stages
+
+    monkeypatch.setattr(stages, "_kept", OrderedDict())
+    first = SUM.check(2).distribution()
+    assert SUM.check(2).distribution() is first
+    monkeypatch.setattr(stages, "KEPT_OUTCOMES", len(first) + 1)
+    SUM.check(3).distribution()
+    assert list(stages._kept) == [SUM.check(3)]
+    assert SUM.check(2).distribution() is not first  # dropped, composed again
+    assert SUM.check(2).distribution() == first
+
+
+def _listed_begin(faces: list[int]) -> tuple[list[int], int]:
+    return faces, 0
+
+
+def _add_listed(context: list[int], value: int, *, dice: Dice) -> int:
+    return value + context[dice.roll(TotalCheck.of(1, D6), reason="index", rule="t") % 2]
+
+
+def test_arguments_that_do_not_hash_are_composed_afresh() -> None:
+    """A list argument cannot key the kept distributions: composed each time, still exact
+    (a d6 picks the first item on odd faces, the second on even ones)."""
+    rule = Staged("listed", "test", _listed_begin, (_add_listed,), lambda c, v: v)
+    dist = rule.check([10, 20]).distribution()
+    assert dist.probability(10) == dist.probability(20) == Fraction(1, 2)
+
+
+def test_odds_of_step_replays_apply_when_the_check_gives_no_handler() -> None:
+    """A turn whose check returns no action rule: every branch runs ``turn.apply``; the
+    default view is the units."""
+    from smoothbore.core.stages import odds_of_step
+
+    class _Units:
+        units: tuple[int, ...] = (0,)
+
+        def __init__(self, units: tuple[int, ...]) -> None:
+            self.units = units
+
+    class _Turn:
+        def __init__(self) -> None:
+            self.checked: list[object] = []
+
+        def check(self, state: object, action: object) -> None:
+            self.checked.append(action)
+
+        def apply(self, state: _Units, action: int, dice: Dice) -> tuple[_Units, tuple[()]]:
+            rolled = dice.roll(TotalCheck.of(action, D6), reason="loss", rule="t")
+            return _Units((state.units[0] + (rolled >= 10),)), ()
+
+    turn = _Turn()
+    dist = odds_of_step(turn, _Units((1,)), 3)
+    assert turn.checked == [3]  # checked once, not once per branch
+    at_least_ten = sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
+                       if a + b + c >= 10)
+    assert dist.probability((2,)) == Fraction(at_least_ten, 216) == Fraction(5, 8)

@@ -9,9 +9,7 @@ brigades...) is ``turn_scoped``: ``begin_turn`` resets it.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Mapping
 
 import attrs
 
@@ -57,7 +55,8 @@ class Extra:
     fire at -1), ``second`` (victorious cavalry and the charge reach left),
     ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
     (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
-    ``routs`` to move, brigades gone ``home``."""
+    ``routs`` to move, brigades gone ``home``. ``situation`` is no part of the value: what
+    the checks of a state ask of it, kept once worked out (``situation``)."""
 
     bag: tuple[str, ...] = ()
     drawn: str | None = None
@@ -78,54 +77,19 @@ class Extra:
     melees: tuple[Engaged, ...] = ()
     routs: tuple[str, ...] = ()
     home: frozenset[str] = frozenset()
+    situation: Situation | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
 
 State = BattleState[Unit, Commander, Extra, Options]
 
-_EXTRA_FIELDS = tuple(field.name for field in attrs.fields(Extra))
-
-
-def but(extra: Extra, **changes: Any) -> Extra:
-    """``extra`` with some fields changed: ``attrs.evolve`` without its generic overhead
-    (``Extra`` has no validators; the steps make many of these)."""
-    unknown = set(changes) - set(_EXTRA_FIELDS)
-    if unknown:
-        raise InvalidValueError("Extra", sorted(unknown), "fields of Extra")
-    new = object.__new__(Extra)
-    put = object.__setattr__
-    for name in _EXTRA_FIELDS:
-        put(new, name, changes[name] if name in changes else getattr(extra, name))
-    return new
-
-R = TypeVar("R")
-
-
-def per_state(query: Callable[[State], R]) -> Callable[[State], R]:
-    """A query over a whole state, remembered for the last state it was asked of (the
-    candidates and checks of one ``legal_actions`` ask the same questions many times). The
-    state is immutable, so the answer cannot go stale."""
-    last: list[Any] = [None, None]
-
-    @functools.wraps(query)
-    def remembered(state: State) -> R:
-        if last[0] is not state:
-            last[1] = query(state)
-            last[0] = state
-        result: R = last[1]
-        return result
-
-    return remembered
-
-@per_state
-def unit_index(state: State) -> dict[str, Unit]:
-    """The state's units by id."""
-    return {unit.id: unit for unit in state.units}
-
 
 def find(state: State, unit_id: str) -> Unit:
-    """The unit with this id (as ``state.unit``, without scanning the army every time)."""
-    unit = unit_index(state).get(unit_id)
-    return unit if unit is not None else state.unit(unit_id)
+    """The unit with this id (``state.unit``, which names the ids there are if it is not
+    one of them)."""
+    for unit in state.units:
+        if unit.id == unit_id:
+            return unit
+    return state.unit(unit_id)
 
 
 BRIGADE = "brigade:"
@@ -154,6 +118,13 @@ def group_units(state: State, group: str) -> tuple[Unit, ...]:
     return (find(state, group),)
 
 
+def _group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
+    if group.startswith(BRIGADE):
+        name = group[len(BRIGADE):]
+        return tuple(u for u in units if u.brigade == name)
+    return tuple(u for u in units if u.id == group)
+
+
 def group_name(state: State, group: str) -> str:
     """A group in words."""
     if group.startswith(BRIGADE):
@@ -167,13 +138,8 @@ def group_name(state: State, group: str) -> str:
 
 def group_side(state: State, group: str) -> str:
     """The side of a group."""
-    side = _group_sides(state).get(group)
-    return side if side is not None else group_units(state, group)[0].side
-
-
-@per_state
-def _group_sides(state: State) -> dict[str, str]:
-    return {group_of(unit): unit.side for unit in state.units}
+    members = _group_units(state.units, group)
+    return members[0].side if members else find(state, group).side
 
 
 def fill_bag(units: tuple[Unit, ...], commanders: tuple[Commander, ...],
@@ -241,7 +207,6 @@ def engaged(state: State, unit_id: str) -> Engaged | None:
     return None
 
 
-@per_state
 def engaged_ids(state: State) -> frozenset[str]:
     """The units locked in melee."""
     return frozenset(u for m in state.extra.melees for u in (m.charger_id, m.defender_id))
@@ -279,14 +244,13 @@ def lost_for_strength(unit: Unit, options: Options) -> bool:
 def ineffective(state: State, side: str, brigade: str) -> bool:
     """A brigade that has lost 50% of its units is combat ineffective (Brigade and army
     strength)."""
-    units = [u for u in state.units if u.side == side and u.brigade == brigade]
-    lost = sum(1 for u in units if lost_for_strength(u, state.options))
-    return bool(units) and 2 * lost >= len(units)
+    return _ineffective(state.units, side, brigade, state.options)
 
 
-def brigade_lost(state: State, side: str, brigade: str) -> bool:
-    """A brigade lost to its army: gone home or combat ineffective (A18)."""
-    return brigade in state.extra.home or ineffective(state, side, brigade)
+def _ineffective(units: tuple[Unit, ...], side: str, brigade: str, options: Options) -> bool:
+    members = [u for u in units if u.side == side and u.brigade == brigade]
+    lost = sum(1 for u in members if lost_for_strength(u, options))
+    return bool(members) and 2 * lost >= len(members)
 
 
 def army_broken(state: State, side: str) -> bool:
@@ -294,13 +258,13 @@ def army_broken(state: State, side: str) -> bool:
     return side in broken_armies(state)
 
 
-@per_state
 def broken_armies(state: State) -> frozenset[str]:
     """The sides whose army has lost 50% of its brigades."""
+    units, home, options = state.units, state.extra.home, state.options
     out = set()
     for side in state.sides:
-        brigades = brigades_of(state.units, side)
-        lost = sum(1 for b in brigades if brigade_lost(state, side, b))
+        brigades = brigades_of(units, side)
+        lost = sum(1 for b in brigades if b in home or _ineffective(units, side, b, options))
         if brigades and 2 * lost >= len(brigades):
             out.add(side)
     return frozenset(out)
@@ -327,5 +291,105 @@ def with_units(state: State, *units: Unit) -> State:
     routs = tuple(r for r in extra.routs if not find(new, r).lost) + tuple(
         r for r in newly if r not in extra.routs)
     second = tuple(s for s in extra.second if s[0] not in out)
-    return new.replace(extra=but(extra, melees=melees, routs=routs, second=second,
-                                          routed=extra.routed | set(newly)))
+    return new.with_extra(melees=melees, routs=routs, second=second,
+                          routed=extra.routed | set(newly))
+
+
+# --- what the candidates and checks of one state ask again and again -----------------------
+def army_test_due(state: State) -> bool:
+    """Whether the active brigade must take its army test now: its army has lost 50% of its
+    brigades and it has not tested this turn (Brigade and army strength; A17)."""
+    return situation(state).army_test
+
+
+def _army_test_due(state: State) -> bool:
+    group = state.extra.group
+    if group is None or not group.startswith(BRIGADE) or group in state.extra.army_tested:
+        return False
+    members = _group_units(state.units, group)
+    return bool(members) and members[0].side in broken_armies(state)
+
+
+def untested_routers(state: State) -> tuple[Unit, ...]:
+    """Routing units of the active group that have not tested this turn, nor routed in it:
+    they test from the start of the next turn (The Turn, 2; Morale Test)."""
+    extra = state.extra
+    if extra.group is None:
+        return ()
+    return tuple(u for u in _group_units(state.units, extra.group)
+                 if u.routing and not u.lost and u.id not in extra.tested
+                 and u.id not in extra.routed)
+
+
+@attrs.frozen(eq=False)
+class Situation:
+    """What the candidates and checks of one state ask of it again and again, worked out
+    once (``situation``): ``broken`` sides (no unit in the fight); the units by id;
+    ``army_test``, whether the acting brigade must take its army test now; ``acting``,
+    whether a group is acting with nothing to do first (no rout move waiting, no army test
+    due, the battle undecided); ``ready``, the units of that group that may take
+    their one order now (its routing units tested); and for each side the ids of its
+    ``enemies`` (on the table, not locked in melee) and of the ``friends`` a unit in line
+    may pass through (in the fight, not locked in melee). ``units``, ``options`` and
+    ``sides`` are the state's own, whose identity says the answer is still this state's."""
+
+    of_units: tuple[Unit, ...]
+    of_options: Options
+    of_sides: tuple[str, ...]
+    broken: tuple[str, ...]
+    units: Mapping[str, Unit]
+    army_test: bool
+    acting: bool
+    ready: Mapping[str, Unit]
+    enemies: Mapping[str, tuple[str, ...]]
+    enemy_set: Mapping[str, frozenset[str]]
+    friends: Mapping[str, tuple[str, ...]]
+
+
+def situation(state: State) -> Situation:
+    """The state's ``Situation``. The candidates and checks of one ``legal_actions`` ask
+    the same questions of the same state many times, so the answer is kept on the state's
+    ``extra`` (a field outside its value: not compared, hashed, shown nor saved), for as
+    long as it is asked with the same units, options and sides. All of them are immutable,
+    so an answer kept can never go stale; no state is kept anywhere else."""
+    extra = state.extra
+    known = extra.situation
+    if (known is not None and known.of_units is state.units
+            and known.of_options is state.options and known.of_sides is state.sides):
+        return known
+    known = _work_out(state)
+    object.__setattr__(extra, "situation", known)
+    return known
+
+
+def _work_out(state: State) -> Situation:
+    """The situation; what only a group giving orders asks is left empty without one."""
+    units, extra, sides = state.units, state.extra, state.sides
+    standing = {u.side for u in units if u.in_the_fight}
+    broken = tuple(side for side in sides if side not in standing)
+    index = {u.id: u for u in units}
+    group = extra.group
+    if group is None:
+        return Situation(units, state.options, sides, broken, index, False, False, {}, {}, {},
+                         {})
+    army_test = _army_test_due(state)
+    acting = not extra.routs and not broken and not army_test
+    locked = engaged_ids(state)
+    ready: dict[str, Unit] = {}
+    if acting and not untested_routers(state):
+        ready = {u.id: u for u in units
+                 if group_of(u) == group and u.in_the_fight
+                 and u.id not in extra.ordered and u.id not in locked}
+    enemies = {side: tuple(u.id for u in units
+                           if u.side != side and not u.lost and u.id not in locked)
+               for side in sides}
+    friends = {side: tuple(u.id for u in units
+                           if u.side == side and u.in_the_fight and u.id not in locked)
+               for side in sides}
+    return Situation(units, state.options, sides, broken, index, army_test, acting, ready,
+                     enemies, {side: frozenset(ids) for side, ids in enemies.items()}, friends)
+
+
+def broken_sides(state: State) -> tuple[str, ...]:
+    """The sides with no unit in the fight."""
+    return situation(state).broken

@@ -7,8 +7,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-import attrs
-
 from smoothbore.core import IllegalActionError, Log, enter_phase
 
 from .actions import Charge, FightOn, Respond
@@ -28,7 +26,6 @@ from .state import (
     Engaged,
     PendingCharge,
     State,
-    but,
     command_for,
     find,
     routing_friends,
@@ -105,8 +102,8 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     second = second_reach(state, unit.id) is not None
     if second:
         extra = state.extra
-        state = state.replace(extra=attrs.evolve(
-            extra, second=tuple(s for s in extra.second if s[0] != unit.id)))
+        state = state.with_extra(
+            second=tuple(s for s in extra.second if s[0] != unit.id))
     what = f"{'second ' if second else ''}charge {target.name}"
     passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
     if not passed or not find(new, unit.id).in_the_fight:
@@ -114,8 +111,8 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     log.add("charge", f"{unit.name} charges {target.name} from {action.facts.distance}\"",
             RULE_CHARGE, unit.id)
     new = enter_phase(new, REACTION)
-    return new.replace(extra=attrs.evolve(
-        new.extra, charge=PendingCharge(unit.id, target.id, action.facts)))
+    return new.with_extra(
+        charge=PendingCharge(unit.id, target.id, action.facts))
 
 
 # --- the reaction ---------------------------------------------------------------------------
@@ -173,11 +170,11 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
     new = with_units(state, *changed)
     new = enter_phase(new, ORDERS)
-    new = new.replace(extra=but(new.extra, charge=None))
+    new = new.with_extra(charge=None)
     reaction = result.reaction
     facts = MeleeFacts(charge.facts.flank, charge.facts.rear, charge.facts.obstacle)
     if reaction is Reaction.HALTED:
-        return new.replace(extra=but(new.extra, halted=new.extra.halted | {charger.id}))
+        return new.with_extra(halted=new.extra.halted | {charger.id})
     if reaction is Reaction.CAUGHT:
         return _victory(new, charger.id, charge.facts, log)
     if reaction is Reaction.STOPPED:
@@ -205,8 +202,8 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
     if result.outcome is MeleeOutcome.CONTINUES:
         if find(new, charger_id).in_the_fight and find(new, defender_id).in_the_fight:
             extra = new.extra
-            return new.replace(extra=attrs.evolve(
-                extra, melees=(*extra.melees, Engaged(charger_id, defender_id, facts))))
+            return new.with_extra(
+                melees=(*extra.melees, Engaged(charger_id, defender_id, facts)))
         return new
     if result.outcome is MeleeOutcome.VICTOR_FALLS_BACK:
         log.add("melee", "the victors fall back 2\" facing the enemy", RULE_MELEE_RESULT)
@@ -228,7 +225,7 @@ def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> St
     log.add("charge", f"{unit.name} may charge again ({left}\" left) if it passes another "
             "order test", RULE_CAVALRY, unit.id)
     extra = state.extra
-    return state.replace(extra=but(extra, second=(*extra.second, (unit.id, left))))
+    return state.with_extra(second=(*extra.second, (unit.id, left)))
 
 
 # --- melees that go on ---------------------------------------------------------------------
@@ -258,7 +255,7 @@ def apply_fight_on(state: State, action: FightOn, log: Log) -> State:
                    if m.charger_id == action.charger_id and m.defender_id == action.defender_id)
     rest = tuple(m for m in extra.melees if m != engaged)
     fought = (*extra.fought, (engaged.charger_id, engaged.defender_id))
-    new = state.replace(extra=but(extra, melees=rest, fought=fought))
+    new = state.with_extra(melees=rest, fought=fought)
     new = melee(new, engaged.charger_id, engaged.defender_id, engaged.facts, log)
     if all((m.charger_id, m.defender_id) in fought for m in new.extra.melees):
         return enter_phase(new, DRAW)

@@ -28,6 +28,7 @@ from .actions import (
 from .morale import order_test, rally, recover_from_rout
 from .rules import (
     RULE_ADVANCE,
+    RULE_ARMY,
     RULE_DOWN,
     RULE_FIRE,
     RULE_FORMATION,
@@ -48,21 +49,21 @@ from .rules import (
 from .shooting import Firing, ShotFacts, fire_problem, shoot
 from .state import (
     State,
-    but,
+    army_test_due,
     command_for,
     engaged_ids,
     find,
     group_of,
     group_side,
     ineffective,
-    per_state,
     routing_friends,
-    unit_index,
+    situation,
+    untested_routers,
     with_units,
 )
-from .steps_sequence import army_test_due, check_no_routs, untested_routers
+from .steps_sequence import check_no_routs
 from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, Weapon, add_pins, revise
-from .victory import broken_sides, check_undecided
+from .victory import check_undecided
 
 Terrain = movement.Terrain
 TERRAINS = (Terrain.OPEN, Terrain.WOODS)
@@ -71,14 +72,15 @@ TERRAINS = (Terrain.OPEN, Terrain.WOODS)
 # --- shared by the orders ------------------------------------------------------------------
 def check_group_ready(state: State, action: object) -> str:
     """The active group, its army test taken and its routing units tested (The Turn, 2)."""
+    group = state.extra.group
+    if group is not None and situation(state).acting:
+        return group
     check_undecided(state, action)
     check_no_routs(state, action)
     group = state.extra.group
     if group is None:
         raise IllegalActionError(action, "no brigade is acting", RULE_TURN)
     if army_test_due(state):
-        from .rules import RULE_ARMY
-
         raise IllegalActionError(action, "the brigade must first take its army test",
                                  RULE_ARMY)
     return group
@@ -87,8 +89,9 @@ def check_group_ready(state: State, action: object) -> str:
 def check_actor(state: State, action: object, unit_id: str) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
     melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
-    if unit_id in ready_ids(state):
-        return unit_index(state)[unit_id]
+    unit = situation(state).ready.get(unit_id)
+    if unit is not None:
+        return unit
     group = check_group_ready(state, action)
     unit = find(state, unit_id)
     if group_of(unit) != group:
@@ -109,43 +112,17 @@ def check_actor(state: State, action: object, unit_id: str) -> Unit:
     return unit
 
 
-@per_state
-def ready(state: State) -> tuple[Unit, ...]:
-    """The units of the active group that may take an order now: everything
-    ``check_actor`` asks of them holds."""
-    group = state.extra.group
-    extra = state.extra
-    if (group is None or extra.routs or broken_sides(state) or army_test_due(state)
-            or untested_routers(state)):
-        return ()
-    locked = engaged_ids(state)
-    return tuple(unit for unit in state.units
-                 if group_of(unit) == group and unit.in_the_fight
-                 and unit.id not in extra.ordered and unit.id not in locked)
-
-
-@per_state
-def ready_ids(state: State) -> frozenset[str]:
-    """The ids of ``ready`` units."""
-    return frozenset(u.id for u in ready(state))
-
-
 def actors(state: State) -> Iterator[Unit]:
-    """The units of the active group that may still take an order."""
-    yield from ready(state)
-
-
-def enemies(state: State, unit: Unit) -> Iterator[Unit]:
-    """Enemy units on the table, not locked in melee."""
-    index = unit_index(state)
-    for uid in enemy_ids(state, unit.side):
-        yield index[uid]
+    """The units of the active group that may still take an order: everything
+    ``check_actor`` asks of them holds."""
+    yield from situation(state).ready.values()
 
 
 def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
     """An enemy unit on the table and not locked in melee (A8)."""
-    if target_id in _enemy_sets(state)[unit.side]:
-        return unit_index(state)[target_id]
+    known = situation(state)
+    if target_id in known.enemy_set[unit.side]:
+        return known.units[target_id]
     target = find(state, target_id)
     if target.side == unit.side:
         raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
@@ -166,7 +143,7 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
     extra = state.extra
     ordered = revise(unit, down=False) if unit.down else unit
     broken = aggressive and bool(unit.brigade) and ineffective(state, unit.side, unit.brigade)
-    new = state.replace(extra=but(extra, ordered=extra.ordered | {unit.id}))
+    new = state.with_extra(ordered=extra.ordered | {unit.id})
     if not (unit.pins or always or broken):
         log.add("order", f"{unit.name}: {what}", RULE_ONE_ORDER, unit.id)
         return True, with_units(new, ordered) if ordered is not unit else new
@@ -178,7 +155,7 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
         log.add("order", f"{unit.name} passes its order test{lost}: {what}",
                 RULE_ORDER_TESTS, unit.id)
         return True, with_units(new, ordered)
-    new = new.replace(extra=but(new.extra, failed=new.extra.failed | {unit.id}))
+    new = new.with_extra(failed=new.extra.failed | {unit.id})
     if broken:
         log.add("order", f"{unit.name} fails its order test: its brigade is combat "
                 "ineffective and it goes home", RULE_INEFFECTIVE, unit.id)
@@ -244,7 +221,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     """The fire order: an order test if the unit is pinned, then the shooting attack."""
     extra = state.extra
     if action.unit_id in extra.halted:
-        new = state.replace(extra=but(extra, halted=extra.halted - {action.unit_id}))
+        new = state.with_extra(halted=extra.halted - {action.unit_id})
         firing = Firing(after_failed_charge=True,
                         interpenetrated=action.unit_id in extra.interpenetrated)
         return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
@@ -289,36 +266,15 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
     return tuple(out)
 
 
-@per_state
-def _enemy_ids(state: State) -> dict[str, tuple[str, ...]]:
-    locked = engaged_ids(state)
-    return {side: tuple(u.id for u in state.units
-                        if u.side != side and not u.lost and u.id not in locked)
-            for side in state.sides}
-
-
-@per_state
-def _enemy_sets(state: State) -> dict[str, frozenset[str]]:
-    return {side: frozenset(ids) for side, ids in _enemy_ids(state).items()}
-
-
 def enemy_ids(state: State, side: str) -> tuple[str, ...]:
     """The ids of the enemies of ``side`` on the table and not locked in melee (A8)."""
-    return _enemy_ids(state)[side]
-
-
-@per_state
-def _passable_ids(state: State) -> dict[str, tuple[str, ...]]:
-    locked = engaged_ids(state)
-    return {side: tuple(u.id for u in state.units
-                        if u.side == side and u.in_the_fight and u.id not in locked)
-            for side in state.sides}
+    return situation(state).enemies[side]
 
 
 def passable_ids(state: State, side: str) -> tuple[str, ...]:
     """The friendly units of ``side`` a unit in line may pass through: in the fight and
     not locked in melee (Interpolation of units: the friend stays stationary)."""
-    return _passable_ids(state)[side]
+    return situation(state).friends[side]
 
 
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
@@ -422,8 +378,8 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
         state = with_units(state, unit, friend)
         if passed:
             extra = state.extra
-            state = state.replace(extra=attrs.evolve(
-                extra, interpenetrated=extra.interpenetrated | {unit.id}))
+            state = state.with_extra(
+                interpenetrated=extra.interpenetrated | {unit.id})
             log.add("move", f"{unit.name} passes through {friend.name} at walking pace",
                     RULE_INTERPENETRATION, unit.id)
         else:
@@ -590,8 +546,8 @@ def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State
     log.add("commander", f"{leader.name} rides to {unit.name}", RULE_MOVEMENT, leader.id)
     new = state.with_commanders(attrs.evolve(leader, with_unit=unit.id))
     extra = new.extra
-    return new.replace(extra=attrs.evolve(
-        extra, commanders_moved=extra.commanders_moved | {leader.id}))
+    return new.with_extra(
+        commanders_moved=extra.commanders_moved | {leader.id})
 
 
 # --- routing units ---------------------------------------------------------------------------
@@ -625,14 +581,14 @@ def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> Stat
     tested = extra.tested | {unit.id}
     if after.routing:
         log.add("rout", f"{unit.name} fails to rally and routs on", RULE_RALLY_ROUT, unit.id)
-        return state.replace(extra=but(extra, tested=tested,
-                                                routs=(*extra.routs, unit.id)))
+        return state.with_extra(tested=tested,
+                                                routs=(*extra.routs, unit.id))
     log.add("rout", f"{unit.name} rallies: {unit.pins} pins to {after.pins}; it stays "
             "stationary this turn", RULE_RALLY_ROUT, unit.id)
     new = state.with_units(after)
-    return new.replace(extra=attrs.evolve(
-        extra, tested=tested, rallied=extra.rallied | {unit.id},
-        ordered=extra.ordered | {unit.id}))
+    return new.with_extra(
+        tested=tested, rallied=extra.rallied | {unit.id},
+        ordered=extra.ordered | {unit.id})
 
 
 def candidates_rout_move(state: State) -> Iterator[RoutMove]:
@@ -666,7 +622,7 @@ def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     unit = find(state, action.unit_id)
     inches = movement.move_distance(unit, movement.Pace.RUN)
     extra = state.extra
-    new = state.replace(extra=but(extra, routs=extra.routs[1:]))
+    new = state.with_extra(routs=extra.routs[1:])
     if action.through is None:
         log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
         return new

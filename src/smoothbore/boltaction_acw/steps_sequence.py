@@ -33,17 +33,15 @@ from .rules import (
 from .state import (
     BRIGADE,
     State,
-    army_broken,
-    but,
+    army_test_due,
     fill_bag,
     find,
     group_name,
-    group_side,
     group_units,
     groups_to_activate,
-    per_state,
+    untested_routers,
 )
-from .units import Commander, Experience, Rank, Unit
+from .units import Commander, Experience, Rank
 from .victory import check_undecided
 
 
@@ -89,10 +87,10 @@ def apply_draw_die(state: State, action: DrawDie, log: Log) -> State:
     if not groups_to_activate(state, colour):
         log.add("order die", f"a {colour} die: nothing of that side is left to act; set aside",
                 RULE_BAG)
-        return state.replace(extra=but(extra, bag=bag))
+        return state.with_extra(bag=bag)
     log.add("order die", f"a {colour} die is drawn ({len(bag)} left in the bag)", RULE_BAG)
     new = enter_phase(state, CHOOSE)
-    return new.replace(extra=but(new.extra, bag=bag, drawn=colour))
+    return new.with_extra(bag=bag, drawn=colour)
 
 
 def candidates_end_turn(state: State) -> Iterator[EndTurn]:
@@ -121,7 +119,7 @@ def apply_end_turn(state: State, action: EndTurn, log: Log) -> State:
     new = begin_turn(state, first)
     bag = fill_bag(new.units, new.commanders, extra.home)
     log.add("turn", f"turn {new.turn} begins: {len(bag)} order dice in the bag", RULE_TURN)
-    return new.replace(extra=but(new.extra, bag=bag, drawn=None, group=None))
+    return new.with_extra(bag=bag, drawn=None, group=None)
 
 
 # --- choosing what the die activates ------------------------------------------------------
@@ -151,8 +149,8 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
             action.group)
     new = enter_phase(state, ORDERS)
     extra = new.extra
-    return new.replace(extra=attrs.evolve(
-        extra, drawn=None, group=action.group, activated=extra.activated | {action.group}))
+    return new.with_extra(
+        drawn=None, group=action.group, activated=extra.activated | {action.group})
 
 
 # --- the army test ---------------------------------------------------------------------------
@@ -162,16 +160,6 @@ def brigade_commander(state: State, brigade: str) -> Commander | None:
         if leader.rank is Rank.BRIGADE and leader.brigade == brigade:
             return leader
     return None
-
-
-@per_state
-def army_test_due(state: State) -> bool:
-    """Whether the active brigade must take its army test now: its army has lost 50% of its
-    brigades and it has not tested this turn (Brigade and army strength; A17)."""
-    group = state.extra.group
-    if group is None or not group.startswith(BRIGADE):
-        return False
-    return group not in state.extra.army_tested and army_broken(state, group_side(state, group))
 
 
 def candidates_army_test(state: State) -> Iterator[ArmyTest]:
@@ -201,15 +189,15 @@ def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
     tested = extra.army_tested | {group}
     if passed:
         log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group)
-        return state.replace(extra=but(extra, army_tested=tested))
+        return state.with_extra(army_tested=tested)
     log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group)
     gone = tuple(attrs.evolve(u, home=True) for u in group_units(state, group) if not u.lost)
     new = state.with_units(*gone)
-    return new.replace(extra=attrs.evolve(
-        extra, army_tested=tested, home=extra.home | {brigade},
+    return new.with_extra(
+        army_tested=tested, home=extra.home | {brigade},
         melees=tuple(m for m in extra.melees
                      if not any(u.id in (m.charger_id, m.defender_id) for u in gone)),
-        routs=tuple(r for r in extra.routs if not any(u.id == r for u in gone))))
+        routs=tuple(r for r in extra.routs if not any(u.id == r for u in gone)))
 
 
 def army_test_need(leader: Commander | None, options: Options) -> Modified:
@@ -242,19 +230,6 @@ def check_end_activation(state: State, action: EndActivation) -> None:
             RULE_ROUT_TESTS)
 
 
-@per_state
-def untested_routers(state: State) -> tuple[Unit, ...]:
-    """Routing units of the active group that have not tested this turn, nor routed in it:
-    they test from the start of the next turn (The Turn, 2; Morale Test)."""
-    group = state.extra.group
-    if group is None:
-        return ()
-    extra = state.extra
-    return tuple(u for u in group_units(state, group)
-                 if u.routing and not u.lost and u.id not in extra.tested
-                 and u.id not in extra.routed)
-
-
 def apply_end_activation(state: State, action: EndActivation, log: Log) -> State:
     """Draw the next die (The Turn, 5)."""
     group = state.extra.group
@@ -262,4 +237,4 @@ def apply_end_activation(state: State, action: EndActivation, log: Log) -> State
     log.add("activation", f"{group_name(state, group)} has completed its actions",
             RULE_NEXT_DIE, group)
     new = enter_phase(state, DRAW)
-    return new.replace(extra=but(new.extra, group=None))
+    return new.with_extra(group=None)

@@ -15,7 +15,7 @@ from smoothbore.core import IllegalActionError, Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_VICTORY
-from .state import State, army_broken, find, group_side, per_state
+from .state import State, army_broken, broken_sides, find, group_side
 
 
 def who_acts(state: State) -> str | None:
@@ -34,13 +34,6 @@ def who_acts(state: State) -> str | None:
     if state.phase == ORDERS and extra.group is not None:
         return group_side(state, extra.group)
     return None
-
-
-@per_state
-def broken_sides(state: State) -> tuple[str, ...]:
-    """The sides with no unit in the fight."""
-    standing = {u.side for u in state.units if u.in_the_fight}
-    return tuple(side for side in state.sides if side not in standing)
 
 
 def is_over(state: State) -> bool:

@@ -126,10 +126,6 @@ class ActionRule(Generic[S, A]):
     handler: Callable[[Any, A, Log], Any] = attrs.field(eq=False)
 
 
-def _no_outcome_override(state: Any) -> None:
-    return None
-
-
 @attrs.frozen
 class Engine(Generic[S, A]):
     """A ruleset's turn on the core engine: satisfies the ``Turn`` protocol.

@@ -43,11 +43,13 @@ class Commander(Identified, Protocol):
 
 @attrs.frozen
 class Phase:
-    """One phase of a ruleset's turn, with the rule that defines it."""
+    """One phase of a ruleset's turn, with the rule that defines it; ``title`` is the short
+    name players use where ``name`` is a bare letter ("movement" for Will's phase C)."""
 
     name: str
     rule: str
     summary: str
+    title: str = ""
 
 
 @runtime_checkable

@@ -21,9 +21,11 @@ _KINDS = (int, bool, str, float)
 
 def spell(value: object) -> str:
     """A choice as the command line writes it: lower case, words joined by dashes
-    (``very-light-artillery``); any other spelling with spaces or underscores is accepted."""
+    (``very-light-artillery``); any other spelling with spaces or underscores is accepted.
+    An enum is written by its value when that is text, else by its name (``significant``
+    rather than ``2``)."""
     if isinstance(value, enum.Enum):
-        value = value.value
+        value = value.value if isinstance(value.value, str) else value.name
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).strip().lower().replace("_", "-").replace(" ", "-")

@@ -16,6 +16,7 @@ from .state import (
     find_unit,
     generals_with,
     mark,
+    with_extra,
 )
 from .tables import MoraleResult
 from .units import Fate, Status
@@ -33,7 +34,7 @@ def lose(state: State, unit_id: str, figures: int, log: Log, rule: str, *,
     unit = attrs.evolve(unit, helpers=unit.helpers - helpers_lost,
                         figures=unit.figures - crew_lost)
     x = state.extra
-    state = state.with_units(unit).with_extra(
+    state = with_extra(state.with_units(unit),
         lost=add_amount(x.lost, unit.id, crew_lost),
         fire_lost=add_amount(x.fire_lost, unit.id, crew_lost) if by_fire else x.fire_lost,
     )
@@ -57,7 +58,7 @@ def set_status(state: State, unit_id: str, status: Status, log: Log, rule: str) 
         contacts = tuple(c for c in x.contacts if unit_id not in (c.attacker, c.defender))
         charges = tuple(attrs.evolve(c, stopped=True) if c.charger == unit_id else c
                         for c in x.charges)
-        state = state.with_extra(contacts=contacts, charges=charges)
+        state = with_extra(state, contacts=contacts, charges=charges)
         for g in generals_with(state, unit_id):
             if not status.on_table:
                 state = state.with_commanders(attrs.evolve(g, attached_to=""))
@@ -73,7 +74,7 @@ def risk(state: State, unit_id: str, log: Log, *, once: bool = False) -> State:
         if once:
             if g.id in state.extra.risked:
                 continue
-            state = state.with_extra(risked=state.extra.risked | {g.id})
+            state = with_extra(state, risked=state.extra.risked | {g.id})
         fate = risk_to_general(dice=log.dice)
         if fate is Fate.ACTIVE:
             log.add("general", f"{g.name} is unhurt", rules.RISK_TO_GENERALS, g.id)
@@ -125,7 +126,7 @@ def apply_result(state: State, unit_id: str, circumstance: Circumstance,
 def _stop_charge(state: State, unit_id: str) -> State:
     charges = tuple(attrs.evolve(c, stopped=True) if c.charger == unit_id else c
                     for c in state.extra.charges)
-    return state.with_extra(charges=charges)
+    return with_extra(state, charges=charges)
 
 
 def tested(state: State, unit_id: str, circumstance: Circumstance) -> bool:

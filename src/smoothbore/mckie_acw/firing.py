@@ -69,7 +69,7 @@ def eligible(unit: Unit) -> int:
     return guns_firing(unit) if unit.is_gun else front_rank(unit)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FireFacts:
     """What the firing player measures: ``range`` in mm from the centre of the firing unit
     (Firing procedure 1), ``figures`` firing (0: every eligible figure or gun), the

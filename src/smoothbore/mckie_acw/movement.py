@@ -48,25 +48,30 @@ def rate(unit: Unit, tables: Tables = DEFAULT_TABLES, *, limbered: bool | None =
             return 0
         key = "siege-artillery-limbered" if unit.weapon.is_heavy else "field-artillery-limbered"
         return tables.rate(key)
-    kind = "cavalry" if unit.arm is Arm.CAVALRY and unit.mounted else "foot"
-    return tables.rate(f"{kind}-{unit.formation.value}")
+    keys = _CAVALRY_RATES if unit.arm is Arm.CAVALRY and unit.mounted else _FOOT_RATES
+    return tables.rate(keys[unit.formation])
+
+
+_FOOT_RATES = {f: f"foot-{f.value}" for f in Formation}
+_CAVALRY_RATES = {f: f"cavalry-{f.value}" for f in Formation}
 
 
 def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: bool,
              formation: Formation | None, tables: Tables, action: object) -> int:
     """The furthest a unit may go this period with one manoeuvre (raises IllegalActionError
     for a manoeuvre it cannot make)."""
-    def no(why: str, rule: str = rules.MANOEUVRES) -> IllegalActionError:
-        return IllegalActionError(action, why, rule)
-
     m = Manoeuvre
     if dense_woods and unit.arm is not Arm.FOOT:
-        raise no("only foot may move in dense woods", rules.DENSE_WOODS)
+        raise IllegalActionError(action, "only foot may move in dense woods", rules.DENSE_WOODS)
     if manoeuvre is m.NONE and formation is None:  # the plain move, the common case
         full = rate(unit, tables)
         if double:
             full *= 2
         return full // 2 if dense_woods else full
+
+    def no(why: str, rule: str = rules.MANOEUVRES) -> IllegalActionError:
+        return IllegalActionError(action, why, rule)
+
     if (manoeuvre is m.CHANGE_FORMATION) != (formation is not None):
         raise no("a formation change names the new formation, and only it does")
     if manoeuvre is m.CHANGE_FORMATION:
@@ -103,7 +108,7 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
     else:
         full = rate(unit, tables)
         if manoeuvre is m.MOUNT:
-            full = tables.rate(f"cavalry-{unit.formation.value}")
+            full = tables.rate(_CAVALRY_RATES[unit.formation])
     full = full * (100 - manoeuvre.cost) // 100
     if double:
         full *= 2

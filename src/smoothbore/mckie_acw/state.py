@@ -7,8 +7,8 @@ A turn is one battle period (``begin_turn``): ``turn_scoped`` fields last a peri
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeAlias, TypeVar, cast
+import operator
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -31,6 +31,8 @@ from .tables import Cell
 from .units import DIG_PERIODS, Commander, Fate, Rank, Unit, Weapon
 
 NO_SCENARIO = Scenario()
+LINE_OF_COMMAND = 10
+"""The longest line of command followed up (a commander and nine superiors)."""
 SNIPER_EVERY = 200
 """Sharpshooters: at most 1 figure in every 200 of the army armed with a sniper rifle."""
 
@@ -167,7 +169,7 @@ def new_battle(
         trains.setdefault(corps_of(base, u), []).append(u)
     reserves = tuple((corps, reserve_for(tuple(us), reserve_rounds))
                      for corps, us in trains.items())
-    return base.with_extra(reserves=reserves)
+    return with_extra(base, reserves=reserves)
 
 
 # --- queries ---------------------------------------------------------------------------
@@ -181,57 +183,20 @@ def other(state: State, side: str) -> str:
     return state.sides[1] if state.sides[0] == side else state.sides[0]
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def by_identity(build: Callable[[K], V]) -> Callable[[K], V]:
-    """``build`` remembered for the last value it was given, by identity: states never
-    change, so a step's candidates and checks share one index of the army (the pair is
-    stored as one tuple, so a reader never sees a key with another key's value)."""
-    last: list[tuple[object, V]] = [(object(), cast(V, None))]
-
-    def lookup(key: K) -> V:
-        seen, value = last[0]
-        if seen is key:
-            return value
-        value = build(key)
-        last[0] = (key, value)
-        return value
-
-    return lookup
-
-
-@by_identity
-def _unit_index(units: tuple[Unit, ...]) -> dict[str, Unit]:
-    return {u.id: u for u in units}
-
-
-@by_identity
-def _commander_index(commanders: tuple[Commander, ...]) -> dict[str, tuple[Commander, ...]]:
-    """Each commander's line of command: himself and his superiors up to the chief."""
-    by_id = {c.id: c for c in commanders}
-    lines: dict[str, tuple[Commander, ...]] = {}
-    for c in commanders:
-        line: list[Commander] = []
-        current: Commander | None = c
-        while current is not None and len(line) < 10:
-            line.append(current)
-            current = by_id.get(current.superior) if current.superior else None
-        lines[c.id] = tuple(line)
-    return lines
-
-
 def find_unit(state: State, unit_id: str) -> Unit:
     """The unit with this id."""
-    unit = _unit_index(state.units).get(unit_id)
-    return unit if unit is not None else state.unit(unit_id)
+    for unit in state.units:
+        if unit.id == unit_id:
+            return unit
+    return state.unit(unit_id)  # the error naming the ids there are
 
 
 def find_commander(state: State, commander_id: str) -> Commander:
     """The commander with this id."""
-    line = _commander_index(state.commanders).get(commander_id)
-    return line[0] if line else state.commander(commander_id)
+    for commander in state.commanders:
+        if commander.id == commander_id:
+            return commander
+    return state.commander(commander_id)  # the error naming the ids there are
 
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
@@ -244,10 +209,23 @@ def own_unit(state: State, unit_id: str, action: object) -> Unit:
     return unit
 
 
+def superior_of(state: State, commander: Commander) -> Commander | None:
+    """A commander's superior (None for the commander-in-chief)."""
+    if commander.superior:
+        for c in state.commanders:
+            if c.id == commander.superior:
+                return c
+    return None
+
+
 def chain(state: State, commander_id: str) -> tuple[Commander, ...]:
     """A commander and his superiors up to the commander-in-chief."""
-    line = _commander_index(state.commanders).get(commander_id)
-    return line if line is not None else (state.commander(commander_id),)
+    current: Commander | None = find_commander(state, commander_id)
+    line: list[Commander] = []
+    while current is not None and len(line) < LINE_OF_COMMAND:
+        line.append(current)
+        current = superior_of(state, current)
+    return tuple(line)
 
 
 def corps_of(state: State, unit: Unit) -> str:
@@ -260,12 +238,16 @@ def corps_of(state: State, unit: Unit) -> str:
 
 def in_command(state: State, unit: Unit) -> Commander:
     """The general commanding a unit now: its own, or the next active one up the line if he
-    has fallen (M5)."""
-    line = chain(state, unit.commander)
-    for c in line:
+    has fallen (M5); the top of the line if all have fallen."""
+    c = find_commander(state, unit.commander)
+    for _ in range(LINE_OF_COMMAND - 1):
         if c.fate is Fate.ACTIVE:
             return c
-    return line[-1]
+        above = superior_of(state, c)
+        if above is None:
+            return c
+        c = above
+    return c
 
 
 def may_advance(state: State, unit: Unit) -> bool:
@@ -352,9 +334,22 @@ def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_p
 def mark(state: State, field: str, *ids: str) -> State:
     """The state with ids added to one of the frozenset fields of ``extra``."""
     current: frozenset[str] = getattr(state.extra, field)
-    return state.with_extra(**{field: current | frozenset(ids)})
+    return with_extra(state, **{field: current | frozenset(ids)})
+
+
+_EXTRA_FIELDS = tuple(f.name for f in attrs.fields(Extra))
+_EXTRA_VALUES = operator.attrgetter(*_EXTRA_FIELDS)
+_EXTRA_INDEX = {name: i for i, name in enumerate(_EXTRA_FIELDS)}
 
 
 def with_extra(state: State, **changes: Any) -> State:
-    """The state with some fields of ``extra`` changed."""
-    return state.with_extra(**changes)
+    """The state with some fields of ``extra`` changed: the same ``Extra`` that
+    ``attrs.evolve`` makes (its ``__init__`` called with every field), at half the cost, as
+    a step changes it several times."""
+    values = list(_EXTRA_VALUES(state.extra))
+    for name, value in changes.items():
+        index = _EXTRA_INDEX.get(name)
+        if index is None:
+            raise InvalidValueError("Extra field", name, "one of " + ", ".join(_EXTRA_FIELDS))
+        values[index] = value
+    return state.replace(extra=Extra(*values))

@@ -22,6 +22,7 @@ from .state import (
     may_advance,
     morale_facts,
     own_unit,
+    with_extra,
 )
 from .units import Unit
 
@@ -97,7 +98,7 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
     log.add("charge", f"{unit.name} {kind} {target.name} ({action.distance} mm)",
             rules.BATTLE_PERIOD, unit.id)
     x = state.extra
-    state = state.with_extra(
+    state = with_extra(state,
         done=x.done | {unit.id}, passed=frozenset(),
         charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter,
                                     attack=action.attack)),
@@ -110,6 +111,6 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
         unit = find_unit(state, unit.id)
         state = state.with_units(effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE))
         x = state.extra
-        state = state.with_extra(moved=x.moved | {unit.id}, shifted=x.shifted | {unit.id},
+        state = with_extra(state, moved=x.moved | {unit.id}, shifted=x.shifted | {unit.id},
                                  advanced=x.advanced | {unit.id}, worked=x.worked | {unit.id})
     return state

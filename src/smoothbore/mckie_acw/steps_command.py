@@ -13,7 +13,14 @@ from . import rules
 from .actions import Activate, ChangeOrders, ChooseFirst, RollInitiative
 from .generalship import activate, roll_initiative
 from .phases import ACTIVATION
-from .state import State, chain, find_commander, illegal, other
+from .state import (
+    State,
+    chain,
+    find_commander,
+    illegal,
+    other,
+    with_extra,
+)
 from .units import Commander, Order, OrderKind, Rank
 
 
@@ -41,7 +48,7 @@ def apply_roll_initiative(state: State, action: RollInitiative, log: Log) -> Sta
     tie = state.sides.index(state.extra.first)
     won = state.sides[roll_initiative(ra, rb, dice=log.dice, tie_goes_to=tie)]
     log.add("initiative", f"{won} gains the initiative", rules.INITIATIVE, won)
-    return state.with_extra(initiative=won)
+    return with_extra(state, initiative=won)
 
 
 def candidates_choose_first(state: State) -> Iterator[ChooseFirst]:
@@ -61,7 +68,7 @@ def apply_choose_first(state: State, action: ChooseFirst, log: Log) -> State:
     first = won if action.first else other(state, won)
     log.add("initiative", f"{won} chooses to move {'first' if action.first else 'second'}",
             rules.INITIATIVE, won)
-    return enter_phase(state, ACTIVATION).with_extra(first=first, acting=first)
+    return with_extra(enter_phase(state, ACTIVATION), first=first, acting=first)
 
 
 # --- orders -------------------------------------------------------------------------------
@@ -120,7 +127,7 @@ def apply_change_orders(state: State, action: ChangeOrders, log: Log) -> State:
         how = "orders"
     log.add("orders", f"{issuer.name} {how} {junior.name}: {action.order}", rules.ORDERS,
             junior.id)
-    return state.with_commanders(junior).with_extra(
+    return with_extra(state.with_commanders(junior),
         done=state.extra.done | {f"orders:{junior.id}"})
 
 
@@ -165,10 +172,10 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
     orders; otherwise he may not advance on a first order and may continue old ones or halt."""
     c = find_commander(state, action.commander)
     x = state.extra
-    state = state.with_extra(attempted=x.attempted | {c.id})
+    state = with_extra(state, attempted=x.attempted | {c.id})
     if activate(c.activation, dice=log.dice):
         log.add("activation", f"{c.name} is activated ({c.order.kind})", rules.ACTIVATION, c.id)
-        return state.with_extra(activated=state.extra.activated | {c.id})
+        return with_extra(state, activated=state.extra.activated | {c.id})
     what = "continues his old orders or halts" if c.order.started else (
         "may not advance on his first order")
     log.add("activation", f"{c.name} fails activation: {what}", rules.ACTIVATION, c.id)

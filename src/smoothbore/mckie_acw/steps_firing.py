@@ -32,13 +32,12 @@ from .firing import (
 from .generalship import risk_to_general
 from .state import (
     State,
-    by_identity,
     contact_of,
     find_commander,
     find_unit,
     illegal,
-    live_charges,
     own_unit,
+    with_extra,
 )
 from .tables import NOTHING, Tables
 from .units import Fate, Status, Unit, Weapon
@@ -62,7 +61,8 @@ def can_fire(state: State, unit: Unit) -> bool:
 
 def charging_firer(state: State, firer: Unit) -> tuple[str, ...]:
     """Target priority 1: the enemies whose charge goes in against the firer this period."""
-    return tuple(c.charger for c in live_charges(state) if c.target == firer.id)
+    uid = firer.id
+    return tuple(c.charger for c in state.extra.charges if c.target == uid and not c.stopped)
 
 
 def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
@@ -86,7 +86,7 @@ def default_facts(tables: Tables, weapon: Weapon) -> FireFacts:
     return FireFacts(range=band.to)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Firer:
     """What the step knows of a unit able to fire: its target priorities (empty: any enemy
     in range) and whether they come from a charge against it (priority 1, never waived)."""
@@ -95,40 +95,45 @@ class Firer:
     charged: bool
 
 
-@by_identity
-def _firers(state: State) -> dict[str, Firer]:
-    """The acting side's units able to fire now, worked out once for a state (shared by the
-    candidates and every check of the step)."""
-    acting = state.extra.acting
-    out: dict[str, Firer] = {}
-    for unit in state.units:
-        if unit.side == acting and unit.on_table and can_fire(state, unit):
-            charging = charging_firer(state, unit)
-            out[unit.id] = Firer(charging or priority_targets(state, unit), bool(charging))
-    return out
+def firer_now(state: State, unit: Unit) -> Firer | None:
+    """What the step knows of a unit of the acting side able to fire now (None: it may not
+    fire)."""
+    if unit.side != state.extra.acting or not unit.on_table or not can_fire(state, unit):
+        return None
+    charging = charging_firer(state, unit)
+    return Firer(charging or priority_targets(state, unit), bool(charging))
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
     """Each unit able to fire, at each enemy on the table, at its nearest harmful band (with
     fewer figures where rounds are short); targets below the top priority with
     ``beyond_priority``, except below an enemy charging the firer."""
-    enemies = [u for u in state.units if u.side != state.extra.acting and u.on_table]
+    enemies = tuple(u.id for u in state.units if u.side != state.extra.acting and u.on_table)
     tables = state.options.tables
     snipers = state.options.snipers
-    firers = _firers(state)
     for firer in state.units:
-        able = firers.get(firer.id)
+        able = firer_now(state, firer)
         if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not snipers):
             continue
-        top = able.top
         facts = default_facts(tables, firer.weapon)
         if not firer.is_gun and firer.ammo < eligible(firer):
             facts = attrs.evolve(facts, figures=firer.ammo)  # fewer fire (M10)
-        for target in enemies:
-            beyond = bool(top) and target.id not in top
-            if beyond and able.charged:
-                continue  # priority 1 is never waived (M17)
-            yield Fire(firer.id, target.id, facts, beyond)
+        yield from volleys(firer.id, facts, able, enemies)
+
+
+@functools.lru_cache(maxsize=4096)
+def volleys(firer: str, facts: FireFacts, able: Firer, enemies: tuple[str, ...]
+            ) -> tuple[Fire, ...]:
+    """A firer's fire at each enemy (remembered: the same firer is offered the same targets
+    step after step)."""
+    out = []
+    top = able.top
+    for target in enemies:
+        beyond = bool(top) and target not in top
+        if beyond and able.charged:
+            continue  # priority 1 is never waived (M17)
+        out.append(Fire(firer, target, facts, beyond))
+    return tuple(out)
 
 
 def check_fire(state: State, action: Fire) -> None:
@@ -140,7 +145,7 @@ def check_fire(state: State, action: Fire) -> None:
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table",
                       rules.FIRING_PROCEDURE)
-    able = _firers(state).get(firer.id)
+    able = firer_now(state, firer)
     if able is None:
         raise illegal(action, f"{firer.name} may not fire now", rules.FIRING_RESTRICTIONS)
     if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
@@ -200,7 +205,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         changed.append(attrs.evolve(target, pieces=target.pieces - pieces))
         log.add("counter-battery", f"{target.name} loses {pieces} piece(s), "
                 f"{target.pieces - pieces} left", rules.COUNTER_BATTERY, target.id)
-    state = state.with_units(*changed).with_extra(**updates)
+    state = with_extra(state.with_units(*changed), **updates)
     return risk(state, target.id, log, once=True)
 
 
@@ -218,7 +223,7 @@ def resolve_pending(state: State, log: Log) -> State:
         else:
             log.add("casualties", f"{unit.name} loses no figure ({cell})",
                     rules.CASUALTY_TABLE, unit_id)
-    return state.with_extra(pending=())
+    return with_extra(state, pending=())
 
 
 # --- snipers ------------------------------------------------------------------------------
@@ -258,7 +263,7 @@ def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> St
     g = find_commander(state, action.general)
     log.add("fire", f"{firer.name} pick out {g.name} at {action.range} mm", rules.SNIPERS, g.id)
     x = state.extra
-    state = state.with_units(_fired(firer, 1)).with_extra(fired=x.fired | {firer.id},
+    state = with_extra(state.with_units(_fired(firer, 1)), fired=x.fired | {firer.id},
                                                           worked=x.worked | {firer.id})
     fate = risk_to_general(dice=log.dice)
     if fate is not Fate.ACTIVE:

@@ -24,6 +24,7 @@ from .state import (
     illegal,
     live_charges,
     morale_facts,
+    with_extra,
 )
 from .units import Status
 
@@ -61,7 +62,7 @@ def new_contacts(state: State) -> State:
         elif attack is Attack.REAR:
             rear.add(defender_id)
     x = state.extra
-    return state.with_extra(contacts=tuple(contacts), flanked=x.flanked | flanked,
+    return with_extra(state, contacts=tuple(contacts), flanked=x.flanked | flanked,
                             rear=x.rear | rear)
 
 
@@ -102,7 +103,7 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     x = state.extra
     contact = next(c for c in x.contacts if c.attacker == action.attacker)
     a, d = find_unit(state, contact.attacker), find_unit(state, contact.defender)
-    state = state.with_extra(done=x.done | {f"melee:{a.id}"})
+    state = with_extra(state, done=x.done | {f"melee:{a.id}"})
     tables = state.options.tables
     if d.status is Status.ROUTING:
         return _surrender(state, contact, log)
@@ -117,14 +118,14 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     for unit in (a, d):
         u = find_unit(state, unit.id)
         state = state.with_units(effort.earn(u, effort.MELEE))
-    state = state.with_extra(worked=state.extra.worked | {a.id, d.id})
+    state = with_extra(state, worked=state.extra.worked | {a.id, d.id})
     state = lose(state, a.id, result.a_lost, log, rules.MELEE)
     state = lose(state, d.id, result.b_lost, log, rules.MELEE)
     state = risk(risk(state, a.id, log), d.id, log)
     order = [d.id, a.id] if result.winner == "a" else [a.id, d.id]
     if result.winner:
         loser, winner = order
-        state = state.with_extra(won_melee=state.extra.won_melee | {winner},
+        state = with_extra(state, won_melee=state.extra.won_melee | {winner},
                                  lost_melee=state.extra.lost_melee | {loser})
         if find_unit(state, loser).on_table:
             log.add("melee", f"{find_unit(state, loser).name} loses the melee and is pushed "
@@ -141,17 +142,17 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
         return _end_contact(state, contact)
     winner_id = {"a": a.id, "b": d.id}.get(result.winner, "")
     going_on = attrs.evolve(contact, periods=contact.periods + 1, winner=winner_id)
-    state = state.with_extra(contacts=tuple(going_on if c == contact else c
+    state = with_extra(state, contacts=tuple(going_on if c == contact else c
                                             for c in state.extra.contacts))
     if winner_id:
-        return state.with_extra(follow=(winner_id, d.id if winner_id == a.id else a.id))
+        return with_extra(state, follow=(winner_id, d.id if winner_id == a.id else a.id))
     log.add("melee", "neither side gives way: the melee continues next period",
             rules.MELEE_RESULTS, a.id)
     return state
 
 
 def _end_contact(state: State, contact: Contact) -> State:
-    return state.with_extra(contacts=tuple(c for c in state.extra.contacts if c != contact))
+    return with_extra(state, contacts=tuple(c for c in state.extra.contacts if c != contact))
 
 
 def _surrender(state: State, contact: Contact, log: Log) -> State:
@@ -166,7 +167,7 @@ def _surrender(state: State, contact: Contact, log: Log) -> State:
     a = find_unit(state, a.id)
     a = attrs.evolve(a, figures=a.figures - guards, initial_figures=a.initial_figures - guards,
                      ammo=min(a.ammo, (a.figures - guards) * 6 if not a.is_gun else a.ammo))
-    state = state.with_units(a).with_extra(
+    state = with_extra(state.with_units(a),
         prisoners=add_amount(state.extra.prisoners, a.side, prisoners))
     log.add("prisoners", f"{d.name} surrenders: {prisoners} figure(s) taken, escorted to the "
             f"rear by {guards} figure(s) of {a.name}", rules.PRISONERS, d.id)
@@ -190,7 +191,7 @@ def apply_follow_up(state: State, action: FollowUp, log: Log) -> State:
     broken."""
     winner, loser = state.extra.follow
     name = find_unit(state, winner).name
-    state = state.with_extra(follow=())
+    state = with_extra(state, follow=())
     if action.follow:
         log.add("melee", f"{name} follows up: the melee continues next period",
                 rules.MELEE_RESULTS, winner)
@@ -199,4 +200,4 @@ def apply_follow_up(state: State, action: FollowUp, log: Log) -> State:
             winner)
     contacts = tuple(c for c in state.extra.contacts
                      if {c.attacker, c.defender} != {winner, loser})
-    return state.with_extra(contacts=contacts)
+    return with_extra(state, contacts=contacts)

@@ -4,6 +4,7 @@ manoeuvre, digging, ammunition and helpers, and the generals' rides (McKie ACW, 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
@@ -19,7 +20,6 @@ from .state import (
     State,
     add_amount,
     amount,
-    by_identity,
     contact_of,
     corps_of,
     find_commander,
@@ -27,6 +27,7 @@ from .state import (
     illegal,
     may_advance,
     own_unit,
+    with_extra,
 )
 from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit
 
@@ -71,10 +72,10 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     melee); an exhausted unit retires to a safe place, where it must rest (M16)."""
     unit = find_unit(state, action.unit)
     x = state.extra
-    state = state.with_extra(done=x.done | {unit.id}, moved=x.moved | {unit.id},
+    state = with_extra(state, done=x.done | {unit.id}, moved=x.moved | {unit.id},
                              shifted=x.shifted | {unit.id})
     contacts = tuple(c for c in state.extra.contacts if unit.id not in (c.attacker, c.defender))
-    state = state.with_extra(contacts=contacts)
+    state = with_extra(state, contacts=contacts)
     if action.off_table:
         log.add("move", f"{unit.name} routs off the table", rules.BATTLE_PERIOD, unit.id)
         return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
@@ -103,20 +104,9 @@ def free_to_act(state: State, unit: Unit) -> bool:
     return contact_of(state, uid) is None
 
 
-@by_identity
-def _free(state: State) -> frozenset[str]:
-    """The acting side's units free to act now (worked out once for a state, shared by the
-    candidates and every check of a step)."""
-    acting = state.extra.acting
-    return frozenset(u.id for u in state.units
-                     if u.side == acting and u.on_table and free_to_act(state, u))
-
-
-@by_identity
-def _advancing(state: State) -> frozenset[str]:
-    """The acting side's units free to act whose orders and activation let them advance."""
-    free = _free(state)
-    return frozenset(u.id for u in state.units if u.id in free and may_advance(state, u))
+def free_now(state: State, unit: Unit) -> bool:
+    """A unit of the acting side free to act (``free_to_act``)."""
+    return unit.side == state.extra.acting and free_to_act(state, unit)
 
 
 def candidates_move(state: State) -> Iterator[Move]:
@@ -125,41 +115,47 @@ def candidates_move(state: State) -> Iterator[Move]:
     facing, mounting or dismounting, limbering or unlimbering and manhandling, at the
     distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
     tables = state.options.tables
-    free = _free(state)
-    advancing = _advancing(state)
     for unit in state.units:
-        if unit.id not in free or unit.resting:
+        if unit.resting or not free_now(state, unit):
             continue
-        uid = unit.id
-        advance = uid in advancing
-        woods = unit.ground is Ground.DENSE_WOODS
-        foot = unit.arm is Arm.FOOT
-        if rate(unit, tables):
-            if advance:
-                yield Move(uid, None, advancing=True, dense_woods=woods)
-                yield Move(uid, None, advancing=True, double=True, dense_woods=woods)
-                if foot and not woods:
-                    yield Move(uid, None, advancing=True, dense_woods=True,
-                               ends_in=Ground.DENSE_WOODS)
-            yield Move(uid, None, advancing=False, dense_woods=woods)
-            yield Move(uid, None, ends_in=Ground.COVER, dense_woods=woods)
-        yield Move(uid, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=unit.ground)
-        if unit.arm is Arm.ARTILLERY:
-            kind = Manoeuvre.LIMBER if not unit.limbered else Manoeuvre.UNLIMBER
-            yield Move(uid, 0, manoeuvre=kind)
-            if advance and not unit.limbered and not unit.weapon.is_heavy:
-                yield Move(uid, None, advancing=True, manoeuvre=Manoeuvre.MANHANDLE)
-            continue
-        mounted = unit.arm is Arm.CAVALRY and unit.mounted
-        for formation in Formation:
-            if formation is not unit.formation and not (
-                    mounted and formation is Formation.SKIRMISH):
-                yield Move(uid, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION,
-                           formation=formation, dense_woods=woods, ends_in=unit.ground)
-        if unit.arm is Arm.CAVALRY:
-            kind = Manoeuvre.DISMOUNT if unit.mounted else Manoeuvre.MOUNT
-            if not (kind is Manoeuvre.MOUNT and woods):
-                yield Move(uid, 0, manoeuvre=kind, ends_in=unit.ground)
+        yield from unit_moves(unit.id, may_advance(state, unit), rate(unit, tables) > 0,
+                              unit.ground, unit.arm, unit.limbered, unit.weapon.is_heavy,
+                              unit.mounted, unit.formation)
+
+
+@functools.lru_cache(maxsize=4096)
+def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, limbered: bool,
+               heavy: bool, mounted: bool, formation: Formation) -> tuple[Move, ...]:
+    """The moves offered to one unit free to act, from what they depend on (remembered: the
+    same unit is offered the same moves step after step)."""
+    woods = ground is Ground.DENSE_WOODS
+    out: list[Move] = []
+    if moves:
+        if advance:
+            out.append(Move(uid, None, advancing=True, dense_woods=woods))
+            out.append(Move(uid, None, advancing=True, double=True, dense_woods=woods))
+            if arm is Arm.FOOT and not woods:
+                out.append(Move(uid, None, advancing=True, dense_woods=True,
+                                ends_in=Ground.DENSE_WOODS))
+        out.append(Move(uid, None, advancing=False, dense_woods=woods))
+        out.append(Move(uid, None, ends_in=Ground.COVER, dense_woods=woods))
+    out.append(Move(uid, 0, manoeuvre=Manoeuvre.FACE, dense_woods=woods, ends_in=ground))
+    if arm is Arm.ARTILLERY:
+        kind = Manoeuvre.LIMBER if not limbered else Manoeuvre.UNLIMBER
+        out.append(Move(uid, 0, manoeuvre=kind))
+        if advance and not limbered and not heavy:
+            out.append(Move(uid, None, advancing=True, manoeuvre=Manoeuvre.MANHANDLE))
+        return tuple(out)
+    mounted = arm is Arm.CAVALRY and mounted
+    for new in Formation:
+        if new is not formation and not (mounted and new is Formation.SKIRMISH):
+            out.append(Move(uid, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION, formation=new,
+                            dense_woods=woods, ends_in=ground))
+    if arm is Arm.CAVALRY:
+        kind = Manoeuvre.DISMOUNT if mounted else Manoeuvre.MOUNT
+        if not (kind is Manoeuvre.MOUNT and woods):
+            out.append(Move(uid, 0, manoeuvre=kind, ends_in=ground))
+    return tuple(out)
 
 
 def check_move(state: State, action: Move) -> None:
@@ -167,7 +163,7 @@ def check_move(state: State, action: Move) -> None:
     for a double move, halved in dense woods); it advances only if its orders and activation
     let it; a resting unit stays put; only foot enter dense woods."""
     unit = own_unit(state, action.unit, action)
-    if unit.id not in _free(state):
+    if not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
     if unit.resting and (action.distance != 0 or action.manoeuvre is not Manoeuvre.NONE):
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
@@ -177,7 +173,7 @@ def check_move(state: State, action: Move) -> None:
     if unit.ground is Ground.DENSE_WOODS and not action.dense_woods:
         raise illegal(action, f"{unit.name} is in dense woods: it moves through them at half "
                       "rate", rules.DENSE_WOODS)
-    if action.advancing and unit.id not in _advancing(state):
+    if action.advancing and not may_advance(state, unit):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
     if action.ends_in is Ground.DENSE_WOODS and unit.arm is not Arm.FOOT:
@@ -234,15 +230,15 @@ def apply_move(state: State, action: Move, log: Log) -> State:
                     f" to {action.ends_in} ground")
     rule = rules.MANOEUVRES if m is not Manoeuvre.NONE else rules.MOVEMENT
     log.add("move", f"{unit.name}: {', '.join(what) or 'stands'}", rule, unit.id)
-    return state.with_units(unit).with_extra(**updates)
+    return with_extra(state.with_units(unit), **updates)
 
 
 def candidates_dig(state: State) -> Iterator[Dig]:
     """Each unit free to act that has not moved, on foot, with its trench unfinished."""
-    free, moved = _free(state), state.extra.moved
+    moved = state.extra.moved
     for unit in state.units:
-        if (unit.id in free and unit.id not in moved and unit.dug < DIG_PERIODS
-                and unit.arm is not Arm.ARTILLERY and not unit.mounted):
+        if (unit.id not in moved and unit.dug < DIG_PERIODS and unit.arm is not Arm.ARTILLERY
+                and not unit.mounted and free_now(state, unit)):
             yield Dig(unit.id)
 
 
@@ -251,7 +247,7 @@ def check_dig(state: State, action: Dig) -> None:
     figures' trench (7 mm each) will cover its frontage, and not yet entrenched."""
     unit = own_unit(state, action.unit, action)
     r = rules.DIGGING
-    if unit.id not in _free(state) or unit.id in state.extra.moved:
+    if unit.id in state.extra.moved or not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not dig now: no other task while digging", r)
     if unit.is_gun or (unit.arm is Arm.CAVALRY and unit.mounted):
         raise illegal(action, "foot or dismounted cavalry dig", r)
@@ -270,16 +266,16 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
         f"{unit.dug} of {DIG_PERIODS} periods")
     log.add("dig", f"{unit.name} digs: {done}", rules.DIGGING, unit.id)
     x = state.extra
-    return state.with_units(unit).with_extra(done=x.done | {unit.id},
+    return with_extra(state.with_units(unit), done=x.done | {unit.id},
                                              digging=x.digging | {unit.id},
                                              worked=x.worked | {unit.id})
 
 
 def candidates_resupply(state: State) -> Iterator[Resupply]:
     """Each unit free to act that has not moved and is short of rounds."""
-    free, moved = _free(state), state.extra.moved
+    moved = state.extra.moved
     for unit in state.units:
-        if unit.id in free and unit.id not in moved and unit.ammo < unit.full_ammo:
+        if unit.id not in moved and unit.ammo < unit.full_ammo and free_now(state, unit):
             yield Resupply(unit.id)
 
 
@@ -287,7 +283,7 @@ def check_resupply(state: State, action: Resupply) -> None:
     """A unit free to act, short of rounds, whose corps' train has rounds left."""
     unit = own_unit(state, action.unit, action)
     r = rules.AMMUNITION
-    if unit.id not in _free(state) or unit.id in state.extra.moved:
+    if unit.id in state.extra.moved or not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not draw ammunition now", r)
     if unit.ammo >= unit.full_ammo:
         raise illegal(action, f"{unit.name} is full ({unit.ammo} rounds)", r)
@@ -304,18 +300,18 @@ def apply_resupply(state: State, action: Resupply, log: Log) -> State:
             f"({left} left in the train)", rules.AMMUNITION, unit.id)
     x = state.extra
     reserves = add_amount(x.reserves, corps, left - amount(x.reserves, corps))
-    return state.with_units(filled).with_extra(done=x.done | {unit.id}, reserves=reserves)
+    return with_extra(state.with_units(filled), done=x.done | {unit.id}, reserves=reserves)
 
 
 def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
     """A figure of each foot or cavalry unit free to act (not moved, keeping one figure) to
     each gun model of its side on the table short of three helpers."""
     acting = state.extra.acting
-    free, moved = _free(state), state.extra.moved
+    moved = state.extra.moved
     batteries = [u for u in state.units if u.side == acting and u.on_table
                  and u.arm is Arm.ARTILLERY and u.helpers < MAX_HELPERS]
-    donors = [u for u in state.units if u.id in free and u.id not in moved
-              and u.arm is not Arm.ARTILLERY and u.figures > 1]
+    donors = [u for u in state.units if u.id not in moved and u.arm is not Arm.ARTILLERY
+              and u.figures > 1 and free_now(state, u)]
     for battery in batteries:
         for unit in donors:
             yield AttachHelpers(battery.id, unit.id, 1)
@@ -331,7 +327,7 @@ def check_attach_helpers(state: State, action: AttachHelpers) -> None:
         raise illegal(action, "foot or cavalry figures help a gun model's crew", r)
     if battery.helpers + action.figures > MAX_HELPERS:
         raise illegal(action, f"{battery.name} may have at most {MAX_HELPERS} helpers", r)
-    if unit.id not in _free(state) or unit.id in state.extra.moved:
+    if unit.id in state.extra.moved or not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not detach figures now", r)
     if unit.figures <= action.figures:
         raise illegal(action, f"{unit.name} has only {unit.figures} figure(s)", r)
@@ -348,19 +344,27 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
     log.add("helpers", f"{n} figure(s) of {unit.name} help serve {battery.name}",
             rules.ARTILLERY_CREW, battery.id)
     x = state.extra
-    return state.with_units(unit, battery).with_extra(done=x.done | {unit.id})
+    return with_extra(state.with_units(unit, battery), done=x.done | {unit.id})
 
 
 # --- step 3: generals -----------------------------------------------------------------------
 def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
-    units = [u for u in state.units_of(state.extra.acting) if u.on_table]
+    acting = state.extra.acting
+    units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
+    done = state.extra.done
     for g in state.commanders:
-        if g.side == state.extra.acting and g.active and f"general:{g.id}" not in state.extra.done:
-            for unit in units:
-                if unit.id != g.attached_to:
-                    yield MoveGeneral(g.id, unit.id, GENERAL_RIDE // 2)
-            if g.attached_to:
-                yield MoveGeneral(g.id, "", 0)
+        if g.side == acting and g.active and f"general:{g.id}" not in done:
+            yield from rides(g.id, g.attached_to, units)
+
+
+@functools.lru_cache(maxsize=4096)
+def rides(general: str, attached_to: str, units: tuple[str, ...]) -> tuple[MoveGeneral, ...]:
+    """A general's rides: to each friendly unit on the table he is not with, or away alone
+    (remembered, as ``unit_moves``)."""
+    out = [MoveGeneral(general, uid, GENERAL_RIDE // 2) for uid in units if uid != attached_to]
+    if attached_to:
+        out.append(MoveGeneral(general, "", 0))
+    return tuple(out)
 
 
 def check_move_general(state: State, action: MoveGeneral) -> None:
@@ -388,4 +392,4 @@ def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     g = attrs.evolve(g, attached_to=action.attach_to)
     where = find_unit(state, action.attach_to).name if action.attach_to else "alone"
     log.add("general", f"{g.name} rides {action.distance} mm to {where}", rules.MOVEMENT, g.id)
-    return state.with_commanders(g).with_extra(done=state.extra.done | {f"general:{g.id}"})
+    return with_extra(state.with_commanders(g), done=state.extra.done | {f"general:{g.id}"})

@@ -24,7 +24,13 @@ from .phases import (
     NEXT,
     RECEIVE_TESTS,
 )
-from .state import State, find_unit, illegal, other
+from .state import (
+    State,
+    find_unit,
+    illegal,
+    other,
+    with_extra,
+)
 from .steps_firing import resolve_pending
 from .steps_melee import melees_due, new_contacts
 from .steps_morale import due_tests
@@ -54,17 +60,17 @@ def apply_end(state: State, action: EndPhase, log: Log) -> State:
     second = other(state, x.first)
     if state.phase == CHARGES:
         if other(state, x.acting) in x.passed:
-            return enter_phase(state, NEXT[state.phase]).with_extra(acting=x.first)
-        return state.with_extra(acting=other(state, x.acting), passed=x.passed | {x.acting})
+            return with_extra(enter_phase(state, NEXT[state.phase]), acting=x.first)
+        return with_extra(state, acting=other(state, x.acting), passed=x.passed | {x.acting})
     if x.acting == x.first:
-        return state.with_extra(acting=second)
+        return with_extra(state, acting=second)
     if state.phase == FIRING:
         state = resolve_pending(state, log)
     elif state.phase == RECEIVE_TESTS:
         state = new_contacts(state)
     elif state.phase == MORALE:
         return end_period(state, log)
-    return enter_phase(state, NEXT[state.phase]).with_extra(acting=state.extra.first)
+    return with_extra(enter_phase(state, NEXT[state.phase]), acting=state.extra.first)
 
 
 def end_period(state: State, log: Log) -> State:
@@ -103,9 +109,9 @@ def end_period(state: State, log: Log) -> State:
             c = attrs.evolve(c, order=Order(c.courier, "courier"), courier=None)
             log.add("orders", f"a courier reaches {c.name}: {c.order.kind}", rules.ORDERS, c.id)
         commanders.append(c)
-    state = state.with_commanders(*commanders).with_extra(last_fired_on_by=x.fired_on_by)
+    state = with_extra(state.with_commanders(*commanders), last_fired_on_by=x.fired_on_by)
     state = begin_turn(state, INITIATIVE)
     log.add("period", f"period {state.turn} begins", rules.NEW_PERIOD)
-    return state.with_extra(acting=state.extra.first)
+    return with_extra(state, acting=state.extra.first)
 
 
