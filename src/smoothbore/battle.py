@@ -257,16 +257,20 @@ def play(
     start = state
     steps: list[Step[A]] = []
     while True:
-        if turn.is_over(state):
-            return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
-        if until is not None and until(state):
-            stop = Stop.UNTIL
+        halt = (
+            Stop.UNTIL if until is not None and until(state)
+            else Stop.MAX_STEPS if len(steps) >= max_steps
+            else None
+        )
+        if halt is not None:
+            if turn.is_over(state):
+                return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
+            stop = halt
             break
-        if len(steps) >= max_steps:
-            stop = Stop.MAX_STEPS
-            break
-        actions = turn.legal_actions(state)
+        actions = turn.legal_actions(state)  # none once the battle is over
         if not actions:
+            if turn.is_over(state):
+                return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
             stop = Stop.NO_ACTION
             break
         action = policy(state, actions)

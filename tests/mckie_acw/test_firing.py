@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from smoothbore.core import IllegalActionError, odds
+from smoothbore.core import IllegalActionError, InvalidValueError, odds
+from smoothbore.mckie_acw import rules
 from smoothbore.mckie_acw.firing import (
     FireFacts,
     add_cells,
@@ -111,3 +112,46 @@ def test_restrictions() -> None:
                        FireFacts(range=40, target_at_edge=False), False, DEFAULT_TABLES, "a")
     with pytest.raises(IllegalActionError, match="rounds"):
         check_can_fire(foot(ammo=3), t, FireFacts(), False, DEFAULT_TABLES, "a")
+
+
+@pytest.mark.parametrize(("field", "value", "match"), [
+    ("range", 2001, r"FireFacts.range.*0 to 2000"),
+    ("figures", -1, r"FireFacts.figures.*at least 0"),
+    ("angle", 181, r"FireFacts.angle.*0 to 180"),
+    ("range", "40", r"FireFacts.range"),
+])
+def test_fire_facts_refuse_what_no_table_gives(field: str, value: object, match: str) -> None:
+    with pytest.raises(InvalidValueError, match=match):
+        FireFacts(**{field: value})  # type: ignore[arg-type]
+
+
+def refusal(firer: Unit, facts: FireFacts, *, moved: bool = False) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as refused:
+        check_can_fire(firer, foot(id="t"), facts, moved, DEFAULT_TABLES, "fire")
+    return refused.value
+
+
+def test_gun_and_figure_refusals_name_their_rule() -> None:
+    limbered = refusal(guns(limbered=True), FireFacts(range=40))
+    assert "limbered" in limbered.why and limbered.rule == rules.FIRING_RESTRICTIONS
+    no_crew = refusal(guns(figures=0, initial_figures=4), FireFacts(range=40))
+    assert "no crew" in no_crew.why and no_crew.rule == rules.ARTILLERY_CREW
+    # a 16-figure line has 8 in its front rank (Restrictions on firing: only they fire)
+    too_many = refusal(foot(), FireFacts(range=20, figures=9))
+    assert "only 8 figures" in too_many.why and too_many.rule == rules.FIRING_RESTRICTIONS
+    assert fire_count_ok(foot(), 8)
+    nobody = refusal(foot(figures=0, initial_figures=16), FireFacts(range=20))
+    assert "no figure or gun" in nobody.why
+
+
+def fire_count_ok(firer: Unit, figures: int) -> bool:
+    check_can_fire(firer, foot(id="t"), FireFacts(range=20, figures=figures), False,
+                   DEFAULT_TABLES, "fire")
+    return True
+
+
+def test_a_range_beyond_the_weapon_has_no_factor() -> None:
+    reach = DEFAULT_TABLES.weapon(Weapon.SMOOTHBORE_MUSKET).reach
+    with pytest.raises(InvalidValueError, match="range"):
+        fire_factor(foot(weapon=Weapon.SMOOTHBORE_MUSKET), foot(id="t"),
+                    FireFacts(range=reach + 1), moved=False, target_moved=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from smoothbore.core import InvalidValueError
 from smoothbore.mckie_acw.morale import Circumstance
@@ -18,6 +20,7 @@ from smoothbore.mckie_acw.state import (
     may_advance,
     morale_facts,
     new_battle,
+    with_extra,
 )
 from smoothbore.mckie_acw.units import Fate, Ground, OrderKind, Quality, Weapon
 
@@ -82,3 +85,27 @@ def test_morale_facts_from_the_state() -> None:
 def test_amounts() -> None:
     pairs = add_amount(add_amount((), "a", 2), "a", 3)
     assert pairs == (("a", 5),) and amount(pairs, "b") == 0
+
+
+_IDS = st.frozensets(st.sampled_from(("a1", "a2", "b1", "general:a-div")), max_size=3)
+_EXTRA_CHANGES = st.fixed_dictionaries({}, optional={
+    "acting": st.sampled_from((A, B)),
+    "done": _IDS,
+    "moved": _IDS,
+    "tested": _IDS,
+    "reserves": st.lists(st.tuples(st.sampled_from(("a-div", "b-div")),
+                                   st.integers(0, 99)), max_size=2).map(tuple),
+    "follow": st.lists(st.sampled_from(("a1", "b1")), max_size=2).map(tuple),
+})
+
+
+@given(_EXTRA_CHANGES)
+def test_with_extra_makes_what_attrs_evolve_makes(changes: dict[str, object]) -> None:
+    state = battle()
+    assert with_extra(state, **changes).extra == attrs.evolve(state.extra, **changes)
+    assert with_extra(state, **changes).units is state.units  # nothing else rebuilt
+
+
+def test_with_extra_refuses_a_field_extra_does_not_have() -> None:
+    with pytest.raises(InvalidValueError, match="Extra field"):
+        with_extra(battle(), actnig=B)

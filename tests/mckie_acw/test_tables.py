@@ -85,6 +85,24 @@ def test_a_user_table_changes_the_results(tmp_path: Path) -> None:
         ("melee", "[basic]\ninfantry = 4\n", "my.toml [basic] row dismounted-cavalry"),
         ("generals", '[[general]]\nname = "Lee"\nside = "C"\ninitiative = 11\nactivation = 1\n',
          "my.toml [general] row 1 field initiative"),
+        ("weapons", "[[weapon]\n", "my.toml"),
+        ("weapons", 'weapon = 3\n', "my.toml [weapon] row - field weapon"),
+        ("weapons", 'weapon = [3]\n', "my.toml [weapon] row 1 field weapon"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\nbands = [{to = 100, factor = 1}]\n'
+         '[[weapon]]\nname = "repeating-rifle"\nbands = [{to = 100, factor = 1}]\n',
+         "my.toml [weapon] row 2 field name"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\nbands = 3\n',
+         "my.toml [weapon] row 1 field bands"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\nbands = [3]\n',
+         "my.toml [weapon] row 1 field bands"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\n'
+         'bands = [{to = 100, factor = 1}, {to = 50, factor = 0}]\n',
+         "my.toml [weapon] row 1 field bands.to"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\nbands = [{to = 100, factor = 1}]\n'
+         'optional = "yes"\n', "my.toml [weapon] row 1 field optional"),
+        ("weapons", '[[weapon]]\nname = "repeating-rifle"\nbands = [{to = 100, factor = 1}]\n',
+         "my.toml [weapon] row - field name"),
+        ("casualties", "range,1\n1,0/100\n", "my.csv [casualties] row header field factor"),
     ],
 )
 def test_bad_tables_name_file_table_row_and_field(tmp_path: Path, name: str, text: str,

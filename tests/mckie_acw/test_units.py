@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from smoothbore.core import InvalidValueError
-from smoothbore.mckie_acw.units import Arm, Ground, Status, Unit, Weapon
+from smoothbore.mckie_acw.units import Arm, Ground, Status, Unit, Weapon, changed
 
-from .support import foot, guns
+from .support import A, foot, guns
 
 
 @pytest.mark.parametrize(("field", "value", "match"), [
@@ -43,3 +46,30 @@ def test_effort_ammunition_and_crews() -> None:
     assert guns("g", figures=2, initial_figures=4, helpers=3).crew == 4
     assert foot("x", figures=10, initial_figures=16).lost == 6
     assert [s.on_table for s in Status] == [True, True, True, False, False, False]
+
+
+_UNIT_CHANGES = st.fixed_dictionaries({}, optional={
+    "figures": st.integers(0, 16),
+    "ammo": st.integers(0, 96),
+    "effort": st.integers(0, 20),
+    "dug": st.integers(0, 4),
+    "status": st.sampled_from(Status),
+    "ground": st.sampled_from([g for g in Ground if g is not Ground.DENSE_WOODS]),
+    "has_fired": st.booleans(),
+    "resting": st.booleans(),
+})
+
+
+@given(_UNIT_CHANGES)
+def test_changed_makes_what_attrs_evolve_makes(changes: dict[str, object]) -> None:
+    unit = foot("a1", A)
+    assert changed(unit, **changes) == attrs.evolve(unit, **changes)
+
+
+def test_changed_runs_every_check_of_a_unit() -> None:
+    with pytest.raises(InvalidValueError, match=r"Unit.figures.*initial_figures"):
+        changed(foot("a1", A), figures=17)
+    with pytest.raises(InvalidValueError, match="Unit.ground"):
+        changed(guns("g1", A), ground=Ground.DENSE_WOODS)
+    with pytest.raises(InvalidValueError, match="Unit field"):
+        changed(foot("a1", A), figuers=3)

@@ -3,13 +3,10 @@ test (Movement; Terrain Movement Modifiers; Interpolation of units)."""
 
 from __future__ import annotations
 
-import attrs
-
 from smoothbore.core import Dice
 
 from .morale import NO_COMMAND, Command, order_test
 from .options import DEFAULT_OPTIONS, Options
-from .rules import RULE_INTERPENETRATION, RULE_MOVEMENT, RULE_TERRAIN
 from .units import Formation, NamedEnum, Unit, UnitType, add_pins
 
 COMMANDER_MOVE = 24
@@ -74,23 +71,6 @@ def charge_reach(unit: Unit) -> int:
     return move_distance(unit, Pace.RUN)
 
 
-@attrs.frozen
-class MoveResult:
-    """A move: how far, whether it went through the friendly unit, the pins it took."""
-
-    inches: int
-    through: bool = True
-    pinned: bool = False
-
-    def __str__(self) -> str:
-        text = f"{self.inches}\""
-        if not self.through:
-            text += ", stopped 1\" behind the friendly unit"
-        if self.pinned:
-            text += ", pinned"
-        return text
-
-
 def woods_test(unit: Unit, command: Command = NO_COMMAND, *, dice: Dice,
                options: Options = DEFAULT_OPTIONS) -> Unit:
     """A unit in line entering woods takes an order test: failed, it moves but takes a pin
@@ -116,5 +96,3 @@ def interpenetrate(mover: Unit, stationary: Unit, command: Command = NO_COMMAND,
         return True, mover, stationary
     return False, add_pins(mover, 1), add_pins(stationary, 1)
 
-
-MOVEMENT_RULES = (RULE_MOVEMENT, RULE_TERRAIN, RULE_INTERPENETRATION)

@@ -29,13 +29,7 @@ from .morale import NO_COMMAND, Command, morale_test
 from .options import DEFAULT_OPTIONS, BeyondSix, CannonDamage, Options, WoundBy
 from .rules import (
     RULE_CANNON,
-    RULE_CASUALTIES,
-    RULE_ENFILADE,
     RULE_EXCEPTIONAL,
-    RULE_MORALE,
-    RULE_PINS,
-    RULE_RANGES,
-    RULE_SHOOTING,
     RULE_TO_HIT,
     RULE_TO_WOUND,
 )
@@ -114,11 +108,6 @@ def shots(unit: Unit) -> int:
 def fire_problem(firer: Unit, target: Unit, facts: ShotFacts) -> str:
     """Why ``firer`` may not shoot ``target`` with these facts ("" if it may): weapon, range,
     arc (Shooting; Ranges). Nothing about the target itself forbids a shot."""
-    return _fire_problem(firer, facts)
-
-
-@functools.lru_cache(maxsize=4096)
-def _fire_problem(firer: Unit, facts: ShotFacts) -> str:
     if shots(firer) == 0:
         return f"{firer.name} has no shot ({firer.kind}, {firer.formation})"
     if facts.distance > firer.weapon.max_range:
@@ -369,7 +358,3 @@ def shoot(
             after = revise(after, routing=True, down=False)
     result = ShotResult(count, need, hits, wounds, pins, lost, killed, morale, not bases)
     return result, after
-
-
-SHOOTING_RULES = (RULE_SHOOTING, RULE_RANGES, RULE_PINS, RULE_ENFILADE, RULE_CASUALTIES,
-                  RULE_MORALE)

@@ -111,11 +111,8 @@ def group_of(unit: Unit) -> str:
 
 
 def group_units(state: State, group: str) -> tuple[Unit, ...]:
-    """The units of a group (The Turn)."""
-    if group.startswith(BRIGADE):
-        name = group[len(BRIGADE):]
-        return tuple(u for u in state.units if u.brigade == name)
-    return (find(state, group),)
+    """The units of a group (The Turn): a brigade's, or the independent unit."""
+    return _group_units(state.units, group)
 
 
 def _group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
@@ -199,14 +196,6 @@ def groups_to_activate(state: State, side: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def engaged(state: State, unit_id: str) -> Engaged | None:
-    """The melee the unit is locked in, if any."""
-    for melee in state.extra.melees:
-        if unit_id in (melee.charger_id, melee.defender_id):
-            return melee
-    return None
-
-
 def engaged_ids(state: State) -> frozenset[str]:
     """The units locked in melee."""
     return frozenset(u for m in state.extra.melees for u in (m.charger_id, m.defender_id))
@@ -270,11 +259,6 @@ def broken_armies(state: State) -> frozenset[str]:
     return frozenset(out)
 
 
-def in_the_fight(state: State, side: str) -> tuple[Unit, ...]:
-    """The units of a side neither lost nor routing."""
-    return tuple(u for u in state.units if u.side == side and u.in_the_fight)
-
-
 def with_units(state: State, *units: Unit) -> State:
     """The state with these units replacing those of the same id. A unit that has just
     routed is queued to make its rout move; melees and second charges of units lost or
@@ -324,20 +308,22 @@ def untested_routers(state: State) -> tuple[Unit, ...]:
 @attrs.frozen(eq=False)
 class Situation:
     """What the candidates and checks of one state ask of it again and again, worked out
-    once (``situation``): ``broken`` sides (no unit in the fight); the units by id;
-    ``army_test``, whether the acting brigade must take its army test now; ``acting``,
-    whether a group is acting with nothing to do first (no rout move waiting, no army test
-    due, the battle undecided); ``ready``, the units of that group that may take
-    their one order now (its routing units tested); and for each side the ids of its
-    ``enemies`` (on the table, not locked in melee) and of the ``friends`` a unit in line
-    may pass through (in the fight, not locked in melee). ``units``, ``options`` and
-    ``sides`` are the state's own, whose identity says the answer is still this state's."""
+    once (``situation``): ``broken`` sides (no unit in the fight); the units by id; the
+    ``side`` of the group in action (None: none is); ``army_test``, whether that brigade must
+    take its army test now; ``acting``, whether the group may act with nothing to do first
+    (no rout move waiting, no army test due, the battle undecided); ``ready``, the units of
+    the group that may take their one order now (its routing units tested); and for each
+    side the ids of its ``enemies`` (on the table, not locked in melee) and of the
+    ``friends`` a unit in line may pass through (in the fight, not locked in melee).
+    ``of_units``, ``of_options`` and ``of_sides`` are the state's own, whose identity says
+    the answer is still the state's."""
 
     of_units: tuple[Unit, ...]
     of_options: Options
     of_sides: tuple[str, ...]
     broken: tuple[str, ...]
     units: Mapping[str, Unit]
+    side: str | None
     army_test: bool
     acting: bool
     ready: Mapping[str, Unit]
@@ -370,8 +356,8 @@ def _work_out(state: State) -> Situation:
     index = {u.id: u for u in units}
     group = extra.group
     if group is None:
-        return Situation(units, state.options, sides, broken, index, False, False, {}, {}, {},
-                         {})
+        return Situation(units, state.options, sides, broken, index, None, False, False, {},
+                         {}, {}, {})
     army_test = _army_test_due(state)
     acting = not extra.routs and not broken and not army_test
     locked = engaged_ids(state)
@@ -386,8 +372,9 @@ def _work_out(state: State) -> Situation:
     friends = {side: tuple(u.id for u in units
                            if u.side == side and u.in_the_fight and u.id not in locked)
                for side in sides}
-    return Situation(units, state.options, sides, broken, index, army_test, acting, ready,
-                     enemies, {side: frozenset(ids) for side, ids in enemies.items()}, friends)
+    return Situation(units, state.options, sides, broken, index, group_side(state, group),
+                     army_test, acting, ready, enemies,
+                     {side: frozenset(ids) for side, ids in enemies.items()}, friends)
 
 
 def broken_sides(state: State) -> tuple[str, ...]:

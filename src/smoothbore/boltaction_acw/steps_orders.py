@@ -62,7 +62,17 @@ from .state import (
     with_units,
 )
 from .steps_sequence import check_no_routs
-from .units import ALLOWED_FORMATIONS, Formation, Rank, Unit, UnitType, Weapon, add_pins, revise
+from .units import (
+    ALLOWED_FORMATIONS,
+    Commander,
+    Formation,
+    Rank,
+    Unit,
+    UnitType,
+    Weapon,
+    add_pins,
+    revise,
+)
 from .victory import check_undecided
 
 Terrain = movement.Terrain
@@ -121,7 +131,7 @@ def actors(state: State) -> Iterator[Unit]:
 def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
     """An enemy unit on the table and not locked in melee (A8)."""
     known = situation(state)
-    if target_id in known.enemy_set[unit.side]:
+    if target_id in known.enemy_set.get(unit.side, ()):
         return known.units[target_id]
     target = find(state, target_id)
     if target.side == unit.side:
@@ -268,13 +278,13 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
 
 def enemy_ids(state: State, side: str) -> tuple[str, ...]:
     """The ids of the enemies of ``side`` on the table and not locked in melee (A8)."""
-    return situation(state).enemies[side]
+    return situation(state).enemies.get(side, ())
 
 
 def passable_ids(state: State, side: str) -> tuple[str, ...]:
     """The friendly units of ``side`` a unit in line may pass through: in the fight and
     not locked in melee (Interpolation of units: the friend stays stationary)."""
-    return situation(state).friends[side]
+    return situation(state).friends.get(side, ())
 
 
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
@@ -505,25 +515,36 @@ def apply_down(state: State, action: Down, log: Log) -> State:
 # --- commanders ----------------------------------------------------------------------------
 def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
     """The active brigade's commander and the army commander, to each unit they may join."""
-    group = state.extra.group
-    if group is None or state.extra.routs:
+    side = situation(state).side
+    if side is None or state.extra.routs:
         return
-    side = group_side(state, group)
     for leader in state.commanders:
         if leader.side != side or leader.id in state.extra.commanders_moved:
             continue
+        brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
         for unit in state.units:
-            if unit.side == side and unit.in_the_fight and unit.id != leader.with_unit:
+            if (unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
+                    and brigade in (None, unit.brigade)):
                 yield MoveCommander(leader.id, unit.id)
+
+
+def commander(state: State, commander_id: str) -> Commander:
+    """The commander with this id (``state.commander``, which names the ids there are if
+    it is not one of them)."""
+    for leader in state.commanders:
+        if leader.id == commander_id:
+            return leader
+    return state.commander(commander_id)
 
 
 def check_move_commander(state: State, action: MoveCommander) -> None:
     """A commander moves 24" once a turn, the brigade commander with his brigade's die, the
     army commander with any of his side's, to be with a unit of his command (A14)."""
     group = check_group_ready(state, action)
-    leader = state.commander(action.commander_id)
-    unit = find(state, action.unit_id)
-    side = group_side(state, group)
+    leader = commander(state, action.commander_id)
+    known = situation(state)
+    unit = known.units.get(action.unit_id) or find(state, action.unit_id)
+    side = known.side or group_side(state, group)
     if leader.side != side:
         raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
     if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:

@@ -15,7 +15,7 @@ from smoothbore.core import IllegalActionError, Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_VICTORY
-from .state import State, army_broken, broken_sides, find, group_side
+from .state import State, army_broken, broken_sides, find, situation
 
 
 def who_acts(state: State) -> str | None:
@@ -32,7 +32,7 @@ def who_acts(state: State) -> str | None:
     if state.phase == CHOOSE:
         return extra.drawn
     if state.phase == ORDERS and extra.group is not None:
-        return group_side(state, extra.group)
+        return situation(state).side
     return None
 
 
@@ -79,7 +79,3 @@ def outcome(state: State) -> Outcome:
                        RULE_VICTORY)
     return Outcome(None, scores, f"{reason}; equal losses", RULE_VICTORY)
 
-
-def in_orders(state: State) -> bool:
-    """Whether a group is giving its orders."""
-    return state.phase == ORDERS and state.extra.group is not None

@@ -67,6 +67,8 @@ def in_range(low: int, high: int) -> Validator:
     """attrs validator: an int field within [low, high]."""
 
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) is int and low <= value <= high:
+            return  # the common case, without building the field's name
         check_range(_name(instance, attribute), value, low, high)
 
     return validate
@@ -76,6 +78,8 @@ def at_least(low: int) -> Validator:
     """attrs validator: an int field no lower than ``low``."""
 
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) is int and value >= low:
+            return
         check_range(_name(instance, attribute), value, low)
 
     return validate
@@ -85,6 +89,8 @@ def one_of(*allowed: object) -> Validator:
     """attrs validator: a field whose value is one of ``allowed``."""
 
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if any(value is choice for choice in allowed):
+            return
         check_choice(_name(instance, attribute), value, allowed)
 
     return validate
@@ -125,6 +131,14 @@ def finite(low: float | None = None, high: float | None = None) -> Validator:
     within [low, high]; ``finite(0)`` for a distance, ``finite(-180, 180)`` for an angle."""
 
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        kind = type(value)
+        if (
+            (kind is float or kind is int)
+            and math.isfinite(value)
+            and (low is None or value >= low)
+            and (high is None or value <= high)
+        ):
+            return
         check_number(_name(instance, attribute), value, low, high)
 
     return validate

@@ -3,9 +3,7 @@ per figure or gun in the reserve train behind each corps, a running total, and r
 
 from __future__ import annotations
 
-import attrs
-
-from .units import ROUNDS_PER_FIGURE, Unit
+from .units import ROUNDS_PER_FIGURE, Unit, changed
 
 
 def reserve_for(units: tuple[Unit, ...], rounds: int = ROUNDS_PER_FIGURE) -> int:
@@ -15,11 +13,11 @@ def reserve_for(units: tuple[Unit, ...], rounds: int = ROUNDS_PER_FIGURE) -> int
 
 def spend(unit: Unit, rounds: int) -> Unit:
     """The unit after firing ``rounds``."""
-    return attrs.evolve(unit, ammo=max(0, unit.ammo - rounds))
+    return changed(unit, ammo=max(0, unit.ammo - rounds))
 
 
 def resupply(unit: Unit, reserve: int) -> tuple[Unit, int]:
     """The unit refilled from its corps' reserve train up to its full load, and what the train
     has left."""
     taken = max(0, min(reserve, unit.full_ammo - unit.ammo))
-    return attrs.evolve(unit, ammo=unit.ammo + taken), reserve - taken
+    return changed(unit, ammo=unit.ammo + taken), reserve - taken

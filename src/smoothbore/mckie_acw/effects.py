@@ -19,7 +19,7 @@ from .state import (
     with_extra,
 )
 from .tables import MoraleResult
-from .units import Fate, Status
+from .units import Fate, Status, changed
 
 
 def lose(state: State, unit_id: str, figures: int, log: Log, rule: str, *,
@@ -31,7 +31,7 @@ def lose(state: State, unit_id: str, figures: int, log: Log, rule: str, *,
     unit = find_unit(state, unit_id)
     helpers_lost = min(unit.helpers, figures)
     crew_lost = min(unit.figures, figures - helpers_lost)
-    unit = attrs.evolve(unit, helpers=unit.helpers - helpers_lost,
+    unit = changed(unit, helpers=unit.helpers - helpers_lost,
                         figures=unit.figures - crew_lost)
     x = state.extra
     state = with_extra(state.with_units(unit),
@@ -51,7 +51,7 @@ def set_status(state: State, unit_id: str, status: Status, log: Log, rule: str) 
     unit = find_unit(state, unit_id)
     if unit.status is status:
         return state
-    state = state.with_units(attrs.evolve(unit, status=status))
+    state = state.with_units(changed(unit, status=status))
     log.add("status", f"{unit.name} is {status}", rule, unit.id)
     if status is not Status.STEADY:
         x = state.extra

@@ -3,9 +3,7 @@ and resting 2 a period."""
 
 from __future__ import annotations
 
-import attrs
-
-from .units import EXHAUSTED_AT, Unit
+from .units import EXHAUSTED_AT, Unit, changed
 
 CHARGE_OR_DOUBLE_MOVE = 2
 FIRING = 1
@@ -17,11 +15,11 @@ REST = 2
 def earn(unit: Unit, points: int) -> Unit:
     """The unit with ``points`` more effort points (an exhausted unit that was resting has
     worked again: it is no longer resting)."""
-    return attrs.evolve(unit, effort=unit.effort + points)
+    return changed(unit, effort=unit.effort + points)
 
 
 def rest(unit: Unit) -> Unit:
     """A period's rest: 2 points off, never below 0; below 12 the exhausted unit's duty to
     rest ends."""
     effort = max(0, unit.effort - REST)
-    return attrs.evolve(unit, effort=effort, resting=unit.resting and effort >= EXHAUSTED_AT)
+    return changed(unit, effort=effort, resting=unit.resting and effort >= EXHAUSTED_AT)

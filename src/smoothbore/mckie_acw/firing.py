@@ -260,10 +260,3 @@ def counter_battery(factor: int, *, dice: Dice, tables: Tables = DEFAULT_TABLES)
         return 0
     score = dice.roll(_D10, reason="counter-battery", rule=rules.COUNTER_BATTERY)
     return row.pieces(score)
-
-
-def expected_figures(factor: int, firing: int, tables: Tables = DEFAULT_TABLES) -> float:
-    """The mean figures lost (the definite figures plus the chance as a fraction)."""
-    cell = casualties(factor, firing, tables)
-    return cell.definite + cell.percent / 100
-

@@ -9,7 +9,7 @@ from smoothbore.core import IllegalActionError
 
 from . import rules
 from .tables import DEFAULT_TABLES, Tables
-from .units import Arm, Formation, Ground, Unit
+from .units import Arm, Formation, Unit
 
 MANHANDLE = 20
 """Field artillery crews may manhandle their guns up to 20 mm in a period."""
@@ -87,8 +87,6 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
             raise no("only cavalry mount and dismount")
         if unit.mounted == (manoeuvre is m.MOUNT):
             raise no(f"{unit.name} is already {'mounted' if unit.mounted else 'dismounted'}")
-        if manoeuvre is m.MOUNT and unit.ground is Ground.DENSE_WOODS:
-            raise no("only foot may be in dense woods", rules.DENSE_WOODS)
     if manoeuvre in (m.LIMBER, m.UNLIMBER, m.MANHANDLE) and not unit.is_gun:
         raise no("only artillery limbers, unlimbers or is manhandled")
     if manoeuvre is m.LIMBER and unit.limbered:

@@ -40,7 +40,7 @@ from .state import (
     with_extra,
 )
 from .tables import NOTHING, Tables
-from .units import Fate, Status, Unit, Weapon
+from .units import Fate, Status, Unit, Weapon, changed
 
 
 def can_fire(state: State, unit: Unit) -> bool:
@@ -165,7 +165,7 @@ def check_fire(state: State, action: Fire) -> None:
 
 def _fired(firer: Unit, rounds: int) -> Unit:
     """The firer after firing: rounds spent, an effort point, its first volley gone."""
-    return attrs.evolve(firer, effort=firer.effort + effort.FIRING,
+    return changed(firer, effort=firer.effort + effort.FIRING,
                         ammo=max(0, firer.ammo - rounds), has_fired=True)
 
 
@@ -185,7 +185,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     log.add("fire", f"{firer.name} fires at {target.name}: {n} "
             f"{'guns' if firer.is_gun else 'figures'} at factor {factor}, {cell}",
             rules.FIRING_PROCEDURE, target.id)
-    changed = [_fired(firer, rounds_needed(firer, action.facts))]
+    fresh = [_fired(firer, rounds_needed(firer, action.facts))]
     pending = dict(x.pending)
     pending[target.id] = add_cells(pending.get(target.id, NOTHING), cell)
     updates: dict[str, object] = {
@@ -202,10 +202,10 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         updates["under_artillery"] = x.under_artillery | {target.id}
     if firer.is_gun and target.is_gun and target.pieces:
         pieces = min(target.pieces, counter_battery(factor.total, dice=log.dice, tables=tables))
-        changed.append(attrs.evolve(target, pieces=target.pieces - pieces))
+        fresh.append(changed(target, pieces=target.pieces - pieces))
         log.add("counter-battery", f"{target.name} loses {pieces} piece(s), "
                 f"{target.pieces - pieces} left", rules.COUNTER_BATTERY, target.id)
-    state = with_extra(state.with_units(*changed), **updates)
+    state = with_extra(state.with_units(*fresh), **updates)
     return risk(state, target.id, log, once=True)
 
 

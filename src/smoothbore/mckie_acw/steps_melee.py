@@ -26,7 +26,7 @@ from .state import (
     morale_facts,
     with_extra,
 )
-from .units import Status
+from .units import Status, changed
 
 PUSH_BACK = 50
 """Results of melees: the loser is pushed back 50 mm."""
@@ -163,9 +163,9 @@ def _surrender(state: State, contact: Contact, log: Log) -> State:
     guards = min(a.figures - 1, guards_needed(prisoners))
     state = set_status(state, d.id, Status.SURRENDERED, log, rules.PRISONERS)
     d = find_unit(state, d.id)
-    state = state.with_units(attrs.evolve(d, figures=0, helpers=0))
+    state = state.with_units(changed(d, figures=0, helpers=0))
     a = find_unit(state, a.id)
-    a = attrs.evolve(a, figures=a.figures - guards, initial_figures=a.initial_figures - guards,
+    a = changed(a, figures=a.figures - guards, initial_figures=a.initial_figures - guards,
                      ammo=min(a.ammo, (a.figures - guards) * 6 if not a.is_gun else a.ammo))
     state = with_extra(state.with_units(a),
         prisoners=add_amount(state.extra.prisoners, a.side, prisoners))

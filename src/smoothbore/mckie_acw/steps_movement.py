@@ -29,7 +29,7 @@ from .state import (
     own_unit,
     with_extra,
 )
-from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit
+from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit, changed
 
 GENERAL_RIDE = 600
 """Generals may always move 600 mm in one period if mounted."""
@@ -83,10 +83,10 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
         verb = "routs" if unit.status is Status.ROUTING else "retreats"
         log.add("move", f"{unit.name} {verb} {rate(unit, state.options.tables)} mm",
                 rules.BATTLE_PERIOD, unit.id)
-        return state.with_units(attrs.evolve(unit, dug=0, ground=Ground.OPEN))
+        return state.with_units(changed(unit, dug=0, ground=Ground.OPEN))
     log.add("move", f"{unit.name}, exhausted, retires to a safe place to rest",
             rules.MELEE_EXHAUSTED, unit.id)
-    return state.with_units(attrs.evolve(unit, must_retire=False, resting=True, dug=0))
+    return state.with_units(changed(unit, must_retire=False, resting=True, dug=0))
 
 
 # --- step 3: units --------------------------------------------------------------------------
@@ -151,10 +151,9 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
         if new is not formation and not (mounted and new is Formation.SKIRMISH):
             out.append(Move(uid, 0, manoeuvre=Manoeuvre.CHANGE_FORMATION, formation=new,
                             dense_woods=woods, ends_in=ground))
-    if arm is Arm.CAVALRY:
+    if arm is Arm.CAVALRY:  # never in dense woods (foot only)
         kind = Manoeuvre.DISMOUNT if mounted else Manoeuvre.MOUNT
-        if not (kind is Manoeuvre.MOUNT and woods):
-            out.append(Move(uid, 0, manoeuvre=kind, ends_in=ground))
+        out.append(Move(uid, 0, manoeuvre=kind, ends_in=ground))
     return tuple(out)
 
 
@@ -208,7 +207,7 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         changes["mounted"] = m is Manoeuvre.MOUNT
     elif m in (Manoeuvre.LIMBER, Manoeuvre.UNLIMBER):
         changes["limbered"] = m is Manoeuvre.LIMBER
-    unit = attrs.evolve(unit, **changes)  # type: ignore[arg-type]
+    unit = changed(unit, **changes)
     x = state.extra
     moved = bool(distance) or m is not Manoeuvre.NONE
     updates: dict[str, object] = {"done": x.done | {unit.id}}
@@ -261,7 +260,7 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
     """One more period of digging; the fourth completes a trench (cover from firing only).
     Digging is a task: the unit does not rest this period (M22)."""
     unit = find_unit(state, action.unit)
-    unit = attrs.evolve(unit, dug=unit.dug + 1)
+    unit = changed(unit, dug=unit.dug + 1)
     done = "its trench is finished" if unit.dug == DIG_PERIODS else (
         f"{unit.dug} of {DIG_PERIODS} periods")
     log.add("dig", f"{unit.name} digs: {done}", rules.DIGGING, unit.id)
@@ -338,9 +337,9 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
     battery = find_unit(state, action.battery)
     unit = find_unit(state, action.unit)
     n = action.figures
-    unit = attrs.evolve(unit, figures=unit.figures - n, initial_figures=unit.initial_figures - n,
+    unit = changed(unit, figures=unit.figures - n, initial_figures=unit.initial_figures - n,
                         ammo=min(unit.ammo, (unit.figures - n) * 6))
-    battery = attrs.evolve(battery, helpers=battery.helpers + n)
+    battery = changed(battery, helpers=battery.helpers + n)
     log.add("helpers", f"{n} figure(s) of {unit.name} help serve {battery.name}",
             rules.ARTILLERY_CREW, battery.id)
     x = state.extra

@@ -35,7 +35,7 @@ from .steps_firing import resolve_pending
 from .steps_melee import melees_due, new_contacts
 from .steps_morale import due_tests
 from .steps_movement import compulsory_due
-from .units import Order, Status
+from .units import Order, Status, changed
 
 
 def candidates_end(state: State) -> Iterator[EndPhase]:
@@ -96,7 +96,7 @@ def end_period(state: State, log: Log) -> State:
                                       else contact.attacker)
                     held = not enemy.exhausted
                 if not held:
-                    unit = attrs.evolve(unit, must_retire=True)
+                    unit = changed(unit, must_retire=True)
                     log.add("effort", f"{unit.name} is exhausted and must retire to rest",
                             rules.MELEE_EXHAUSTED, unit.id)
         units.append(unit)

@@ -4,6 +4,8 @@ Ammunition; Effort points; Generalship)."""
 from __future__ import annotations
 
 import enum
+import operator
+from typing import Any
 
 import attrs
 
@@ -258,6 +260,24 @@ class Unit:
     def full_ammo(self) -> int:
         """The rounds the unit holds when full: 6 per figure, or 6 per gun model."""
         return ROUNDS_PER_FIGURE * (1 if self.is_gun else self.figures)
+
+
+_UNIT_FIELDS = tuple(f.name for f in attrs.fields(Unit))
+_UNIT_VALUES = operator.attrgetter(*_UNIT_FIELDS)
+_UNIT_INDEX = {name: i for i, name in enumerate(_UNIT_FIELDS)}
+
+
+def changed(unit: Unit, **changes: Any) -> Unit:
+    """The unit with some fields changed: what ``attrs.evolve`` makes (``Unit`` called with
+    every field, so every check of a unit runs), at a third of the cost, as units change at
+    most steps."""
+    values = list(_UNIT_VALUES(unit))
+    for name, value in changes.items():
+        index = _UNIT_INDEX.get(name)
+        if index is None:
+            raise InvalidValueError("Unit field", name, "one of " + ", ".join(_UNIT_FIELDS))
+        values[index] = value
+    return Unit(*values)
 
 
 class Rank(enum.Enum):
