@@ -333,8 +333,12 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         raise with_suggestion(error, name, [m.name for m in mechanisms]) from None
     given = _pairs(args.params)
     arguments = _arguments(mechanism, given)
-    with _as_typed(mechanism, given, arguments), _Status(sys.stderr, "exact odds"):
-        distribution: Distribution[Any] = odds(mechanism.function, **arguments)
+    with _as_typed(mechanism, given, arguments), _Status(sys.stderr, "exact odds"), \
+            _bar(1000, "exact odds", "‰") as bar:
+        distribution: Distribution[Any] = odds(
+            mechanism.function, **arguments,
+            progress=lambda share: bar.update(max(0, int(share * 1000) - bar.n)),
+        )
     if args.json:
         with _as_typed(mechanism, given, arguments):
             sampled = (_sampled(mechanism, arguments, args.samples, args.seed)

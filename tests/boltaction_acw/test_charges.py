@@ -106,3 +106,34 @@ class _Fixed:
 
     def roll(self, check: object, *, reason: str, rule: str) -> bool:
         return self.results.pop(0)
+
+
+def test_a_charge_meets_the_flank_or_the_rear_not_both() -> None:
+    assert charge_problem(FOOT, ENEMY, ChargeFacts(6, flank=True, rear=True)) == (
+        "a charge meets the flank or the rear, not both")
+
+
+def test_skirmishers_beyond_reach_evade() -> None:
+    """From 7" a formed unit's 12" reach leaves 5", short of the skirmishers' 6" move."""
+    away = receive(FOOT, SKIRMISHERS, ChargeFacts(7), Response.EVADE, dice=None)  # type: ignore[arg-type]
+    assert away.reaction is Reaction.EVADED and away.target == SKIRMISHERS
+
+
+def test_counter_charge_odds() -> None:
+    """The counter charging cavalry tests as any charged unit (regular 8, colonel +1):
+    passed, the cavalry meet; failed, it retreats."""
+    dist = odds(lambda dice: receive(HORSE, ENEMY_HORSE, ChargeFacts(13),
+                                     Response.COUNTER_CHARGE, dice=dice).reaction)
+    assert dist.probability(Reaction.COUNTER_CHARGED) == two_d6_at_most(9)
+    assert dist.probability(Reaction.RETREATED) == 1 - two_d6_at_most(9)
+
+
+def test_chargers_destroyed_by_point_blank_fire_rout() -> None:
+    """A one-base charger one casualty short of destruction, fired at by a 5-base line at
+    point blank (10 shots): destroyed whenever a wound is scored, and then counted routed."""
+    weak = attrs.evolve(FOOT, bases=1, casualties=3)
+    outcome = odds(lambda dice: (lambda r: (r.reaction, r.charger.destroyed))(
+        receive(weak, ENEMY, ChargeFacts(6), Response.FIRE, dice=dice)))
+    destroyed = outcome.probability(lambda o: o[1])
+    assert destroyed > 0
+    assert outcome.probability((Reaction.ROUTED, True)) == destroyed

@@ -64,3 +64,18 @@ def test_a_five_base_melee_has_exact_odds() -> None:
     outcomes = {result.outcome for result, _, _ in dist.outcomes}
     assert MeleeOutcome.LOSER_ROUTS in outcomes
     assert sum(weight for _, weight in dist.items()) == dist.denominator
+
+
+def test_both_sides_destroyed_together_is_no_ones_victory() -> None:
+    """Behind an obstacle blows are struck together, so two units one casualty from losing
+    their last base can destroy each other: no winner. Struck together, the two sides' dice
+    are independent: both fall with the product of the chances of each."""
+    one = Unit("a", "A", UNION, bases=1, casualties=3)
+    other = Unit("b", "B", CONFEDERATE, bases=1, casualties=3)
+    dist = odds(lambda dice: (lambda r: (r[0].winner, r[1].destroyed, r[2].destroyed))(
+        fight(one, other, MeleeFacts(obstacle=True), dice=dice)))
+    both = dist.probability(("", True, True))
+    a_falls = dist.probability(lambda o: o[1])
+    b_falls = dist.probability(lambda o: o[2])
+    assert both > 0 and both == a_falls * b_falls
+    assert dist.probability(lambda o: o[1] and o[2] and o[0] != "") == 0

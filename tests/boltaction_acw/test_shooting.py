@@ -87,7 +87,7 @@ def test_beyond_six_options() -> None:
     assert odds(roll_hits, 1, 7, options=Options(beyond_six=BeyondSix.NO_HIT)).probability(0) == 1
 
 
-@pytest.mark.parametrize(("count", "need"), [(1, 4), (3, 3), (4, 5)])
+@pytest.mark.parametrize(("count", "need"), [(1, 4), (3, 3), (4, 5), (3, 6)])
 def test_wound_check_matches_enumeration(count: int, need: int) -> None:
     dist = WoundCheck(count, need).distribution()
     for key, weight in wounds_distribution(count, need).items():
@@ -153,3 +153,27 @@ def test_the_plain_need_is_the_explained_need() -> None:
         facts, firing = ShotFacts(distance, cover), Firing(moving, failed, through)
         assert hit_need(firer, target, facts, firing) == to_hit(firer, target, facts,
                                                                 firing).total
+
+
+def test_wound_check_refuses_impossible_needs_and_samples_from_its_distribution() -> None:
+    import numpy as np
+
+    from smoothbore.core import InvalidValueError
+
+    for count, need in ((-1, 4), (2, 1), (2, 7)):
+        with pytest.raises(InvalidValueError, match="a need of 2 to 6"):
+            WoundCheck(count, need)
+    check = WoundCheck(4, 5)
+    assert str(check) == check.describe() == "4d6 at or over 5, 6s counted"
+    drawn = check.sample(np.random.default_rng(7), 300)
+    support = wounds_distribution(4, 5)
+    assert len(drawn) == 300 and all(support.get(tuple(x), 0) > 0 for x in drawn)
+
+
+def test_units_with_no_shot() -> None:
+    """Shooting: a destroyed unit, limbered guns and wagons fire nothing."""
+    assert shots(attrs.evolve(FOOT, bases=0)) == 0
+    assert shots(Unit("g", "Limbered gun", UNION, UnitType.ARTILLERY)) == 0
+    assert shots(Unit("w", "Wagon", UNION, UnitType.WAGON)) == 0
+    assert "has no shot" in fire_problem(Unit("w", "Wagon", UNION, UnitType.WAGON), TARGET,
+                                         ShotFacts(6))

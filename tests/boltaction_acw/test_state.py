@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from smoothbore.boltaction_acw.melee import FRONTAL
+from smoothbore.boltaction_acw.morale import Command
 from smoothbore.boltaction_acw.options import Options
+from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.state import (
     Engaged,
     State,
@@ -13,12 +16,15 @@ from smoothbore.boltaction_acw.state import (
     command_for,
     fill_bag,
     find,
+    group_name,
     group_of,
     group_units,
     groups_to_activate,
     ineffective,
     new_battle,
     routing_friends,
+    situation,
+    untested_routers,
     with_units,
 )
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit, revise
@@ -92,3 +98,28 @@ def test_find_refuses_an_unknown_id_naming_the_ids_there_are() -> None:
     state = start()
     with pytest.raises(InvalidValueError, match="nobody.*u2wi"):
         find(state, "nobody")
+
+
+def test_groups_in_words_and_commanders_of_other_brigades() -> None:
+    state = start()
+    assert group_name(state, "brigade:gibbon") == "Brig. Gen. John Gibbon's brigade"
+    assert group_name(state, "brigade:iron") == "brigade iron"  # no commander
+    assert untested_routers(state) == ()  # no group acting
+    # Baylor (stonewall) with the independent cavalry does not command it (A14)
+    away = state.with_commanders(attrs.evolve(state.commander("baylor"), with_unit="c2vac"))
+    assert command_for(away, find(away, "c2vac")) == Command(False, False)
+
+
+def test_the_situation_is_each_states_own() -> None:
+    """What the checks ask is kept on ``extra`` for the state it was worked out for; a state
+    sharing that ``extra`` with other units gets its own answer, and the kept answer is no
+    part of the state's value (not compared, hashed nor saved)."""
+    state = start().replace(phase=ORDERS).with_extra(group="brigade:gibbon")
+    ready = situation(state).ready
+    assert set(ready) == {"u2wi", "u6wi", "u7wi", "u19in", "ub4us"}
+    routed = state.with_units(revise(find(state, "u2wi"), routing=True))
+    assert routed.extra is state.extra
+    assert "u2wi" not in situation(routed).ready and "u2wi" in situation(state).ready
+    fresh = state.with_extra(group="brigade:gibbon")
+    assert fresh.extra == state.extra and hash(fresh.extra) == hash(state.extra)
+    assert state.to_json() == fresh.to_json()

@@ -10,6 +10,12 @@ from smoothbore.boltaction_acw.actions import Charge, FightOn, Respond
 from smoothbore.boltaction_acw.charges import ChargeFacts, Response
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.phases import MELEE, ORDERS, REACTION
+from smoothbore.boltaction_acw.rules import (
+    RULE_CAVALRY,
+    RULE_CHARGED,
+    RULE_MELEE_RESULT,
+    RULE_REACTIONS,
+)
 from smoothbore.boltaction_acw.state import (
     Engaged,
     PendingCharge,
@@ -17,8 +23,9 @@ from smoothbore.boltaction_acw.state import (
     find,
     with_units,
 )
+from smoothbore.boltaction_acw.steps_charges import candidates_respond
 from smoothbore.boltaction_acw.units import CONFEDERATE, revise
-from smoothbore.core import IllegalActionError, odds
+from smoothbore.core import DiceState, IllegalActionError, odds
 
 from .battle import sample_battle
 from .oracle import two_d6_at_most
@@ -79,3 +86,50 @@ def test_melees_that_go_on_are_fought_before_the_first_die() -> None:
     after, events = TURN.step(state, FightOn("u2wi", "c4va"))
     assert events[0].kind == "melee"
     assert ("u2wi", "c4va") in after.extra.fought or after.phase != MELEE
+
+
+def refusal(state: State, action: object) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(state, action)  # type: ignore[arg-type]
+    return raised.value
+
+
+def test_a_second_charge_only_within_the_reach_left() -> None:
+    state = active("u1mi").with_extra(second=(("u1mi", 6),))
+    error = refusal(state, Charge("u1mi", "c4va", ChargeFacts(12, flank=True)))
+    assert error.rule == RULE_CAVALRY and "6\" of charge left" in error.why
+    assert TURN.is_legal(state, Charge("u1mi", "c4va", ChargeFacts(6, flank=True)))
+
+
+def test_reactions_need_a_charge_and_one_the_unit_may_make() -> None:
+    waiting = reacting()
+    error = refusal(waiting, Respond("c4va", Response.COUNTER_CHARGE))
+    assert error.rule == RULE_CHARGED and "may: fire at point blank, hold fire" in error.why
+    none = waiting.with_extra(charge=None)
+    assert list(candidates_respond(none)) == []
+    error = refusal(none, Respond("c4va", Response.HOLD))
+    assert error.rule == RULE_REACTIONS and "no charge is waiting" in error.why
+
+
+def test_only_a_melee_that_waits_is_fought_on() -> None:
+    state = sample_battle(0).replace(phase=MELEE).with_extra(
+        melees=(Engaged("u2wi", "c4va", FRONTAL),), fought=(("u2wi", "c4va"),))
+    error = refusal(state, FightOn("u2wi", "c4va"))
+    assert error.rule == RULE_MELEE_RESULT and "no such melee" in error.why
+
+
+def test_cavalry_counter_charge_cavalry_charging_from_beyond_12() -> None:
+    """The 2nd Virginia Cavalry meets the 1st Michigan charging from 13": passing its order
+    test, the cavalry meet in a melee (both charging); failing it, it retreats and no melee is
+    fought. Played with many dice seeds, both happen, each as the reaction says."""
+    state = active("u1mi").replace(phase=REACTION).with_extra(
+        charge=PendingCharge("u1mi", "c2vac", ChargeFacts(13)))
+    respond = Respond("c2vac", Response.COUNTER_CHARGE)
+    assert respond in TURN.legal_actions(state)
+    seen = set()
+    for seed in range(40):
+        _, events = TURN.step(state.replace(dice=DiceState(seed)), respond)
+        counter = "the cavalry meet in a counter charge" in events[0].text
+        assert counter == any(e.kind == "melee" for e in events)
+        seen.add(counter)
+    assert seen == {True, False}

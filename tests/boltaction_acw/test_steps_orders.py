@@ -13,17 +13,34 @@ from smoothbore.boltaction_acw.actions import (
     Advance,
     Down,
     Fire,
+    Mount,
     MoveCommander,
     Rally,
     RallyFromRout,
     RoutMove,
+    Run,
 )
 from smoothbore.boltaction_acw.melee import FRONTAL
+from smoothbore.boltaction_acw.movement import Terrain
 from smoothbore.boltaction_acw.phases import ORDERS
+from smoothbore.boltaction_acw.rules import (
+    RULE_ADVANCE,
+    RULE_ARMY,
+    RULE_FIRE,
+    RULE_INTERPENETRATION,
+    RULE_MOVEMENT,
+    RULE_ONE_ORDER,
+    RULE_ROUT,
+    RULE_ROUT_TESTS,
+    RULE_SHOOTING,
+    RULE_TERRAIN,
+    RULE_TURN,
+    RULE_UNIT_SIZES,
+)
 from smoothbore.boltaction_acw.shooting import ShotFacts
 from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
-from smoothbore.boltaction_acw.units import revise
-from smoothbore.core import IllegalActionError, odds
+from smoothbore.boltaction_acw.units import Formation, revise
+from smoothbore.core import IllegalActionError, InvalidValueError, odds
 
 from .battle import sample_battle
 from .oracle import two_d6_at_most
@@ -118,3 +135,89 @@ def test_units_outside_the_brigade_cannot_act() -> None:
     with pytest.raises(IllegalActionError, match="not in the acting brigade"):
         TURN.step(state, Down("u1mi"))
     assert attrs.evolve(Down("u2wi")) in TURN.legal_actions(state)
+
+
+# --- refusals, each naming its rule ----------------------------------------------------------
+def refusal(state: State, action: object) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(state, action)  # type: ignore[arg-type]
+    return raised.value
+
+
+def test_no_order_without_an_acting_brigade() -> None:
+    state = sample_battle(0).replace(phase=ORDERS)
+    error = refusal(state, Fire("u2wi", "c4va"))
+    assert error.rule == RULE_TURN and "no brigade is acting" in error.why
+
+
+def test_no_order_before_the_army_test() -> None:
+    """Gibbon's brigade, the Union's only one, with 3 of its 5 units routing (counted as
+    lost by default): combat ineffective, so the Union army has lost half its brigades."""
+    state = active("brigade:gibbon")
+    state = with_units(state, *(revise(find(state, u), routing=True)
+                                for u in ("u2wi", "u6wi", "u7wi")))
+    state = state.with_extra(routs=())
+    error = refusal(state, Fire("u19in", "c4va"))
+    assert error.rule == RULE_ARMY and "army test" in error.why
+
+
+def test_units_locked_in_melee_neither_take_orders_nor_are_shot_at() -> None:
+    state = active("brigade:gibbon").with_extra(melees=(Engaged("u2wi", "c2va", FRONTAL),))
+    error = refusal(state, Fire("u2wi", "c4va"))
+    assert error.rule == RULE_ONE_ORDER and "locked in melee" in error.why
+    error = refusal(state, Fire("u6wi", "c2va"))
+    assert error.rule == RULE_SHOOTING and "2nd Virginia is locked in melee" in error.why
+
+
+def test_a_halted_charger_out_of_the_fight_does_not_fire() -> None:
+    state = active("brigade:gibbon")
+    state = with_units(state, revise(find(state, "u2wi"), routing=True))
+    state = state.with_extra(routs=(), halted=frozenset({"u2wi"}))
+    error = refusal(state, Fire("u2wi", "c4va"))
+    assert error.rule == RULE_FIRE and "out of the fight" in error.why
+
+
+def test_major_rivers_only_at_crossings() -> None:
+    state = active("brigade:gibbon")
+    for action in (Advance("u2wi", Terrain.MAJOR_RIVER), Run("u2wi", Terrain.MAJOR_RIVER)):
+        error = refusal(state, action)
+        assert error.rule == RULE_TERRAIN and "crossing points" in error.why
+    assert TURN.is_legal(state, Run("u2wi", Terrain.RIVER_CROSSING))
+
+
+def test_mounting_and_dismounting_refusals() -> None:
+    state = active("brigade:gibbon")
+    error = refusal(state, Advance("u2wi", mount=Mount.DISMOUNT))
+    assert error.rule == RULE_ADVANCE and "only cavalry" in error.why
+    horse = active("u1mi")
+    error = refusal(horse, Advance("u1mi", mount=Mount.REMOUNT))
+    assert error.rule == RULE_ADVANCE and "is mounted" in error.why
+    error = refusal(horse, Advance("u1mi", through="uusss", mount=Mount.DISMOUNT))
+    assert error.rule == RULE_INTERPENETRATION and "does not also mount" in error.why
+    assert TURN.is_legal(horse, Advance("u1mi", mount=Mount.DISMOUNT))
+    on_foot = with_units(horse, attrs.evolve(find(horse, "u1mi"), mounted=False,
+                                             formation=Formation.SKIRMISH))
+    error = refusal(on_foot, Advance("u1mi", mount=Mount.REMOUNT, near_holders=False))
+    assert error.rule == RULE_UNIT_SIZES and "horse holders" in error.why
+    assert TURN.is_legal(on_foot, Advance("u1mi", mount=Mount.REMOUNT))
+
+
+def test_commanders_ride_only_to_their_own_command() -> None:
+    state = active("brigade:gibbon")
+    error = refusal(state, MoveCommander("gibbon", "uusss"))  # independent sharpshooters
+    assert error.rule == RULE_MOVEMENT and "not of Brig. Gen. John Gibbon's brigade" in error.why
+    assert TURN.is_legal(state, MoveCommander("king", "uusss"))  # the army commander may
+    assert MoveCommander("gibbon", "uusss") not in TURN.legal_actions(state)
+    with pytest.raises(InvalidValueError, match="gibbon, king, baylor, jackson"):
+        TURN.check(state, MoveCommander("nobody", "u2wi"))
+
+
+def test_a_router_tests_once_a_turn_and_routs_only_through_friends() -> None:
+    state = active("brigade:gibbon")
+    state = with_units(state, revise(find(state, "u2wi"), routing=True))
+    error = refusal(state, RoutMove("u2wi", "c2va"))
+    assert error.rule == RULE_ROUT and "not a friendly unit" in error.why
+    assert TURN.is_legal(state, RoutMove("u2wi", "u6wi"))
+    tested = state.with_extra(routs=(), routed=frozenset(), tested=frozenset({"u2wi"}))
+    error = refusal(tested, RallyFromRout("u2wi"))
+    assert error.rule == RULE_ROUT_TESTS and "has tested this turn" in error.why

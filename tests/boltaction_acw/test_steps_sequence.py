@@ -16,8 +16,15 @@ from smoothbore.boltaction_acw.actions import (
 )
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
+from smoothbore.boltaction_acw.rules import RULE_BAG, RULE_TURN
 from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
-from smoothbore.boltaction_acw.steps_sequence import army_test_need, draw_die, without
+from smoothbore.boltaction_acw.steps_sequence import (
+    army_test_need,
+    brigade_commander,
+    candidates_activate,
+    draw_die,
+    without,
+)
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.core import IllegalActionError, odds
 
@@ -86,3 +93,22 @@ def test_the_army_test_comes_first_and_sends_a_brigade_home() -> None:
     dist = odds(lambda dice: TURN.apply(broken, ArmyTest(), dice)[0].extra.home)
     assert dist.probability(frozenset({"gibbon"})) == 1 - two_d6_at_most(8)
     assert army_test_need(None, broken.options).total == 8
+
+
+def test_activation_needs_a_drawn_die_and_an_acting_brigade_to_end() -> None:
+    state = start().replace(phase=CHOOSE)
+    assert list(candidates_activate(state)) == []
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(state, Activate("brigade:gibbon"))
+    assert raised.value.rule == RULE_BAG and "no die has been drawn" in raised.value.why
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(state.replace(phase=ORDERS), EndActivation())
+    assert raised.value.rule == RULE_TURN and "no brigade is acting" in raised.value.why
+
+
+def test_a_brigade_without_its_commander_tests_as_regular() -> None:
+    """A17: the army test is against the brigade commander's rating; with none, regular 8."""
+    state = start()
+    assert brigade_commander(state, "gibbon") is not None
+    assert brigade_commander(state, "nobody") is None
+    assert army_test_need(None, state.options).total == 8

@@ -19,6 +19,7 @@ from smoothbore.boltaction_acw.units import (
     Weapon,
     add_pins,
     remove_pins,
+    revise,
     take_casualties,
 )
 from smoothbore.core import InvalidValueError
@@ -112,3 +113,54 @@ def test_revise_is_evolve_without_the_checks() -> None:
     assert changed == attrs.evolve(unit, pins=3, casualties=2, routing=True)
     assert hash(changed) == hash(attrs.evolve(unit, pins=3, casualties=2, routing=True))
     assert unit.pins == 1 and hash(unit) != hash(changed)
+
+
+def test_only_cavalry_is_mounted_and_counts_never_go_below_zero() -> None:
+    with pytest.raises(InvalidValueError, match="mounted"):
+        Unit("m", "Mounted foot", UNION, mounted=True)
+    foot = Unit("f", "Foot", UNION, pins=1)
+    for change in (add_pins, remove_pins, take_casualties):
+        with pytest.raises(InvalidValueError, match="0 or more"):
+            change(foot, -1)  # type: ignore[operator]
+
+
+def test_units_and_commanders_in_words() -> None:
+    unit = Unit("f", "5th Wisconsin", UNION, bases=3, casualties=2, pins=1, down=True)
+    assert str(unit) == "5th Wisconsin (3 bases, 2 casualties, 1 pins, down)"
+    gone = Unit("g", "Gone", UNION, bases=0, routing=True, home=True)
+    assert str(gone) == "Gone (0 bases, routing, gone home, destroyed)"
+    assert str(Commander("k", "Rufus King", UNION, Rank.ARMY)) == "Rufus King (army commander)"
+
+
+_UNITS = st.builds(
+    Unit, st.just("u"), st.just("Unit"), st.sampled_from([UNION, CONFEDERATE]),
+    kind=st.sampled_from([UnitType.INFANTRY, UnitType.SKIRMISHERS, UnitType.ARTILLERY]),
+    experience=st.sampled_from(list(Experience)), bases=st.integers(0, 12),
+    casualties=st.integers(0, 3), pins=st.integers(0, 9), down=st.booleans(),
+    routing=st.booleans(),
+)
+_STANDING = st.fixed_dictionaries({}, optional={
+    "bases": st.integers(-2, 14), "casualties": st.integers(-1, 5),
+    "pins": st.integers(-2, 12), "down": st.booleans(), "colonel": st.booleans(),
+    "routing": st.booleans(), "home": st.booleans()})
+
+
+@given(_UNITS, _STANDING)
+def test_revise_is_evolve_checking_the_changed_values(unit: Unit, changes: dict[str, object]
+                                                       ) -> None:
+    """``revise`` gives the unit ``attrs.evolve`` gives, equal and with the same hash, and
+    refuses with the same error what ``attrs.evolve`` refuses."""
+    try:
+        expected = attrs.evolve(unit, **changes)  # type: ignore[arg-type]
+    except InvalidValueError as error:
+        with pytest.raises(InvalidValueError) as raised:
+            revise(unit, **changes)
+        assert raised.value.field == error.field
+        return
+    changed = revise(unit, **changes)
+    assert changed == expected and hash(changed) == hash(expected)
+
+
+def test_revise_changes_only_a_units_standing() -> None:
+    with pytest.raises(InvalidValueError, match="bases, casualties, pins"):
+        revise(Unit("u", "Unit", UNION), formation=Formation.COLUMN)

@@ -3,12 +3,17 @@ last turn a broken army loses, then the score of enemy units out of the fight.""
 
 from __future__ import annotations
 
+import pytest
+
 from smoothbore.boltaction_acw import TURN
+from smoothbore.boltaction_acw.actions import DrawDie
 from smoothbore.boltaction_acw.charges import ChargeFacts
 from smoothbore.boltaction_acw.phases import CHOOSE, ENDED, REACTION
+from smoothbore.boltaction_acw.rules import RULE_VICTORY
 from smoothbore.boltaction_acw.state import PendingCharge, State, find, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.boltaction_acw.victory import is_over, outcome, score, who_acts
+from smoothbore.core import IllegalActionError
 
 from .battle import sample_battle
 
@@ -51,3 +56,15 @@ def test_who_acts() -> None:
     assert who_acts(charged) == CONFEDERATE
     routing = with_units(state, revise(find(state, "u2wi"), routing=True))
     assert who_acts(routing) == UNION
+
+
+def test_nothing_is_decided_once_a_side_has_nothing_in_the_fight() -> None:
+    """No one acts in a battle that is over; a scenario that plays on (its own end,
+    ``with_outcome``) still finds every step refused once a side has nothing in the fight."""
+    state = start()
+    broken = with_units(state, *(revise(u, home=True) for u in state.units if u.side == UNION))
+    assert who_acts(broken) is None
+    plays_on = TURN.with_outcome(over=lambda s: s.phase == ENDED)
+    with pytest.raises(IllegalActionError) as raised:
+        plays_on.check(broken.with_extra(routs=()), DrawDie())
+    assert raised.value.rule == RULE_VICTORY and "union side has no unit" in raised.value.why

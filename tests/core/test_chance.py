@@ -166,3 +166,18 @@ def test_dice_without_records_roll_the_same_faces() -> None:
     assert [volley(dice=silent, firers=3) for _ in range(50)] == results
     assert silent.records == ()
     assert len(recording.records) >= 150
+
+
+def test_odds_reports_the_share_of_the_tree_walked() -> None:
+    """Every 256 branches the walk says how far it is: 6d6 read die by die has 46,656
+    branches, so 182 reports, rising, the last one past 99%."""
+    from smoothbore.core import D6, TotalCheck
+
+    def faces(*, dice: Dice) -> int:
+        return sum(dice.roll(TotalCheck((D6,)), reason="die", rule="test") for _ in range(6))
+
+    shares: list[float] = []
+    dist = odds(faces, progress=shares.append)
+    assert dist.probability(6) == Fraction(1, 6**6)
+    assert len(shares) == 1 + 46_656 // 256
+    assert shares == sorted(shares) and 0 < shares[0] and shares[-1] > 0.99

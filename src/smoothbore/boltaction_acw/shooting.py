@@ -100,9 +100,7 @@ def shots(unit: Unit) -> int:
         if not unit.mounted:
             return max(0, unit.bases - 1)
         return unit.figures // 2 if formation is Formation.LINE else 1
-    if kind is UnitType.ARTILLERY:
-        return unit.bases if formation is Formation.UNLIMBERED else 0
-    return 0
+    return unit.bases if kind is UnitType.ARTILLERY and formation is Formation.UNLIMBERED else 0
 
 
 def fire_problem(firer: Unit, target: Unit, facts: ShotFacts) -> str:

@@ -338,13 +338,11 @@ def situation(state: State) -> Situation:
     ``extra`` (a field outside its value: not compared, hashed, shown nor saved), for as
     long as it is asked with the same units, options and sides. All of them are immutable,
     so an answer kept can never go stale; no state is kept anywhere else."""
-    extra = state.extra
-    known = extra.situation
-    if (known is not None and known.of_units is state.units
-            and known.of_options is state.options and known.of_sides is state.sides):
-        return known
-    known = _work_out(state)
-    object.__setattr__(extra, "situation", known)
+    known = state.extra.situation
+    if (known is None or known.of_units is not state.units
+            or known.of_options is not state.options or known.of_sides is not state.sides):
+        known = _work_out(state)
+        object.__setattr__(state.extra, "situation", known)
     return known
 
 
@@ -358,23 +356,28 @@ def _work_out(state: State) -> Situation:
     if group is None:
         return Situation(units, state.options, sides, broken, index, None, False, False, {},
                          {}, {}, {})
+    members = _group_units(units, group)
+    side = members[0].side if members else find(state, group).side
     army_test = _army_test_due(state)
     acting = not extra.routs and not broken and not army_test
     locked = engaged_ids(state)
     ready: dict[str, Unit] = {}
     if acting and not untested_routers(state):
-        ready = {u.id: u for u in units
-                 if group_of(u) == group and u.in_the_fight
-                 and u.id not in extra.ordered and u.id not in locked}
-    enemies = {side: tuple(u.id for u in units
-                           if u.side != side and not u.lost and u.id not in locked)
-               for side in sides}
-    friends = {side: tuple(u.id for u in units
-                           if u.side == side and u.in_the_fight and u.id not in locked)
-               for side in sides}
-    return Situation(units, state.options, sides, broken, index, group_side(state, group),
-                     army_test, acting, ready, enemies,
-                     {side: frozenset(ids) for side, ids in enemies.items()}, friends)
+        ready = {u.id: u for u in members
+                 if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
+    on_table: dict[str, list[str]] = {s: [] for s in sides}
+    fighting: dict[str, list[str]] = {s: [] for s in sides}
+    for unit in units:
+        if not unit.lost and unit.id not in locked:
+            on_table[unit.side].append(unit.id)
+            if not unit.routing:
+                fighting[unit.side].append(unit.id)
+    enemies = {s: tuple(uid for other in sides if other != s for uid in on_table[other])
+               for s in sides}
+    friends = {s: tuple(ids) for s, ids in fighting.items()}
+    return Situation(units, state.options, sides, broken, index, side, army_test, acting,
+                     ready, enemies, {s: frozenset(ids) for s, ids in enemies.items()},
+                     friends)
 
 
 def broken_sides(state: State) -> tuple[str, ...]:

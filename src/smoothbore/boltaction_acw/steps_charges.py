@@ -29,14 +29,13 @@ from .state import (
     command_for,
     find,
     routing_friends,
+    situation,
     with_units,
 )
 from .steps_orders import (
-    actors,
     check_actor,
     check_enemy,
     check_group_ready,
-    enemy_ids,
     take_order,
 )
 from .steps_sequence import check_no_routs
@@ -63,10 +62,11 @@ CAVALRY_CHARGES = (ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, fl
 
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
-    chargers = list(actors(state)) + [find(state, uid) for uid, _ in state.extra.second]
+    known = situation(state)
+    chargers = list(known.ready.values()) + [find(state, uid) for uid, _ in state.extra.second]
     for unit in chargers:
         yield from _charges(unit.id, unit.kind is UnitType.CAVALRY,
-                            enemy_ids(state, unit.side))
+                            known.enemies.get(unit.side, ()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -81,16 +81,17 @@ def _charges(unit_id: str, cavalry: bool, targets: tuple[str, ...]) -> tuple[Cha
 def check_charge(state: State, action: Charge) -> None:
     """Charge an enemy to the unit's direct front within a run (Melee), or a second charge
     of victorious cavalry within the reach they have left."""
-    reach = second_reach(state, action.unit_id)
+    known = situation(state)
+    reach = second_reach(state, action.unit_id) if state.extra.second else None
     if reach is None:
-        unit = check_actor(state, action, action.unit_id)
+        unit = check_actor(state, action, action.unit_id, known)
     else:
         check_group_ready(state, action)
         unit = find(state, action.unit_id)
         if action.facts.distance > reach:
             raise IllegalActionError(action, f"{unit.name} has {reach}\" of charge left",
                                      RULE_CAVALRY)
-    target = check_enemy(state, action, unit, action.target_id, RULE_CHARGE)
+    target = check_enemy(state, action, unit, action.target_id, RULE_CHARGE, known)
     problem = charge_problem(unit, target, action.facts)
     if problem:
         raise IllegalActionError(action, problem, RULE_CHARGE)

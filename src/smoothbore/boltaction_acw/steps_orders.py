@@ -48,6 +48,7 @@ from .rules import (
 )
 from .shooting import Firing, ShotFacts, fire_problem, shoot
 from .state import (
+    Situation,
     State,
     army_test_due,
     command_for,
@@ -96,10 +97,12 @@ def check_group_ready(state: State, action: object) -> str:
     return group
 
 
-def check_actor(state: State, action: object, unit_id: str) -> Unit:
+def check_actor(state: State, action: object, unit_id: str,
+                known: Situation | None = None) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
-    melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders)."""
-    unit = situation(state).ready.get(unit_id)
+    melee, not yet ordered this turn, its brigade's routing units tested (The Turn; Orders).
+    (``known``: the state's situation, if the caller has it.)"""
+    unit = (known or situation(state)).ready.get(unit_id)
     if unit is not None:
         return unit
     group = check_group_ready(state, action)
@@ -128,9 +131,10 @@ def actors(state: State) -> Iterator[Unit]:
     yield from situation(state).ready.values()
 
 
-def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str) -> Unit:
+def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: str,
+                known: Situation | None = None) -> Unit:
     """An enemy unit on the table and not locked in melee (A8)."""
-    known = situation(state)
+    known = known or situation(state)
     if target_id in known.enemy_set.get(unit.side, ()):
         return known.units[target_id]
     target = find(state, target_id)
@@ -200,9 +204,10 @@ def _half_range(weapon: Weapon) -> ShotFacts:
 
 def candidates_fire(state: State) -> Iterator[Fire]:
     """Each acting unit (and each halted charger) at each enemy, at the default range."""
-    shooters = list(actors(state)) + [find(state, u) for u in sorted(state.extra.halted)]
+    known = situation(state)
+    shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
     for unit in shooters:
-        yield from _fires(unit.id, enemy_ids(state, unit.side), default_shot(unit))
+        yield from _fires(unit.id, known.enemies.get(unit.side, ()), default_shot(unit))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -214,14 +219,15 @@ def _fires(unit_id: str, targets: tuple[str, ...], facts: ShotFacts) -> tuple[Fi
 def check_fire(state: State, action: Fire) -> None:
     """Fire without moving at an enemy in range and arc (Orders, 1; Shooting; Ranges); a
     charger halted by fire may still fire, at -1 (A12)."""
+    known = situation(state)
     if action.unit_id in state.extra.halted:
         check_group_ready(state, action)
         unit = find(state, action.unit_id)
         if not unit.in_the_fight:
             raise IllegalActionError(action, f"{unit.name} is out of the fight", RULE_FIRE)
     else:
-        unit = check_actor(state, action, action.unit_id)
-    target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING)
+        unit = check_actor(state, action, action.unit_id, known)
+    target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
     problem = fire_problem(unit, target, action.facts)
     if problem:
         raise IllegalActionError(action, problem, RULE_SHOOTING)
@@ -249,13 +255,14 @@ def candidates_advance(state: State) -> Iterator[Advance]:
     without firing; cavalry mounting or dismounting; units in line through each friendly
     unit that stands still for it (in the fight, not locked in melee). (Fire into woods or
     through a friend is as legal; it is not offered by default.)"""
-    for unit in actors(state):
+    known = situation(state)
+    for unit in known.ready.values():
         mount = Mount.NONE
         if unit.kind is UnitType.CAVALRY:
             mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
-        friends = (passable_ids(state, unit.side) if unit.formation is Formation.LINE
+        friends = (known.friends.get(unit.side, ()) if unit.formation is Formation.LINE
                    else ())
-        yield from _advances(unit.id, mount, enemy_ids(state, unit.side), friends,
+        yield from _advances(unit.id, mount, known.enemies.get(unit.side, ()), friends,
                              default_shot(unit))
 
 
@@ -276,17 +283,6 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
     return tuple(out)
 
 
-def enemy_ids(state: State, side: str) -> tuple[str, ...]:
-    """The ids of the enemies of ``side`` on the table and not locked in melee (A8)."""
-    return situation(state).enemies.get(side, ())
-
-
-def passable_ids(state: State, side: str) -> tuple[str, ...]:
-    """The friendly units of ``side`` a unit in line may pass through: in the fight and
-    not locked in melee (Interpolation of units: the friend stays stationary)."""
-    return situation(state).friends.get(side, ())
-
-
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
     if mount is Mount.DISMOUNT:
         return attrs.evolve(unit, mounted=False, formation=Formation.SKIRMISH)
@@ -300,7 +296,8 @@ def check_advance(state: State, action: Advance) -> None:
     to pass through only for a unit in line at walking pace, cavalry mounting or dismounting
     (remounting within 6" of the horse holders), and fire on the move at an enemy in range
     (dismounting cavalry fire dismounted, remounting cavalry fire before they remount)."""
-    unit = check_actor(state, action, action.unit_id)
+    known = situation(state)
+    unit = check_actor(state, action, action.unit_id, known)
     problem = movement.terrain_problem(unit, action.terrain)
     if problem:
         raise IllegalActionError(action, problem, RULE_TERRAIN)
@@ -330,7 +327,7 @@ def check_advance(state: State, action: Advance) -> None:
             raise IllegalActionError(action, "a unit passing through does not also mount or "
                                      "dismount", RULE_INTERPENETRATION)
     if action.target_id is not None:
-        target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING)
+        target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
         shooter = unit if action.mount is Mount.REMOUNT else _after_mount(unit, action.mount)
         problem = fire_problem(shooter, target, action.facts)
         if problem:

@@ -292,15 +292,32 @@ class Unit:
 _UNIT_FIELDS = tuple(field.name for field in attrs.fields(Unit))
 
 
+REVISABLE = ("bases", "casualties", "pins", "down", "colonel", "routing", "home")
+"""The fields of a unit's standing that the rules change as a battle goes on: none of them
+depends on another field, so each is checked alone (``revise``)."""
+
+_REVISABLE = {field.name: field for field in attrs.fields(Unit) if field.name in REVISABLE}
+
+
 def revise(unit: Unit, **changes: Any) -> Unit:
-    """The unit with some fields changed, without validating the unit again: for the rule
-    functions, which only ever set pins, casualties, bases, the colonel, routing and down to
-    values they have computed (``attrs.evolve`` re-checks every field, at several times the
-    cost on the shooting hot path). Values a user writes go through ``Unit(...)``."""
+    """The unit with some of its standing (``REVISABLE``) changed: ``attrs.evolve`` that
+    checks only the changed values, each with its own field's validator. The rest of the
+    unit was checked when it was made and does not change, so it needs no second look
+    (``attrs.evolve`` re-checks every field, at several times the cost on the shooting hot
+    path)."""
     new = object.__new__(Unit)
     put = object.__setattr__
     for name in _UNIT_FIELDS:
-        put(new, name, changes[name] if name in changes else getattr(unit, name))
+        put(new, name, getattr(unit, name))
+    unknown = [name for name in changes if name not in _REVISABLE]
+    if unknown:
+        raise InvalidValueError("revise", unknown[0], "one of " + ", ".join(REVISABLE))
+    for name, field in _REVISABLE.items():  # in the class's order, as attrs.evolve checks
+        if name in changes:
+            value = changes[name]
+            if field.validator is not None:
+                field.validator(new, field, value)
+            put(new, name, value)
     put(new, "_attrs_cached_hash", None)
     return new
 

@@ -229,11 +229,13 @@ def walk(
     function: Callable[[Dice], R],
     max_branches: int = DEFAULT_MAX_BRANCHES,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Callable[[float], None] | None = None,
 ) -> tuple[Buckets, int]:
     """Call ``function(dice)`` once per chance branch: the results' weights by denominator,
     and the number of branches walked. The size of the tree is estimated from the branches
     walked so far (after the first, then every 256): past ``max_branches`` it stops at once
-    with EnumerationLimitError giving the estimate."""
+    with EnumerationLimitError giving the estimate. ``progress`` hears the share of the
+    tree walked, as estimated, at each of those points."""
     dice = _EnumeratingDice(max_depth)
     buckets: Buckets = {}
     branches = 0
@@ -243,9 +245,12 @@ def walk(
         bucket = buckets.setdefault(dice.denominator, {})
         bucket[result] = bucket.get(result, 0) + dice.weight
         if branches == 1 or branches & 255 == 0:
-            estimate = int(branches / dice.walked())
+            share = dice.walked()
+            estimate = int(branches / share)
             if estimate > max_branches:
                 raise refuse(max_branches, "chance branches", estimate, "max_branches")
+            if progress is not None:
+                progress(share)
         if not dice.advance():
             return buckets, branches
         if branches >= max_branches:
@@ -272,6 +277,7 @@ def odds(
     *args: Any,
     max_branches: int = DEFAULT_MAX_BRANCHES,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Callable[[float], None] | None = None,
     **kwargs: Any,
 ) -> Distribution[R]:
     """The exact distribution of the results of a pure rule function.
@@ -281,7 +287,8 @@ def odds(
     results). A rule written as stages (``core.stages.Staged``) is composed stage by
     stage instead, equal intermediate results merged. Stops with EnumerationLimitError
     when the branches are estimated past ``max_branches``, or one branch rolls more than
-    ``max_depth`` times."""
+    ``max_depth`` times. ``progress(share)`` hears how much of a branch walk is done (a
+    progress bar's business)."""
     max_branches = _setting("max_branches", max_branches)
     max_depth = _setting("max_depth", max_depth)
     staged = getattr(function, "exact_distribution", None)
@@ -291,7 +298,7 @@ def odds(
         )
         return exact
     buckets, _ = walk(
-        lambda dice: function(*args, dice=dice, **kwargs), max_branches, max_depth
+        lambda dice: function(*args, dice=dice, **kwargs), max_branches, max_depth, progress
     )
     return merge(buckets)
 
