@@ -180,4 +180,4 @@ def test_odds_reports_the_share_of_the_tree_walked() -> None:
     dist = odds(faces, progress=shares.append)
     assert dist.probability(6) == Fraction(1, 6**6)
     assert len(shares) == 1 + 46_656 // 256
-    assert shares == sorted(shares) and 0 < shares[0] and shares[-1] > 0.99
+    assert shares == sorted(shares) and shares[0] > 0 and shares[-1] > 0.99
