@@ -45,3 +45,17 @@ def test_the_staged_charge_composes_to_the_brute_force_odds() -> None:
     args = (Unit("a", "A", UNION, bases=1), Unit("d", "D", CONFEDERATE, bases=1),
             ChargeFacts(6), Response.FIRE)
     assert odds(whole_charge, *args) == odds(whole_charge.play, *args)
+
+
+def test_woods_in_column_and_charges_that_cannot_happen() -> None:
+    """Only a unit in line tests entering woods (a column moves its 12", halved, untested);
+    a charge the rules forbid, or a reaction the charged unit may not make, is said so."""
+    woods = RULESET.mechanism("woods")
+    assert odds(woods.function, **woods.arguments({"formation": "column"})).probability(
+        "6\"") == 1
+    charge = RULESET.mechanism("charge")
+    guns = odds(charge.function, **charge.arguments({"charger": "artillery"}))
+    assert guns.probability(lambda text: text.startswith("no charge: ")) == 1
+    held = odds(charge.function, **charge.arguments({"target": "skirmishers",
+                                                    "response": "hold"}))
+    assert held.probability("no such reaction: hold fire") == 1

@@ -133,12 +133,6 @@ def group_name(state: State, group: str) -> str:
     return find(state, group).name
 
 
-def group_side(state: State, group: str) -> str:
-    """The side of a group."""
-    members = _group_units(state.units, group)
-    return members[0].side if members else find(state, group).side
-
-
 def fill_bag(units: tuple[Unit, ...], commanders: tuple[Commander, ...],
              home: frozenset[str]) -> tuple[str, ...]:
     """The order dice of a turn: one of its side's colour per brigade commander whose

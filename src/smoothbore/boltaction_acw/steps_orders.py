@@ -55,7 +55,6 @@ from .state import (
     engaged_ids,
     find,
     group_of,
-    group_side,
     ineffective,
     routing_friends,
     situation,
@@ -541,7 +540,7 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
     leader = commander(state, action.commander_id)
     known = situation(state)
     unit = known.units.get(action.unit_id) or find(state, action.unit_id)
-    side = known.side or group_side(state, group)
+    side = known.side
     if leader.side != side:
         raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
     if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:
