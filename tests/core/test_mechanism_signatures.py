@@ -119,5 +119,5 @@ def test_choices_whose_values_are_numbers_are_written_by_name() -> None:
         return cover.value
 
     cover = Mechanism.of(shot, "Toy").parameter("cover")
-    assert cover.parse("Significant") is Cover.SIGNIFICANT
+    assert cover.parse("Significant") is cover.parse("2") is Cover.SIGNIFICANT
     assert cover.allowed() == "one of none, significant"

@@ -239,13 +239,11 @@ class Engine(Generic[S, A]):
         for action_rule in rules:
             check = action_rule.check
             for action in action_rule.candidates(state):
-                if action in out:
-                    continue
                 try:
                     check(state, action)
                 except IllegalActionError:
                     continue
-                out[action] = None
+                out[action] = None  # a candidate offered twice is listed once
         return tuple(out)
 
     def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:

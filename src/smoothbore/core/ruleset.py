@@ -95,7 +95,7 @@ class Parameter:
             for choice in self.choices:
                 names = {spell(choice)}
                 if isinstance(choice, enum.Enum):
-                    names.add(spell(choice.name))
+                    names.update((spell(choice.name), spell(str(choice.value))))
                 if wanted in names:
                     return choice
             raise InvalidValueError(self.name, text, self.allowed())
