@@ -4,6 +4,7 @@ mounting and horse holders, limbering, manhandling guns, dense woods and digging
 from __future__ import annotations
 
 import enum
+import functools
 
 from smoothbore.core import IllegalActionError
 
@@ -60,45 +61,56 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
              formation: Formation | None, tables: Tables, action: object) -> int:
     """The furthest a unit may go this period with one manoeuvre (raises IllegalActionError
     for a manoeuvre it cannot make)."""
+    reach = _reach(unit, manoeuvre, double, dense_woods, formation, tables)
+    if isinstance(reach, int):
+        return reach
+    raise IllegalActionError(action, *reach)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reach(unit: Unit, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
+           formation: Formation | None, tables: Tables) -> int | tuple[str, str]:
+    """``max_move``: the furthest, or why not and the rule (remembered: a unit is asked
+    about the same manoeuvres for every move it is offered)."""
     m = Manoeuvre
     if dense_woods and unit.arm is not Arm.FOOT:
-        raise IllegalActionError(action, "only foot may move in dense woods", rules.DENSE_WOODS)
+        return "only foot may move in dense woods", rules.DENSE_WOODS
     if manoeuvre is m.NONE and formation is None:  # the plain move, the common case
         full = rate(unit, tables)
         if double:
             full *= 2
         return full // 2 if dense_woods else full
 
-    def no(why: str, rule: str = rules.MANOEUVRES) -> IllegalActionError:
-        return IllegalActionError(action, why, rule)
+    def no(why: str, rule: str = rules.MANOEUVRES) -> tuple[str, str]:
+        return why, rule
 
     if (manoeuvre is m.CHANGE_FORMATION) != (formation is not None):
-        raise no("a formation change names the new formation, and only it does")
+        return no("a formation change names the new formation, and only it does")
     if manoeuvre is m.CHANGE_FORMATION:
         assert formation is not None
         if unit.is_gun:
-            raise no("guns limber or unlimber; they have no formations")
+            return no("guns limber or unlimber; they have no formations")
         if formation is unit.formation:
-            raise no(f"{unit.name} is already in {formation}")
+            return no(f"{unit.name} is already in {formation}")
         if formation is Formation.SKIRMISH and unit.arm is Arm.CAVALRY and unit.mounted:
-            raise no("mounted cavalry do not skirmish here: dismount first (M13)")
+            return no("mounted cavalry do not skirmish here: dismount first (M13)")
     if manoeuvre in (m.MOUNT, m.DISMOUNT):
         if unit.arm is not Arm.CAVALRY:
-            raise no("only cavalry mount and dismount")
+            return no("only cavalry mount and dismount")
         if unit.mounted == (manoeuvre is m.MOUNT):
-            raise no(f"{unit.name} is already {'mounted' if unit.mounted else 'dismounted'}")
+            return no(f"{unit.name} is already {'mounted' if unit.mounted else 'dismounted'}")
     if manoeuvre in (m.LIMBER, m.UNLIMBER, m.MANHANDLE) and not unit.is_gun:
-        raise no("only artillery limbers, unlimbers or is manhandled")
+        return no("only artillery limbers, unlimbers or is manhandled")
     if manoeuvre is m.LIMBER and unit.limbered:
-        raise no(f"{unit.name} is already limbered")
+        return no(f"{unit.name} is already limbered")
     if manoeuvre is m.UNLIMBER and not unit.limbered:
-        raise no(f"{unit.name} is already unlimbered")
+        return no(f"{unit.name} is already unlimbered")
     if manoeuvre is m.MANHANDLE:
         if unit.limbered or unit.weapon.is_heavy:
-            raise no("only unlimbered field artillery is manhandled")
+            return no("only unlimbered field artillery is manhandled")
         return MANHANDLE
     if double and manoeuvre is not m.NONE:
-        raise no("a double move is all movement: no manoeuvre with it (M14)")
+        return no("a double move is all movement: no manoeuvre with it (M14)")
     if unit.is_gun and manoeuvre in (m.LIMBER, m.UNLIMBER):
         if unit.weapon.is_heavy:
             return 0  # limbering siege guns or mortars takes the whole period

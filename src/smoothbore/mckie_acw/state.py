@@ -201,7 +201,11 @@ def find_commander(state: State, commander_id: str) -> Commander:
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
     """A unit of the acting side on the table, or the error."""
-    unit = find_unit(state, unit_id)
+    for unit in state.units:  # ``find_unit``, inline: every check starts here
+        if unit.id == unit_id:
+            break
+    else:
+        unit = state.unit(unit_id)  # the error naming the ids there are
     if unit.side != state.extra.acting:
         raise illegal(action, f"{unit.name} is not a unit of {state.extra.acting}")
     if not unit.on_table:
