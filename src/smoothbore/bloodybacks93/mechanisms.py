@@ -263,6 +263,18 @@ def evade(
 
 
 ChargerKind = Annotated[Literal["infantry", "cavalry"], "infantry or cavalry"]
+# the parameters that the impetus and the whole charge share, declared once
+ChargerQuality = Annotated[int, Help("charger quality", low=1, high=5)]
+ChargerDensity = Annotated[int, Help("charger density", low=3, high=8)]
+ChargerSize = Annotated[int, Help("figures in the charger(s), combined", low=1)]
+ChargerTroops = Annotated[Troops, "troop class (cold steel)"]
+ChargerDrp = Annotated[int, Help("charger DRPs", low=0, high=3)]
+Heavy = Annotated[bool, "heavy cavalry"]
+DefenderKind = Annotated[UnitType, "defender type"]
+DefenderQuality = Annotated[int, Help("defender quality", low=1, high=5)]
+DefenderDensity = Annotated[int, Help("defender density", low=3, high=8)]
+DefenderSize = Annotated[int, Help("defender figures", low=1)]
+DefenderDrp = Annotated[int, Help("defender DRPs", low=0, high=3)]
 
 
 def _charge_units(
@@ -286,17 +298,17 @@ def impetus(
     *,
     dice: Dice,
     charger_kind: ChargerKind = "infantry",
-    charger_quality: Annotated[int, Help("charger quality", low=1, high=5)] = 4,
-    charger_density: Annotated[int, Help("charger density", low=3, high=8)] = 5,
-    charger_size: Annotated[int, Help("figures in the charger(s), combined", low=1)] = 20,
-    charger_troops: Annotated[Troops, "troop class (cold steel)"] = Troops.REGULAR,
-    charger_drp: Annotated[int, Help("charger DRPs", low=0, high=3)] = 0,
-    heavy: Annotated[bool, "heavy cavalry"] = False,
-    defender_kind: Annotated[UnitType, "defender type"] = UnitType.INFANTRY,
-    defender_quality: Annotated[int, Help("defender quality", low=1, high=5)] = 3,
-    defender_density: Annotated[int, Help("defender density", low=3, high=8)] = 6,
-    defender_size: Annotated[int, Help("defender figures", low=1)] = 20,
-    defender_drp: Annotated[int, Help("defender DRPs", low=0, high=3)] = 0,
+    charger_quality: ChargerQuality = 4,
+    charger_density: ChargerDensity = 5,
+    charger_size: ChargerSize = 20,
+    charger_troops: ChargerTroops = Troops.REGULAR,
+    charger_drp: ChargerDrp = 0,
+    heavy: Heavy = False,
+    defender_kind: DefenderKind = UnitType.INFANTRY,
+    defender_quality: DefenderQuality = 3,
+    defender_density: DefenderDensity = 6,
+    defender_size: DefenderSize = 20,
+    defender_drp: DefenderDrp = 0,
     contact: Annotated[Contact, "face contacted"] = Contact.FRONT,
     uphill: Annotated[bool, "charging up a steep hill"] = False,
     cold_steel: Annotated[bool, "use cold steel when able"] = True,
@@ -346,17 +358,17 @@ def charge(
     *,
     dice: Dice,
     charger_kind: ChargerKind = "infantry",
-    charger_quality: Annotated[int, Help("charger quality", low=1, high=5)] = 4,
-    charger_density: Annotated[int, Help("charger density", low=3, high=8)] = 5,
-    charger_size: Annotated[int, Help("figures in the charger(s), combined", low=1)] = 20,
-    charger_troops: Annotated[Troops, "troop class (cold steel)"] = Troops.REGULAR,
-    charger_drp: Annotated[int, Help("charger DRPs", low=0, high=3)] = 0,
-    heavy: Annotated[bool, "heavy cavalry"] = False,
-    defender_kind: Annotated[UnitType, "defender type"] = UnitType.INFANTRY,
-    defender_quality: Annotated[int, Help("defender quality", low=1, high=5)] = 3,
-    defender_density: Annotated[int, Help("defender density", low=3, high=8)] = 6,
-    defender_size: Annotated[int, Help("defender figures", low=1)] = 20,
-    defender_drp: Annotated[int, Help("defender DRPs", low=0, high=3)] = 0,
+    charger_quality: ChargerQuality = 4,
+    charger_density: ChargerDensity = 5,
+    charger_size: ChargerSize = 20,
+    charger_troops: ChargerTroops = Troops.REGULAR,
+    charger_drp: ChargerDrp = 0,
+    heavy: Heavy = False,
+    defender_kind: DefenderKind = UnitType.INFANTRY,
+    defender_quality: DefenderQuality = 3,
+    defender_density: DefenderDensity = 6,
+    defender_size: DefenderSize = 20,
+    defender_drp: DefenderDrp = 0,
     defender_bayonets: Annotated[bool, "the defender has bayonets"] = True,
     contact: Annotated[Contact, "face contacted"] = Contact.FRONT,
     cover: Annotated[Cover, "defender cover: 0 none, 1 light, 2 significant, "
