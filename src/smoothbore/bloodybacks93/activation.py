@@ -7,12 +7,12 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, PoolCheck
+from smoothbore.core import D12, Dice, IllegalActionError, Modified, Modifier, NamedEnum, PoolCheck
 
 from .morale import TestKind, TestOutcome, take_test
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_ACTIVATION, RULE_ROUTING
-from .units import Commander, NamedEnum, Unit
+from .units import Commander, Unit
 
 HAND = 6
 ACTIONS_BY_SUCCESSES = ((6, 3), (3, 2), (1, 1))

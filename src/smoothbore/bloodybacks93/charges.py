@@ -16,6 +16,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     PoolCheck,
     TotalCheck,
 )
@@ -24,7 +25,7 @@ from smoothbore.core.validate import each, one_of, refers_to, text
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .rules import RULE_CHARGES, RULE_EVADE, RULE_IMPETUS, RULE_MULTIPLE, RULE_PURSUIT
 from .shooting import Cover, size_modifier
-from .units import NamedEnum, Unit, add_disruption
+from .units import Unit, add_disruption
 
 IMPETUS_BASE = 4
 

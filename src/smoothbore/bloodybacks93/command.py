@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import AVERAGE_DIE, Dice, FacesCheck, InvalidValueError
+from smoothbore.core import AVERAGE_DIE, Dice, FacesCheck, InvalidValueError, NamedEnum
 
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_ACTIVITY
-from .units import Commander, NamedEnum
+from .units import Commander
 
 COMMAND_RADIUS = 24
 ATTACHED_RADIUS = 12

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import D12, Band, Dice, InvalidValueError, TableCheck, TotalCheck
+from smoothbore.core import D12, Band, Dice, InvalidValueError, NamedEnum, TableCheck, TotalCheck
 
 from .rules import RULE_FATE, RULE_RISK
-from .units import Commander, NamedEnum
+from .units import Commander
 
 RIFLE_ALLOWANCE = 2
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from smoothbore.core import Dice, Help, Mechanism
+from smoothbore.core import Dice, Help, Mechanism, NamedEnum
 
 from . import activation, charges, command, commanders, deck, melee, morale, movement, shooting
 from .charges import ChargeFacts, Contact
@@ -38,7 +38,6 @@ from .units import (
     BRITISH,
     Commander,
     Formation,
-    NamedEnum,
     Troops,
     Unit,
     UnitType,

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import D12, Dice, Modified, Modifier, PoolCheck
+from smoothbore.core import D12, Dice, Modified, Modifier, NamedEnum, PoolCheck
 from smoothbore.core.stages import Again, Done, Staged
 
 from .charges import (
@@ -31,7 +31,7 @@ from .morale import (
 )
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_EXPERIMENT, RULE_MELEE
-from .units import NamedEnum, Unit, take_melee_losses
+from .units import Unit, take_melee_losses
 
 MELEE_DICE = 6
 BASE_NEED = 3

@@ -14,6 +14,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     PoolCheck,
     TotalCheck,
 )
@@ -25,7 +26,7 @@ from .rules import (
     RULE_MOVES,
     RULE_ROLL,
 )
-from .units import MAX_DISRUPTION, Formation, NamedEnum, Unit, remove_disruption
+from .units import MAX_DISRUPTION, Formation, Unit, remove_disruption
 
 TEST_DICE = 3
 NATURAL_PASS = frozenset({1})

@@ -12,13 +12,14 @@ from smoothbore.core import (
     Dice,
     FacesCheck,
     IllegalActionError,
+    NamedEnum,
     TotalCheck,
 )
 from smoothbore.core.validate import one_of
 
 from .morale import TestKind, TestOutcome, apply_result, take_test
 from .rules import RULE_MOVEMENT, RULE_PASSAGE, RULE_RETROGRADE
-from .units import MAX_DISRUPTION, Formation, NamedEnum, Unit, UnitType, add_disruption
+from .units import MAX_DISRUPTION, Formation, Unit, UnitType, add_disruption
 
 
 class Terrain(NamedEnum):

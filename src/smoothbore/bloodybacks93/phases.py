@@ -3,10 +3,9 @@ Sequence of Play)."""
 
 from __future__ import annotations
 
-from smoothbore.core import Phase
+from smoothbore.core import NamedEnum, Phase
 
 from .rules import RULE_ACTIVATION, RULE_ACTIVITY, RULE_FATE, RULE_SEQUENCE
-from .units import NamedEnum
 
 ACTIVITY = "activity"
 DRAW = "draw"

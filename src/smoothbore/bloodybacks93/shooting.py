@@ -16,6 +16,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     PoolCheck,
 )
 from smoothbore.core.validate import MAX_INCHES, at_least, finite, in_range, maybe, one_of
@@ -29,7 +30,7 @@ from .rules import (
     RULE_SHOOTING_MODIFIERS,
     RULE_VISIBILITY,
 )
-from .units import Formation, NamedEnum, Unit, UnitType, Weapon, take_shooting_hits
+from .units import Formation, Unit, UnitType, Weapon, take_shooting_hits
 
 FOOT = 12  # artillery ranges are given in feet
 MAX_ORDERS = 99

@@ -8,12 +8,11 @@ never below 3).
 
 from __future__ import annotations
 
-import enum
 import functools
 
 import attrs
 
-from smoothbore.core import InvalidValueError
+from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.validate import at_least, in_range, maybe, one_of, refers_to, text
 
 MAX_DISRUPTION = 3
@@ -48,13 +47,6 @@ SIDES = (BRITISH, AMERICAN)
 """Red cards activate the British and their allies (loyalists, Hessians...); black cards the
 American rebels and theirs (French...). Bloodybacks 9.3, Sequence of Play: Activating
 Commanders."""
-
-
-class NamedEnum(enum.Enum):
-    """An enumeration that prints as its value (the words the text uses)."""
-
-    def __str__(self) -> str:
-        return str(self.value)
 
 
 class UnitType(NamedEnum):

@@ -7,12 +7,12 @@ unit each is with. Every change is a new value made with ``attrs.evolve``.
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 import attrs
 
 from smoothbore.core import InvalidValueError
+from smoothbore.core import NamedEnum as CoreNamedEnum
 from smoothbore.core.validate import at_least, in_range, one_of
 
 UNION = "union"
@@ -27,12 +27,8 @@ FULL_STRENGTH_BASES = 5
 """Infantry and cavalry below 5 bases lose 1 from tests per base (Morale modifiers)."""
 
 
-class NamedEnum(enum.Enum):
-    """An enumeration that prints as its value (the words the text uses)."""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
+class NamedEnum(CoreNamedEnum):
+    """An enumeration that prints as its value (the words the text uses), hashed by identity."""
     # Members are singletons compared by identity; hashing by identity (in C) instead of
     # Enum's hash of the name (in Python) keeps the candidates of a step cheap to dedupe.
     __hash__ = object.__hash__

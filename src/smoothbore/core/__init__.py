@@ -41,6 +41,7 @@ from smoothbore.core.engine import (
     phase_scoped,
     turn_scoped,
 )
+from smoothbore.core.enums import NamedEnum
 from smoothbore.core.errors import (
     EnumerationLimitError,
     IllegalActionError,
@@ -115,6 +116,7 @@ __all__ = [
     "Mechanism",
     "Modified",
     "Modifier",
+    "NamedEnum",
     "OpposedCheck",
     "Outcome",
     "Parameter",

@@ -4,11 +4,9 @@ result: the side that suffered more than it inflicted has lost."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
-from smoothbore.core import Dice, Modified, Modifier, at_least
+from smoothbore.core import Dice, Modified, Modifier, NamedEnum, at_least
 
 from . import rules
 from .firing import figures_lost, front_rank
@@ -28,15 +26,12 @@ def fighters(unit: Unit, enemy: Unit) -> int:
     return min(own, their + 2 * OVERLAP)
 
 
-class Attack(enum.Enum):
+class Attack(NamedEnum):
     """Where a unit is attacked from (Morale and Melee tactical factors)."""
 
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen

@@ -3,18 +3,16 @@ factor, read on the (reconstructed) morale results table."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
-from smoothbore.core import AVERAGE_DIE, Dice, Modified, Modifier, TotalCheck, at_least
+from smoothbore.core import AVERAGE_DIE, Dice, Modified, Modifier, NamedEnum, TotalCheck, at_least
 
 from . import rules
 from .tables import DEFAULT_TABLES, MoraleResult, Tables
 from .units import Quality
 
 
-class Circumstance(enum.Enum):
+class Circumstance(NamedEnum):
     """Morale: when to test. The text's list starts at 2: the first (charging or counter
     charging) is restored from Battle period step 2 (M6)."""
 
@@ -25,9 +23,6 @@ class Circumstance(enum.Enum):
     FRIEND_ROUTED = "friend-routed-past"
     RALLY = "rally"
     LOSSES = "10-percent-lost"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen

@@ -3,10 +3,9 @@ mounting and horse holders, limbering, manhandling guns, dense woods and digging
 
 from __future__ import annotations
 
-import enum
 import functools
 
-from smoothbore.core import IllegalActionError
+from smoothbore.core import IllegalActionError, NamedEnum
 
 from . import rules
 from .tables import DEFAULT_TABLES, Tables
@@ -18,7 +17,7 @@ TRENCH_PER_FIGURE = 7
 """One figure digs 7 mm of trench in 4 complete periods."""
 
 
-class Manoeuvre(enum.Enum):
+class Manoeuvre(NamedEnum):
     """Maneuvers, etc., with the share of the move each costs (in per cent)."""
 
     NONE = "none"
@@ -29,9 +28,6 @@ class Manoeuvre(enum.Enum):
     LIMBER = "limber"
     UNLIMBER = "unlimber"
     MANHANDLE = "manhandle"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def cost(self) -> int:

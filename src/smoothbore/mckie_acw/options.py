@@ -3,23 +3,20 @@ the tables in play. A battle's options live on ``state.options``."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
+
+from smoothbore.core import NamedEnum
 
 from .tables import DEFAULT_TABLES, Tables
 
 
-class PlusOrMinus(enum.Enum):
+class PlusOrMinus(NamedEnum):
     """Morale: Tactical factors lists "veteran + or - 2", "experienced + or - 1" and "behind or
     in cover + or - 1" (M7): ``add`` always adds them; ``choose`` lets the testing player add
     or subtract each (the morale test action then says which)."""
 
     ADD = "add"
     CHOOSE = "choose"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen(cache_hash=True)

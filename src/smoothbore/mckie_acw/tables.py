@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import csv
-import enum
 import functools
 import io
 import itertools
@@ -22,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import InvalidValueError
+from smoothbore.core import InvalidValueError, NamedEnum
 
 from .units import Weapon
 
@@ -44,16 +43,13 @@ __all__ = [
 ]
 
 
-class MoraleResult(enum.Enum):
+class MoraleResult(NamedEnum):
     """The results of the (reconstructed) morale results table."""
 
     CARRY_ON = "carry-on"
     HALT = "halt"
     RETREAT = "retreat"
     ROUT = "rout"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen

@@ -3,13 +3,12 @@ Ammunition; Effort points; Generalship)."""
 
 from __future__ import annotations
 
-import enum
 import operator
 from typing import Any
 
 import attrs
 
-from smoothbore.core import InvalidValueError, check_range, in_range
+from smoothbore.core import InvalidValueError, NamedEnum, check_range, in_range
 
 ROUNDS_PER_FIGURE = 6
 """Ammunition: 6 rounds per figure or gun at the start of a battle (and up to 6 in reserve)."""
@@ -26,18 +25,15 @@ EXHAUSTED_AT = 12
 """Effort points: tired after 7, exhausted after 12."""
 
 
-class Arm(enum.Enum):
+class Arm(NamedEnum):
     """The three arms of the text."""
 
     FOOT = "foot"
     CAVALRY = "cavalry"
     ARTILLERY = "artillery"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Weapon(enum.Enum):
+class Weapon(NamedEnum):
     """Small arms and artillery fire: the weapons of the text, rows of the weapon/range
     factor table (data/weapons.toml)."""
 
@@ -50,9 +46,6 @@ class Weapon(enum.Enum):
     SIEGE_GUN = "siege-gun"
     MORTAR_10IN = "10in-mortar"
     SNIPER_RIFLE = "sniper-rifle"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def is_gun(self) -> bool:
@@ -67,16 +60,12 @@ class Weapon(enum.Enum):
         return self is Weapon.SIEGE_GUN or self is Weapon.MORTAR_10IN
 
 
-
-class Quality(enum.Enum):
+class Quality(NamedEnum):
     """Troop categories: veteran, experienced, raw."""
 
     VETERAN = "veteran"
     EXPERIENCED = "experienced"
     RAW = "raw"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def morale(self) -> int:
@@ -85,18 +74,15 @@ class Quality(enum.Enum):
         return {"veteran": 2, "experienced": 1, "raw": 0}[self.value]
 
 
-class Formation(enum.Enum):
+class Formation(NamedEnum):
     """Movement: Maneuvers: line or column, and skirmish order (Firing: Tactical factors)."""
 
     LINE = "line"
     COLUMN = "column"
     SKIRMISH = "skirmish"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Ground(enum.Enum):
+class Ground(NamedEnum):
     """Where a unit stands, as far as the rules care: open ground, cover (Morale and Firing:
     "in cover"), dense woods (cover, seen only within 20 mm, foot only), a town (cover, seen
     within 20 mm) or permanent defenses."""
@@ -106,9 +92,6 @@ class Ground(enum.Enum):
     DENSE_WOODS = "dense-woods"
     TOWN = "town"
     PERMANENT = "permanent-defenses"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def is_cover(self) -> bool:
@@ -120,7 +103,7 @@ class Ground(enum.Enum):
         return self is Ground.DENSE_WOODS or self is Ground.TOWN
 
 
-class Status(enum.Enum):
+class Status(NamedEnum):
     """A unit's state: in good order, retreating, routing, or gone from the battle."""
 
     STEADY = "steady"
@@ -130,13 +113,9 @@ class Status(enum.Enum):
     SURRENDERED = "surrendered"
     OFF_TABLE = "off the table"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def on_table(self) -> bool:
         return self is Status.STEADY or self is Status.RETREATING or self is Status.ROUTING
-
 
 
 def _default_ammo(instance: Unit) -> int:
@@ -280,18 +259,15 @@ def changed(unit: Unit, **changes: Any) -> Unit:
     return Unit(*values)
 
 
-class Rank(enum.Enum):
+class Rank(NamedEnum):
     """Generalship: the commander-in-chief, corps and divisional commanders."""
 
     CINC = "commander-in-chief"
     CORPS = "corps"
     DIVISION = "division"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class OrderKind(enum.Enum):
+class OrderKind(NamedEnum):
     """Deployment and general orders: the written orders as data. ``attack`` and
     ``advance`` let the troops advance; ``hold`` and ``withdraw`` do not."""
 
@@ -300,24 +276,18 @@ class OrderKind(enum.Enum):
     HOLD = "hold"
     WITHDRAW = "withdraw"
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def advances(self) -> bool:
         return self is OrderKind.ATTACK or self is OrderKind.ADVANCE
 
 
-class Fate(enum.Enum):
+class Fate(NamedEnum):
     """Risk to generals: a general in action, killed, or seriously wounded (out for the rest
     of the battle)."""
 
     ACTIVE = "active"
     KILLED = "killed"
     WOUNDED = "seriously wounded"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen

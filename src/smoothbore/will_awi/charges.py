@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
 from smoothbore.core import (
@@ -13,6 +11,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     TotalCheck,
 )
 from smoothbore.core.stages import Done, Staged
@@ -25,15 +24,12 @@ from .options import DEFAULT_OPTIONS, Options
 from .units import Arm, TroopType, Unit
 
 
-class Face(enum.Enum):
+class Face(NamedEnum):
     """Which face of a unit is contacted."""
 
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def charge_reach(unit: Unit) -> float:
@@ -157,7 +153,7 @@ def charged_test_score(
     return Modified(0, "1d6", r).plus(*mods)
 
 
-class ChargedResult(enum.Enum):
+class ChargedResult(NamedEnum):
     """What the charged unit does."""
 
     STANDS = "stands"
@@ -165,9 +161,6 @@ class ChargedResult(enum.Enum):
     ROUTS = "routs (-1 SP)"
     ROUTS_SURRENDERS = "routs and surrenders"
     SURRENDERS = "surrenders"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def can_counter_charge(target: Unit, facts: ChargeFacts) -> bool:

@@ -16,6 +16,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     TotalCheck,
 )
 from smoothbore.core.stages import Staged
@@ -71,16 +72,13 @@ def range_band(weapon: Weapon, inches: float, action: object = None) -> RangeBan
     )
 
 
-class Cover(enum.Enum):
+class Cover(NamedEnum):
     """Target cover, as the firing factors name it."""
 
     OPEN = "open"
     SOFT = "woods or soft cover"
     HARD = "hard cover or buildings"
     SOLID = "solid cover"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def factor(self) -> int:

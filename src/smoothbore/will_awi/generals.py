@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D6, Band, Dice, TableCheck
+from smoothbore.core import D6, Band, Dice, NamedEnum, TableCheck
 
 from . import rules
 from .units import Commander, GeneralState, Rank, Unit
@@ -23,14 +23,11 @@ class Risk(enum.Enum):
     MELEE_ROUT = "unit routed from melee"
 
 
-class Fate(enum.Enum):
+class Fate(NamedEnum):
     NONE = "no effect"
     LIGHT_WOUND = "light wound"
     CAPTURED = "captured"
     DEAD = "dead"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _LOSS_BANDS = (

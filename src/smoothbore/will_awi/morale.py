@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import enum
 import functools
 
 import attrs
 
-from smoothbore.core import D6, Dice, Modified, Modifier, TotalCheck
+from smoothbore.core import D6, Dice, Modified, Modifier, NamedEnum, TotalCheck
 
 from . import rules
 from .options import DEFAULT_OPTIONS, Options
@@ -83,7 +82,7 @@ def quality_modifiers(unit: Unit, options: Options) -> tuple[Modifier, ...]:
     return ()
 
 
-class ShakenResult(enum.Enum):
+class ShakenResult(NamedEnum):
     """Results of testing a shaken unit."""
 
     CARRY_ON = "carry on"
@@ -91,19 +90,13 @@ class ShakenResult(enum.Enum):
     ROUT = "rout"
     ROUT_LOSE_1 = "rout and lose 1 SP"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class RoutingResult(enum.Enum):
+class RoutingResult(NamedEnum):
     """Results of testing a routing unit."""
 
     HALT_SHAKEN = "halt shaken"
     CONTINUE = "continue routing"
     CONTINUE_LOSE_1 = "continue routing and lose 1 SP"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def shaken_test_score(

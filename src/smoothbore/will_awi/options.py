@@ -3,31 +3,23 @@ A battle's options live on ``state.options``."""
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
-from smoothbore.core import InvalidValueError, in_range
+from smoothbore.core import InvalidValueError, NamedEnum, in_range
 
 
-class CommandPost(enum.Enum):
+class CommandPost(NamedEnum):
     """Which Command & Control post to play: the March 2008 post replaces the January one."""
 
     MARCH_2008 = "march2008"
     JANUARY_2008 = "january2008"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class HighlanderFire(enum.Enum):
+class HighlanderFire(NamedEnum):
     """Battles of the '45: highlanders fire as muskets at -2, or cannot fire."""
 
     MINUS_TWO = "minus2"
     NONE = "none"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen(cache_hash=True)

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import InvalidValueError, in_range
+from smoothbore.core import InvalidValueError, NamedEnum, in_range
 from smoothbore.core.validate import maybe, one_of, refers_to, text
 
 
@@ -22,7 +22,7 @@ class Arm(enum.Enum):
     WAGON = "wagon"
 
 
-class TroopType(enum.Enum):
+class TroopType(NamedEnum):
     """Every troop type of the text (Rules - Introduction: Units and bases), plus the variants'."""
 
     LINE = "line infantry"
@@ -44,9 +44,6 @@ class TroopType(enum.Enum):
     WAGON = "wagons"
     PIKEMEN = "pikemen"  # Ireland 1798
     HIGHLANDERS = "highlanders"  # Battles of the '45: hordes
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def arm(self) -> Arm:
@@ -96,7 +93,7 @@ _ARM: Mapping[TroopType, Arm] = MappingProxyType({
 })
 
 
-class Nationality(enum.Enum):
+class Nationality(NamedEnum):
     """Nationality, where the rules depend on it."""
 
     BRITISH = "British"
@@ -106,22 +103,16 @@ class Nationality(enum.Enum):
     JACOBITE = "Jacobite"  # Battles of the '45
     IRISH = "Irish"  # Ireland 1798: the United Irish rebels
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def is_european(self) -> bool:
         return self in (Nationality.BRITISH, Nationality.EUROPEAN)
 
 
-class Formation(enum.Enum):
+class Formation(NamedEnum):
     """Rules - Introduction: Formations. Guns use ``limbered`` instead."""
 
     LINE = "line"
     COLUMN = "column"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Status(enum.Enum):
@@ -140,15 +131,12 @@ class Status(enum.Enum):
         return self is Status.STEADY or self is Status.SHAKEN or self is Status.ROUTING
 
 
-class Training(enum.Enum):
+class Training(NamedEnum):
     """Command & Control: well or poorly trained units (militia are poorly trained)."""
 
     WELL = "well trained"
     AVERAGE = "average"
     POOR = "poorly trained"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Weapon(enum.Enum):
