@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -353,3 +354,23 @@ def test_with_units_checks_the_new_units_and_keeps_the_rest() -> None:
         state.with_units(ToyUnit("x7", "turncoats", "france"))
     with pytest.raises(InvalidValueError, match="ToyCommander.side='france'"):
         state.with_commanders(ToyCommander("c1", "Lafayette", "france"))
+
+
+def test_a_derived_answer_is_worked_out_once_per_state_and_never_carried_over() -> None:
+    asked: list[Toy] = []
+
+    def hits(state: Toy) -> int:
+        asked.append(state)
+        return sum(u.hits for u in state.units)
+
+    state = make_state()
+    assert state.derived(hits) == 0
+    assert state.derived(hits) == 0
+    assert asked == [state]
+    hit = attrs.evolve(state.units[0], hits=2)
+    changed = [state.with_units(hit), state.replace(turn=2), attrs.evolve(state, turn=3),
+               pickle.loads(pickle.dumps(state))]
+    assert [s.derived(hits) for s in changed] == [2, 0, 0, 0]
+    assert len(asked) == 5  # each new state asked afresh, the pickled copy too
+    assert changed[3] == state and hash(changed[3]) == hash(state)
+    assert state.to_json() == make_state().to_json()  # what is derived is never saved

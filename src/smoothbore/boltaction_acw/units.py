@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from smoothbore.core import InvalidValueError
-from smoothbore.core import NamedEnum as CoreNamedEnum
+from smoothbore.core import NamedEnum
 from smoothbore.core.validate import at_least, in_range, one_of
 
 UNION = "union"
@@ -25,13 +25,6 @@ CASUALTIES_PER_BASE = 4
 
 FULL_STRENGTH_BASES = 5
 """Infantry and cavalry below 5 bases lose 1 from tests per base (Morale modifiers)."""
-
-
-class NamedEnum(CoreNamedEnum):
-    """An enumeration that prints as its value (the words the text uses), hashed by identity."""
-    # Members are singletons compared by identity; hashing by identity (in C) instead of
-    # Enum's hash of the name (in Python) keeps the candidates of a step cheap to dedupe.
-    __hash__ = object.__hash__
 
 
 class UnitType(NamedEnum):

@@ -179,11 +179,11 @@ class Engine(Generic[S, A]):
 
     def is_over(self, state: S) -> bool:
         """Whether the battle has ended."""
-        return self.over(state)
+        return state.derived(self.over)
 
     def outcome(self, state: S) -> Outcome:
         """Who won the battle that has ended, the scores and why."""
-        if not self.over(state):
+        if not state.derived(self.over):
             raise InvalidValueError("state", f"turn {state.turn}, {state.phase}",
                                     "a battle that is over (is_over)")
         return self.result(state)
@@ -208,7 +208,7 @@ class Engine(Generic[S, A]):
         """The rule that applies ``action`` now, or IllegalActionError naming why not. Rolls
         nothing and changes nothing: this is the one test of legality."""
         self._phase_rules(state)
-        if self.over(state):
+        if state.derived(self.over):
             raise IllegalActionError(action, "the battle is over", self.rule)
         action_rule = self._table.get((state.phase, type(action)))
         if action_rule is None:
@@ -233,7 +233,7 @@ class Engine(Generic[S, A]):
         """The candidates of the current phase that pass their check: exactly the actions
         ``step`` accepts, with the default facts a player would measure."""
         rules = self._phase_rules(state)
-        if self.over(state):
+        if state.derived(self.over):
             return ()
         out: dict[A, None] = {}
         for action_rule in rules:

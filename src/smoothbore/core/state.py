@@ -370,6 +370,9 @@ class BattleState(Generic[U, C, X, O]):
     turn: int = attrs.field(default=1, validator=at_least(1))
     phase: str = ""
     scenario: Scenario = Scenario()
+    _derived: dict[Callable[[Any], Any], Any] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
 
     def __attrs_post_init__(self) -> None:
         for group in ("units", "commanders"):
@@ -434,6 +437,28 @@ class BattleState(Generic[U, C, X, O]):
         """This state with some fields of ``extra`` changed (``attrs.evolve`` on the extra, so
         its own validators run; the rest of the state is not checked again)."""
         return self.replace(extra=attrs.evolve(self.extra, **changes))  # type: ignore[misc]
+
+    def derived(self, query: Callable[[BattleState[U, C, X, O]], T]) -> T:
+        """``query(self)``, worked out once for this state. A state never changes, so neither
+        does what follows from it: the checks of every candidate action of a step ask the
+        same questions (who may fire, which tests are due) and share one answer. ``query``
+        must be a pure function of the state (a module-level function, so its answers are
+        shared by identity)."""
+        memo = self._derived
+        try:
+            answer: T = memo[query]
+        except KeyError:
+            answer = memo[query] = query(self)
+        return answer
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled without what was derived from it: that is worked out again on demand
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name in _FIELDS:
+            object.__setattr__(self, name, state[name])
+        object.__setattr__(self, "_derived", {})
 
     def units_of(self, side: str) -> tuple[U, ...]:
         """The units of one side."""
@@ -598,7 +623,7 @@ def _gather(value: Any, path: str, refs: list[Reference]) -> None:
             _gather(item, f"{path}[{i}]", refs)
 
 
-_FIELDS = tuple(field.name for field in attrs.fields(BattleState))
+_FIELDS = tuple(field.name for field in attrs.fields(BattleState) if field.init)
 _UNCHECKED = frozenset({"extra", "options", "dice", "phase", "turn", "scenario"})
 
 
@@ -611,9 +636,11 @@ def _copier(kind: type, names: tuple[str, ...]) -> Callable[[Any, dict[str, Any]
         f"    _set_{name}(new, changes[{name!r}] if {name!r} in changes else self.{name})"
         for name in names
     ]
+    derived = [f.name for f in attrs.fields(kind) if not f.init]
+    lines += [f"    _set_{name}(new, {{}})" for name in derived]  # a new state derives afresh
     lines.append("    return new")
     scope: dict[str, Any] = {}
-    scope.update({f"_set_{name}": kind.__dict__[name].__set__ for name in names})
+    scope.update({f"_set_{name}": kind.__dict__[name].__set__ for name in (*names, *derived)})
     exec("\n".join(lines), scope)  # the text is built from the class's field names only
     copy: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
     return copy

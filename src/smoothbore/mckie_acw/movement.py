@@ -4,6 +4,7 @@ mounting and horse holders, limbering, manhandling guns, dense woods and digging
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from smoothbore.core import IllegalActionError, NamedEnum
 
@@ -40,10 +41,30 @@ class Manoeuvre(NamedEnum):
 def rate(unit: Unit, tables: Tables = DEFAULT_TABLES, *, limbered: bool | None = None) -> int:
     """A unit's full move in mm: foot (and dismounted cavalry) and mounted cavalry by
     formation; limbered guns (field, or siege guns and mortars); unlimbered guns 0."""
+    return _rate(_Mover.of(unit), tables, unit.limbered if limbered is None else limbered)
+
+
+class _Mover(NamedTuple):
+    """What a unit's move depends on (a plain tuple: cheap to hash and compare as a key)."""
+
+    name: str
+    arm: Arm
+    heavy: bool
+    formation: Formation
+    mounted: bool
+    limbered: bool
+
+    @classmethod
+    def of(cls, unit: Unit) -> _Mover:
+        return cls(unit.name, unit.arm, unit.weapon.is_heavy, unit.formation, unit.mounted,
+                   unit.limbered)
+
+
+def _rate(unit: _Mover, tables: Tables, limbered: bool) -> int:
     if unit.arm is Arm.ARTILLERY:
-        if not (unit.limbered if limbered is None else limbered):
+        if not limbered:
             return 0
-        key = "siege-artillery-limbered" if unit.weapon.is_heavy else "field-artillery-limbered"
+        key = "siege-artillery-limbered" if unit.heavy else "field-artillery-limbered"
         return tables.rate(key)
     keys = _CAVALRY_RATES if unit.arm is Arm.CAVALRY and unit.mounted else _FOOT_RATES
     return tables.rate(keys[unit.formation])
@@ -57,22 +78,23 @@ def max_move(unit: Unit, manoeuvre: Manoeuvre, *, double: bool, dense_woods: boo
              formation: Formation | None, tables: Tables, action: object) -> int:
     """The furthest a unit may go this period with one manoeuvre (raises IllegalActionError
     for a manoeuvre it cannot make)."""
-    reach = _reach(unit, manoeuvre, double, dense_woods, formation, tables)
+    reach = _reach(_Mover.of(unit), manoeuvre, double, dense_woods, formation, tables)
     if isinstance(reach, int):
         return reach
     raise IllegalActionError(action, *reach)
 
 
 @functools.lru_cache(maxsize=4096)
-def _reach(unit: Unit, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
+def _reach(unit: _Mover, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
            formation: Formation | None, tables: Tables) -> int | tuple[str, str]:
     """``max_move``: the furthest, or why not and the rule (remembered: a unit is asked
     about the same manoeuvres for every move it is offered)."""
     m = Manoeuvre
+    gun = unit.arm is Arm.ARTILLERY
     if dense_woods and unit.arm is not Arm.FOOT:
         return "only foot may move in dense woods", rules.DENSE_WOODS
     if manoeuvre is m.NONE and formation is None:  # the plain move, the common case
-        full = rate(unit, tables)
+        full = _rate(unit, tables, unit.limbered)
         if double:
             full *= 2
         return full // 2 if dense_woods else full
@@ -84,7 +106,7 @@ def _reach(unit: Unit, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
         return no("a formation change names the new formation, and only it does")
     if manoeuvre is m.CHANGE_FORMATION:
         assert formation is not None
-        if unit.is_gun:
+        if gun:
             return no("guns limber or unlimber; they have no formations")
         if formation is unit.formation:
             return no(f"{unit.name} is already in {formation}")
@@ -95,24 +117,24 @@ def _reach(unit: Unit, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
             return no("only cavalry mount and dismount")
         if unit.mounted == (manoeuvre is m.MOUNT):
             return no(f"{unit.name} is already {'mounted' if unit.mounted else 'dismounted'}")
-    if manoeuvre in (m.LIMBER, m.UNLIMBER, m.MANHANDLE) and not unit.is_gun:
+    if manoeuvre in (m.LIMBER, m.UNLIMBER, m.MANHANDLE) and not gun:
         return no("only artillery limbers, unlimbers or is manhandled")
     if manoeuvre is m.LIMBER and unit.limbered:
         return no(f"{unit.name} is already limbered")
     if manoeuvre is m.UNLIMBER and not unit.limbered:
         return no(f"{unit.name} is already unlimbered")
     if manoeuvre is m.MANHANDLE:
-        if unit.limbered or unit.weapon.is_heavy:
+        if unit.limbered or unit.heavy:
             return no("only unlimbered field artillery is manhandled")
         return MANHANDLE
     if double and manoeuvre is not m.NONE:
         return no("a double move is all movement: no manoeuvre with it (M14)")
-    if unit.is_gun and manoeuvre in (m.LIMBER, m.UNLIMBER):
-        if unit.weapon.is_heavy:
+    if gun and manoeuvre in (m.LIMBER, m.UNLIMBER):
+        if unit.heavy:
             return 0  # limbering siege guns or mortars takes the whole period
-        full = rate(unit, tables, limbered=True)
+        full = _rate(unit, tables, True)
     else:
-        full = rate(unit, tables)
+        full = _rate(unit, tables, unit.limbered)
         if manoeuvre is m.MOUNT:
             full = tables.rate(_CAVALRY_RATES[unit.formation])
     full = full * (100 - manoeuvre.cost) // 100

@@ -185,10 +185,15 @@ def other(state: State, side: str) -> str:
 
 def find_unit(state: State, unit_id: str) -> Unit:
     """The unit with this id."""
-    for unit in state.units:
-        if unit.id == unit_id:
-            return unit
-    return state.unit(unit_id)  # the error naming the ids there are
+    unit = state.derived(units_by_id).get(unit_id)
+    if unit is None:
+        return state.unit(unit_id)  # the error naming the ids there are
+    return unit
+
+
+def units_by_id(state: State) -> dict[str, Unit]:
+    """Every unit by its id (once a state: each check looks its units up)."""
+    return {unit.id: unit for unit in state.units}
 
 
 def find_commander(state: State, commander_id: str) -> Commander:
@@ -201,11 +206,7 @@ def find_commander(state: State, commander_id: str) -> Commander:
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
     """A unit of the acting side on the table, or the error."""
-    for unit in state.units:  # ``find_unit``, inline: every check starts here
-        if unit.id == unit_id:
-            break
-    else:
-        unit = state.unit(unit_id)  # the error naming the ids there are
+    unit = find_unit(state, unit_id)
     if unit.side != state.extra.acting:
         raise illegal(action, f"{unit.name} is not a unit of {state.extra.acting}")
     if not unit.on_table:
@@ -243,7 +244,11 @@ def corps_of(state: State, unit: Unit) -> str:
 def in_command(state: State, unit: Unit) -> Commander:
     """The general commanding a unit now: its own, or the next active one up the line if he
     has fallen (M5); the top of the line if all have fallen."""
-    c = find_commander(state, unit.commander)
+    return _in_command(state, find_commander(state, unit.commander))
+
+
+def _in_command(state: State, own: Commander) -> Commander:
+    c = own
     for _ in range(LINE_OF_COMMAND - 1):
         if c.fate is Fate.ACTIVE:
             return c
@@ -257,7 +262,17 @@ def in_command(state: State, unit: Unit) -> Commander:
 def may_advance(state: State, unit: Unit) -> bool:
     """Whether a unit may advance voluntarily: its commander's order lets troops advance and
     he is activated this period, or carries on with old orders (Activation)."""
-    c = in_command(state, unit)
+    return state.derived(_advancing)[unit.commander]
+
+
+def _advancing(state: State) -> dict[str, bool]:
+    """``may_advance`` for the units of each commander, by the commander's id (worked out once
+    a state)."""
+    return {c.id: _lets_advance(state, c) for c in state.commanders}
+
+
+def _lets_advance(state: State, commander: Commander) -> bool:
+    c = _in_command(state, commander)
     if c.rank is Rank.CINC:
         return True  # the commander-in-chief writes the orders and needs no activation (M5)
     if not c.order.kind.advances:

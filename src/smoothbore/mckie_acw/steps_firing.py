@@ -98,10 +98,19 @@ class Firer:
 def firer_now(state: State, unit: Unit) -> Firer | None:
     """What the step knows of a unit of the acting side able to fire now (None: it may not
     fire)."""
-    if unit.side != state.extra.acting or not unit.on_table or not can_fire(state, unit):
-        return None
-    charging = charging_firer(state, unit)
-    return Firer(charging or priority_targets(state, unit), bool(charging))
+    return state.derived(firers).get(unit.id)
+
+
+def firers(state: State) -> dict[str, Firer]:
+    """The units of the acting side able to fire now, by id (worked out once a state: every
+    candidate volley asks)."""
+    acting = state.extra.acting
+    out = {}
+    for unit in state.units:
+        if unit.side == acting and unit.on_table and can_fire(state, unit):
+            charging = charging_firer(state, unit)
+            out[unit.id] = Firer(charging or priority_targets(state, unit), bool(charging))
+    return out
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
@@ -111,8 +120,9 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     enemies = tuple(u.id for u in state.units if u.side != state.extra.acting and u.on_table)
     tables = state.options.tables
     snipers = state.options.snipers
+    able_now = state.derived(firers)
     for firer in state.units:
-        able = firer_now(state, firer)
+        able = able_now.get(firer.id)
         if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not snipers):
             continue
         facts = default_facts(tables, firer.weapon)

@@ -81,7 +81,12 @@ def friend_routed_open(state: State, unit: Unit) -> int:
 
 
 def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
-    """The acting side's compulsory tests still to take in this step."""
+    """The acting side's compulsory tests still to take in this step (worked out once a
+    state: ending the step and each candidate test ask)."""
+    return state.derived(_due_tests)
+
+
+def _due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
     phase = state.phase
     if phase != CHARGER_TESTS and phase != RECEIVE_TESTS and phase != MORALE:
         return ()

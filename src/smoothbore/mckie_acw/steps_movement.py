@@ -93,20 +93,20 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
 def free_to_act(state: State, unit: Unit) -> bool:
     """A steady unit of the acting side that has not acted this step, is not charging, halted,
     in melee or bound to retire."""
+    return unit.id in state.derived(free_units)
+
+
+def free_units(state: State) -> frozenset[str]:
+    """The ids of the units free to act (``free_to_act``; worked out once a state: every
+    candidate move, dig and resupply asks)."""
     x = state.extra
-    uid = unit.id
-    if (unit.status is not Status.STEADY or unit.must_retire or uid in x.done
-            or uid in x.halted):
-        return False
-    for c in x.charges:
-        if c.charger == uid and not c.stopped:
-            return False
-    return contact_of(state, uid) is None
-
-
-def free_now(state: State, unit: Unit) -> bool:
-    """A unit of the acting side free to act (``free_to_act``)."""
-    return unit.side == state.extra.acting and free_to_act(state, unit)
+    charging = {c.charger for c in x.charges if not c.stopped}
+    return frozenset(
+        unit.id for unit in state.units
+        if unit.side == x.acting and unit.status is Status.STEADY and not unit.must_retire
+        and unit.id not in x.done and unit.id not in x.halted and unit.id not in charging
+        and contact_of(state, unit.id) is None
+    )
 
 
 def candidates_move(state: State) -> Iterator[Move]:
@@ -116,7 +116,7 @@ def candidates_move(state: State) -> Iterator[Move]:
     distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
     tables = state.options.tables
     for unit in state.units:
-        if unit.resting or not free_now(state, unit):
+        if unit.resting or not free_to_act(state, unit):
             continue
         yield from unit_moves(unit.id, may_advance(state, unit), rate(unit, tables) > 0,
                               unit.ground, unit.arm, unit.limbered, unit.weapon.is_heavy,
@@ -237,7 +237,7 @@ def candidates_dig(state: State) -> Iterator[Dig]:
     moved = state.extra.moved
     for unit in state.units:
         if (unit.id not in moved and unit.dug < DIG_PERIODS and unit.arm is not Arm.ARTILLERY
-                and not unit.mounted and free_now(state, unit)):
+                and not unit.mounted and free_to_act(state, unit)):
             yield Dig(unit.id)
 
 
@@ -274,7 +274,7 @@ def candidates_resupply(state: State) -> Iterator[Resupply]:
     """Each unit free to act that has not moved and is short of rounds."""
     moved = state.extra.moved
     for unit in state.units:
-        if unit.id not in moved and unit.ammo < unit.full_ammo and free_now(state, unit):
+        if unit.id not in moved and unit.ammo < unit.full_ammo and free_to_act(state, unit):
             yield Resupply(unit.id)
 
 
@@ -310,7 +310,7 @@ def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
     batteries = [u for u in state.units if u.side == acting and u.on_table
                  and u.arm is Arm.ARTILLERY and u.helpers < MAX_HELPERS]
     donors = [u for u in state.units if u.id not in moved and u.arm is not Arm.ARTILLERY
-              and u.figures > 1 and free_now(state, u)]
+              and u.figures > 1 and free_to_act(state, u)]
     for battery in batteries:
         for unit in donors:
             yield AttachHelpers(battery.id, unit.id, 1)

@@ -122,7 +122,7 @@ def _default_ammo(instance: Unit) -> int:
     return ROUNDS_PER_FIGURE * (1 if instance.arm is Arm.ARTILLERY else instance.figures)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Unit:
     """A brigade of foot or cavalry (16 figures for 1,600 men) or an artillery unit (one gun
     model, 20 guns, with a crew of up to 4 figures and up to 3 attached helpers).
