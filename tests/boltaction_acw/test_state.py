@@ -111,9 +111,9 @@ def test_groups_in_words_and_commanders_of_other_brigades() -> None:
 
 
 def test_the_situation_is_each_states_own() -> None:
-    """What the checks ask is kept on ``extra`` for the state it was worked out for; a state
-    sharing that ``extra`` with other units gets its own answer, and the kept answer is no
-    part of the state's value (not compared, hashed nor saved)."""
+    """What the checks ask is worked out once for the state it was asked of; a state sharing
+    that ``extra`` with other units gets its own answer, and the answer is no part of the
+    state's value (not compared, hashed nor saved)."""
     state = start().replace(phase=ORDERS).with_extra(group="brigade:gibbon")
     ready = situation(state).ready
     assert set(ready) == {"u2wi", "u6wi", "u7wi", "u19in", "ub4us"}

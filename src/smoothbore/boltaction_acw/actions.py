@@ -8,10 +8,12 @@ from typing import Union
 
 import attrs
 
+from smoothbore.core import NamedEnum
+
 from .charges import ChargeFacts, Response
 from .movement import Terrain
 from .shooting import ShotFacts
-from .units import Formation, NamedEnum
+from .units import Formation
 
 
 class Mount(NamedEnum):

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import Dice
+from smoothbore.core import Dice, NamedEnum
 
 from .morale import NO_COMMAND, Command, morale_test, order_test
 from .movement import charge_reach, rate
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_CHARGED, RULE_RETREAT
 from .shooting import CLOSE_RANGE, ShotFacts, ShotResult, shoot, shots
-from .units import Formation, NamedEnum, Unit, UnitType, add_pins
+from .units import Formation, Unit, UnitType, add_pins
 
 COUNTER_CHARGE_BEYOND = 12
 """Cavalry counter charge cavalry that start their charge more than 12" away (Melee)."""

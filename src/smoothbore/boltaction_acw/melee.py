@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import Dice, Modified, Modifier, Staged
+from smoothbore.core import Dice, Modified, Modifier, NamedEnum, Staged
 
 from .morale import NO_COMMAND, Command, morale_test
 from .options import DEFAULT_OPTIONS, Options
@@ -22,7 +22,6 @@ from .shooting import BASIC_TO_HIT, roll_hits, roll_wounds, wound_need
 from .units import (
     FIGURES_PER_BASE,
     Formation,
-    NamedEnum,
     Unit,
     UnitType,
     add_pins,

@@ -3,11 +3,11 @@ test (Movement; Terrain Movement Modifiers; Interpolation of units)."""
 
 from __future__ import annotations
 
-from smoothbore.core import Dice
+from smoothbore.core import Dice, NamedEnum
 
 from .morale import NO_COMMAND, Command, order_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import Formation, NamedEnum, Unit, UnitType, add_pins
+from .units import Formation, Unit, UnitType, add_pins
 
 COMMANDER_MOVE = 24
 """Commanders move 24" (Movement)."""

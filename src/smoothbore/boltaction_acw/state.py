@@ -55,8 +55,7 @@ class Extra:
     fire at -1), ``second`` (victorious cavalry and the charge reach left),
     ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
     (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
-    ``routs`` to move, brigades gone ``home``. ``situation`` is no part of the value: what
-    the checks of a state ask of it, kept once worked out (``situation``)."""
+    ``routs`` to move, brigades gone ``home``."""
 
     bag: tuple[str, ...] = ()
     drawn: str | None = None
@@ -77,7 +76,6 @@ class Extra:
     melees: tuple[Engaged, ...] = ()
     routs: tuple[str, ...] = ()
     home: frozenset[str] = frozenset()
-    situation: Situation | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -308,13 +306,8 @@ class Situation:
     (no rout move waiting, no army test due, the battle undecided); ``ready``, the units of
     the group that may take their one order now (its routing units tested); and for each
     side the ids of its ``enemies`` (on the table, not locked in melee) and of the
-    ``friends`` a unit in line may pass through (in the fight, not locked in melee).
-    ``of_units``, ``of_options`` and ``of_sides`` are the state's own, whose identity says
-    the answer is still the state's."""
+    ``friends`` a unit in line may pass through (in the fight, not locked in melee)."""
 
-    of_units: tuple[Unit, ...]
-    of_options: Options
-    of_sides: tuple[str, ...]
     broken: tuple[str, ...]
     units: Mapping[str, Unit]
     side: str | None
@@ -327,17 +320,10 @@ class Situation:
 
 
 def situation(state: State) -> Situation:
-    """The state's ``Situation``. The candidates and checks of one ``legal_actions`` ask
-    the same questions of the same state many times, so the answer is kept on the state's
-    ``extra`` (a field outside its value: not compared, hashed, shown nor saved), for as
-    long as it is asked with the same units, options and sides. All of them are immutable,
-    so an answer kept can never go stale; no state is kept anywhere else."""
-    known = state.extra.situation
-    if (known is None or known.of_units is not state.units
-            or known.of_options is not state.options or known.of_sides is not state.sides):
-        known = _work_out(state)
-        object.__setattr__(state.extra, "situation", known)
-    return known
+    """The state's ``Situation``: the candidates and checks of one ``legal_actions`` ask
+    the same questions of the same state many times, so it is worked out once a state
+    (``BattleState.derived``)."""
+    return state.derived(_work_out)
 
 
 def _work_out(state: State) -> Situation:
@@ -348,7 +334,7 @@ def _work_out(state: State) -> Situation:
     index = {u.id: u for u in units}
     group = extra.group
     if group is None:
-        return Situation(units, state.options, sides, broken, index, None, False, False, {},
+        return Situation(broken, index, None, False, False, {},
                          {}, {}, {})
     members = _group_units(units, group)
     side = members[0].side if members else find(state, group).side
@@ -369,7 +355,7 @@ def _work_out(state: State) -> Situation:
     enemies = {s: tuple(uid for other in sides if other != s for uid in on_table[other])
                for s in sides}
     friends = {s: tuple(ids) for s, ids in fighting.items()}
-    return Situation(units, state.options, sides, broken, index, side, army_test, acting,
+    return Situation(broken, index, side, army_test, acting,
                      ready, enemies, {s: frozenset(ids) for s, ids in enemies.items()},
                      friends)
 

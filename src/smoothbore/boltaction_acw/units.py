@@ -11,8 +11,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import InvalidValueError
-from smoothbore.core import NamedEnum
+from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.validate import at_least, in_range, one_of
 
 UNION = "union"
