@@ -25,7 +25,7 @@ from smoothbore.core import (
     Scenario,
     TotalCheck,
 )
-from smoothbore.core.state import MAX_DEPTH, MAX_JSON_CHARS
+from smoothbore.core.state import MAX_DEPTH, MAX_JSON_CHARS, evolved
 from smoothbore.core.validate import refers_to
 
 
@@ -374,3 +374,33 @@ def test_a_derived_answer_is_worked_out_once_per_state_and_never_carried_over() 
     assert len(asked) == 5  # each new state asked afresh, the pickled copy too
     assert changed[3] == state and hash(changed[3]) == hash(state)
     assert state.to_json() == make_state().to_json()  # what is derived is never saved
+
+
+@attrs.frozen
+class Checked:
+    hits: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+
+
+@attrs.frozen
+class Hidden:
+    _secret: int = 0
+
+
+@given(st.integers(0, 9), st.frozensets(st.sampled_from("ABC")), st.sampled_from(Drill))
+def test_evolved_is_attrs_evolve(hits: int, tags: frozenset[str], drill: Drill) -> None:
+    unit = ToyUnit("u1", "23rd Foot", "crown")
+    changes = {"hits": hits, "tags": tags, "drill": drill}
+    assert evolved(unit, changes) == attrs.evolve(unit, **changes)  # type: ignore[misc]
+    assert unit == ToyUnit("u1", "23rd Foot", "crown")  # never mutated
+
+
+def test_evolved_runs_validators_and_names_unknown_fields() -> None:
+    with pytest.raises(ValueError):
+        evolved(Checked(), {"hits": -1})  # a class with validators goes through attrs.evolve
+    assert evolved(Hidden(), {"secret": 3}) == Hidden(3)  # aliased fields too
+    with pytest.raises(InvalidValueError) as caught:
+        evolved(ToyExtra(), {"dek": ("A",)})
+    assert caught.value.field == "ToyExtra field" and caught.value.value == "dek"
+    assert "deck" in caught.value.allowed
+    state = make_state()
+    assert state.with_extra(deck=("K",)).extra == ToyExtra(("K",))

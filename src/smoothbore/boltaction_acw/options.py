@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from .units import NamedEnum
+from smoothbore.core import NamedEnum
 
 
 class BeyondSix(NamedEnum):

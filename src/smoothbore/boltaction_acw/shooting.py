@@ -20,6 +20,7 @@ from smoothbore.core import (
     InvalidValueError,
     Modified,
     Modifier,
+    NamedEnum,
     PoolCheck,
     TotalCheck,
 )
@@ -37,7 +38,6 @@ from .units import (
     POINT_BLANK,
     Experience,
     Formation,
-    NamedEnum,
     Unit,
     UnitType,
     casualties_after,

@@ -30,7 +30,7 @@ from smoothbore.core.chance import Dice, RollRecord
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import BattleState
+from smoothbore.core.state import BattleState, evolved
 
 __all__ = [
     "ActionRule",
@@ -330,7 +330,7 @@ def reset_scratch(extra: T, *scopes: str) -> T:
     if not defaults:
         return extra
     changes = {name: value() if made else value for name, value, made in defaults}
-    return attrs.evolve(extra, **changes)  # type: ignore[misc]
+    return evolved(extra, changes)
 
 
 def enter_phase(state: S, phase: str) -> S:
