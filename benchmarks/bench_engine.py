@@ -44,13 +44,12 @@ import attrs
 from smoothbore import available_rulesets
 from smoothbore.battle import play, random_policy
 from smoothbore.core import BattleState, DiceState, Log, Ruleset, SamplingDice
-from smoothbore.core import engine as core_engine
 from smoothbore.simulation import resolve_ruleset
 
-with_dice: Callable[[Any, DiceState], Any] = getattr(
-    core_engine, "_with_dice", lambda state, dice: attrs.evolve(state, dice=dice))
-"""How ``Engine.step`` puts the next dice state into the handler's state (the engine's own
-helper where it has one)."""
+
+def with_dice(state: Any, dice: DiceState) -> Any:
+    """How ``Engine.step`` puts the next dice state into the handler's state."""
+    return state.replace(dice=dice)
 
 
 def timed(function: Callable[[], object], calls: int) -> list[float]:
