@@ -131,4 +131,4 @@ def _stop_charge(state: State, unit_id: str) -> State:
 
 def tested(state: State, unit_id: str, circumstance: Circumstance) -> bool:
     """Whether a unit has taken this test this period."""
-    return f"{unit_id}:{circumstance.value}" in state.extra.tested
+    return f"{unit_id}:{circumstance._value_}" in state.extra.tested  # _value_: no descriptor

@@ -120,11 +120,14 @@ def candidates_test_morale(state: State) -> Iterator[TestMorale]:
     if state.phase != MORALE:
         return
     for unit in state.units_of(state.extra.acting):
+        rally = rally_open(state, unit)
+        routed = friend_routed_open(state, unit)
+        if not rally and not routed:
+            continue
         signs = _signs(state, unit)
-        if rally_open(state, unit):
+        if rally:
             for q, c in signs:
                 yield TestMorale(unit.id, C.RALLY, 0, q, c)
-        routed = friend_routed_open(state, unit)
         for count in range(1, routed + 1):
             for q, c in signs:
                 yield TestMorale(unit.id, C.FRIEND_ROUTED, count, q, c)

@@ -96,17 +96,26 @@ def free_to_act(state: State, unit: Unit) -> bool:
     return unit.id in state.derived(free_units)
 
 
-def free_units(state: State) -> frozenset[str]:
-    """The ids of the units free to act (``free_to_act``; worked out once a state: every
+def free_units(state: State) -> dict[str, Unit]:
+    """The units free to act (``free_to_act``) by id (worked out once a state: every
     candidate move, dig and resupply asks)."""
     x = state.extra
     charging = {c.charger for c in x.charges if not c.stopped}
-    return frozenset(
-        unit.id for unit in state.units
+    return {
+        unit.id: unit for unit in state.units
         if unit.side == x.acting and unit.status is Status.STEADY and not unit.must_retire
         and unit.id not in x.done and unit.id not in x.halted and unit.id not in charging
         and contact_of(state, unit.id) is None
-    )
+    }
+
+
+def free_unit(state: State, unit_id: str, action: object) -> Unit:
+    """The unit free to act with this id, or the error saying why it may not act."""
+    unit = state.derived(free_units).get(unit_id)
+    if unit is None:
+        unit = own_unit(state, unit_id, action)
+        raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
+    return unit
 
 
 def candidates_move(state: State) -> Iterator[Move]:
@@ -161,9 +170,7 @@ def check_move(state: State, action: Move) -> None:
     """Step 3: a unit free to act moves no further than its rate less its manoeuvre (doubled
     for a double move, halved in dense woods); it advances only if its orders and activation
     let it; a resting unit stays put; only foot enter dense woods."""
-    unit = own_unit(state, action.unit, action)
-    if not free_to_act(state, unit):
-        raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
+    unit = free_unit(state, action.unit, action)
     if unit.resting and (action.distance != 0 or action.manoeuvre is not Manoeuvre.NONE):
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)

@@ -71,7 +71,7 @@ class Quality(NamedEnum):
     def morale(self) -> int:
         """Morale: Tactical factors: veteran 2, experienced 1 (added, or subtracted where the
         option lets the player choose); raw nothing."""
-        return {"veteran": 2, "experienced": 1, "raw": 0}[self.value]
+        return 2 if self is Quality.VETERAN else 1 if self is Quality.EXPERIENCED else 0
 
 
 class Formation(NamedEnum):
