@@ -1,0 +1,189 @@
+"""Benchmarks of smoothbore.table, run on demand (not in the tests):
+
+    python benchmarks/bench_table.py [--calls N]
+
+All figures are medians over N calls (default 60), in this one process on one core, with the
+garbage collector off while a call is timed. Every call is cold: it gets new footprints
+(new unit ids, made just before the clock starts, so nothing keyed on them can answer),
+builds a new Table from them (timed: its arrays and spatial tree are part of the answer),
+then asks. The terrain
+of a battle does not change, so its index (spatial trees, unions) is built once per set of
+features and remembered; the "terrain cold" rows build the features afresh every call too.
+
+1. All shooting situations: ``sightings`` for every unit against every enemy (range, arc,
+   whole-base arc, line of fire, blockers, whole-base visibility, woods along the line,
+   faces, levels, cover), 20 units a side (800 ordered pairs), on three layouts:
+   ``lines`` (two lines a side, 12" to 30" apart, among woods, a hill, a farm, fences and a
+   stream), ``scattered`` (random places and facings over the same terrain) and
+   ``woods-wall`` (facing lines with dense woods and a hill straight between them: every
+   line of fire crosses terrain). Target: under 20 ms.
+2. One pair: ``sighting`` of one firer and one target on the ``lines`` table.
+3. Charges: ``charges`` for every unit against every enemy (800 pairs).
+4. Moves: ``reachable`` for one unit (6 headings) and one ``route`` through terrain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import os
+import statistics
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from smoothbore.table import (
+    CrossingCost,
+    Feature,
+    Footprint,
+    RateTable,
+    Table,
+    TerrainKind,
+    charges,
+    reachable,
+    route,
+    sighting,
+    sightings,
+)
+
+WIDTH, DEPTH = 72.0, 48.0
+
+
+def terrain(tag: str = "") -> tuple[Feature, ...]:
+    """A table's terrain: two woods, a hill, a farm, two fences and a stream."""
+    return (
+        Feature(f"wood-a{tag}", "dense woods",
+                outline=((8, 20), (16, 18), (19, 24), (14, 29), (7, 27))),
+        Feature(f"wood-b{tag}", "light woods",
+                outline=((50, 22), (58, 21), (60, 27), (53, 29))),
+        Feature(f"hill{tag}", "gentle hill",
+                outline=((28, 20), (38, 19), (42, 24), (36, 28), (27, 26))),
+        Feature.rectangle(f"farm{tag}", "building", 45, 25, 3, 2, facing=15, strength=8),
+        Feature(f"fence-a{tag}", "fence", line=((20, 16), (34, 16.5))),
+        Feature(f"fence-b{tag}", "wall", line=((40, 31), (52, 32))),
+        Feature(f"stream{tag}", "stream", line=((0, 35), (30, 33), (72, 37)), width=1.5),
+    )
+
+
+WALL = (
+    Feature.rectangle("wood", "dense woods", 36, 22, 30, 4),
+    Feature.rectangle("hill", "gentle hill", 50, 27, 12, 6),
+)
+
+
+def lines(tag: int) -> list[Footprint]:
+    """Two lines a side: the front lines 12" apart, second lines 6" behind them."""
+    units = []
+    for k in range(10):
+        x = 6 + k * 6.6
+        units.append(Footprint(f"r{k}-{tag}", x, 14, 0, 2, 2, 1, side="red"))
+        units.append(Footprint(f"rr{k}-{tag}", x + 3, 8, 0, 2, 2, 1, side="red"))
+        units.append(Footprint(f"b{k}-{tag}", x + 1, 36, 180, 2, 2, 1, side="blue"))
+        units.append(Footprint(f"bb{k}-{tag}", x + 4, 42, 180, 2, 2, 1, side="blue"))
+    return units
+
+
+def scattered(tag: int) -> list[Footprint]:
+    """20 units a side at random places and facings (seeded), none overlapping."""
+    rng = np.random.default_rng(7)
+    placed: list[Footprint] = []
+    while len(placed) < 40:
+        side = "red" if len(placed) % 2 else "blue"
+        x, y = rng.uniform(4, WIDTH - 4), rng.uniform(4, DEPTH - 4)
+        fp = Footprint(f"u{len(placed)}-{tag}", float(x), float(y),
+                       float(rng.uniform(0, 360)), int(rng.integers(1, 4)), 2, 1, side=side)
+        if all(not fp.outline.intersects(o.outline) for o in placed):
+            placed.append(fp)
+    return placed
+
+
+def woods_wall(tag: int) -> list[Footprint]:
+    """20 a side in single lines 24" apart, dense woods and a hill between them."""
+    units = []
+    for k in range(20):
+        units.append(Footprint(f"r{k}-{tag}", 3 + k * 3.4, 12, 0, 2, 1.5, 1, side="red"))
+        units.append(Footprint(f"b{k}-{tag}", 3 + k * 3.4, 36, 180, 2, 1.5, 1, side="blue"))
+    return units
+
+
+def median_ms(ask: Callable[[Any], object], calls: int,
+              inputs: Callable[[int], Any] = lambda tag: tag) -> float:
+    """The median milliseconds of ``ask(inputs(i))``, each call with fresh inputs made
+    before the clock starts."""
+    times = []
+    counter = itertools.count(1_000_000)
+    ask(inputs(next(counter)))  # imports and first-use costs
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(calls):
+            given = inputs(next(counter))
+            start = time.perf_counter()
+            ask(given)
+            times.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return statistics.median(times) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=60)
+    calls = parser.parse_args().calls
+    print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    fixed = terrain()
+    layouts = {"lines": (lines, fixed), "scattered": (scattered, fixed),
+               "woods-wall": (woods_wall, WALL)}
+    print("1. all shooting situations, 20 units a side, cold (median ms; target < 20)")
+    for name, (units, features) in layouts.items():
+        sample = sightings(Table(WIDTH, DEPTH, features=features, footprints=units(0)))
+        in_play = sum(s.in_arc and s.line_clear for s in sample)
+        ms = median_ms(lambda given, f=features: sightings(  # type: ignore[misc]
+            Table(WIDTH, DEPTH, features=f, footprints=given)), calls, units)
+        print(f"   {name:<11} {len(sample)} pairs ({in_play} in arc with a clear line): "
+              f"{ms:6.2f} ms")
+    ms = median_ms(lambda given: sightings(Table(
+        WIDTH, DEPTH, features=given[0], footprints=given[1])), calls,
+        lambda tag: (terrain(f"-{tag}"), lines(tag)))
+    print(f"   lines, terrain cold too: {ms:6.2f} ms")
+
+    print("2. one pair, cold")
+    ms = median_ms(lambda given: sighting(Table(
+        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r4-{given[0]}",
+        f"b4-{given[0]}"), calls, lambda tag: (tag, lines(tag)))
+    print(f"   sighting: {ms:6.3f} ms (table and its arrays built: the same call on a built "
+          f"table is below)")
+    table = Table(WIDTH, DEPTH, features=fixed, footprints=lines(1))
+    assert table.layout is not None  # built before the clock starts
+    ms = median_ms(lambda _: sighting(table, "r4-1", "b4-1"), calls)
+    print(f"   sighting on a built table: {ms:6.3f} ms")
+
+    print("3. all charges (800 pairs), cold")
+    ms = median_ms(lambda given: charges(Table(
+        WIDTH, DEPTH, features=fixed, footprints=given), None, 6.0), calls, lines)
+    print(f"   charges: {ms:6.2f} ms")
+
+    print("4. moves, cold")
+    rates = RateTable(
+        speeds={TerrainKind.DENSE_WOODS: Fraction(1, 3), TerrainKind.LIGHT_WOODS:
+                Fraction(2, 3), TerrainKind.GENTLE_HILL: Fraction(2, 3)},
+        passages={TerrainKind.FENCE: CrossingCost(share=Fraction(1, 2)),
+                  TerrainKind.WALL: CrossingCost(share=Fraction(1, 2)),
+                  TerrainKind.STREAM: CrossingCost(share=Fraction(1, 2))})
+    ms = median_ms(lambda given: reachable(Table(
+        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r3-{given[0]}", 12.0, rates,
+        full_move=6.0), calls, lambda tag: (tag, lines(tag)))
+    print(f"   reachable (6 headings): {ms:6.2f} ms")
+    ms = median_ms(lambda given: route(Table(
+        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r3-{given[0]}", (28, 22),
+        (30, 30)), calls, lambda tag: (tag, lines(tag)))
+    print(f"   route (2 legs, through a fence and a hill): {ms:6.3f} ms")
+    print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,851 @@
+"""Moves through terrain: the route a unit's centre follows, split into legs by the ground
+under it and the lines it crosses; its cost under a rule book's movement rates (given as
+data: a ``RateTable``); the furthest a unit can go in a direction with a move allowance;
+wheels and facing changes as geometry; retiring; and the direction of a rout, away from
+every visible enemy.
+
+The ground a move pays for is the ground under the unit's centre as it moves (``Route.legs``);
+the kinds any part of the moving footprint touches are listed too (``Route.swept``), for
+rules that slow the whole unit when any of it enters difficult ground."""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from smoothbore.core import IllegalActionError, InvalidValueError, NamedEnum
+from smoothbore.core.validate import check_number, finite
+
+from .footprints import Footprint, Point, bearing_vectors, normal_degrees
+from .sight import DEFAULT_SIGHT, SightRules, visible_enemies
+from .tabletop import Edge, Table
+from .terrain import Feature, TerrainKind, mask_crossings, terrain_kind
+
+__all__ = [
+    "Combine",
+    "CrossingCost",
+    "Destination",
+    "ImpassableError",
+    "Leg",
+    "Passage",
+    "PassageKind",
+    "RateTable",
+    "Rout",
+    "Route",
+    "Turn",
+    "Wheel",
+    "furthest",
+    "percent",
+    "reachable",
+    "retire",
+    "rout",
+    "rout_options",
+    "route",
+    "turn",
+    "wheel",
+]
+
+_EPS = 1e-9
+Rate = Fraction | None
+
+
+class PassageKind(NamedEnum):
+    """What a move does at a feature's edge: crosses a line, enters or leaves an area."""
+
+    CROSS = "crosses"
+    ENTER = "enters"
+    LEAVE = "leaves"
+
+
+class Combine(enum.Enum):
+    """How the rates of several kinds of ground in one place combine: MULTIPLY (Will:
+    the effects of combined terrain combine) or SLOWEST (the slowest applies)."""
+
+    MULTIPLY = "multiply"
+    SLOWEST = "slowest"
+
+
+def percent(value: int | float) -> Fraction:
+    """A rate printed as a percentage of normal speed: ``percent(66)`` is 66/100."""
+    check_number("percent", value, 0, 1000)
+    return Fraction(value).limit_denominator(10_000) / 100
+
+
+@attrs.frozen
+class Leg:
+    """A stretch of a route over one kind of ground: from ``start`` to ``end``,
+    ``length`` long, over ``kinds`` (empty: open ground), inside ``features``."""
+
+    start: Point
+    end: Point
+    length: float
+    kinds: frozenset[TerrainKind]
+    features: tuple[str, ...]
+
+
+@attrs.frozen
+class Passage:
+    """A feature's edge on a route: ``event`` (crossing a line, entering or leaving an
+    area) at ``at`` along the route."""
+
+    feature: str
+    kind: TerrainKind
+    event: PassageKind
+    at: float
+
+
+@attrs.frozen
+class Route:
+    """A unit's move: the ``points`` its centre passes (first: where it stands), the
+    ``legs`` and ``passages`` along them, the ``swept`` kinds any part of it touches, the
+    other units it passes through or ends on (``units_crossed``), whether it moves backwards
+    (``retiring``: the move goes more than 90 degrees off its facing), and where it ends
+    (``end``, the same facing; ``on_table``: still wholly on the table)."""
+
+    unit_id: str
+    points: tuple[Point, ...]
+    legs: tuple[Leg, ...]
+    passages: tuple[Passage, ...]
+    swept: frozenset[TerrainKind]
+    units_crossed: tuple[str, ...]
+    retiring: bool
+    end: Footprint
+    on_table: bool
+
+    @property
+    def length(self) -> float:
+        """How far the centre goes."""
+        return sum(leg.length for leg in self.legs)
+
+
+class ImpassableError(IllegalActionError):
+    """A move into ground (or across a line) that the rates make impassable; names the
+    feature and its kind."""
+
+    def __init__(self, action: object, feature: str, kind: TerrainKind, rule: str) -> None:
+        self.feature = feature
+        self.kind = kind
+        super().__init__(action, f"{feature} ({kind.value}) is impassable", rule)
+
+    def __reduce__(self) -> tuple[type, tuple[object, str, TerrainKind, str]]:  # type: ignore[override]
+        return (type(self), (self.action, self.feature, self.kind, self.rule))
+
+
+def _fraction(value: Any) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise InvalidValueError("CrossingCost.share", value, "a share of a move (a number)")
+    if isinstance(value, float):
+        check_number("CrossingCost.share", value, 0)
+    return Fraction(value).limit_denominator(10_000)
+
+
+@attrs.frozen
+class CrossingCost:
+    """The price of one passage: ``extra`` distance (in the table's measure) and a
+    ``share`` of the unit's full move (Will: crossing a fence takes half a move)."""
+
+    extra: float = attrs.field(default=0.0, validator=finite(0))
+    share: Fraction = attrs.field(default=Fraction(0), converter=_fraction)
+
+    def __attrs_post_init__(self) -> None:
+        if self.share < 0:
+            raise InvalidValueError("CrossingCost.share", self.share, "a share of at least 0")
+
+
+def _rate(value: Any, field: str) -> Rate:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise InvalidValueError(field, value, "a share of normal speed (a number above 0) or "
+                                "None (impassable)")
+    if isinstance(value, float):
+        check_number(field, value, 0)
+    fraction = Fraction(value).limit_denominator(10_000)
+    if fraction <= 0:
+        raise InvalidValueError(field, value, "a share of normal speed above 0, or None")
+    return fraction
+
+
+def _speeds(value: Any) -> tuple[tuple[TerrainKind, Rate], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    pairs = tuple((terrain_kind(k, "RateTable.speeds"), _rate(v, f"RateTable.speeds[{k!r}]"))
+                  for k, v in items)
+    return tuple(sorted(pairs, key=lambda pair: pair[0].value))
+
+
+def _passage_key(key: Any) -> tuple[TerrainKind, PassageKind]:
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], PassageKind):
+        return terrain_kind(key[0], "RateTable.passages"), key[1]
+    kind = terrain_kind(key, "RateTable.passages")
+    return kind, PassageKind.CROSS
+
+
+def _passages(value: Any) -> tuple[tuple[tuple[TerrainKind, PassageKind], CrossingCost | None],
+                                   ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    pairs = []
+    for key, cost in items:
+        if cost is not None and not isinstance(cost, CrossingCost):
+            raise InvalidValueError(f"RateTable.passages[{key!r}]", cost,
+                                    "a CrossingCost or None (impassable)")
+        pairs.append((_passage_key(key), cost))
+    return tuple(sorted(pairs, key=lambda pair: (pair[0][0].value, pair[0][1].value)))
+
+
+def _masks(value: Any) -> tuple[tuple[TerrainKind, frozenset[TerrainKind]], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    pairs = tuple((terrain_kind(k, "RateTable.masks"),
+                   frozenset(terrain_kind(x, "RateTable.masks") for x in v)) for k, v in items)
+    return tuple(sorted(pairs, key=lambda pair: pair[0].value))
+
+
+@attrs.frozen(cache_hash=True)
+class RateTable:
+    """A rule book's movement rates as data, for one kind of mover.
+
+    ``speeds``: the share of normal speed in each kind of ground (a Fraction, ``percent(66)``,
+    or None where the mover cannot go); kinds not listed are open ground. ``passages``: the
+    price of crossing a line kind (key: the kind) or entering or leaving an area (key: (kind,
+    PassageKind.ENTER)), None where it cannot; ``combine``: how rates in one place combine;
+    ``masks``: a kind that hides others where it is (a road through woods); ``rule``: the
+    citation an impassable move's error names."""
+
+    speeds: tuple[tuple[TerrainKind, Rate], ...] = attrs.field(default=(), converter=_speeds)
+    passages: tuple[tuple[tuple[TerrainKind, PassageKind], CrossingCost | None], ...] = (
+        attrs.field(default=(), converter=_passages))
+    combine: Combine = Combine.MULTIPLY
+    masks: tuple[tuple[TerrainKind, frozenset[TerrainKind]], ...] = attrs.field(
+        default=(), converter=_masks)
+    rule: str = ""
+
+    def rate(self, kind: TerrainKind) -> Rate:
+        """The share of normal speed in ``kind`` (None: impassable)."""
+        return dict(self.speeds).get(kind, Fraction(1))
+
+    def passage(self, kind: TerrainKind, event: PassageKind) -> CrossingCost | None:
+        """The price of a passage (no price: CrossingCost(); None: impassable)."""
+        return dict(self.passages).get((kind, event), CrossingCost())
+
+    def counted(self, kinds: frozenset[TerrainKind]) -> frozenset[TerrainKind]:
+        """The kinds that count where these are (after masks)."""
+        for kind, hidden in self.masks:
+            if kind in kinds:
+                kinds = kinds - hidden
+        return kinds
+
+    def speed(self, kinds: frozenset[TerrainKind]) -> Rate:
+        """The share of normal speed where these kinds are (None: impassable)."""
+        rates = [self.rate(k) for k in self.counted(kinds)]
+        if any(r is None for r in rates):
+            return None
+        known = [r for r in rates if r is not None]
+        if not known:
+            return Fraction(1)
+        if self.combine is Combine.SLOWEST:
+            return min(known)
+        product = Fraction(1)
+        for r in known:
+            product *= r
+        return product
+
+    def impassable(self, leg: Leg, table: Table) -> tuple[str, TerrainKind] | None:
+        """The feature that makes a leg impassable (None: passable)."""
+        counted = self.counted(leg.kinds)
+        for fid in leg.features:
+            kind = table.feature(fid).kind
+            if kind in counted and self.rate(kind) is None:
+                return fid, kind
+        return None
+
+    def cost(self, route: Route, table: Table, full_move: float | None = None) -> float:
+        """The allowance a route uses: each leg's length divided by the speed over it, plus
+        each passage's price (shares of ``full_move``). An impassable leg or passage raises
+        ImpassableError naming the feature."""
+        action = f"move of {route.unit_id}"
+        total = 0.0
+        for leg in route.legs:
+            speed = self.speed(leg.kinds)
+            if speed is None:
+                fid, kind = self.impassable(leg, table) or ("?", next(iter(leg.kinds)))
+                raise ImpassableError(action, fid, kind, self.rule)
+            total += leg.length / float(speed)
+        for passage in route.passages:
+            price = self.passage(passage.kind, passage.event)
+            if price is None:
+                raise ImpassableError(action, passage.feature, passage.kind, self.rule)
+            total += price.extra + _share(price.share, full_move)
+        return total
+
+
+def _share(share: Fraction, full_move: float | None) -> float:
+    if not share:
+        return 0.0
+    if full_move is None:
+        raise InvalidValueError("full_move", None, "the unit's full move, for a price given "
+                                "as a share of a move")
+    return float(share) * full_move
+
+
+# -- routes ---------------------------------------------------------------------------------
+
+
+def _point(value: Any, field: str) -> Point:
+    if not (isinstance(value, tuple | list) and len(value) == 2):
+        raise InvalidValueError(field, value, "an (x, y) point")
+    return (check_number(f"{field}[0]", value[0]), check_number(f"{field}[1]", value[1]))
+
+
+def route(table: Table, unit_id: str, *points: Point) -> Route:
+    """The route of ``unit_id``'s centre through ``points`` (each (x, y); the unit keeps its
+    facing): its legs over the ground, the lines it crosses and the areas it enters and
+    leaves, what it sweeps, and where it ends."""
+    footprint = table.footprint(unit_id)
+    if not points:
+        raise InvalidValueError("points", points, "at least one point to move to")
+    path = (footprint.centre, *(_point(p, f"points[{i}]") for i, p in enumerate(points)))
+    legs: list[Leg] = []
+    passages: list[Passage] = []
+    along = 0.0
+    inside: tuple[str, ...] | None = None
+    for a, b in itertools.pairwise(path):
+        seg_legs, seg_passages, inside = _segment(table, a, b, along, inside)
+        legs.extend(seg_legs)
+        passages.extend(seg_passages)
+        along += math.dist(a, b)
+    end = footprint.moved_to(*path[-1])
+    swept, crossed = _sweep(table, footprint, path)
+    dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
+    (fx, fy), _ = footprint.frame
+    retiring = dx * fx + dy * fy < -_EPS * max(1.0, math.hypot(dx, dy))
+    return Route(unit_id, path, tuple(legs), tuple(sorted(passages, key=lambda p: p.at)),
+                 swept, crossed, retiring, end, table.holds(end))
+
+
+def retire(table: Table, unit_id: str, distance: float) -> Route:
+    """Moving straight back ``distance``, keeping the facing."""
+    check_number("distance", distance, 0)
+    footprint = table.footprint(unit_id)
+    return route(table, unit_id, footprint.advanced(distance, 180.0).centre)
+
+
+def _segment(table: Table, a: Point, b: Point, along: float,
+             before: tuple[str, ...] | None) -> tuple[list[Leg], list[Passage],
+                                                      tuple[str, ...]]:
+    """The legs and passages of one straight stretch, and the areas it ends in."""
+    terrain = table.terrain
+    length = math.dist(a, b)
+    segment = LineString([a, b])
+    ts = [0.0, 1.0]
+    candidates = terrain.area_tree.query(segment, predicate="intersects") if len(
+        terrain.areas) else np.zeros(0, dtype=np.intp)
+    areas = terrain.areas[candidates]
+    if length > 0 and len(candidates):
+        meet = shapely.intersection(segment, shapely.boundary(areas))
+        coords = shapely.get_coordinates(meet)
+        if len(coords):
+            ts.extend(_along(a, b, coords, length))
+    ts = _merge(sorted(t for t in ts if -_EPS <= t <= 1 + _EPS))
+    pieces: list[tuple[float, float, tuple[str, ...]]] = []
+    if len(ts) == 1:
+        ts = [0.0, 1.0]
+    mids = np.array([(ts[i] + ts[i + 1]) / 2 for i in range(len(ts) - 1)])
+    xs = a[0] + (b[0] - a[0]) * mids
+    ys = a[1] + (b[1] - a[1]) * mids
+    member = np.zeros((len(candidates), len(mids)), dtype=bool)
+    for row, geometry in enumerate(areas):
+        member[row] = shapely.intersects_xy(geometry, xs, ys)
+    features = [terrain.area_features[k] for k in candidates]
+    for i in range(len(mids)):
+        ids = tuple(sorted(features[r].feature_id for r in np.flatnonzero(member[:, i])))
+        if pieces and pieces[-1][2] == ids:
+            pieces[-1] = (pieces[-1][0], ts[i + 1], ids)
+        else:
+            pieces.append((ts[i], ts[i + 1], ids))
+    by_id = terrain.by_id
+    legs = []
+    passages: list[Passage] = []
+    previous = before if before is not None else (pieces[0][2] if pieces else ())
+    for t0, t1, ids in pieces:
+        start = (float(a[0] + (b[0] - a[0]) * t0), float(a[1] + (b[1] - a[1]) * t0))
+        end = (float(a[0] + (b[0] - a[0]) * t1), float(a[1] + (b[1] - a[1]) * t1))
+        kinds = mask_crossings(frozenset(by_id[i].kind for i in ids))
+        if (t1 - t0) * length > _EPS or length == 0:
+            legs.append(Leg(start, end, float((t1 - t0) * length), kinds, ids))
+        passages.extend(_edges(by_id, previous, ids, float(along + t0 * length)))
+        previous = ids
+    passages.extend(_crossings(table, segment, a, b, length, along))
+    return legs, passages, previous
+
+
+def _along(a: Point, b: Point, coords: npt.NDArray[np.float64], length: float) -> list[float]:
+    dx, dy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    values = ((coords[:, 0] - a[0]) * dx + (coords[:, 1] - a[1]) * dy) / length
+    return [float(v) for v in values]
+
+
+def _merge(ts: list[float]) -> list[float]:
+    merged: list[float] = []
+    for t in ts:
+        t = min(1.0, max(0.0, t))
+        if not merged or t - merged[-1] > 1e-12:
+            merged.append(t)
+    return merged
+
+
+_WATER = frozenset({TerrainKind.RIVER, TerrainKind.STREAM})
+_DRY = frozenset({TerrainKind.FORD, TerrainKind.BRIDGE})
+
+
+def _edges(by_id: Mapping[str, Feature], before: tuple[str, ...], after: tuple[str, ...],
+           at: float) -> list[Passage]:
+    """ENTER and LEAVE passages between two sets of areas (water at a ford or bridge is
+    neither entered nor left)."""
+    if before == after:
+        return []
+    kinds = {by_id[i].kind for i in before} | {by_id[i].kind for i in after}
+    dry = bool(kinds & _DRY)
+    found = []
+    for fid in sorted(set(after) - set(before)):
+        kind = by_id[fid].kind
+        if not (dry and kind in _WATER):
+            found.append(Passage(fid, kind, PassageKind.ENTER, at))
+    for fid in sorted(set(before) - set(after)):
+        kind = by_id[fid].kind
+        if not (dry and kind in _WATER):
+            found.append(Passage(fid, kind, PassageKind.LEAVE, at))
+    return found
+
+
+def _crossings(table: Table, segment: LineString, a: Point, b: Point, length: float,
+               along: float) -> list[Passage]:
+    """CROSS passages where the segment crosses a line feature (not at a ford or bridge
+    for streams)."""
+    terrain = table.terrain
+    if length <= 0 or not len(terrain.lines):
+        return []
+    hits = terrain.line_tree.query(segment, predicate="intersects")
+    found = []
+    for k in hits:
+        feature = terrain.crossed_features[k]
+        coords = shapely.get_coordinates(shapely.intersection(segment, terrain.lines[k]))
+        for t in _merge(sorted(_along(a, b, coords, length))):
+            if t <= 1e-12:
+                continue
+            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            if feature.kind is TerrainKind.STREAM and terrain.kinds_at(x, y) & _DRY:
+                continue
+            found.append(Passage(feature.feature_id, feature.kind, PassageKind.CROSS,
+                                 float(along + t * length)))
+    return found
+
+
+def _sweep(table: Table, footprint: Footprint,
+           path: Sequence[Point]) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
+    """The kinds of ground and the other units the footprint touches on its way."""
+    outline = footprint.outline
+    hulls = []
+    for a, b in itertools.pairwise(path):
+        start = affinity.translate(outline, a[0] - footprint.x, a[1] - footprint.y)
+        end = affinity.translate(outline, b[0] - footprint.x, b[1] - footprint.y)
+        hulls.append(shapely.convex_hull(shapely.union(start, end)))
+    swept = shapely.union_all(hulls)
+    terrain, layout = table.terrain, table.layout
+    kinds: set[TerrainKind] = set()
+    for features, tree, geoms in ((terrain.area_features, terrain.area_tree, terrain.areas),
+                                  (terrain.crossed_features, terrain.line_tree,
+                                   terrain.lines)):
+        if features:
+            for k in tree.query(swept, predicate="intersects"):
+                if shapely.relate_pattern(swept, geoms[k], "T********"):
+                    kinds.add(features[k].kind)
+    units = []
+    for u in layout.tree.query(swept, predicate="intersects"):
+        other = layout.footprints[u]
+        if other.unit_id != footprint.unit_id and shapely.relate_pattern(
+                swept, layout.shapes[u], "T********"):
+            units.append(other.unit_id)
+    return mask_crossings(frozenset(kinds)), tuple(sorted(units))
+
+
+# -- how far a unit can go ------------------------------------------------------------------
+
+
+@attrs.frozen
+class Destination:
+    """Where a unit can get to: ``heading`` (degrees off its facing), the ``point`` its
+    centre reaches, the ``distance`` it goes, the allowance it ``cost``, what stopped it
+    (``stopped_by``: "allowance", "table edge", a unit id or a feature id), and the
+    ``route``."""
+
+    heading: float
+    point: Point
+    distance: float
+    cost: float
+    stopped_by: str
+    route: Route
+
+
+def furthest(table: Table, unit_id: str, heading: float, budget: float, rates: RateTable, *,
+             full_move: float | None = None, through: Iterable[str] = (),
+             clearance: float = 0.0) -> Destination:
+    """The furthest ``unit_id`` goes straight towards ``heading`` degrees off its facing
+    (keeping its facing) with an allowance of ``budget``: it stops when the allowance is
+    spent, before ground or a line it cannot pass, before another unit (except those in
+    ``through``; within ``clearance`` of an enemy counts as touching it) and at the table
+    edge."""
+    check_number("heading", heading, -360, 360)
+    check_number("budget", budget, 0)
+    check_number("clearance", clearance, 0)
+    footprint = table.footprint(unit_id)
+    (dx, dy), _ = bearing_vectors(footprint.facing + heading)
+    limit, why = _edge_limit(table, footprint, dx, dy), "table edge"
+    fastest = max([Fraction(1)] + [r for _, r in rates.speeds if r is not None])
+    if budget * float(fastest) < limit:  # nothing beyond this can be paid for
+        limit, why = budget * float(fastest), "allowance"
+    block, what = _first_contact(table, footprint, dx, dy, limit, rates, set(through),
+                                 clearance)
+    if block < limit:
+        limit, why = block, what
+    ray = route(table, unit_id, (footprint.x + dx * limit, footprint.y + dy * limit))
+    go, spent, reason = _walk(ray, rates, table, budget, full_move)
+    if go < limit - _EPS or reason != "allowance":
+        limit, why = go, reason
+    point = (footprint.x + dx * limit, footprint.y + dy * limit)
+    final = route(table, unit_id, point) if 0 < limit < ray.length - _EPS else ray
+    return Destination(normal_degrees(heading), point, limit, spent if limit > 0 else 0.0, why,
+                       final)
+
+
+def _edge_limit(table: Table, footprint: Footprint, dx: float, dy: float) -> float:
+    """How far the footprint can go along (dx, dy) staying on the table."""
+    x0, y0, x1, y1 = footprint.bounds
+    limits = [math.inf]
+    if dx > _EPS:
+        limits.append((table.width - x1) / dx)
+    elif dx < -_EPS:
+        limits.append(-x0 / dx)
+    if dy > _EPS:
+        limits.append((table.depth - y1) / dy)
+    elif dy < -_EPS:
+        limits.append(-y0 / dy)
+    return max(0.0, min(limits))
+
+
+def _first_contact(table: Table, footprint: Footprint, dx: float, dy: float, limit: float,
+                   rates: RateTable, through: set[str],
+                   clearance: float) -> tuple[float, str]:
+    """How far the footprint goes along (dx, dy) before touching another unit or an area
+    it cannot enter (inf: nothing within ``limit``), and what it touches."""
+    outline = footprint.outline
+    path = affinity.translate(outline, dx * limit, dy * limit)
+    swept = shapely.convex_hull(shapely.union(outline, path))
+    obstacles: list[tuple[str, BaseGeometry]] = []
+    layout = table.layout
+    enemies = set(table.enemies_of(footprint.unit_id))
+    for u in layout.tree.query(swept, predicate="intersects"):
+        other = layout.footprints[u]
+        if other.unit_id == footprint.unit_id or other.unit_id in through:
+            continue
+        shape = layout.shapes[u]
+        if clearance and other.unit_id in enemies:
+            shape = shapely.buffer(shape, clearance)
+        obstacles.append((other.unit_id, shape))
+    terrain = table.terrain
+    for k in terrain.area_tree.query(swept, predicate="intersects") if len(terrain.areas) else ():
+        feature = terrain.area_features[k]
+        if rates.rate(feature.kind) is None and not (
+                feature.kind in _WATER and _dry_here(table, feature)):
+            obstacles.append((feature.feature_id, feature.area))
+    best, what = math.inf, ""
+    corners = footprint.corners
+    for name, shape in obstacles:
+        if shapely.relate_pattern(outline, shape, "T********"):
+            continue  # already overlapping at the start: moving off it is allowed
+        t = _contact_distance(corners, shape, dx, dy, limit)
+        if t < best:
+            best, what = t, name
+    return best, what
+
+
+def _dry_here(table: Table, feature: Feature) -> bool:
+    """Whether some ford or bridge crosses this water (then contact is judged by route)."""
+    terrain = table.terrain
+    for kind in _DRY:
+        union = terrain.union(kind)
+        if union is not None and shapely.intersects(union, feature.area):
+            return True
+    return False
+
+
+def _contact_distance(corners: npt.NDArray[np.float64], shape: BaseGeometry, dx: float,
+                      dy: float, limit: float) -> float:
+    """How far a convex outline (its corners) moves along (dx, dy) before it touches
+    ``shape`` (inf: not within ``limit``): the nearest hit of rays from the outline's
+    corners forward onto the shape and from the shape's vertices back onto the outline."""
+    reach = limit + 1.0
+    best = math.inf
+    rays = shapely.linestrings(
+        np.stack([corners, corners + np.array([dx, dy]) * reach], axis=1))
+    meet = shapely.intersection(rays, shapely.boundary(shape))
+    coords, which = shapely.get_coordinates(meet, return_index=True)
+    if len(coords):
+        d = (coords[:, 0] - corners[which, 0]) * dx + (coords[:, 1] - corners[which, 1]) * dy
+        best = min(best, float(d.min()))
+    vertices = shapely.get_coordinates(shape)
+    polygon = Polygon(corners)
+    back = shapely.linestrings(
+        np.stack([vertices, vertices - np.array([dx, dy]) * reach], axis=1))
+    meet = shapely.intersection(back, polygon.exterior)
+    coords, which = shapely.get_coordinates(meet, return_index=True)
+    if len(coords):
+        d = (vertices[which, 0] - coords[:, 0]) * dx + (vertices[which, 1] - coords[:, 1]) * dy
+        best = min(best, float(d.min()))
+    return best if best <= limit else math.inf
+
+
+def _walk(ray: Route, rates: RateTable, table: Table, budget: float,
+          full_move: float | None) -> tuple[float, float, str]:
+    """How far along a straight route the allowance lasts: (distance, cost, what stopped
+    it), stopping before impassable ground or lines and before a passage it cannot pay."""
+    events = sorted(ray.passages, key=lambda p: p.at)
+    spent, along = 0.0, 0.0
+    e = 0
+    for leg in ray.legs:
+        while e < len(events) and events[e].at <= along + _EPS:
+            price = rates.passage(events[e].kind, events[e].event)
+            if price is None:
+                return along, spent, events[e].feature
+            fee = price.extra + _share(price.share, full_move)
+            if spent + fee > budget + _EPS:
+                return along, spent, "allowance"
+            spent += fee
+            e += 1
+        speed = rates.speed(leg.kinds)
+        if speed is None:
+            blocker = rates.impassable(leg, table)
+            return along, spent, blocker[0] if blocker else "impassable"
+        # crossings inside this leg
+        inner = [p for p in events[e:] if p.at < along + leg.length - _EPS]
+        position = along
+        for passage in inner:
+            step = passage.at - position
+            if spent + step / float(speed) > budget + _EPS:
+                return position + (budget - spent) * float(speed), budget, "allowance"
+            spent += step / float(speed)
+            position = passage.at
+            price = rates.passage(passage.kind, passage.event)
+            if price is None:
+                return position, spent, passage.feature
+            fee = price.extra + _share(price.share, full_move)
+            if spent + fee > budget + _EPS:
+                return position, spent, "allowance"
+            spent += fee
+            e += 1
+        rest = along + leg.length - position
+        if spent + rest / float(speed) > budget + _EPS:
+            return position + (budget - spent) * float(speed), budget, "allowance"
+        spent += rest / float(speed)
+        along += leg.length
+    return along, spent, "allowance"
+
+
+def reachable(table: Table, unit_id: str, budget: float, rates: RateTable, *,
+              headings: Sequence[float] = (0.0, 45.0, -45.0, 90.0, -90.0, 180.0),
+              fractions: Sequence[float] = (1.0,), full_move: float | None = None,
+              through: Iterable[str] = (), clearance: float = 0.0) -> tuple[Destination, ...]:
+    """Destinations ``unit_id`` can reach with ``budget``: for each heading (degrees off its
+    facing), the furthest point (``furthest``) and the points at the given ``fractions`` of
+    that distance; destinations that go nowhere are left out."""
+    passing = tuple(through)
+    found = []
+    for heading in headings:
+        far = furthest(table, unit_id, heading, budget, rates, full_move=full_move,
+                       through=passing, clearance=clearance)
+        for fraction in fractions:
+            check_number("fractions", fraction, 0, 1)
+            go = far.distance * fraction
+            if go <= _EPS:
+                continue
+            if fraction == 1.0:
+                found.append(far)
+                continue
+            footprint = table.footprint(unit_id)
+            (dx, dy), _ = bearing_vectors(footprint.facing + heading)
+            point = (footprint.x + dx * go, footprint.y + dy * go)
+            path = route(table, unit_id, point)
+            found.append(Destination(far.heading, point, go,
+                                     rates.cost(path, table, full_move), "choice", path))
+    return tuple(found)
+
+
+# -- wheels, turns, routs -------------------------------------------------------------------
+
+
+@attrs.frozen
+class Wheel:
+    """A wheel: the unit afterwards (``end``), the distance its outer front corner travels,
+    and the area it sweeps."""
+
+    end: Footprint
+    distance: float
+    swept: Polygon = attrs.field(eq=False, repr=False)
+
+
+def wheel(footprint: Footprint, degrees: float, pivot_gap: float = 0.0) -> Wheel:
+    """Wheel ``degrees`` (positive: clockwise, to the right, pivoting on the right front
+    corner; negative: to the left on the left corner). The pivot stands ``pivot_gap``
+    beyond that corner along the front line (Will: wheel round a 3" circle: a gap of 1.5");
+    the distance is that travelled by the outer front corner, (width + gap) x angle."""
+    check_number("degrees", degrees, -360, 360)
+    check_number("pivot_gap", pivot_gap, 0)
+    half = footprint.width / 2 + pivot_gap
+    u = half if degrees >= 0 else -half
+    pivot = footprint.to_table(u, footprint.length / 2)
+    end_centre = _rotate(footprint.centre, pivot, degrees)
+    end = footprint.moved_to(end_centre[0], end_centre[1],
+                             normal_degrees(footprint.facing + degrees))
+    swept = _rotation_sweep(footprint.outline, pivot, degrees)
+    distance = (footprint.width + pivot_gap) * math.radians(abs(degrees))
+    return Wheel(end, distance, swept)
+
+
+def _rotate(point: Point, pivot: Point, degrees: float) -> Point:
+    """A point turned clockwise about a pivot."""
+    r = math.radians(degrees)
+    x, y = point[0] - pivot[0], point[1] - pivot[1]
+    return (pivot[0] + x * math.cos(r) + y * math.sin(r),
+            pivot[1] - x * math.sin(r) + y * math.cos(r))
+
+
+def _rotation_sweep(outline: Polygon, pivot: Point, degrees: float) -> Polygon:
+    """The area an outline covers turning clockwise by ``degrees`` about ``pivot``: the
+    outlines every 5 degrees or less, joined pairwise by their hulls."""
+    steps = max(1, math.ceil(abs(degrees) / 5.0))
+    shapes = [affinity.rotate(outline, -degrees * i / steps, origin=pivot)
+              for i in range(steps + 1)]
+    hulls = [shapely.convex_hull(shapely.union(a, b)) for a, b in itertools.pairwise(shapes)]
+    swept = shapely.union_all(hulls)
+    if isinstance(swept, Polygon):
+        return swept
+    hull = shapely.convex_hull(swept)
+    assert isinstance(hull, Polygon)
+    return hull
+
+
+@attrs.frozen
+class Turn:
+    """A facing change about the unit's centre: the unit afterwards, and the units and
+    features of the ``blocking`` kinds the turning footprint would strike."""
+
+    end: Footprint
+    blocked_by: tuple[str, ...]
+
+
+_SOLID = frozenset({TerrainKind.BUILDING, TerrainKind.IMPASSABLE, TerrainKind.WALL,
+                    TerrainKind.FENCE, TerrainKind.FIELDWORK})
+
+
+def turn(table: Table, unit_id: str, degrees: float, *,
+         blocking: frozenset[TerrainKind] = _SOLID) -> Turn:
+    """Turn ``unit_id`` ``degrees`` clockwise about its centre (Will: up to 180 degrees;
+    the turn cannot be made when an obstacle or another unit is in the way)."""
+    check_number("degrees", degrees, -360, 360)
+    footprint = table.footprint(unit_id)
+    swept = _rotation_sweep(footprint.outline, footprint.centre, degrees)
+    found = []
+    layout = table.layout
+    for u in layout.tree.query(swept, predicate="intersects"):
+        other = layout.footprints[u]
+        if other.unit_id != unit_id and shapely.relate_pattern(
+                swept, layout.shapes[u], "T********"):
+            found.append(other.unit_id)
+    terrain = table.terrain
+    for features, tree in ((terrain.area_features, terrain.area_tree),
+                           (terrain.crossed_features, terrain.line_tree)):
+        for k in tree.query(swept, predicate="intersects") if features else ():
+            feature = features[k]
+            geometry = feature.centre_line if feature.crossed else feature.area
+            if feature.kind in blocking and geometry is not None and shapely.relate_pattern(
+                    swept, geometry, "T********"):
+                found.append(feature.feature_id)
+    return Turn(footprint.turned(degrees), tuple(sorted(found)))
+
+
+@attrs.frozen
+class Rout:
+    """A rout move: the compass ``heading`` it runs (and now faces), the unit afterwards
+    (``end``), how much further it ends from each visible enemy (``gains``, by id), and
+    whether it ends off the table (``leaves_table``)."""
+
+    heading: float
+    end: Footprint
+    gains: tuple[tuple[str, float], ...]
+    leaves_table: bool
+
+
+def rout(table: Table, unit_id: str, distance: float, *, rules: SightRules = DEFAULT_SIGHT,
+         steps: int = 72) -> Rout | None:
+    """Where ``unit_id`` routs ``distance``: of ``steps`` compass headings, the one that
+    leaves it further from every enemy it can see (Will: the routing unit may not end nearer
+    any visible enemy), taking the heading that gains most from the nearest-gaining enemy;
+    None when no heading does. With no enemy in sight it runs for its side's home edge (or
+    straight back). ``rout_options`` gives every heading that may be taken."""
+    options = rout_options(table, unit_id, distance, rules=rules, steps=steps)
+    return options[0] if options else None
+
+
+def rout_options(table: Table, unit_id: str, distance: float, *,
+                 rules: SightRules = DEFAULT_SIGHT, steps: int = 72) -> tuple[Rout, ...]:
+    """Every heading of ``steps`` that leaves ``unit_id`` further from every visible enemy
+    after a rout of ``distance``, best first (the most gained from the nearest-gaining
+    enemy, then the most in all): a rule book may prefer one towards cover among them."""
+    check_number("distance", distance, 0)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 4:
+        raise InvalidValueError("steps", steps, "an integer of at least 4")
+    footprint = table.footprint(unit_id)
+    seen = visible_enemies(table, unit_id, rules=rules)
+    if not seen:
+        heading = _homeward(table, footprint)
+        end = _run(footprint, heading, distance)
+        return (Rout(heading, end, (), not table.holds(end)),)
+    headings = np.arange(steps) * (360.0 / steps)
+    layout = table.layout
+    enemy_shapes = layout.shapes[layout.rows(seen)]
+    before = shapely.distance(footprint.shape, enemy_shapes)
+    ends = [_run(footprint, float(h), distance) for h in headings]
+    shapes = np.array([e.shape for e in ends], dtype=object)
+    after = shapely.distance(shapes[:, np.newaxis], enemy_shapes[np.newaxis, :])
+    gains = after - before[np.newaxis, :]
+    worst = gains.min(axis=1)
+    order = np.lexsort((-gains.sum(axis=1), -worst))
+    return tuple(
+        Rout(float(headings[i]), ends[i],
+             tuple((e, float(g)) for e, g in zip(seen, gains[i], strict=True)),
+             not table.holds(ends[i]))
+        for i in order if worst[i] > _EPS)
+
+
+def _run(footprint: Footprint, heading: float, distance: float) -> Footprint:
+    (dx, dy), _ = bearing_vectors(heading)
+    return footprint.moved_to(footprint.x + dx * distance, footprint.y + dy * distance,
+                              normal_degrees(heading) % 360.0)
+
+
+def _homeward(table: Table, footprint: Footprint) -> float:
+    edge = table.home_edge(footprint.side)
+    headings = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}
+    if edge is None:
+        return normal_degrees(footprint.facing + 180.0) % 360.0
+    return headings[edge]

@@ -1,0 +1,539 @@
+"""Range, arcs and sight: what a firer sees of a target.
+
+- Range is measured between the nearest points of the two footprints.
+- The arc: a target is in a unit's arc when some part of it lies straight ahead of the
+  unit's front edge or within ``half_angle`` degrees (45 in the texts) either side of it,
+  measured at the front corners (see ``layout`` for the angle rule); ``base_in_arc`` asks
+  for one whole target base within it (Will's "whole of the target base").
+- The line of fire starts at the middle of the stretch of the firer's front edge nearest the
+  target and ends at the target's point nearest that start (two equal lines facing each
+  other square fire middle to middle). It is clear when it crosses no terrain that blocks
+  sight and no other unit. ``base_visible``: some target base wholly within the arc is
+  seen whole from the start of the line of fire (the cone from that point to the base
+  crosses nothing that blocks).
+- Woods are measured along the line of fire (the length inside light and dense woods).
+
+``sightings`` answers for many pairs at once, vectorised (Shapely's STRtree and array
+functions); ``sighting`` is one pair."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from smoothbore.core import InvalidValueError
+from smoothbore.core.validate import check_number
+
+from . import vectorised as vec
+from .cover import OBSTACLES, Cover, covers
+from .footprints import Face, Point, bearing_vectors
+from .layout import (
+    FRONT,
+    LEFT,
+    REAR,
+    RIGHT,
+    Layout,
+    base_distances,
+    face_codes,
+    fire_lines,
+    off_front,
+)
+from .tabletop import Table
+from .terrain import TerrainIndex, TerrainKind, terrain_kind
+
+__all__ = [
+    "DEFAULT_SIGHT",
+    "SightRules",
+    "Sighting",
+    "angle_off_front",
+    "arc_polygon",
+    "distance",
+    "enemy_pairs",
+    "line_of_fire",
+    "point_distance",
+    "sighting",
+    "sightings",
+    "visible_enemies",
+]
+
+Geometries = npt.NDArray[np.object_]
+IntArray = npt.NDArray[np.intp]
+FACES = {FRONT: Face.FRONT, LEFT: Face.LEFT, RIGHT: Face.RIGHT, REAR: Face.REAR}
+_EPS = 1e-9
+
+
+def _kinds(value: Any) -> frozenset[TerrainKind]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise InvalidValueError("SightRules.blocking", value, "a set of terrain kinds")
+    return frozenset(terrain_kind(v, "SightRules.blocking") for v in value)
+
+
+def _limits(value: Any) -> tuple[tuple[TerrainKind, float], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    try:
+        pairs = tuple((terrain_kind(k, "SightRules.see_into"), v) for k, v in items)
+    except (TypeError, ValueError):
+        raise InvalidValueError(
+            "SightRules.see_into", value, "a mapping of terrain kind to a length") from None
+    for _, limit in pairs:
+        check_number("SightRules.see_into", limit, 0)
+    return tuple(sorted(pairs, key=lambda pair: pair[0].value))
+
+
+@attrs.frozen(cache_hash=True)
+class SightRules:
+    """What blocks sight, as each rule book has it. ``blocking``: kinds that block any line
+    entering them, unless one end stands inside that feature (buildings by default; the texts
+    name buildings, hills "and other such obstacles"); ``hills_block``: a hill blocks a line
+    crossing it when it stands higher than both ends (so never when one end is on it);
+    ``units_block``: other units block; ``see_into``: a line longer than this inside a kind
+    (Will's 4" into dense woods, McKie's 20 mm) is blocked."""
+
+    blocking: frozenset[TerrainKind] = attrs.field(
+        default=frozenset({TerrainKind.BUILDING}), converter=_kinds)
+    hills_block: bool = True
+    units_block: bool = True
+    see_into: tuple[tuple[TerrainKind, float], ...] = attrs.field(default=(), converter=_limits)
+
+
+DEFAULT_SIGHT = SightRules()
+
+
+@attrs.frozen
+class Sighting:
+    """What ``firer`` sees of ``target``.
+
+    ``distance``: nearest points; ``angle``: degrees off the firer's front (0: straight
+    ahead of its front edge); ``in_arc``: some part of the target within the arc;
+    ``base_in_arc``: some whole target base within it; ``line``: the line of fire;
+    ``line_clear``: nothing blocks it; ``base_visible``: some target base wholly within the
+    arc is seen whole (Will: "the whole of the target base is visible ... within angle");
+    ``blocked_by``: the terrain features blocking the line; ``units_between``: the units it
+    passes through; ``woods``: its length inside each kind of woods; ``face``: the target's
+    face the firer stands off (a flank: enfilade); ``rise``: the target's ground level less
+    the firer's (above 0: shooting uphill); ``cover``: the target's cover against this firer;
+    ``firer_cover``: the ground the firer stands in."""
+
+    firer: str
+    target: str
+    distance: float
+    angle: float
+    in_arc: bool
+    base_in_arc: bool
+    line: LineString = attrs.field(eq=False, repr=False)
+    line_clear: bool
+    base_visible: bool
+    blocked_by: tuple[str, ...]
+    units_between: tuple[str, ...]
+    woods: tuple[tuple[TerrainKind, float], ...]
+    face: Face
+    rise: int
+    cover: Cover
+    firer_cover: Cover
+
+    def woods_length(self, kind: TerrainKind | None = None) -> float:
+        """The length of the line of fire inside woods of ``kind`` (None: any woods)."""
+        return sum(length for k, length in self.woods if kind is None or k is kind)
+
+    @property
+    def enfilade(self) -> bool:
+        """The firer stands off the target's flank."""
+        return self.face.is_flank
+
+    @property
+    def can_fire(self) -> bool:
+        """In the arc and visible (the line of fire clear and a base seen whole)."""
+        return self.in_arc and self.line_clear and self.base_visible
+
+
+def distance(table: Table, a: str, b: str) -> float:
+    """The distance between the nearest points of two units."""
+    layout = table.layout
+    return float(shapely.distance(layout.shapes[layout.index[_known(table, a)]],
+                                  layout.shapes[layout.index[_known(table, b)]]))
+
+
+def _known(table: Table, unit_id: str) -> str:
+    table.footprint(unit_id)
+    return unit_id
+
+
+def angle_off_front(table: Table, firer: str, target: str) -> float:
+    """The target's angle off the firer's front, in degrees (0: some of it straight ahead of
+    the front edge); in the arc when at most the arc's half-angle."""
+    return sighting(table, firer, target).angle
+
+
+def line_of_fire(table: Table, firer: str, target: str) -> LineString:
+    """The line of fire: from the middle of the stretch of the firer's front edge nearest
+    the target, to the target's nearest point."""
+    layout = table.layout
+    lines, _, _ = fire_lines(layout, layout.rows([_known(table, firer)]),
+                             layout.rows([_known(table, target)]), table.diagonal)
+    line = lines[0]
+    assert isinstance(line, LineString)
+    return line
+
+
+def arc_polygon(table: Table, unit_id: str, half_angle: float = 45.0,
+                length: float | None = None) -> Polygon:
+    """The unit's arc of fire as a polygon ``length`` long (default: across the table), for
+    drawing and for asking Shapely directly (half-angles below 90 degrees)."""
+    check_number("half_angle", half_angle, 0, 89.999)
+    footprint = table.footprint(unit_id)
+    reach = table.diagonal if length is None else length
+    fl, fr = footprint.corners[0], footprint.corners[1]
+    (lx, ly), _ = bearing_vectors(footprint.facing - half_angle)
+    (rx, ry), _ = bearing_vectors(footprint.facing + half_angle)
+    scale = reach / np.cos(np.radians(half_angle))
+    return Polygon([tuple(fl), tuple(fr), (fr[0] + rx * scale, fr[1] + ry * scale),
+                    (fl[0] + lx * scale, fl[1] + ly * scale)])
+
+
+def enemy_pairs(table: Table, units: Iterable[str] | None = None) -> tuple[tuple[str, str], ...]:
+    """(unit, enemy) for each of ``units`` (None: every unit) and each enemy on the table."""
+    chosen = table.unit_ids if units is None else tuple(units)
+    return tuple((u, e) for u in chosen for e in table.enemies_of(u))
+
+
+def sighting(table: Table, firer: str, target: str, *, half_angle: float = 45.0,
+             rules: SightRules = DEFAULT_SIGHT, near: float | None = None,
+             front_arc: float = 90.0, rear_arc: float = 90.0) -> Sighting:
+    """What ``firer`` sees of ``target`` (see ``sightings``)."""
+    return sightings(table, [(firer, target)], half_angle=half_angle, rules=rules, near=near,
+                     front_arc=front_arc, rear_arc=rear_arc)[0]
+
+
+def sightings(
+    table: Table,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    *,
+    half_angle: float | Mapping[str, float] = 45.0,
+    rules: SightRules = DEFAULT_SIGHT,
+    near: float | None = None,
+    front_arc: float = 90.0,
+    rear_arc: float = 90.0,
+) -> tuple[Sighting, ...]:
+    """What each firer sees of each target, for the (firer, target) ``pairs`` (None: every
+    unit and every enemy, ``enemy_pairs``), all at once.
+
+    ``half_angle``: the arc either side of straight ahead (45 in the texts; a mapping by
+    firer id for units that differ, as skirmishers firing all round at 180); ``rules``: what
+    blocks sight; ``near``: how close in front of the target an obstacle must be to cover it
+    (default 1 inch); ``front_arc``/``rear_arc``: the zones of the target's faces (see
+    ``contact.face_from``)."""
+    check_number("front_arc", front_arc, 0, 180)
+    check_number("rear_arc", rear_arc, 0, 180)
+    if pairs is None:
+        pairs = enemy_pairs(table)
+    if not pairs:
+        return ()
+    _check_pairs(table, pairs)
+    layout = table.layout
+    fi = layout.rows([a for a, _ in pairs])
+    ti = layout.rows([b for _, b in pairs])
+    halves = _halves(half_angle, pairs)
+    shapes = layout.shapes
+    gap = shapely.distance(shapes[fi], shapes[ti])
+
+    angle, base_max, base_rows, base_pair = _angles(table, layout, fi, ti)
+    all_round = layout.building[fi]
+    in_arc = (angle <= halves + _EPS) | all_round
+    base_ok = (base_max <= halves[base_pair] + _EPS) | all_round[base_pair]
+    base_in_arc = np.zeros(len(fi), dtype=bool)
+    base_in_arc[base_pair[base_ok]] = True
+    angle = np.where(all_round, 0.0, angle)
+
+    lines, starts, ends = fire_lines(layout, fi, ti, table.diagonal, gap)
+    (tp, tk), (up, uu) = _hits(table, rules, _Probes(lines, starts, ends, np.zeros(len(fi))),
+                               fi, ti)
+    woods = _woods(table.terrain, lines)
+    too_deep = _too_deep(table, rules, lines, woods)
+
+    base_visible = _base_visible(table, rules, fi, ti, starts, ends, base_rows[base_ok],
+                                 base_pair[base_ok])
+
+    faces = face_codes(layout, ti, layout.centre[fi], front_arc, rear_arc)
+    rise = layout.levels[ti] - layout.levels[fi]
+    target_ids = [b for _, b in pairs]
+    cover = covers(table, target_ids, lines, near=near, obstacles=OBSTACLES)
+    firer_ids = [a for a, _ in pairs]
+    firer_cover = {c.unit_id: c for c in covers(table, sorted(set(firer_ids)), near=near)}
+
+    blocked: list[list[str]] = [[] for _ in pairs]
+    between: list[list[str]] = [[] for _ in pairs]
+    features = table.terrain.blockers(rules.blocking, rules.hills_block).features
+    for p, k in zip(tp.tolist(), tk.tolist(), strict=True):
+        blocked[p].append(features[k].feature_id)
+    for p, u in zip(up.tolist(), uu.tolist(), strict=True):
+        between[p].append(layout.footprints[u].unit_id)
+    for p, fids in too_deep.items():
+        blocked[p].extend(fids)
+    result = []
+    units_block = rules.units_block
+    columns = zip(pairs, gap.tolist(), angle.tolist(), in_arc.tolist(), base_in_arc.tolist(),
+                  lines, base_visible.tolist(), blocked, between, woods, faces.tolist(),
+                  rise.tolist(), cover, strict=True)
+    for p, ((a, b), g, an, arc, base_arc, line, seen, stop, units, wood, face, up,
+            hide) in enumerate(columns):
+        deep = p in too_deep
+        result.append(Sighting(
+            a, b, g, an, arc, base_arc, line, not stop and not (units_block and units),
+            seen and not deep, _ids(stop), _ids(units), wood, FACES[face], up, hide,
+            firer_cover[a]))
+    return tuple(result)
+
+
+def _ids(items: list[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(items))) if items else ()
+
+
+def _check_pairs(table: Table, pairs: Sequence[tuple[str, str]]) -> None:
+    """Every pair names two different units on the table."""
+    units = table.units
+    for a, b in pairs:
+        if a not in units or b not in units or a == b:
+            table.footprint(a), table.footprint(b)
+            raise InvalidValueError("pairs", (a, b), "two different units on the table")
+
+
+def _halves(half_angle: float | Mapping[str, float],
+            pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float64]:
+    if isinstance(half_angle, Mapping):
+        values = [half_angle.get(a, 45.0) for a, _ in pairs]
+        for value in set(values):
+            check_number("half_angle", value, 0, 180)
+        return np.asarray(values, dtype=float)
+    return np.full(len(pairs), check_number("half_angle", half_angle, 0, 180))
+
+
+def _angles(table: Table, layout: Layout, fi: IntArray, ti: IntArray) -> tuple[
+        npt.NDArray[np.float64], npt.NDArray[np.float64], IntArray, IntArray]:
+    """Each pair's angle off the firer's front; for every base of every target, its largest
+    angle, its row in ``layout.base_corners`` and its pair. The least angle over a target is
+    that of one of its corners, unless the target crosses the strip straight ahead without a
+    corner in it: only targets that might, Shapely asks."""
+    counts = layout.base_start[ti + 1] - layout.base_start[ti]
+    base_pair = np.repeat(np.arange(len(ti)), counts)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    base_rows = layout.base_start[ti][base_pair] + np.arange(len(base_pair)) - offsets[base_pair]
+    corners = layout.base_corners[base_rows].reshape(-1, 2)
+    rows = np.repeat(fi[base_pair], 4)
+    angles = off_front(layout, rows, corners).reshape(-1, 4)
+    least = np.full(len(ti), 180.0)
+    np.minimum.at(least, base_pair, angles.min(axis=1))
+    u, v = layout.local(rows, corners)
+    v = v - layout.half_l[rows]
+    w = layout.half_w[rows]
+    low = np.full(len(ti), np.inf)
+    high = np.full(len(ti), -np.inf)
+    far = np.full(len(ti), -np.inf)
+    owner = np.repeat(base_pair, 4)
+    np.minimum.at(low, owner, u - w)
+    np.maximum.at(high, owner, u + w)
+    np.maximum.at(far, owner, v)
+    # corners on both sides of the strip, some of them ahead: the target may cross it
+    doubt = np.flatnonzero((least > 0) & (low < 0) & (high > 0) & (far >= 0))
+    if len(doubt):
+        strips = layout.strips(fi[doubt], 2 * table.diagonal + 1.0)
+        ahead = shapely.intersects(strips, layout.shapes[ti[doubt]])
+        least[doubt[ahead]] = 0.0
+    return least, angles.max(axis=1), base_rows, base_pair
+
+
+def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
+           base_rows: IntArray) -> _Probes:
+    """The cone from each start to a base (a row of ``layout.base_corners``) of the target
+    in the same row: the triangle from the start to the two corners that bound the base as
+    seen from there. With the base itself it makes the convex hull of start and base, and
+    nothing that blocks can stand inside a base."""
+    corners = layout.base_corners[base_rows]  # (n, 4, 2)
+    slot = base_rows - layout.base_start[ti]
+    centre = layout.base_centre[ti, slot]
+    half = layout.base_half[ti, slot]
+    m = centre - starts
+    d = corners - starts[:, np.newaxis, :]
+    cross = m[:, np.newaxis, 0] * d[..., 1] - m[:, np.newaxis, 1] * d[..., 0]
+    dot = m[:, np.newaxis, 0] * d[..., 0] + m[:, np.newaxis, 1] * d[..., 1]
+    bearing = np.arctan2(cross, dot)
+    pick = np.arange(len(base_rows))
+    left, right = corners[pick, bearing.argmax(axis=1)], corners[pick, bearing.argmin(axis=1)]
+    cones = vec.polygons(np.stack([starts, left, right], axis=1))
+    return _Probes(cones, starts, centre, np.hypot(half[:, 0], half[:, 1]))
+
+
+def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
+                  starts: npt.NDArray[np.float64], ends: npt.NDArray[np.float64],
+                  rows: IntArray, pair: IntArray) -> npt.NDArray[np.bool_]:
+    """Whether, for each pair, one of the target bases given (``rows`` of
+    ``layout.base_corners``, with their ``pair``: those wholly in the arc) is seen whole
+    from the start of the line of fire. The base the line ends on is looked at first (or
+    the first base given), the others only where that one is hidden."""
+    layout = table.layout
+    seen = np.zeros(len(fi), dtype=bool)
+    if not len(rows):
+        return seen
+    _, _, slot = base_distances(layout, ti, ends, parts=False)
+    ending = layout.base_start[ti] + slot
+    first = np.full(len(fi), -1, dtype=np.intp)
+    given, at = np.unique(pair, return_index=True)
+    first[given] = rows[at]
+    on_line = rows == ending[pair]
+    first[pair[on_line]] = rows[on_line]
+    look = np.flatnonzero(first >= 0)
+    clear = _clear(table, rules, _cones(layout, starts[look], ti[look], first[look]), fi[look],
+                   ti[look])
+    seen[look[clear]] = True
+    rest = (rows != first[pair]) & ~seen[pair]
+    if rest.any():
+        p, r = pair[rest], rows[rest]
+        clear = _clear(table, rules, _cones(layout, starts[p], ti[p], r), fi[p], ti[p])
+        seen[p[clear]] = True
+    return seen
+
+
+def _clear(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
+           ti: IntArray) -> npt.NDArray[np.bool_]:
+    """Whether each probe crosses nothing that blocks."""
+    (tp, _), (up, _) = _hits(table, rules, probes, fi, ti)
+    clear = np.ones(len(fi), dtype=bool)
+    clear[tp] = False
+    if rules.units_block:
+        clear[up] = False
+    return clear
+
+
+def _segment_gap(points: npt.NDArray[np.float64], a: npt.NDArray[np.float64],
+                 b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Distance from each point to the segment from a to b (row by row)."""
+    ab = b - a
+    t = np.clip(((points - a) * ab).sum(axis=1) / np.maximum((ab**2).sum(axis=1), 1e-300),
+                0.0, 1.0)
+    gap = a + ab * t[:, np.newaxis] - points
+    result: npt.NDArray[np.float64] = np.hypot(gap[:, 0], gap[:, 1])
+    return result
+
+
+class _Probes:
+    """Lines or cones to test for blockers: the shapes, and for each the segment from its
+    start to its far end and how far the shape reaches off that segment (0 for a line, the
+    base's half diagonal for a cone), which bounds the shape for a quick first sifting."""
+
+    def __init__(self, shapes: Geometries, start: npt.NDArray[np.float64],
+                 end: npt.NDArray[np.float64], reach: npt.NDArray[np.float64]) -> None:
+        self.shapes, self.start, self.end, self.reach = shapes, start, end, reach
+
+
+def _hits(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
+          ti: IntArray) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
+    """What each probe crosses: (probe, blocker) index arrays for terrain (rows of
+    ``terrain.blockers``) and (probe, unit row) for units, leaving out the firer and target
+    themselves, features either stands in, and hills no higher than both. Candidates come
+    from the spatial trees' boxes, are sifted by bounding circles, and only then tested
+    exactly (against shapes shrunk by a hair, so that grazing an edge is not crossing)."""
+    layout = table.layout
+    blockers = table.terrain.blockers(rules.blocking, rules.hills_block)
+    terrain: tuple[IntArray, IntArray] = (_NONE, _NONE)
+    if blockers.features:
+        p, k = blockers.tree.query(probes.shapes)
+        near = _segment_gap(blockers.centres[k], probes.start[p], probes.end[p]) <= (
+            blockers.radii[k] + probes.reach[p] + 1e-9)
+        p, k = p[near], k[near]
+        if len(p):
+            cross = shapely.intersects(blockers.inner[k], probes.shapes[p])
+            p, k = p[cross], k[cross]
+            fc, tc = layout.centre[fi[p]], layout.centre[ti[p]]
+            own = (shapely.intersects_xy(blockers.geoms[k], fc[:, 0], fc[:, 1])
+                   | shapely.intersects_xy(blockers.geoms[k], tc[:, 0], tc[:, 1]))
+            if blockers.hills_by_level:
+                top = np.maximum(layout.levels[fi[p]], layout.levels[ti[p]])
+                own |= blockers.hill[k] & (blockers.levels[k] <= top)
+            terrain = (p[~own], k[~own])
+    p, u = layout.tree.query(probes.shapes)
+    keep = (u != fi[p]) & (u != ti[p])
+    p, u = p[keep], u[keep]
+    near = _segment_gap(layout.centre[u], probes.start[p], probes.end[p]) <= (
+        layout.radius[u] + probes.reach[p] + 1e-9)
+    p, u = p[near], u[near]
+    cross = shapely.intersects(layout.inner[u], probes.shapes[p])
+    return terrain, (p[cross], u[cross])
+
+
+_NONE: IntArray = np.zeros(0, dtype=np.intp)
+
+
+_WOODS = (TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS)
+
+
+def _woods(terrain: TerrainIndex,
+           lines: Geometries) -> list[tuple[tuple[TerrainKind, float], ...]]:
+    found: list[list[tuple[TerrainKind, float]]] = [[] for _ in range(len(lines))]
+    for kind in _WOODS:
+        union = terrain.union(kind)
+        if union is None:
+            continue
+        hit = np.flatnonzero(shapely.intersects(union, lines))  # the union is prepared
+        if len(hit):
+            lengths = shapely.length(shapely.intersection(lines[hit], union))
+            for i, length in zip(hit, lengths, strict=True):
+                if length > 0:
+                    found[i].append((kind, float(length)))
+    return [tuple(items) for items in found]
+
+
+def _too_deep(table: Table, rules: SightRules, lines: Geometries,
+              woods: list[tuple[tuple[TerrainKind, float], ...]]) -> dict[int, list[str]]:
+    """Pairs whose line runs further into some kind than the rules let sight reach, with the
+    features of that kind it enters."""
+    if not rules.see_into:
+        return {}
+    terrain = table.terrain
+    found: dict[int, list[str]] = {}
+    for kind, limit in rules.see_into:
+        union = terrain.union(kind)
+        if union is None:
+            continue
+        if kind in _WOODS:
+            lengths = np.array([sum(x for k, x in w if k is kind) for w in woods])
+        else:
+            lengths = shapely.length(shapely.intersection(lines, union))
+        for p in np.flatnonzero(lengths > limit + _EPS):
+            ids = [f.feature_id for f in terrain.area_features
+                   if f.kind is kind and shapely.intersects(f.area, lines[p])]
+            found.setdefault(int(p), []).extend(ids)
+    return found
+
+
+def visible_enemies(table: Table, unit_id: str, *,
+                    rules: SightRules = DEFAULT_SIGHT) -> tuple[str, ...]:
+    """The enemies ``unit_id`` can see, looking any way: the line between the nearest
+    points of the two crosses nothing that blocks sight."""
+    enemies = table.enemies_of(unit_id)
+    if not enemies:
+        return ()
+    layout = table.layout
+    me = layout.index[unit_id]
+    ti = layout.rows(enemies)
+    fi = np.full(len(ti), me, dtype=np.intp)
+    lines = shapely.shortest_line(layout.shapes[fi], layout.shapes[ti])
+    coords = shapely.get_coordinates(lines).reshape(-1, 2, 2)
+    probes = _Probes(lines, coords[:, 0], coords[:, 1], np.zeros(len(ti)))
+    (tp, _), (up, _) = _hits(table, rules, probes, fi, ti)
+    woods = _woods(table.terrain, lines)
+    hidden = set(tp.tolist()) | set(_too_deep(table, rules, lines, woods))
+    if rules.units_block:
+        hidden |= set(up.tolist())
+    return tuple(e for p, e in enumerate(enemies) if p not in hidden)
+
+
+def point_distance(table: Table, unit_id: str, point: Point) -> float:
+    """The distance from a unit's nearest point to a point (a commander, a marker)."""
+    footprint = table.footprint(unit_id)
+    x, y = check_number("point[0]", point[0]), check_number("point[1]", point[1])
+    return float(shapely.distance(footprint.shape, shapely.Point(x, y)))

@@ -1,0 +1,315 @@
+"""The table: its size and measure, its terrain, and the units and commanders on it, by id.
+
+A ``Table`` is a frozen value; moving a unit makes a new table (``placed``). What is derived
+from it (ranges, arcs, sight, cover, contact, paths) lives in the modules named after those
+things, each taking a table and unit ids."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from smoothbore.core import InvalidValueError, NamedEnum
+from smoothbore.core.validate import finite
+
+from .footprints import CommanderMark, Footprint, Point
+from .layout import Layout
+from .measure import Measure
+from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
+from .traces import MoveTrace, ShotTrace, Trace
+
+__all__ = ["Edge", "Table"]
+
+
+class Edge(NamedEnum):
+    """A table edge: NEAR is y = 0, FAR is y = depth, LEFT is x = 0, RIGHT is x = width."""
+
+    NEAR = "near edge"
+    FAR = "far edge"
+    LEFT = "left edge"
+    RIGHT = "right edge"
+
+
+def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    finite(0, 1e6)(instance, attribute, value)
+    if value <= 0:
+        raise InvalidValueError(f"Table.{attribute.name}", value, "a length greater than 0")
+
+
+def _tuple_of(value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if isinstance(value, Mapping):
+        value = tuple(value.values())
+    if isinstance(value, list | tuple):
+        value = tuple(value)
+        for item in value:
+            if not isinstance(item, kind):
+                raise InvalidValueError(f"Table.{what}", item, _ALLOWED[what])
+        return value
+    raise InvalidValueError(f"Table.{what}", value, _ALLOWED[what])
+
+
+def _measure(value: Any) -> Measure:
+    return Measure.of(value)
+
+
+def _features(value: Any) -> tuple[Feature, ...]:
+    return _tuple_of(value, Feature, "features")  # type: ignore[no-any-return]
+
+
+def _footprints(value: Any) -> tuple[Footprint, ...]:
+    return _tuple_of(value, Footprint, "footprints")  # type: ignore[no-any-return]
+
+
+def _commanders(value: Any) -> tuple[CommanderMark, ...]:
+    return _tuple_of(value, CommanderMark, "commanders")  # type: ignore[no-any-return]
+
+
+def _traces(value: Any) -> tuple[Trace, ...]:
+    return _tuple_of(value, (MoveTrace, ShotTrace), "traces")  # type: ignore[no-any-return]
+
+
+_ALLOWED = {
+    "features": "a tuple of terrain Features",
+    "footprints": "a tuple (or mapping by id) of Footprints",
+    "commanders": "a tuple (or mapping by id) of CommanderMarks",
+    "traces": "a tuple of MoveTrace and ShotTrace",
+}
+
+
+def _home_edges(value: Any) -> tuple[tuple[str, Edge], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    try:
+        pairs = tuple((side, edge) for side, edge in items)
+    except (TypeError, ValueError):
+        raise InvalidValueError("Table.home_edges", value, "a mapping of side to Edge") from None
+    for side, edge in pairs:
+        if not isinstance(side, str) or not side or not isinstance(edge, Edge):
+            raise InvalidValueError("Table.home_edges", (side, edge), "side name to an Edge")
+    return tuple(sorted(pairs, key=lambda pair: pair[0]))
+
+
+_TOLERANCE = 1e-7
+
+
+@attrs.frozen(cache_hash=True)
+class Table:
+    """A table ``width`` x ``depth`` in ``measure``, with terrain ``features``, the units'
+    ``footprints`` and the ``commanders`` on it, and the ``traces`` of the last moves and
+    shots (for drawing). ``home_edges``: the friendly table edge of each side (routs leave
+    by it). Every footprint must lie on the table; ids must be unique."""
+
+    width: float = attrs.field(validator=_positive)
+    depth: float = attrs.field(validator=_positive)
+    measure: Measure = attrs.field(default=Measure.INCHES, converter=_measure)
+    features: tuple[Feature, ...] = attrs.field(
+        default=(), converter=_features)
+    footprints: tuple[Footprint, ...] = attrs.field(
+        default=(), converter=_footprints)
+    commanders: tuple[CommanderMark, ...] = attrs.field(
+        default=(), converter=_commanders)
+    traces: tuple[Trace, ...] = attrs.field(
+        default=(), converter=_traces)
+    home_edges: tuple[tuple[str, Edge], ...] = attrs.field(default=(), converter=_home_edges)
+
+    def __attrs_post_init__(self) -> None:
+        _unique("Table.features", [f.feature_id for f in self.features])
+        _unique("Table.footprints", [f.unit_id for f in self.footprints])
+        _unique("Table.commanders", [c.commander_id for c in self.commanders])
+        for footprint in self.footprints:
+            if not self.holds(footprint):
+                x0, y0, x1, y1 = footprint.bounds
+                raise InvalidValueError(
+                    f"footprints[{footprint.unit_id!r}]", (footprint.x, footprint.y),
+                    f"a position whose footprint lies on the {_n(self.width)} x "
+                    f"{_n(self.depth)} {self.measure.value} table (it spans x {x0:.2f} to "
+                    f"{x1:.2f}, y {y0:.2f} to {y1:.2f})")
+        units = self.units
+        for mark in self.commanders:
+            if mark.attached_to is not None and mark.attached_to not in units:
+                raise InvalidValueError(
+                    f"commanders[{mark.commander_id!r}].attached_to", mark.attached_to,
+                    "the id of a unit on the table")
+            if mark.attached_to is None and not (
+                    0 <= mark.x <= self.width and 0 <= mark.y <= self.depth):
+                raise InvalidValueError(
+                    f"commanders[{mark.commander_id!r}]", (mark.x, mark.y),
+                    f"a point on the {_n(self.width)} x {_n(self.depth)} table")
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    @functools.cached_property
+    def units(self) -> Mapping[str, Footprint]:
+        """The footprints by unit id (read-only)."""
+        return MappingProxyType({f.unit_id: f for f in self.footprints})
+
+    @property
+    def unit_ids(self) -> tuple[str, ...]:
+        """The ids of the units on the table, in the order given."""
+        return tuple(f.unit_id for f in self.footprints)
+
+    def footprint(self, unit_id: str) -> Footprint:
+        """The footprint of a unit on the table."""
+        found = self.units.get(unit_id)
+        if found is None:
+            raise InvalidValueError("unit_id", unit_id, _known(self.units))
+        return found
+
+    def feature(self, feature_id: str) -> Feature:
+        """A terrain feature by id."""
+        found = self.terrain.by_id.get(feature_id)
+        if found is None:
+            raise InvalidValueError("feature_id", feature_id, _known(self.terrain.by_id))
+        return found
+
+    def commander(self, commander_id: str) -> CommanderMark:
+        """A commander's mark by id."""
+        for mark in self.commanders:
+            if mark.commander_id == commander_id:
+                return mark
+        raise InvalidValueError(
+            "commander_id", commander_id, _known({c.commander_id: c for c in self.commanders}))
+
+    def commander_point(self, commander_id: str) -> Point:
+        """Where a commander is: his own point, or the centre of the unit he is with."""
+        mark = self.commander(commander_id)
+        if mark.attached_to is not None:
+            return self.footprint(mark.attached_to).centre
+        return (mark.x, mark.y)
+
+    def enemies_of(self, unit_id: str) -> tuple[str, ...]:
+        """The units of another side (units with no side are nobody's enemies)."""
+        side = self.footprint(unit_id).side
+        if not side:
+            return ()
+        return tuple(f.unit_id for f in self.footprints if f.side and f.side != side)
+
+    def friends_of(self, unit_id: str) -> tuple[str, ...]:
+        """The other units of the same side."""
+        side = self.footprint(unit_id).side
+        return tuple(f.unit_id for f in self.footprints
+                     if f.side == side and side and f.unit_id != unit_id)
+
+    def home_edge(self, side: str) -> Edge | None:
+        """A side's friendly table edge (None: not given)."""
+        return dict(self.home_edges).get(side)
+
+    # -- geometry the other modules share -----------------------------------------------------
+
+    @property
+    def terrain(self) -> TerrainIndex:
+        """The terrain arranged for queries."""
+        return terrain_index(self.features)
+
+    @functools.cached_property
+    def layout(self) -> Layout:
+        """The footprints as arrays, for questions about many units at once."""
+        return Layout(self.footprints, self.terrain)
+
+    @functools.cached_property
+    def rectangle(self) -> Polygon:
+        """The table top as a polygon."""
+        return shapely.box(0.0, 0.0, self.width, self.depth)
+
+    @functools.cached_property
+    def diagonal(self) -> float:
+        """The longest line on the table."""
+        return float(np.hypot(self.width, self.depth))
+
+    def holds(self, footprint: Footprint) -> bool:
+        """Whether a footprint lies wholly on the table."""
+        x0, y0, x1, y1 = footprint.bounds
+        tol = _TOLERANCE * max(self.width, self.depth)
+        return x0 >= -tol and y0 >= -tol and x1 <= self.width + tol and y1 <= self.depth + tol
+
+    def edge_line(self, edge: Edge) -> LineString:
+        """A table edge as a line."""
+        w, d = self.width, self.depth
+        ends = {Edge.NEAR: ((0, 0), (w, 0)), Edge.FAR: ((0, d), (w, d)),
+                Edge.LEFT: ((0, 0), (0, d)), Edge.RIGHT: ((w, 0), (w, d))}
+        return LineString(ends[edge])
+
+    def kinds_at(self, x: float, y: float) -> frozenset[TerrainKind]:
+        """The kinds of ground at a point."""
+        return self.terrain.kinds_at(x, y)
+
+    def level_at(self, x: float, y: float) -> int:
+        """The height of the ground at a point (0 off every hill)."""
+        return self.terrain.level_at(x, y)
+
+    # -- new tables --------------------------------------------------------------------------
+
+    def placed(self, *footprints: Footprint) -> Table:
+        """The table with these footprints put down (replacing the units' old ones)."""
+        new = {f.unit_id: f for f in footprints}
+        kept = [new.pop(f.unit_id, f) for f in self.footprints]
+        return attrs.evolve(self, footprints=(*kept, *new.values()))
+
+    def removed(self, *unit_ids: str) -> Table:
+        """The table without these units (and with their commanders riding alone where they
+        stood)."""
+        for unit_id in unit_ids:
+            self.footprint(unit_id)
+        gone = set(unit_ids)
+        marks = tuple(
+            attrs.evolve(m, attached_to=None, x=self.units[m.attached_to].x,
+                         y=self.units[m.attached_to].y)
+            if m.attached_to in gone else m for m in self.commanders)
+        return attrs.evolve(
+            self, footprints=tuple(f for f in self.footprints if f.unit_id not in gone),
+            commanders=marks)
+
+    def with_commanders(self, *marks: CommanderMark) -> Table:
+        """The table with these commanders' marks put down (replacing old ones)."""
+        new = {m.commander_id: m for m in marks}
+        kept = [new.pop(m.commander_id, m) for m in self.commanders]
+        return attrs.evolve(self, commanders=(*kept, *new.values()))
+
+    def with_traces(self, *traces: Trace) -> Table:
+        """The table with these traces as the last moves and shots."""
+        return attrs.evolve(self, traces=traces)
+
+    def in_measure(self, measure: Measure | str) -> Table:
+        """The same table expressed in another measure (every length converted)."""
+        target = Measure.of(measure)
+        k = self.measure.to(target, 1.0)
+        if target is self.measure:
+            return self
+        return Table(
+            self.width * k, self.depth * k, target,
+            tuple(f.scaled(k) for f in self.features),
+            tuple(f.scaled(k) for f in self.footprints),
+            tuple(c.scaled(k) for c in self.commanders),
+            tuple(t.scaled(k) for t in self.traces), self.home_edges)
+
+    def _repr_svg_(self) -> str:
+        """The table drawn, for notebooks."""
+        from .svg import draw  # the drawing module imports this one
+
+        return draw(self)
+
+
+def _unique(field: str, ids: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for item in ids:
+        if item in seen:
+            raise InvalidValueError(field, item, "ids that appear once each")
+        seen.add(item)
+
+
+def _known(found: Mapping[str, object]) -> str:
+    names = sorted(found)
+    if not names:
+        return "none: the table has none"
+    shown = ", ".join(repr(n) for n in names[:12])
+    return "one of " + shown + (" ..." if len(names) > 12 else "")
+
+
+def _n(value: float) -> str:
+    return f"{value:g}"

@@ -1,0 +1,61 @@
+"""Cover: the ground a unit stands in, the work it holds, the obstacles it stands behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothbore.table import Feature, Footprint, Table, TerrainKind, cover_of, covers
+
+
+def table(*features: Feature) -> Table:
+    # T: 4" x 1" at (20, 20) facing down the table (front edge y = 19.5, x 18..22);
+    # F: the firer at (20, 10) facing up (front edge y = 10.5)
+    t = Footprint("T", 20, 20, 180, 2, 2, 1, side="blue")
+    f = Footprint("F", 20, 10, 0, 2, 2, 1, side="red")
+    return Table(40, 40, features=features, footprints=(t, f))
+
+
+def test_the_share_of_a_footprint_in_woods() -> None:
+    # light woods over x >= 20: half of T (x 18..22) stands in them
+    woods = Feature("lw", "light woods", outline=((20, 15), (30, 15), (30, 25), (20, 25)))
+    c = cover_of(table(woods), "T")
+    assert c.share(TerrainKind.LIGHT_WOODS) == pytest.approx(0.5)
+    assert c.stands_in(TerrainKind.LIGHT_WOODS)  # half counts as in
+    assert not c.stands_in(TerrainKind.LIGHT_WOODS, at_least=0.6)
+    assert c.share(TerrainKind.DENSE_WOODS) == 0 and c.holds is None
+
+
+def test_a_work_held_with_its_strength() -> None:
+    redoubt = Feature.rectangle("redoubt", "fieldwork", 20, 20, 6, 3, strength=10)
+    c = cover_of(table(redoubt), "T")
+    assert (c.holds, c.strength) == ("redoubt", 10)
+    assert c.share(TerrainKind.FIELDWORK) == pytest.approx(1.0)
+    assert c.behind == ()  # the work it holds is not an obstacle in front of it
+
+
+def test_behind_a_fence_as_the_firer_sees_it() -> None:
+    # a fence 0.5" in front of T (y = 19) crosses the line of fire within 1" of T
+    near = Feature("fence", "fence", line=((10, 19), (30, 19)))
+    # a wall 4" in front (y = 15.5) is crossed too, but far from T
+    far = Feature("wall", "wall", line=((10, 15.5), (30, 15.5)))
+    c = cover_of(table(near, far), "T", "F")
+    assert c.behind == ("fence",) and c.behind_obstacle
+    assert cover_of(table(near, far), "T", "F", near=5.0).behind == ("fence", "wall")
+    # a fence beside T, off the line of fire, does not cover it against F
+    beside = Feature("side", "fence", line=((25, 18), (25, 22)))
+    assert cover_of(table(beside), "T", "F").behind == ()
+
+
+def test_behind_an_obstacle_without_a_firer_looks_ahead() -> None:
+    # without a firer: obstacles within 1" ahead of the front edge (y 18.5 to 19.5)
+    near = Feature("fence", "fence", line=((10, 19), (30, 19)))
+    behind_it = Feature("ditch", "stream", line=((10, 21), (30, 21)))
+    assert cover_of(table(near, behind_it), "T").behind == ("fence",)
+
+
+def test_covers_for_many_units() -> None:
+    woods = Feature.rectangle("dw", "dense woods", 20, 10, 10, 4)
+    found = covers(table(woods), ["T", "F", "T"])
+    assert [c.unit_id for c in found] == ["T", "F", "T"]
+    assert found[1].share(TerrainKind.DENSE_WOODS) == pytest.approx(1.0)
+    assert found[0].inside == ()

@@ -1,0 +1,65 @@
+"""The angle rule shared by arcs and faces, and the arrays a table's units are kept in."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smoothbore.table import Footprint, Formation, Table
+from smoothbore.table.layout import FRONT, LEFT, REAR, RIGHT, base_distances, face_codes, off_front
+
+
+def one(**changes: object) -> Table:
+    # a unit 4" wide and 1" deep centred at (20, 20) facing up the table: its front edge runs
+    # from (18, 20.5) to (22, 20.5)
+    values: dict[str, object] = dict(unit_id="A", x=20.0, y=20.0, facing=0.0, bases=2,
+                                     frontage=2.0, depth=1.0)
+    values.update(changes)
+    return Table(40, 40, footprints=(Footprint(**values),))  # type: ignore[arg-type]
+
+
+def test_angles_off_the_front() -> None:
+    layout = one().layout
+    points = np.array([
+        (20, 25),      # straight ahead of the front edge: 0
+        (18, 30),      # straight ahead of the left front corner: 0
+        (25, 23.5),    # 3 right of the right corner and 3 ahead of it: 45
+        (25, 20.5),    # level with the front edge, beside it: 90
+        (20, 15),      # behind, between the flanks: 180
+        (15, 15.5),    # 3 left of the left corner, 5 behind its line: atan2(3, -5)
+    ])
+    angles = off_front(layout, np.zeros(len(points), dtype=np.intp), points)
+    expected = [0, 0, 45, 90, 180, np.degrees(np.arctan2(3, -5))]
+    assert angles == pytest.approx(expected)
+
+
+def test_faces_by_zone() -> None:
+    layout = one().layout
+    rows = np.zeros(6, dtype=np.intp)
+    points = np.array([(20, 30), (20, 10), (30, 20), (10, 20), (25, 23.5), (25, 23)])
+    # with the zones cut by the lines of the front and rear edges, (25, 23.5) and (25, 23)
+    # are ahead of the front line: front
+    assert face_codes(layout, rows, points, 90, 90).tolist() == [
+        FRONT, REAR, RIGHT, LEFT, FRONT, FRONT]
+    # with 45-degree zones from the corners: (25, 23.5) is at 45 degrees (front), (25, 23)
+    # at atan2(3, 2.5) = 50.2 degrees (right flank)
+    assert face_codes(layout, rows, points, 45, 45).tolist() == [
+        FRONT, REAR, RIGHT, LEFT, FRONT, RIGHT]
+
+
+def test_a_building_has_only_a_front() -> None:
+    layout = one(formation=Formation.BUILDING).layout
+    points = np.array([(20, 10), (30, 20)])
+    assert face_codes(layout, np.zeros(2, dtype=np.intp), points, 90, 90).tolist() == [
+        FRONT, FRONT]
+
+
+def test_distances_to_bases_are_exact() -> None:
+    # skirmishers: two 2" bases 2" apart, x 17..19 and 21..23, y 19.5..20.5
+    layout = one(formation=Formation.SKIRMISH).layout
+    points = np.array([(20, 20), (20, 25), (30, 20.5)])
+    gaps, nearest, base = base_distances(layout, np.zeros(3, dtype=np.intp), points)
+    assert gaps == pytest.approx([1.0, np.hypot(1, 4.5), 7.0])
+    assert nearest[2] == pytest.approx((23, 20.5))
+    assert base[2] == 1
+    assert layout.base_corners.shape == (2, 4, 2)

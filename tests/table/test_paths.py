@@ -1,0 +1,282 @@
+"""Moves: routes through terrain, their cost under rate tables, how far a unit gets with its
+allowance, wheels, facing changes, retiring and routs."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.table import (
+    Combine,
+    CrossingCost,
+    Edge,
+    Feature,
+    Footprint,
+    ImpassableError,
+    PassageKind,
+    RateTable,
+    Table,
+    TerrainKind,
+    furthest,
+    percent,
+    reachable,
+    retire,
+    rout,
+    rout_options,
+    route,
+    turn,
+    wheel,
+)
+
+K = TerrainKind
+# Will's close order foot (Rules - Movement, terrain effects), as data
+WILL_CO_FOOT = RateTable(
+    speeds={K.ROUGH: Fraction(2, 3), K.DENSE_WOODS: Fraction(1, 3), K.RIVER: None,
+            K.FORD: Fraction(2, 3), K.IMPASSABLE: None},
+    passages={K.FENCE: CrossingCost(share=Fraction(1, 2)),
+              K.STREAM: CrossingCost(share=Fraction(1, 2))},
+    rule="Will's AWI, Rules - Movement")
+
+
+def a_unit(x: float = 20, y: float = 10, facing: float = 0, side: str = "red",
+           uid: str = "A") -> Footprint:
+    # 4" wide (two 2" bases), 1" deep
+    return Footprint(uid, x, y, facing, 2, 2, 1, side=side)
+
+
+def table(*features: Feature, others: tuple[Footprint, ...] = (), **kw: object) -> Table:
+    return Table(60, 40, features=features, footprints=(a_unit(), *others), **kw)  # type: ignore[arg-type]
+
+
+WOODS = Feature.rectangle("w1", "dense woods", 20, 15, 10, 3)  # y 13.5 to 16.5
+
+
+def test_a_route_through_three_inches_of_dense_woods() -> None:
+    r = route(table(WOODS), "A", (20, 30))
+    assert [round(leg.length, 9) for leg in r.legs] == [3.5, 3.0, 13.5]
+    assert [leg.kinds for leg in r.legs] == [frozenset(), {K.DENSE_WOODS}, frozenset()]
+    assert [(p.feature, p.event, p.at) for p in r.passages] == [
+        ("w1", PassageKind.ENTER, pytest.approx(3.5)),
+        ("w1", PassageKind.LEAVE, pytest.approx(6.5))]
+    assert r.length == pytest.approx(20.0) and not r.retiring and r.on_table
+    assert r.swept == {K.DENSE_WOODS} and r.end.centre == (20, 30)
+    # at a third of speed in dense woods: 3.5 + 3 * 3 + 13.5 = 26
+    assert WILL_CO_FOOT.cost(r, table(WOODS)) == pytest.approx(26.0)
+
+
+def test_rates_in_one_place_combine() -> None:
+    # rough ground (y 14.5 to 15.5) inside the woods: 1" of both
+    rough = Feature.rectangle("r1", "rough ground", 20, 15, 10, 1)
+    t = table(WOODS, rough)
+    r = route(t, "A", (20, 30))
+    assert [leg.kinds for leg in r.legs][2] == {K.DENSE_WOODS, K.ROUGH}
+    # multiplied: 1 / (2/3 * 1/3) = 4.5 for that inch: 3.5 + 3 + 4.5 + 3 + 13.5 = 27.5
+    assert WILL_CO_FOOT.cost(r, t) == pytest.approx(27.5)
+    slowest = RateTable(speeds=dict(WILL_CO_FOOT.speeds), combine=Combine.SLOWEST)
+    assert slowest.cost(r, t) == pytest.approx(26.0)
+    # a road through the woods, where the rates let roads hide the ground
+    road = Feature("road", "road", line=((20, 0), (20, 40)), width=2)
+    by_road = RateTable(speeds={K.DENSE_WOODS: Fraction(1, 3)}, masks={K.ROAD: {K.DENSE_WOODS}})
+    assert by_road.cost(route(table(WOODS, road), "A", (20, 30)), t) == pytest.approx(20.0)
+
+
+def test_crossing_a_fence_costs_half_a_move() -> None:
+    fence = Feature("f1", "fence", line=((0, 25), (60, 25)))
+    t = table(fence)
+    r = route(t, "A", (20, 30))
+    assert [(p.feature, p.event, p.at) for p in r.passages] == [
+        ("f1", PassageKind.CROSS, pytest.approx(15.0))]
+    # close order foot moving 6": 20" of open ground and half of 6" for the fence
+    assert WILL_CO_FOOT.cost(r, t, full_move=6) == pytest.approx(23.0)
+    with pytest.raises(InvalidValueError) as error:
+        WILL_CO_FOOT.cost(r, t)
+    assert error.value.field == "full_move"
+
+
+def test_a_river_is_impassable_except_at_a_ford() -> None:
+    river = Feature("r", "river", line=((0, 30), (60, 30)), width=6)  # y 27 to 33
+    t = table(river)
+    with pytest.raises(ImpassableError) as error:
+        WILL_CO_FOOT.cost(route(t, "A", (20, 38)), t)
+    assert error.value.feature == "r" and error.value.kind is K.RIVER
+    assert isinstance(error.value, IllegalActionError)
+    assert "r (river) is impassable" in str(error.value)
+    assert "Will's AWI, Rules - Movement" in str(error.value)
+    ford = Feature.rectangle("ford", "ford", 20, 30, 4, 8)
+    t = table(river, ford)
+    r = route(t, "A", (20, 38))
+    assert K.RIVER not in set().union(*(leg.kinds for leg in r.legs))
+    assert [p.feature for p in r.passages] == ["ford", "ford"]  # in and out of the ford
+    # y 10 to 26 open, 26 to 34 in the ford at 2/3, 34 to 38 open: 16 + 12 + 4
+    assert WILL_CO_FOOT.cost(r, t) == pytest.approx(32.0)
+
+
+def test_a_bridge_carries_a_move_over_a_stream() -> None:
+    stream = Feature("s", "stream", line=((0, 25), (60, 25)), width=2)
+    bridge = Feature.rectangle("b", "bridge", 20, 25, 3, 4)
+    t = table(stream, bridge)
+    assert [p.kind for p in route(t, "A", (20, 30)).passages] == [K.BRIDGE, K.BRIDGE]
+    assert [p.kind for p in route(t, "A", (30, 30)).passages] == [K.STREAM]
+
+
+def test_how_far_with_an_allowance() -> None:
+    assert furthest(table(), "A", 0, 6, WILL_CO_FOOT).distance == pytest.approx(6.0)
+    # 3.5" of open ground, then the other 2.5" of allowance at a third of speed
+    far = furthest(table(WOODS), "A", 0, 6, WILL_CO_FOOT)
+    assert far.distance == pytest.approx(3.5 + 2.5 / 3)
+    assert far.cost == pytest.approx(6.0) and far.stopped_by == "allowance"
+    assert far.point == pytest.approx((20, 10 + 3.5 + 2.5 / 3))
+
+
+def test_stopped_by_units_edges_and_impassable_ground() -> None:
+    # P: its lower edge at y = 13.5, 3" beyond A's front edge (y = 10.5)
+    p = a_unit(20, 14, 180, side="blue", uid="P")
+    stop = furthest(table(others=(p,)), "A", 0, 12, WILL_CO_FOOT)
+    assert stop.distance == pytest.approx(3.0) and stop.stopped_by == "P"
+    # keeping 1" from enemies (Will: moves may not end within 1" of an enemy)
+    assert furthest(table(others=(p,)), "A", 0, 12, WILL_CO_FOOT,
+                    clearance=1).distance == pytest.approx(2.0)
+    # a friend may be passed through when the rules allow
+    friend = a_unit(20, 14, 0, uid="F")
+    assert furthest(table(others=(friend,)), "A", 0, 12, WILL_CO_FOOT,
+                    through=("F",)).distance == pytest.approx(12.0)
+    # straight back: the rear edge (y = 9.5) reaches the table edge after 9.5"
+    back = furthest(table(), "A", 180, 20, WILL_CO_FOOT)
+    assert back.distance == pytest.approx(9.5) and back.stopped_by == "table edge"
+    assert back.route.retiring
+    # impassable ground from y = 13: the front edge meets it after 2.5"
+    cliff = Feature.rectangle("cliff", "impassable ground", 20, 14, 30, 2)
+    stop = furthest(table(cliff), "A", 0, 12, WILL_CO_FOOT)
+    assert stop.distance == pytest.approx(2.5) and stop.stopped_by == "cliff"
+
+
+def test_destinations_within_an_allowance() -> None:
+    found = reachable(table(), "A", 6, WILL_CO_FOOT, headings=(0, 90), fractions=(1.0, 0.5))
+    assert [(d.heading, round(d.distance, 9)) for d in found] == [
+        (0, 6), (0, 3), (90, 6), (90, 3)]
+    assert found[2].point == pytest.approx((26, 10))
+    assert found[3].cost == pytest.approx(3.0)
+
+
+def test_retiring_keeps_the_facing() -> None:
+    r = retire(table(), "A", 3)
+    assert r.retiring and r.end.centre == pytest.approx((20, 7)) and r.end.facing == 0
+
+
+def test_wheels() -> None:
+    # to the right about the right front corner (22, 10.5): the outer corner travels the
+    # quarter circle of radius 4, 2 pi; the centre goes from (20, 10) to (21.5, 12.5)
+    w = wheel(a_unit(), 90)
+    assert w.distance == pytest.approx(2 * math.pi)
+    assert w.end.facing == 90 and w.end.centre == pytest.approx((21.5, 12.5))
+    # to the left round a 3" circle (the pivot 1.5" beyond the left corner, at (16.5, 10.5)):
+    # the outer corner travels (4 + 1.5) pi / 2; the centre ends at (17, 14), facing left
+    w = wheel(a_unit(), -90, pivot_gap=1.5)
+    assert w.distance == pytest.approx(5.5 * math.pi / 2)
+    assert w.end.centre == pytest.approx((17, 14)) and w.end.facing == -90
+    assert w.swept.area > a_unit().area
+
+
+def test_facing_changes_are_blocked_by_what_they_would_strike() -> None:
+    # turning about its centre, A's corners sweep out to hypot(2, 0.5) = 2.06": a unit whose
+    # edge is 2" from A's centre is struck, a wall 3" away is not
+    q = a_unit(20, 12.5, 0, side="blue", uid="Q")
+    wall = Feature("wall", "wall", line=((10, 13), (30, 13)))
+    t = table(wall, others=(q,))
+    turned = turn(t, "A", 90)
+    assert turned.blocked_by == ("Q",) and turned.end.facing == 90
+    assert turn(table(wall), "A", 180).blocked_by == ()
+    near_wall = Feature("wall", "wall", line=((10, 11.5), (30, 11.5)))
+    assert turn(table(near_wall), "A", 45).blocked_by == ("wall",)
+
+
+def test_a_rout_runs_away_from_the_enemy() -> None:
+    north = a_unit(20, 30, 180, side="blue", uid="N")
+    r = rout(table(others=(north,)), "A", 6)
+    assert r is not None and r.heading == 180
+    assert r.gains == (("N", pytest.approx(6.0)),)
+    assert r.end.centre == pytest.approx((20, 4)) and not r.leaves_table
+    # with enemies to the north and the east it runs south-west, further from both
+    east = a_unit(50, 10, 270, side="blue", uid="E")
+    r = rout(table(others=(north, east)), "A", 6)
+    assert r is not None and 215 <= r.heading <= 235
+    assert all(gain > 0 for _, gain in r.gains)
+    # every heading that gains from both lies between south and west, best first
+    options = rout_options(table(others=(north, east)), "A", 6)
+    assert options[0] == r and all(180 <= o.heading < 270 for o in options)
+    assert len(options) > 5
+
+
+def test_a_surrounded_unit_cannot_rout() -> None:
+    a = a_unit(30, 20)
+    ring = (a_unit(30, 28, 180, "blue", "N"), a_unit(30, 12, 0, "blue", "S"),
+            a_unit(40, 20, 270, "blue", "E"), a_unit(20, 20, 90, "blue", "W"))
+    assert rout(Table(60, 40, footprints=(a, *ring)), "A", 6) is None
+
+
+def test_unseen_enemies_do_not_steer_a_rout() -> None:
+    # the enemy to the north is behind a house: only the one to the east counts
+    house = Feature.rectangle("house", "building", 20, 20, 10, 2)
+    north = a_unit(20, 30, 180, side="blue", uid="N")
+    east = a_unit(50, 10, 270, side="blue", uid="E")
+    r = rout(table(house, others=(north, east)), "A", 6)
+    assert r is not None and r.heading == 270 and [e for e, _ in r.gains] == ["E"]
+
+
+def test_with_no_enemy_in_sight_it_runs_for_home() -> None:
+    r = rout(table(home_edges={"red": Edge.NEAR}), "A", 12)
+    assert r is not None and r.heading == 180 and r.leaves_table
+    assert rout(table(), "A", 3).heading == 180  # type: ignore[union-attr]
+
+
+def test_percentages_and_bad_rate_tables() -> None:
+    assert percent(66) == Fraction(33, 50)
+    assert RateTable(speeds={"swamp": percent(33)}).rate(K.SWAMP) == Fraction(33, 100)
+    for bad, field in [({"swamp": 0}, "RateTable.speeds['swamp']"),
+                       ({"swamp": "slow"}, "RateTable.speeds['swamp']"),
+                       ({"bog": 1}, "RateTable.speeds")]:
+        with pytest.raises(InvalidValueError) as error:
+            RateTable(speeds=bad)
+        assert error.value.field == field
+    with pytest.raises(InvalidValueError) as error:
+        RateTable(passages={K.FENCE: 3})
+    assert error.value.field == "RateTable.passages[<TerrainKind.FENCE: 'fence'>]"
+    with pytest.raises(InvalidValueError):
+        CrossingCost(share=-1)
+    with pytest.raises(InvalidValueError) as error:
+        route(table(), "A", (math.nan, 3))
+    assert error.value.field == "points[0][0]"
+    with pytest.raises(InvalidValueError):
+        route(table(), "A")
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.floats(3, 57), st.floats(3, 37)), min_size=1, max_size=4))
+def test_in_open_ground_a_route_costs_its_length(points: list[tuple[float, float]]) -> None:
+    t = table()
+    r = route(t, "A", *points)
+    path = [(20.0, 10.0), *points]
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+    assert r.length == pytest.approx(length, abs=1e-9)
+    assert WILL_CO_FOOT.cost(r, t) == pytest.approx(length, abs=1e-9)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.floats(3, 57), st.floats(3, 37)), min_size=1, max_size=4))
+def test_legs_cover_the_route(points: list[tuple[float, float]]) -> None:
+    rough = Feature("r", "rough ground", outline=((5, 5), (40, 8), (30, 30), (8, 25)))
+    t = table(WOODS, rough)
+    r = route(t, "A", *points)
+    path = [(20.0, 10.0), *points]
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+    assert r.length == pytest.approx(length, abs=1e-9)
+    assert WILL_CO_FOOT.cost(r, t) >= r.length - 1e-9  # nothing is faster than open ground
+    enters = [p for p in r.passages if p.event is PassageKind.ENTER]
+    leaves = [p for p in r.passages if p.event is PassageKind.LEAVE]
+    assert abs(len(enters) - len(leaves)) <= 2  # it may start or end inside

@@ -1,0 +1,150 @@
+"""The table drawn as SVG: structure (elements, ids, classes), not pixels."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from smoothbore.core import InvalidValueError
+from smoothbore.table import (
+    CommanderMark,
+    Feature,
+    Footprint,
+    Formation,
+    MoveTrace,
+    ShotTrace,
+    Table,
+    draw,
+    write_svg,
+)
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+def battle() -> Table:
+    features = (
+        Feature.rectangle("wood 1", "dense woods", 30, 20, 10, 6),
+        Feature.rectangle("hill", "gentle hill", 10, 30, 8, 6),
+        Feature("fence", "fence", line=((0, 12), (20, 12))),
+        Feature("river", "river", line=((40, 0), (40, 40)), width=4),
+        Feature.rectangle("farm", "building", 50, 10, 2, 4, strength=8),
+    )
+    units = (
+        Footprint("1st Foot", 10, 5, 0, 4, 2, 1, side="British", label="1st"),
+        Footprint("Rangers", 20, 5, 0, 3, 2, 1, Formation.SKIRMISH, side="British"),
+        Footprint("Militia", 10, 35, 180, 2, 2, 1, side="American"),
+    )
+    return Table(60, 40, features=features, footprints=units,
+                 commanders=(CommanderMark("Howe", attached_to="1st Foot"),
+                             CommanderMark("Greene", 5, 38, side="American")),
+                 traces=(MoveTrace("1st Foot", ((10, 2), (10, 5))),
+                         ShotTrace("1st Foot", "Militia", hit=True),
+                         ShotTrace("Rangers", "Militia", hit=False),
+                         ShotTrace("Gone", "Militia")))
+
+
+def parse(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+def test_the_table_and_its_size() -> None:
+    root = parse(draw(battle()))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    # 10 px to the inch; the view box is the table in inches
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
+        "600", "400", "0 0 60 40")
+    assert root.find("svg:rect[@id='table']", NS) is not None
+
+
+def test_terrain_one_element_each_with_its_kind() -> None:
+    root = parse(draw(battle()))
+    terrain = root.find("svg:g[@id='terrain']", NS)
+    assert terrain is not None and len(terrain) == 5
+    kinds = {e.get("data-id"): classes(e) for e in terrain}
+    assert kinds["wood 1"] == {"terrain", "dense-woods"}
+    assert kinds["fence"] == {"terrain", "fence"}
+    # ids are XML-safe; the raw id is kept
+    assert terrain.find("*[@data-id='wood 1']").get("id") == "terrain-wood_1"  # type: ignore[union-attr]
+    assert terrain.find("svg:polyline", NS).get("data-id") == "fence"  # type: ignore[union-attr]
+    # the hill is drawn first, under the rest
+    assert terrain[0].get("data-id") == "hill"
+    title = terrain.find("*[@data-id='farm']/svg:title", NS)
+    assert title is not None and "8 strength points" in (title.text or "")
+
+
+def test_units_with_bases_front_facing_and_markers() -> None:
+    root = parse(draw(battle(), markers={"Militia": ["shaken", "2 DRP"]}))
+    units = root.find("svg:g[@id='units']", NS)
+    assert units is not None and len(units) == 3
+    first = units[0]
+    assert first.get("id") == "unit-1st_Foot" and classes(first) == {"unit", "side-0"}
+    assert len(first.findall("svg:polygon[@class='base']", NS)) == 4
+    assert len(first.findall("svg:line[@class='front']", NS)) == 1
+    assert len(first.findall("svg:polygon[@class='facing']", NS)) == 1
+    assert first.find("svg:text[@class='label']", NS).text == "1st"  # type: ignore[union-attr]
+    assert len(units[1].findall("svg:polygon[@class='base']", NS)) == 3
+    militia = units[2]
+    assert classes(militia) == {"unit", "side-1"}
+    assert militia.find("svg:text[@class='marker']", NS).text == "shaken, 2 DRP"  # type: ignore[union-attr]
+    assert units[0].find("svg:text[@class='marker']", NS) is None
+
+
+def test_a_units_front_is_drawn_where_it_faces() -> None:
+    root = parse(draw(battle()))
+    front = root.find("svg:g[@id='units']/svg:g[@data-id='Militia']/svg:line", NS)
+    assert front is not None
+    # Militia faces down the table: its front edge is y = 34.5, drawn at 40 - 34.5 = 5.5
+    assert (front.get("y1"), front.get("y2")) == ("5.5", "5.5")
+
+
+def test_commanders_and_traces() -> None:
+    root = parse(draw(battle()))
+    marks = root.findall("svg:g[@id='commanders']/svg:circle", NS)
+    assert [m.get("id") for m in marks] == ["commander-Howe", "commander-Greene"]
+    assert classes(marks[0]) == {"commander", "attached"}
+    assert (marks[0].get("cx"), marks[0].get("cy")) == ("10", "35")  # with the 1st Foot
+    traces = root.find("svg:g[@id='traces']", NS)
+    assert traces is not None
+    assert len(traces.findall("svg:polyline[@class='move']", NS)) == 1
+    shots = traces.findall("svg:line", NS)
+    assert [classes(s) for s in shots] == [{"shot", "hit"}, {"shot", "miss"}]  # "Gone" left out
+
+
+def test_arcs_on_request() -> None:
+    root = parse(draw(battle(), arcs={"1st Foot": 45.0}))
+    arcs = root.findall("svg:g[@id='arcs']/svg:path", NS)
+    assert len(arcs) == 1 and arcs[0].get("data-id") == "1st Foot"
+    assert root.find("svg:g[@id='arcs']", NS) is not None
+    assert parse(draw(battle())).find("svg:g[@id='arcs']", NS) is None
+
+
+def test_clashing_ids_stay_unique() -> None:
+    units = (Footprint("a b", 10, 10, side="x"), Footprint("a_b", 20, 10, side="x"))
+    root = parse(draw(Table(40, 40, footprints=units)))
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert len(ids) == len(set(ids))
+    assert "unit-a_b" in ids and "unit-a_b-2" in ids
+
+
+def test_millimetres_and_scale() -> None:
+    metric = battle().in_measure("mm")
+    root = parse(draw(metric))
+    assert root.get("viewBox") == "0 0 1524 1016"
+    assert root.get("width") == "600"  # still 10 px to the inch
+    assert parse(draw(battle(), scale=5)).get("width") == "300"
+    with pytest.raises(InvalidValueError):
+        draw(battle(), scale=0)
+
+
+def test_notebooks_and_files(tmp_path: Path) -> None:
+    table = battle()
+    assert table._repr_svg_() == draw(table)
+    path = write_svg(table, tmp_path / "table.svg", markers={"Militia": ["routing"]})
+    text = path.read_text(encoding="utf-8")
+    assert parse(text).find(".//svg:text[@class='marker']", NS).text == "routing"  # type: ignore[union-attr]

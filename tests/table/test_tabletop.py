@@ -1,0 +1,100 @@
+"""The table: size, measure, terrain, footprints and commanders by id; new tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothbore.core import InvalidValueError
+from smoothbore.table import (
+    CommanderMark,
+    Edge,
+    Feature,
+    Footprint,
+    Measure,
+    MoveTrace,
+    Table,
+    distance,
+)
+
+
+def unit(uid: str, x: float, y: float, facing: float = 0.0, side: str = "red") -> Footprint:
+    return Footprint(uid, x, y, facing, bases=2, frontage=2, depth=1, side=side)
+
+
+def test_units_by_id_and_sides() -> None:
+    table = Table(72, 48, footprints={"A": unit("A", 10, 10), "B": unit("B", 30, 10),
+                                      "X": unit("X", 10, 40, 180, side="blue")})
+    assert table.unit_ids == ("A", "B", "X")
+    assert table.footprint("X").side == "blue"
+    assert table.enemies_of("A") == ("X",)
+    assert table.friends_of("A") == ("B",)
+    assert table.measure is Measure.INCHES
+
+
+def test_a_unit_off_the_table_is_refused() -> None:
+    # the line is 4" wide: centred at x = 1.5 its left flank stands at x = -0.5
+    with pytest.raises(InvalidValueError) as error:
+        Table(72, 48, footprints=(unit("A", 1.5, 10),))
+    assert error.value.field == "footprints['A']"
+    assert "72 x 48 inches table" in error.value.allowed
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(width=-1, depth=48), "Table.width"),
+    (dict(width=72, depth=float("nan")), "Table.depth"),
+    (dict(width=72, depth=48, measure="leagues"), "measure"),
+    (dict(width=72, depth=48, footprints=(unit("A", 5, 5), unit("A", 9, 9))), "Table.footprints"),
+    (dict(width=72, depth=48, features=("woods",)), "Table.features"),
+    (dict(width=72, depth=48, commanders=(CommanderMark("c", 1, 1, attached_to="Z"),)),
+     "commanders['c'].attached_to"),
+    (dict(width=72, depth=48, commanders=(CommanderMark("c", 100, 1),)), "commanders['c']"),
+])
+def test_bad_tables_name_the_field(kwargs: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidValueError) as error:
+        Table(**kwargs)  # type: ignore[arg-type]
+    assert error.value.field == field
+
+
+def test_an_unknown_unit_names_those_known() -> None:
+    table = Table(72, 48, footprints=(unit("A", 10, 10),))
+    with pytest.raises(InvalidValueError) as error:
+        table.footprint("Q")
+    assert error.value.field == "unit_id" and "'A'" in error.value.allowed
+
+
+def test_placing_removing_and_commanders() -> None:
+    table = Table(72, 48, footprints=(unit("A", 10, 10), unit("B", 30, 10)),
+                  commanders=(CommanderMark("col", attached_to="A"),
+                              CommanderMark("gen", 50, 5)))
+    assert table.commander_point("col") == (10, 10)
+    moved = table.placed(unit("A", 12, 20), unit("C", 40, 40))
+    assert moved.unit_ids == ("A", "B", "C")
+    assert moved.footprint("A").y == 20 and table.footprint("A").y == 10  # never mutated
+    assert moved.commander_point("col") == (12, 20)  # he rides with the unit
+    gone = moved.removed("A")
+    assert gone.unit_ids == ("B", "C")
+    assert gone.commander("col").attached_to is None
+    assert gone.commander_point("col") == (12, 20)  # left where the unit stood
+    with pytest.raises(InvalidValueError):
+        table.removed("nobody")
+
+
+def test_a_table_in_another_measure() -> None:
+    # two 4" lines 10" apart; in millimetres the table is 1828.8 x 1219.2 and the gap 254
+    table = Table(72, 48, features=(Feature.rectangle("w", "light woods", 30, 30, 6, 4),),
+                  footprints=(unit("A", 20, 10), unit("B", 20, 21, 180, side="blue")),
+                  traces=(MoveTrace("A", ((20, 5), (20, 10))),))
+    metric = table.in_measure("mm")
+    assert (metric.width, metric.depth) == pytest.approx((1828.8, 1219.2))
+    assert distance(metric, "A", "B") == pytest.approx(254.0)
+    assert metric.features[0].area.area == pytest.approx(24 * 25.4**2)
+    assert metric.in_measure(Measure.INCHES).footprint("B").y == pytest.approx(21)
+    assert table.in_measure("inches") is table
+
+
+def test_edges_and_home_edges() -> None:
+    table = Table(72, 48, home_edges={"red": Edge.NEAR, "blue": Edge.FAR})
+    assert table.home_edge("blue") is Edge.FAR and table.home_edge("green") is None
+    assert table.edge_line(Edge.RIGHT).coords[:] == [(72, 0), (72, 48)]
+    with pytest.raises(InvalidValueError):
+        Table(72, 48, home_edges={"red": "near"})

@@ -1,0 +1,77 @@
+"""Terrain features: kinds, shapes and their validation; the terrain index."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from smoothbore.core import InvalidValueError
+from smoothbore.table import Feature, Table, TerrainKind, terrain_kind
+
+
+def test_kinds_are_read_from_the_texts_words() -> None:
+    assert terrain_kind("dense woods") is TerrainKind.DENSE_WOODS
+    assert terrain_kind("GENTLE_HILL") is TerrainKind.GENTLE_HILL
+    assert str(TerrainKind.ROUGH) == "rough ground"
+
+
+def test_an_unknown_kind_names_the_field_and_the_choices() -> None:
+    with pytest.raises(InvalidValueError) as error:
+        Feature("x", "jungle", outline=((0, 0), (1, 0), (1, 1)))
+    assert error.value.field == "Feature.kind" and error.value.value == "jungle"
+    assert "'dense woods'" in error.value.allowed
+
+
+def test_a_river_drawn_as_a_line_covers_its_width() -> None:
+    # a 20" river 6" wide with flat ends: 120 square inches
+    river = Feature("r", TerrainKind.RIVER, line=((0, 10), (20, 10)), width=6)
+    assert river.area.area == pytest.approx(120.0)
+    assert not river.crossed and river.centre_line is None
+
+
+def test_a_fence_is_a_line_that_moves_cross() -> None:
+    fence = Feature("f", "fence", line=[[0, 0], [5, 0]])
+    assert fence.crossed and fence.centre_line is not None
+    assert fence.line == ((0, 0), (5, 0))
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(kind="fence", outline=((0, 0), (1, 0), (1, 1))), "Feature.outline"),
+    (dict(kind="light woods", line=((0, 0), (1, 0))), "Feature.line"),
+    (dict(kind="river", line=((0, 0), (1, 0))), "Feature.width"),
+    (dict(kind="light woods", outline=((0, 0), (1, 0), (1, 1)), strength=3), "Feature.strength"),
+    (dict(kind="swamp", outline=((0, 0), (1, 0), (1, 1)), level=2), "Feature.level"),
+    (dict(kind="rough ground", outline=((0, 0), (2, 2), (2, 0), (0, 2))), "Feature.outline"),
+    (dict(kind="rough ground", outline=((0, 0), (1, 0))), "Feature.outline"),
+    (dict(kind="rough ground", outline=((0, 0), (1, math.nan), (1, 1))), "Feature.outline"),
+    (dict(kind="rough ground"), "Feature.outline"),
+    (dict(kind="wall", line=((0, 0), (1, 0)), width=-1), "Feature.width"),
+])
+def test_bad_features_name_the_field(kwargs: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidValueError) as error:
+        Feature("x", **kwargs)  # type: ignore[arg-type]
+    assert error.value.field == field
+
+
+def test_a_ford_hides_the_river_it_crosses() -> None:
+    river = Feature("r", "river", line=((0, 10), (40, 10)), width=6)
+    ford = Feature.rectangle("ford", "ford", 20, 10, 4, 8)
+    table = Table(40, 20, features=(river, ford))
+    assert table.kinds_at(20, 10) == {TerrainKind.FORD}
+    assert table.kinds_at(5, 10) == {TerrainKind.RIVER}
+    assert table.kinds_at(5, 1) == frozenset()
+
+
+def test_hill_levels() -> None:
+    hill = Feature.rectangle("h", "gentle hill", 20, 20, 20, 20)
+    top = Feature.rectangle("top", "steep hill", 20, 20, 4, 4, level=2)
+    table = Table(40, 40, features=(hill, top))
+    assert table.level_at(20, 20) == 2
+    assert table.level_at(12, 20) == 1
+    assert table.level_at(1, 1) == 0
+
+
+def test_scaling_a_feature() -> None:
+    wall = Feature("w", "wall", line=((1, 2), (3, 4)), width=0.5).scaled(10)
+    assert wall.line == ((10, 20), (30, 40)) and wall.width == 5
