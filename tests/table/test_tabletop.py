@@ -98,3 +98,24 @@ def test_edges_and_home_edges() -> None:
     assert table.edge_line(Edge.RIGHT).coords[:] == [(72, 0), (72, 48)]
     with pytest.raises(InvalidValueError):
         Table(72, 48, home_edges={"red": "near"})
+
+
+def test_a_derived_answer_is_kept_until_a_unit_moves() -> None:
+    import pickle
+
+    from smoothbore.table import Footprint, Table
+
+    asked: list[Table] = []
+
+    def across(table: Table) -> float:
+        asked.append(table)
+        return max(f.x for f in table.footprints)
+
+    table = Table(48, 36, footprints=(Footprint("u1", 10, 5, bases=4, frontage=1.5, side="a"),))
+    assert table.derived(across) == table.derived(across) == 10
+    assert table.with_traces().derived(across) == 10  # traces change no geometry
+    assert len(asked) == 1
+    moved = table.placed(Footprint("u1", 12, 5, bases=4, frontage=1.5, side="a"))
+    assert moved.derived(across) == 12 and len(asked) == 2
+    copy = pickle.loads(pickle.dumps(table))
+    assert copy == table and copy.derived(across) == 10 and len(asked) == 3

@@ -7,9 +7,9 @@ things, each taking a table and unit ids."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -26,6 +26,8 @@ from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
 from .traces import MoveTrace, ShotTrace, Trace
 
 __all__ = ["Edge", "Table"]
+
+T = TypeVar("T")
 
 
 class Edge(NamedEnum):
@@ -117,6 +119,8 @@ class Table:
     traces: tuple[Trace, ...] = attrs.field(
         default=(), converter=_traces)
     home_edges: tuple[tuple[str, Edge], ...] = attrs.field(default=(), converter=_home_edges)
+    _derived: dict[Callable[[Any], Any], Any] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         _unique("Table.features", [f.feature_id for f in self.features])
@@ -200,6 +204,29 @@ class Table:
         """A side's friendly table edge (None: not given)."""
         return dict(self.home_edges).get(side)
 
+    def derived(self, query: Callable[[Table], T]) -> T:
+        """``query(self)``, worked out once for this table's ground and units: a rule book
+        asks its questions of a table (every shooting situation, every charge in reach)
+        through this, and the answer is shared by every step until a unit moves. Tables that
+        differ only in their traces (``with_traces``) share the answers, so a query reads
+        the ground, the footprints and the commanders, never the traces. ``query`` must be a
+        pure, module-level function of the table."""
+        memo = self._derived
+        try:
+            answer: T = memo[query]
+        except KeyError:
+            answer = memo[query] = query(self)
+        return answer
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled without what was derived from it: that is worked out again on demand
+        return {f.name: getattr(self, f.name) for f in attrs.fields(Table) if f.init}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_derived", {})
+
     # -- geometry the other modules share -----------------------------------------------------
 
     @property
@@ -272,8 +299,11 @@ class Table:
         return attrs.evolve(self, commanders=(*kept, *new.values()))
 
     def with_traces(self, *traces: Trace) -> Table:
-        """The table with these traces as the last moves and shots."""
-        return attrs.evolve(self, traces=traces)
+        """The table with these traces as the last moves and shots (sharing what was derived
+        from this one: the ground and the units are the same)."""
+        new = attrs.evolve(self, traces=traces)
+        object.__setattr__(new, "_derived", self._derived)
+        return new
 
     def in_measure(self, measure: Measure | str) -> Table:
         """The same table expressed in another measure (every length converted)."""
