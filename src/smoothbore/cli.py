@@ -36,6 +36,7 @@ from smoothbore.core.ruleset import Mechanism, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.simulation import battle_name, resolve_ruleset, simulate
+from smoothbore.table import draw, table_of
 from smoothbore.views import distribution_table, headline, percent, say, summary
 
 __all__ = ["main"]
@@ -120,6 +121,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="print the outcome and the final state as JSON")
     fight.add_argument("--record", metavar="FILE", default=None,
                        help="also write the battle record (start, actions, events) to FILE")
+    fight.add_argument("--svg", metavar="FILE", default=None,
+                       help="also draw the table at the end (terrain, units, the last moves "
+                            "and shots) as SVG in FILE")
     again = commands.add_parser(
         "replay",
         help="replay a battle record and check every step gives the events it recorded",
@@ -134,6 +138,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="the ruleset as module:ATTRIBUTE, for one that is not installed "
                             "(default: the record's, by name)")
     again.add_argument("--quiet", action="store_true", help="print only the end")
+    again.add_argument("--svg", metavar="FILE", default=None,
+                       help="also draw the table at the end as SVG in FILE")
     many = commands.add_parser(
         "simulate",
         help="play many battles to their end and report who wins",
@@ -469,6 +475,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
                   until=until)
     if args.record is not None:
         _write(args.record, BattleRecord.of(ruleset.name, played).to_json(), "--record")
+    if args.svg is not None:
+        _draw(args.svg, played.end, f"the {battle} battle")
     if args.json:
         print(json.dumps(_battle_json(ruleset.name, battle, args.seed, played), indent=2))
         return 0
@@ -495,6 +503,15 @@ def _write(path: str, text: str, option: str) -> None:
                                 ) from None
 
 
+def _draw(path: str, state: Any, battle: str) -> None:
+    """Write the table a battle ended on as SVG (``--svg``)."""
+    table = table_of(state)
+    if table is None:
+        raise InvalidValueError("--svg", path, f"a battle played on a table ({battle} is "
+                                "played from facts the players give, with no table to draw)")
+    _write(path, draw(table), "--svg")
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         with open(args.file, "rb") as source:
@@ -511,6 +528,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
     record = BattleRecord.from_json(text.decode("utf-8"), ruleset.turn)
     played = record.replay(ruleset.turn)
+    if args.svg is not None:
+        _draw(args.svg, played.end, "this battle")
     if not args.quiet:
         print(played.narrate(ruleset.turn))
         print()

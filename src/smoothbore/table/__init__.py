@@ -61,7 +61,7 @@ from smoothbore.table.sight import (
     visible_enemies,
 )
 from smoothbore.table.svg import draw, write_svg
-from smoothbore.table.tabletop import Edge, Table
+from smoothbore.table.tabletop import Edge, Table, table_of
 from smoothbore.table.terrain import LINEAR_KINDS, Feature, TerrainKind, terrain_kind
 from smoothbore.table.traces import MoveTrace, ShotTrace, Trace
 
@@ -124,6 +124,7 @@ __all__ = [
     "route",
     "sighting",
     "sightings",
+    "table_of",
     "terrain_kind",
     "touching_faces",
     "turn",

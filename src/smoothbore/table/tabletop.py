@@ -25,7 +25,7 @@ from .measure import Measure
 from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
 from .traces import MoveTrace, ShotTrace, Trace
 
-__all__ = ["Edge", "Table"]
+__all__ = ["Edge", "Table", "table_of"]
 
 T = TypeVar("T")
 
@@ -343,3 +343,10 @@ def _known(found: Mapping[str, object]) -> str:
 
 def _n(value: float) -> str:
     return f"{value:g}"
+
+
+def table_of(state: object) -> Table | None:
+    """The table a battle state is played on (a rule book keeps it in its ``extra``), or
+    None for a battle whose facts the caller gives."""
+    table = getattr(getattr(state, "extra", None), "table", None)
+    return table if isinstance(table, Table) else None
