@@ -362,6 +362,29 @@ def test_battle_record_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert "--record=" in capsys.readouterr().err
 
 
+def test_svg_draws_the_table_a_battle_ended_on(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    path, record = tmp_path / "end.svg", tmp_path / "battle.json"
+    argv = ["battle", TOY, "--battle", "field", "--quiet", "--svg", str(path)]
+    assert main([*argv, "--record", str(record)]) == 0
+    svg = ET.parse(path).getroot()
+    classes = [e.get("class", "") for e in svg.iter()]
+    assert sum(c.startswith("unit ") for c in classes) == 4  # the four companies
+    assert any("light-woods" in c for c in classes)
+    ids = {e.get("id") for e in svg.iter()}
+    assert {"unit-r1", "unit-b2", "terrain-w"} <= ids
+    again = tmp_path / "again.svg"
+    assert main(["replay", str(record), "--quiet", "--ruleset", TOY, "--svg", str(again)]) == 0
+    assert again.read_text("utf-8") == path.read_text("utf-8")  # the same battle, drawn
+    capsys.readouterr()
+    assert main(["battle", TOY, "--quiet", "--svg", str(tmp_path / "none.svg")]) == 2
+    err = capsys.readouterr().err
+    assert "--svg=" in err and "no table to draw" in err and err.count("\n") == 1
+    assert not (tmp_path / "none.svg").exists()
+
+
 @pytest.mark.parametrize("argv", [
     ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"],
     ["simulate", "will_awi", "--runs", "1000000", "--jobs", "2"],

@@ -292,3 +292,15 @@ def test_the_ipython_extension_shows_units_and_commanders_as_tables() -> None:
     commander = Tree(unit_html(state.commanders[0]))
     assert commander.all("caption") == [state.commanders[0].name]
     assert len(commander.all("tr")) == len(type(state.commanders[0]).__attrs_attrs__)
+
+
+def test_a_battle_played_on_a_table_shows_the_table_it_ended_on() -> None:
+    from tests import toy_ruleset as toy
+
+    played = play(toy.TURN, toy.field_battle(2), random_policy(2))
+    view = Tree(played._repr_html_())
+    units = [a for tag, a, _ in view.elements if tag == "g" and (a.get("class") or "")
+             .startswith("unit ")]
+    assert len(units) == len(played.end.units) == 4
+    plain = Tree(play(toy.TURN, toy.example_battle(2), random_policy(2))._repr_html_())
+    assert plain.count("svg") == 0

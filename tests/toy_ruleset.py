@@ -41,6 +41,7 @@ from smoothbore.core import (
     enter_phase,
     phase_scoped,
 )
+from smoothbore.table import Feature, Footprint, Table
 
 RULE = "Toy rules"
 RULE_FIRE = "Toy rules 2 (fire)"
@@ -76,6 +77,7 @@ class Extra:
     active: str = RED
     fired: frozenset[str] = phase_scoped(factory=frozenset)
     rallied: bool = phase_scoped(False)
+    table: Table | None = None
 
 
 @attrs.frozen
@@ -237,6 +239,19 @@ def new_battle(seed: int, turn_limit: int | None = 3, hit_on: int = 4, name: str
     )
 
 
+def field_battle(seed: int) -> Toy:
+    """The default battle on a 24 x 12 inch table with a wood: the companies stand in line
+    facing each other (the toy rules measure nothing; the table is drawn)."""
+    line = {"bases": 2, "frontage": 2.0, "depth": 1.0}
+    table = Table(24, 12, features=(Feature("w", "light woods", outline=(
+        (10, 4), (14, 4), (14, 8), (10, 8))),), footprints=(
+        Footprint("r1", 6, 2, 0.0, side=RED, **line), Footprint("r2", 18, 2, 0.0, side=RED, **line),
+        Footprint("b1", 6, 10, 180.0, side=BLUE, **line),
+        Footprint("b2", 18, 10, 180.0, side=BLUE, **line)))
+    start = new_battle(seed, name="field")
+    return start.with_extra(table=table)
+
+
 def example_battle(seed: int) -> Toy:
     """The default battle: three turns."""
     return new_battle(seed)
@@ -250,7 +265,7 @@ def long_battle(seed: int) -> Toy:
 RULESET = Ruleset(
     name="toy", title="Toy Skirmish", period="none", edition="1", aliases=("skirmish",),
     dice=("d6",), phases=PHASES, mechanisms=(Mechanism.of(fire_roll, RULE_FIRE),), turn=TURN,
-    example=example_battle, scenarios=(("long", long_battle),),
+    example=example_battle, scenarios=(("long", long_battle), ("field", field_battle)),
 )
 
 

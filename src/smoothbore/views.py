@@ -18,6 +18,7 @@ import attrs
 
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.ruleset import spell
+from smoothbore.table import draw, table_of
 
 if TYPE_CHECKING:
     from smoothbore.core.chance import Estimate, RollRecord
@@ -656,8 +657,9 @@ def step_html(step: Any, state: object = None, turn: object = None) -> str:
 
 
 def played_html(played: Any, turn: object = None) -> str:
-    """A played battle: its ending first, then each step as a collapsible item (folded
-    under "more" after the first few hundred)."""
+    """A played battle: its ending first, the table it ended on (for a battle played on a
+    table), then each step as a collapsible item (folded under "more" after the first few
+    hundred)."""
     steps = played.steps
     shown = "".join(f"<li>{step_html(s, played.start, turn)}</li>" for s in steps[:300])
     more = f"<p>… {len(steps) - 300} more steps</p>" if len(steps) > 300 else ""
@@ -665,7 +667,9 @@ def played_html(played: Any, turn: object = None) -> str:
     summary_html = (f"<p><b>{html.escape(lines[0])}</b></p><ul>"
                     + "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines[1:])
                     + "</ul>")
-    return (f"<div class='smoothbore smoothbore-played'>{summary_html}"
+    table = table_of(played.end)
+    drawing = "" if table is None else f"<div class='smoothbore-table'>{draw(table)}</div>"
+    return (f"<div class='smoothbore smoothbore-played'>{summary_html}{drawing}"
             f"<details><summary>{len(steps)} steps, narrated</summary><ol>{shown}</ol>{more}"
             "</details></div>")
 
