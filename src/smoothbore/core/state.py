@@ -17,6 +17,7 @@ from typing import Any, Generic, Self, TypeVar
 import attrs
 
 from smoothbore.core.chance import SamplingDice
+from smoothbore.core.derived import Memo, derive, derived_field
 from smoothbore.core.errors import InvalidValueError, LoadError
 from smoothbore.core.validate import REFERS_TO, at_least, check_range
 
@@ -370,9 +371,7 @@ class BattleState(Generic[U, C, X, O]):
     turn: int = attrs.field(default=1, validator=at_least(1))
     phase: str = ""
     scenario: Scenario = Scenario()
-    _derived: dict[Callable[[Any], Any], Any] = attrs.field(
-        factory=dict, init=False, eq=False, repr=False
-    )
+    _derived: Memo = derived_field()
 
     def __attrs_post_init__(self) -> None:
         for group in ("units", "commanders"):
@@ -444,12 +443,7 @@ class BattleState(Generic[U, C, X, O]):
         same questions (who may fire, which tests are due) and share one answer. ``query``
         must be a pure function of the state (a module-level function, so its answers are
         shared by identity)."""
-        memo = self._derived
-        try:
-            answer: T = memo[query]
-        except KeyError:
-            answer = memo[query] = query(self)
-        return answer
+        return derive(self._derived, query, self)
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled without what was derived from it: that is worked out again on demand

@@ -17,6 +17,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from smoothbore.core import InvalidValueError, NamedEnum
+from smoothbore.core.derived import Memo, derive, derived_field
 from smoothbore.core.validate import finite
 
 from .footprints import CommanderMark, Footprint, Point
@@ -119,8 +120,7 @@ class Table:
     traces: tuple[Trace, ...] = attrs.field(
         default=(), converter=_traces)
     home_edges: tuple[tuple[str, Edge], ...] = attrs.field(default=(), converter=_home_edges)
-    _derived: dict[Callable[[Any], Any], Any] = attrs.field(
-        factory=dict, init=False, eq=False, repr=False, hash=False)
+    _derived: Memo = derived_field()
 
     def __attrs_post_init__(self) -> None:
         _unique("Table.features", [f.feature_id for f in self.features])
@@ -211,12 +211,7 @@ class Table:
         differ only in their traces (``with_traces``) share the answers, so a query reads
         the ground, the footprints and the commanders, never the traces. ``query`` must be a
         pure, module-level function of the table."""
-        memo = self._derived
-        try:
-            answer: T = memo[query]
-        except KeyError:
-            answer = memo[query] = query(self)
-        return answer
+        return derive(self._derived, query, self)
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled without what was derived from it: that is worked out again on demand
