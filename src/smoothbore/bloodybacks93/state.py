@@ -62,7 +62,7 @@ class Extra:
     in later turns) or stopped routing (``recovered``: they may not activate) this turn, and
     the melees deferred to its end (``deferred``)."""
 
-    card: Card | None = phase_scoped(None)  # noqa: RUF009 (a scoped attrs field)
+    card: Card | None = phase_scoped(None)
     active: tuple[str, ...] = phase_scoped((), metadata=refers_to("commanders"))
     activated: tuple[Activated, ...] = phase_scoped(())
     deck: tuple[Card, ...] = turn_scoped(DECK)
