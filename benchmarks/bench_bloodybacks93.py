@@ -1,18 +1,24 @@
 """Benchmark of a whole Bloodybacks 9.3 charge (impetus, check to stand, melee, cohesion
-tests): one sampled charge, cold (defenders new every call, so every cache misses, as in a
-game) next to warm (the same charge repeated, caches hit); its exact distribution for 1x1,
-2x2 and 3x3 units, cold (caches cleared before each) with the peak memory traced; the exact
-odds of a charge step in the embedded battle (``odds_of_step``), cold; then random battles
-played to the end on the embedded battle (target: 50 a second on one core).
+tests) and of a charge step. What each line measures:
+
+- one sampled charge (``resolve_charge`` with seeded ``SamplingDice`` keeping every roll),
+  warm (the same charge repeated, the ruleset's caches hit) and COLD (defenders of a new
+  size every call, so every cache misses, as in a game where units change; target < 50 us);
+- its exact distribution (``odds(resolve_charge, ...)``: the default result, each unit
+  after the charge with its fate, who won and the fall back) for 1x1, 2x2 and 3x3 units,
+  COLD (every memoised rule and kept distribution cleared before each call), median of
+  three, with the peak memory traced by tracemalloc (targets: 2x2 < 50 ms, 3x3 < 300 ms and
+  < 100 MiB); the same charges in detail (``charge_in_detail``: every roll kept in the
+  result, so many more outcomes), for comparison;
+- the exact odds of the first charge offered in the embedded battle (``odds_of_step``, by
+  each unit's status), COLD (caches cleared) and warm, median of three (target < 100 ms);
+- random battles played to the end on the embedded battle (target: 50 a second).
 
 Run: python benchmarks/bench_bloodybacks93.py
 
 Each call is timed on its own with time.perf_counter and the median is printed. As ``timeit``
 does by default, the garbage collector is off while a block of timed calls runs (and on
-between blocks). The ruleset memoises a few pure rules on their frozen arguments and the core
-keeps each distinct check's exact distribution, so repeating one charge runs with warm caches:
-the benchmark also times charges whose defenders are new every call (every ruleset cache
-misses), and reports the first exact call in the process apart from the median of the others.
+between blocks).
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ import gc
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
 from smoothbore.battle import play, random_policy
 from smoothbore.bloodybacks93 import TURN, example_battle
 from smoothbore.bloodybacks93.charges import ChargeFacts
-from smoothbore.bloodybacks93.melee import resolve_charge
+from smoothbore.bloodybacks93.melee import charge_in_detail, resolve_charge
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit
 from smoothbore.core import SamplingDice, odds, odds_of_step
 from smoothbore.core import stages as _stages
@@ -98,21 +105,25 @@ def random_battles(battles: int) -> tuple[float, float]:
 
 
 def _clear_caches() -> None:
-    """Forget every memoised rule and distribution, so the next exact call is cold."""
+    """Forget every memoised rule and kept distribution, so the next exact call is cold."""
     import smoothbore.bloodybacks93.charges as charges_module
+    import smoothbore.bloodybacks93.commanders as commanders_module
     import smoothbore.bloodybacks93.melee as melee_module
     import smoothbore.bloodybacks93.morale as morale_module
+    import smoothbore.bloodybacks93.shooting as shooting_module
+    import smoothbore.bloodybacks93.units as units_module
     import smoothbore.core.checks as checks_module
 
     _stages._kept.clear()
-    for module in (checks_module, melee_module, charges_module, morale_module):
+    for module in (checks_module, melee_module, charges_module, morale_module, units_module,
+                   shooting_module, commanders_module):
         for value in vars(module).values():
             clear = getattr(value, "cache_clear", None)
             if clear is not None:
                 clear()
 
 
-def exact_cold(size: int) -> tuple[float, float, int]:
+def exact_cold(size: int, rule: Callable[..., Any] = resolve_charge) -> tuple[float, float, int]:
     """Seconds, peak MiB (tracemalloc) and outcomes of the exact distribution of a
     ``size`` x ``size`` charge, every cache cleared first (median of three)."""
     import tracemalloc
@@ -124,19 +135,20 @@ def exact_cold(size: int) -> tuple[float, float, int]:
         _clear_caches()
         gc.collect()
         start = time.perf_counter()
-        outcomes = len(odds(resolve_charge, chargers, defenders, FACTS))
+        outcomes = len(odds(rule, chargers, defenders, FACTS))
         times.append(time.perf_counter() - start)
     _clear_caches()
+    gc.collect()
     tracemalloc.start()
-    odds(resolve_charge, chargers, defenders, FACTS)
+    odds(rule, chargers, defenders, FACTS)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return statistics.median(times), peak, outcomes
 
 
-def step_odds_cold() -> tuple[float, int, str]:
+def step_odds(cold: bool) -> tuple[float, int, str]:
     """Seconds and outcomes of the exact odds of the first charge offered in the embedded
-    battle (each unit's status), every cache cleared first (median of three)."""
+    battle (each unit's status), caches cleared first when ``cold`` (median of three)."""
     from smoothbore.bloodybacks93.actions import Charge
 
     state = example_battle(0)
@@ -154,7 +166,8 @@ def step_odds_cold() -> tuple[float, int, str]:
 
     times, outcomes = [], 0
     for _ in range(3):
-        _clear_caches()
+        if cold:
+            _clear_caches()
         start = time.perf_counter()
         outcomes = len(odds_of_step(TURN, state, charges[0], view=view))
         times.append(time.perf_counter() - start)
@@ -163,6 +176,9 @@ def step_odds_cold() -> tuple[float, int, str]:
 
 
 def main() -> None:
+    import os
+
+    print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     first = timed_block(lambda: odds(resolve_charge, CHARGERS, DEFENDERS, FACTS), 1)[0]
     exact = statistics.median(
         timed_block(lambda: odds(resolve_charge, CHARGERS, DEFENDERS, FACTS), 50))
@@ -181,15 +197,22 @@ def main() -> None:
         seconds, peak, outcomes = exact_cold(size)
         print(f"exact {size}x{size}, COLD median of 3:        {seconds * 1e3:8.1f} ms, peak "
               f"{peak:6.1f} MiB, {outcomes} outcomes{target}")
-    seconds, outcomes, names = step_odds_cold()
-    print(f"odds_of_step, charge {names}, COLD: {seconds * 1e3:8.1f} ms, {outcomes} "
+    for size in (1, 2, 3):
+        seconds, peak, outcomes = exact_cold(size, charge_in_detail)
+        print(f"in detail {size}x{size}, COLD median of 3:    {seconds * 1e3:8.1f} ms, peak "
+              f"{peak:6.1f} MiB, {outcomes} outcomes")
+    seconds, outcomes, names = step_odds(cold=True)
+    print(f"odds_of_step, charge {names}, COLD:     {seconds * 1e3:8.1f} ms, {outcomes} "
           "outcomes (target < 100 ms)")
+    seconds, outcomes, names = step_odds(cold=False)
+    print(f"odds_of_step, charge {names}, warm:     {seconds * 1e3:8.1f} ms")
     rate, steps = random_battles(200)
     print(f"random battles to the end:              {rate:8.1f} a second (target > 50), "
           f"{steps:.0f} steps a battle")
     print(f"exact outcomes: {len(dist)}; P(reach melee) = "
           f"{float(dist.probability(lambda o: o.fought)):.4f}; P(defender breaks) = "
           f"{float(dist.probability(lambda o: o.verdict().defender.value != 'holds')):.4f}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

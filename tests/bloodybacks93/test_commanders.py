@@ -69,3 +69,16 @@ def test_fate_table() -> None:
     healthy = Commander("k", "K", BRITISH)
     with pytest.raises(InvalidValueError):
         odds(commander_fate, healthy)
+
+
+@pytest.mark.parametrize(("losses", "rifles", "constitution"),
+                         [(0, False, 9), (2, False, 9), (5, True, 3), (12, False, 12)])
+def test_risk_composed_equals_every_branch(losses: int, rifles: bool, constitution: int
+                                           ) -> None:
+    """Risk to commanders, written as stages (the risk roll, then the wound): composed, the
+    same distribution as the walk of every branch of the same stages."""
+    commander = Commander("k", "K", BRITISH, constitution=constitution, attached_to="u")
+    composed = odds(risk_to_commander, commander, losses, rifles=rifles)
+    assert composed == odds(risk_to_commander.play, commander, losses, rifles=rifles)
+    unhurt = sum(1 for roll in D12_FACES if roll - (2 if rifles else 0) > losses or not losses)
+    assert composed.probability(lambda r: not r.struck) == Fraction(unhurt, 12)

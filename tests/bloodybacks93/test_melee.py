@@ -10,19 +10,31 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
+from smoothbore.bloodybacks93.charges import ChargeFacts, Contact, check_to_stand, roll_impetus
 from smoothbore.bloodybacks93.melee import (
+    ChargeResult,
     Fate,
+    SideAfter,
+    charge_in_detail,
     cohesion_sequence,
+    fate_of,
     has_bayonets,
     melee_dice,
     melee_need,
     resolve_charge,
+    roll_melee,
 )
 from smoothbore.bloodybacks93.options import Options
 from smoothbore.bloodybacks93.shooting import Cover
-from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Troops, Unit, UnitType
-from smoothbore.core import SamplingDice, odds
+from smoothbore.bloodybacks93.units import (
+    AMERICAN,
+    BRITISH,
+    Troops,
+    Unit,
+    UnitType,
+    take_melee_losses,
+)
+from smoothbore.core import Dice, SamplingDice, odds
 
 from .oracle import one_die, pool, pool_by_convolution, results_of
 
@@ -161,7 +173,7 @@ def test_cold_steel_never_draws() -> None:
 def test_losses_on_both_sides() -> None:
     """Resolve melee: each success is a stamina loss and a DRP on each defender, each failure
     on each charger."""
-    dist = odds(resolve_charge, (REGULARS,), (CONTINENTALS,), ChargeFacts())
+    dist = odds(charge_in_detail, (REGULARS,), (CONTINENTALS,), ChargeFacts())
     for outcome in dist.outcomes:
         if outcome.fought:
             charger, defender = outcome.chargers[0], outcome.defenders[0]
@@ -183,7 +195,7 @@ def test_multi_unit_charge_uses_combined_size() -> None:
     """Multiple unit melee: impetus uses the combined size of all chargers; losses fall on
     each charging unit."""
     second = attrs.evolve(REGULARS, id="c2", name="Light Bobs")
-    dist = odds(resolve_charge, (REGULARS, second), (CONTINENTALS,), ChargeFacts())
+    dist = odds(charge_in_detail, (REGULARS, second), (CONTINENTALS,), ChargeFacts())
     # 40 v 20 is 2:1: 4 dice + 1 cold steel + 2, each at or under 2 x 4
     impetus = dist.map(lambda o: o.impetus)
     assert {k: impetus.probability(k) for k in impetus.outcomes} == pool_by_convolution(
@@ -256,8 +268,8 @@ def test_two_chargers_staged_equals_replayed() -> None:
     charger tests on its own."""
     second = attrs.evolve(MILITIA, id="m2", name="More militia", size=10)
     facts = ChargeFacts()
-    staged = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
-    replayed = odds(resolve_charge.play, (MILITIA, second), (HESSIANS,), facts)
+    staged = odds(charge_in_detail, (MILITIA, second), (HESSIANS,), facts)
+    replayed = odds(charge_in_detail.play, (MILITIA, second), (HESSIANS,), facts)
     assert staged == replayed
     lost = [o for o in staged.outcomes if o.winner == "defenders won the melee"]
     assert all(len(o.charger_tests) == 2 and None not in o.charger_tests for o in lost)
@@ -278,3 +290,117 @@ def test_each_unit_counts_only_its_own_commander_in_its_tests() -> None:
     staged = odds(resolve_charge, (MILITIA, second), (HESSIANS,), facts)
     assert staged == odds(resolve_charge.play, (MILITIA, second), (HESSIANS,), facts)
     assert staged != odds(resolve_charge, (MILITIA, second), (HESSIANS,), ChargeFacts())
+
+
+def by_parts(
+    chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts,
+    options: Options, *, dice: Dice,
+) -> tuple[object, ...]:
+    """(Oracle) the charge put together by hand from its public parts (impetus, the check
+    to stand, the melee roll, the losses and ``cohesion_sequence``), walked branch by
+    branch: what each unit ends as, and who won."""
+    holds = facts.defender_holds_works
+    impetus = roll_impetus(chargers, defenders, facts, dice=dice)
+    stand = check_to_stand(defenders, impetus, facts, dice=dice)
+    stand_tests = stand.tests or (None,) * len(defenders)
+    fighters = [i for i, s in enumerate(stand.standing(facts))
+                if s and not stand.defenders[i].destroyed]
+    if not fighters:
+        return ("defenders did not stand", chargers, stand.defenders,
+                tuple(Fate.HOLDS for _ in chargers),
+                tuple(fate_of(u, t, holds) for u, t in zip(stand.defenders, stand_tests,
+                                                             strict=True)), False)
+    fighting = tuple(stand.defenders[i] for i in fighters)
+    count = max(0, melee_dice(chargers, fighting, facts, options).total)
+    successes = roll_melee(count, melee_need(impetus, fighting, facts).total, dice=dice)
+    failures = count - successes
+    after = cohesion_sequence(
+        tuple(take_melee_losses(u, failures) for u in chargers),
+        tuple(take_melee_losses(u, successes) for u in fighting), successes, failures, facts,
+        impetus if options.impetus_penalty_after_melee else None, dice=dice)
+    units = list(stand.defenders)
+    tests = list(stand_tests)
+    for slot, i in enumerate(fighters):
+        units[i] = after.defenders[slot]
+        if after.defender_tests[slot] is not None:
+            tests[i] = after.defender_tests[slot]
+    winner = ("chargers won the melee" if successes > failures else
+              "defenders won the melee" if failures > successes else "melee drawn")
+    return (winner, after.chargers, tuple(units),
+            tuple(fate_of(u, t) for u, t in zip(after.chargers, after.charger_tests,
+                                                 strict=True)),
+            tuple(fate_of(u, t, holds) for u, t in zip(units, tests, strict=True)),
+            after.chargers_fall_back)
+
+
+def _plain(result: ChargeResult) -> tuple[object, ...]:
+    return (result.winner, result.chargers, result.defenders, result.charger_fates,
+            result.defender_fates, result.chargers_fall_back)
+
+
+def _units(name: str, side: str, count: int, **changes: object) -> tuple[Unit, ...]:
+    base = REGULARS if side == BRITISH else CONTINENTALS
+    return tuple(attrs.evolve(base, id=f"{name}{i}", name=f"{name}{i}", **changes)
+                 for i in range(count))
+
+
+@pytest.mark.parametrize(("chargers", "defenders", "facts", "options"), [
+    (_units("c", BRITISH, 2), _units("d", AMERICAN, 2), ChargeFacts(), Options()),
+    (_units("c", BRITISH, 2, quality=3, troops=Troops.OTHER), _units("d", AMERICAN, 1),
+     ChargeFacts(cover=Cover.FORTIFICATIONS), Options(impetus_penalty_after_melee=True)),
+    ((MILITIA,), (HESSIANS, attrs.evolve(HESSIANS, id="h2", stamina_losses=6)),
+     ChargeFacts(led=frozenset({"h2"}), behind_obstacle=True), Options()),
+    ((DRAGOONS,), (MILITIA, attrs.evolve(MILITIA, id="m2", quality=1)),
+     ChargeFacts(contact=Contact.REAR), Options(cavalry_experiment=True)),
+])
+def test_composed_charge_equals_the_charge_put_together_by_hand(
+    chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts,
+    options: Options,
+) -> None:
+    """Charges and melee, Multiple unit melee: the charge composed stage by stage (the two
+    sides' cohesion tests multiplied out as one chance node) has exactly the distribution
+    of the same charge assembled from its public parts and walked branch by branch; the
+    detailed charge ends the same way, and equals the walk of its own stages."""
+    composed = odds(resolve_charge, chargers, defenders, facts, options=options)
+    oracle = odds(by_parts, chargers, defenders, facts, options, max_branches=10**6)
+    assert composed.map(_plain) == oracle
+    assert sum(composed.probability(o) for o in composed.outcomes) == 1
+    detail = odds(charge_in_detail, chargers, defenders, facts, options=options)
+    assert detail.map(lambda o: o.result()) == composed
+    assert detail == odds(charge_in_detail.play, chargers, defenders, facts, options=options,
+                          max_branches=10**6)
+    assert len(detail) >= len(composed)
+
+
+def test_the_result_reads_like_the_detail() -> None:
+    """A charge's result has the units, fates, fall back, winner and verdict of the same
+    charge in detail, and prints the same verdict."""
+    seed = 11
+    played = resolve_charge((REGULARS,), (CONTINENTALS,), ChargeFacts(), dice=SamplingDice(seed))
+    detail = charge_in_detail((REGULARS,), (CONTINENTALS,), ChargeFacts(),
+                              dice=SamplingDice(seed))
+    assert played == detail.result()
+    assert played.verdict() == detail.verdict()
+    assert str(played) in str(detail)
+    assert played.fought == detail.fought
+    assert isinstance(played.charger_side, SideAfter)
+
+
+def test_played_charges_land_on_the_exact_outcomes_at_their_rates() -> None:
+    """Multiple unit melee: played two against two (the units as the tests left them),
+    every charge is an outcome of the exact distribution, and the fates come up at the
+    exact rates within five standard errors."""
+    from smoothbore.core import monte_carlo
+
+    chargers, defenders = _units("c", BRITISH, 2), _units("d", AMERICAN, 2)
+    exact = odds(resolve_charge, chargers, defenders, ChargeFacts())
+    dice = SamplingDice(2027)
+    for _ in range(300):
+        assert exact.weight(resolve_charge(chargers, defenders, ChargeFacts(), dice=dice)) > 0
+
+    def fates(*, dice: Dice) -> object:
+        played = resolve_charge(chargers, defenders, ChargeFacts(), dice=dice)
+        return played.verdict()
+
+    estimate = monte_carlo(fates, samples=4000, rng=11)
+    assert estimate.agrees_with(exact.map(lambda o: o.verdict()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import attrs
 import pytest
 
@@ -291,3 +293,38 @@ def test_a_charge_names_activated_units_and_enemies() -> None:
     gone = state.with_units(attrs.evolve(UNITS[3], destroyed=True))
     with pytest.raises(IllegalActionError, match="enemy units on the table"):
         step(gone, Charge(("b1",), ("a1",)))
+
+
+def test_risks_to_several_commanders_compose_like_their_walk() -> None:
+    """Risk to commanders after a melee, one commander at a time (B31): composed (each roll
+    one chance node), the commanders hit have the distribution of the walk of every branch
+    of the same stages; each is struck on his own roll."""
+    from smoothbore.bloodybacks93.steps_charges import risk_to_commanders
+    from smoothbore.bloodybacks93.units import AMERICAN, Commander
+    from smoothbore.core import odds
+
+    first = Commander("k", "Colonel", BRITISH, constitution=4, attached_to="u")
+    second = Commander("j", "Major", AMERICAN, constitution=9, attached_to="v")
+    at_risk = ((first, 3, "Grenadiers"), (second, 1, "Militia"))
+    composed = odds(risk_to_commanders, at_risk, None)
+    assert composed == odds(risk_to_commanders.play, at_risk, None)
+    assert composed.probability(()) == Fraction(9, 12) * Fraction(11, 12)
+    assert composed.probability(lambda hit: len(hit) == 2) == Fraction(3, 12) * Fraction(1, 12)
+    assert all(c.removed == (c.constitution < 1) for hit in composed.outcomes for c in hit)
+
+
+def test_the_closing_rule_of_a_charge_step_equals_its_walk() -> None:
+    """The end of a charge step (melee, moves, pursuit, risks to both commanders) composed
+    into states equals the walk of every branch of the same stages."""
+    from smoothbore.bloodybacks93.steps_charges import fight_and_risks
+    from smoothbore.core import odds
+
+    webster = attrs.evolve(COMMANDERS[0], attached_to="b1")
+    state = attrs.evolve(active(Card(RED, 3), (Activated("b1", "cb", 2),)),
+                         commanders=(webster, COMMANDERS[1]))
+    chargers, defenders = (state.unit("b1"),), (state.unit("a1"),)
+    args = (state, chargers, defenders, ChargeFacts(), True, ((webster,), (COMMANDERS[1],)),
+            None)
+    composed = odds(fight_and_risks, *args)
+    assert composed == odds(fight_and_risks.play, *args, max_branches=10**6)
+    assert any(s.commanders != state.commanders for s in composed.outcomes)

@@ -78,6 +78,8 @@ def test_sampling_dice_records_check_faces_reason_and_rule() -> None:
     assert "->" in records[0].narrate()
     assert result in odds(volley).outcomes
     assert dice.records_since(len(records)) == ()
+    assert dice.records == records and dice.records_since(1) == records[1:]
+    assert records[0].check == "2d6 at least 7"  # the check as words, written when read
 
 
 @settings(max_examples=40, deadline=None)

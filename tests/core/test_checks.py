@@ -314,3 +314,24 @@ def test_enumeration_limit_error_pickles_with_its_estimate() -> None:
     again = pickle.loads(pickle.dumps(error))
     assert (again.limit, again.estimate, again.setting) == (10, 99, "max_branches")
     assert str(again) == str(error)
+
+
+@pytest.mark.parametrize("dice", [(D6, D6), (D6,), (D10, AVERAGE_DIE), (D12, D6, D6)])
+@pytest.mark.parametrize("at_least", [True, False])
+def test_threshold_read_off_running_sums_matches_enumeration(
+    dice: tuple[object, ...], at_least: bool
+) -> None:
+    """A threshold without natural passes or fails is read off the running sums of the
+    dice's totals: the same as counting every face, for every modifier and target, up to
+    a certain pass and a certain fail."""
+    faces = [d.faces for d in dice]  # type: ignore[attr-defined]
+    combos = list(product(*faces))
+    for modifier in (-3, 0, 2):
+        for target in range(-2, 40):
+            passes = sum(1 for c in combos
+                         if (sum(c) + modifier >= target if at_least
+                             else sum(c) + modifier <= target))
+            dist = ThresholdCheck(dice, target, modifier,  # type: ignore[arg-type]
+                                  at_least=at_least).distribution()
+            assert dist.probability(True) == Fraction(passes, len(combos))
+            assert len(dist) == (2 if 0 < passes < len(combos) else 1)

@@ -194,3 +194,16 @@ def test_plot_draws_one_bar_per_outcome() -> None:
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_weights_kept_in_the_order_given_when_asked() -> None:
+    """``order=False`` keeps the outcomes as given (zero weights still dropped); a reduced
+    distribution already in lowest terms is itself."""
+    dist = Distribution.from_weights({3: 2, 1: 0, 2: 4}, order=False)
+    assert dist.outcomes == (3, 2) and dist.denominator == 6
+    assert Distribution.from_weights({3: 2, 2: 4}).outcomes == (2, 3)
+    lowest = Distribution.from_weights({1: 1, 2: 2})
+    assert lowest.reduced() is lowest
+    assert dist.reduced() == dist and dist.reduced().denominator == 3
+    with pytest.raises(InvalidValueError):
+        Distribution.from_weights({1: 1.5})  # type: ignore[dict-item]

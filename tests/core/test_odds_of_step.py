@@ -7,14 +7,25 @@ import time
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import pytest
 
 from smoothbore.battle import random_policy
 from smoothbore.bloodybacks93 import TURN as BB_TURN
 from smoothbore.bloodybacks93 import example_battle
 from smoothbore.bloodybacks93.actions import Charge
-from smoothbore.core import EnumerationLimitError, IllegalActionError, odds
-from smoothbore.core.stages import DEFAULT_MAX_STEP_BRANCHES, odds_of_step
+from smoothbore.core import (
+    D6,
+    EnumerationLimitError,
+    IllegalActionError,
+    InvalidValueError,
+    Log,
+    SamplingDice,
+    TotalCheck,
+    odds,
+)
+from smoothbore.core.chance import Dice
+from smoothbore.core.stages import DEFAULT_MAX_STEP_BRANCHES, Staged, closing, odds_of_step
 from smoothbore.will_awi.actions import EndPhase, Fire
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.state import new_battle
@@ -178,3 +189,116 @@ def test_will_charge_steps_have_exact_odds_fast() -> None:
             if len(seen) == 3:
                 return
     assert seen >= {DeclareCharge, Contact}
+
+
+# --- a step closed by a staged rule: its states grouped by the view before they multiply ----
+@attrs.frozen
+class _Toy:
+    units: tuple[int, ...]
+    extra: int
+
+
+def _toy_begin(state: _Toy, base: int) -> tuple[tuple[_Toy, int], None]:
+    return (state, base), None
+
+
+def _toy_hit(context: tuple[_Toy, int], _: None, *, dice: Dice) -> int:
+    return dice.roll(TotalCheck.of(1, D6), reason="hit", rule="t")
+
+
+def _toy_risk(context: tuple[_Toy, int], hit: int, *, dice: Dice) -> tuple[int, int]:
+    return hit, dice.roll(TotalCheck.of(2, D6), reason="risk", rule="t")
+
+
+def _toy_state(context: tuple[_Toy, int], value: tuple[int, int]) -> _Toy:
+    state, base = context
+    hit, risk = value
+    return _Toy((state.units[0] + base + hit,), risk)
+
+
+TOY_CLOSE = Staged("toy close", "t", _toy_begin, (_toy_hit, _toy_risk), _toy_state,
+                   one_to_one=True)
+
+
+class _ToyRule:
+    def __init__(self, tamper: bool = False) -> None:
+        self.tamper = tamper
+
+    def handler(self, state: _Toy, action: int, log: Log) -> _Toy:
+        base = log.dice.roll(TotalCheck.of(action, D6), reason="move", rule="t")
+        new = closing(TOY_CLOSE, state, base, dice=log.dice)
+        return attrs.evolve(new, extra=0) if self.tamper else new
+
+
+class _ToyTurn:
+    def __init__(self, tamper: bool = False) -> None:
+        self.rule = _ToyRule(tamper)
+
+    def check(self, state: _Toy, action: int) -> _ToyRule:
+        return self.rule
+
+
+def test_a_closing_rule_merges_on_the_view_before_the_step_multiplies() -> None:
+    """A handler that closes with a staged rule: the odds of the step, by the units alone,
+    equal the walk of the whole handler by hand (the risk roll, which the view does not
+    show, merged at once: one branch per distinct view, not per risk); with a view of the
+    whole state they equal it too; in play ``closing`` is the rule itself."""
+    turn, state = _ToyTurn(), _Toy((0,), 0)
+
+    def by_hand(view: Any) -> Any:
+        def step(*, dice: Dice) -> Any:
+            return view(turn.rule.handler(state, 2, Log(dice)))
+        return odds(step)
+
+    units = odds_of_step(turn, state, 2, view=lambda s: s.units)
+    assert units == by_hand(lambda s: s.units)
+    assert len(units) == 2 * 6 - 1 + 6 - 1  # 2d6 + d6: totals 3 to 18
+    whole = odds_of_step(turn, state, 2, view=lambda s: (s.units, s.extra))
+    assert whole == by_hand(lambda s: (s.units, s.extra))
+    assert len(whole) == 16 * 11
+    dice, again = SamplingDice(3), SamplingDice(3)
+    assert closing(TOY_CLOSE, state, 1, dice=dice) == TOY_CLOSE(state, 1, dice=again)
+
+
+def test_a_handler_must_return_the_closing_state_unchanged() -> None:
+    """Grouping by the view is sound only if the step ends with the closing rule's state."""
+    with pytest.raises(InvalidValueError, match="closing rule"):
+        odds_of_step(_ToyTurn(tamper=True), _Toy((0,), 0), 1, view=lambda s: s.units)
+
+
+def test_a_closing_rule_counts_toward_the_estimate() -> None:
+    """The states a closing rule composes count against ``max_branches`` (each as
+    CLOSING_STATE_WORK of a handler run), spread over the branches that share it, so a
+    step whose prefix multiplies costly closings is refused from its estimate at once."""
+    turn, state = _ToyTurn(), _Toy((0,), 0)
+    # 6d6 to move (31 totals), each closed by 66 composed states shown as 6 views: 186
+    # handler runs and 31 * 66 / 8 = 256 runs' worth of closing
+    start = time.perf_counter()
+    with pytest.raises(EnumerationLimitError, match="max_branches") as refused:
+        odds_of_step(turn, state, 6, view=lambda s: s.units, max_branches=300)
+    assert time.perf_counter() - start < HANG_GUARD
+    assert refused.value.estimate > 300
+    dist = odds_of_step(turn, state, 6, view=lambda s: s.units, max_branches=500)
+    assert len(dist) == 6 * 6 - 6 + 6
+
+
+def test_a_bloodybacks_charge_step_equals_the_walk_of_its_handler() -> None:
+    """The first charge offered in the embedded battle: its odds by each unit's status, and
+    by the units and commanders whole, equal the walk of every branch of the handler (the
+    melee, moves, pursuit and risks as chance nodes), projected the same way."""
+    state, charges = _charges()
+    action = charges[0]
+    rule = BB_TURN.check(state, action)
+
+    def by_hand(view: Any) -> Any:
+        def step(*, dice: Dice) -> Any:
+            return view(rule.handler(state, action, Log(dice)))
+        return odds(step, max_branches=10**6)
+
+    assert odds_of_step(BB_TURN, state, action, view=_status) == by_hand(_status)
+
+    def whole(s: Any) -> Any:
+        return s.units, s.commanders
+
+    assert odds_of_step(BB_TURN, state, action, view=whole, max_branches=10**5) == by_hand(
+        whole)

@@ -3,6 +3,7 @@ of the same definition; play uses the same stages; limits answer fast."""
 
 from __future__ import annotations
 
+import functools
 import time
 from fractions import Fraction
 
@@ -19,7 +20,7 @@ from smoothbore.core import (
     odds,
 )
 from smoothbore.core.chance import Dice
-from smoothbore.core.stages import Again, Done, Staged
+from smoothbore.core.stages import Again, Done, Roll, Staged
 
 HANG_GUARD = 30.0
 """Seconds: these tests catch a hang, not slowness (speed is measured in benchmarks/)."""
@@ -269,3 +270,55 @@ def test_odds_of_step_replays_apply_when_the_check_gives_no_handler() -> None:
     at_least_ten = sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
                        if a + b + c >= 10)
     assert dist.probability((2,)) == Fraction(at_least_ten, 216) == Fraction(5, 8)
+
+
+# --- a stage handing over a check (Roll), results without a finish, one-to-one finishes ----
+def _pair_begin(count: int) -> tuple[int, tuple[int, ...]]:
+    return count, ()
+
+
+def _roll_pair(count: int, value: tuple[int, ...], *, dice: Dice) -> Roll[tuple[int, ...]]:
+    """A die handed over as a check: the stage's value is the faces so far and this one."""
+    return Roll(TotalCheck.of(1, D6), "a die", "test", functools.partial(_append, value))
+
+
+def _append(value: tuple[int, ...], face: int) -> tuple[int, ...] | Again[tuple[int, ...]]:
+    faces = (*value, face)
+    return faces if len(faces) == 2 else Again(faces)
+
+
+PAIR = Staged("two d6 in order", "test", _pair_begin, (_roll_pair,))
+
+
+def test_a_stage_may_hand_over_a_check() -> None:
+    """A stage that returns Roll(check, ...) composes without being run again per outcome:
+    the same distribution as the branch walk of the same stages; in play the check is
+    rolled through the dice and recorded with the reason and rule given; without a finish
+    the last value is the result."""
+    dist = odds(PAIR, 2)
+    assert dist == odds(PAIR.play, 2)
+    assert len(dist) == 36 and dist.probability((6, 1)) == Fraction(1, 36)
+    dice = SamplingDice(5)
+    faces = PAIR(2, dice=dice)
+    assert tuple(r.faces[0] for r in dice.records) == faces
+    assert {(r.reason, r.rule) for r in dice.records} == {("a die", "test")}
+
+
+def test_a_handed_over_check_without_then_gives_the_value_itself() -> None:
+    rule = Staged("one d6", "test", lambda: (None, None),
+                  (lambda c, v, *, dice: Roll(TotalCheck.of(1, D6), "d6", "t"),))
+    assert odds(rule) == TotalCheck.of(1, D6).distribution()
+    assert odds(rule.play) == odds(rule)
+
+
+def test_a_one_to_one_finish_gives_the_same_distribution() -> None:
+    """A finish vouched one-to-one skips looking for equal results: the same distribution
+    as the same rule merging them, with the results a stage gave with Done beside it."""
+
+    def finish(count: int, total: int) -> str:
+        return f"total {total}"
+
+    plain = Staged("sum", "test", _begin, (_add_die, _cap), finish)
+    vouched = Staged("sum", "test", _begin, (_add_die, _cap), finish, one_to_one=True)
+    assert odds(vouched, 3) == odds(plain, 3) == odds(plain.play, 3)
+    assert odds(vouched, 3).probability("high") == Fraction(20, 216)

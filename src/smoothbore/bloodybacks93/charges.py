@@ -101,14 +101,13 @@ def impetus_dice(
     """
     _check_sides(chargers, defenders)
     lead, target = chargers[0], defenders[0]
-    count = Modified(IMPETUS_BASE, "base impetus dice", RULE_IMPETUS)
     mods: list[Modifier] = []
     if target.disruption:
         mods.append(Modifier("target's DRPs", target.disruption, RULE_IMPETUS))
     if lead.disruption:
         mods.append(Modifier("charger's DRPs", -lead.disruption, RULE_IMPETUS))
     if facts.charger_commander_attached:
-        mods.append(Modifier("commander attached to chargers", 1, RULE_IMPETUS))
+        mods.append(_COMMANDER_ATTACHED)
     if facts.contact is not Contact.FRONT:
         mods.append(Modifier(f"contact to the {facts.contact}", CONTACT_DICE[facts.contact],
                              RULE_IMPETUS))
@@ -120,14 +119,24 @@ def impetus_dice(
         rule = RULE_MULTIPLE if len(chargers) > 1 else RULE_IMPETUS
         mods.append(Modifier(f"{label} ({mine} v {theirs})", steps, rule))
     if facts.uphill:
-        mods.append(Modifier("charging up a steep hill", -1, RULE_IMPETUS))
+        mods.append(_UPHILL)
     if uses_cold_steel(lead, facts):
-        mods.append(Modifier("cold steel", 1, RULE_IMPETUS))
-    if lead.is_cavalry and lead.heavy_cavalry:
-        mods.append(Modifier("heavy cavalry", 1, RULE_IMPETUS))
-    if facts.countercharged_by_cavalry and lead.is_cavalry:
-        mods.append(Modifier("cavalry countercharged by cavalry", -3, RULE_IMPETUS))
-    return count.plus(*mods)
+        mods.append(_COLD_STEEL)
+    if lead.is_cavalry:
+        if lead.heavy_cavalry:
+            mods.append(_HEAVY_CAVALRY)
+        if facts.countercharged_by_cavalry:
+            mods.append(_COUNTERCHARGED)
+    return _IMPETUS_DICE.plus(*mods)
+
+
+# the terms that never change, made once (every charge reads them)
+_IMPETUS_DICE = Modified(IMPETUS_BASE, "base impetus dice", RULE_IMPETUS)
+_COMMANDER_ATTACHED = Modifier("commander attached to chargers", 1, RULE_IMPETUS)
+_UPHILL = Modifier("charging up a steep hill", -1, RULE_IMPETUS)
+_COLD_STEEL = Modifier("cold steel", 1, RULE_IMPETUS)
+_HEAVY_CAVALRY = Modifier("heavy cavalry", 1, RULE_IMPETUS)
+_COUNTERCHARGED = Modifier("cavalry countercharged by cavalry", -3, RULE_IMPETUS)
 
 
 def impetus_need(lead: Unit, facts: ChargeFacts) -> Modified:
@@ -146,11 +155,13 @@ def impetus_check(
 
 
 def roll_impetus(
-    chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts, *, dice: Dice
+    chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts, *, dice: Dice,
+    check: PoolCheck | None = None,
 ) -> int:
-    """The charge's impetus: the number of impetus dice that succeed."""
+    """The charge's impetus: the number of impetus dice that succeed (``check``: the
+    impetus check, when the caller has it already)."""
     return dice.roll(
-        impetus_check(chargers, defenders, facts),
+        check if check is not None else impetus_check(chargers, defenders, facts),
         reason=f"impetus of {chargers[0].name}",
         rule=RULE_IMPETUS,
     )

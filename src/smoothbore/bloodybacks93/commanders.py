@@ -6,6 +6,7 @@ from __future__ import annotations
 import attrs
 
 from smoothbore.core import D12, Band, Dice, InvalidValueError, NamedEnum, TableCheck, TotalCheck
+from smoothbore.core.stages import Done, Staged
 
 from .rules import RULE_FATE, RULE_RISK
 from .units import Commander
@@ -35,21 +36,51 @@ def struck(roll: int, losses: int, *, rifles: bool = False) -> bool:
     return losses > 0 and roll - (RIFLE_ALLOWANCE if rifles else 0) <= losses
 
 
-def risk_to_commander(
-    commander: Commander, losses: int, *, dice: Dice, rifles: bool = False
-) -> Risk:
-    """Roll for an attached commander whose unit took ``losses`` (DRPs or stamina) from
-    shooting or melee; if struck, a d12 comes off his constitution and below 1 he is removed."""
+@attrs.frozen
+class _AtRisk:
+    """What a risk roll reads: the commander, the losses his unit took and whether they
+    came from rifles."""
+
+    commander: Commander
+    losses: int
+    rifles: bool
+
+
+def _begin(
+    commander: Commander, losses: int, *, rifles: bool = False
+) -> tuple[_AtRisk, None]:
     if losses < 0:
         raise InvalidValueError("losses", losses, "0 or more")
-    roll = dice.roll(TotalCheck.of(1, D12), reason=f"risk to {commander.name}", rule=RULE_RISK)
-    if not struck(roll, losses, rifles=rifles):
-        return Risk(roll, False, 0, commander)
-    wound = dice.roll(TotalCheck.of(1, D12), reason=f"wound to {commander.name}", rule=RULE_RISK)
-    constitution = commander.constitution - wound
-    after = attrs.evolve(commander, constitution=constitution, removed=constitution < 1,
-                         attached_to=None if constitution < 1 else commander.attached_to)
+    return _AtRisk(commander, losses, rifles), None
+
+
+def _risk_roll(at_risk: _AtRisk, _: None, *, dice: Dice) -> int | Done[Risk]:
+    """The risk roll: the d12, if he is struck; else the whole result (unhurt)."""
+    leader = at_risk.commander
+    roll = dice.roll(TotalCheck.of(1, D12), reason=f"risk to {leader.name}", rule=RULE_RISK)
+    if not struck(roll, at_risk.losses, rifles=at_risk.rifles):
+        return Done(Risk(roll, False, 0, leader))
+    return roll
+
+
+def _wound(at_risk: _AtRisk, roll: int, *, dice: Dice) -> Risk:
+    """The wound: a d12 off his constitution; below 1 he is removed."""
+    leader = at_risk.commander
+    wound = dice.roll(TotalCheck.of(1, D12), reason=f"wound to {leader.name}", rule=RULE_RISK)
+    constitution = leader.constitution - wound
+    after = attrs.evolve(leader, constitution=constitution, removed=constitution < 1,
+                         attached_to=None if constitution < 1 else leader.attached_to)
     return Risk(roll, True, wound, after)
+
+
+risk_to_commander: Staged[Risk] = Staged(
+    "risk to a commander", RULE_RISK, _begin, (_risk_roll, _wound),
+    doc="""Roll for an attached commander whose unit took ``losses`` (DRPs or stamina)
+    from shooting or melee; if struck, a d12 comes off his constitution and below 1 he is
+    removed: ``risk_to_commander(commander, losses, dice=dice, rifles=False)``. Written as
+    stages, so its exact odds are worked out once per commander and losses.""",
+)
+"""Risk to one attached commander (B31)."""
 
 
 class Fate(NamedEnum):

@@ -4,19 +4,27 @@ follow) (Bloodybacks 9.3, Charges and melee)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Sequence
 
 import attrs
 
 from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
-from smoothbore.core.stages import Again, Done, Staged
+from smoothbore.core.stages import Again, Roll, Staged, closing
 
 from . import activation as act
 from . import commanders, movement
 from .actions import Charge
 from .charges import ChargeFacts, evade, may_evade, must_evade, pursuit_distance
-from .melee import FALL_BACK_INCHES, ChargeOutcome, Fate, resolve_charge
+from .melee import (
+    FALL_BACK_INCHES,
+    ChargeOutcome,
+    ChargeResult,
+    Fate,
+    charge_in_detail,
+    resolve_charge,
+)
 from .options import Options
 from .reports import retire, retire_after_test
 from .rules import (
@@ -244,9 +252,9 @@ def fight(
 ) -> State:
     """Resolve the melee of a charge that made contact, with the commanders the state shows
     attached (any with the chargers adds an impetus die; each unit's own commander or the
-    CinC helps that unit's tests), then the moves, pursuit and risks that follow
-    (``melee_and_after`` and ``risk_to_commanders``, staged rules: exact odds merge equal
-    results between their stages)."""
+    CinC helps that unit's tests), then the moves, pursuit and risks that follow: the step
+    closes with ``fight_and_risks`` (a staged rule whose result is the new state, so the
+    exact odds of the step group its outcomes by their view before they multiply)."""
     facts = attrs.evolve(
         facts,
         charger_commander_attached=any(attached_commanders(state, u.id) for u in chargers),
@@ -254,14 +262,77 @@ def fight(
     )
     attached = tuple(attached_commanders(state, u.id) for u in chargers + defenders)
     report = None if getattr(log.dice, "exact", False) else log
-    units = melee_and_after(chargers, defenders, facts, state.options, pursue, attached,
-                            report, dice=log.dice)
-    new = with_units(state, *units)
-    at_risk = _at_risk(chargers + defenders, units, attached)
+    return closing(fight_and_risks, state, chargers, defenders, facts, pursue, attached,
+                   report, dice=log.dice)
+
+
+@attrs.frozen(eq=False)
+class _Step:
+    """What the closing stages of a charge step read: the state before the fight and what
+    the fight reads (``_Fight``)."""
+
+    state: State
+    fight: _Fight
+    memo: dict[tuple[Unit, ...], State] = attrs.field(factory=dict)
+
+
+def _begin_step(
+    state: State, chargers: tuple[Unit, ...], defenders: tuple[Unit, ...], facts: ChargeFacts,
+    pursue: bool, attached: tuple[tuple[Commander, ...], ...], log: Log | None,
+) -> tuple[_Step, None]:
+    return _Step(state, _Fight(chargers, defenders, facts, state.options, pursue, attached,
+                               log)), None
+
+
+def _fight_stage(step: _Step, _: None, *, dice: Dice) -> tuple[Unit, ...]:
+    """The melee, the moves and the pursuit (``melee_and_after``): every unit after."""
+    fight = step.fight
+    return melee_and_after(fight.chargers, fight.defenders, fight.facts, fight.options,
+                           fight.pursue, fight.attached, fight.log, dice=dice)
+
+
+Risked = tuple[tuple[Unit, ...], tuple[Commander, ...]]
+"""Every unit after the fight and the commanders hit."""
+
+
+def _risks_stage(
+    step: _Step, units: tuple[Unit, ...], *, dice: Dice
+) -> Risked | Roll[Risked]:
+    """Risk to every commander attached to a unit that took losses
+    (``risk_to_commanders``): the units and the commanders hit. Exact odds take the risks
+    as one chance node beside the units, without running the stage once per outcome."""
+    fight = step.fight
+    at_risk = _at_risk(fight.chargers + fight.defenders, units, fight.attached)
     if not at_risk:
-        return new
-    hit = risk_to_commanders(at_risk, report, dice=log.dice)
+        return units, ()
+    if getattr(dice, "exact", False):
+        return Roll(risk_to_commanders.check(at_risk, None), risk_to_commanders.name,
+                    risk_to_commanders.rule, functools.partial(_beside, units))
+    return units, risk_to_commanders(at_risk, fight.log, dice=dice)
+
+
+def _beside(units: tuple[Unit, ...], hit: tuple[Commander, ...]) -> Risked:
+    return units, hit
+
+
+def _new_state(step: _Step, value: Risked) -> State:
+    """The state after the fight (the units first, once per distinct units)."""
+    units, hit = value
+    new = step.memo.get(units)
+    if new is None:
+        new = step.memo[units] = with_units(step.state, *units)
     return new.with_commanders(*hit) if hit else new
+
+
+fight_and_risks: Staged[State] = Staged(
+    "charge: melee, moves, pursuit and risks", RULE_CHARGES, _begin_step,
+    (_fight_stage, _risks_stage), _new_state,
+    doc="""The end of a charge step: the melee and what follows (``melee_and_after``),
+    then the risk to the commanders of units that took losses (``risk_to_commanders``);
+    the result is the new state. Different units or commanders give different states
+    (``one_to_one``).""",
+    one_to_one=True,
+)
 
 
 @attrs.frozen(eq=False)
@@ -300,10 +371,13 @@ def _begin_fight(
 
 def _melee_stage(fight: _Fight, _: None, *, dice: Dice) -> Fought:
     """The charge from impetus to the last cohesion test (``resolve_charge``)."""
-    outcome = resolve_charge(fight.chargers, fight.defenders, fight.facts, dice=dice,
-                             options=fight.options)
     log = fight.log
-    if log is not None:
+    if log is None:  # only the units and their fates count
+        outcome: ChargeResult | ChargeOutcome = resolve_charge(
+            fight.chargers, fight.defenders, fight.facts, dice=dice, options=fight.options)
+    else:
+        outcome = charge_in_detail(fight.chargers, fight.defenders, fight.facts, dice=dice,
+                                   options=fight.options)
         names = " and ".join(c.name for c in fight.chargers)
         against = " and ".join(d.name for d in fight.defenders)
         log.add("melee", f"{names} charge {against}: {_describe(outcome, fight.defenders)}",
@@ -366,42 +440,51 @@ melee_and_after: Staged[tuple[Unit, ...]] = Staged(
 
 AtRisk = tuple[tuple[Commander, int, str], ...]
 """Each attached commander whose unit took losses, the losses and the unit's name."""
+HitSoFar = tuple[int, tuple[Commander, ...]]
+"""The next commander to roll for, and the commanders hit so far."""
 
 
-def _begin_risk(at_risk: AtRisk, log: Log | None) -> tuple[tuple[AtRisk, Log | None], int]:
-    return (at_risk, log), 0
+def _begin_risk(at_risk: AtRisk, log: Log | None) -> tuple[tuple[AtRisk, Log | None], HitSoFar]:
+    return (at_risk, log), (0, ())
 
 
 def _risk_stage(
-    context: tuple[AtRisk, Log | None], index: int, *, dice: Dice
-) -> int | Again[int] | Done[tuple[Commander, ...]]:
-    """One commander's risk roll (B31); his new state, if hit, is the rule's result."""
+    context: tuple[AtRisk, Log | None], value: HitSoFar, *, dice: Dice
+) -> HitSoFar | Again[HitSoFar] | Roll[HitSoFar | Again[HitSoFar]]:
+    """One commander's risk roll (B31); if hit, his new state joins those hit. Exact odds
+    take the roll as one chance node (``commanders.risk_to_commander``)."""
     at_risk, log = context
+    index = value[0]
     leader, losses, name = at_risk[index]
+    after = functools.partial(_after_risk, leader, value, len(at_risk))
+    if getattr(dice, "exact", False):
+        return Roll(commanders.risk_to_commander.check(leader, losses),
+                    commanders.risk_to_commander.name, RULE_RISK, after)
     result = commanders.risk_to_commander(leader, losses, dice=dice)
     (log if log is not None else Log(dice)).add(
         "risk", f"{leader.name}, with {name}: {result}", RULE_RISK, leader.id)
-    index += 1
+    return after(result)
+
+
+def _after_risk(
+    leader: Commander, value: HitSoFar, count: int, result: commanders.Risk
+) -> HitSoFar | Again[HitSoFar]:
+    index, hit = value
     if result.commander != leader:
-        return Done((result.commander, *_rest_at_risk(at_risk, index, log, dice)))
-    return Again(index) if index < len(at_risk) else index
+        hit = (*hit, result.commander)
+    index += 1
+    return Again((index, hit)) if index < count else (index, hit)
 
 
-def _rest_at_risk(
-    at_risk: AtRisk, index: int, log: Log | None, dice: Dice
-) -> tuple[Commander, ...]:
-    return risk_to_commanders(at_risk[index:], log, dice=dice) if index < len(at_risk) else ()
-
-
-def _no_hits(context: tuple[AtRisk, Log | None], index: int) -> tuple[Commander, ...]:
-    return ()
+def _hits(context: tuple[AtRisk, Log | None], value: HitSoFar) -> tuple[Commander, ...]:
+    return value[1]
 
 
 risk_to_commanders: Staged[tuple[Commander, ...]] = Staged(
-    "risk to commanders", RULE_RISK, _begin_risk, (_risk_stage,), _no_hits,
+    "risk to commanders", RULE_RISK, _begin_risk, (_risk_stage,), _hits,
     doc="""Risk to the commanders attached to units that took losses in a melee, one at a
-    time (a melee loss is one stamina loss, B31): the commanders hit, in their new state.
-    The commanders are independent, so the rest after a hit is its own chance node.""",
+    time (a melee loss is one stamina loss, B31): the commanders hit, in their new state,
+    in order.""",
 )
 
 

@@ -93,12 +93,15 @@ class SamplingDice:
 
     __slots__ = ("_blocks", "_buffer", "_key", "_record", "_records", "_rng")
 
+    exact = False
+    """Sampling dice roll one outcome (staged rules ask, to know they are played)."""
+
     def __init__(self, rng: RngLike = None, *, record: bool = True) -> None:
         self._rng: np.random.Generator | None = make_rng(rng)
         self._key = b""
         self._blocks = 0
         self._buffer: list[int] = []
-        self._records: list[RollRecord] = []
+        self._records: list[RollRecord | tuple[Any, ...]] = []
         self._record = record
 
     @classmethod
@@ -143,26 +146,38 @@ class SamplingDice:
         """Roll ``check`` and record it with its faces, reason and rule (unless these dice
         were made with ``record=False``, as for long Monte Carlo runs)."""
         outcome, faces = check.draw(self._pick)
-        if self._record:
-            self._records.append(RollRecord(description(check), faces, outcome, reason, rule))
+        if self._record:  # written out as a RollRecord only when someone reads it
+            self._records.append((check, faces, outcome, reason, rule))
         return outcome
+
+    def _written(self, start: int) -> tuple[RollRecord, ...]:
+        records = self._records
+        for i in range(start, len(records)):
+            kept = records[i]
+            if type(kept) is tuple:
+                check, faces, outcome, reason, rule = kept
+                records[i] = RollRecord(description(check), faces, outcome, reason, rule)
+        return tuple(records[start:])  # type: ignore[arg-type]
 
     @property
     def records(self) -> tuple[RollRecord, ...]:
         """Every roll made so far, in order."""
-        return tuple(self._records)
+        return self._written(0)
 
     def records_since(self, mark: int) -> tuple[RollRecord, ...]:
         """The rolls made after the first ``mark`` ones (``mark = len(dice.records)``)."""
-        return tuple(self._records[mark:])
+        return self._written(mark)
 
 
 class _EnumeratingDice:
     """Replays a rule along one chance branch: the outcomes on the path so far, then the
     first outcome of every new check. ``exact`` tells a staged rule that it may answer
-    with its whole distribution as one chance node."""
+    with its whole distribution as one chance node. ``work``: what this branch cost beyond
+    one run of the rule, in runs (a chance node that was costly to work out charges each
+    of its outcomes a share), for the estimates."""
 
-    __slots__ = ("choices", "denominator", "max_depth", "options", "position", "weight")
+    __slots__ = ("choices", "denominator", "max_depth", "options", "position", "weight",
+                 "work")
 
     exact = True
 
@@ -173,6 +188,7 @@ class _EnumeratingDice:
         self.weight = 1
         self.denominator = 1
         self.max_depth = max_depth
+        self.work = 0.0
 
     def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
         i = self.position
@@ -230,45 +246,63 @@ def walk(
     max_branches: int = DEFAULT_MAX_BRANCHES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     progress: Callable[[float], None] | None = None,
+    dice: _EnumeratingDice | None = None,
 ) -> tuple[Buckets, int]:
     """Call ``function(dice)`` once per chance branch: the results' weights by denominator,
     and the number of branches walked. The size of the tree is estimated from the branches
     walked so far (after the first, then every 256): past ``max_branches`` it stops at once
     with EnumerationLimitError giving the estimate. ``progress`` hears the share of the
-    tree walked, as estimated, at each of those points."""
-    dice = _EnumeratingDice(max_depth)
+    tree walked, as estimated, at each of those points. ``dice``: fresh enumerating dice
+    of a kind that knows more (the odds of a step pass their view)."""
+    if dice is None:
+        dice = _EnumeratingDice(max_depth)
     buckets: Buckets = {}
     branches = 0
+    spent = 0.0
     while True:
         branches += 1
+        dice.work = 0.0
         result = function(dice)
+        spent += 1.0 + dice.work
         bucket = buckets.setdefault(dice.denominator, {})
         bucket[result] = bucket.get(result, 0) + dice.weight
         if branches == 1 or branches & 255 == 0:
             share = dice.walked()
-            estimate = int(branches / share)
+            estimate = int(spent / share)
             if estimate > max_branches:
                 raise refuse(max_branches, "chance branches", estimate, "max_branches")
             if progress is not None:
                 progress(share)
         if not dice.advance():
             return buckets, branches
-        if branches >= max_branches:
+        if spent >= max_branches:
             raise refuse(max_branches, "chance branches",
-                         max(max_branches + 1, int(branches / dice.walked())), "max_branches")
+                         max(max_branches + 1, int(spent / dice.walked())), "max_branches")
 
 
 def merge(buckets: Buckets) -> Distribution[Any]:
     """One distribution from weights grouped by denominator."""
+    weights, common = merged(buckets)
+    return Distribution.from_weights(weights, common)
+
+
+def merged(buckets: Buckets) -> tuple[dict[Any, int], int]:
+    """Weights grouped by denominator as weights over their least common denominator (the
+    caller's dictionaries are left as they were)."""
     common = math.lcm(*buckets)
     if len(buckets) == 1:
-        return Distribution.from_weights(buckets[common], common)
-    weights: dict[Any, int] = {}
+        return buckets[common], common
+    # start from the largest bucket (a copy keeps the hashes: no outcome is hashed again)
+    largest = max(buckets, key=lambda denominator: len(buckets[denominator]))
+    scale = common // largest
+    weights = (dict(buckets[largest]) if scale == 1
+               else {result: weight * scale for result, weight in buckets[largest].items()})
     for denominator, bucket in buckets.items():
-        scale = common // denominator
-        for result, weight in bucket.items():
-            weights[result] = weights.get(result, 0) + weight * scale
-    return Distribution.from_weights(weights, common)
+        if denominator != largest:
+            scale = common // denominator
+            for result, weight in bucket.items():
+                weights[result] = weights.get(result, 0) + weight * scale
+    return weights, common
 
 
 def odds(

@@ -3,6 +3,7 @@ one-roll sampler that shows its faces, and a vectorised numpy sampler."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -154,6 +155,8 @@ def description(check: Check[Any]) -> str:
 
 
 def _dice_tuple(value: Any) -> tuple[Die, ...]:
+    if type(value) is tuple and value and all([type(d) is Die for d in value]):
+        return value
     dice = tuple(value) if not isinstance(value, Die) else (value,)
     if not dice or not all(isinstance(d, Die) for d in dice):
         raise InvalidValueError("dice", value, "a non-empty tuple of Die")
@@ -228,6 +231,13 @@ def _sum_weights(dice: tuple[Die, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((low + i, w) for i, w in enumerate(weights) if w)
 
 
+@functools.lru_cache(maxsize=1024)
+def _running_sums(dice: tuple[Die, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The natural totals of ``dice`` in order and the ways to make each or less."""
+    naturals = sorted(_sum_distribution(dice).items())
+    return tuple(t for t, _ in naturals), tuple(itertools.accumulate(w for _, w in naturals))
+
+
 def _draw_faces(dice: tuple[Die, ...], pick: Pick) -> tuple[int, ...]:
     return tuple(d.faces[pick(len(d.faces))] for d in dice)
 
@@ -252,9 +262,14 @@ Chunk = tuple[tuple[int, tuple[int, ...]], ...]
 
 
 @functools.lru_cache(maxsize=4096)
-def _pool_table(check: PoolCheck) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The die's faces and, for each, 1 if it is a success."""
-    return check.die.faces, tuple(int(check.succeeds(face)) for face in check.die.faces)
+def _pool_table(
+    check: PoolCheck,
+) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[Chunk, ...]]:
+    """The die's faces, for each 1 if it is a success, and the chunk tables of
+    ``_chunk_tables`` (a roll reads all of them at once)."""
+    faces = check.die.faces
+    hits = tuple(int(check.succeeds(face)) for face in faces)
+    return (faces, hits, *_chunk_tables(faces, hits))
 
 
 @functools.lru_cache(maxsize=256)
@@ -281,6 +296,13 @@ def _chunk_tables(faces: tuple[int, ...], hits: tuple[int, ...]) -> tuple[int, t
 _PASCAL = tuple(tuple(math.comb(n, k) for k in range(n + 1)) for n in range(65))
 """Binomial coefficients C(n, k) for pools of up to 64 dice."""
 
+_DIRECT_POWERS = 16
+"""Pools of up to this many dice raise to powers directly; larger ones multiply along."""
+
+_SMALL_POOL = 1_000
+"""Pools of up to this many dice of up to this many faces, without rerolls, are far inside
+``MAX_EXACT_BITS`` (10 million bits at most): their size needs no estimate."""
+
 
 @attrs.frozen(cache_hash=True)
 class PoolCheck(_Base[int]):
@@ -297,13 +319,15 @@ class PoolCheck(_Base[int]):
     reroll_failures: bool = False
 
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
-            raise InvalidValueError("PoolCheck.count", self.count, "an integer of 0 or more")
-        if isinstance(self.need, bool) or not isinstance(self.need, int):
-            raise InvalidValueError("PoolCheck.need", self.need, "an integer")
-        if not isinstance(self.die, Die):
+        count, need = self.count, self.need
+        if (type(count) is not int or count < 0) and (
+                isinstance(count, bool) or not isinstance(count, int) or count < 0):
+            raise InvalidValueError("PoolCheck.count", count, "an integer of 0 or more")
+        if type(need) is not int and (isinstance(need, bool) or not isinstance(need, int)):
+            raise InvalidValueError("PoolCheck.need", need, "an integer")
+        if type(self.die) is not Die and not isinstance(self.die, Die):
             raise InvalidValueError("PoolCheck.die", self.die, "a Die, such as D12")
-        if self.auto_pass & self.auto_fail:
+        if self.auto_pass and self.auto_fail and self.auto_pass & self.auto_fail:
             raise InvalidValueError(
                 "PoolCheck.auto_pass", sorted(self.auto_pass), "faces not also in auto_fail"
             )
@@ -351,29 +375,38 @@ class PoolCheck(_Base[int]):
         return (self.count + 1) * max(1, self.count * sides.bit_length())
 
     def _compute(self) -> Distribution[int]:
-        bits = self.exact_bits()
-        if bits > MAX_EXACT_BITS:
-            raise refuse(MAX_EXACT_BITS, "bits of exact weights", bits,
-                         "checks.MAX_EXACT_BITS")
+        n = self.count
+        if n > _SMALL_POOL or self.reroll_failures or len(self.die.faces) > _SMALL_POOL:
+            bits = self.exact_bits()
+            if bits > MAX_EXACT_BITS:
+                raise refuse(MAX_EXACT_BITS, "bits of exact weights", bits,
+                             "checks.MAX_EXACT_BITS")
         good, sides = self.success_weight()
         bad = sides - good
-        n = self.count
         if not good or not bad:
             return Distribution._trusted(((n if good else 0, sides**n),), sides**n)
         row = _PASCAL[n] if n < len(_PASCAL) else tuple(math.comb(n, k) for k in range(n + 1))
-        items = tuple([(k, row[k] * good**k * bad ** (n - k)) for k in range(n + 1)])
+        if n <= _DIRECT_POWERS:
+            items = tuple([(k, row[k] * good**k * bad ** (n - k)) for k in range(n + 1)])
+            return Distribution._trusted(items, sides**n)
+        # good**k * bad**(n - k), k = 0..n, one multiplication each way
+        goods = [1] * (n + 1)
+        bads = [1] * (n + 1)
+        for k in range(1, n + 1):
+            goods[k] = goods[k - 1] * good
+            bads[k] = bads[k - 1] * bad
+        items = tuple([(k, row[k] * goods[k] * bads[n - k]) for k in range(n + 1)])
         return Distribution._trusted(items, sides**n)
 
     def draw(self, pick: Pick) -> tuple[int, tuple[int, ...]]:
         if not self.reroll_failures:
-            faces, hits = _pool_table(self)
+            faces, hits, width, chunks = _pool_table(self)
             sides = len(faces)
             span = sides**self.count
             if span <= ONE_PICK and sides <= _CHUNK_SPAN:
                 # one uniform pick below sides**count, read as base-sides digits (the same as
                 # rolling each die), several digits at a time through precomputed chunks
                 value = pick(span)
-                width, chunks = _chunk_tables(faces, hits)
                 full = chunks[width]
                 size = len(full)
                 successes = 0
@@ -476,6 +509,8 @@ class ThresholdCheck(_Base[bool]):
     auto_fail: frozenset[int] = attrs.field(default=frozenset(), converter=_naturals)
 
     def __attrs_post_init__(self) -> None:
+        if type(self.target) is int and type(self.modifier) is int:
+            return
         for name in ("target", "modifier"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
@@ -491,10 +526,24 @@ class ThresholdCheck(_Base[bool]):
         return total >= self.target if self.at_least else total <= self.target
 
     def _compute(self) -> Distribution[bool]:
-        weights = {False: 0, True: 0}
-        for natural, weight in _sum_distribution(self.dice).items():
-            weights[self.passes(natural)] += weight
-        return Distribution.from_weights(weights)
+        if self.auto_pass or self.auto_fail:
+            weights = {False: 0, True: 0}
+            for natural, weight in _sum_distribution(self.dice).items():
+                weights[self.passes(natural)] += weight
+            return Distribution.from_weights(weights)
+        # the natural totals that pass are those from (or up to) one total: read the ways
+        # to make them off the running sums of the dice's totals
+        naturals, running = _running_sums(self.dice)
+        whole = running[-1]
+        if self.at_least:
+            first = bisect.bisect_left(naturals, self.target - self.modifier)
+            passing = whole - (running[first - 1] if first else 0)
+        else:
+            last = bisect.bisect_right(naturals, self.target - self.modifier)
+            passing = running[last - 1] if last else 0
+        if not passing or passing == whole:
+            return Distribution._trusted(((bool(passing), whole),), whole)
+        return Distribution._trusted(((False, whole - passing), (True, passing)), whole)
 
     def draw(self, pick: Pick) -> tuple[bool, tuple[int, ...]]:
         faces = _draw_faces(self.dice, pick)

@@ -20,9 +20,24 @@ U = TypeVar("U", bound=Hashable)
 def _ordered(weights: Mapping[T, int]) -> tuple[tuple[T, int], ...]:
     items = [(outcome, weight) for outcome, weight in weights.items() if weight]
     try:
-        return tuple(sorted(items, key=lambda pair: pair[0]))  # type: ignore[arg-type, return-value]
+        # (outcome, weight) pairs sort by outcome: distinct outcomes never tie
+        return tuple(sorted(items))
     except TypeError:  # outcomes that do not compare keep the order in which they were met
         return tuple(items)
+
+
+def _check_weights(items: tuple[tuple[Any, int], ...], denominator: int) -> None:
+    """Every weight a non-negative integer (not a bool), summing to ``denominator`` > 0."""
+    weights = [weight for _, weight in items]
+    if weights and (set(map(type, weights)) != {int} or min(weights) < 0):
+        for weight in weights:
+            if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
+                raise InvalidValueError("weight", weight, "a non-negative integer")
+    total = sum(weights)
+    if total != denominator or total <= 0:
+        raise InvalidValueError(
+            "denominator", denominator, f"the sum of the weights ({total}), above 0"
+        )
 
 
 @attrs.frozen(eq=False)
@@ -36,15 +51,7 @@ class Distribution(Generic[T]):
     _index: dict[T, int] | None = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        total = 0
-        for _, weight in self._items:
-            if isinstance(weight, bool) or not isinstance(weight, int) or weight < 0:
-                raise InvalidValueError("weight", weight, "a non-negative integer")
-            total += weight
-        if total != self.denominator or total <= 0:
-            raise InvalidValueError(
-                "denominator", self.denominator, f"the sum of the weights ({total}), above 0"
-            )
+        _check_weights(self._items, self.denominator)
         object.__setattr__(self, "_index", None)
 
     def _lookup(self) -> dict[T, int]:
@@ -66,13 +73,32 @@ class Distribution(Generic[T]):
         return made
 
     @classmethod
-    def from_weights(
-        cls, weights: Mapping[T, int], denominator: int | None = None
+    def _from_distinct(
+        cls, items: list[tuple[T, int]], denominator: int
     ) -> Distribution[T]:
-        """A distribution from outcome -> weight; zero weights are dropped, common factors kept."""
-        items = _ordered(weights)
-        total = sum(weight for _, weight in items)
-        return cls(items, total if denominator is None else denominator)
+        """A distribution from (outcome, weight) pairs whose outcomes are known to differ
+        (not checked: that would hash every outcome), put in order where they compare."""
+        kept = [(outcome, weight) for outcome, weight in items if weight]
+        try:
+            ordered = tuple(sorted(kept))
+        except TypeError:
+            ordered = tuple(kept)
+        return cls(ordered, denominator)
+
+    @classmethod
+    def from_weights(
+        cls, weights: Mapping[T, int], denominator: int | None = None, *, order: bool = True
+    ) -> Distribution[T]:
+        """A distribution from outcome -> weight; zero weights are dropped, common factors
+        kept. Outcomes that compare are put in order unless ``order`` is False (they then
+        keep the order of ``weights``: for a great many outcomes whose order nobody reads)."""
+        if order:
+            items = _ordered(weights)
+        else:
+            items = tuple([(outcome, weight) for outcome, weight in weights.items() if weight])
+        if denominator is None:
+            denominator = sum([weight for _, weight in items])
+        return cls(items, denominator)
 
     @classmethod
     def from_probabilities(cls, probabilities: Mapping[T, Fraction]) -> Distribution[T]:
@@ -202,8 +228,11 @@ class Distribution(Generic[T]):
     def reduced(self) -> Distribution[T]:
         """The same distribution over the smallest common denominator."""
         divisor = math.gcd(self.denominator, *(w for _, w in self._items))
-        return Distribution(
-            tuple((o, w // divisor) for o, w in self._items), self.denominator // divisor
+        if divisor == 1:
+            return self
+        # dividing every weight and the denominator by a common factor keeps them valid
+        return Distribution._trusted(
+            tuple([(o, w // divisor) for o, w in self._items]), self.denominator // divisor
         )
 
     # presenting ----------------------------------------------------------------------------

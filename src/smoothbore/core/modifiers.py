@@ -44,11 +44,16 @@ class Modified:
     @property
     def total(self) -> int:
         """The base plus every modifier."""
-        return self.base + sum(m.value for m in self.modifiers)
+        total = self.base
+        for modifier in self.modifiers:
+            total += modifier.value
+        return total
 
     def plus(self, *modifiers: Modifier) -> Modified:
         """This value with more modifiers (zero-valued ones are kept out)."""
-        kept = tuple(m for m in modifiers if m.value)
+        kept = tuple([m for m in modifiers if m.value])
+        if not kept:
+            return self
         return Modified(self.base, self.label, self.rule, self.modifiers + kept)
 
     def explain(self) -> str:
