@@ -60,8 +60,10 @@ from smoothbore.core.stages import (
     DEFAULT_MAX_STEP_BRANCHES,
     Again,
     Done,
+    Roll,
     Staged,
     StagedCheck,
+    closing,
     odds_of_step,
 )
 from smoothbore.core.state import BattleState, DiceState, Scenario
@@ -129,6 +131,7 @@ __all__ = [
     "SamplingDice",
     "Scenario",
     "SmoothboreError",
+    "Roll",
     "Staged",
     "StagedCheck",
     "TableCheck",
@@ -153,6 +156,7 @@ __all__ = [
     "monte_carlo",
     "narrate",
     "odds",
+    "closing",
     "odds_of_step",
     "one_of",
     "parse_dice",
