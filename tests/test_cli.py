@@ -404,12 +404,17 @@ def test_ctrl_c_stops_cleanly_after_the_exact_results(argv: list[str]) -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=own_group)
     assert process.stdout is not None
-    if argv[0] == "odds":  # the exact table is out before sampling starts
-        lines = [process.stdout.readline() for _ in range(5)]
-        assert lines[3] == "mean 3.50, standard deviation 1.21\n"
-    time.sleep(2)
-    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
-    _, err = process.communicate(timeout=60)
+    try:
+        if argv[0] == "odds":  # the exact table is out before sampling starts
+            lines = [process.stdout.readline() for _ in range(5)]
+            assert lines[3] == "mean 3.50, standard deviation 1.21\n"
+        time.sleep(2)
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # a failed test leaves no simulation running
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130
     assert err == "smoothbore: interrupted\n"
 
