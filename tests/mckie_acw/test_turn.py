@@ -71,7 +71,7 @@ def test_orders_only_from_above_and_by_meeting_or_courier() -> None:
 
 
 def test_holding_troops_may_not_advance_or_charge() -> None:
-    state = to_phase(example_battle(0), CHARGES)
+    state = to_phase(example_battle(0, table=False), CHARGES)
     if state.extra.acting != "Union":
         state, _ = TURN.step(state, EndPhase())
     with pytest.raises(IllegalActionError, match="forbid advancing"):
@@ -85,7 +85,7 @@ def test_holding_troops_may_not_advance_or_charge() -> None:
 
 
 def test_fire_holds_casualties_for_one_roll_at_the_end_of_the_step() -> None:
-    state = to_phase(example_battle(0), FIRING)
+    state = to_phase(example_battle(0, table=False), FIRING)
     firer = next(u for u in state.units_of(state.extra.acting) if u.id in ("king", "law"))
     target = "benning" if firer.side == "Union" else "scribner"
     state, _ = TURN.step(state, Fire(firer.id, target))
@@ -118,6 +118,8 @@ def test_a_side_without_units_in_good_order_loses() -> None:
 
 
 def test_ruleset_metadata_and_battles() -> None:
-    assert [name for name, _ in RULESET.battles()] == ["default", "sharpshooters"]
+    assert [name for name, _ in RULESET.battles()] == ["default", "sharpshooters",
+                                                     "default-no-table",
+                                                     "sharpshooters-no-table"]
     sharp = RULESET.battle("sharpshooters")(0)
     assert sharp.options.snipers and any(u.id == "berdan" for u in sharp.units)

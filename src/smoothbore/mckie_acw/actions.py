@@ -1,13 +1,15 @@
-"""The actions of a battle period, step by step. Until positions arrive, actions carry the
-facts a player measures at the table (ranges, distances, ground)."""
+"""The actions of a battle period, step by step. Without a table, actions carry the facts a
+player measures (ranges, distances, ground); on a table (``Extra.table``) they leave those at
+their defaults, the table measures them, and moves name a destination (``Move.to``)."""
 
 from __future__ import annotations
 
+import math
 from typing import TypeAlias
 
 import attrs
 
-from smoothbore.core import at_least, check_range, in_range
+from smoothbore.core import InvalidValueError, at_least, check_range, in_range
 
 from .firing import FireFacts
 from .melee import Attack
@@ -80,7 +82,11 @@ class Move:
     """Step 3: a unit moves ``distance`` mm (None: as far as it may; ``advancing`` towards the
     enemy, or not), with at
     most one manoeuvre (a new ``formation`` for a formation change), or a ``double`` move, and
-    ends on ``ends_in`` ground (``dense_woods``: it moves through dense woods)."""
+    ends on ``ends_in`` ground (``dense_woods``: it moves through dense woods). On a table the
+    move names its destination instead, ``to`` = (x, y, facing) in mm and degrees, and the
+    table measures the distance, the ground and whether it advances; ``at`` (optional) names
+    where the unit stands when the move is ordered, and the move is refused once it stands
+    elsewhere (an order written for another position)."""
 
     unit: str
     distance: int | None = None
@@ -90,11 +96,20 @@ class Move:
     formation: Formation | None = None
     ends_in: Ground = Ground.OPEN
     dense_woods: bool = False
+    to: tuple[float, float, float] | None = None
+    at: tuple[float, float, float] | None = None
 
     def __attrs_post_init__(self) -> None:
         d = self.distance  # None, or 0 to 2000 mm (checked inline: made by the dozen)
         if d is not None and not (type(d) is int and 0 <= d <= 2000):
             check_range("Move.distance", d, 0, 2000)
+        for name, where in (("to", self.to), ("at", self.at)):
+            if where is not None and not (
+                    isinstance(where, tuple) and len(where) == 3
+                    and all(isinstance(v, int | float) and not isinstance(v, bool)
+                            and math.isfinite(v) for v in where)):
+                raise InvalidValueError(f"Move.{name}", where, "(x, y, facing): three finite "
+                                        "numbers, in mm and degrees")
 
 
 @attrs.frozen

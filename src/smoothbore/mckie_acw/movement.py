@@ -145,6 +145,12 @@ def _reach(unit: _Mover, manoeuvre: Manoeuvre, double: bool, dense_woods: bool,
     return full
 
 
+Mover = _Mover
+"""What a unit's move depends on (public for the table's moves)."""
+reach = _reach
+"""``max_move`` from a ``Mover``: the furthest, or (why not, rule)."""
+
+
 def trench_covers(unit: Unit, tables: Tables = DEFAULT_TABLES) -> bool:
     """Whether a trench dug by every figure of the unit (7 mm each) is as long as the unit's
     frontage (its front-rank figures times the base frontage, data/bases.toml)."""

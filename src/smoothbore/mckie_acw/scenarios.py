@@ -1,13 +1,17 @@
 """The embedded battles, each made from a seed, with a turn (period) limit: a division or two
-a side with their corps and army commanders, ammunition trains and written orders."""
+a side with their corps and army commanders, ammunition trains and written orders, deployed
+on a table with terrain (millimetres); each is also kept without its table
+(``<name>-no-table``), the facts then given by the players."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
+from smoothbore.table import Edge, Feature, Table
 
 from .options import Options, PlusOrMinus
+from .positions import footprint
 from .state import State, new_battle
 from .tables import DEFAULT_TABLES
 from .units import (
@@ -67,17 +71,60 @@ def _armies() -> tuple[tuple[Unit, ...], tuple[Commander, ...]]:
     return units, commanders
 
 
-def example_battle(seed: int = 0) -> State:
+TABLE_WIDTH, TABLE_DEPTH = 1200, 800
+"""The table: 1,200 x 800 mm (6,000 x 4,000 yards at 20 mm to 100 yards)."""
+
+TERRAIN = (
+    Feature.rectangle("viniard-woods", "dense woods", 180, 380, 200, 160,
+                      label="Viniard's woods"),
+    Feature("chickamauga-creek", "river", line=((640, 800), (1200, 240)), width=30,
+            label="Chickamauga Creek"),
+    Feature.rectangle("reeds-ford", "ford", 920, 520, 50, 70, facing=45, label="a ford"),
+    Feature("alexanders-bridge", "bridge", line=((1075, 315), (1125, 365)), width=30,
+            label="Alexander's bridge"),
+    Feature("kelly-fence", "fence", line=((280, 460), (580, 460)), label="Kelly's fence"),
+    Feature.rectangle("snodgrass-hill", "gentle hill", 500, 690, 240, 110,
+                      label="Snodgrass Hill"),
+    Feature.rectangle("brotherton-farm", "building", 820, 400, 40, 30,
+                      label="Brotherton farm"),
+)
+"""The field: Viniard's dense woods on the Confederate left, Chickamauga Creek (a river)
+across the Union right with a ford and a bridge, Kelly's fence before the Union centre,
+Snodgrass Hill behind it under the Union guns, the Brotherton farm between the lines."""
+
+POSITIONS = {
+    "law": (350, 280, 0), "robertson": (500, 290, 0), "benning": (650, 280, 0),
+    "csa-guns": (500, 130, 0),
+    "scribner": (350, 480, 180), "starkweather": (500, 480, 180), "king": (650, 480, 180),
+    "usa-guns": (500, 700, 180), "wilder": (1050, 650, 180), "berdan": (420, 560, 180),
+}
+"""Each unit's centre and facing (mm, degrees): the lines 176 mm apart, so that the nearest
+enemy stands 188 mm from a brigade's centre, beyond the rifle's 100 mm, and every gun's
+target beyond its reach (the Napoleons' 320 mm, the Rodmans' 370): both sides must move before
+they fire."""
+
+
+def field(units: tuple[Unit, ...]) -> Table:
+    """The Chickamauga table with ``units`` deployed (Confederates from the near edge,
+    Federals from the far one)."""
+    return Table(TABLE_WIDTH, TABLE_DEPTH, "mm", TERRAIN,
+                 tuple(footprint(u, *POSITIONS[u.id]) for u in units),
+                 home_edges={CSA: Edge.NEAR, USA: Edge.FAR})
+
+
+def example_battle(seed: int = 0, *, table: bool = True) -> State:
     """Chickamauga in miniature: Longstreet's corps sends Hood's division (three brigades and a
     battalion of Napoleons) against Thomas's corps, holding with Baird's division (three
     brigades and a battery of 3-inch rifles) and Wilder's mounted brigade with Spencer
-    repeaters; Bragg (3/5, the text's own rating) against Rosecrans; six periods."""
+    repeaters; Bragg (3/5, the text's own rating) against Rosecrans; six periods, on the
+    table (``field``) unless ``table`` is False."""
     units, commanders = _armies()
     return new_battle((CSA, USA), units, commanders, seed=seed,
-                      scenario=Scenario("Chickamauga: Thomas holds", turn_limit=6))
+                      scenario=Scenario("Chickamauga: Thomas holds", turn_limit=6),
+                      table=field(units) if table else None)
 
 
-def sharpshooters_battle(seed: int = 0) -> State:
+def sharpshooters_battle(seed: int = 0, *, table: bool = True) -> State:
     """The same field with the optional snipers: two figures of Berdan's Sharpshooters,
     detached from an Army of the Potomac of some 800 figures (so 4 allowed), and the
     "+ or -" morale factors at each player's choice; six periods."""
@@ -85,12 +132,26 @@ def sharpshooters_battle(seed: int = 0) -> State:
     berdan = Unit("berdan", "Berdan's Sharpshooters", USA, FOOT, Weapon.SNIPER_RIFLE,
                   Quality.VETERAN, 2, formation=Formation.SKIRMISH, commander="baird")
     options = Options(snipers=True, plus_or_minus=PlusOrMinus.CHOOSE)
-    return new_battle((CSA, USA), (*units, berdan), commanders, seed=seed, options=options,
+    every = (*units, berdan)
+    return new_battle((CSA, USA), every, commanders, seed=seed, options=options,
                       army_figures=(600, 800),
-                      scenario=Scenario("Chickamauga, with sharpshooters", turn_limit=6))
+                      scenario=Scenario("Chickamauga, with sharpshooters", turn_limit=6),
+                      table=field(every) if table else None)
+
+
+def example_no_table(seed: int = 0) -> State:
+    """``example_battle`` without its table: the players measure."""
+    return example_battle(seed, table=False)
+
+
+def sharpshooters_no_table(seed: int = 0) -> State:
+    """``sharpshooters_battle`` without its table: the players measure."""
+    return sharpshooters_battle(seed, table=False)
 
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("sharpshooters", sharpshooters_battle),
+    ("default-no-table", example_no_table),
+    ("sharpshooters-no-table", sharpshooters_no_table),
 )
 """The embedded battles beside the default ``example_battle``."""

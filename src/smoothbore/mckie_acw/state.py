@@ -20,6 +20,7 @@ from smoothbore.core import (
     phase_scoped,
     turn_scoped,
 )
+from smoothbore.table import Measure, Table
 
 from . import rules
 from .melee import Attack
@@ -68,8 +69,10 @@ class Contact:
 class Extra:
     """What only McKie ACW tracks.
 
-    Per battle: ``first`` (the side moving first this period), ``contacts`` (melees that go
-    on), ``last_fired_on_by`` (last period's (target, firer) pairs, for target priority 2),
+    Per battle: ``first`` (the side moving first this period), ``table`` (the units and
+    terrain on a tabletop, or None: the players measure and actions carry the facts),
+    ``contacts`` (melees that go on), ``last_fired_on_by`` (last period's (target, firer)
+    pairs, for target priority 2),
     ``reserves`` ((corps commander, rounds) of each ammunition train) and ``prisoners``
     ((side holding them, figures)). Per period: the initiative winner, commanders activated
     and tried, charges, who moved or manoeuvred (``moved``), who moved position
@@ -85,6 +88,7 @@ class Extra:
     last_fired_on_by: tuple[tuple[str, str], ...] = ()
     reserves: tuple[tuple[str, int], ...] = ()
     prisoners: tuple[tuple[str, int], ...] = ()
+    table: Table | None = None
     initiative: str = turn_scoped("")
     activated: frozenset[str] = turn_scoped(frozenset())
     attempted: frozenset[str] = turn_scoped(frozenset())
@@ -127,12 +131,14 @@ def new_battle(
     reserve_rounds: int = 6,
     army_figures: tuple[int, int] | None = None,
     scenario: Scenario = NO_SCENARIO,
+    table: Table | None = None,
 ) -> State:
     """A battle at the start of its first period (initiative not yet rolled). Each corps (a
     corps commander, or the commander-in-chief where there is none) has an ammunition train of
     ``reserve_rounds`` (at most 6) per figure or gun of its units. ``army_figures``: the
     figures of each whole army, where the battle fields part of it (for the 1-in-200 sniper
-    limit; default the figures on the table)."""
+    limit; default the figures on the table). ``table``: where the units stand (millimetres;
+    footprints from ``positions.footprint``): shots, charges and moves are then measured on it."""
     from .ammunition import reserve_for
 
     if not 0 <= reserve_rounds <= 6:
@@ -158,9 +164,12 @@ def new_battle(
             raise InvalidValueError(f"sniper figures of {side}", snipers,
                                     f"at most 1 in every {SNIPER_EVERY} figures of the army "
                                     f"({army // SNIPER_EVERY} for {army})")
+    if table is not None:
+        _check_table(table, units, sides)
     base: State = BattleState(
         ruleset="mckie_acw", sides=sides, units=units, commanders=commanders,
-        extra=Extra(first=sides[0], acting=sides[0]), options=options, dice=DiceState(seed),
+        extra=Extra(first=sides[0], acting=sides[0], table=table), options=options,
+        dice=DiceState(seed),
         turn=1, phase=INITIATIVE, scenario=scenario,
     )
     trains: dict[str, list[Unit]] = {}
@@ -168,7 +177,28 @@ def new_battle(
         trains.setdefault(corps_of(base, u), []).append(u)
     reserves = tuple((corps, reserve_for(tuple(us), reserve_rounds))
                      for corps, us in trains.items())
-    return with_extra(base, reserves=reserves)
+    state = with_extra(base, reserves=reserves)
+    if table is not None:
+        from .positions import grounded, synced
+
+        state = grounded(synced(state))
+    return state
+
+
+def _check_table(table: Table, units: tuple[Unit, ...], sides: tuple[str, str]) -> None:
+    """A table for McKie is in millimetres and holds only the battle's units, each on its
+    own side."""
+    if table.measure is not Measure.MILLIMETRES:
+        raise InvalidValueError("table.measure", table.measure.value,
+                                "mm (McKie measures in millimetres)")
+    by_id = {u.id: u for u in units}
+    for fp in table.footprints:
+        unit = by_id.get(fp.unit_id)
+        if unit is None:
+            raise InvalidValueError("table.footprints", fp.unit_id, "the id of a unit")
+        if fp.side != unit.side:
+            raise InvalidValueError(f"table.footprints[{fp.unit_id!r}].side", fp.side,
+                                    f"{unit.side!r}, the unit's side")
 
 
 # --- queries ---------------------------------------------------------------------------

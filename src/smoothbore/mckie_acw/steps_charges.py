@@ -10,8 +10,10 @@ from smoothbore.core import Log
 from . import effort, rules
 from .actions import DeclareCharge
 from .effects import apply_result
+from .melee import Attack
 from .morale import Circumstance, test_morale
 from .movement import rate
+from .situations import charge_facts, check_charge
 from .state import (
     Charge,
     State,
@@ -52,10 +54,15 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
     acting = state.extra.acting
     enemies = [u for u in state.units if u.side != acting and u.on_table]
     chargers = {c.charger for c in live_charges(state)}
+    table = state.extra.table is not None
+    tables = state.options.tables
     for unit in state.units_of(acting):
         if unit.on_table and can_charge(state, unit):
             distance = CHARGE_DISTANCE
             for enemy in enemies:
+                if table and not charge_facts(state, unit.id, enemy.id).reaches(
+                        rate(unit, tables)):
+                    continue
                 yield DeclareCharge(unit.id, enemy.id, distance)
                 if enemy.id in chargers:
                     yield DeclareCharge(unit.id, enemy.id, distance, counter=True)
@@ -81,8 +88,13 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
     if not may_advance(state, unit):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
+    if state.extra.table is not None:
+        if action.distance != CHARGE_DISTANCE or action.attack is not Attack.FRONT:
+            raise illegal(action, "the table measures this: leave distance and attack at "
+                          "their defaults", r)
+        check_charge(state, unit, charge_facts(state, unit.id, target.id), action)
     reach = rate(unit, state.options.tables)
-    if action.distance > reach:
+    if state.extra.table is None and action.distance > reach:
         raise illegal(action, f"{action.distance} mm is beyond {unit.name}'s move ({reach})",
                       rules.MOVEMENT)
     if action.counter and action.target not in {c.charger for c in live_charges(state)}:
@@ -95,13 +107,18 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
     unit = find_unit(state, action.unit)
     target = find_unit(state, action.target)
     kind = "counter charges" if action.counter else "charges"
-    log.add("charge", f"{unit.name} {kind} {target.name} ({action.distance} mm)",
+    distance, attack = action.distance, action.attack
+    if state.extra.table is not None:
+        measured = charge_facts(state, unit.id, target.id)
+        distance, attack = measured.distance or 0, measured.attack
+    log.add("charge", f"{unit.name} {kind} {target.name} ({distance} mm"
+            f"{', into its ' + str(attack) if attack is not Attack.FRONT else ''})",
             rules.BATTLE_PERIOD, unit.id)
     x = state.extra
     state = with_extra(state,
         done=x.done | {unit.id}, passed=frozenset(),
         charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter,
-                                    attack=action.attack)),
+                                    attack=attack)),
     )
     facts = morale_facts(state, unit, Circumstance.CHARGING)
     result = test_morale(facts, dice=log.dice, tables=state.options.tables,

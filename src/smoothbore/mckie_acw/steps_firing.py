@@ -12,12 +12,14 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Log
+from smoothbore.core import IllegalActionError, Log
+from smoothbore.table import ShotTrace
 
 from . import effort, rules
 from .actions import Fire, PickOffGeneral
 from .effects import lose, risk
 from .firing import (
+    ARC,
     FireFacts,
     add_cells,
     casualties,
@@ -30,6 +32,7 @@ from .firing import (
     rounds_needed,
 )
 from .generalship import risk_to_general
+from .situations import carries_measured_fire, check_sight, shot_facts
 from .state import (
     State,
     contact_of,
@@ -121,6 +124,9 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     tables = state.options.tables
     snipers = state.options.snipers
     able_now = state.derived(firers)
+    if state.extra.table is not None:
+        yield from _table_volleys(state, enemies, able_now)
+        return
     for firer in state.units:
         able = able_now.get(firer.id)
         if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not snipers):
@@ -146,6 +152,40 @@ def volleys(firer: str, facts: FireFacts, able: Firer, enemies: tuple[str, ...]
     return tuple(out)
 
 
+def _table_volleys(state: State, enemies: tuple[str, ...], able_now: dict[str, Firer]
+                   ) -> Iterator[Fire]:
+    """On a table: each unit able to fire, at each enemy the table puts in its range, arc and
+    sight (the facts left to the table), with fewer figures where rounds are short."""
+    tables = state.options.tables
+    x = state.extra
+    for firer in state.units:
+        able = able_now.get(firer.id)
+        if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers):
+            continue
+        figures = firer.ammo if not firer.is_gun and firer.ammo < eligible(firer) else 0
+        plain = FireFacts(figures=figures)
+        for fire in volleys(firer.id, plain, able, enemies):
+            shot = shot_facts(state, firer.id, fire.target)
+            if not shot.sees:
+                continue
+            try:
+                check_can_fire(firer, find_unit(state, fire.target), shot.facts(figures),
+                               firer.id in x.moved, tables, fire)
+            except IllegalActionError:
+                continue
+            yield fire
+
+
+def fire_facts(state: State, action: Fire) -> FireFacts:
+    """The facts of a fire: the action's own, or on a table the table's measure with the
+    player's choices (figures firing, resting weapons). One function for check and
+    handler."""
+    if state.extra.table is None:
+        return action.facts
+    return shot_facts(state, action.firer, action.target).facts(
+        action.facts.figures, action.facts.resting)
+
+
 def check_fire(state: State, action: Fire) -> None:
     """Step 4: the firer may fire (``can_fire``) at an enemy on the table, within the
     restrictions on firing, its weapon's reach and its rounds; target priorities hold unless
@@ -169,7 +209,13 @@ def check_fire(state: State, action: Fire) -> None:
     if action.beyond_priority and able.charged:
         raise illegal(action, "an enemy charging the firer is in sight and closing: it must be "
                       "fired on first", rules.TARGET_PRIORITIES)
-    check_can_fire(firer, target, action.facts, firer.id in state.extra.moved,
+    if state.extra.table is not None:
+        if carries_measured_fire(action.facts):
+            raise illegal(action, "the table measures this: leave range, angle, edge, flank, "
+                          "rear and fire over troops at their defaults",
+                          rules.FIRING_PROCEDURE)
+        check_sight(shot_facts(state, firer.id, target.id), action)
+    check_can_fire(firer, target, fire_facts(state, action), firer.id in state.extra.moved,
                    state.options.tables, action)
 
 
@@ -188,14 +234,16 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     target = find_unit(state, action.target)
     x = state.extra
     tables = state.options.tables
-    factor = fire_factor(firer, target, action.facts, moved=firer.id in x.moved,
+    facts = fire_facts(state, action)
+    factor = fire_factor(firer, target, facts, moved=firer.id in x.moved,
                          target_moved=target.id in x.shifted, tables=tables)
-    n = firing_count(firer, action.facts)
+    n = firing_count(firer, facts)
     cell = casualties(factor.total, n, tables)
-    log.add("fire", f"{firer.name} fires at {target.name}: {n} "
+    measured = f" at a measured {facts.range} mm" if x.table is not None else ""
+    log.add("fire", f"{firer.name} fires at {target.name}{measured}: {n} "
             f"{'guns' if firer.is_gun else 'figures'} at factor {factor}, {cell}",
             rules.FIRING_PROCEDURE, target.id)
-    fresh = [_fired(firer, rounds_needed(firer, action.facts))]
+    fresh = [_fired(firer, rounds_needed(firer, facts))]
     pending = dict(x.pending)
     pending[target.id] = add_cells(pending.get(target.id, NOTHING), cell)
     updates: dict[str, object] = {
@@ -204,9 +252,11 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         "fired": x.fired | {firer.id},
         "worked": x.worked | {firer.id},
     }
-    if action.facts.flank:
+    if x.table is not None:
+        updates["table"] = x.table.with_traces(*x.table.traces, ShotTrace(firer.id, target.id))
+    if facts.flank:
         updates["flanked"] = x.flanked | {target.id}
-    if action.facts.rear:
+    if facts.rear:
         updates["rear"] = x.rear | {target.id}
     if firer.is_gun:
         updates["under_artillery"] = x.under_artillery | {target.id}
@@ -236,15 +286,33 @@ def resolve_pending(state: State, log: Log) -> State:
     return with_extra(state, pending=())
 
 
+_PLAIN_PICK = PickOffGeneral("-", "-")
+
+
 # --- snipers ------------------------------------------------------------------------------
 def candidates_pick_off_general(state: State) -> Iterator[PickOffGeneral]:
     if not state.options.snipers:
         return
     generals = [g for g in state.commanders if g.side != state.extra.acting and g.active]
+    table = state.extra.table is not None
     for firer in state.units_of(state.extra.acting):
         if firer.weapon is Weapon.SNIPER_RIFLE and firer.on_table and can_fire(state, firer):
             for g in generals:
+                if table and _general_shot(state, firer, g.attached_to) is None:
+                    continue
                 yield PickOffGeneral(firer.id, g.id)
+
+
+def _general_shot(state: State, firer: Unit, unit_id: str) -> int | None:
+    """On a table: the range at which a sniper sees a general, measured to the unit he is
+    with (None: he rides alone, off the table's units, or is out of arc, sight or reach)."""
+    if not unit_id:
+        return None
+    shot = shot_facts(state, firer.id, unit_id)
+    reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
+    if not shot.sees or shot.angle > ARC or shot.range > reach:
+        return None
+    return shot.range
 
 
 def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
@@ -262,6 +330,13 @@ def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
     if not can_fire(state, firer):
         raise illegal(action, f"{firer.name} may not fire now", rules.FIRING_RESTRICTIONS)
     reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
+    if state.extra.table is not None:
+        if action.range != _PLAIN_PICK.range:
+            raise illegal(action, "the table measures this: leave range at its default", r)
+        if _general_shot(state, firer, g.attached_to) is None:
+            raise illegal(action, f"{g.name} is not with a unit the sniper sees within "
+                          f"{reach} mm and 45 degrees of its front", rules.VISIBILITY)
+        return
     if action.range > reach:
         raise illegal(action, f"{action.range} mm is beyond the sniper rifle ({reach})",
                       rules.WEAPONS)
@@ -271,7 +346,10 @@ def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> St
     """The general runs the risk to generals (M18)."""
     firer = find_unit(state, action.firer)
     g = find_commander(state, action.general)
-    log.add("fire", f"{firer.name} pick out {g.name} at {action.range} mm", rules.SNIPERS, g.id)
+    distance = action.range
+    if state.extra.table is not None:
+        distance = _general_shot(state, firer, g.attached_to) or 0
+    log.add("fire", f"{firer.name} pick out {g.name} at {distance} mm", rules.SNIPERS, g.id)
     x = state.extra
     state = with_extra(state.with_units(_fired(firer, 1)), fired=x.fired | {firer.id},
                                                           worked=x.worked | {firer.id})

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Log
+from smoothbore.core import InvalidValueError, Log
+from smoothbore.table import contact_position
 
 from . import effort, rules
 from .actions import FollowUp, Melee
@@ -15,6 +16,8 @@ from .effects import apply_result, lose, risk, set_status
 from .losses import guards_needed
 from .melee import Attack, Fighter, fighters, resolve_melee
 from .morale import Circumstance, test_morale
+from .positions import fit_on
+from .situations import placed
 from .state import (
     Contact,
     State,
@@ -30,6 +33,32 @@ from .units import Status, changed
 
 PUSH_BACK = 50
 """Results of melees: the loser is pushed back 50 mm."""
+
+
+def into_contact(state: State, charger: str, target: str) -> State:
+    """On a table: the charger goes straight ahead until it touches its target (it stays
+    where it is if the target is no longer to its front or the move would leave the table or
+    run into another unit)."""
+    table = state.extra.table
+    if table is None:
+        return state
+    try:
+        end = contact_position(table, charger, target)
+    except InvalidValueError:
+        return state
+    if not table.holds(end):
+        return state
+    return placed(state, charger, end)
+
+
+def pushed_back(state: State, loser: str, winner: str) -> State:
+    """On a table: the loser of a melee goes 50 mm straight back, keeping its facing
+    (stopping at the table edge)."""
+    table = state.extra.table
+    if table is None:
+        return state
+    fp = table.footprint(loser)
+    return placed(state, loser, fit_on(table, fp.advanced(PUSH_BACK, 180.0)))
 
 
 def new_contacts(state: State) -> State:
@@ -56,6 +85,7 @@ def new_contacts(state: State) -> State:
         attack = Attack.FRONT if defender_id != charge.target else charge.attack
         contacts.append(Contact(charger.id, defender_id, True, defender_id in countered.values(),
                                 attack))
+        state = into_contact(state, charger.id, defender_id)
         busy |= {charger.id, defender_id}
         if attack is Attack.FLANK:
             flanked.add(defender_id)
@@ -130,6 +160,7 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
         if find_unit(state, loser).on_table:
             log.add("melee", f"{find_unit(state, loser).name} loses the melee and is pushed "
                     f"back {PUSH_BACK} mm", rules.MELEE_RESULTS, loser)
+            state = pushed_back(state, loser, winner)
     for uid in order:
         unit = find_unit(state, uid)
         if unit.on_table:

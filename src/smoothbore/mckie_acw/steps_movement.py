@@ -5,17 +5,31 @@ manoeuvre, digging, ammunition and helpers, and the generals' rides (McKie ACW, 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Log
+from smoothbore.core import IllegalActionError, Log
+from smoothbore.table import Footprint
+from smoothbore.table.footprints import bearing_vectors
+from smoothbore.table.paths import rout
 
 from . import effort, rules
 from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resupply
 from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
+from .positions import SIGHT, fit_on, ground_at, home_heading
+from .situations import (
+    destinations,
+    measure_moves,
+    move_facts,
+    placed,
+    table_of,
+    turns,
+    where_now,
+)
 from .state import (
     State,
     add_amount,
@@ -52,9 +66,12 @@ def compulsory_due(state: State) -> tuple[Unit, ...]:
 
 
 def candidates_compulsory_move(state: State) -> Iterator[CompulsoryMove]:
+    """Each compulsory move due (without a table, a routing unit may also run off it; on a
+    table the rout's measured end decides)."""
+    on_table = state.extra.table is not None
     for unit in compulsory_due(state):
         yield CompulsoryMove(unit.id)
-        if unit.status is Status.ROUTING:
+        if unit.status is Status.ROUTING and not on_table:
             yield CompulsoryMove(unit.id, off_table=True)
 
 
@@ -63,6 +80,9 @@ def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
     unit = own_unit(state, action.unit, action)
     if not must_move(state, unit):
         raise illegal(action, f"{unit.name} has no compulsory move")
+    if action.off_table and state.extra.table is not None:
+        raise illegal(action, "the table measures this: a rout leaves the table when its "
+                      "move ends off it", rules.BATTLE_PERIOD)
     if action.off_table and unit.status is not Status.ROUTING:
         raise illegal(action, "only a routing unit leaves the table")
 
@@ -76,6 +96,8 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
                              shifted=x.shifted | {unit.id})
     contacts = tuple(c for c in state.extra.contacts if unit.id not in (c.attacker, c.defender))
     state = with_extra(state, contacts=contacts)
+    if state.extra.table is not None:
+        return compulsory_on_table(state, unit, log)
     if action.off_table:
         log.add("move", f"{unit.name} routs off the table", rules.BATTLE_PERIOD, unit.id)
         return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
@@ -87,6 +109,49 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     log.add("move", f"{unit.name}, exhausted, retires to a safe place to rest",
             rules.MELEE_EXHAUSTED, unit.id)
     return state.with_units(changed(unit, must_retire=False, resting=True, dug=0))
+
+
+def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
+    """On a table: a rout runs a full move away from every enemy the unit sees (turning its
+    back; straight for its home edge when it sees none or no heading gains from all) and
+    leaves the battle if it ends off the table; a retreat goes the same way keeping its
+    facing, stopping at the table edge; an exhausted unit retires a full move towards its
+    home edge to rest (interpretation M35)."""
+    table = table_of(state)
+    fp = table.footprint(unit.id)
+    distance = float(max(rate(unit, state.options.tables), rate(unit, state.options.tables,
+                                                                limbered=True)))
+    retiring = unit.status not in (Status.ROUTING, Status.RETREATING)
+    run = None if retiring else rout(table, unit.id, distance, rules=SIGHT)
+    if run is None:
+        heading = home_heading(table, fp)
+        (dx, dy), _ = bearing_vectors(heading)
+        end = fp.moved_to(fp.x + dx * distance, fp.y + dy * distance, heading)
+    else:
+        end = run.end
+    if unit.status is Status.ROUTING and not table.holds(end):
+        log.add("move", f"{unit.name} routs {distance:.0f} mm, off the table",
+                rules.BATTLE_PERIOD, unit.id)
+        return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
+    if unit.status is not Status.ROUTING:
+        end = end.moved_to(end.x, end.y, fp.facing)  # backs away, still facing the enemy
+    end = fit_on(table, end)
+    state = placed(state, unit.id, end)
+    ground = ground_at(table_of(state), end, unit.arm)
+    verb = ("routs" if unit.status is Status.ROUTING else "retreats"
+            if unit.status is Status.RETREATING else "retires, exhausted, to rest,")
+    log.add("move", f"{unit.name} {verb} {math.dist(fp.centre, end.centre):.0f} mm to "
+            f"{where(end)}", rules.MELEE_EXHAUSTED if retiring else rules.BATTLE_PERIOD,
+            unit.id)
+    if retiring:
+        return state.with_units(changed(unit, must_retire=False, resting=True, dug=0,
+                                        ground=ground))
+    return state.with_units(changed(unit, dug=0, ground=ground))
+
+
+def where(fp: Footprint) -> str:
+    """A position as the narration gives it: "(12.0, 18.5), facing 0°"."""
+    return f"({fp.x:.1f}, {fp.y:.1f}), facing {fp.facing % 360:.0f}°"
 
 
 # --- step 3: units --------------------------------------------------------------------------
@@ -124,6 +189,9 @@ def candidates_move(state: State) -> Iterator[Move]:
     facing, mounting or dismounting, limbering or unlimbering and manhandling, at the
     distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
     tables = state.options.tables
+    if state.extra.table is not None:
+        yield from _table_moves(state)
+        return
     for unit in state.units:
         if unit.resting or not free_to_act(state, unit):
             continue
@@ -166,14 +234,56 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
     return tuple(out)
 
 
+def _table_moves(state: State) -> Iterator[Move]:
+    """On a table: each unit free to act (not resting) moves to the destinations
+    ``situations.destinations`` offers and changes face (``situations.turns``), where the
+    rules allow it now (measured all at once), and makes the manoeuvres in place it could
+    make without a table."""
+    tables = state.options.tables
+    table = table_of(state)
+    free = [u for u in state.units if not u.resting and free_to_act(state, u)]
+    wanted: list[tuple[Unit, tuple[float, float, float], Manoeuvre, bool]] = []
+    for unit in free:
+        full = rate(unit, tables)
+        wanted += [(unit, to, Manoeuvre.NONE, double)
+                   for to, double in destinations(table, unit, full)]
+        wanted += [(unit, to, Manoeuvre.FACE, False) for to in turns(table, unit)]
+    measure_moves(state, wanted)
+    by_unit: dict[str, list[Move]] = {}
+    for unit, to, m, double in wanted:
+        move = Move(unit.id, None, double=double, manoeuvre=m, to=to,
+                    at=where_now(table, unit.id))
+        try:
+            facts = move_facts(state, unit, to, m, double, move)
+        except IllegalActionError:
+            continue
+        if not facts.advancing or may_advance(state, unit):
+            by_unit.setdefault(unit.id, []).append(move)
+    for unit in free:
+        yield from by_unit.get(unit.id, ())
+        for move in unit_moves(unit.id, may_advance(state, unit), rate(unit, tables) > 0,
+                               unit.ground, unit.arm, unit.limbered, unit.weapon.is_heavy,
+                               unit.mounted, unit.formation):
+            if move.distance == 0 and move.manoeuvre is not Manoeuvre.FACE:
+                yield attrs.evolve(move, ends_in=unit.ground,
+                                   dense_woods=unit.ground is Ground.DENSE_WOODS)
+
+
 def check_move(state: State, action: Move) -> None:
     """Step 3: a unit free to act moves no further than its rate less its manoeuvre (doubled
     for a double move, halved in dense woods); it advances only if its orders and activation
-    let it; a resting unit stays put; only foot enter dense woods."""
+    let it; a resting unit stays put; only foot enter dense woods. On a table the move names
+    its destination and the table measures the rest (``check_table_move``)."""
     unit = free_unit(state, action.unit, action)
     if unit.resting and (action.distance != 0 or action.manoeuvre is not Manoeuvre.NONE):
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)
+    if state.extra.table is not None:
+        check_table_move(state, unit, action)
+        return
+    if action.to is not None or action.at is not None:
+        raise illegal(action, "the battle has no table: a move gives its distance, not a "
+                      "destination", rules.MOVEMENT)
     if action.ends_in is Ground.DENSE_WOODS and not action.dense_woods:
         raise illegal(action, "a unit ending in dense woods moves through them", rules.DENSE_WOODS)
     if unit.ground is Ground.DENSE_WOODS and not action.dense_woods:
@@ -195,17 +305,75 @@ def check_move(state: State, action: Move) -> None:
         raise illegal(action, "a unit that does not move stays on its ground", rules.MOVEMENT)
 
 
+_PLAIN_MOVE = Move("-")
+
+
+def check_table_move(state: State, unit: Unit, action: Move) -> None:
+    """On a table: a move with a destination leaves distance, ground, advancing and dense
+    woods to the table, which measures them (``situations.move_facts``: the route's cost
+    within the allowance, impassable ground naming the feature, a new facing only with a
+    change of face); it advances only if the unit may; a manoeuvre in place is checked as
+    without a table."""
+    measured = (action.distance is not None and action.to is not None) or (
+        action.to is not None and (action.advancing or action.dense_woods
+                                   or action.ends_in is not _PLAIN_MOVE.ends_in))
+    if measured:
+        raise illegal(action, "the table measures this: a move to a destination leaves "
+                      "distance, advancing, ends_in and dense_woods at their defaults",
+                      rules.MOVEMENT)
+    if action.to is None:
+        if action.at is not None:
+            raise illegal(action, "a move with a starting point (at) names its destination "
+                          "(to)", rules.MOVEMENT)
+        if action.distance != 0 or action.manoeuvre is Manoeuvre.FACE:
+            raise illegal(action, "on a table a move names its destination (to = x, y, "
+                          "facing); only a manoeuvre in place stays put", rules.MOVEMENT)
+        _check_in_place(state, unit, action)
+        return
+    if action.manoeuvre not in (Manoeuvre.NONE, Manoeuvre.FACE):
+        raise illegal(action, "on a table a formation change, mounting or limbering is made "
+                      "in place (no destination)", rules.MANOEUVRES)
+    if action.at is not None and action.at != where_now(table_of(state), unit.id):
+        raise illegal(action, f"{unit.name} no longer stands at {action.at}: the move was "
+                      "ordered from elsewhere", rules.MOVEMENT)
+    facts = move_facts(state, unit, action.to, action.manoeuvre, action.double, action)
+    if facts.advancing and not may_advance(state, unit):
+        raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
+                      "advancing", rules.ACTIVATION)
+
+
+def _check_in_place(state: State, unit: Unit, action: Move) -> None:
+    """A manoeuvre in place: the checks of a move without a table, on the unit's ground."""
+    if action.ends_in is not unit.ground:
+        raise illegal(action, "a unit that does not move stays on its ground", rules.MOVEMENT)
+    if action.dense_woods != (unit.ground is Ground.DENSE_WOODS):
+        raise illegal(action, f"{unit.name} is {'' if action.dense_woods else 'not '}in dense "
+                      "woods", rules.DENSE_WOODS)
+    max_move(unit, action.manoeuvre, double=action.double, dense_woods=action.dense_woods,
+             formation=action.formation, tables=state.options.tables, action=action)
+
+
 def apply_move(state: State, action: Move, log: Log) -> State:
     """The unit moves (a double move costs 2 effort points); a manoeuvre changes its
-    formation, mount or limber; a unit that moves loses any digging done."""
+    formation, mount or limber; a unit that moves loses any digging done. On a table its
+    footprint goes to the destination and the move is traced."""
     unit = find_unit(state, action.unit)
     m = action.manoeuvre
     distance = action.distance
-    if distance is None:
+    ends_in = action.ends_in
+    advancing = action.advancing
+    to = ""
+    if action.to is not None:
+        facts = move_facts(state, unit, action.to, m, action.double, action)
+        distance, advancing = facts.distance, facts.advancing
+        state = placed(state, unit.id, facts.end)
+        ends_in = ground_at(table_of(state), facts.end, unit.arm)
+        to = f" to {where(facts.end)}"
+    elif distance is None:
         distance = max_move(unit, m, double=action.double, dense_woods=action.dense_woods,
                             formation=action.formation, tables=state.options.tables,
                             action=action)
-    changes: dict[str, object] = {"ground": action.ends_in}
+    changes: dict[str, object] = {"ground": ends_in}
     if distance or m not in (Manoeuvre.NONE, Manoeuvre.FACE):
         changes["dug"] = 0
     if m is Manoeuvre.CHANGE_FORMATION:
@@ -223,17 +391,19 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         updates["worked"] = x.worked | {unit.id}
     if distance:
         updates["shifted"] = x.shifted | {unit.id}
-    if action.advancing and distance:
+    if advancing and distance:
         updates["advanced"] = x.advanced | {unit.id}
     if action.double:
         unit = effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE)
     what = []
     if m is not Manoeuvre.NONE:
         what.append(str(m) + (f" to {action.formation}" if action.formation else ""))
-    if distance:
-        way = "advances" if action.advancing else "moves"
+    if distance or to:
+        way = "advances" if advancing else "moves"
         what.append(f"{'double move: ' if action.double else ''}{way} {distance} mm"
-                    f" to {action.ends_in} ground")
+                    f"{to} on {ends_in} ground" if to else
+                    f"{'double move: ' if action.double else ''}{way} {distance} mm"
+                    f" to {ends_in} ground")
     rule = rules.MANOEUVRES if m is not Manoeuvre.NONE else rules.MOVEMENT
     log.add("move", f"{unit.name}: {', '.join(what) or 'stands'}", rule, unit.id)
     return with_extra(state.with_units(unit), **updates)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from smoothbore.core import ActionRule, Engine
 
 from . import rules
@@ -49,6 +51,7 @@ from .phases import (
     PHASES,
     RECEIVE_TESTS,
 )
+from .positions import on_table
 from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
@@ -56,7 +59,7 @@ from .victory import is_over, outcome, who_acts
 _end = (sequence.candidates_end, sequence.check_end, sequence.apply_end)
 _tests = (morale.candidates_test_morale, morale.check_test_morale, morale.apply_test_morale)
 
-ACTIONS: tuple[ActionRule[State, Any], ...] = (
+_RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(RollInitiative, (INITIATIVE,), command.candidates_roll_initiative,
                command.check_roll_initiative, command.apply_roll_initiative),
     ActionRule(ChooseFirst, (INITIATIVE,), command.candidates_choose_first,
@@ -89,7 +92,11 @@ ACTIONS: tuple[ActionRule[State, Any], ...] = (
     ActionRule(EndPhase, (ACTIVATION, COMPULSORY, CHARGES, MOVEMENT, FIRING, CHARGER_TESTS,
                           RECEIVE_TESTS, MELEE, MORALE), *_end),
 )
-"""Every action type of the battle period, by step."""
+"""Every action type of the battle period, by step (each handler followed by
+``positions.synced``, keeping a table's footprints in step with the units)."""
+
+ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(
+    attrs.evolve(rule, handler=on_table(rule.handler)) for rule in _RULES)
 
 TURN: Engine[State, Action] = Engine(
     name="mckie_acw",

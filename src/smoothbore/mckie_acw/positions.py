@@ -1,0 +1,219 @@
+"""McKie ACW units on a table (``smoothbore.table``): each unit's footprint from its figures'
+bases and its formation, the movement rates through terrain as a ``RateTable``, what blocks
+sight, the ground a unit stands on, and the one helper that keeps the table's footprints in
+step with the units (``synced``). All lengths are millimetres (Base sizes; Movement)."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import attrs
+import shapely
+
+from smoothbore.core import Log
+from smoothbore.table import (
+    OBSTACLES,
+    CrossingCost,
+    Edge,
+    Footprint,
+    RateTable,
+    SightRules,
+    Table,
+    TerrainKind,
+)
+from smoothbore.table import Formation as Layout
+
+from . import rules
+from .firing import COLUMN_FRONT, VISIBLE_WITHIN
+from .state import State, with_extra
+from .tables import DEFAULT_TABLES, Tables
+from .units import Arm, Formation, Ground, Unit, changed
+
+K = TerrainKind
+A = TypeVar("A")
+
+SKIRMISH_GAP = Fraction(1, 2)
+"""Skirmish order: half a base's frontage between figures (the text gives no interval)."""
+LIMBER_DEPTH = 2
+"""A limbered gun model takes twice its base's depth (gun and limber), an interpretation."""
+
+SIGHT = SightRules(blocking=frozenset({K.BUILDING}), hills_block=True, units_block=False,
+                   see_into={K.DENSE_WOODS: VISIBLE_WITHIN, K.BUILDING: VISIBLE_WITHIN})
+"""Visibility: buildings (towns) and hills higher than both ends block sight; troops in dense
+woods and towns see and are seen only within 20 mm of the edge. Units do not block: fire over
+intervening troops is a firing restriction (only from higher ground)."""
+
+_COMMON: dict[Any, Any] = {
+    K.RIVER: None, K.IMPASSABLE: None, K.FORD: Fraction(1, 2), K.ROUGH: Fraction(1, 2),
+    K.SWAMP: Fraction(1, 2), K.STEEP_HILL: Fraction(1, 2),
+}
+_CROSSINGS: dict[Any, CrossingCost | None] = {
+    K.STREAM: CrossingCost(share=Fraction(1, 4)), K.FENCE: CrossingCost(share=Fraction(1, 4)),
+    K.WALL: CrossingCost(share=Fraction(1, 4)), K.FIELDWORK: CrossingCost(share=Fraction(1, 4)),
+}
+FOOT_RATES = RateTable(speeds={**_COMMON, K.DENSE_WOODS: Fraction(1, 2)},
+                       passages=_CROSSINGS, rule=rules.DENSE_WOODS)
+"""Foot (and dismounted cavalry): half rate in dense woods (Movement); half in rough ground,
+swamp, steep hills and fords, a quarter of the move to cross a stream, fence, wall or work;
+rivers impassable but at fords and bridges (interpretation M30)."""
+MOUNTED_RATES = RateTable(speeds={**_COMMON, K.DENSE_WOODS: None}, passages=_CROSSINGS,
+                          rule=rules.DENSE_WOODS)
+"""Cavalry mounted and artillery: never in dense woods (only foot move there), otherwise as
+foot."""
+
+
+def rates_for(unit: Unit) -> RateTable:
+    """The movement rates through terrain of a unit."""
+    return FOOT_RATES if unit.arm is Arm.FOOT else MOUNTED_RATES
+
+
+@functools.lru_cache(maxsize=1024)
+def _shape(arm: Arm, formation: Formation, figures: int, mounted: bool, limbered: bool,
+           tables: Tables) -> tuple[Layout, int, float, float, float | None]:
+    """(layout, bases, frontage, depth, spacing) of the footprint (Base sizes, reconstructed
+    in data/bases.toml; Formation and strength of units)."""
+    if arm is Arm.ARTILLERY:
+        w, d = tables.base("gun")
+        if limbered:
+            return Layout.LIMBERED, 1, float(w), float(d * LIMBER_DEPTH), None
+        return Layout.DEPLOYED, 1, float(w), float(d), None
+    w, d = tables.base("cavalry" if mounted else "foot")
+    n = max(1, figures)
+    if formation is Formation.SKIRMISH:
+        return Layout.SKIRMISH, n, float(w), float(d), float(w * SKIRMISH_GAP)
+    if formation is Formation.COLUMN:
+        files = min(COLUMN_FRONT, n)
+        return Layout.COLUMN, math.ceil(n / files), float(w * files), float(d), None
+    return Layout.LINE, math.ceil(n / 2), float(w), float(2 * d), None  # two ranks
+
+
+def _shape_of(unit: Unit, tables: Tables) -> tuple[Layout, int, float, float, float | None]:
+    return _shape(unit.arm, unit.formation, unit.figures - unit.horseholders, unit.mounted,
+                  unit.limbered, tables)
+
+
+def footprint(unit: Unit, x: float, y: float, facing: float,
+              tables: Tables = DEFAULT_TABLES) -> Footprint:
+    """The unit's footprint centred on (x, y) mm, facing ``facing`` degrees: a line is its
+    front-rank figures abreast, two ranks deep; a column four figures wide (M12); skirmishers
+    every figure abreast with half a base between; dismounted cavalry on foot bases less its
+    horse holders; a gun model one base (twice as deep limbered)."""
+    layout, bases, frontage, depth, spacing = _shape_of(unit, tables)
+    return Footprint(unit.id, x, y, facing, bases, frontage, depth, layout, spacing,
+                     unit.side, unit.name)
+
+
+def home_heading(table: Table, fp: Footprint) -> float:
+    """The compass heading towards a unit's home edge (straight back where none is set)."""
+    edge = table.home_edge(fp.side)
+    if edge is None:
+        return (fp.facing + 180.0) % 360.0
+    return {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}[edge]
+
+
+def fit_on(table: Table, fp: Footprint) -> Footprint:
+    """The footprint shifted back onto the table where a new formation overhangs an edge."""
+    x0, y0, x1, y1 = fp.bounds
+    dx = max(0.0, -x0) - max(0.0, x1 - table.width)
+    dy = max(0.0, -y0) - max(0.0, y1 - table.depth)
+    return fp.moved_to(fp.x + dx, fp.y + dy) if dx or dy else fp
+
+
+def synced(state: State) -> State:
+    """The state with its table in step with its units: units gone from the table (destroyed,
+    routed off, surrendered) removed, and footprints re-laid where a formation, mount, limber
+    or strength changed, about the same centre and facing. The very same state (and table)
+    when nothing changed, so what was derived from the table survives."""
+    table = state.extra.table
+    if table is None:
+        return state
+    tables = state.options.tables
+    on = table.units
+    gone: list[str] = []
+    new: list[Footprint] = []
+    for unit in state.units:
+        fp = on.get(unit.id)
+        if fp is None:
+            continue
+        if not unit.on_table:
+            gone.append(unit.id)
+            continue
+        layout, bases, frontage, depth, spacing = _shape_of(unit, tables)
+        if (fp.formation is not layout or fp.bases != bases or fp.frontage != frontage
+                or fp.depth != depth or fp.spacing != spacing):
+            new.append(fit_on(table, attrs.evolve(
+                fp, formation=layout, bases=bases, frontage=frontage, depth=depth,
+                spacing=spacing)))
+    if not gone and not new:
+        return state
+    if gone:
+        table = table.removed(*gone)
+    if new:
+        table = table.placed(*new)
+    return with_extra(state, table=table)
+
+
+def on_table(apply: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
+    """A step's handler followed by ``synced``: every handler that changes a unit's formation,
+    bases or strength, or takes it off the table, keeps the table in step in the same step."""
+    @functools.wraps(apply)
+    def handler(state: State, action: A, log: Log) -> State:
+        return synced(apply(state, action, log))
+
+    return handler
+
+
+def ground_of(table: Table, unit: Unit) -> Ground:
+    """The ground a unit stands on (``ground_at`` its footprint)."""
+    return ground_at(table, table.footprint(unit.id), unit.arm)
+
+
+NEAR = 20
+"""An obstacle within 20 mm (100 yards) in front of a unit's front edge covers it."""
+
+
+def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
+    """The ground a footprint stands on, as the rules care: a town (its centre in a
+    building), permanent defenses (its centre in a fieldwork area), dense woods (foot with
+    half its footprint in them), cover (half in woods, or a fence, wall or linear work within
+    20 mm in front), or open ground (interpretation M31)."""
+    terrain = table.terrain
+    outline = fp.outline
+    centre = shapely.points(fp.x, fp.y)
+    woods = {K.DENSE_WOODS: 0.0, K.LIGHT_WOODS: 0.0}
+    if len(terrain.areas):
+        for k in terrain.area_tree.query(outline, predicate="intersects").tolist():
+            feature = terrain.area_features[k]
+            if feature.kind in (K.BUILDING, K.FIELDWORK) and shapely.contains(
+                    feature.area, centre):
+                return Ground.TOWN if feature.kind is K.BUILDING else Ground.PERMANENT
+            if feature.kind in woods:
+                woods[feature.kind] += shapely.area(
+                    shapely.intersection(outline, feature.area)) / outline.area
+    if woods[K.DENSE_WOODS] >= 0.5:
+        return Ground.DENSE_WOODS if arm is Arm.FOOT else Ground.COVER
+    if woods[K.DENSE_WOODS] + woods[K.LIGHT_WOODS] >= 0.5:
+        return Ground.COVER
+    if len(terrain.lines):
+        fl, fr = fp.corners[0], fp.corners[1]
+        (fx, fy), _ = fp.frame
+        strip = shapely.polygons([tuple(fl), tuple(fr), (fr[0] + fx * NEAR, fr[1] + fy * NEAR),
+                                  (fl[0] + fx * NEAR, fl[1] + fy * NEAR)])
+        for k in terrain.line_tree.query(strip, predicate="intersects").tolist():
+            if terrain.crossed_features[k].kind in OBSTACLES:
+                return Ground.COVER
+    return Ground.OPEN
+
+
+def grounded(state: State) -> State:
+    """The state with every unit on the table standing on the ground the table shows."""
+    table = state.extra.table
+    if table is None:
+        return state
+    fresh = [changed(u, ground=g) for u in state.units if u.id in table.units
+             and (g := ground_of(table, u)) is not u.ground]
+    return state.with_units(*fresh) if fresh else state

@@ -1,0 +1,341 @@
+"""situations.py and positions.py: McKie ACW on a table. Hand-drawn layouts (millimetres)
+whose facts are worked out by hand: ranges from the firer's centre and their bands, the arc,
+sight through a farm and into dense woods, cover behind a fence, the face a charge strikes,
+a river crossed only at its ford; and the steps in table mode."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from smoothbore.core import IllegalActionError, InvalidValueError, Scenario
+from smoothbore.mckie_acw import TURN
+from smoothbore.mckie_acw.actions import (
+    CompulsoryMove,
+    DeclareCharge,
+    EndPhase,
+    Fire,
+    Melee,
+    Move,
+    TestMorale,
+)
+from smoothbore.mckie_acw.firing import FireFacts
+from smoothbore.mckie_acw.melee import Attack
+from smoothbore.mckie_acw.movement import Manoeuvre
+from smoothbore.mckie_acw.phases import CHARGES, COMPULSORY, FIRING, MELEE, MOVEMENT
+from smoothbore.mckie_acw.positions import footprint, ground_of, synced
+from smoothbore.mckie_acw.situations import charge_facts, move_facts, shot_facts
+from smoothbore.mckie_acw.state import State, new_battle
+from smoothbore.mckie_acw.units import Formation, Ground, Status, Unit, changed
+from smoothbore.table import Edge, Feature, ImpassableError, Table, in_contact
+from tests.mckie_acw.support import A, B, at, commanders, foot, guns
+
+
+def battle(placed: dict[Unit, tuple[float, float, float]], *features: Feature,
+           seed: int = 0) -> State:
+    """A 600 x 400 mm table with these units at (x, y, facing) and this terrain."""
+    units = tuple(placed)
+    table = Table(600, 400, "mm", features,
+                  tuple(footprint(u, *where) for u, where in placed.items()),
+                  home_edges={A: Edge.NEAR, B: Edge.FAR})
+    return new_battle((A, B), units, commanders(), seed=seed, table=table,
+                      scenario=Scenario("test", turn_limit=6))
+
+
+FIRER = foot("a1")
+"""16 figures in line: 8 files of 12 mm, two ranks (24 mm) deep: 96 x 24 mm."""
+
+
+def facing_off(target: Unit, y: float = 180, facing: float = 180, *features: Feature,
+               x: float = 300) -> State:
+    return battle({FIRER: (300, 100, 0), target: (x, y, facing)}, *features)
+
+
+# --- footprints ---------------------------------------------------------------------------
+def test_footprints_follow_bases_and_formations() -> None:
+    line = footprint(foot("l"), 0, 0, 0)
+    assert (line.bases, line.frontage, line.depth, line.width, line.length) == (8, 12, 24, 96,
+                                                                                24)
+    column = footprint(foot("c", figures=14, formation=Formation.COLUMN), 0, 0, 0)
+    assert (column.width, column.length) == (48, 48)  # 4 abreast, 4 ranks of 12 mm
+    skirmish = footprint(foot("s", figures=2, formation=Formation.SKIRMISH), 0, 0, 0)
+    assert skirmish.width == 12 + 6 + 12  # half a base between figures
+    gun = footprint(guns("g"), 0, 0, 0)
+    limbered = footprint(guns("g", limbered=True), 0, 0, 0)
+    assert (gun.width, gun.length, limbered.length) == (30, 40, 80)
+
+
+def test_the_table_keeps_in_step_with_the_units() -> None:
+    state = facing_off(foot("b1", B))
+    table = state.extra.table
+    assert synced(state) is state  # nothing changed: the very same table
+    state = state.with_units(changed(state.unit("a1"), figures=10, formation=Formation.COLUMN))
+    fp = synced(state).extra.table.footprint("a1")  # type: ignore[union-attr]
+    assert (fp.width, fp.length, fp.centre) == (48, 36, (300, 100))
+    gone = synced(state.with_units(changed(state.unit("b1"), status=Status.DESTROYED)))
+    assert "b1" not in gone.extra.table.units  # type: ignore[union-attr]
+    assert table is not None and "b1" in table.units
+
+
+def test_a_battle_on_a_table_is_saved_and_loaded() -> None:
+    state = facing_off(foot("b1", B), 180, 180, Feature("fence", "fence",
+                                                        line=((200, 160), (400, 160))))
+    assert TURN.load(state.to_json()) == state
+    with pytest.raises(InvalidValueError, match="mm"):
+        new_battle((A, B), (FIRER,), commanders(), table=Table(60, 40, "inches"))
+
+
+# --- firing ---------------------------------------------------------------------------------
+def test_range_is_from_the_firers_centre_to_the_target() -> None:
+    # the firer's centre at y 100, the target's front edge at y 168: 68 mm, the 60-100 band
+    shot = shot_facts(facing_off(foot("b1", B)), "a1", "b1")
+    assert (shot.range, shot.angle, shot.sees, shot.flank, shot.rear) == (68, 0, True, False,
+                                                                         False)
+
+
+def test_a_target_far_off_to_the_side_is_outside_the_arc() -> None:
+    # the target's corner nearest the arc, (452, 142), from the firer's front right corner
+    # (348, 112): atan(104 / 30) = 73.9 degrees off the front, beyond 45
+    state = facing_off(foot("b1", B), 130, 180, x=500)
+    assert shot_facts(state, "a1", "b1").angle == 74
+    with pytest.raises(IllegalActionError, match="74 degrees off the front"):
+        TURN.step(at(state, FIRING), Fire("a1", "b1"))
+
+
+def test_fire_from_the_flank() -> None:
+    # the target faces right (90): its frontage runs along y (132 to 228), its right flank
+    # towards the firer, whose centre is 32 mm from it
+    shot = shot_facts(facing_off(foot("b1", B), 180, 90), "a1", "b1")
+    assert (shot.range, shot.flank, shot.rear) == (32, True, False)
+    rear = shot_facts(facing_off(foot("b1", B), 180, 0), "a1", "b1")
+    assert (rear.flank, rear.rear) == (False, True)
+
+
+def test_a_farm_between_blocks_sight() -> None:
+    farm = Feature.rectangle("farm", "building", 300, 140, 60, 20)
+    shot = shot_facts(facing_off(foot("b1", B), 180, 180, farm), "a1", "b1")
+    assert not shot.sees and shot.blocked_by == ("farm",)
+    with pytest.raises(IllegalActionError, match="cannot be seen.*farm"):
+        TURN.step(at(facing_off(foot("b1", B), 180, 180, farm), FIRING), Fire("a1", "b1"))
+
+
+def test_troops_in_dense_woods_are_seen_only_at_the_edge() -> None:
+    # woods from y 160: the line of fire runs 8 mm inside them to the target's front edge
+    edge = Feature.rectangle("woods", "dense woods", 300, 190, 200, 60)
+    state = facing_off(foot("b1", B), 180, 180, edge)
+    assert state.unit("b1").ground is Ground.DENSE_WOODS
+    assert shot_facts(state, "a1", "b1").sees
+    # woods from y 130: 38 mm inside, beyond the 20 mm of Visibility
+    deep = Feature.rectangle("woods", "dense woods", 300, 180, 200, 100)
+    assert not shot_facts(facing_off(foot("b1", B), 180, 180, deep), "a1", "b1").sees
+
+
+def test_a_fence_close_in_front_is_cover() -> None:
+    fence = Feature("fence", "fence", line=((200, 160), (400, 160)))  # 8 mm before b1
+    state = facing_off(foot("b1", B), 180, 180, fence)
+    assert state.unit("b1").ground is Ground.COVER and state.unit("a1").ground is Ground.OPEN
+    assert ground_of(state.extra.table, state.unit("b1")) is Ground.COVER  # type: ignore[arg-type]
+
+
+def test_table_mode_fire_measures_and_narrates_the_range() -> None:
+    state = at(facing_off(foot("b1", B)), FIRING)
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, Fire("a1", "b1", FireFacts(range=68)))
+    assert Fire("a1", "b1") in TURN.legal_actions(state)
+    after, events = TURN.step(state, Fire("a1", "b1"))
+    assert any("at a measured 68 mm" in e.text and "at 68 mm" in e.text for e in events)
+    assert after.extra.table.traces[-1].target == "b1"  # type: ignore[union-attr]
+    far = at(facing_off(foot("b1", B), 260), FIRING)  # 148 mm: beyond the rifle's 100
+    assert not any(isinstance(a, Fire) for a in TURN.legal_actions(far))
+    with pytest.raises(IllegalActionError, match="148 mm is beyond"):
+        TURN.step(far, Fire("a1", "b1"))
+
+
+# --- charges --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("facing", "attack"), [(180, Attack.FRONT), (90, Attack.FLANK),
+                                                 (0, Attack.REAR)])
+def test_a_charge_measures_its_distance_and_the_face_struck(facing: float,
+                                                           attack: Attack) -> None:
+    target = foot("b1", B, formation=Formation.COLUMN)  # 48 x 48 mm: 156 to 204 either way
+    facts = charge_facts(facing_off(target, 180, facing), "a1", "b1")
+    assert (facts.distance, facts.attack, facts.reaches(120)) == (156 - 112, attack, True)
+
+
+def test_no_charge_at_a_unit_not_to_the_front() -> None:
+    state = at(facing_off(foot("b1", B), 130, 180, x=520), CHARGES)
+    assert charge_facts(state, "a1", "b1").distance is None
+    assert not any(isinstance(a, DeclareCharge) for a in TURN.legal_actions(state))
+    with pytest.raises(IllegalActionError, match="not to a1's front"):
+        TURN.step(state, DeclareCharge("a1", "b1"))
+
+
+def test_a_charge_that_goes_in_reaches_contact() -> None:
+    reached = 0
+    for seed in range(12):
+        state = at(battle({FIRER: (300, 100, 0), foot("b1", B): (300, 180, 180)}, seed=seed),
+                   CHARGES)
+        with pytest.raises(IllegalActionError, match="the table measures this"):
+            TURN.step(state, DeclareCharge("a1", "b1", distance=56))
+        state, events = TURN.step(state, DeclareCharge("a1", "b1"))
+        assert any("charges b1 (56 mm)" in e.text for e in events)
+        while state.phase != MELEE and not TURN.is_over(state):
+            legal = TURN.legal_actions(state)
+            tests = [a for a in legal if isinstance(a, TestMorale)]
+            state, _ = TURN.step(state, tests[0] if tests else EndPhase())
+        if any(c.attacker == "a1" for c in state.extra.contacts):
+            reached += 1
+            assert in_contact(state.extra.table, "a1", "b1")  # type: ignore[arg-type]
+    assert reached
+
+
+# --- moves ----------------------------------------------------------------------------------
+RIVER = Feature("creek", "river", line=((0, 160), (600, 160)), width=20)  # y 150 to 170
+FORD = Feature.rectangle("ford", "ford", 300, 160, 80, 40)  # y 140 to 180, x 260 to 340
+COLUMN = foot("a1", formation=Formation.COLUMN)  # 48 x 48 mm, 200 mm a period
+
+
+def mover(*features: Feature) -> State:
+    return at(battle({COLUMN: (300, 100, 0), foot("b1", B): (300, 350, 180)}, *features),
+              MOVEMENT)
+
+
+def test_a_river_is_crossed_only_at_the_ford() -> None:
+    state = mover(RIVER)
+    with pytest.raises(ImpassableError, match="creek \\(river\\) is impassable") as error:
+        TURN.step(state, Move("a1", to=(300, 220, 0)))
+    assert error.value.feature == "creek"
+    state = mover(RIVER, FORD)
+    # 40 mm open, 40 mm of ford at half rate (80), 40 mm open: 160 of the column's 200
+    facts = move_facts(state, state.unit("a1"), (300, 220, 0), Manoeuvre.NONE, False, "m")
+    assert (facts.distance, facts.cost, facts.advancing) == (120, 160, True)
+    assert move_facts(state, state.unit("a1"), (300, 260, 0), Manoeuvre.NONE, False,
+                      "m").cost == 200
+    with pytest.raises(IllegalActionError, match="costs 201 mm"):
+        TURN.step(state, Move("a1", to=(300, 261, 0)))
+    with pytest.raises(ImpassableError, match="creek"):  # beside the ford
+        TURN.step(state, Move("a1", to=(420, 220, 0)))
+
+
+def test_a_move_to_a_destination_places_and_narrates_it() -> None:
+    state = mover(RIVER, FORD)
+    after, events = TURN.step(state, Move("a1", to=(300, 220, 0)))
+    fp = after.extra.table.footprint("a1")  # type: ignore[union-attr]
+    assert fp.centre == (300, 220) and after.unit("a1").id in after.extra.advanced
+    assert any("advances 120 mm to (300.0, 220.0), facing 0°" in e.text for e in events)
+    assert after.extra.table.traces[-1].path == ((300, 100), (300, 220))  # type: ignore[union-attr]
+
+
+def test_table_mode_moves_carry_no_measured_facts() -> None:
+    state = mover()
+    with pytest.raises(IllegalActionError, match="names its destination"):
+        TURN.step(state, Move("a1", 100))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, Move("a1", to=(300, 150, 0), ends_in=Ground.COVER))
+    with pytest.raises(IllegalActionError, match="change of face"):
+        TURN.step(state, Move("a1", to=(300, 150, 90)))
+    with pytest.raises(IllegalActionError, match="through or onto b1"):
+        TURN.step(state, Move("a1", to=(300, 330, 0), double=True))
+    with pytest.raises(IllegalActionError, match="no longer stands"):
+        TURN.step(state, Move("a1", to=(300, 150, 0), at=(0, 0, 0)))
+    offered = [a for a in TURN.legal_actions(state) if isinstance(a, Move) and a.to]
+    assert offered and all(a.at == (300, 100, 0) for a in offered)
+    for move in offered:
+        TURN.step(state, move)  # every destination offered is accepted
+
+
+def test_without_a_table_a_move_names_no_destination() -> None:
+    state = at(new_battle((A, B), (FIRER, foot("b1", B)), commanders()), MOVEMENT)
+    with pytest.raises(IllegalActionError, match="no table"):
+        TURN.step(state, Move("a1", to=(1, 2, 0)))
+
+
+# --- whole battles on the embedded tables -----------------------------------------------
+REACH = {"muzzle-loading-rifle": 100, "smoothbore-musket": 40, "repeating-rifle": 60,
+         "12lb-smoothbore-gun": 320, "3in-rodman-rifle": 370, "sniper-rifle": 240}
+
+
+def test_random_battles_on_the_tables_move_shoot_in_reach_and_charge_home() -> None:
+    melees = 0
+    for name in ("default", "sharpshooters"):
+        melees += _random_battles(name)
+    assert melees  # sharpshooters seed 9: a charge goes home, fought in contact
+
+
+def _random_battles(name: str) -> int:
+    """Ten seeded random battles on a table: units move, every shot is measured within its
+    weapon's reach, every melee of a charge is fought in contact; the melees fought."""
+    from smoothbore.battle import play, random_policy
+    from smoothbore.mckie_acw import RULESET
+
+    make = dict(RULESET.battles())[name]
+    moved = shots = melees = 0
+    for seed in range(10):
+        start = make(seed)
+        assert not any(isinstance(a, Fire) for a in _firing_offers(start))
+        played = play(TURN, start, random_policy(seed))
+        assert played.finished and played.outcome is not None
+        before, after = start.extra.table, played.end.extra.table
+        assert before is not None and after is not None
+        moved += sum(1 for uid in after.units
+                     if after.footprint(uid).centre != before.footprint(uid).centre)
+        state = start
+        for step in played.steps:
+            if isinstance(step.action, Fire):
+                weapon = start.unit(step.action.firer).weapon.value
+                found = [int(m) for e in step.events
+                         for m in re.findall(r"at a measured (\d+) mm", e.text)]
+                assert found and found[0] <= REACH[weapon]
+                shots += 1
+            if isinstance(step.action, Melee) and step.action.attacker in (
+                    c.charger for c in state.extra.charges):
+                table = state.extra.table
+                assert table is not None
+                assert in_contact(table, step.action.attacker, step.action.defender)
+                melees += 1
+            state, _ = TURN.step(state, step.action)
+        assert state == played.end
+    assert moved and shots
+    return melees
+
+
+def _firing_offers(state: State) -> tuple[Any, ...]:
+    """The fire offered to either side at the start (none: the lines are out of reach)."""
+    import attrs
+
+    return tuple(a for side in state.sides for a in TURN.legal_actions(state.replace(
+        phase=FIRING, extra=attrs.evolve(state.extra, first=side, acting=side,
+                                         initiative=side))))
+
+
+# --- compulsory moves -----------------------------------------------------------------------
+def _broken(status: Status) -> State:
+    state = battle({FIRER: (300, 100, 0), foot("b1", B): (300, 330, 180),
+                    foot("b2", B): (520, 330, 180)})
+    return at(state.with_units(changed(state.unit("b1"), status=status)), COMPULSORY, B)
+
+
+def test_a_rout_runs_away_from_the_enemy_it_sees_and_off_the_table() -> None:
+    state = _broken(Status.ROUTING)
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, CompulsoryMove("b1", off_table=True))
+    assert TURN.legal_actions(state)[0] == CompulsoryMove("b1")
+    # straight away from a1 (heading 0) 120 mm: from y 330 to 450, past the 400 mm edge
+    after, events = TURN.step(state, CompulsoryMove("b1"))
+    assert after.unit("b1").status is Status.OFF_TABLE
+    assert "b1" not in after.extra.table.units  # type: ignore[union-attr]
+    assert any("off the table" in e.text for e in events)
+
+
+def test_a_retreat_backs_away_still_facing_and_stops_at_the_edge() -> None:
+    after, _ = TURN.step(_broken(Status.RETREATING), CompulsoryMove("b1"))
+    fp = after.extra.table.footprint("b1")  # type: ignore[union-attr]
+    # 24 mm deep: it stops with its rear on the far edge, its centre at y 388, facing a1
+    assert (fp.x, round(fp.y, 6), fp.facing) == (300, 388, 180)
+    assert after.unit("b1").status is Status.RETREATING
+
+
+def test_a_destination_is_three_numbers() -> None:
+    with pytest.raises(InvalidValueError, match="Move.to"):
+        Move("a1", to=(1.0, 2.0))  # type: ignore[arg-type]
