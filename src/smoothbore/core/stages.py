@@ -520,10 +520,10 @@ def odds_of_step(
             new = handler(state, action, Log(dice))
         else:
             new, _ = turn.apply(state, action, dice)
-        if dice.closed is not None and new is not dice.closed:
+        if dice.closed is not None and new is not dice.closed and dice.position != dice.closed_at:
             raise InvalidValueError(
                 "handler", getattr(handler, "__name__", handler),
-                "a handler that returns the state its closing rule gave, unchanged",
+                "a handler that rolls nothing after its closing rule",
             )
         return project(new)
 
@@ -537,12 +537,13 @@ class _StepDice(_EnumeratingDice):
     handler's ``closing`` rule hands back one state per distinct view (``closed``), and
     what each closing rule cost to compose (``costs``, by position on the branch)."""
 
-    __slots__ = ("closed", "costs", "view")
+    __slots__ = ("closed", "closed_at", "costs", "view")
 
     def __init__(self, view: Callable[[Any], Hashable], max_depth: int) -> None:
         super().__init__(max_depth)
         self.view = view
         self.closed: Any = None
+        self.closed_at = -1
         self.costs: dict[int, float] = {}
 
     def close(self, rule: Staged[R], args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
@@ -554,6 +555,7 @@ class _StepDice(_EnumeratingDice):
                                     / len(self.options[position][0]))
         self.work += self.costs.get(position, 0.0)
         self.closed = state
+        self.closed_at = self.position
         return state
 
 
@@ -595,7 +597,9 @@ class _Closing(Generic[R]):
 
 def closing(rule: Staged[R], *args: Any, dice: Dice, **kwargs: Any) -> R:
     """The rest of a battle step as one staged rule whose result is the new state; the
-    handler returns what this returns, unchanged. In play (and in any other enumeration)
+    handler returns what this returns, or tidies it without rolling (keeping a table in
+    step with the units), in a way the step's view sees alike for states it sees alike.
+    In play (and in any other enumeration)
     it is ``rule(*args, dice=dice)``. In the exact odds of a step, the rule is composed
     once and its states are grouped by the step's view before the handler sees them, so
     outcomes that look alike (say, commanders' risk rolls under a view of the units) merge
