@@ -224,9 +224,10 @@ def test_battle_plays_to_the_end_and_shows_the_outcome_and_the_units(
 def test_battle_cites_rules_once_a_step_or_every_line_with_rules(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["battle", "will_awi", "--seed", "3", "--turns", "1"]) == 0
+    plain = ["--battle", "default-no-table"]  # the actions as the caller gives them
+    assert main(["battle", "will_awi", *plain, "--seed", "3", "--turns", "1"]) == 0
     once = capsys.readouterr().out
-    assert main(["battle", "will_awi", "--seed", "3", "--turns", "1", "--rules",
+    assert main(["battle", "will_awi", *plain, "--seed", "3", "--turns", "1", "--rules",
                  "--actions"]) == 0
     every = capsys.readouterr().out
     cited = "Rules - Movement"
@@ -387,7 +388,8 @@ def test_svg_draws_the_table_a_battle_ended_on(capsys: pytest.CaptureFixture[str
 
 @pytest.mark.parametrize("argv", [
     ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"],
-    ["simulate", "will_awi", "--runs", "1000000", "--jobs", "2"],
+    ["simulate", "will_awi", "--battle", "default-no-table", "--runs", "1000000", "--jobs",
+     "2"],
 ], ids=["samples", "simulate-jobs"])
 def test_ctrl_c_stops_cleanly_after_the_exact_results(argv: list[str]) -> None:
     import os

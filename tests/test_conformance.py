@@ -33,10 +33,14 @@ from smoothbore.core import (
     odds,
 )
 from smoothbore.core.registry import normalise
+from smoothbore.table import table_of
 from tests import toy_ruleset
 
 MAX_STEPS = 5_000
 BATTLES = 200
+TABLE_ROUNDS = 20
+"""Battles on a table are played for the first TABLE_ROUNDS rounds of seeds only: measuring
+every range and move makes them 5 to 20 times slower than their no-table twins."""
 DEEP_EVERY = 10
 DEEP_STEPS = 50
 REFUSALS = 4
@@ -144,9 +148,12 @@ def play_battles(ruleset: Ruleset, count: int, max_steps: int = MAX_STEPS
     samples = []
     for seed in range(count):
         name, make = battles[seed % len(battles)]
+        start = make(seed)
+        if table_of(start) is not None and seed // len(battles) >= TABLE_ROUNDS:
+            continue
         policy = _Recording(seed)
         try:
-            played = play(turn, make(seed), policy, max_steps=max_steps)
+            played = play(turn, start, policy, max_steps=max_steps)
         except IllegalActionError as error:  # the policy only takes listed actions
             raise AssertionError(f"{name} seed {seed}: step refuses listed {error.action!r}: "
                                  f"{error.why}") from error
@@ -221,8 +228,11 @@ def check_steps(turn: Any, sample: Sample, stride: int) -> None:
         if index % stride == 0:
             listed = turn.legal_actions(state)
             _check_accepted(turn, state, listed, where)
-            _check_refused(turn, state, [a for a in earlier if a not in set(listed)], rng,
-                           where)
+            unlisted = [a for a in earlier if a not in set(listed)]
+            sampled = getattr(turn, "is_sampled", None)
+            if sampled is not None:  # a continuous choice listed as a sample may still be legal
+                unlisted = [a for a in unlisted if not sampled(state, a)]
+            _check_refused(turn, state, unlisted, rng, where)
             _check_pure(turn, state, step.action, where)
             assert turn.load(state.to_json()) == state, f"{where}: JSON round trip"
             earlier.update(dict.fromkeys(listed))

@@ -200,7 +200,10 @@ def test_battle_views_and_short_reprs() -> None:
     played = play(ruleset.turn, state, random_policy(3))
     assert repr(state) == ("<BattleState will_awi: turn 1, A; units British 2, American 3; "
                            "2 commanders>")
-    assert repr(played) == f"<Played will_awi: {len(played.steps)} actions, 1 turn, British wins>"
+    assert played.outcome is not None and played.outcome.winner is not None
+    turns = "1 turn" if played.turns == 1 else f"{played.turns} turns"
+    assert repr(played) == (f"<Played will_awi: {len(played.steps)} actions, {turns}, "
+                            f"{played.outcome.winner} wins>")
     assert len(repr(played.steps[0])) < 120
     event = next(e for s in played.steps for e in s.events if e.rolls)
     assert repr(event).startswith(f"<Event {event.kind}: {event.text}")

@@ -149,11 +149,23 @@ def _fields(state: object, value: object, subject: str | None = None) -> list[st
         label = _label(field.name)
         if isinstance(current, bool):
             shown.append(label if current else f"not {label}")
+        elif field.name in _PLACES and _is_place(current):
+            x, y, facing = current
+            shown.append(f"{label} ({x:g}, {y:g}) facing {facing:g}°")
         elif attrs.has(type(current)) and not _speaks(current):
             shown.extend(_fields(state, current))
         else:
             shown.append(f"{label} {_field_words(state, current)}")
     return shown
+
+
+_PLACES = frozenset({"to", "at"})
+"""Fields that name a place on the table as (x, y, facing)."""
+
+
+def _is_place(value: object) -> bool:
+    return (isinstance(value, tuple) and len(value) == 3
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value))
 
 
 def action_words(action: object, state: object = None, turn: object = None) -> str:

@@ -204,6 +204,16 @@ def test_legal_actions_are_exactly_what_step_accepts() -> None:
         TURN.step(state, "charge!")  # type: ignore[arg-type]
 
 
+def test_a_sampled_choice_is_said_so_and_nothing_else_is() -> None:
+    """An engine whose rule book samples a continuous choice names those actions; by default
+    no action is sampled, so every action ``legal_actions`` omits is refused."""
+    state = duel()
+    assert not any(TURN.is_sampled(state, a) for a in TURN.legal_actions(state))
+    aiming = attrs.evolve(TURN, sampled=lambda s, a: isinstance(a, Fire) and a.target == "c")
+    assert [aiming.is_sampled(state, a) for a in TURN.legal_actions(state)] == [
+        True, True, False, False, False]
+
+
 def test_step_is_pure_logs_its_rolls_and_advances_the_dice() -> None:
     state = duel(seed=5)
     before = state.to_json()

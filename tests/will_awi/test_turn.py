@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from smoothbore.core import BattleState, Engine, IllegalActionError, Turn
 from smoothbore.will_awi import RULESET
-from smoothbore.will_awi.actions import EndPhase, Fire, Move
+from smoothbore.will_awi.actions import ChangeFacing, EndPhase, Fire, Move
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, CommandPost, Options
 from smoothbore.will_awi.phases import ORDER
@@ -62,7 +62,10 @@ def test_step_is_pure_and_replayable() -> None:
 def test_legal_actions_are_exactly_what_step_accepts(name: str, seed: int) -> None:
     """One source of legality: in random play of every embedded battle, each action listed is
     accepted by step, and every action listed earlier in the battle that is not listed now is
-    refused (no trial steps: the candidates are complete over the choices)."""
+    refused (no trial steps: the candidates are complete over the choices). On a table,
+    destinations and facing changes are a continuous choice of which the candidates offer a
+    sample: one offered earlier may still be open, so those are left out of the second
+    half."""
     rng = random.Random(seed)
     s = RULESET.battle(name)(seed)
     seen: dict[object, None] = {}
@@ -71,7 +74,10 @@ def test_legal_actions_are_exactly_what_step_accepts(name: str, seed: int) -> No
         assert actions and len(set(actions)) == len(actions)
         listed = set(actions)
         for earlier in seen:
-            if earlier not in listed:
+            sampled = s.extra.table is not None and (
+                isinstance(earlier, ChangeFacing)
+                or (isinstance(earlier, Move) and earlier.to is not None))
+            if earlier not in listed and not sampled:
                 with pytest.raises(IllegalActionError):
                     TURN.step(s, earlier)  # type: ignore[arg-type]
         for action in rng.sample(actions, min(3, len(actions))):

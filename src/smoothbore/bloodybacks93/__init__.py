@@ -10,7 +10,7 @@ from smoothbore.core import Ruleset
 from .mechanisms import MECHANISMS
 from .options import DEFAULT_OPTIONS, Options
 from .phases import PHASES
-from .scenarios import example_battle
+from .scenarios import SCENARIOS, example_battle
 from .state import Extra, State, new_battle
 from .turn import TURN
 from .units import Commander, Unit
@@ -27,6 +27,7 @@ RULESET = Ruleset(
     turn=TURN,
     source="bloodybacks-9.3.txt",
     example=example_battle,
+    scenarios=SCENARIOS,
 )
 
 __all__ = [

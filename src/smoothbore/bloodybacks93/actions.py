@@ -1,12 +1,15 @@
-"""The actions a player takes in a Bloodybacks turn, as frozen values. Until positions arrive
-they carry what the players measure at the table (range, cover, contact face, terrain moved
+"""The actions a player takes in a Bloodybacks turn, as frozen values. Without a table they
+carry what the players measure at the table (range, cover, contact face, terrain moved
 through, whether a unit is inside its commander's radius); ``legal_actions`` offers them with
-the plain facts (in the open, in radius, at the middle of the first range band)."""
+the plain facts (in the open, in radius, at the middle of the first range band). On a table
+(``state.extra.table``) shots carry no measured facts and moves name their destination: the
+table measures the rest (``situations``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from typing import Union
+from typing import Any, Union
 
 import attrs
 
@@ -68,14 +71,31 @@ class RoutTest:
     outside_radius: bool = False
 
 
+def _destination(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = value is None or (
+        isinstance(value, tuple) and len(value) == 3 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in value))
+    if not ok:
+        raise InvalidValueError(
+            attribute.name, value, "None, or (x, y, facing): where the unit's centre ends, in "
+            "inches, and the compass facing it ends with, in degrees")
+
+
 @attrs.frozen
 class Move:
     """Spend an action moving; ``through`` names a friendly unit the move passes through
-    (interpenetration, or else a passage of lines)."""
+    (interpenetration, or else a passage of lines). On a table the move names its
+    destination, ``to`` = (x, y, facing), and the table measures its facts (which stay at
+    their defaults). The moves offered also name where the unit stands, ``at`` (x, y,
+    facing), and are accepted only from there and only as offered; a move without ``at``
+    goes to any destination the rules allow."""
 
     unit_id: str = attrs.field(validator=_ID)
     facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
     through: str | None = attrs.field(default=None, validator=_MAYBE_ID)
+    to: tuple[float, float, float] | None = attrs.field(default=None, validator=_destination)
+    at: tuple[float, float, float] | None = attrs.field(default=None, validator=_destination)
 
 
 @attrs.frozen

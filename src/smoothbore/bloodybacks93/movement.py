@@ -110,21 +110,33 @@ def _unlimbered_roll(unit: Unit, dice: Dice) -> int:
     return dice.roll(TotalCheck.of(1, AVERAGE_DIE, bonus), reason=reason, rule=RULE_MOVEMENT)
 
 
-def base_distances(unit: Unit, facts: MoveFacts, *, dice: Dice) -> tuple[int, ...]:
-    """Distances for one move action before terrain deductions (Movement)."""
+def fixed_distance(unit: Unit, facts: MoveFacts) -> int | None:
+    """The distance of one move action where the text fixes it (foot, columns, limbered
+    guns), before terrain deductions; None where it is rolled (deployed cavalry, unlimbered
+    guns) (Movement)."""
     if unit.is_infantry:
         if unit.formation is Formation.COLUMN:
-            return (12 if facts.road else 9,)
-        return (12 - unit.density,)
+            return 12 if facts.road else 9
+        return 12 - unit.density
     if unit.is_cavalry:
         if unit.formation is Formation.COLUMN:
-            return (18 if facts.road else 12,)
+            return 18 if facts.road else 12
+        return None
+    if unit.formation is Formation.LIMBERED:
+        return 12 if facts.road else 6
+    return None
+
+
+def base_distances(unit: Unit, facts: MoveFacts, *, dice: Dice) -> tuple[int, ...]:
+    """Distances for one move action before terrain deductions (Movement)."""
+    fixed = fixed_distance(unit, facts)
+    if fixed is not None:
+        return (fixed,)
+    if unit.is_cavalry:
         faces = dice.roll(
             FacesCheck((D12, D12)), reason=f"cavalry move of {unit.name}", rule=RULE_MOVEMENT
         )
         return cavalry_choices(faces[0], faces[1], facts.terrain)
-    if unit.formation is Formation.LIMBERED:
-        return (12 if facts.road else 6,)
     return (_unlimbered_roll(unit, dice),)
 
 

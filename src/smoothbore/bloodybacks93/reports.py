@@ -22,10 +22,15 @@ def fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
     return Fate.FALLS_BACK if result is morale.TestResult.PUSHED_BACK else Fate.HOLDS
 
 
-def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> None:
+Retreat = tuple[str, Fate, int]
+"""A push back or rout move rolled: the unit, its fate and the inches it goes."""
+
+
+def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> tuple[Retreat, ...]:
     """Push back and rout moves of units that fell back or routed (Morale: Push Back move,
     Rout move); artillery has none (it is destroyed), and a unit routing off the table is
-    lost, which the players see."""
+    lost, which the players see (on a table, ``situations.retreat`` makes the moves)."""
+    moves: list[Retreat] = []
     for unit, fate in zip(units, fates, strict=True):
         if fate is Fate.FALLS_BACK:
             distance = morale.push_back_distance(dice=log.dice)
@@ -34,22 +39,27 @@ def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> None:
             rout = morale.rout_distance(unit, dice=log.dice)
             if rout is None:
                 continue
+            distance = rout
             text = f'{unit.name} routs {rout}" away from the enemy (lost if that takes it off ' \
                 "the table)"
         else:
             continue
         log.add("retire", text, RULE_MOVES, unit.id)
+        moves.append((unit.id, fate, distance))
+    return tuple(moves)
 
 
-def retire_after_test(log: Log, after: Unit, result: morale.TestResult) -> None:
+def retire_after_test(
+    log: Log, after: Unit, result: morale.TestResult
+) -> tuple[Retreat, ...]:
     """The move, if any, of one unit after a test out of melee (B45); guns that are pushed
     back while deployed, or rout, are lost instead, which the players are told."""
     if after.destroyed and result is not morale.TestResult.DESTROYED:
         why = "routing guns are" if result is morale.TestResult.ROUT else (
             "deployed guns pushed back are")
         log.add("retire", f"{after.name} is lost: {why} destroyed", RULE_MOVES, after.id)
-        return
-    retire(log, (after,), (fate_after_test(after, result),))
+        return ()
+    return retire(log, (after,), (fate_after_test(after, result),))
 
 
 def risk(

@@ -14,11 +14,13 @@ import attrs
 
 from smoothbore.core import BattleState, DiceState, Scenario, phase_scoped, turn_scoped
 from smoothbore.core.validate import refers_to
+from smoothbore.table import Table
 
 from .charges import ChargeFacts
 from .deck import DECK, Card, activates_leaderless
 from .options import DEFAULT_OPTIONS, Options
 from .phases import ACTIVITY
+from .placement import in_step, table_for
 from .units import SIDES, Commander, Unit
 
 
@@ -60,7 +62,8 @@ class Extra:
     cards left (``deck``), the turn length (``minutes``), activity levels (``activity``), the
     units that tried to activate (``attempted``), that routed (``routed``: they re-test only
     in later turns) or stopped routing (``recovered``: they may not activate) this turn, and
-    the melees deferred to its end (``deferred``)."""
+    the melees deferred to its end (``deferred``). Lasting: the ``table`` the battle is
+    played on (None: the caller gives the measured facts of each action)."""
 
     card: Card | None = phase_scoped(None)
     active: tuple[str, ...] = phase_scoped((), metadata=refers_to("commanders"))
@@ -72,6 +75,7 @@ class Extra:
     routed: frozenset[str] = turn_scoped(frozenset(), metadata=refers_to("units"))
     recovered: frozenset[str] = turn_scoped(frozenset(), metadata=refers_to("units"))
     deferred: tuple[DeferredMelee, ...] = turn_scoped(())
+    table: Table | None = None
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -87,15 +91,20 @@ def new_battle(
     seed: int = 0,
     options: Options = DEFAULT_OPTIONS,
     scenario: Scenario = OPEN_ENDED,
+    table: Table | None = None,
 ) -> State:
     """A battle at the start of turn 1, before activity is rolled. Without a scenario it has
-    no turn limit and the players may not end it: it ends when a side breaks (B48)."""
+    no turn limit and the players may not end it: it ends when a side breaks (B48). With a
+    ``table`` the battle is played from positions (see ``situations``): its footprints are
+    those of the units, and commanders not on it are placed with the units they ride with."""
+    if table is not None:
+        table = table_for(units, commanders_, table)
     return BattleState(
         ruleset="bloodybacks93",
         sides=SIDES,
         units=units,
         commanders=commanders_,
-        extra=Extra(),
+        extra=Extra(table=table),
         options=options,
         dice=DiceState(seed),
         turn=1,
@@ -223,3 +232,27 @@ def due_rout_tests(state: State) -> tuple[str, ...]:
         elif own.id in extra.active:
             due.append(unit.id)
     return tuple(due)
+
+
+def table_of(state: State) -> Table | None:
+    """The table the battle is played on (None: the caller gives the measured facts)."""
+    return state.extra.table
+
+
+def synced(state: State) -> State:
+    """The state with its table in step with its units: destroyed units off the table,
+    footprints refitted to a changed formation, density, size or sections, commanders' marks
+    following their attachments. The very same state when nothing geometric changed, and the
+    state as it is without a table (``placement.in_step``)."""
+    table = state.extra.table
+    if table is None:
+        return state
+    new = in_step(table, state.units, state.commanders)
+    if new is table:
+        return state
+    return state.with_extra(table=new)
+
+
+def with_table(state: State, table: Table) -> State:
+    """The state with this table (a unit moved, turned or traced)."""
+    return state.with_extra(table=table)

@@ -14,7 +14,7 @@ from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
 from smoothbore.core.stages import Again, Roll, Staged, closing
 
 from . import activation as act
-from . import commanders, movement
+from . import commanders, movement, situations
 from .actions import Charge
 from .charges import ChargeFacts, evade, may_evade, must_evade, pursuit_distance
 from .melee import (
@@ -91,13 +91,50 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     pursuers = {u.id for u in chargers if may_pursue(u)}
     enemies = sorted(u.id for u in state.units if u.side != card.side and not u.destroyed)
     targets = list(_groups(enemies))
+    on_table = state.extra.table is not None
     for group in _groups(sorted(u.id for u in chargers)):
         pursuit = any(i in pursuers for i in group)
         for aimed in targets:
+            if on_table and not _reaches(state, group, aimed):
+                continue
             yield Charge(group, aimed)
             if pursuit:
                 yield Charge(group, aimed, pursue=True)
             yield Charge(group, aimed, defer=True)
+
+
+def _reaches(state: State, group: tuple[str, ...], aimed: tuple[str, ...]) -> bool:
+    """Whether, on the table, every charger reaches one of the targets and every target is
+    reached (``situations.measured_charge``)."""
+    try:
+        situations.charge_on_table(state, group, aimed, ChargeFacts())
+    except IllegalActionError:
+        return False
+    return True
+
+
+_PLAIN = Charge(("_",), ("_",))
+
+
+def _measured(state: State, action: Charge) -> tuple[Charge, situations.MeasuredCharge | None]:
+    """The charge as the table measures it (the action itself without a table): an action
+    that carries measured facts on a table is refused (B56)."""
+    if state.extra.table is None:
+        return action, None
+    if situations.charge_carries_measures(action.facts) or (
+        action.target_in_open, action.hard_cover, action.charger_spare_move, action.distance,
+        action.ground,
+    ) != (_PLAIN.target_in_open, _PLAIN.hard_cover, _PLAIN.charger_spare_move,
+          _PLAIN.distance, _PLAIN.ground):
+        raise IllegalActionError(
+            action, "the table measures this: leave the distance, ground, contact, cover, "
+            "woods, slope and open ground at their defaults", RULE_CHARGES)
+    measured = situations.charge_on_table(state, action.unit_ids, action.target_ids,
+                                          action.facts, action)
+    return attrs.evolve(
+        action, facts=measured.facts, target_in_open=measured.target_in_open,
+        hard_cover=measured.hard_cover, distance=measured.distance, ground=measured.ground,
+    ), measured
 
 
 def check_charge(state: State, action: Charge) -> None:
@@ -111,6 +148,14 @@ def check_charge(state: State, action: Charge) -> None:
     named = (*action.unit_ids, *action.target_ids)
     if len(set(named)) != len(named):
         raise IllegalActionError(action, "each unit charges or is charged once", RULE_CHARGES)
+    for unit_id in named:
+        state.unit(unit_id)
+    for unit_id in action.unit_ids:
+        check_actor(state, action, unit_id, CHARGE_COST)
+    if any(state.unit(t).side == state.unit(action.unit_ids[0]).side
+           or state.unit(t).destroyed for t in action.target_ids):
+        raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
+    action, _ = _measured(state, action)
     facts = action.facts
     if facts.charger_commander_attached or facts.led:
         raise InvalidValueError(
@@ -167,6 +212,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     """The charge: each charger spends its two actions and, given the distance, makes its
     move; evaders move off (caught if the chargers can go on far enough); routing targets
     are caught; the rest fight now or at the end of the turn (Charges and melee)."""
+    action, measured = _measured(state, action)
     extra = state.extra
     for unit_id in action.unit_ids:
         extra = spend(attrs.evolve(state, extra=extra), unit_id, CHARGE_COST)
@@ -175,6 +221,9 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     spare = action.charger_spare_move
     if action.distance is not None:
         new, chargers, spare = _charge_moves(new, log, chargers, action, action.distance)
+        if measured is not None:
+            new = situations.in_contact_after(new, measured.reaches,
+                                              tuple(c.id for c in chargers))
         if not chargers:
             return new
     lead = chargers[0]
@@ -198,9 +247,9 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
                 commander_attached=leader_attached(new, target),
             )
             log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
-            if result.morale is not None:
-                retire_after_test(log, result.unit, result.morale.result)
-            new = with_units(new, result.unit)
+            moves = () if result.morale is None else retire_after_test(
+                log, result.unit, result.morale.result)
+            new = situations.retreat(with_units(new, result.unit), moves)
         else:
             standing.append(target)
     if not standing:

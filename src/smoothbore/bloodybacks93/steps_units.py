@@ -11,12 +11,13 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.table import ShotTrace
 
 from . import activation as act
-from . import command, deck, movement, shooting
+from . import command, deck, movement, shooting, situations
 from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
 from .morale import TestKind, apply_result, take_test
-from .reports import retire_after_test, risk
+from .reports import Retreat, retire_after_test, risk
 from .rules import (
     RULE_ACTIVATING,
     RULE_ACTIVATION,
@@ -47,6 +48,7 @@ from .state import (
     leaderless,
     with_activated,
     with_activity,
+    with_table,
     with_units,
 )
 from .units import MAX_DENSITY, MIN_DENSITY, Commander, Formation, Unit, Weapon, remove_disruption
@@ -158,6 +160,30 @@ def _check_taking_up(
     return leader
 
 
+def _measured_radius(state: State, action: Activate | RoutTest) -> tuple[bool, bool]:
+    """Whether the unit is outside its commander's radius and whether it stands in woods:
+    as the action says, or on a table as measured there (an action that says either is
+    refused) (Command Radius; Quality)."""
+    if state.extra.table is None:
+        return action.outside_radius, action.in_woods
+    if action.outside_radius or action.in_woods:
+        raise IllegalActionError(
+            action, "the table measures this: leave outside_radius and in_woods at their "
+            "defaults", RULE_RADIUS)
+    return (situations.outside_radius(state, action.commander_id, action.unit_id),
+            situations.stands_in_woods(state, action.unit_id))
+
+
+def _reaches_leader(state: State, unit: Unit, leader: str | None) -> bool:
+    """On a table, a commander takes up a unit of another brigade only within his radius
+    (Command point tariff); without one the players say so."""
+    if state.extra.table is None or leader is None:
+        return True
+    if state.commander(leader).brigade == unit.brigade:
+        return True
+    return not situations.outside_radius(state, leader, unit.id)
+
+
 def _pay_for_other_brigade(state: State, unit: Unit, leader: Commander | None) -> Extra:
     """The extra state after the commander pays the command point for a unit not of his own
     brigade, the CinC included (Command point tariff; B44, B46)."""
@@ -206,14 +232,16 @@ def candidates_activate(state: State) -> Iterator[Activate]:
     for unit in _waiting(state):
         if not unit.routing and unit.id not in state.extra.recovered:
             for leader in _leaders(state, unit):
-                yield Activate(unit.id, leader)
+                if _reaches_leader(state, unit, leader):
+                    yield Activate(unit.id, leader)
 
 
 def check_activate(state: State, action: Activate) -> None:
     """A unit activates under a commander the card activated, once a turn; routing units test
     instead, and units that recovered from rout this turn may not (Activating Units)."""
     unit = state.unit(action.unit_id)
-    _check_taking_up(state, action, unit, action.commander_id, action.outside_radius)
+    outside, _ = _measured_radius(state, action)
+    _check_taking_up(state, action, unit, action.commander_id, outside)
     if unit.routing:
         raise IllegalActionError(
             action, f"{unit.name} is routing: it takes a morale test instead", RULE_ROUTING
@@ -231,14 +259,15 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
     unit = state.unit(action.unit_id)
     leader = None if action.commander_id is None else state.commander(action.commander_id)
     extra = _pay_for_other_brigade(state, unit, leader)
+    outside, in_woods = _measured_radius(state, action)
     result = act.activate(
         unit,
         leader,
         dice=log.dice,
-        outside_radius=action.outside_radius,
+        outside_radius=outside,
         other_brigade=leader is not None and leader.brigade != unit.brigade,
         long_turn=deck.long_turn(extra.minutes),
-        in_woods=action.in_woods,
+        in_woods=in_woods,
         commander_attached=leader_attached(state, unit),
         options=state.options,
     )
@@ -253,8 +282,8 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
     if result.morale is None:
         return new
     after = apply_result(unit, result.morale.result)
-    retire_after_test(log, after, result.morale.result)
-    return with_units(new, after)
+    moves = retire_after_test(log, after, result.morale.result)
+    return situations.retreat(with_units(new, after), moves)
 
 
 def candidates_rout_test(state: State) -> Iterator[RoutTest]:
@@ -263,7 +292,8 @@ def candidates_rout_test(state: State) -> Iterator[RoutTest]:
     for unit in _waiting(state):
         if unit.routing and unit.id not in state.extra.routed:
             for leader in _leaders(state, unit):
-                yield RoutTest(unit.id, leader)
+                if _reaches_leader(state, unit, leader):
+                    yield RoutTest(unit.id, leader)
 
 
 def check_rout_test(state: State, action: RoutTest) -> None:
@@ -271,7 +301,8 @@ def check_rout_test(state: State, action: RoutTest) -> None:
     it routed; under a commander of another brigade it costs him a command point (Morale;
     Command point tariff; B28, B46)."""
     unit = state.unit(action.unit_id)
-    _check_taking_up(state, action, unit, action.commander_id, action.outside_radius)
+    outside, _ = _measured_radius(state, action)
+    _check_taking_up(state, action, unit, action.commander_id, outside)
     if not unit.routing:
         raise IllegalActionError(action, f"{unit.name} is not routing", RULE_ROUTING)
     if unit.id in state.extra.routed:
@@ -288,12 +319,13 @@ def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
     unit = state.unit(action.unit_id)
     leader = None if action.commander_id is None else state.commander(action.commander_id)
     paid = _pay_for_other_brigade(state, unit, leader)
+    _, in_woods = _measured_radius(state, action)
     test = take_test(
         unit,
         TestKind.MORALE,
         dice=log.dice,
         commander_attached=leader_attached(state, unit),
-        in_woods=action.in_woods,
+        in_woods=in_woods,
         reason=f"{unit.name} is routing",
     )
     after = apply_result(unit, test.result)
@@ -304,9 +336,9 @@ def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
     else:
         verdict = "stops routing (it may not act this turn)"
     log.add("rout", f"{unit.name}: {test}: {verdict}", RULE_ROUTING, unit.id)
-    retire_after_test(log, after, test.result)
+    moves = retire_after_test(log, after, test.result)
     new = attrs.evolve(state, extra=attrs.evolve(paid, attempted=paid.attempted | {unit.id}))
-    return with_units(new, after)
+    return situations.retreat(with_units(new, after), moves)
 
 
 # --- moves and manoeuvres ----------------------------------------------------------------
@@ -316,8 +348,15 @@ def _may_move_backwards(unit: Unit) -> bool:
 
 def candidates_move(state: State) -> Iterator[Move]:
     """A move forward or (where allowed) backwards, for each unit with an action left, in the
-    open, alone or through each friendly unit on the table (the path is the player's)."""
+    open, alone or through each friendly unit on the table (the path is the player's). On a
+    table: destinations the unit can reach (``situations.destinations``)."""
+    table = state.extra.table
     for unit, _ in _actors(state):
+        if table is not None:
+            at = situations.standing(table, unit.id)
+            for to in situations.destinations(state, unit.id):
+                yield Move(unit.id, to=to, at=at)
+            continue
         facts = (movement.MoveFacts(), movement.MoveFacts(retrograde=True))
         for fact in facts if _may_move_backwards(unit) else facts[:1]:
             yield Move(unit.id, fact)
@@ -326,13 +365,49 @@ def candidates_move(state: State) -> Iterator[Move]:
                     yield Move(unit.id, fact, friend.id)
 
 
+def _move_facts(state: State, action: Move) -> tuple[movement.MoveFacts,
+                                                     situations.MovePlan | None]:
+    """The facts of a move: as given, or on a table those of the route to its destination,
+    every geometric rule checked (B54, B55)."""
+    if state.extra.table is None:
+        if action.to is not None or action.at is not None:
+            raise IllegalActionError(
+                action, "the battle has no table: a move gives its facts, not a destination",
+                RULE_MOVEMENT)
+        return action.facts, None
+    if action.facts != _PLAIN_MOVE:
+        raise IllegalActionError(
+            action, "the table measures this: leave the move's facts at their defaults",
+            RULE_MOVEMENT)
+    if action.to is None:
+        raise IllegalActionError(
+            action, "on a table a move names its destination (to=(x, y, facing))",
+            RULE_MOVEMENT)
+    if action.at is not None and not situations.stands_at(
+            state.extra.table, action.unit_id, action.at):
+        raise IllegalActionError(
+            action, f"{action.unit_id} does not stand at {action.at}: it stands at "
+            f"{situations.standing(state.extra.table, action.unit_id)}", RULE_MOVEMENT)
+    plan = situations.planned(state, action.unit_id, action.to, action.through, action)
+    if action.at is not None and action.through is None and (
+            action.to not in situations.destinations(state, action.unit_id)):
+        raise IllegalActionError(
+            action, f"{action.to} is not one of the moves offered from {action.at}: give a "
+            "destination of your own without ``at``", RULE_MOVEMENT)
+    return plan.facts, plan
+
+
+_PLAIN_MOVE = movement.MoveFacts()
+
+
 def check_move(state: State, action: Move) -> None:
     """One move action: the terrain, obstacles and direction allowed to the unit; through a
     friend only by interpenetration or a passage of lines (Movement; Retrograde movement;
     Interpenetration; Passage of lines)."""
     unit, _ = check_actor(state, action, action.unit_id, act.ActionKind.MOVE.cost)
+    facts, _ = _move_facts(state, action)
     try:
-        movement.check_move(unit, action.facts)
+        movement.check_move(unit, facts)
     except IllegalActionError as error:
         raise _rewrap(action, error) from None
     if action.through is None:
@@ -365,19 +440,26 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     Passage of lines)."""
     unit = state.unit(action.unit_id)
     new = attrs.evolve(state, extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
+    facts, plan = _move_facts(state, action)
     result = movement.move(
-        unit, action.facts, dice=log.dice, commander_attached=leader_attached(state, unit)
+        unit, facts, dice=log.dice, commander_attached=leader_attached(state, unit)
     )
     through = state.unit(action.through) if action.through is not None else None
     text = f"{unit.name} {result}"
-    if action.facts.retrograde:
+    if facts.retrograde:
         text = text.replace(" moves ", " moves back ", 1)
+    if plan is not None:
+        new, where = situations.place_move(
+            new, plan, result.distances, unit.is_cavalry and unit.formation is not Formation.COLUMN
+        )
+        text += f"; {where}"
     if through is not None and movement.may_interpenetrate(unit, through):
         text += f", through {through.name}"
     log.add("move", text, RULE_MOVEMENT, unit.id)
     new = with_units(new, result.unit)
     if result.morale is not None:
-        retire_after_test(log, result.unit, result.morale.result)
+        new = situations.retreat(
+            new, retire_after_test(log, result.unit, result.morale.result))
     if through is None or not movement.is_passage_of_lines(unit, through):
         return new
     if result.unit.gone:
@@ -393,10 +475,11 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         "passage", f"{unit.name} through {through.name}: {passage}", RULE_PASSAGE, unit.id
     )
     moved = (passage.mover, passage.static)
+    moves: tuple[Retreat, ...] = ()
     for after, test in zip(moved, passage.tests_by_unit, strict=True):
         if test is not None:
-            retire_after_test(log, after, test.result)
-    return with_units(new, *moved)
+            moves += retire_after_test(log, after, test.result)
+    return situations.retreat(with_units(new, *moved), moves)
 
 
 def candidates_manoeuvre(state: State) -> Iterator[Manoeuvre]:
@@ -417,8 +500,19 @@ def candidates_manoeuvre(state: State) -> Iterator[Manoeuvre]:
 
 def check_manoeuvre(state: State, action: Manoeuvre) -> None:
     """About face, change formation (one change: a formation or a density) or limber and
-    unlimber: one action each (Action tariff; Density; B42)."""
+    unlimber: one action each (Action tariff; Density; B42). On a table the unit in its new
+    formation must stay on the table and off other units (B51)."""
     unit, _ = check_actor(state, action, action.unit_id, action.kind.cost)
+    _check_manoeuvre(action, unit)
+    table = state.extra.table
+    if table is not None:
+        after, _ = _manoeuvred(unit, action)
+        why = situations.refit_blocked(table, after)
+        if why:
+            raise IllegalActionError(action, why, RULE_TARIFF)
+
+
+def _check_manoeuvre(action: Manoeuvre, unit: Unit) -> None:
     if action.kind not in MANOEUVRES:
         raise IllegalActionError(action, f"{action.kind} is not a manoeuvre", RULE_TARIFF)
     if action.kind is not act.ActionKind.CHANGE_FORMATION:
@@ -463,9 +557,8 @@ def check_manoeuvre(state: State, action: Manoeuvre) -> None:
         )
 
 
-def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
-    """The manoeuvre, for one action."""
-    unit = state.unit(action.unit_id)
+def _manoeuvred(unit: Unit, action: Manoeuvre) -> tuple[Unit, str]:
+    """The unit after a checked manoeuvre, and the words for it."""
     if action.kind is act.ActionKind.LIMBER:
         flip = Formation.UNLIMBERED if unit.formation is Formation.LIMBERED else Formation.LIMBERED
         after = attrs.evolve(unit, formation=flip)
@@ -480,7 +573,18 @@ def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
     else:
         after = unit
         text = f"{unit.name}: about face"
+    return after, text
+
+
+def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
+    """The manoeuvre, for one action (on a table an about face turns the footprint; a new
+    formation refits it, ``state.synced``)."""
+    unit = state.unit(action.unit_id)
+    after, text = _manoeuvred(unit, action)
     new = attrs.evolve(state, extra=spend(state, unit.id, action.kind.cost))
+    table = state.extra.table
+    if table is not None and action.kind is act.ActionKind.ABOUT_FACE:
+        new = with_table(new, table.placed(table.footprint(unit.id).turned(180.0)))
     log.add("manoeuvre", text, RULE_TARIFF, unit.id)
     return new.with_units(after)
 
@@ -502,26 +606,80 @@ def _can_shoot(unit: Unit) -> bool:
 def candidates_shoot(state: State) -> Iterator[Shoot]:
     """For each activated unit that has not shot, at each enemy on the table, at the middle
     of its first range band: the best line and every other line in range, with every number
-    of extra orders it can afford."""
+    of extra orders it can afford. On a table: at each enemy in its arc and sight, at the
+    range measured, with no measured facts in the action."""
+    table = state.extra.table
     for unit, entry in _actors(state):
         if entry.shot or not _can_shoot(unit):
+            continue
+        if table is not None:
+            seen = situations.seen_by(table, unit.id)
+            for enemy in state.units:
+                sighting = seen.get(enemy.id)
+                if enemy.side == unit.side or sighting is None or not situations.may_see(sighting):
+                    continue
+                measured = situations.measured_shot(table, unit.id, enemy.id, _PLAIN)
+                fires = shooting.fire_options(unit, measured.range, uphill=measured.uphill)
+                yield from _shots_at(unit, enemy, entry, fires, measured, plain=True)
             continue
         distance = _default_range(unit)
         if distance is None:
             continue
-        fires = shooting.fire_options(unit, distance)
-        best = shooting.best_fire(unit, distance)
-        choices = [None, *(f for f in fires if f is not best)]
         for enemy in state.units:
             if enemy.side == unit.side or enemy.destroyed:
                 continue
-            for fire in choices:
-                line = best if fire is None else fire
-                orders = 0
-                while shooting.shooting_cost(line, orders) <= entry.actions:
-                    facts = shooting.ShotFacts(range=distance, fire=fire, extra_orders=orders)
-                    yield Shoot(unit.id, enemy.id, facts)
-                    orders += 1
+            facts = shooting.ShotFacts(range=distance)
+            fires = shooting.fire_options(unit, distance)
+            yield from _shots_at(unit, enemy, entry, fires, facts, plain=False)
+
+
+_PLAIN = shooting.ShotFacts()
+
+
+def _shots_at(unit: Unit, enemy: Unit, entry: Activated, fires: tuple[shooting.Fire, ...],
+              facts: shooting.ShotFacts, *, plain: bool) -> Iterator[Shoot]:
+    """The shots at one enemy with these lines of the table in range: the best line (left to
+    the rules) and every other, with every number of extra orders the unit can afford;
+    ``plain``: on a table, where the action carries no measured facts and the range changes
+    as units move, every line is offered by name as well (a line named is legal wherever it
+    is in range, best or not)."""
+    if not fires:
+        return
+    best = max(fires, key=lambda f: (shooting.FIREPOWER[f], -shooting.TARIFF[f].cost))
+    named = fires if plain else tuple(f for f in fires if f is not best)
+    for fire in [None, *named]:
+        line = best if fire is None else fire
+        orders = 0
+        while shooting.shooting_cost(line, orders) <= entry.actions:
+            base = _PLAIN if plain else facts
+            yield Shoot(unit.id, enemy.id, attrs.evolve(base, fire=fire, extra_orders=orders))
+            orders += 1
+
+
+def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
+    """The targets of a shot with their facts: as given, or on a table as measured there
+    (an action that carries measured facts is refused; the target must be in the firer's
+    arc and sight) (Shooting; Visibility; B52)."""
+    shots = [(action.target_id, action.facts)]
+    if action.split_target_id is not None and action.split_facts is not None:
+        shots.append((action.split_target_id, action.split_facts))
+    table = state.extra.table
+    if table is None:
+        return shots
+    measured = []
+    for target_id, facts in shots:
+        if situations.carries_measures(facts):
+            raise IllegalActionError(
+                action, "the table measures this: leave range, cover, woods, enfilade, slope "
+                "and sight at their defaults", RULE_VISIBILITY)
+        seen = situations.seen_by(table, action.unit_id).get(target_id)
+        if seen is None:
+            raise IllegalActionError(
+                action, "shoot only at an enemy unit on the table", RULE_SHOOTING)
+        situations.check_sight(seen, action)
+        measured.append((target_id, situations.measured_shot(table, action.unit_id,
+                                                             target_id, facts)))
+    return measured
 
 
 def check_shoot(state: State, action: Shoot) -> None:
@@ -540,7 +698,6 @@ def check_shoot(state: State, action: Shoot) -> None:
             action, f"{shooter.name} has no missile weapon", RULE_SHOOTING
         )
     full = shooting.shooting_size(shooter, state.options)
-    shots = [(action.target_id, action.facts)]
     if action.split_target_id is not None or action.split_facts is not None:
         if action.split_target_id is None or action.split_facts is None:
             raise IllegalActionError(
@@ -552,9 +709,8 @@ def check_shoot(state: State, action: Shoot) -> None:
                 action, f"split fire divides the unit's size ({full}) between the targets",
                 RULE_SPLIT,
             )
-        shots.append((action.split_target_id, action.split_facts))
     cost = 0
-    for target_id, facts in shots:
+    for target_id, facts in _shots(state, action):
         target = state.unit(target_id)
         if shooter.side == target.side or target.destroyed:
             raise IllegalActionError(
@@ -585,23 +741,28 @@ def apply_shoot(state: State, action: Shoot, log: Log) -> State:
     """Shoot at one target, or split fire between two: hits are DRPs up to 3, then stamina;
     commanders with the target are at risk (Shooting; Risk to commanders)."""
     shooter = state.unit(action.unit_id)
-    shots = [(action.target_id, action.facts)]
-    if action.split_target_id is not None and action.split_facts is not None:
-        shots.append((action.split_target_id, action.split_facts))
+    shots = _shots(state, action)
     fires = [shooting.chosen_fire(shooter, facts) for _, facts in shots]
     cost = max(
         shooting.shooting_cost(fire, facts.extra_orders)
         for fire, (_, facts) in zip(fires, shots, strict=True)
     )
     new = attrs.evolve(state, extra=spend(state, shooter.id, cost, shooting_now=True))
+    table = state.extra.table
+    traces: list[ShotTrace] = []
     for fire, (target_id, facts) in zip(fires, shots, strict=True):
         target = new.unit(target_id)
         shot = shooting.shoot(shooter, target, facts, dice=log.dice, options=state.options)
         hit = shooting.apply_hits(target, shot.hits)
-        log.add("shooting", f"{shooter.name} at {target.name}: {shot}{_now(target, hit)}",
+        where = f" at {facts.range:.1f} in." if table is not None else ""
+        log.add("shooting",
+                f"{shooter.name} at {target.name}{where}: {shot}{_now(target, hit)}",
                 RULE_SHOOTING, shooter.id)
         new = with_units(new, hit)
         new = risk(new, log, (target,), (hit,), rifles=fire is shooting.Fire.RIFLE)
+        traces.append(ShotTrace(shooter.id, target_id, shot.hits > 0))
+    if table is not None:
+        new = with_table(new, (new.extra.table or table).with_traces(*traces))
     return new
 
 
@@ -647,7 +808,10 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
         if leader.removed or entry is None or entry.command_points < 1:
             continue
         for unit, activated in _actors_any(state):
-            if activated.commander_id == commander_id:
+            if activated.commander_id == commander_id and (
+                state.extra.table is None
+                or not situations.outside_radius(state, commander_id, unit.id)
+            ):
                 yield SpendCommandPoint(
                     commander_id, command.CommandPointUse.EXTRA_ACTION, unit.id
                 )
@@ -691,7 +855,13 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
     if use is command.CommandPointUse.EXTRA_ACTION:
         if action.attach_to is not None:
             raise InvalidValueError("attach_to", action.attach_to, "None for an extra action")
-        if action.outside_radius:
+        if state.extra.table is not None and action.outside_radius:
+            raise IllegalActionError(
+                action, "the table measures this: leave outside_radius at its default",
+                RULE_RADIUS)
+        if action.outside_radius or (state.extra.table is not None and action.unit_id
+                                     and situations.outside_radius(state, leader.id,
+                                                                   action.unit_id)):
             raise IllegalActionError(
                 action, "command points are used on units within the command radius",
                 RULE_RADIUS,

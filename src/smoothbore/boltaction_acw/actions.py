@@ -1,6 +1,7 @@
-"""The actions of a Bolt Action ACW turn, as frozen values. Until positions arrive they carry
-what the players measure at the table (range, cover, enfilade, arcs, terrain crossed, the
-charge's distance and angle); ``legal_actions`` offers them with plain facts."""
+"""The actions of a Bolt Action ACW turn, as frozen values. Without a table they carry what
+the players measure (range, cover, enfilade, arcs, terrain crossed, the charge's distance
+and angle); ``legal_actions`` offers them with plain facts. On a table they carry none of
+it (the table measures: ``situations``), and moves say where they go (``Move``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Union
 import attrs
 
 from smoothbore.core import NamedEnum
+from smoothbore.core.validate import finite
 
 from .charges import ChargeFacts, Response
 from .movement import Terrain
@@ -22,6 +24,22 @@ class Mount(NamedEnum):
     NONE = "none"
     DISMOUNT = "dismount"
     REMOUNT = "remount"
+
+
+@attrs.frozen(cache_hash=True)
+class Move:
+    """Where a move goes on a table, as a player lays the tape from the unit: ``distance``
+    inches towards ``heading`` degrees off its facing (0 straight ahead, 90 to its right,
+    180 straight back), then ``turn`` degrees clockwise to face (A28)."""
+
+    distance: float = attrs.field(validator=finite(0, 1000))
+    heading: float = attrs.field(default=0.0, validator=finite(-180, 180))
+    turn: float = attrs.field(default=0.0, validator=finite(-180, 180))
+
+    def __str__(self) -> str:
+        way = "ahead" if self.heading == 0 else f"at {self.heading:g}°"
+        return f"{self.distance:g} in. {way}" + (f", turning {self.turn:g}°" if self.turn
+                                                  else "")
 
 
 @attrs.frozen(cache_hash=True)
@@ -67,7 +85,9 @@ class Fire:
 class Advance:
     """Order 2: fire and advance: move at the rate over ``terrain`` (through a stationary
     friendly unit ``through``), firing at ``target_id`` on the move; cavalry may mount or
-    dismount (``near_holders``: the remounting unit is within 6" of its horse holders)."""
+    dismount (``near_holders``: the remounting unit is within 6" of its horse holders). On a
+    table the ``move`` says where it goes; the unit fires first, from where it stands, then
+    advances (A28)."""
 
     unit_id: str
     terrain: Terrain = Terrain.OPEN
@@ -76,14 +96,16 @@ class Advance:
     facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
     mount: Mount = Mount.NONE
     near_holders: bool = True
+    move: Move | None = None
 
 
 @attrs.frozen(cache_hash=True)
 class Run:
-    """Order 3: run at double speed over ``terrain``."""
+    """Order 3: run at double speed over ``terrain`` (on a table: the ``move`` it makes)."""
 
     unit_id: str
     terrain: Terrain = Terrain.OPEN
+    move: Move | None = None
 
 
 @attrs.frozen(cache_hash=True)

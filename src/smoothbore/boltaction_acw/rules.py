@@ -69,3 +69,9 @@ RULE_ARMY = f"{TEXT}, Brigade and army strength (an army that has lost half its 
 # Where the text is silent (the library's documented decisions)
 RULE_VICTORY = f"{TEXT} sets no victory conditions: the defaults of {INTERPRETATIONS}, A20"
 RULE_COMMANDERS = f"{RULE_MORALE_MODIFIERS} (commanders in range: {INTERPRETATIONS}, A14)"
+
+# Playing on a table (docs/interpretations/boltaction_acw.md, A22 to A30)
+RULE_TABLE = f"{TEXT} on a table: the table measures this ({INTERPRETATIONS}, A23)"
+RULE_SIGHT = f"{RULE_SHOOTING} (a line of sight: {INTERPRETATIONS}, A24)"
+RULE_MOVE_CLEAR = f"{RULE_MOVEMENT} (a move ends clear of units: {INTERPRETATIONS}, A26)"
+RULE_RIVERS = f"{TEXT}, Terrain Movement Modifiers (major rivers only at crossing points)"

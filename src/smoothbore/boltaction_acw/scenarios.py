@@ -1,12 +1,18 @@
 """The embedded battles: a brigade a side, from the order of battle where history gives it,
-each with a scenario that ends it (A20, A21)."""
+each with a scenario that ends it (A20, A21), each played on a table with the terrain that
+matters to the rules (woods, linear obstacles, a river with its crossing, a road, a hill)
+and the two sides deployed out of musket range, facing each other (A30). Each is also
+available without its table (``<name>-no-table``), the players measuring."""
+
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
+from smoothbore.table import Edge, Feature, Table
 
+from .placing import footprint
 from .state import State, new_battle
 from .units import (
     CONFEDERATE,
@@ -27,6 +33,11 @@ INFANTRY = UnitType.INFANTRY
 
 
 def example_battle(seed: int = 0) -> State:
+    """Brawner's Farm (``brawners_farm``) on its table."""
+    return brawners_farm(seed)
+
+
+def brawners_farm(seed: int = 0, *, on_table: bool = True) -> State:
     """Gibbon's brigade against the Stonewall Brigade at Brawner's Farm (28 August 1862), six
     turns at most (A20, A21). The order of battle is the historical one: Gibbon's four
     regiments, large (6 bases) and new to battle but for the 2nd Wisconsin, which had fought
@@ -34,7 +45,10 @@ def example_battle(seed: int = 0) -> State:
     five Virginia regiments, worn down to small regiments (4 bases) of veterans, the 4th and
     27th still with smoothbore muskets, and Wooding's Danville Artillery, an independent
     battery with rifled guns. King's division commander and Jackson are the army
-    commanders."""
+    commanders. The table (A30): 72" x 48", Gibbon's line at the near edge and Baylor's on
+    the ridge at the far one, 31" apart; Brawner's orchard (light woods) on the Union left,
+    the farm's fences across the middle, Brawner's woods behind the Confederate left, and a
+    river with a ford on the right flank."""
     units = (
         Unit("u2wi", "2nd Wisconsin", UNION, INFANTRY, Experience.VETERAN, bases=6,
              brigade="gibbon"),
@@ -67,20 +81,49 @@ def example_battle(seed: int = 0) -> State:
                   with_unit="c2va", experience=Experience.VETERAN),
         Commander("jackson", "Maj. Gen. Thomas J. Jackson", CONFEDERATE, Rank.ARMY),
     )
-    return new_battle(units, commanders, seed=seed, scenario=EXAMPLE_SCENARIO)
+    table = None
+    if on_table:
+        table = _table(units, BRAWNERS_FEATURES, {
+            "u2wi": (12, 8, 0), "u6wi": (23, 8, 0), "u7wi": (34, 8, 0), "u19in": (45, 8, 0),
+            "ub4us": (56, 6, 0), "c2va": (14, 40, 180), "c4va": (24, 40, 180),
+            "c5va": (34, 40, 180), "c27va": (44, 40, 180), "c33va": (54, 40, 180),
+            "cwood": (62, 43, 180)}, {UNION: Edge.NEAR, CONFEDERATE: Edge.FAR})
+    return new_battle(units, commanders, seed=seed, scenario=EXAMPLE_SCENARIO, table=table)
+
+
+BRAWNERS_FEATURES = (
+    Feature.rectangle("orchard", "light woods", 12.0, 20.0, 10.0, 6.0,
+                      label="Brawner's orchard"),
+    Feature("farm-fence", "fence", line=((26.0, 24.0), (56.0, 24.0)),
+            label="Brawner's farm fence"),
+    Feature.rectangle("brawners-woods", "light woods", 8.0, 42.0, 10.0, 8.0,
+                      label="Brawner's woods"),
+    Feature.rectangle("ridge", "gentle hill", 36.0, 42.0, 44.0, 8.0, label="the ridge"),
+    Feature("river", "river", line=((68.0, 0.0), (68.0, 48.0)), width=2.0),
+    Feature("ford", "ford", line=((66.0, 24.0), (70.0, 24.0)), width=3.0),
+)
+
+
+def _table(units: tuple[Unit, ...], features: tuple[Feature, ...],
+           places: dict[str, tuple[float, float, float]], homes: dict[str, Edge]) -> Table:
+    """A 72" x 48" table with the units at their places (centre x, y and facing)."""
+    feet = tuple(footprint(u, *places[u.id]) for u in units)
+    return Table(72.0, 48.0, features=features, footprints=feet, home_edges=homes)
 
 
 MCPHERSONS_RIDGE = Scenario("McPherson's Ridge, 1 July 1863", turn_limit=EXAMPLE_TURNS)
 
 
-def mcphersons_ridge(seed: int = 0) -> State:
+def mcphersons_ridge(seed: int = 0, *, on_table: bool = True) -> State:
     """Gamble's cavalry brigade against Archer's brigade on the morning of Gettysburg
     (1 July 1863), six turns at most (A21): Gamble's troopers fight dismounted in skirmish
     order with their breech-loading carbines (rifled carbines), one regiment held mounted in
     reserve, with Calef's battery (Battery A, 2nd US, 3-inch rifles); Archer's four
     veteran regiments in line, the 5th Alabama Battalion out as skirmishers, and Marye's
     Fredericksburg Artillery as an independent battery. Buford and Heth are the army
-    commanders."""
+    commanders. The table (A30): 72" x 48", Gamble's troopers on McPherson's Ridge at the far
+    edge, the Confederates at the near edge beyond Willoughby Run (a stream, bridged by the
+    Chambersburg Pike), McPherson's (Herbst) woods on the Union left."""
     cavalry, dismounted = UnitType.CAVALRY, Formation.SKIRMISH
     units = (
         Unit("u8il", "8th Illinois Cavalry", UNION, cavalry, Experience.VETERAN,
@@ -113,10 +156,42 @@ def mcphersons_ridge(seed: int = 0) -> State:
                   "archer", with_unit="c1tn", experience=Experience.VETERAN),
         Commander("heth", "Maj. Gen. Henry Heth", CONFEDERATE, Rank.ARMY),
     )
-    return new_battle(units, commanders, seed=seed, scenario=MCPHERSONS_RIDGE)
+    table = None
+    if on_table:
+        table = _table(units, MCPHERSONS_FEATURES, {
+            "u8il": (18, 36, 180), "u8ny": (40, 36, 180), "u12il": (54, 40, 180),
+            "ucalef": (29, 38, 180), "c1tn": (14, 6, 0), "c7tn": (26, 6, 0),
+            "c14tn": (46, 6, 0), "c13al": (58, 6, 0), "c5al": (36, 10, 0),
+            "cmarye": (36, 3, 0)}, {UNION: Edge.FAR, CONFEDERATE: Edge.NEAR})
+    return new_battle(units, commanders, seed=seed, scenario=MCPHERSONS_RIDGE, table=table)
+
+
+MCPHERSONS_FEATURES = (
+    Feature("willoughby-run", "stream", line=((0.0, 15.0), (36.0, 16.0), (72.0, 17.0)),
+            label="Willoughby Run"),
+    Feature("pike", "road", line=((33.0, 0.0), (33.0, 48.0)), width=2.0, label="Chambersburg Pike"),
+    Feature("pike-bridge", "bridge", line=((33.0, 13.0), (33.0, 19.0)), width=3.0),
+    Feature.rectangle("herbst-woods", "light woods", 12.0, 30.0, 14.0, 10.0,
+                      label="McPherson's woods"),
+    Feature.rectangle("mcphersons-ridge", "gentle hill", 36.0, 40.0, 72.0, 12.0,
+                      label="McPherson's Ridge"),
+    Feature("mcpherson-fence", "fence", line=((40.0, 28.0), (66.0, 28.0)),
+            label="McPherson's fence"),
+)
+
+
+def _without_table(make: Callable[..., State]) -> Callable[[int], State]:
+    def battle(seed: int = 0) -> State:
+        return make(seed, on_table=False)
+
+    battle.__name__ = f"{make.__name__}_no_table"
+    battle.__doc__ = f"{make.__name__.replace('_', ' ')}, the players measuring (no table)."
+    return battle
 
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("mcphersons-ridge", mcphersons_ridge),
+    ("default-no-table", _without_table(brawners_farm)),
+    ("mcphersons-ridge-no-table", _without_table(mcphersons_ridge)),
 )
 """The embedded battles besides ``example_battle`` (Brawner's Farm)."""

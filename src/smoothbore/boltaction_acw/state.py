@@ -14,12 +14,14 @@ from collections.abc import Mapping
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
+from smoothbore.table import Table
 
 from .charges import ChargeFacts
 from .melee import MeleeFacts
 from .morale import Command
 from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
+from .placing import synced
 from .units import SIDES, Commander, Rank, Unit
 
 
@@ -55,7 +57,8 @@ class Extra:
     fire at -1), ``second`` (victorious cavalry and the charge reach left),
     ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
     (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
-    ``routs`` to move, brigades gone ``home``."""
+    ``routs`` to move, brigades gone ``home``, and the ``table`` the battle is played on (None:
+    the players measure, and the actions carry what they measured)."""
 
     bag: tuple[str, ...] = ()
     drawn: str | None = None
@@ -76,6 +79,7 @@ class Extra:
     melees: tuple[Engaged, ...] = ()
     routs: tuple[str, ...] = ()
     home: frozenset[str] = frozenset()
+    table: Table | None = None
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -152,25 +156,46 @@ def new_battle(
     seed: int = 0,
     options: Options = DEFAULT_OPTIONS,
     scenario: Scenario = Scenario(),  # noqa: B008 (a frozen value)
+    table: Table | None = None,
 ) -> State:
     """A battle at the start of turn 1, the bag filled, before the first die is drawn.
-    A brigade's name belongs to one side."""
+    A brigade's name belongs to one side. On a ``table``, every unit in the battle stands on
+    it (its footprint's id the unit's), on its own side, and nothing else does."""
     for name in {u.brigade for u in units if u.brigade}:
         sides = {u.side for u in units if u.brigade == name}
         if len(sides) > 1:
             raise InvalidValueError("brigade", name, "a brigade of one side")
+    if table is not None:
+        _check_table(table, units)
     return BattleState(
         ruleset="boltaction_acw",
         sides=SIDES,
         units=units,
         commanders=commanders,
-        extra=Extra(bag=fill_bag(units, commanders, frozenset())),
+        extra=Extra(bag=fill_bag(units, commanders, frozenset()), table=table),
         options=options,
         dice=DiceState(seed),
         turn=1,
         phase=DRAW,
         scenario=scenario,
     )
+
+
+def _check_table(table: Table, units: tuple[Unit, ...]) -> None:
+    if not isinstance(table, Table):
+        raise InvalidValueError("table", type(table).__name__, "a smoothbore.table.Table")
+    standing = {u.id: u for u in units if not u.lost}
+    for fp in table.footprints:
+        unit = standing.get(fp.unit_id)
+        if unit is None:
+            raise InvalidValueError("table.footprints", fp.unit_id,
+                                    "the id of a unit in the battle (and not lost)")
+        if fp.side != unit.side:
+            raise InvalidValueError(f"table.footprints[{fp.unit_id!r}].side", fp.side,
+                                    f"{unit.side!r}, the unit's side")
+    missing = sorted(set(standing) - set(table.units))
+    if missing:
+        raise InvalidValueError("table", missing[0], "a table with every unit on it")
 
 
 def groups_to_activate(state: State, side: str) -> tuple[str, ...]:
@@ -258,6 +283,11 @@ def with_units(state: State, *units: Unit) -> State:
     newly = tuple(u.id for u in units
                   if u.routing and not u.lost and not find(state, u.id).routing)
     new = state.with_units(*units)
+    table = new.extra.table
+    if table is not None:
+        kept = synced(table, units)
+        if kept is not table:
+            new = new.with_extra(table=kept)
     extra = new.extra
     out = set(u.id for u in units if not u.in_the_fight)
     if not newly and not out:

@@ -8,11 +8,13 @@ import functools
 from collections.abc import Iterator
 
 from smoothbore.core import IllegalActionError, Log, enter_phase
+from smoothbore.table import MoveTrace, contact_position
 
+from . import situations
 from .actions import Charge, FightOn, Respond
 from .charges import ChargeFacts, Reaction, charge_problem, receive, responses
 from .melee import MeleeFacts, MeleeOutcome, fight
-from .movement import charge_reach
+from .movement import charge_reach, rate
 from .phases import DRAW, ORDERS, REACTION
 from .rules import (
     RULE_CAVALRY,
@@ -36,10 +38,12 @@ from .steps_orders import (
     check_actor,
     check_enemy,
     check_group_ready,
+    recent_traces,
+    refuse_measured,
     take_order,
 )
 from .steps_sequence import check_no_routs
-from .units import UnitType
+from .units import Unit, UnitType
 from .victory import check_undecided
 
 
@@ -64,6 +68,13 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
     known = situation(state)
     chargers = list(known.ready.values()) + [find(state, uid) for uid, _ in state.extra.second]
+    if state.extra.table is not None:
+        for unit in chargers:
+            for target_id in known.enemies.get(unit.side, ()):
+                found = situations.charge_situation(state, unit.id, target_id)
+                if not found.problem and found.facts.in_front:
+                    yield Charge(unit.id, target_id)
+        return
     for unit in chargers:
         yield from _charges(unit.id, unit.kind is UnitType.CAVALRY,
                             known.enemies.get(unit.side, ()))
@@ -88,18 +99,41 @@ def check_charge(state: State, action: Charge) -> None:
     else:
         check_group_ready(state, action)
         unit = find(state, action.unit_id)
-        if action.facts.distance > reach:
-            raise IllegalActionError(action, f"{unit.name} has {reach}\" of charge left",
-                                     RULE_CAVALRY)
     target = check_enemy(state, action, unit, action.target_id, RULE_CHARGE, known)
-    problem = charge_problem(unit, target, action.facts)
+    facts = action.facts
+    if state.extra.table is not None:
+        refuse_measured(action, facts != NO_CHARGE)
+        facts = table_charge(state, action, unit, target)
+    if reach is not None and facts.distance > reach:
+        raise IllegalActionError(action, f"{unit.name} has {reach}\" of charge left",
+                                 RULE_CAVALRY)
+    problem = charge_problem(unit, target, facts)
     if problem:
         raise IllegalActionError(action, problem, RULE_CHARGE)
+
+
+NO_CHARGE = ChargeFacts()
+"""The facts a charge carries on a table: the defaults (the table measures)."""
+
+
+def table_charge(state: State, action: object, charger: Unit, target: Unit) -> ChargeFacts:
+    """The charge measured on the table, refused when a unit stands in the way (A27)."""
+    found = situations.charge_situation(state, charger.id, target.id)
+    if found.problem:
+        raise IllegalActionError(action, found.problem, RULE_CHARGE)
+    return found.facts
+
+
+def _charge_facts(state: State, action: Charge) -> ChargeFacts:
+    if state.extra.table is None:
+        return action.facts
+    return situations.charge_situation(state, action.unit_id, action.target_id).facts
 
 
 def apply_charge(state: State, action: Charge, log: Log) -> State:
     """The chargers take an order test (A12); passed, the charged unit reacts."""
     unit, target = find(state, action.unit_id), find(state, action.target_id)
+    facts = _charge_facts(state, action)
     second = second_reach(state, unit.id) is not None
     if second:
         extra = state.extra
@@ -109,11 +143,14 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
     if not passed or not find(new, unit.id).in_the_fight:
         return new
-    log.add("charge", f"{unit.name} charges {target.name} from {action.facts.distance}\"",
+    face = ("" if state.extra.table is None else
+            " in the rear" if facts.rear else " in the flank" if facts.flank else
+            " in the front")
+    log.add("charge", f"{unit.name} charges {target.name}{face} from {facts.distance}\"",
             RULE_CHARGE, unit.id)
     new = enter_phase(new, REACTION)
     return new.with_extra(
-        charge=PendingCharge(unit.id, target.id, action.facts))
+        charge=PendingCharge(unit.id, target.id, facts))
 
 
 # --- the reaction ---------------------------------------------------------------------------
@@ -127,7 +164,7 @@ def candidates_respond(state: State) -> Iterator[Respond]:
                if u.side == target.side and u.id != target.id and u.in_the_fight]
     for response in responses(charger, target, charge.facts):
         yield Respond(target.id, response)
-        if response.value != "evade":
+        if response.value != "evade" and state.extra.table is None:
             for friend in friends:
                 yield Respond(target.id, response, friend)
 
@@ -148,6 +185,7 @@ def check_respond(state: State, action: Respond) -> None:
         raise IllegalActionError(
             action, f"{target.name} may: {', '.join(map(str, allowed))}", RULE_CHARGED)
     if action.behind is not None:
+        refuse_measured(action, state.extra.table is not None)
         friend = find(state, action.behind)
         if (action.response.value == "evade" or friend.side != target.side
                 or friend.id == target.id or not friend.in_the_fight):
@@ -161,6 +199,10 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     assert charge is not None
     charger, target = find(state, charge.charger_id), find(state, charge.target_id)
     behind = find(state, action.behind) if action.behind is not None else None
+    flight = None
+    if state.extra.table is not None:
+        flight = situations.retreat_flight(state, target.id, charger.id)
+        behind = find(state, flight.through[0]) if flight.through else None
     commands = (command_for(state, charger), command_for(state, target),
                 command_for(state, behind) if behind is not None else command_for(state, target))
     result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
@@ -173,6 +215,8 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     new = enter_phase(new, ORDERS)
     new = new.with_extra(charge=None)
     reaction = result.reaction
+    if flight is not None:
+        new = _close_in(new, charger.id, target.id, reaction, flight, log)
     facts = MeleeFacts(charge.facts.flank, charge.facts.rear, charge.facts.obstacle)
     if reaction is Reaction.HALTED:
         return new.with_extra(halted=new.extra.halted | {charger.id})
@@ -185,6 +229,35 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     if reaction is Reaction.COUNTER_CHARGED:
         return melee(new, charger.id, target.id, facts, log, charge.facts, counter=True)
     return new
+
+
+def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
+              flight: situations.Flight, log: Log) -> State:
+    """On a table (A27): a charged unit that retreats or evades goes a full move straight
+    away from the charger (through the friend behind it if it passed); one that stops turns
+    its back to the enemy; then a charger that charges home or meets a counter charge moves
+    straight ahead into contact (one that halts or routs stays where it was)."""
+    table = situations.table_of(state)
+    before = table
+    if target_id not in table.units or charger_id not in table.units:
+        return state
+    if reaction in (Reaction.RETREATED, Reaction.EVADED) and flight.end is not None:
+        end = flight.end
+        table = table.placed(end)
+        log.add("move", f"{find(state, target_id).name} retreats {rate(find(state, target_id))}"
+                f"\" to ({end.x:.1f}, {end.y:.1f})", RULE_CHARGED, target_id)
+    if reaction is Reaction.STOPPED:
+        table = table.placed(table.footprint(target_id).turned(180.0))
+    if reaction in (Reaction.CHARGE_HOME, Reaction.COUNTER_CHARGED, Reaction.STOPPED):
+        start = before.footprint(charger_id)
+        contact = contact_position(before, charger_id, target_id)
+        table = table.placed(contact)
+        if contact.centre != start.centre:
+            table = table.with_traces(*recent_traces(before),
+                                      MoveTrace(charger_id, (start.centre, contact.centre)))
+        log.add("move", f"{find(state, charger_id).name} moves into contact at "
+                f"({contact.x:.1f}, {contact.y:.1f})", RULE_CHARGE, charger_id)
+    return state if table is before else state.with_extra(table=table)
 
 
 def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, log: Log,

@@ -6,19 +6,22 @@ Movement; Shooting; Morale Test)."""
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterator
 
 import attrs
 
 from smoothbore.core import IllegalActionError, Log
+from smoothbore.table import MoveTrace, ShotTrace, Table, Trace
 
-from . import movement
+from . import movement, situations
 from .actions import (
     Advance,
     ChangeFormation,
     Down,
     Fire,
     Mount,
+    Move,
     MoveCommander,
     Rally,
     RallyFromRout,
@@ -42,6 +45,7 @@ from .rules import (
     RULE_ROUT,
     RULE_ROUT_TESTS,
     RULE_SHOOTING,
+    RULE_TABLE,
     RULE_TERRAIN,
     RULE_TURN,
     RULE_UNIT_SIZES,
@@ -179,15 +183,119 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
 
 
 def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firing: Firing,
-            log: Log) -> State:
-    """A shooting attack and its report (Shooting)."""
+            log: Log, measured: float | None = None) -> State:
+    """A shooting attack and its report (Shooting); on a table, the range ``measured`` is
+    told and the shot drawn."""
     firer, target = find(state, firer_id), find(state, target_id)
     result, hit = shoot(firer, target, facts, firing, dice=log.dice, options=state.options,
                         command=command_for(state, target),
                         routing_friends=routing_friends(state, target))
-    log.add("fire", f"{firer.name} fires at {target.name} ({facts.distance}\"): {result}",
+    where = (f"{facts.distance}\"" if measured is None
+             else f"range measured {measured:.1f} in., {facts.cover} cover"
+             + (", enfilading" if facts.enfilade else ""))
+    log.add("fire", f"{firer.name} fires at {target.name} ({where}): {result}",
             RULE_SHOOTING, firer.id)
+    table = state.extra.table
+    if table is not None:
+        state = state.with_extra(table=table.with_traces(
+            *recent_traces(table), ShotTrace(firer_id, target_id, hit != target)))
     return with_units(state, hit)
+
+
+def recent_traces(table: Table) -> tuple[Trace, ...]:
+    """The traces kept on the table with a new one: the last few moves and shots."""
+    return table.traces[-7:]
+
+
+# --- on a table ------------------------------------------------------------------------------
+NO_SHOT = ShotFacts()
+"""The facts a shooting action carries on a table: the defaults (the table measures)."""
+
+
+def refuse_measured(action: object, carries: bool) -> None:
+    """On a table an action carries no measured facts: the table measures them (A23)."""
+    if carries:
+        raise IllegalActionError(action, "the table measures this: leave the measured facts "
+                                 "(range, cover, terrain, the unit passed through...) at their "
+                                 "defaults", RULE_TABLE)
+
+
+def table_shot(state: State, action: object, firer: Unit, target: Unit
+               ) -> situations.ShotSituation:
+    """The shot measured on the table, refused when no line of sight or out of every range
+    (A24); the weapon's own range and arc are ``fire_problem``'s."""
+    found = situations.shot_situation(state, firer.id, target.id)
+    if found.problem:
+        raise IllegalActionError(action, found.problem, found.rule)
+    return found
+
+
+def table_move(state: State, action: object, unit: Unit, pace: movement.Pace,
+               to: Move | None) -> situations.MoveSituation:
+    """The move to ``to`` judged on the table, refused as the rules forbid it (A26):
+    through ground the unit cannot cross, beyond its allowance, off the table, onto another
+    unit or within 1\" of the enemy, through more than one friend, or through a friend at a
+    run or in any formation but line (Interpolation of units)."""
+    if to is None:
+        raise IllegalActionError(action, "on a table a move says where it goes: `move`, a "
+                                 "Move(distance, heading, turn)", RULE_TABLE)
+    found = situations.move_situation(state, unit.id, pace, to)
+    if found.problem:
+        raise IllegalActionError(action, found.problem, found.rule)
+    if found.through is not None:
+        friend = find(state, found.through)
+        if pace is not movement.Pace.ADVANCE or unit.formation is not Formation.LINE:
+            raise IllegalActionError(action, f"only units in line pass through another "
+                                     f"({friend.name}), at walking pace",
+                                     RULE_INTERPENETRATION)
+        if not friend.in_the_fight or friend.id in engaged_ids(state):
+            raise IllegalActionError(action, f"{friend.name} is not a stationary friendly unit "
+                                     "to pass through", RULE_INTERPENETRATION)
+    return found
+
+
+def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, verb: str,
+                  log: Log) -> State:
+    """The move judged as ``found``: woods in line need an order test (failed: a pin),
+    passing through a friend an interpolation test (failed: both pinned, and the mover stays
+    where it was); then the unit stands at its destination and the move is drawn."""
+    unit = find(state, unit_id)
+    if movement.needs_woods_test(unit, found.terrain):
+        after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
+                                    options=state.options)
+        if after.pins > unit.pins:
+            log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
+                    RULE_TERRAIN, unit.id)
+        state = with_units(state, after)
+        unit = after
+    if found.through is not None:
+        friend = find(state, found.through)
+        passed, unit, friend = movement.interpenetrate(
+            unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
+        state = with_units(state, unit, friend)
+        if not passed:
+            log.add("move", f"{unit.name} fails to pass through {friend.name}: both take a "
+                    "pin and it stays behind", RULE_INTERPENETRATION, unit.id)
+            return state
+        state = state.with_extra(interpenetrated=state.extra.interpenetrated | {unit.id})
+        log.add("move", f"{unit.name} passes through {friend.name} at walking pace",
+                RULE_INTERPENETRATION, unit.id)
+    table = situations.table_of(state)
+    if unit.id not in table.units:
+        return state
+    end = table.footprint(unit.id)
+    end = end.moved_to(found.end.x, found.end.y, found.end.facing)
+    path = (*found.path, end.centre) if found.path[-1] != end.centre else found.path
+    moved = situations.carried(table, table.placed(end), unit.id)
+    if len(path) > 1:
+        moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, path))
+    distance = sum(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
+                   for a, b in itertools.pairwise(path))
+    log.add("move", f"{unit.name} {verb} {distance:.1f} in. to ({end.x:.1f}, {end.y:.1f}), "
+            f"facing {end.facing % 360:.0f}°"
+            + (f" ({found.terrain})" if found.terrain is not Terrain.OPEN else ""),
+            RULE_MOVEMENT, unit.id)
+    return state.with_extra(table=moved)
 
 
 # --- fire ------------------------------------------------------------------------------
@@ -202,11 +310,28 @@ def _half_range(weapon: Weapon) -> ShotFacts:
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
-    """Each acting unit (and each halted charger) at each enemy, at the default range."""
+    """Each acting unit (and each halted charger) at each enemy, at the default range; on a
+    table, at each enemy in its range, arc and sight, with no facts (the table measures)."""
     known = situation(state)
     shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
+    if state.extra.table is not None:
+        for unit in shooters:
+            for target in targets_in_sight(state, unit, known.enemies.get(unit.side, ())):
+                yield Fire(unit.id, target)
+        return
     for unit in shooters:
         yield from _fires(unit.id, known.enemies.get(unit.side, ()), default_shot(unit))
+
+
+def targets_in_sight(state: State, unit: Unit, enemies: tuple[str, ...]) -> tuple[str, ...]:
+    """The enemies ``unit`` may shoot on the table: in sight, range and arc."""
+    out = []
+    for target_id in enemies:
+        found = situations.shot_situation(state, unit.id, target_id)
+        if (not found.problem and found.facts is not None
+                and not fire_problem(unit, find(state, target_id), found.facts)):
+            out.append(target_id)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -227,25 +352,45 @@ def check_fire(state: State, action: Fire) -> None:
     else:
         unit = check_actor(state, action, action.unit_id, known)
     target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
-    problem = fire_problem(unit, target, action.facts)
+    facts = action.facts
+    if state.extra.table is not None:
+        refuse_measured(action, facts != NO_SHOT)
+        facts = shot_facts(table_shot(state, action, unit, target))
+    problem = fire_problem(unit, target, facts)
     if problem:
         raise IllegalActionError(action, problem, RULE_SHOOTING)
+
+
+def shot_facts(found: situations.ShotSituation) -> ShotFacts:
+    """The facts of a shot the table allows."""
+    assert found.facts is not None
+    return found.facts
+
+
+def _shot(state: State, unit_id: str, target_id: str, facts: ShotFacts
+          ) -> tuple[ShotFacts, float | None]:
+    """The facts a shot uses: the action's, or on a table the table's (and the range)."""
+    if state.extra.table is None:
+        return facts, None
+    found = situations.shot_situation(state, unit_id, target_id)
+    return shot_facts(found), found.distance
 
 
 def apply_fire(state: State, action: Fire, log: Log) -> State:
     """The fire order: an order test if the unit is pinned, then the shooting attack."""
     extra = state.extra
+    facts, measured = _shot(state, action.unit_id, action.target_id, action.facts)
     if action.unit_id in extra.halted:
         new = state.with_extra(halted=extra.halted - {action.unit_id})
         firing = Firing(after_failed_charge=True,
                         interpenetrated=action.unit_id in extra.interpenetrated)
-        return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
+        return fire_at(new, action.unit_id, action.target_id, facts, firing, log, measured)
     passed, new = take_order(state, find(state, action.unit_id), log, "fire",
                              aggressive=True)
     if not passed or find(new, action.unit_id).lost:
         return new
     firing = Firing(interpenetrated=action.unit_id in extra.interpenetrated)
-    return fire_at(new, action.unit_id, action.target_id, action.facts, firing, log)
+    return fire_at(new, action.unit_id, action.target_id, facts, firing, log, measured)
 
 
 # --- fire and advance --------------------------------------------------------------------
@@ -255,6 +400,9 @@ def candidates_advance(state: State) -> Iterator[Advance]:
     unit that stands still for it (in the fight, not locked in melee). (Fire into woods or
     through a friend is as legal; it is not offered by default.)"""
     known = situation(state)
+    if state.extra.table is not None:
+        yield from _table_advances(state, known)
+        return
     for unit in known.ready.values():
         mount = Mount.NONE
         if unit.kind is UnitType.CAVALRY:
@@ -280,6 +428,23 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
     out.extend(Advance(unit_id, through=friend, facts=facts)
                for friend in friends if friend != unit_id)
     return tuple(out)
+
+
+def _table_advances(state: State, known: Situation) -> Iterator[Advance]:
+    """On a table: each acting unit to each destination offered (A28), firing first at each
+    enemy in its sight, range and arc or not; cavalry mounting or dismounting where it
+    stands, firing or not."""
+    for unit in known.ready.values():
+        targets = targets_in_sight(state, unit, known.enemies.get(unit.side, ()))
+        for to in situations.destinations(state, unit.id, movement.Pace.ADVANCE):
+            yield Advance(unit.id, move=to)
+            for target in targets:
+                yield Advance(unit.id, target_id=target, move=to)
+        if unit.kind is UnitType.CAVALRY:
+            mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
+            yield Advance(unit.id, mount=mount)
+            for target in targets:
+                yield Advance(unit.id, target_id=target, mount=mount)
 
 
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
@@ -325,10 +490,25 @@ def check_advance(state: State, action: Advance) -> None:
         if action.mount is not Mount.NONE:
             raise IllegalActionError(action, "a unit passing through does not also mount or "
                                      "dismount", RULE_INTERPENETRATION)
+    table = state.extra.table is not None
+    if table:
+        refuse_measured(action, action.terrain is not Terrain.OPEN or action.through is not None
+                        or action.facts != NO_SHOT)
+        if action.move is not None or action.mount is Mount.NONE:
+            if action.mount is not Mount.NONE:
+                raise IllegalActionError(action, "on a table cavalry mount or dismount where "
+                                         "they stand", RULE_TABLE)
+            table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
+    elif action.move is not None:
+        raise IllegalActionError(action, "a destination needs a table: without one the move "
+                                 "names its terrain", RULE_TABLE)
     if action.target_id is not None:
         target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
         shooter = unit if action.mount is Mount.REMOUNT else _after_mount(unit, action.mount)
-        problem = fire_problem(shooter, target, action.facts)
+        facts = action.facts
+        if table:
+            facts = shot_facts(table_shot(state, action, unit, target))
+        problem = fire_problem(shooter, target, facts)
         if problem:
             raise IllegalActionError(action, problem, RULE_SHOOTING)
 
@@ -336,6 +516,8 @@ def check_advance(state: State, action: Advance) -> None:
 def apply_advance(state: State, action: Advance, log: Log) -> State:
     """Move, passing through a friend with an interpolation test and into woods in line with
     an order test, mount or dismount, and fire at -1 on the move."""
+    if state.extra.table is not None:
+        return _advance_on_table(state, action, log)
     aggressive = action.target_id is not None
     passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
                              aggressive=aggressive)
@@ -356,6 +538,38 @@ def apply_advance(state: State, action: Advance, log: Log) -> State:
     if aggressive and action.target_id is not None and find(new, unit.id).in_the_fight:
         new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
     return new
+
+
+def _advance_on_table(state: State, action: Advance, log: Log) -> State:
+    """On a table: dismount, fire at -1 from where the unit stands, remount, then advance
+    to the destination (A28)."""
+    aggressive = action.target_id is not None
+    facts, measured = (_shot(state, action.unit_id, action.target_id, action.facts)
+                       if action.target_id is not None else (action.facts, None))
+    found = (situations.move_situation(state, action.unit_id, movement.Pace.ADVANCE,
+                                       action.move)
+             if action.move is not None else None)
+    passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
+                             aggressive=aggressive)
+    unit = find(new, action.unit_id)
+    if not passed or unit.lost:
+        return new
+    if action.mount is Mount.DISMOUNT:
+        unit = _after_mount(unit, action.mount)
+        log.add("mount", f"{unit.name} dismounts", RULE_ADVANCE, unit.id)
+        new = with_units(new, unit)
+    if action.target_id is not None:
+        new = fire_at(new, unit.id, action.target_id, facts, _moving(new, unit.id), log,
+                      measured)
+        if not find(new, unit.id).in_the_fight:
+            return new
+    if action.mount is Mount.REMOUNT:
+        unit = _after_mount(find(new, unit.id), action.mount)
+        log.add("mount", f"{unit.name} remounts", RULE_ADVANCE, unit.id)
+        new = with_units(new, unit)
+    if found is None:
+        return new
+    return move_on_table(new, unit.id, found, "advances", log)
 
 
 def _moving(state: State, unit_id: str) -> Firing:
@@ -399,15 +613,29 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
 
 # --- run -----------------------------------------------------------------------------------
 def candidates_run(state: State) -> Iterator[Run]:
-    """Each acting unit running in the open or through woods."""
+    """Each acting unit running in the open or through woods; on a table, to each
+    destination offered (A28)."""
+    if state.extra.table is not None:
+        for unit in actors(state):
+            for to in situations.destinations(state, unit.id, movement.Pace.RUN):
+                yield Run(unit.id, move=to)
+        return
     for unit in actors(state):
         for terrain in TERRAINS:
             yield Run(unit.id, terrain)
 
 
 def check_run(state: State, action: Run) -> None:
-    """Run at double speed (Orders, 3) over terrain the unit may cross."""
+    """Run at double speed (Orders, 3) over terrain the unit may cross (on a table, to a
+    destination it reaches)."""
     unit = check_actor(state, action, action.unit_id)
+    if state.extra.table is not None:
+        refuse_measured(action, action.terrain is not Terrain.OPEN)
+        table_move(state, action, unit, movement.Pace.RUN, action.move)
+        return
+    if action.move is not None:
+        raise IllegalActionError(action, "a destination needs a table: without one the move "
+                                 "names its terrain", RULE_TABLE)
     problem = movement.terrain_problem(unit, action.terrain)
     if problem:
         raise IllegalActionError(action, problem, RULE_TERRAIN)
@@ -415,9 +643,13 @@ def check_run(state: State, action: Run) -> None:
 
 def apply_run(state: State, action: Run, log: Log) -> State:
     """Run: no fire."""
+    found = (situations.move_situation(state, action.unit_id, movement.Pace.RUN, action.move)
+             if state.extra.table is not None and action.move is not None else None)
     passed, new = take_order(state, find(state, action.unit_id), log, "run")
     if not passed or find(new, action.unit_id).lost:
         return new
+    if found is not None:
+        return move_on_table(new, action.unit_id, found, "runs", log)
     return move(new, action.unit_id, movement.Pace.RUN, action.terrain, log)
 
 
@@ -614,6 +846,8 @@ def candidates_rout_move(state: State) -> Iterator[RoutMove]:
         return
     unit = find(state, state.extra.routs[0])
     yield RoutMove(unit.id)
+    if state.extra.table is not None:
+        return
     for friend in state.units:
         if friend.side == unit.side and friend.id != unit.id and friend.in_the_fight:
             yield RoutMove(unit.id, friend.id)
@@ -627,6 +861,7 @@ def check_rout_move(state: State, action: RoutMove) -> None:
         raise IllegalActionError(action, f"{action.unit_id} is not the next unit to rout",
                                  RULE_ROUT)
     if action.through is not None:
+        refuse_measured(action, state.extra.table is not None)
         unit, friend = find(state, action.unit_id), find(state, action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit in the "
@@ -640,6 +875,8 @@ def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     inches = movement.move_distance(unit, movement.Pace.RUN)
     extra = state.extra
     new = state.with_extra(routs=extra.routs[1:])
+    if extra.table is not None:
+        return _rout_on_table(new, unit, inches, log)
     if action.through is None:
         log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
         return new
@@ -648,3 +885,26 @@ def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
             "pin", RULE_ROUT, unit.id)
     return with_units(new, add_pins(friend, 1))
 
+
+
+def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
+    """On a table: the router runs away from every enemy it sees (A29); friends it passes
+    through take a pin; ending off the table, it is out of the battle."""
+    flight = situations.rout_flight(state, unit.id)
+    friends = [find(state, f) for f in flight.through]
+    names = "".join(f", through {f.name}, which takes a pin" for f in friends)
+    table = situations.table_of(state)
+    if flight.end is None:
+        log.add("rout", f"{unit.name} routs {inches}\" off the table{names}: it is out of the "
+                "battle", RULE_ROUT, unit.id)
+        state = state.with_extra(table=table.with_traces(
+            *recent_traces(table), MoveTrace(unit.id, flight.path)))
+        return with_units(state, *(add_pins(f, 1) for f in friends), revise(unit, home=True))
+    end = flight.end
+    moved = table.placed(end)
+    if len(flight.path) > 1:
+        moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, flight.path))
+    log.add("rout", f"{unit.name} routs {inches}\" away from the enemy to ({end.x:.1f}, "
+            f"{end.y:.1f}), facing {end.facing % 360:.0f}°{names}", RULE_ROUT, unit.id)
+    state = state.with_extra(table=moved)
+    return with_units(state, *(add_pins(f, 1) for f in friends)) if friends else state

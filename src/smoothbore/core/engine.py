@@ -133,7 +133,10 @@ class Engine(Generic[S, A]):
     ``who_acts(state)`` names the side that decides now (None: a step of the sequence that
     any player makes, such as drawing a card); ``over(state)`` says whether the battle has
     ended; ``result(state)`` gives its ``Outcome``. ``types`` are the unit, commander, extra
-    and options classes, so ``load`` can read a saved state."""
+    and options classes, so ``load`` can read a saved state. ``sampled(state, action)``
+    (optional) says whether an action stands for a continuous choice that the candidates
+    only sample, such as a destination on a table: ``legal_actions`` lists a few of them and
+    ``step`` accepts any the rules allow, so one listed earlier may still be accepted."""
 
     name: str
     phases: tuple[Phase, ...]
@@ -143,6 +146,7 @@ class Engine(Generic[S, A]):
     result: Callable[[S], Outcome] = attrs.field(eq=False)
     types: tuple[type, type, type, type] = attrs.field(eq=False)
     rule: str = ""
+    sampled: Callable[[S, A], bool] | None = attrs.field(default=None, eq=False)
     _table: Mapping[tuple[str, type], ActionRule[Any, Any]] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -228,6 +232,11 @@ class Engine(Generic[S, A]):
         except IllegalActionError:
             return False
         return True
+
+    def is_sampled(self, state: S, action: A) -> bool:
+        """Whether ``action`` stands for a continuous choice the candidates only sample (a
+        destination on a table): ``step`` may accept it though ``legal_actions`` omits it."""
+        return self.sampled is not None and self.sampled(state, action)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
         """The candidates of the current phase that pass their check: exactly the actions

@@ -554,7 +554,8 @@ def _first_contact(table: Table, footprint: Footprint, dx: float, dy: float, lim
     obstacles: list[tuple[str, BaseGeometry]] = []
     layout = table.layout
     enemies = set(table.enemies_of(footprint.unit_id))
-    for u in layout.tree.query(swept, predicate="intersects"):
+    reached = shapely.buffer(swept, clearance) if clearance else swept  # enemies kept off
+    for u in layout.tree.query(reached, predicate="intersects"):
         other = layout.footprints[u]
         if other.unit_id == footprint.unit_id or other.unit_id in through:
             continue

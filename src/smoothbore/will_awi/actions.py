@@ -1,5 +1,6 @@
-"""The actions of the Turn, phase by phase (Rules - Move Sequence A-K). Until positions arrive,
-actions carry the facts a player measures at the table."""
+"""The actions of the Turn, phase by phase (Rules - Move Sequence A-K). Without a table,
+actions carry the facts a player measures; on a table (``Extra.table``) they leave them at
+their defaults and the table measures them (``situations``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, TypeAlias
 import attrs
 
 from smoothbore.core import InvalidValueError
-from smoothbore.core.validate import MAX_INCHES, each, finite, one_of, text
+from smoothbore.core.validate import MAX_INCHES, each, finite, maybe, one_of, text
 
 from .charges import ChargeFacts
 from .command import OrderFacts
@@ -39,12 +40,23 @@ def _enemy_at(instance: object, attribute: attrs.Attribute[object], value: objec
     _DISTANCE(instance, attribute, value[1])
 
 
-def _is(kind: type) -> Any:
+def _is(kind: type, *, optional: bool = False) -> Any:
     def validate(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
-        if not isinstance(value, kind):
-            raise InvalidValueError(attribute.name, value, f"a {kind.__name__}")
+        if not (isinstance(value, kind) or (optional and value is None)):
+            allowed = f"a {kind.__name__}" + (" or None (on a table)" if optional else "")
+            raise InvalidValueError(attribute.name, value, allowed)
 
     return validate
+
+
+def _place(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """None, or (x, y, facing): a destination on the table."""
+    if value is None:
+        return
+    if not (isinstance(value, tuple) and len(value) == 3):
+        raise InvalidValueError(attribute.name, value, "None or (x, y, facing): inches, degrees")
+    for item in value:
+        finite(-1e6, 1e6)(instance, attribute, item)
 
 
 @attrs.frozen
@@ -119,11 +131,14 @@ class CompulsoryMove:
 
 @attrs.frozen
 class Move:
-    """C: a unit's move (an empty plan: it stands); ``enters``: the building it enters."""
+    """C: a unit's move (an empty plan: it stands); ``enters``: the building it enters. On a
+    table the move names its destination instead: ``to`` (x, y, facing) of the unit's
+    centre (None: it stands), and the table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
     plan: MovePlan = attrs.field(factory=MovePlan)
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
+    to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 
 
 @attrs.frozen
@@ -226,11 +241,12 @@ class Fire:
 
     H of a second cavalry charge: the target fires at the charging cavalry only if it could not
     have fired in the firing phase; ``could_not_have_fired`` is that fact as the player
-    measured it (no enemy in its range and arc then)."""
+    measured it (no enemy in its range and arc then). On a table ``facts`` and ``work`` are
+    left out (None, ""): the table measures them."""
 
     firer: str = attrs.field(validator=_ID)
     target: str = attrs.field(validator=_ID)
-    facts: FireFacts = attrs.field(validator=_is(FireFacts))
+    facts: FireFacts | None = attrs.field(default=None, validator=_is(FireFacts, optional=True))
     work: str = attrs.field(default="", validator=text(empty=True))
     chain_within_18: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
     could_not_have_fired: bool = False
@@ -265,11 +281,13 @@ class SpreadHighlandCharge:
 
 @attrs.frozen
 class DeclareCharge:
-    """F (and again after K for a second cavalry charge): declare a charge."""
+    """F (and again after K for a second cavalry charge): declare a charge. On a table the
+    measured facts (``distance``, ``in_front``, ``facts``, ``over_obstacle``, ``uphill``)
+    stay at their defaults: the table measures them."""
 
     charger: str = attrs.field(validator=_ID)
     target: str = attrs.field(validator=_ID)
-    distance: float = attrs.field(validator=_DISTANCE)
+    distance: float | None = attrs.field(default=None, validator=maybe(_DISTANCE))
     in_front: bool = True
     facts: ChargeFacts = attrs.field(factory=ChargeFacts)
     over_obstacle: bool = False

@@ -16,6 +16,12 @@ def degrees(angle: float) -> str:
     return f"{float(angle):.1f}".removesuffix(".0") + "°"
 
 
+def place(x: float, y: float, facing: float) -> str:
+    """A place on the table as the referee says it: "(12.0, 18.5), facing 090°" (the facing a
+    three-figure compass bearing, 000° up the table)."""
+    return f"({x:.1f}, {y:.1f}), facing {round(facing) % 360:03d}°"
+
+
 def listed(names: list[str] | tuple[str, ...]) -> str:
     """Names in a sentence: "A", "A and B", "A, B and C"."""
     if len(names) <= 1:

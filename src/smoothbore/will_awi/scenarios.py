@@ -7,16 +7,54 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
+from smoothbore.table import Edge, Feature, Table
 
 from .fortifications import Defence, Demolition, Work
 from .options import FORTY_FIVE, IRELAND_1798, Options
+from .positions import Place, deploy
 from .state import State, new_battle
 from .units import Commander, Nationality, Rank, TroopType, Unit
 
 BRITISH, AMERICAN = Nationality.BRITISH, Nationality.AMERICAN
 
+WIDTH, DEPTH = 48.0, 36.0
+"""The embedded battles' table: 4' x 3'."""
+NEAR_LINE, FAR_LINE = 8.0, 28.0
+"""Where the two sides' lines stand: 20" apart centre to centre, about 18" between their
+fronts, beyond musket and rifle range (they must move before they shoot; guns may open at
+medium or long range)."""
 
-def example_battle(seed: int = 0) -> State:
+
+def _lines(units: tuple[Unit, ...], near: str, *, gap: float = 8.0) -> dict[str, Place]:
+    """Each side's units abreast across the middle of the table, ``gap`` apart: ``near``
+    at the near line facing up the table, the other at the far line facing down it."""
+    places: dict[str, Place] = {}
+    for is_near, y, facing in ((True, NEAR_LINE, 0.0), (False, FAR_LINE, 180.0)):
+        own = [u for u in units if (u.side == near) is is_near]
+        start = WIDTH / 2 - gap * (len(own) - 1) / 2
+        for i, unit in enumerate(own):
+            places[unit.id] = (start + gap * i, y, facing)
+    return places
+
+
+def _table(units: tuple[Unit, ...], near: str, far: str,
+           features: tuple[Feature, ...]) -> Table:
+    return deploy(units, _lines(units, near), width=WIDTH, depth=DEPTH, features=features,
+                  home_edges={near: Edge.NEAR, far: Edge.FAR})
+
+
+def without_table(battle: Callable[..., State]) -> Callable[[int], State]:
+    """The same battle measured by the players (no table: ``on_table=False``)."""
+
+    def build(seed: int = 0) -> State:
+        return battle(seed, on_table=False)
+
+    build.__name__ = battle.__name__ + "_without_table"
+    build.__doc__ = f"{battle.__doc__} Without a table: the players measure."
+    return build
+
+
+def example_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Hobkirk's Hill in miniature: a British foot regiment and dragoons under a capable
     general against Continentals, militia and a light gun under a brigadier, at the start of
     the British move; six turns."""
@@ -32,13 +70,23 @@ def example_battle(seed: int = 0) -> State:
         Commander("rg", "Lord Rawdon", "British", rating=8),
         Commander("bg", "Greene", "American", Rank.BRIGADIER, attached_to="b1"),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature.rectangle("hobkirks-hill", "gentle hill", 24, 31, 40, 8,
+                              label="Hobkirk's Hill"),
+            Feature.rectangle("pine-woods", "dense woods", 5, 18, 8, 10, label="pine woods"),
+            Feature("pine-tree-creek", "river", line=((16, 19), (48, 19)), width=1.5,
+                    label="Pine Tree Creek"),
+            Feature("creek-ford", "ford", line=((30, 19), (34, 19)), width=2.0, label="ford"),
+        )
     return new_battle(
         ("British", "American"), units, generals, seed=seed,
         scenario=Scenario("Hobkirk's Hill", turn_limit=6),
+        table=_table(units, "British", "American", ground()) if on_table else None,
     )
 
 
-def command_battle(seed: int = 0) -> State:
+def command_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Guilford Courthouse in miniature, played with command and control (the March 2008
     post): Webster's brigade (under Cornwallis, who may order it too) against Stevens's
     militia line with Continentals and riflemen, whose units test alone when their brigadier
@@ -59,14 +107,22 @@ def command_battle(seed: int = 0) -> State:
         Commander("rb", "Webster", "British", rating=8, superior="rc"),
         Commander("bb", "Stevens", "American", rating=6),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature("rail-fence", "fence", line=((6, 26.4), (42, 26.4)), label="rail fence"),
+            Feature.rectangle("left-woods", "light woods", 5, 18, 8, 12, label="woods"),
+            Feature.rectangle("right-woods", "light woods", 43, 18, 8, 12, label="woods"),
+            Feature("little-horsepen", "stream", line=((0, 14), (48, 15)), label="Little Horsepen"),
+        )
     return new_battle(
         ("British", "American"), units, generals, seed=seed,
         options=Options(command_control=True),
         scenario=Scenario("Guilford Courthouse, with command and control", turn_limit=6),
+        table=_table(units, "British", "American", ground()) if on_table else None,
     )
 
 
-def works_battle(seed: int = 0) -> State:
+def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Germantown in miniature: around the Chew House (a large stone building) and a timber
     fieldwork, the 40th Foot, light infantry and guns face Sullivan's brigade, which carries
     tools and has already laid a demolition charge against the fieldwork; six turns. (Who is
@@ -89,14 +145,24 @@ def works_battle(seed: int = 0) -> State:
         Defence.new(Work.LARGE_STONE_BUILDING, "chew"),
         Defence.new(Work.TIMBER_FIELDWORK, "fieldwork"),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature.rectangle("chew", "building", 36, 22, 100 / 25.4, 100 / 25.4, strength=12,
+                              label="Chew House"),
+            Feature("fieldwork", "fieldwork", line=((14, 24.5), (24, 24.5)), strength=4,
+                    label="timber fieldwork"),
+            Feature("garden-wall", "wall", line=((31, 19), (41, 19)), label="garden wall"),
+            Feature.rectangle("orchard", "light woods", 8, 16, 8, 8, label="orchard"),
+        )
     return new_battle(
         ("American", "British"), units, generals, seed=seed, works=works,
         demolitions=(Demolition("fieldwork", "b1", 1),),
         scenario=Scenario("Germantown: the Chew House", turn_limit=6),
+        table=_table(units, "American", "British", ground()) if on_table else None,
     )
 
 
-def forty_five_battle(seed: int = 0) -> State:
+def forty_five_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Prestonpans in miniature (Battles of the '45): three clan regiments, one already in a
     Highland charge, against two British line battalions, slow dragoons and a gun; five
     turns."""
@@ -120,14 +186,22 @@ def forty_five_battle(seed: int = 0) -> State:
         Commander("jg", "Lord George Murray", "Jacobite", Rank.SENIOR, attached_to="j1"),
         Commander("hg", "Sir John Cope", "Government", rating=6),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature.rectangle("tranent-meadows", "swamp", 6, 18, 10, 8, label="Tranent meadows"),
+            Feature("bankton-wall", "wall", line=((38, 14), (48, 14)), label="Bankton park wall"),
+            Feature("coal-waggonway", "road", line=((0, 4), (48, 4)), width=1.0,
+                    label="waggonway"),
+        )
     return new_battle(
         ("Jacobite", "Government"), units, generals, seed=seed,
         options=Options(variant=FORTY_FIVE),
         scenario=Scenario("Prestonpans (the '45)", turn_limit=5),
+        table=_table(units, "Jacobite", "Government", ground()) if on_table else None,
     )
 
 
-def cavalry_battle(seed: int = 0) -> State:
+def cavalry_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Cowpens in miniature, with evasion allowed: Tarleton's dragoons and light infantry
     against Washington's dragoons, riflemen and Continentals; either commander may break off
     from the second turn; six turns."""
@@ -149,14 +223,23 @@ def cavalry_battle(seed: int = 0) -> State:
         Commander("rt", "Tarleton", "British", rating=8, attached_to="r1"),
         Commander("bm", "Morgan", "American", rating=9),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature.rectangle("first-rise", "gentle hill", 24, 30, 30, 6, label="first rise"),
+            Feature.rectangle("left-trees", "light woods", 4, 20, 7, 10, label="open woods"),
+            Feature.rectangle("cane-brake", "rough ground", 44, 16, 7, 8, label="cane brake"),
+            Feature("green-river-road", "road", line=((24, 0), (24, 36)), width=1.0,
+                    label="Green River road"),
+        )
     return new_battle(
         ("British", "American"), units, generals, seed=seed,
         options=Options(evade=True),
         scenario=Scenario("Cowpens", turn_limit=6, players_may_end=True),
+        table=_table(units, "British", "American", ground()) if on_table else None,
     )
 
 
-def ireland_battle(seed: int = 0) -> State:
+def ireland_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Vinegar Hill in miniature (Ireland 1798): rebel pikemen and musketeers against
     Crown line, yeomanry cavalry and guns; five turns."""
     units = (
@@ -176,10 +259,19 @@ def ireland_battle(seed: int = 0) -> State:
         Commander("cg", "Lake", "Crown", rating=8),
         Commander("ig", "Father Murphy", "United Irish", rating=7, attached_to="i1"),
     )
+    def ground() -> tuple[Feature, ...]:  # built only for a table
+        return (
+            Feature.rectangle("vinegar-hill", "steep hill", 24, 31, 30, 8, label="Vinegar Hill"),
+            Feature("stream", "stream", line=((0, 17), (48, 18)), label="stream"),
+            Feature("ford", "ford", line=((22, 17.4), (26, 17.6)), width=2.0, label="ford"),
+            Feature.rectangle("enniscorthy", "building", 42, 10, 100 / 25.4, 50 / 25.4,
+                              label="Enniscorthy"),
+        )
     return new_battle(
         ("Crown", "United Irish"), units, generals, seed=seed,
         options=Options(variant=IRELAND_1798),
         scenario=Scenario("Vinegar Hill (Ireland 1798)", turn_limit=5),
+        table=_table(units, "Crown", "United Irish", ground()) if on_table else None,
     )
 
 
@@ -189,5 +281,12 @@ SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("prestonpans", forty_five_battle),
     ("cowpens", cavalry_battle),
     ("vinegar-hill", ireland_battle),
+    ("default-no-table", without_table(example_battle)),
+    ("command-and-control-no-table", without_table(command_battle)),
+    ("germantown-no-table", without_table(works_battle)),
+    ("prestonpans-no-table", without_table(forty_five_battle)),
+    ("cowpens-no-table", without_table(cavalry_battle)),
+    ("vinegar-hill-no-table", without_table(ireland_battle)),
 )
-"""The embedded battles beside the default ``example_battle``, by name."""
+"""The embedded battles beside the default ``example_battle``, by name: each on its table,
+and the same battle measured by the players (``<name>-no-table``)."""

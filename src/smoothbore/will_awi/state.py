@@ -20,14 +20,16 @@ from smoothbore.core import (
     turn_scoped,
 )
 from smoothbore.core.validate import refers_to
+from smoothbore.table import Table
 
 from . import rules
 from .actions import Entering
-from .charges import ChargedResult, ChargeFacts
+from .charges import ChargedResult, ChargeFacts, Face
 from .fortifications import Defence, Demolition, check_room
 from .movement import Crossing, crossing_cost
 from .options import DEFAULT_OPTIONS, CommandPost, Options
 from .phases import A
+from .positions import check_deployed, synced
 from .units import Commander, Rank, Unit
 
 NO_SCENARIO = Scenario()
@@ -66,7 +68,8 @@ class TestedCharge:
 class Extra:
     """What only Will's AWI tracks: whose move it is and who moved first, the works and the
     demolitions under way, whether a player broke off the battle, and the scratch state of
-    the current phase and move.
+    the current phase and move; the ``table`` the battle is played on (None: the players
+    measure, and the actions carry what they measured).
 
     Per phase: ``done`` (units, or ``general:<id>``, that have acted), ``failed`` and
     ``independents`` (command and control in C). Per move: ``ordered`` (units with an order
@@ -81,6 +84,7 @@ class Extra:
     works: tuple[Defence, ...] = ()
     demolitions: tuple[Demolition, ...] = ()
     ended_by: str = ""
+    table: Table | None = None
     done: frozenset[str] = phase_scoped(frozenset())
     failed: frozenset[str] = phase_scoped(frozenset())
     independents: bool = phase_scoped(False)
@@ -110,9 +114,15 @@ def new_battle(
     works: tuple[Defence, ...] = (),
     demolitions: tuple[Demolition, ...] = (),
     scenario: Scenario = NO_SCENARIO,
+    table: Table | None = None,
 ) -> State:
-    """A battle at the start of the first side's move (turn 1, phase A)."""
-    extra = Extra(moving=sides[0], first=sides[0], works=works, demolitions=demolitions)
+    """A battle at the start of the first side's move (turn 1, phase A); on ``table`` (every
+    unit on the table has a footprint there, ``positions.deploy``) or measured by the
+    players (None)."""
+    if table is not None:
+        table = check_deployed(table, units)
+    extra = Extra(moving=sides[0], first=sides[0], works=works, demolitions=demolitions,
+                  table=table)
     return BattleState(
         ruleset="will_awi",
         sides=sides,
@@ -217,6 +227,17 @@ def charges_on(state: State, target: str) -> tuple[Charge, ...]:
     return tuple(c for c in state.extra.charges if c.target == target)
 
 
+def shared_facts(charges: tuple[Charge, ...]) -> ChargeFacts:
+    """The position facts the charged unit tests with: on a table each charger strikes its
+    own face, and the test takes the worst (rear before flank before front); without one the
+    chargers share one set."""
+    worst = max(charges, key=lambda c: _SEVERITY[c.facts.face])
+    return worst.facts
+
+
+_SEVERITY = {Face.FRONT: 0, Face.FLANK: 1, Face.REAR: 2}
+
+
 def pending_melees(state: State) -> tuple[str, ...]:
     """Targets that stood or counter-charged and still have a melee to fight."""
     out: list[str] = []
@@ -301,3 +322,15 @@ def with_work(state: State, work: Defence) -> State:
     """The state with one work replaced (by id)."""
     works = tuple(work if w.id == work.id else w for w in state.extra.works)
     return with_extra(state, works=works)
+
+
+def table_synced(state: State) -> State:
+    """The state with its table's footprints in step with its units (``positions.synced``):
+    the one helper every step's handler goes through (``turn``), so that a unit destroyed,
+    surrendered, routed off or changing formation changes its footprint in the same step.
+    The very same state when nothing changed."""
+    table = state.extra.table
+    if table is None:
+        return state
+    kept = synced(table, state.units)
+    return state if kept is table else with_extra(state, table=kept)

@@ -10,6 +10,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import Log, begin_turn, enter_phase
+from smoothbore.table import MoveTrace, contact_position
 
 from . import rules
 from .actions import (
@@ -24,6 +25,7 @@ from .actions import (
 )
 from .charges import (
     ChargedResult,
+    ChargeFacts,
     Face,
     can_charge,
     charge_reach,
@@ -32,7 +34,17 @@ from .charges import (
     test_surrender,
 )
 from .effects import lose
+from .movement import move_distance
+from .narration import inches
 from .phases import A, F, G, H, I, J
+from .positions import kept_traces
+from .situations import (
+    MEASURED,
+    ChargeSituation,
+    charge_facts,
+    in_charge_reach,
+    rout_facts,
+)
 from .state import (
     Charge,
     State,
@@ -45,10 +57,11 @@ from .state import (
     firing_side,
     illegal,
     own_unit,
+    shared_facts,
     tested_charge,
     with_extra,
 )
-from .units import Arm, Status, TroopType
+from .units import Arm, Status, TroopType, Unit
 
 CHARGED_TEXT: Mapping[ChargedResult, str] = MappingProxyType({
     ChargedResult.STANDS: "stands its ground",
@@ -73,6 +86,11 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
         if extra.second_round and unit.id not in extra.winners:
             continue
         if _needs_order(state, unit.id):
+            continue
+        if state.extra.table is not None:
+            for target in targets:
+                if in_charge_reach(state, unit, target):
+                    yield DeclareCharge(unit.id, target)
             continue
         reach = charge_reach(unit)
         for target in targets:
@@ -109,20 +127,67 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
         raise illegal(
             action, "only cavalry that charged successfully charge again", rules.SECOND_CHARGE
         )
+    if state.extra.table is not None:
+        found = declared_situation(state, action)
+        check_charge(charger, target, found.distance or 0.0, found.in_front, action)
+        return
+    if action.distance is None:
+        raise illegal(action, "distance: without a table the player gives the measured facts",
+                      rules.CHARGING)
     check_charge(charger, target, action.distance, action.in_front, action)
     others = charges_on(state, target.id)
     if others and others[0].facts != action.facts:
         raise illegal(action, "one charged unit has one set of position facts", rules.CHARGING)
 
 
+def declared_situation(state: State, action: DeclareCharge) -> ChargeSituation:
+    """On a table, the charge as the table measures it (the action must give no measured
+    facts); the check and the handler both read it here."""
+    if (action.distance is not None or not action.in_front or action.facts != ChargeFacts()
+            or action.over_obstacle or action.uphill):
+        raise illegal(action, MEASURED, rules.CHARGING)
+    target = find_unit(state, action.target)
+    if not target.on_table:
+        raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
+    return charge_facts(state, action.charger, action.target, action)
+
+
 def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
     """The charge is declared; the target tests in G."""
     charger, target = find_unit(state, action.charger), find_unit(state, action.target)
-    charge = Charge(
-        charger.id, target.id, action.distance, action.facts, action.over_obstacle, action.uphill
-    )
-    log.add("charge", f"{charger.name} charges {target.name}", rules.CHARGING, charger.id)
-    return with_extra(state, charges=(*state.extra.charges, charge))
+    table = state.extra.table
+    if table is None:
+        assert action.distance is not None
+        charge = Charge(charger.id, target.id, action.distance, action.facts,
+                        action.over_obstacle, action.uphill)
+        log.add("charge", f"{charger.name} charges {target.name}", rules.CHARGING, charger.id)
+        return with_extra(state, charges=(*state.extra.charges, charge))
+    found = declared_situation(state, action)
+    distance = found.distance or 0.0
+    charge = Charge(charger.id, target.id, distance, found.facts, found.over_obstacle,
+                    found.uphill)
+    how = (f"{inches(distance)} straight ahead" if distance >= 0.05
+           else "already in contact")
+    log.add("charge", f"{charger.name} charges {target.name}, {how}, into its "
+            f"{found.facts.face.value}", rules.CHARGING, charger.id)
+    state = with_extra(state, charges=(*state.extra.charges, charge))
+    return moved_into_contact(state, charger.id, target.id)
+
+
+def moved_into_contact(state: State, charger: str, target: str) -> State:
+    """On a table, the charger goes straight ahead until it touches its target (the charge
+    move), leaving a trace."""
+    table = state.extra.table
+    assert table is not None
+    start = table.footprint(charger)
+    end = contact_position(table, charger, target)
+    if not table.holds(end):
+        return state
+    trace = MoveTrace(charger, (start.centre, end.centre))
+    moved = table.placed(end).with_traces(*kept_traces(table), trace)
+    return with_extra(state, table=moved)
+
+
 
 
 def check_end_f(state: State, action: EndPhase) -> None:
@@ -157,7 +222,7 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
     charges = charges_on(state, action.target)
     chargers = tuple(find_unit(state, c.charger) for c in charges)
     target = find_unit(state, action.target)
-    facts = charges[0].facts
+    facts = shared_facts(charges)
     if not target.on_table:
         result = ChargedResult.SURRENDERS
         log.add("charged", f"{target.name} is no longer on the table", rules.CHARGING, target.id)
@@ -274,9 +339,25 @@ def apply_evade(state: State, action: Evade, log: Log) -> State:
         attrs.evolve(x, evaded=True, decided=True) if x.target == action.target else x
         for x in state.extra.tests
     )
-    name = find_unit(state, action.target).name
-    log.add("evade", f"{name} evades", rules.CHARGING, action.target)
-    return with_extra(state, tests=tests)
+    unit = find_unit(state, action.target)
+    log.add("evade", f"{unit.name} evades", rules.CHARGING, action.target)
+    state = with_extra(state, tests=tests)
+    if state.extra.table is not None:
+        state = evaded_on_table(state, unit)
+    return state
+
+
+def evaded_on_table(state: State, unit: Unit) -> State:
+    """On a table the evading unit falls back a full move away from every enemy it sees
+    (as a rout goes, W23), facing the way it went; it stays put when no way is open."""
+    table = state.extra.table
+    assert table is not None
+    found = rout_facts(state, unit, float(move_distance(unit, options=state.options)))
+    if found.end is None:
+        return state
+    trace = MoveTrace(unit.id, (table.footprint(unit.id).centre, found.end.centre))
+    return with_extra(state, table=table.placed(found.end).with_traces(
+        *kept_traces(table), trace))
 
 
 def check_end_h(state: State, action: EndPhase) -> None:
@@ -295,9 +376,21 @@ def candidates_contact(state: State) -> Iterator[Contact]:
     """Each charger whose target routed or evaded: the target out of reach (the charger takes
     its place), or a routed target still within reach."""
     for charge in contacts_needed(state):
+        if state.extra.table is not None:
+            yield Contact(charge.charger, contact_in_reach(state, charge))
+            continue
         yield Contact(charge.charger, False)
         if find_unit(state, charge.target).routing:
             yield Contact(charge.charger, True)
+
+
+def contact_in_reach(state: State, charge: Charge) -> bool:
+    """On a table: a routed target still on the table and directly ahead within the
+    charger's reach (the charger has made its charge move)."""
+    target = find_unit(state, charge.target)
+    if not target.routing or not target.on_table:
+        return False
+    return in_charge_reach(state, find_unit(state, charge.charger), target.id)
 
 
 def check_contact(state: State, action: Contact) -> None:
@@ -310,6 +403,9 @@ def check_contact(state: State, action: Contact) -> None:
     if action.in_reach and not find_unit(state, charge.target).routing:
         raise illegal(action, "only a routed target can still be within charge reach",
                       rules.CHARGING)
+    if state.extra.table is not None and (
+            action.enters is not None or action.in_reach != contact_in_reach(state, charge)):
+        raise illegal(action, MEASURED, rules.CHARGING)
     building_entered(state, find_unit(state, charge.charger), action.enters, action)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import IllegalActionError, Log, enter_phase
+from smoothbore.table import ShotTrace
 
 from . import rules
 from .actions import ChangeFacing, EndPhase, Fire, SpreadHighlandCharge
@@ -24,8 +25,10 @@ from .firing import (
 from .fortifications import artillery_damage, damage
 from .generals import Risk
 from .movement import check_facing_change, test_gun_facing
-from .narration import degrees, score_text
+from .narration import degrees, inches, score_text
 from .phases import E, F
+from .positions import kept_traces
+from .situations import MEASURED, all_sightings, facing_facts, facing_to_nearest, shot_facts
 from .state import (
     State,
     find_unit,
@@ -46,10 +49,17 @@ FACINGS = (90.0, 180.0)
 
 # --- D: ChangeFacing ------------------------------------------------------------------------
 def candidates_change_facing(state: State) -> Iterator[ChangeFacing]:
-    """Each unit of the firing side that may still turn: a quarter turn or an about face."""
+    """Each unit of the firing side that may still turn: a quarter turn or an about face; on
+    a table, the turn that faces the nearest enemy it sees outside its arc."""
     done = state.extra.done
+    table = state.extra.table
     for unit in state.units_of(firing_side(state)):
         if unit.on_table and not unit.routing and unit.id not in done:
+            if table is not None:
+                angle = facing_to_nearest(state, unit.id)
+                if angle is not None:
+                    yield ChangeFacing(unit.id, angle)
+                continue
             for angle in FACINGS:
                 yield ChangeFacing(unit.id, angle)
 
@@ -60,10 +70,23 @@ def check_change_facing(state: State, action: ChangeFacing) -> None:
     unit = own_unit(state, action.unit, firing_side(state), action)
     if unit.id in state.extra.done:
         raise illegal(action, f"{unit.name} has already changed facing", rules.FACING)
+    action = measured_facing(state, action)
     enemies = tuple((find_unit(state, e), d) for e, d in action.enemies_in_front)
     if any(e.side == unit.side for e, _ in enemies):
         raise illegal(action, "enemies_in_front must be enemy units", rules.FACING)
     check_facing_change(unit, action.degrees, enemies, action.blocked, action)
+
+
+def measured_facing(state: State, action: ChangeFacing) -> ChangeFacing:
+    """The facing change with the facts of the table (the action gives none): the enemies
+    in the unit's arc, at their distance, and whether the turning unit would strike another
+    unit or an obstacle. Without a table, the action as given."""
+    if state.extra.table is None:
+        return action
+    if action.enemies_in_front or action.blocked:
+        raise illegal(action, MEASURED, rules.FACING)
+    enemies, blocked = facing_facts(state, action.unit, action.degrees)
+    return attrs.evolve(action, enemies_in_front=enemies, blocked=blocked)
 
 
 def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
@@ -79,6 +102,10 @@ def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
     else:
         text = f"{unit.name} keeps its facing"
     log.add("facing", text, rules.FACING, unit.id)
+    table = state.extra.table
+    if table is not None and action.degrees:
+        state = with_extra(state, table=table.placed(
+            table.footprint(unit.id).turned(action.degrees)))
     return state
 
 
@@ -114,6 +141,24 @@ def check_not_fired(state: State, firer: Unit, facts: FireFacts, action: object)
         )
 
 
+def fire_situation(state: State, action: Fire) -> tuple[FireFacts, str]:
+    """The facts of a unit's fire and the work whose cover the target holds: as the player
+    gives them, or on a table as the table measures them (then the action must give none).
+    The check and the handler both read them here."""
+    if state.extra.table is None:
+        if action.facts is None:
+            raise illegal(action, "facts: without a table the player gives the measured facts",
+                          rules.FIRING)
+        return action.facts, action.work
+    if action.facts is not None or action.work:
+        raise illegal(action, MEASURED, rules.FIRING)
+    target = find_unit(state, action.target)
+    if not target.on_table:
+        raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
+    shot = shot_facts(state, action.firer, action.target, action)
+    return shot.facts, shot.work
+
+
 def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
     """What any fire needs: an enemy target on the table, seen (woods), within the firer's
     range and arc; a firer able to fire that has not fired; the work the target holds giving
@@ -121,17 +166,18 @@ def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
     target = find_unit(state, action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
-    check_not_fired(state, firer, action.facts, action)
-    check_target_detected(target, action.facts, action)
+    facts, work_id = fire_situation(state, action)
+    check_not_fired(state, firer, facts, action)
+    check_target_detected(target, facts, action)
     try:
-        fire_check(firer, action.facts, state.options)
+        fire_check(firer, facts, state.options)
     except IllegalActionError as error:
         raise illegal(action, error.why, error.rule) from None
-    if action.work:
-        work = next((w for w in state.extra.works if w.id == action.work), None)
+    if work_id:
+        work = next((w for w in state.extra.works if w.id == work_id), None)
         if work is None:
-            raise illegal(action, f"no work {action.work!r}", rules.FORT_VALUES)
-        if action.facts.cover is not work.cover:
+            raise illegal(action, f"no work {work_id!r}", rules.FORT_VALUES)
+        if facts.cover is not work.cover:
             raise illegal(action, f"the {work.work.value} gives {work.cover.value}",
                           rules.FORT_VALUES)
     return target
@@ -139,9 +185,11 @@ def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
 
 def candidates_fire(state: State) -> Iterator[Fire]:
     """E: each unit of the firing side able to fire, at each enemy unit on the table, at the
-    firer's longest short range."""
+    firer's longest short range; on a table, at each enemy it sees in its arc (the check
+    then measures the range)."""
     fired = state.extra.fired
     targets = [u.id for u in state.units if u.side == state.extra.moving and u.on_table]
+    table = state.extra.table
     for firer in state.units_of(firing_side(state)):
         if (
             firer.on_table
@@ -150,6 +198,13 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             and firer.fires_with is not None
             and firer.id not in fired
         ):
+            if table is not None:
+                seen = table.derived(all_sightings)
+                for target in targets:
+                    found = seen.get((firer.id, target))
+                    if found is not None and found.can_fire:
+                        yield Fire(firer.id, target)
+                continue
             facts = FireFacts(default_range(firer))
             for target in targets:
                 yield Fire(firer.id, target, facts)
@@ -174,21 +229,31 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     firer = find_unit(state, action.firer)
     target = find_unit(state, action.target)
     opts = state.options
-    result = resolve_fire(firer, target, action.facts, dice=log.dice, options=opts)
-    text = f"{firer.name} fires at {target.name}, {score_text(result.score, result.hit)}"
+    facts, work_id = fire_situation(state, action)
+    result = resolve_fire(firer, target, facts, dice=log.dice, options=opts)
+    measured = ""
+    if state.extra.table is not None:
+        measured = (f" at {inches(facts.range_inches)}" if facts.range_inches >= 0.05
+                    else " at point-blank range")
+    text = (f"{firer.name} fires at {target.name}{measured}, "
+            f"{score_text(result.score, result.hit)}")
     log.add("fire", text, rules.FIRING, target.id)
-    state = _mark_fired(state, firer, action.facts)
+    state = _mark_fired(state, firer, facts)
+    table = state.extra.table
+    if table is not None:
+        trace = ShotTrace(firer.id, target.id, hit=result.hit)
+        state = with_extra(state, table=table.with_traces(*kept_traces(table), trace))
     if result.hit:
         state = lose(state, target, 1, log, rules.FIRING)
         state = general_risk(state, target.id, Risk.FIRE_LOSS, action.chain_within_18, log)
     if result.shaken and find_unit(state, target.id).on_table:
         state = shake(state, target.id, "by fire", log, rules.FIRE_MORALE)
-    work = next((w for w in state.extra.works if w.id == action.work), None)
+    work = next((w for w in state.extra.works if w.id == work_id), None)
     if (
         work is not None
         and firer.troop.is_gun
-        and not is_canister(firer, action.facts)
-        and artillery_damage(result.score - action.facts.cover.factor)
+        and not is_canister(firer, facts)
+        and artillery_damage(result.score - facts.cover.factor)
     ):
         works = tuple(damage(w, 1) if w.id == work.id else w for w in state.extra.works)
         state = with_extra(state, works=works)
@@ -201,7 +266,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         and after.status is Status.STEADY
         and not after.highland_charge
     ):
-        in_range = action.facts.range_inches <= 6
+        in_range = facts.range_inches <= 6
         if test_highland_charge(after, in_range, dice=log.dice):
             state = state.with_units(attrs.evolve(after, highland_charge=True))
             log.add(
@@ -232,7 +297,7 @@ def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
         target = find_unit(state, charge.target)
         if target.id in fired or not target.on_table or target.fires_with is None:
             continue
-        facts = FireFacts(default_range(target))
+        facts = None if state.extra.table is not None else FireFacts(default_range(target))
         for unable in (False, True):
             yield Fire(target.id, charge.charger, facts, could_not_have_fired=unable)
 

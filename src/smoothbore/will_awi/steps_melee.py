@@ -24,6 +24,7 @@ from .state import (
     illegal,
     own_unit,
     pending_melees,
+    shared_facts,
     tested_charge,
     with_extra,
 )
@@ -56,7 +57,7 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
     charges = tuple(
         c for c in charges_on(state, action.target) if find_unit(state, c.charger).on_table
     )
-    facts = charges[0].facts
+    facts = shared_facts(charges)
     attackers = tuple(
         Fighter(
             find_unit(state, c.charger),

@@ -9,6 +9,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import Log, enter_phase
+from smoothbore.table import MoveTrace
 
 from . import rules
 from .actions import CompulsoryMove, EndPhase, TestMorale
@@ -24,6 +25,8 @@ from .morale import (
 from .movement import retire_distance, rout_distance
 from .narration import inches
 from .phases import B, C
+from .positions import kept_traces
+from .situations import MEASURED, retire_end, rout_facts
 from .state import (
     State,
     building_entered,
@@ -36,7 +39,7 @@ from .state import (
     rank_with,
     with_extra,
 )
-from .units import Status, TroopType
+from .units import Status, TroopType, Unit
 from .variants import end_highland_charge
 
 SHAKEN_TEXT: Mapping[ShakenResult, str] = MappingProxyType({
@@ -145,6 +148,7 @@ def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
     unit = own_unit(state, action.unit, state.extra.moving, action)
     if unit not in compulsory_units(state):
         raise illegal(action, f"{unit.name} has no compulsory move")
+    action = measured_move(state, action)
     building_entered(state, unit, action.enters, action)
     if unit.routing:
         if action.about_face:
@@ -167,8 +171,10 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     """Make the rout (testing surrender when it cannot move with an enemy near) or the
     retirement; either way the unit has used its move (it does not move again in C)."""
     unit = find_unit(state, action.unit)
+    action = measured_move(state, action)
     building = building_entered(state, unit, action.enters, action)
     into = "" if building is None else f" into the {building.work.value}"
+    state = _moved_on_table(state, unit, action)
     if unit.routing:
         if action.blocked:
             if action.enemy_within_6 and test_surrender(unit, dice=log.dice, why="cannot move"):
@@ -199,6 +205,49 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
         log.add("retire", text, rules.MORALE_SHAKEN, unit.id)
     state = with_extra(state, compelled=state.extra.compelled | {unit.id})
     return mark_done(state, unit.id)
+
+
+_DEFAULT_FACTS = CompulsoryMove("-")
+
+
+def measured_move(state: State, action: CompulsoryMove) -> CompulsoryMove:
+    """The compulsory move with the facts of the table (the action must give none but
+    ``about_face``): a rout that finds no way further from every visible enemy is blocked
+    (Rules - Charging: Rout), one that runs off the table leaves it, an enemy within 6" is
+    measured; the ground is open (W49). Without a table, the action as given."""
+    if state.extra.table is None:
+        return action
+    given = attrs.evolve(action, unit="-", about_face=False)
+    if given != _DEFAULT_FACTS:
+        raise illegal(action, MEASURED, rules.ROUT)
+    unit = find_unit(state, action.unit)
+    if not unit.routing or unit.troop is TroopType.WAGON:
+        return action
+    distance = float(rout_distance(unit, options=state.options, action=action))
+    found = rout_facts(state, unit, distance)
+    return attrs.evolve(action, blocked=found.end is None and not found.leaves_table,
+                        enemy_within_6=found.enemy_within_6, leaves_table=found.leaves_table)
+
+
+def _moved_on_table(state: State, unit: Unit, action: CompulsoryMove) -> State:
+    """On a table, the footprint of a unit that routs or retires goes where the move ends
+    (a unit routing off the table is taken off by the table's sync)."""
+    table = state.extra.table
+    if table is None or (unit.troop is TroopType.WAGON and unit.routing):
+        return state
+    if unit.routing:
+        if action.blocked or action.leaves_table:
+            return state
+        distance = float(rout_distance(unit, options=state.options))
+        end = rout_facts(state, unit, distance).end
+    else:
+        distance = float(retire_distance(unit, action.about_face, options=state.options))
+        end = retire_end(state, unit, distance, action.about_face)
+    if end is None:
+        return state
+    start = table.footprint(unit.id)
+    trace = MoveTrace(unit.id, (start.centre, end.centre))
+    return with_extra(state, table=table.placed(end).with_traces(*kept_traces(table), trace))
 
 
 def check_end_b(state: State, action: EndPhase) -> None:

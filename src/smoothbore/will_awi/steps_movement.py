@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import Log, enter_phase
+from smoothbore.table import MoveTrace
 
 from . import rules
 from .actions import ChangeFormation, EndPhase, HighlandChargeMove, Limber, Move, MoveGeneral
@@ -29,9 +30,11 @@ from .movement import (
     check_move,
     move_distance,
 )
-from .narration import degrees, inches, listed
+from .narration import degrees, inches, listed, place
 from .options import Options
 from .phases import D
+from .positions import Place, kept_traces
+from .situations import MEASURED, destinations, plan_of, rush_end
 from .state import (
     State,
     building_entered,
@@ -40,6 +43,7 @@ from .state import (
     illegal,
     mark_done,
     own_unit,
+    with_extra,
 )
 from .units import Nationality, Status, TroopType, Unit
 from .variants import highland_charge_move
@@ -115,12 +119,19 @@ def _holds(plan: MovePlan) -> bool:
 
 # --- Move ---------------------------------------------------------------------------------
 def candidates_move(state: State) -> Iterator[Move]:
-    """Each unit that may move: standing, or a full move in open ground."""
+    """Each unit that may move: standing, or a full move in open ground; on a table,
+    standing or going to one of a few places the rules let it reach
+    (``situations.destinations``)."""
+    table = state.extra.table
     for unit in movers(state):
         yield Move(unit.id)
         if unit.busy_moves:
             continue
         allowance = move_distance(unit, options=state.options)
+        if table is not None:
+            for place in destinations(state, unit, float(allowance)):
+                yield Move(unit.id, to=place)
+            continue
         for distance in full_moves(unit, state.options):
             if distance <= allowance:
                 yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
@@ -130,25 +141,58 @@ def check_move_action(state: State, action: Move) -> None:
     """C: a mover (``check_mover``) whose plan fits its allowance, entering a building only
     where there is room; standing is always allowed."""
     unit = check_mover(state, action.unit, action)
-    if _holds(action.plan):
+    plan = plan_for(state, unit, action)
+    if _holds(plan):
         return
-    check_move(unit, action.plan, options=state.options, action=action)
+    check_move(unit, plan, options=state.options, action=action)
     building_entered(state, unit, action.enters, action)
+
+
+def plan_for(state: State, unit: Unit, action: Move) -> MovePlan:
+    """The plan of a move: the player's, or on a table the plan of the route to
+    ``action.to`` as the table measures it (the action then gives no plan); the check and
+    the handler both read it here."""
+    if state.extra.table is None:
+        if action.to is not None:
+            raise illegal(action, "to: a destination needs a table (give a plan)",
+                          rules.MOVEMENT)
+        return action.plan
+    if action.plan != MovePlan() or action.enters is not None:
+        raise illegal(action, MEASURED, rules.MOVEMENT)
+    if action.to is None:
+        return action.plan
+    return plan_of(state, unit, action.to, action)
 
 
 def apply_move(state: State, action: Move, log: Log) -> State:
     """Move (or stand: a busy unit spends one of its busy moves)."""
     unit = find_unit(state, action.unit)
-    if _holds(action.plan):
+    plan = plan_for(state, unit, action)
+    if _holds(plan) and action.to is None:
         if unit.busy_moves:
             state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
         log.add("move", f"{unit.name} holds its position", rules.MOVEMENT, unit.id)
         return mark_done(state, unit.id)
-    checked = check_move(unit, action.plan, options=state.options)
+    checked = check_move(unit, plan, options=state.options)
     building = building_entered(state, unit, action.enters, action)
     state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
-    log.add("move", move_text(unit, action.plan, checked, building), rules.MOVEMENT, unit.id)
+    text = move_text(unit, plan, checked, building)
+    if action.to is not None:
+        state, text = _placed(state, unit, action.to, text)
+    log.add("move", text, rules.MOVEMENT, unit.id)
     return mark_done(state, unit.id)
+
+
+def _placed(state: State, unit: Unit, to: Place, text: str) -> tuple[State, str]:
+    """The footprint put down at its destination, the move traced and said."""
+    table = state.extra.table
+    assert table is not None
+    start = table.footprint(unit.id)
+    x, y, facing = to
+    trace = MoveTrace(unit.id, (start.centre, (x, y)))
+    moved = table.placed(start.moved_to(x, y, facing)).with_traces(*kept_traces(table), trace)
+    where = f" to {place(x, y, facing)}"
+    return with_extra(state, table=moved), text + where
 
 
 def move_text(
@@ -249,12 +293,16 @@ def apply_highland_charge_move(state: State, action: HighlandChargeMove, log: Lo
     """Its move plus 1d6 inches, all of it at the nearest enemy."""
     unit = find_unit(state, action.unit)
     distance = highland_charge_move(unit, dice=log.dice, options=state.options)
-    log.add(
-        "move",
-        f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy",
-        rules.FORTY_FIVE,
-        unit.id,
-    )
+    text = f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy"
+    table = state.extra.table
+    end = None if table is None else rush_end(state, unit, float(distance))
+    if table is not None and end is not None:
+        start = table.footprint(unit.id)
+        trace = MoveTrace(unit.id, (start.centre, end.centre))
+        state = with_extra(state, table=table.placed(end).with_traces(
+            *kept_traces(table), trace))
+        text += f", to {place(end.x, end.y, end.facing)}"
+    log.add("move", text, rules.FORTY_FIVE, unit.id)
     return mark_done(state, unit.id)
 
 

@@ -3,9 +3,12 @@ check, handler) per action type and phase (Rules - Move Sequence)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from smoothbore.core import ActionRule, Engine
+import attrs
+
+from smoothbore.core import ActionRule, Engine, Log
 
 from . import rules
 from . import steps_charges as charges
@@ -46,13 +49,25 @@ from .actions import (
 )
 from .options import Options
 from .phases import PHASES, A, B, C, D, E, F, G, H, I, J, K
-from .state import Extra, State
+from .state import Extra, State, table_synced
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
 
 _end = morale.candidates_end
 
-ACTIONS: tuple[ActionRule[State, Any], ...] = (
+
+def _kept_in_step(rule: ActionRule[State, Any]) -> ActionRule[State, Any]:
+    """The rule with its handler keeping the table in step with the units
+    (``state.table_synced``), so that no handler can leave a footprint behind."""
+    handler = rule.handler
+
+    @functools.wraps(handler)
+    def apply(state: State, action: Any, log: Log) -> State:
+        return table_synced(handler(state, action, log))
+
+    return attrs.evolve(rule, handler=apply)
+
+_RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(TestMorale, (A,), morale.candidates_test_morale, morale.check_test_morale,
                morale.apply_test_morale),
     ActionRule(EndPhase, (A,), _end, morale.check_end_a, morale.apply_end_a),
@@ -114,7 +129,18 @@ ACTIONS: tuple[ActionRule[State, Any], ...] = (
                charges.apply_end_battle),
     ActionRule(EndPhase, (K,), _end, charges.check_end_k, charges.apply_end_k),
 )
+ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(_kept_in_step(r) for r in _RULES)
 """Every action type of the move sequence, by phase."""
+
+
+def sampled(state: State, action: Action) -> bool:
+    """Whether ``action`` is one of a continuous choice that the candidates only sample: on
+    a table, a move to a destination and a facing change. Such an action offered earlier and
+    no longer offered may still be legal (the table's destinations follow the units)."""
+    if state.extra.table is None:
+        return False
+    return isinstance(action, ChangeFacing) or (isinstance(action, Move) and action.to is not None)
+
 
 TURN: Engine[State, Action] = Engine(
     name="will_awi",
@@ -125,6 +151,7 @@ TURN: Engine[State, Action] = Engine(
     result=outcome,
     types=(Unit, Commander, Extra, Options),
     rule=rules.SEQUENCE,
+    sampled=sampled,
 )
 """Will's AWI move sequence: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""

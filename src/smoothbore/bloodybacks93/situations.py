@@ -1,0 +1,789 @@
+"""From positions to the situations the rules take: one function per mechanism, so that
+shooting, charging and moving can be asked with unit ids alone (Bloodybacks 9.3, Shooting;
+Visibility; Movement; Charges and melee; interpretations B51 to B56).
+
+Every question of a table is asked for all pairs at once and kept with ``Table.derived``
+(per ground and units, shared by every step until a unit moves or changes formation):
+``sightings_of`` (every enemy pair's range, arc, sight, woods and cover), ``reaches_of``
+(every enemy pair's charge reach). The per-pair functions read those answers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import attrs
+import shapely
+
+from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.table import (
+    Edge,
+    Face,
+    Footprint,
+    ImpassableError,
+    Leg,
+    MoveTrace,
+    PassageKind,
+    RateTable,
+    Route,
+    Sighting,
+    SightRules,
+    Table,
+    TerrainKind,
+    charges,
+    cover_of,
+    rout,
+    route,
+    sightings,
+)
+from smoothbore.table.footprints import bearing_vectors, normal_degrees
+
+from . import command, movement, shooting
+from .charges import ChargeFacts, Contact
+from .melee import Fate
+from .placement import refit
+from .reports import Retreat
+from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_VISIBILITY
+from .state import State
+from .units import Formation, Unit, UnitType
+
+HALF_ARC = 45.0
+"""A unit shoots at what lies straight ahead of its front or within 45 degrees either side
+(B52)."""
+
+SIGHT = SightRules(
+    blocking=frozenset({TerrainKind.BUILDING, TerrainKind.IMPASSABLE}),
+    hills_block=True,
+    units_block=True,
+)
+"""Line of sight is interrupted by buildings, hills and other such obstacles (Visibility);
+light and heavier woods do not block it (they cover, and cost the shot dice per 3"); other
+units block it (B52)."""
+
+OBSTACLE_KINDS = frozenset(
+    {TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM, TerrainKind.FIELDWORK})
+"""Minor obstacles a move crosses (1 DRP; artillery may not cross them) (Movement; B55)."""
+
+_ROUGH = {TerrainKind.ROUGH: movement.Terrain.DIFFICULT,
+          TerrainKind.SWAMP: movement.Terrain.DIFFICULT}
+_CLOSED = {TerrainKind.RIVER: None, TerrainKind.IMPASSABLE: None, TerrainKind.BUILDING: None}
+FOOT_RATES = RateTable(speeds=_CLOSED, rule=RULE_MOVEMENT)
+"""Foot and horse: every ground may be moved over at the rates of the text (its deductions
+are per move action, not per inch) except rivers away from fords and bridges, impassable
+ground and buildings (B55)."""
+GUN_RATES = RateTable(
+    speeds=_CLOSED,
+    passages={kind: None for kind in OBSTACLE_KINDS},
+    rule=RULE_MOVEMENT,
+)
+"""Limbered guns: as foot, and they may not cross obstacles (Movement)."""
+DEPLOYED_GUN_RATES = RateTable(
+    speeds={**_CLOSED, TerrainKind.DENSE_WOODS: None, TerrainKind.ROUGH: None,
+            TerrainKind.SWAMP: None, TerrainKind.STEEP_HILL: None},
+    passages={kind: None for kind in OBSTACLE_KINDS},
+    rule=RULE_MOVEMENT,
+)
+"""Unlimbered guns: as limbered, and they cannot move in heavy woods, difficult ground or up
+steep hills (Movement)."""
+
+MAX_TURN = 90.0
+"""A move may end facing up to 90 degrees off the unit's facing, the wheel's outer corner
+paying for it (B54)."""
+CLEARANCE = 1.0
+"""Moves offered towards the enemy stop an inch short of contact (charges make contact)."""
+
+
+# --- shooting -----------------------------------------------------------------------------
+def sightings_of(table: Table) -> Mapping[tuple[str, str], Sighting]:
+    """What every unit sees of every enemy, by (firer, target): all pairs at once."""
+    found = sightings(table, None, half_angle=HALF_ARC, rules=SIGHT)
+    return {(s.firer, s.target): s for s in found}
+
+
+def _sight_memo(table: Table) -> dict[str, Mapping[str, Sighting]]:
+    """What each firer sees on this table, by firer (filled as shooting asks)."""
+    return {}
+
+
+def seen_by(table: Table, firer: str) -> Mapping[str, Sighting]:
+    """What ``firer`` sees of every enemy, by target id: all its pairs at once, kept with the
+    table (only the units that may shoot are asked about)."""
+    memo = table.derived(_sight_memo)
+    found = memo.get(firer)
+    if found is None:
+        pairs = [(firer, e) for e in table.enemies_of(firer)]
+        found = memo[firer] = {
+            s.target: s for s in sightings(table, pairs, half_angle=HALF_ARC, rules=SIGHT)}
+    return found
+
+
+def sighting_of(state: State, firer: str, target: str) -> Sighting:
+    """What ``firer`` sees of ``target`` on the state's table."""
+    return seen_by(_table(state), firer)[target]
+
+
+def cover_against(table: Table, sighting: Sighting) -> shooting.Cover:
+    """The target's cover (B53): a fieldwork it holds or stands behind is fortifications; a
+    building it holds or a wall it stands behind is significant cover; a fence or stream it
+    stands behind, or light woods it stands in (at least half its footprint), are light
+    cover (Visibility: light woodland counts as light cover)."""
+    cover = sighting.cover
+    if cover.holds is not None:
+        if table.feature(cover.holds).kind is TerrainKind.FIELDWORK:
+            return shooting.Cover.FORTIFICATIONS
+        return shooting.Cover.SIGNIFICANT
+    behind = {table.feature(f).kind for f in cover.behind}
+    if TerrainKind.FIELDWORK in behind:
+        return shooting.Cover.FORTIFICATIONS
+    if TerrainKind.WALL in behind:
+        return shooting.Cover.SIGNIFICANT
+    if behind or cover.stands_in(TerrainKind.LIGHT_WOODS):
+        return shooting.Cover.LIGHT
+    return shooting.Cover.NONE
+
+
+def measured_shot(table: Table, firer: str, target: str,
+                  facts: shooting.ShotFacts) -> shooting.ShotFacts:
+    """``facts`` (the player's choices: the line of the table, extra orders, the part of the
+    unit shooting) with what the table measures: range, cover, woods, enfilade, shooting up
+    a steep hill, line of sight."""
+    seen = seen_by(table, firer)[target]
+    cover = cover_against(table, seen)
+    target_cover = seen.cover
+    return attrs.evolve(
+        facts,
+        range=float(round(seen.distance, 6)),
+        cover=cover,
+        target_in_woods=target_cover.stands_in(TerrainKind.DENSE_WOODS),
+        shooter_in_woods=seen.firer_cover.stands_in(TerrainKind.DENSE_WOODS),
+        woods_inches=float(round(seen.woods_length(TerrainKind.DENSE_WOODS), 6)),
+        enfilade=seen.enfilade,
+        uphill=seen.rise > 0 and target_cover.stands_in(TerrainKind.STEEP_HILL),
+        target_fortified=cover is shooting.Cover.FORTIFICATIONS,
+        line_of_sight=seen.line_clear,
+    )
+
+
+MEASURED_SHOT = ("range", "cover", "target_in_woods", "shooter_in_woods", "woods_inches",
+                 "enfilade", "uphill", "target_fortified", "line_of_sight")
+"""The fields of ShotFacts the table measures (a caller leaves them at their defaults)."""
+_PLAIN_SHOT = shooting.ShotFacts()
+
+
+def carries_measures(facts: shooting.ShotFacts) -> bool:
+    """Whether a shot's facts set something the table measures."""
+    return any(getattr(facts, name) != getattr(_PLAIN_SHOT, name) for name in MEASURED_SHOT)
+
+
+def shot_facts(state: State, firer: str, target: str,
+               facts: shooting.ShotFacts = _PLAIN_SHOT) -> shooting.ShotFacts:
+    """The facts of a shot from ``firer`` at ``target`` measured on the state's table."""
+    return measured_shot(_table(state), firer, target, facts)
+
+
+def may_see(seen: Sighting) -> bool:
+    """Whether the target is in the firer's arc and in sight (``check_sight`` passes)."""
+    return seen.in_arc and seen.line_clear
+
+
+def check_sight(seen: Sighting, action: object) -> None:
+    """The target must be in the firer's arc and in sight (B52; Visibility)."""
+    if not seen.in_arc:
+        raise IllegalActionError(
+            action, f"{seen.target} is {seen.angle:.0f} degrees off the front of {seen.firer}: "
+            f"outside its arc ({HALF_ARC:g} degrees either side)", RULE_VISIBILITY)
+    if not seen.line_clear:
+        what = ", ".join((*seen.blocked_by, *seen.units_between))
+        raise IllegalActionError(
+            action, f"the line of sight from {seen.firer} to {seen.target} is blocked by {what}",
+            RULE_VISIBILITY)
+
+
+# --- charges ------------------------------------------------------------------------------
+CHARGE_SCAN = 30.0
+"""How far ahead charge reaches are worked out (beyond any charge move of the text)."""
+
+
+def reaches_of(table: Table) -> Mapping[tuple[str, str], tuple[float | None, Face, bool]]:
+    """For every (charger, target) pair: how far the charger must go straight ahead to touch
+    the target (None: not directly to its front), the target's face it would strike, and
+    whether other units are in the way."""
+    found = charges(table, None, CHARGE_SCAN)
+    return {(c.charger, c.target): (c.ahead, c.face, bool(c.blocked_by)) for c in found}
+
+
+@attrs.frozen
+class ChargeSituation:
+    """What the table says of a charge: the ``distance`` the charger must go straight ahead
+    to contact (None: the target is not directly to its front), the ``face`` it strikes, and
+    whether other units are ``blocked`` in the way."""
+
+    distance: float | None
+    face: Face
+    blocked: bool
+
+
+def charge_facts(state: State, charger: str, target: str) -> ChargeSituation:
+    """The situation of a charge by ``charger`` at ``target`` on the state's table (the face
+    struck decides the impetus dice for a flank or rear, Determine impetus)."""
+    ahead, face, blocked = _table(state).derived(reaches_of)[(charger, target)]
+    return ChargeSituation(ahead, face, blocked)
+
+
+# --- moves --------------------------------------------------------------------------------
+def rates_for(unit: Unit) -> RateTable:
+    """The ground a unit may move over (B55)."""
+    if unit.formation is Formation.UNLIMBERED:
+        return DEPLOYED_GUN_RATES
+    if unit.formation is Formation.LIMBERED:
+        return GUN_RATES
+    return FOOT_RATES
+
+
+def most_allowed(unit: Unit, facts: movement.MoveFacts) -> int:
+    """The longest a move action can take the unit over this ground: the text's distance, or
+    for rolled moves the highest roll (two d12 combined for deployed cavalry, one in rough
+    ground or heavy woods; dAv+2, dAv or d3 for unlimbered guns), less 2" in heavy woods
+    for foot and guns (Movement)."""
+    if unit.is_cavalry and unit.formation is Formation.DEPLOYED:
+        return 24 if not facts.terrain.rough else 12
+    if unit.formation is Formation.UNLIMBERED:
+        top = 3 if unit.kind in (UnitType.HEAVY_ARTILLERY, UnitType.SIEGE_ARTILLERY) else (
+            5 if unit.kind is UnitType.FIELD_ARTILLERY else 7)
+    else:
+        top = movement.fixed_distance(unit, facts) or 0
+    if facts.terrain is movement.Terrain.HEAVY_WOODS and not unit.is_cavalry:
+        top = max(0, top - 2)
+    return top
+
+
+@attrs.frozen
+class MovePlan:
+    """A move on the table: the ``route`` of the unit's centre, the footprint where it ends
+    (``end``, with its new facing), the ``facts`` the rules take (ground, road, obstacle,
+    retrograde), the ``wheel`` distance the facing change costs, and the ``cost``
+    (path and wheel)."""
+
+    route: Route
+    end: Footprint
+    facts: movement.MoveFacts
+    wheel: float
+    cost: float
+
+
+def ground_of(table: Table, path: Route, start_level: int) -> movement.MoveFacts:
+    """The facts of a move from its route (B55): the roughest ground swept (heavy woods,
+    difficult ground, up a steep hill: ending higher than it started on one; else light woods
+    or open), whether it keeps to roads and bridges all the way, whether it crosses a minor
+    obstacle, and whether it goes backwards."""
+    swept = path.swept
+    terrain = movement.Terrain.OPEN
+    end_level = table.level_at(*path.end.centre)
+    if TerrainKind.DENSE_WOODS in swept:
+        terrain = movement.Terrain.HEAVY_WOODS
+    elif any(k in swept for k in _ROUGH):
+        terrain = movement.Terrain.DIFFICULT
+    elif TerrainKind.STEEP_HILL in swept and end_level > start_level:
+        terrain = movement.Terrain.STEEP_HILL
+    elif TerrainKind.LIGHT_WOODS in swept:
+        terrain = movement.Terrain.LIGHT_WOODS
+    road = bool(path.legs) and all(
+        leg.kinds & {TerrainKind.ROAD, TerrainKind.BRIDGE} for leg in path.legs)
+    obstacle = any(p.kind in OBSTACLE_KINDS and p.event is PassageKind.CROSS
+                   for p in path.passages)
+    return movement.MoveFacts(terrain, road, obstacle, path.retiring)
+
+
+def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
+              action: object = None, through: str | None = None) -> MovePlan:
+    """The move of ``unit_id`` to ``to`` (x, y, facing), with every geometric rule checked:
+    on the table, over passable ground (ImpassableError names the feature), through no enemy
+    and through no friend but the one named, ending on nobody, turning at most 90 degrees,
+    within the longest move the unit can make over that ground (B54, B55; Movement)."""
+    table = _table(state)
+    unit = state.unit(unit_id)
+    start = table.footprint(unit_id)
+    x, y, facing = to
+    turn_by = normal_degrees(facing - start.facing)
+    if abs(turn_by) > MAX_TURN + 1e-9:
+        raise IllegalActionError(
+            action, f"a move turns a unit at most {MAX_TURN:g} degrees (about face is a "
+            "manoeuvre)", RULE_MOVEMENT)
+    path = _open_route(table, start, (x, y)) or route(table, unit_id, (x, y))
+    end = start.moved_to(x, y, normal_degrees(facing) % 360.0)
+    if not table.holds(end):
+        raise IllegalActionError(action, f"{unit.name} would leave the table", RULE_MOVEMENT)
+    rates = rates_for(unit)
+    try:
+        rates.cost(path, table)
+    except ImpassableError as error:
+        raise ImpassableError(action, error.feature, error.kind, error.rule) from None
+    enemies = set(table.enemies_of(unit_id))
+    for other in path.units_crossed:
+        if other in enemies:
+            raise IllegalActionError(
+                action, f"{unit.name} would move into {other}: contact with an enemy is made "
+                "by a charge", RULE_MOVEMENT)
+        if other != through:
+            raise IllegalActionError(
+                action, f"{unit.name} would pass through {other}: name it as the unit moved "
+                "through", RULE_MOVEMENT)
+    layout = table.layout
+    for row in layout.tree.query(end.outline, predicate="intersects"):
+        other_id = layout.footprints[row].unit_id
+        if other_id != unit_id and shapely.relate_pattern(
+                end.outline, layout.shapes[row], "T********"):
+            raise IllegalActionError(
+                action, f"{unit.name} would end on {other_id}", RULE_MOVEMENT)
+    facts = ground_of(table, path, table.level_at(start.x, start.y))
+    turned = start.width * math.radians(abs(turn_by))  # the outer corner's arc (paths.wheel)
+    cost = path.length + turned
+    longest = most_allowed(unit, facts)
+    if cost > longest + 1e-6:
+        raise IllegalActionError(
+            action, f"{unit.name} moves at most {longest}\" over {facts.terrain} ground; this "
+            f"move takes {cost:.1f}\"", RULE_MOVEMENT)
+    return MovePlan(path, end, facts, turned, cost)
+
+
+def _open_route(table: Table, start: Footprint, point: tuple[float, float]) -> Route | None:
+    """The route of a straight move over open ground touching no terrain and no other unit
+    anywhere along the way (what ``paths.route`` gives for it, without its survey), or None
+    when the way is not that plain."""
+    end = start.moved_to(*point)
+    hull = shapely.convex_hull(shapely.union(start.outline, end.outline))
+    terrain = table.terrain
+    if len(terrain.areas) and len(terrain.area_tree.query(hull, predicate="intersects")):
+        return None
+    if len(terrain.lines) and len(terrain.line_tree.query(hull, predicate="intersects")):
+        return None
+    layout = table.layout
+    if any(layout.footprints[u].unit_id != start.unit_id
+           for u in layout.tree.query(hull, predicate="intersects")):
+        return None
+    dx, dy = point[0] - start.x, point[1] - start.y
+    (fx, fy), _ = start.frame
+    length = math.hypot(dx, dy)
+    retiring = dx * fx + dy * fy < -1e-9 * max(1.0, length)
+    leg = Leg(start.centre, point, length, frozenset(), ())
+    return Route(start.unit_id, (start.centre, point), (leg,), (), frozenset(), (), retiring,
+                 end, table.holds(end))
+
+
+def moved_footprint(plan: MovePlan, allowed: float) -> Footprint:
+    """Where the unit ends with ``allowed`` inches of move (a rolled move may fall short of
+    the destination: it goes as far as it can along the way, turning first) (B54)."""
+    if allowed >= plan.cost - 1e-9:
+        return plan.end
+    start = plan.route.end.moved_to(*plan.route.points[0])
+    left = allowed - plan.wheel
+    facing = plan.end.facing if left >= 0 else start.facing
+    go = max(0.0, left if left >= 0 else allowed)
+    length = plan.route.length
+    share = 0.0 if length <= 0 else min(1.0, go / length)
+    (x0, y0), (x1, y1) = plan.route.points[0], plan.route.points[-1]
+    return start.moved_to(x0 + (x1 - x0) * share, y0 + (y1 - y0) * share, facing)
+
+
+def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The compass bearing from a to b, in degrees."""
+    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1]))
+
+
+def _table(state: State) -> Table:
+    table = state.extra.table
+    if table is None:
+        raise IllegalActionError("measure", "the battle has no table", RULE_MOVEMENT)
+    return table
+
+
+MoverKey = tuple[str, UnitType, Formation, int, int, int, int, bool]
+PlanKey = tuple[MoverKey, tuple[float, float, float], str | None]
+
+
+def _mover(unit: Unit) -> MoverKey:
+    """What a unit's moves and footprint depend on besides the table: its id, kind,
+    formation, density, the density it is based at, size and sections, and whether it is
+    still in the fight (its losses do not change where it may go)."""
+    return (unit.id, unit.kind, unit.formation, unit.density, unit.based_density, unit.size,
+            unit.sections, unit.gone)
+
+
+def _plans(table: Table) -> dict[PlanKey, MovePlan]:
+    """The moves planned on this table (filled as candidates and checks ask)."""
+    return {}
+
+
+def _destination_memo(table: Table) -> dict[MoverKey,
+                                            tuple[tuple[float, float, float], ...]]:
+    """The destinations offered on this table, by unit (filled as candidates ask)."""
+    return {}
+
+
+def planned(state: State, unit_id: str, to: tuple[float, float, float],
+            through: str | None = None, action: object = None) -> MovePlan:
+    """``plan_move``, worked out once per table and unit for each destination (the
+    candidates of every step and their checks ask the same until a unit moves)."""
+    memo = _table(state).derived(_plans)
+    key = (_mover(state.unit(unit_id)), to, through)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = plan_move(state, unit_id, to, action, through)
+    return found
+
+
+_SHORT = 1e-3
+"""Destinations offered stop this much short of what stopped them (the table edge, a unit)."""
+
+
+def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float], ...]:
+    """A small set of destinations the unit can reach with one move action (B54): straight
+    ahead at its full and half allowance, towards the nearest enemy when it lies within 60
+    degrees of its front (stopping an inch short of contact: contact is a charge), a turn in
+    place to face that enemy (as far as the allowance pays for the wheel), and back at half
+    its allowance where it may move backwards. Each is checked as ``check_move`` checks it;
+    those that fail are left out."""
+    table = _table(state)
+    unit = state.unit(unit_id)
+    memo = table.derived(_destination_memo)
+    key = _mover(unit)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _destinations(state, table, unit)
+    return known
+
+
+def _destinations(state: State, table: Table,
+                  unit: Unit) -> tuple[tuple[float, float, float], ...]:
+    unit_id = unit.id
+    start = table.footprint(unit_id)
+    longest = most_allowed(unit, movement.MoveFacts())
+    if longest <= 0:
+        return ()
+    wanted: list[tuple[float, float, float]] = []
+
+    def go(heading: float, length: float) -> None:
+        (fx, fy), _ = bearing_vectors(start.facing + heading)
+        end = start.moved_to(start.x + fx * length, start.y + fy * length)
+        wanted.append((round(end.x, 3), round(end.y, 3), start.facing))
+
+    go(0.0, longest)
+    go(0.0, longest / 2)
+    enemies = table.enemies_of(unit_id)
+    if enemies:
+        layout = table.layout
+        mine = layout.shapes[layout.index[unit_id]]
+        apart = shapely.distance(mine, layout.shapes[layout.rows(list(enemies))])
+        gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
+        near_id = min(gaps, key=lambda e: (gaps[e], e))
+        near = table.footprint(near_id)
+        off = normal_degrees(bearing(start.centre, near.centre) - start.facing)
+        if abs(off) <= 60.0 and gaps[near_id] > CLEARANCE + 0.1:
+            go(off, min(longest, gaps[near_id] - CLEARANCE))
+        if abs(off) > 5.0:
+            most = min(MAX_TURN, math.degrees(longest / max(start.width, 1e-6)))
+            turn_by = max(-most, min(most, off))
+            wanted.append((start.x, start.y, round(normal_degrees(start.facing + turn_by), 3)))
+    if not (unit.is_cavalry or unit.formation is Formation.LIMBERED):
+        go(180.0, longest / 2)
+    found = []
+    for to in dict.fromkeys(wanted):
+        try:
+            plan = planned(state, unit_id, to)
+            movement.check_move(unit, plan.facts)
+        except IllegalActionError:
+            continue
+        found.append(to)
+    return tuple(found)
+
+
+def standing(table: Table, unit_id: str) -> tuple[float, float, float]:
+    """Where a unit stands: (x, y, facing) of its footprint."""
+    f = table.footprint(unit_id)
+    return (f.x, f.y, f.facing)
+
+
+def stands_at(table: Table, unit_id: str, at: tuple[float, float, float]) -> bool:
+    """Whether the unit stands at ``at`` (x, y, facing), to a thousandth."""
+    x, y, facing = standing(table, unit_id)
+    return (abs(x - at[0]) <= 1e-3 and abs(y - at[1]) <= 1e-3
+            and abs(normal_degrees(facing - at[2])) <= 1e-3)
+
+
+def place_move(state: State, plan: MovePlan, distances: tuple[int, ...],
+               exact: bool) -> tuple[State, str]:
+    """The state with the unit moved as far towards its destination as the move rolled
+    allows (``exact``: deployed cavalry move exactly one of their distances, the longest not
+    beyond the destination, or to the destination if each is beyond it, B54), with its trace,
+    and the words of where it went."""
+    table = _table(state)
+    unit_id = plan.route.unit_id
+    start = table.footprint(unit_id)
+    if exact:
+        fits = [d for d in distances if d <= plan.cost + 1e-9]
+        allowed = float(max(fits)) if fits else plan.cost
+    else:
+        allowed = float(max(distances))
+    end = moved_footprint(plan, allowed)
+    others = [table.footprint(u).outline for u in table.unit_ids if u != unit_id]
+    if any(shapely.relate_pattern(end.outline, o, "T********") for o in others):
+        end = start  # a move falling short on a friend stops where it began (B54)
+    moved = table.placed(end).with_traces(MoveTrace(unit_id, (start.centre, end.centre)))
+    gone = math.dist(start.centre, end.centre)
+    verb = "goes back" if plan.facts.retrograde else "advances"
+    words = (f"{verb} {gone:.1f} in. to ({end.x:.1f}, {end.y:.1f}), facing "
+             f"{end.facing % 360:.0f}\N{DEGREE SIGN}")
+    return state.with_extra(table=moved), words
+
+
+def _refit_memo(table: Table) -> dict[MoverKey, str]:
+    """The answers of ``refit_blocked`` on this table, by unit (filled as checks ask)."""
+    return {}
+
+
+def refit_blocked(table: Table, unit: Unit) -> str:
+    """Why the unit cannot take its new formation where it stands ("" when it can): the new
+    footprint would leave the table or overlap another unit (B51)."""
+    memo = table.derived(_refit_memo)
+    key = _mover(unit)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _refit_blocked(table, unit)
+    return found
+
+
+def _refit_blocked(table: Table, unit: Unit) -> str:
+    old = table.footprint(unit.id)
+    new = refit(unit, old)
+    if not table.holds(new):
+        return f"{unit.name} would not fit on the table in its new formation"
+    for other in table.unit_ids:
+        if other != unit.id and shapely.relate_pattern(
+                new.outline, table.footprint(other).outline, "T********"):
+            return f"{unit.name} in its new formation would overlap {other}"
+    return ""
+
+
+_CONTACT = {Face.FRONT: "front", Face.LEFT: "flank", Face.RIGHT: "flank", Face.REAR: "rear"}
+
+
+@attrs.frozen
+class MeasuredCharge:
+    """A charge on the table (B56): the ``distance`` the chargers must go straight ahead to
+    make contact (the longest any of them needs for the nearest target it reaches), the
+    ``ground`` of the lead charger's move to contact, the ``facts`` of the melee (the face of
+    the lead target struck, its cover, woods and slope), whether the targets stand in the
+    open, whether they hold hard cover, and which target each charger reaches."""
+
+    distance: float
+    ground: movement.MoveFacts
+    facts: ChargeFacts
+    target_in_open: bool
+    hard_cover: bool
+    reaches: tuple[tuple[str, str], ...]
+
+
+def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str, ...],
+                    facts: ChargeFacts, action: object = None) -> MeasuredCharge:
+    """What the table says of a charge by ``chargers`` at ``targets`` (``facts``: the
+    players' choices, cold steel and a cavalry counter-charge). Each charger must have one of
+    the targets directly to its front, with no unit in the way, within the longest move it
+    can make over that ground, and each target must be reached by some charger
+    (Charges and melee: units enter melee if they can move far enough to make contact)."""
+    table = _table(state)
+    reaches = table.derived(reaches_of)
+    contacts: list[tuple[str, str]] = []
+    needs: list[float] = []
+    for charger in chargers:
+        unit = state.unit(charger)
+        best: tuple[float, str] | None = None
+        for target in targets:
+            found = reaches.get((charger, target))
+            if found is None:
+                continue
+            ahead, _, blocked = found
+            if ahead is None or blocked:
+                continue
+            if best is None or ahead < best[0]:
+                best = (ahead, target)
+        if best is None:
+            raise IllegalActionError(
+                action, f"{unit.name} has none of the targets directly to its front, clear "
+                "of other units", RULE_CHARGES)
+        longest = most_allowed(unit, movement.MoveFacts())
+        if best[0] > longest + 1e-6:
+            raise IllegalActionError(
+                action, f"{unit.name} is {best[0]:.1f}\" from {best[1]}: beyond its longest "
+                f"move ({longest}\")", RULE_CHARGES)
+        contacts.append((charger, best[1]))
+        needs.append(best[0])
+    missed = set(targets) - {t for _, t in contacts}
+    if missed:
+        raise IllegalActionError(
+            action, f"no charger reaches {', '.join(sorted(missed))}", RULE_CHARGES)
+    lead, target = chargers[0], targets[0]
+    lead_target = dict(contacts)[lead]
+    ahead, face, _ = reaches[(lead, lead_target)]
+    start = table.footprint(lead)
+    path = route(table, lead, start.advanced(ahead or 0.0).centre)
+    ground = ground_of(table, path, table.level_at(start.x, start.y))
+    seen = seen_by(table, lead)[target]
+    cover = cover_against(table, seen)
+    struck = reaches[(lead, target)][1] if (lead, target) in reaches else face
+    measured = attrs.evolve(
+        facts,
+        contact=Contact(_CONTACT[struck]),
+        uphill=seen.rise > 0,
+        cover=cover,
+        behind_obstacle=bool(seen.cover.behind),
+        charger_in_woods=seen.firer_cover.stands_in(TerrainKind.DENSE_WOODS),
+        defender_in_woods=seen.cover.stands_in(TerrainKind.DENSE_WOODS),
+    )
+    in_open = cover is shooting.Cover.NONE and not seen.cover.stands_in(
+        TerrainKind.DENSE_WOODS)
+    hard = cover.value >= shooting.Cover.SIGNIFICANT.value
+    return MeasuredCharge(round(max(needs), 6), ground, measured, in_open, hard,
+                          tuple(contacts))
+
+
+MEASURED_CHARGE = ("contact", "uphill", "cover", "behind_obstacle", "charger_in_woods",
+                   "defender_in_woods")
+"""The fields of ChargeFacts the table measures (a caller leaves them at their defaults)."""
+_PLAIN_CHARGE = ChargeFacts()
+
+
+def charge_carries_measures(facts: ChargeFacts) -> bool:
+    """Whether a charge's facts set something the table measures."""
+    return any(getattr(facts, n) != getattr(_PLAIN_CHARGE, n) for n in MEASURED_CHARGE)
+
+
+def in_contact_after(state: State, reaches: tuple[tuple[str, str], ...],
+                     reached: tuple[str, ...]) -> State:
+    """The state with each charger that reached its target moved straight ahead into contact
+    with it, its trace drawn."""
+    table = _table(state)
+    placed, traces = [], []
+    for charger, target in reaches:
+        if charger not in reached or charger not in table.units or target not in table.units:
+            continue
+        ahead = table.derived(reaches_of)[(charger, target)][0]
+        if ahead is None:
+            continue
+        start = table.footprint(charger)
+        end = start.advanced(ahead)
+        placed.append(end)
+        traces.append(MoveTrace(charger, (start.centre, end.centre)))
+    if not placed:
+        return state
+    return state.with_extra(table=table.placed(*placed).with_traces(*traces))
+
+
+ChargeKey = tuple[tuple[Unit, ...], tuple[str, ...], ChargeFacts]
+
+
+def _charge_memo(table: Table) -> dict[ChargeKey, MeasuredCharge | IllegalActionError]:
+    """The charges measured on this table (filled as candidates and checks ask)."""
+    return {}
+
+
+def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str, ...],
+                    facts: ChargeFacts, action: object = None) -> MeasuredCharge:
+    """``measured_charge``, worked out once per table for the same units and choices."""
+    memo = _table(state).derived(_charge_memo)
+    key = (tuple(state.unit(c) for c in chargers), targets, facts)
+    found = memo.get(key)
+    if found is None:
+        try:
+            found = measured_charge(state, chargers, targets, facts)
+        except IllegalActionError as error:
+            found = error
+        memo[key] = found
+    if isinstance(found, IllegalActionError):
+        raise IllegalActionError(action, found.why, found.rule)
+    return found
+
+
+_HOMEWARD = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}
+
+
+def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
+    """The push back and rout moves rolled (``reports.retire``) made on the table (B57): a
+    pushed back unit goes straight back, facing the enemy, stopping at the table edge; a
+    routing unit runs the heading that takes it further from every enemy it sees and turns
+    its back on them (``paths.rout``; with no such heading, towards its home edge), and is
+    lost when that takes it off the table (Morale: Push Back move, Rout move). Without a
+    table, or with no move, the state as it is."""
+    table = state.extra.table
+    if table is None or not moves:
+        return state
+    lost = []
+    traces = []
+    for unit_id, fate, length in moves:
+        if unit_id not in table.units:
+            continue
+        start = table.footprint(unit_id)
+        if fate is Fate.FALLS_BACK:
+            end = start
+            for share in (1.0, 0.75, 0.5, 0.25):
+                moved = start.advanced(length * share, 180.0)
+                if table.holds(moved):
+                    end = moved
+                    break
+        else:
+            run = rout(table, unit_id, float(length), rules=SIGHT)
+            if run is None:
+                edge = table.home_edge(start.side)
+                heading = _HOMEWARD[edge] if edge is not None else start.facing + 180.0
+                (fx, fy), _ = bearing_vectors(heading)
+                end = start.moved_to(start.x + fx * length, start.y + fy * length,
+                                     normal_degrees(heading) % 360.0)
+            else:
+                end = run.end
+            if not table.holds(end):
+                lost.append(unit_id)
+                continue
+        traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
+        table = table.placed(end)
+    if traces:
+        table = table.with_traces(*traces)
+    new = state.with_extra(table=table)
+    if lost:
+        new = new.with_units(*(attrs.evolve(new.unit(u), destroyed=True, routing=False)
+                               for u in lost))
+    return new
+
+
+# --- commanders and woods -----------------------------------------------------------------
+def outside_radius(state: State, commander_id: str | None, unit_id: str) -> bool:
+    """Whether the unit lies beyond the commander's radius on the table: 24" from a
+    commander riding alone, 12" from one attached to a unit, measured from him to the unit's
+    nearest point (Command Radius). A unit without a commander (None), or off the table, is
+    never outside."""
+    if commander_id is None or unit_id not in _table(state).units:
+        return False
+    leader = state.commander(commander_id)
+    table = _table(state)
+    try:
+        where = table.commander_point(commander_id)
+    except InvalidValueError:
+        return False
+    gap = float(shapely.distance(table.footprint(unit_id).shape, shapely.Point(*where)))
+    return not command.in_radius(leader, gap)
+
+
+def _woods_memo(table: Table) -> dict[str, bool]:
+    """Which units stand in heavier woods on this table (filled as activations ask)."""
+    return {}
+
+
+def stands_in_woods(state: State, unit_id: str) -> bool:
+    """Whether the unit stands in woods (at least half its footprint in heavier woods), for
+    the quality of units rated differently there (Quality; B53)."""
+    table = _table(state)
+    if unit_id not in table.units:
+        return False
+    memo = table.derived(_woods_memo)
+    found = memo.get(unit_id)
+    if found is None:
+        found = memo[unit_id] = cover_of(table, unit_id).stands_in(TerrainKind.DENSE_WOODS)
+    return found

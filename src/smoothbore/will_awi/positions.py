@@ -1,0 +1,123 @@
+"""Will's AWI units on a table (Rules - Introduction: Units and bases, Formations): the
+footprint of each unit from its bases and formation, the deployment of a battle, and the one
+helper that keeps the table's footprints in step with the units.
+
+Every unit has two 45 mm x 45 mm bases (25 mm figures): foot and cavalry side by side in line
+or one behind the other in column; a gun is a gun base and a limber base (limbered: one
+behind the other; deployed: the gun base alone stands on the table, its limber is parked
+behind and is no target); a wagon is one double-sized base. Measures are inches."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from smoothbore.core import InvalidValueError
+from smoothbore.table import Edge, Footprint, Formation, Table, Trace
+
+from .units import Formation as UnitFormation
+from .units import TroopType, Unit
+
+BASE = 45 / 25.4
+"""A base is 45 mm square for 25 mm figures (Rules - Introduction: Units and bases)."""
+
+Place = tuple[float, float, float]
+"""Where a unit stands: (x, y) of its centre in inches and its facing in degrees."""
+
+
+TRACES_KEPT = 12
+"""How many of the last moves and shots a table keeps (for drawing)."""
+
+
+def kept_traces(table: Table) -> tuple[Trace, ...]:
+    """The traces a table keeps when one more is added."""
+    return table.traces[-(TRACES_KEPT - 1):]
+
+
+def layout_of(unit: Unit) -> tuple[Formation, int, float, float]:
+    """The table's formation, the bases on the table and one base's frontage and depth."""
+    if unit.troop is TroopType.WAGON:
+        return Formation.LIMBERED, 1, BASE, 2 * BASE
+    if unit.troop.is_gun:
+        if unit.limbered:
+            return Formation.LIMBERED, 2, BASE, BASE
+        return Formation.DEPLOYED, 1, BASE, BASE
+    if unit.formation is UnitFormation.COLUMN:
+        return Formation.COLUMN, 2, BASE, BASE
+    return Formation.LINE, 2, BASE, BASE
+
+
+def footprint(unit: Unit, x: float, y: float, facing: float) -> Footprint:
+    """The unit's footprint with its centre at (x, y), facing ``facing`` degrees."""
+    formation, bases, frontage, depth = layout_of(unit)
+    return Footprint(unit.id, x, y, facing, bases, frontage, depth, formation,
+                     side=unit.side, label=unit.name)
+
+
+def deploy(units: tuple[Unit, ...], places: Mapping[str, Place], *, width: float = 72.0,
+           depth: float = 48.0, features: tuple[object, ...] = (),
+           home_edges: Mapping[str, Edge] | None = None) -> Table:
+    """A table ``width`` x ``depth`` inches with ``features`` and every unit on the table at
+    its place (by unit id)."""
+    missing = [u.id for u in units if u.on_table and u.id not in places]
+    if missing:
+        raise InvalidValueError("places", missing[0], "a place for every unit on the table")
+    prints = tuple(footprint(u, *places[u.id]) for u in units if u.on_table)
+    return Table(width, depth, features=features, footprints=prints,
+                 home_edges=home_edges or {})
+
+
+def _matches(unit: Unit, found: Footprint) -> bool:
+    formation, bases, frontage, depth = layout_of(unit)
+    return (found.formation is formation and found.bases == bases
+            and found.frontage == frontage and found.depth == depth)
+
+
+def synced(table: Table, units: tuple[Unit, ...]) -> Table:
+    """The table with its footprints in step with the units: units gone from the table
+    (eliminated, surrendered, routed off) taken off, a change of formation or limbering
+    laid out about the same centre and facing. The very same table when nothing changed, so
+    what was derived from it is kept."""
+    on = table.units
+    gone: list[str] = []
+    changed: list[Footprint] = []
+    for unit in units:
+        found = on.get(unit.id)
+        if found is None:
+            continue
+        if not unit.on_table:
+            gone.append(unit.id)
+        elif not _matches(unit, found):
+            changed.append(_kept_on(table, footprint(unit, found.x, found.y, found.facing)))
+    if not gone and not changed:
+        return table
+    if changed:
+        table = table.placed(*changed)
+    if gone:
+        table = table.removed(*gone)
+    return table
+
+
+def _kept_on(table: Table, found: Footprint) -> Footprint:
+    """A reformed footprint moved the least that puts it wholly on the table (a column
+    formed against the table edge stands back from it)."""
+    x0, y0, x1, y1 = found.bounds
+    dx = max(0.0, -x0) - max(0.0, x1 - table.width)
+    dy = max(0.0, -y0) - max(0.0, y1 - table.depth)
+    return found.moved_to(found.x + dx, found.y + dy) if dx or dy else found
+
+
+def check_deployed(table: Table, units: tuple[Unit, ...]) -> Table:
+    """A battle's table: every unit on the table has a footprint there (by its id, on its
+    side) and nothing else stands on it; formations are brought in step with the units."""
+    ids = {u.id: u for u in units}
+    for found in table.footprints:
+        unit = ids.get(found.unit_id)
+        if unit is None:
+            raise InvalidValueError("table.footprints", found.unit_id, "the id of a unit")
+        if found.side != unit.side:
+            raise InvalidValueError(f"table.footprints[{found.unit_id!r}].side", found.side,
+                                    unit.side)
+    for unit in units:
+        if unit.on_table and unit.id not in table.units:
+            raise InvalidValueError("table", unit.id, "a footprint for every unit on the table")
+    return synced(table, units)

@@ -1,0 +1,355 @@
+"""Bloodybacks on a table: footprints from bases, the situations measured from positions
+(shooting, moving, charging), table mode's legality, and random battles on the embedded
+table. Every layout is drawn by hand and its facts worked out by hand (B51 to B57)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import attrs
+import pytest
+
+from smoothbore.battle import RandomPolicy, play
+from smoothbore.bloodybacks93 import RULESET, TURN, situations
+from smoothbore.bloodybacks93.actions import Activate, Charge, Manoeuvre, Move, Shoot
+from smoothbore.bloodybacks93.activation import ActionKind
+from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
+from smoothbore.bloodybacks93.deck import BLACK, RED, Card
+from smoothbore.bloodybacks93.melee import Fate
+from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
+from smoothbore.bloodybacks93.phases import ACTIVATION
+from smoothbore.bloodybacks93.placement import MM, footprint, in_step
+from smoothbore.bloodybacks93.scenarios import example_battle, example_battle_no_table
+from smoothbore.bloodybacks93.shooting import Cover, Fire, ShotFacts
+from smoothbore.bloodybacks93.state import Activated, State, new_battle, synced
+from smoothbore.bloodybacks93.units import (
+    AMERICAN,
+    BRITISH,
+    Commander,
+    Formation,
+    Unit,
+    UnitType,
+    Weapon,
+)
+from smoothbore.core import IllegalActionError
+from smoothbore.table import (
+    Edge,
+    Feature,
+    Footprint,
+    ImpassableError,
+    Table,
+    in_contact,
+    route,
+)
+
+BASE = 60 * MM
+FOOT_DEPTH = 30 * MM
+
+
+def foot(uid: str, side: str, *, size: int = 6, density: int = 6, **kw: object) -> Unit:
+    return Unit(uid, uid, side, size=size, density=density, **kw)  # type: ignore[arg-type]
+
+
+COMMANDERS = (
+    Commander("cb", "Webster", BRITISH, brigade="1"),
+    Commander("ca", "Stevens", AMERICAN, brigade="x"),
+)
+
+
+def on_table(units: tuple[Unit, ...], places: dict[str, tuple[float, float, float]],
+             features: tuple[Feature, ...] = (), *, actions: int = 3) -> State:
+    """A battle on a 48" x 48" table, the first unit activated by a red card with
+    ``actions`` actions."""
+    table = Table(48, 48, features=features,
+                  footprints=tuple(Footprint(u, *p) for u, p in places.items()),
+                  commanders=(), home_edges={BRITISH: Edge.NEAR, AMERICAN: Edge.FAR})
+    marks = tuple(attrs.evolve(c, attached_to=units[0].id if c.side == BRITISH else None)
+                  for c in COMMANDERS)
+    amer = next(u.id for u in units if u.side == AMERICAN)
+    marks = tuple(attrs.evolve(c, attached_to=amer) if c.side == AMERICAN else c for c in marks)
+    state = new_battle(units, marks, table=table)
+    card = Card(RED, 5) if units[0].side == BRITISH else Card(BLACK, 5)
+    extra = attrs.evolve(state.extra, card=card, active=("cb", "ca"),
+                         activated=(Activated(units[0].id, "cb", actions),))
+    return state.replace(extra=extra, phase=ACTIVATION)
+
+
+# --- footprints from bases (B51) -----------------------------------------------------------
+def test_footprints_from_bases_density_and_formation() -> None:
+    line = Unit("b1", "33rd", BRITISH, density=5, size=20)  # 4 bases of 5 figures
+    f = footprint(line, 10, 10, 0)
+    assert f.bases == 4 and f.width == pytest.approx(240 / 25.4)
+    assert f.length == pytest.approx(30 / 25.4)
+    spread = attrs.evolve(line, density=3)  # each 60 mm of frontage holds 3 figures
+    assert footprint(spread, 10, 10, 0).width == pytest.approx((240 + 3 * 40) / 25.4)
+    column = attrs.evolve(line, formation=Formation.COLUMN)
+    c = footprint(column, 10, 10, 0)
+    assert c.width == pytest.approx(BASE) and c.length == pytest.approx(120 / 25.4)
+    horse = Unit("h", "Dragoons", BRITISH, kind=UnitType.CAVALRY, size=13)  # 3 bases
+    assert footprint(horse, 10, 10, 0).bases == 3
+    guns = Unit("g", "Guns", BRITISH, kind=UnitType.FIELD_ARTILLERY, density=3, size=4,
+                sections=2, formation=Formation.UNLIMBERED, weapon=Weapon.CANNON)
+    assert footprint(guns, 10, 10, 0).width == pytest.approx(2 * BASE)
+    limbered = attrs.evolve(guns, formation=Formation.LIMBERED)
+    assert footprint(limbered, 10, 10, 0).length == pytest.approx(200 / 25.4)
+
+
+def test_the_table_keeps_step_with_the_units_and_is_kept_when_nothing_changed() -> None:
+    state = example_battle(0)
+    table = state.extra.table
+    assert table is not None
+    assert in_step(table, state.units, state.commanders) is table
+    assert synced(state) is state
+    b1 = state.unit("b1")
+    formed = state.with_units(attrs.evolve(b1, formation=Formation.COLUMN))
+    after = synced(formed).extra.table
+    assert after is not None and after.footprint("b1").width == pytest.approx(BASE)
+    gone = synced(state.with_units(attrs.evolve(b1, destroyed=True))).extra.table
+    assert gone is not None and "b1" not in gone.units
+
+
+def test_a_battle_on_a_table_saves_and_loads() -> None:
+    state = example_battle(3)
+    assert TURN.load(state.to_json()) == state
+    played = play(TURN, state, RandomPolicy(3), max_steps=60)
+    assert TURN.load(played.end.to_json()) == played.end
+
+
+def test_the_embedded_battle_keeps_a_version_without_a_table() -> None:
+    names = [name for name, _ in RULESET.battles()]
+    assert names == ["default", "default-no-table"]
+    assert example_battle_no_table(0).extra.table is None
+    assert RULESET.battle("default-no-table")(0).units == example_battle(0).units
+
+
+# --- shooting ------------------------------------------------------------------------------
+def test_range_band_woods_and_cover_measured_by_hand() -> None:
+    # centres 12" apart on one line; one base each (1.18" deep): 12 - 1.18 = 10.82" apart,
+    # musket skirmishing (8-16"); a 3" belt of heavier woods between them; the target in
+    # light woods (light cover)
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    ground = (Feature.rectangle("copse", "dense woods", 20, 18, 10, 3),
+              Feature.rectangle("orchard", "light woods", 20, 22, 6, 2))
+    state = on_table(units, {"b": (20, 10, 0), "a": (20, 22, 180)}, ground)
+    facts = situations.shot_facts(state, "b", "a")
+    assert facts.range == pytest.approx(12 - FOOT_DEPTH, abs=1e-5)
+    assert facts.woods_inches == pytest.approx(3.0, abs=1e-5)
+    assert facts.cover is Cover.LIGHT and not facts.enfilade and facts.line_of_sight
+    shots = [a for a in TURN.legal_actions(state) if isinstance(a, Shoot)]
+    assert shots and all(a.facts.fire in (None, Fire.MUSKET_SKIRMISH) for a in shots)
+    after, events = TURN.step(state, Shoot("b", "a"))
+    text = next(e.text for e in events if e.kind == "shooting")
+    assert f"at {12 - FOOT_DEPTH:.1f} in." in text and "musket skirmishing" in text
+    assert "1 x full 3" not in text  # the woods modifier is in the need, not the words
+    assert after.extra.table is not None and after.extra.table.traces[0].target == "a"
+
+
+def test_a_wall_is_significant_cover_and_a_flank_shot_enfilades() -> None:
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    wall = (Feature("wall", "wall", line=((30, 10), (30, 30))),)
+    # the target faces down the table; the firer stands off its left-hand side beyond a wall
+    state = on_table(units, {"b": (40, 20, 270), "a": (28, 20, 0)}, wall)
+    facts = situations.shot_facts(state, "b", "a")
+    assert facts.enfilade
+    assert facts.range == pytest.approx(12 - BASE / 2 - FOOT_DEPTH / 2, abs=1e-5)
+    assert facts.cover is Cover.SIGNIFICANT
+
+
+def test_a_target_out_of_the_arc_or_behind_a_building_is_refused() -> None:
+    units = (foot("b", BRITISH), foot("a", AMERICAN), foot("a2", AMERICAN))
+    farm = (Feature.rectangle("farm", "building", 30, 20, 3, 3),)
+    state = on_table(units, {"b": (20, 10, 0), "a": (32, 12, 180), "a2": (40, 30, 180)},
+                     farm)
+    with pytest.raises(IllegalActionError, match="outside its arc"):
+        TURN.step(state, Shoot("b", "a"))
+    with pytest.raises(IllegalActionError, match="farm"):
+        TURN.step(state, Shoot("b", "a2"))
+    listed = {a.target_id for a in TURN.legal_actions(state) if isinstance(a, Shoot)}
+    assert listed == set()
+
+
+def test_an_action_carrying_measured_facts_is_refused_on_a_table() -> None:
+    state = on_table((foot("b", BRITISH), foot("a", AMERICAN)),
+                     {"b": (20, 10, 0), "a": (20, 20, 180)})
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, Shoot("b", "a", ShotFacts(range=3.0)))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, Move("b", MoveFacts(terrain=Terrain.LIGHT_WOODS), to=(20, 12, 0)))
+    with pytest.raises(IllegalActionError, match="names its destination"):
+        TURN.step(state, Move("b"))
+
+
+# --- moves ---------------------------------------------------------------------------------
+def _river() -> tuple[Feature, ...]:
+    return (Feature("river", "river", line=((0, 15), (48, 15)), width=2),
+            Feature("ford", "ford", line=((30, 13.5), (30, 16.5)), width=4))
+
+
+def test_a_move_is_blocked_by_a_river_but_not_at_the_ford() -> None:
+    # density 3 skirmishers move 9"; the river's near bank is 4.41" ahead of their front
+    units = (foot("b", BRITISH, density=3, size=3), foot("a", AMERICAN))
+    state = on_table(units, {"b": (20, 10, 0), "a": (20, 40, 180)}, _river())
+    with pytest.raises(ImpassableError, match="river"):
+        TURN.step(state, Move("b", to=(20, 18, 0)))
+    at_ford = on_table(units, {"b": (30, 10, 0), "a": (20, 40, 180)}, _river())
+    after, events = TURN.step(at_ford, Move("b", to=(30, 18, 0)))
+    assert after.extra.table is not None
+    assert after.extra.table.footprint("b").centre == pytest.approx((30, 18))
+    assert "advances 8.0 in. to (30.0, 18.0), facing 0" in events[-1].text
+
+
+def test_move_costs_obstacles_and_woods_measured_by_hand() -> None:
+    units = (foot("b", BRITISH), foot("a", AMERICAN))  # density 6: 6" a move
+    ground = (Feature("fence", "fence", line=((0, 13), (48, 13))),
+              Feature.rectangle("wood", "dense woods", 10, 14, 6, 6))
+    state = on_table(units, {"b": (20, 10, 0), "a": (20, 40, 180), }, ground)
+    plan = situations.plan_move(state, "b", (20, 16, 0))
+    assert plan.cost == pytest.approx(6.0) and plan.facts.obstacle
+    assert plan.facts.terrain is Terrain.OPEN and not plan.facts.retrograde
+    with pytest.raises(IllegalActionError, match="at most 6"):
+        situations.plan_move(state, "b", (20, 16.5, 0))
+    # into heavy woods: 2" off the move (Movement), so 4" at most
+    woods = on_table(units, {"b": (10, 8, 0), "a": (20, 40, 180)}, ground)
+    with pytest.raises(IllegalActionError, match="at most 4"):
+        situations.plan_move(woods, "b", (10, 13, 0))
+    assert situations.plan_move(woods, "b", (10, 12, 0)).facts.terrain is Terrain.HEAVY_WOODS
+    # a wheel of 90 degrees: the outer corner travels its frontage x pi/2 = 3.71"
+    turned = situations.plan_move(state, "b", (20, 10, 90))
+    assert turned.cost == pytest.approx(BASE * math.pi / 2)
+    with pytest.raises(IllegalActionError, match="at most 90"):
+        situations.plan_move(state, "b", (20, 10, 135))
+
+
+def test_the_plain_route_is_the_route_the_table_works_out() -> None:
+    state = example_battle(0)
+    table = state.extra.table
+    assert table is not None
+    start = table.footprint("b2")
+    for point in ((50.0, 16.0), (50.0, 9.0), (47.0, 12.0)):
+        quick = situations._open_route(table, start, point)
+        assert quick is not None
+        full = route(table, "b2", point)
+        assert (quick.legs, quick.passages, quick.swept, quick.units_crossed, quick.retiring,
+                quick.end, quick.on_table) == (full.legs, full.passages, full.swept,
+                                               full.units_crossed, full.retiring, full.end,
+                                               full.on_table)
+    assert situations._open_route(table, table.footprint("a1"), (36.0, 29.0)) is None  # fence
+
+
+def test_guns_may_not_cross_an_obstacle_and_backwards_moves_are_retrograde() -> None:
+    guns = Unit("g", "Guns", BRITISH, kind=UnitType.LIGHT_ARTILLERY, density=3, size=4,
+                formation=Formation.LIMBERED, weapon=Weapon.CANNON)
+    units = (guns, foot("a", AMERICAN))
+    fence = (Feature("fence", "fence", line=((0, 14), (48, 14))),)
+    state = on_table(units, {"g": (20, 10, 0), "a": (20, 40, 180)}, fence)
+    with pytest.raises(IllegalActionError, match="fence"):
+        TURN.step(state, Move("g", to=(20, 15, 0)))
+    foot_state = on_table((foot("b", BRITISH), foot("a", AMERICAN)),
+                          {"b": (20, 10, 0), "a": (20, 40, 180)})
+    assert situations.plan_move(foot_state, "b", (20, 7, 0)).facts.retrograde
+
+
+def test_moves_offered_are_accepted_and_change_the_footprint() -> None:
+    state = on_table((foot("b", BRITISH), foot("a", AMERICAN)),
+                     {"b": (20, 10, 0), "a": (20, 30, 180)})
+    moves = [a for a in TURN.legal_actions(state) if isinstance(a, Move)]
+    assert {m.to for m in moves} >= {(20, 16, 0), (20, 13, 0), (20, 7, 0)}
+    assert all(m.at == (20, 10, 0) for m in moves)
+    after, _ = TURN.step(state, Move("b", to=(20, 16, 0), at=(20, 10, 0)))
+    assert after.extra.table is not None and after.extra.table.footprint("b").y == 16
+    with pytest.raises(IllegalActionError, match="does not stand at"):
+        TURN.step(after, Move("b", to=(20, 20, 0), at=(20, 10, 0)))
+
+
+def test_a_formation_change_that_would_leave_the_table_is_refused() -> None:
+    line = Unit("b", "b", BRITISH, density=6, size=24)  # 4 bases, 4.72" in column
+    state = on_table((line, foot("a", AMERICAN)), {"b": (20, 1, 0), "a": (20, 40, 180)})
+    with pytest.raises(IllegalActionError, match="fit on the table"):
+        TURN.step(state, Manoeuvre("b", ActionKind.CHANGE_FORMATION, Formation.COLUMN))
+
+
+# --- charges -------------------------------------------------------------------------------
+def test_charge_reach_contact_and_the_face_struck() -> None:
+    # the target stands 4" ahead of the charger's front, side on: its right flank is struck
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    ahead = 4.0
+    y = 10 + FOOT_DEPTH / 2 + ahead + BASE / 2
+    state = on_table(units, {"b": (20, 10, 0), "a": (20, y, 270)})
+    found = situations.charge_facts(state, "b", "a")
+    assert found.distance == pytest.approx(ahead) and found.face.is_flank
+    measured = situations.measured_charge(state, ("b",), ("a",), ChargeFacts())
+    assert measured.facts.contact is Contact.FLANK and measured.distance == pytest.approx(4)
+    assert Charge(("b",), ("a",)) in TURN.legal_actions(state)
+    after, _ = TURN.step(state, Charge(("b",), ("a",)))
+    table = after.extra.table
+    assert table is not None
+    if "b" in table.units and "a" in table.units:
+        front = table.footprint("b")
+        assert front.y == pytest.approx(10 + ahead)
+    far = on_table(units, {"b": (20, 10, 0), "a": (20, y + 3, 270)})  # 7": beyond 6"
+    with pytest.raises(IllegalActionError, match="beyond its longest move"):
+        TURN.step(far, Charge(("b",), ("a",)))
+
+
+def test_a_rout_runs_from_the_enemy_and_off_the_table_is_lost() -> None:
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    state = on_table(units, {"b": (20, 4, 0), "a": (20, 14, 180)})
+    ran = situations.retreat(state, (("b", Fate.ROUTS, 7),))
+    table = ran.extra.table
+    assert table is not None and "b" in table.units
+    assert table.footprint("b").y < 4 or ran.unit("b").destroyed
+    off = situations.retreat(state, (("b", Fate.ROUTS, 12),))
+    assert off.unit("b").destroyed
+    pushed = situations.retreat(state, (("a", Fate.FALLS_BACK, 4),))
+    assert pushed.extra.table is not None
+    assert pushed.extra.table.footprint("a").centre == pytest.approx((20, 18))
+
+
+# --- random battles on the table -----------------------------------------------------------
+def test_random_battles_on_the_table_move_shoot_charge_and_end() -> None:
+    kinds: Counter[str] = Counter()
+    moved = 0
+    for seed in range(20):
+        state = example_battle(seed)
+        played = play(TURN, state, RandomPolicy(seed))
+        assert played.finished
+        first, last = state.extra.table, played.end.extra.table
+        assert first is not None and last is not None
+        moved += sum(first.footprint(u).centre != last.footprint(u).centre
+                     for u in last.unit_ids)
+        for step in played.steps:
+            after, _ = TURN.step(state, step.action)
+            table = after.extra.table
+            assert table is not None
+            for event in step.events:
+                if event.kind == "shooting":
+                    kinds["shot"] += 1
+                    measured = float(event.text.split(" at ")[2].split(" in.")[0])
+                    assert 0 <= measured <= 96  # the longest reach: field roundshot, 8'
+                if event.kind == "charge move" and "charges home" in event.text:
+                    kinds["contact"] += 1
+                    assert isinstance(step.action, Charge)
+                    charger, target = step.action.unit_ids[0], step.action.target_ids[0]
+                    if charger in table.units and target in table.units:
+                        assert in_contact(table, charger, target)
+            state = after
+        assert state == played.end
+    assert moved > 20
+    assert kinds["shot"] > 20 and kinds["contact"] > 0
+
+
+def test_command_radius_and_woods_are_measured_on_the_table() -> None:
+    # Webster rides with b (radius 12"); b2 stands 20" from him, b3 8" (nearest points)
+    units = (foot("b", BRITISH), foot("b2", BRITISH), foot("b3", BRITISH),
+             foot("a", AMERICAN))
+    wood = (Feature.rectangle("wood", "dense woods", 40, 10, 6, 6),)
+    places = {"b": (10, 10, 0), "b2": (30 + BASE / 2, 10, 0), "b3": (18 + BASE / 2, 10, 0),
+              "a": (40, 10, 180)}
+    state = on_table(units, places, wood)
+    assert situations.outside_radius(state, "cb", "b2")
+    assert not situations.outside_radius(state, "cb", "b3")
+    assert situations.outside_radius(state, None, "b2") is False
+    assert situations.stands_in_woods(state, "a") and not situations.stands_in_woods(state, "b")
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, Activate("b2", "cb", outside_radius=True))
