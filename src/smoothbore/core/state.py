@@ -17,7 +17,7 @@ from typing import Any, Generic, Self, TypeVar
 import attrs
 
 from smoothbore.core.chance import SamplingDice
-from smoothbore.core.derived import Memo, derive, derived_field
+from smoothbore.core.derived import Memo, derived_field
 from smoothbore.core.errors import InvalidValueError, LoadError
 from smoothbore.core.validate import REFERS_TO, at_least, check_range
 
@@ -443,7 +443,12 @@ class BattleState(Generic[U, C, X, O]):
         same questions (who may fire, which tests are due) and share one answer. ``query``
         must be a pure function of the state (a module-level function, so its answers are
         shared by identity)."""
-        return derive(self._derived, query, self)
+        memo = self._derived  # ``derive``, written out: the checks of every step ask here
+        try:
+            answer: T = memo[query]
+        except KeyError:
+            answer = memo[query] = query(self)
+        return answer
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled without what was derived from it: that is worked out again on demand

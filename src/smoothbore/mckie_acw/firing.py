@@ -101,35 +101,48 @@ class FireFacts:
 def check_can_fire(firer: Unit, target: Unit, facts: FireFacts, moved: bool, tables: Tables,
                    action: object) -> None:
     """Restrictions on firing and Visibility, roll-free: raises IllegalActionError."""
-    def no(why: str, rule: str = rules.FIRING_RESTRICTIONS) -> IllegalActionError:
-        return IllegalActionError(action, why, rule)
+    problem = _firer_problem(firer, facts, moved, tables)
+    if problem is None and (not facts.target_at_edge and facts.range > VISIBLE_WITHIN
+                            and target.ground.hides):
+        problem = (f"{target.name} is inside {target.ground} and seen only within "
+                   f"{VISIBLE_WITHIN} mm", rules.VISIBILITY)
+    if problem is not None:
+        raise IllegalActionError(action, *problem)
+
+
+@functools.lru_cache(maxsize=4096)
+def _firer_problem(firer: Unit, facts: FireFacts, moved: bool, tables: Tables
+                   ) -> tuple[str, str] | None:
+    """What forbids this firer firing with these facts, whatever the target (remembered: a
+    firer is offered the same facts at every target), and the rule; None if nothing."""
+    def no(why: str, rule: str = rules.FIRING_RESTRICTIONS) -> tuple[str, str]:
+        return why, rule
 
     if firer.arm is Arm.ARTILLERY:
         if firer.limbered:
-            raise no(f"{firer.name} is limbered")
+            return no(f"{firer.name} is limbered")
         if firer.crew == 0:
-            raise no(f"{firer.name} has no crew left", rules.ARTILLERY_CREW)
+            return no(f"{firer.name} has no crew left", rules.ARTILLERY_CREW)
         if moved and firer.weapon.is_heavy:
-            raise no("siege guns and mortars may not move and fire")
+            return no("siege guns and mortars may not move and fire")
     if facts.angle > ARC:
-        raise no(f"the target is {facts.angle} degrees off the front (at most {ARC})")
+        return no(f"the target is {facts.angle} degrees off the front (at most {ARC})")
     if facts.over_friends and not facts.from_higher_ground:
-        raise no("only troops on higher ground fire over intervening troops")
-    if not facts.target_at_edge and facts.range > VISIBLE_WITHIN and target.ground.hides:
-        raise no(f"{target.name} is inside {target.ground} and seen only within "
-                 f"{VISIBLE_WITHIN} mm", rules.VISIBILITY)
+        return no("only troops on higher ground fire over intervening troops")
     row = tables.weapon(firer.weapon)
     if row.factor(facts.range) is None:
-        raise no(f"{facts.range} mm is beyond the {firer.weapon} ({row.reach} mm)", rules.WEAPONS)
+        return no(f"{facts.range} mm is beyond the {firer.weapon} ({row.reach} mm)",
+                  rules.WEAPONS)
     gun = firer.arm is Arm.ARTILLERY
     can = guns_firing(firer) if gun else front_rank(firer)
     if facts.figures > can:
-        raise no(f"only {can} figures or guns of {firer.name} may fire")
+        return no(f"only {can} figures or guns of {firer.name} may fire")
     count = facts.figures or can  # firing_count
     if count < 1:
-        raise no(f"no figure or gun of {firer.name} can fire")
+        return no(f"no figure or gun of {firer.name} can fire")
     if firer.ammo < (1 if gun else count):  # rounds_needed
-        raise no(f"{firer.name} has {firer.ammo} rounds left", rules.AMMUNITION)
+        return no(f"{firer.name} has {firer.ammo} rounds left", rules.AMMUNITION)
+    return None
 
 
 def firing_count(firer: Unit, facts: FireFacts) -> int:

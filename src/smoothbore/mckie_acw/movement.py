@@ -56,8 +56,13 @@ class _Mover(NamedTuple):
 
     @classmethod
     def of(cls, unit: Unit) -> _Mover:
-        return cls(unit.name, unit.arm, unit.weapon.is_heavy, unit.formation, unit.mounted,
-                   unit.limbered)
+        return _mover(unit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _mover(unit: Unit) -> _Mover:
+    return _Mover(unit.name, unit.arm, unit.weapon.is_heavy, unit.formation, unit.mounted,
+                  unit.limbered)
 
 
 def _rate(unit: _Mover, tables: Tables, limbered: bool) -> int:

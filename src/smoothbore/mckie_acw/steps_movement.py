@@ -192,8 +192,8 @@ def candidates_move(state: State) -> Iterator[Move]:
     if state.extra.table is not None:
         yield from _table_moves(state)
         return
-    for unit in state.units:
-        if unit.resting or not free_to_act(state, unit):
+    for unit in state.derived(free_units).values():
+        if unit.resting:
             continue
         yield from unit_moves(unit.id, may_advance(state, unit), rate(unit, tables) > 0,
                               unit.ground, unit.arm, unit.limbered, unit.weapon.is_heavy,
@@ -241,7 +241,7 @@ def _table_moves(state: State) -> Iterator[Move]:
     make without a table."""
     tables = state.options.tables
     table = table_of(state)
-    free = [u for u in state.units if not u.resting and free_to_act(state, u)]
+    free = [u for u in state.derived(free_units).values() if not u.resting]
     wanted: list[tuple[Unit, tuple[float, float, float], Manoeuvre, bool]] = []
     for unit in free:
         full = rate(unit, tables)
@@ -412,9 +412,9 @@ def apply_move(state: State, action: Move, log: Log) -> State:
 def candidates_dig(state: State) -> Iterator[Dig]:
     """Each unit free to act that has not moved, on foot, with its trench unfinished."""
     moved = state.extra.moved
-    for unit in state.units:
+    for unit in state.derived(free_units).values():
         if (unit.id not in moved and unit.dug < DIG_PERIODS and unit.arm is not Arm.ARTILLERY
-                and not unit.mounted and free_to_act(state, unit)):
+                and not unit.mounted):
             yield Dig(unit.id)
 
 
@@ -450,8 +450,8 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
 def candidates_resupply(state: State) -> Iterator[Resupply]:
     """Each unit free to act that has not moved and is short of rounds."""
     moved = state.extra.moved
-    for unit in state.units:
-        if unit.id not in moved and unit.ammo < unit.full_ammo and free_to_act(state, unit):
+    for unit in state.derived(free_units).values():
+        if unit.id not in moved and unit.ammo < unit.full_ammo:
             yield Resupply(unit.id)
 
 
@@ -486,8 +486,8 @@ def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
     moved = state.extra.moved
     batteries = [u for u in state.units if u.side == acting and u.on_table
                  and u.arm is Arm.ARTILLERY and u.helpers < MAX_HELPERS]
-    donors = [u for u in state.units if u.id not in moved and u.arm is not Arm.ARTILLERY
-              and u.figures > 1 and free_to_act(state, u)]
+    donors = [u for u in state.derived(free_units).values() if u.id not in moved
+              and u.arm is not Arm.ARTILLERY and u.figures > 1]
     for battery in batteries:
         for unit in donors:
             yield AttachHelpers(battery.id, unit.id, 1)
