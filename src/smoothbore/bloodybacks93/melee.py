@@ -12,9 +12,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from smoothbore.core import D12, Check, Dice, Distribution, Modified, Modifier, NamedEnum, PoolCheck
+from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, NamedEnum, PoolCheck
 from smoothbore.core.checks import Pick
-from smoothbore.core.stages import Again, Done, Roll, Staged
+from smoothbore.core.stages import Again, Done, PickDice, Roll, Staged
 
 from .charges import (
     ChargeFacts,
@@ -608,7 +608,7 @@ class _TestsCheck:
         return found
 
     def draw(self, pick: Pick) -> tuple[Any, tuple[int, ...]]:
-        dice = _FacesDice(pick)
+        dice = PickDice(pick)
         return _cohesion_stage(self.charge, self.value, dice=dice), tuple(dice.faces)
 
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
@@ -619,23 +619,6 @@ class _TestsCheck:
 
     def describe(self) -> str:
         return "cohesion tests of both sides"
-
-
-class _FacesDice:
-    """Dice that roll from one source of uniform integers, keeping the faces shown."""
-
-    __slots__ = ("faces", "pick")
-
-    exact = False
-
-    def __init__(self, pick: Pick) -> None:
-        self.pick = pick
-        self.faces: list[int] = []
-
-    def roll(self, check: Check[T], *, reason: str, rule: str) -> T:
-        outcome, faces = check.draw(self.pick)
-        self.faces.extend(faces)
-        return outcome
 
 
 def _side_odds(charge: _Charge, chargers: bool, units: tuple[Unit, ...], lost_by: int,

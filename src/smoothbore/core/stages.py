@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_MAX_STEP_BRANCHES",
     "Again",
     "Done",
+    "PickDice",
     "Roll",
     "Staged",
     "StagedCheck",
@@ -435,7 +436,7 @@ class StagedCheck(Generic[R]):
         return made
 
     def draw(self, pick: Pick) -> tuple[R, tuple[int, ...]]:
-        dice = _PickDice(pick)
+        dice = PickDice(pick)
         result = self.rule(*self.args, dice=dice, **dict(self.kwargs))
         return result, tuple(dice.faces)
 
@@ -473,8 +474,9 @@ def _staged_exact(check: StagedCheck[Any]) -> Distribution[Any]:
     return made
 
 
-class _PickDice:
-    """Dice that roll every check from one source of uniform integers, keeping the faces."""
+class PickDice:
+    """Dice that roll every check from one source of uniform integers, keeping the faces
+    shown (a compound check's ``draw`` rolls its parts with them)."""
 
     __slots__ = ("faces", "pick")
 
@@ -582,7 +584,7 @@ class _Closing(Generic[R]):
         return made
 
     def draw(self, pick: Pick) -> tuple[R, tuple[int, ...]]:
-        dice = _PickDice(pick)
+        dice = PickDice(pick)
         return self.rule.play(*self.args, dice=dice, **self.kwargs), tuple(dice.faces)
 
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
