@@ -260,14 +260,7 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
     passing through a friend an interpolation test (failed: both pinned, and the mover stays
     where it was); then the unit stands at its destination and the move is drawn."""
     unit = find(state, unit_id)
-    if movement.needs_woods_test(unit, found.terrain):
-        after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
-                                    options=state.options)
-        if after.pins > unit.pins:
-            log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
-                    RULE_TERRAIN, unit.id)
-        state = with_units(state, after)
-        unit = after
+    state, unit = _woods_test(state, unit, found.terrain, log)
     if found.through is not None:
         friend = find(state, found.through)
         passed, unit, friend = movement.interpenetrate(
@@ -583,14 +576,7 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
     Modifiers; Interpolation of units)."""
     unit = find(state, unit_id)
     inches = movement.move_distance(unit, pace, terrain)
-    if movement.needs_woods_test(unit, terrain):
-        after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
-                                    options=state.options)
-        if after.pins > unit.pins:
-            log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
-                    RULE_TERRAIN, unit.id)
-        state = with_units(state, after)
-        unit = after
+    state, unit = _woods_test(state, unit, terrain, log)
     if through is not None:
         friend = find(state, through)
         passed, unit, friend = movement.interpenetrate(
@@ -908,3 +894,17 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
             f"{end.y:.1f}), facing {end.facing % 360:.0f}°{names}", RULE_ROUT, unit.id)
     state = state.with_extra(table=moved)
     return with_units(state, *(add_pins(f, 1) for f in friends)) if friends else state
+
+
+def _woods_test(state: State, unit: Unit, terrain: movement.Terrain, log: Log
+                ) -> tuple[State, Unit]:
+    """A unit moving into or through woods that must test (Terrain) takes its test: on a
+    failure it moves but takes a pin."""
+    if not movement.needs_woods_test(unit, terrain):
+        return state, unit
+    after = movement.woods_test(unit, command_for(state, unit), dice=log.dice,
+                                options=state.options)
+    if after.pins > unit.pins:
+        log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
+                RULE_TERRAIN, unit.id)
+    return with_units(state, after), after
