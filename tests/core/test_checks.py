@@ -335,3 +335,17 @@ def test_threshold_read_off_running_sums_matches_enumeration(
                                   at_least=at_least).distribution()
             assert dist.probability(True) == Fraction(passes, len(combos))
             assert len(dist) == (2 if 0 < passes < len(combos) else 1)
+
+
+def test_draw_samples_rolls_one_draw_after_another() -> None:
+    """Each sample is the check's own draw from the same stream, in order, kept as objects."""
+    import numpy as np
+
+    from smoothbore.core.checks import draw_samples
+
+    check = TotalCheck.of(2, D6)
+    drawn = draw_samples(check, np.random.default_rng(7), 50)
+    rng = np.random.default_rng(7)
+    by_hand = [check.draw(lambda n: int(rng.integers(n)))[0] for _ in range(50)]
+    assert drawn.dtype == object and list(drawn) == by_hand
+    assert set(by_hand) <= set(range(2, 13)) and len(set(by_hand)) > 5

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from smoothbore.core import D12, Dice, Distribution, Modified, Modifier, NamedEnum, PoolCheck
-from smoothbore.core.checks import Pick
+from smoothbore.core.checks import Pick, draw_samples
 from smoothbore.core.stages import Again, Done, PickDice, Roll, Staged
 
 from .charges import (
@@ -612,10 +612,7 @@ class _TestsCheck:
         return _cohesion_stage(self.charge, self.value, dice=dice), tuple(dice.faces)
 
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
-        out = np.empty(size, dtype=object)
-        for i in range(size):
-            out[i] = self.draw(lambda n: int(rng.integers(n)))[0]
-        return out
+        return draw_samples(self, rng, size)
 
     def describe(self) -> str:
         return "cohesion tests of both sides"

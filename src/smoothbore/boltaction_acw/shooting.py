@@ -24,6 +24,7 @@ from smoothbore.core import (
     PoolCheck,
     TotalCheck,
 )
+from smoothbore.core.checks import draw_samples
 from smoothbore.core.validate import in_range
 
 from .morale import NO_COMMAND, Command, morale_test
@@ -210,10 +211,7 @@ class WoundCheck:
 
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
         """``size`` outcomes, rolled die by die."""
-        out = np.empty(size, dtype=object)
-        for i in range(size):
-            out[i] = self.draw(lambda n: int(rng.integers(n)))[0]
-        return out
+        return draw_samples(self, rng, size)
 
     def describe(self) -> str:
         """``4d6 at or over 4, 6s counted``."""

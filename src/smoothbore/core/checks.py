@@ -31,6 +31,7 @@ __all__ = [
     "TableCheck",
     "ThresholdCheck",
     "TotalCheck",
+    "draw_samples",
     "refuse",
 ]
 
@@ -698,3 +699,12 @@ class DrawCheck(_Base[tuple[Hashable, ...]]):
 
     def describe(self) -> str:
         return f"draw {self.count} of {len(self.items)} without replacement"
+
+
+def draw_samples(check: Check[Any], rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
+    """``size`` outcomes of a check that has no exact sampling table, each drawn in turn
+    from ``rng`` (an object array: outcomes may be tuples or records)."""
+    out = np.empty(size, dtype=object)
+    for i in range(size):
+        out[i] = check.draw(lambda n: int(rng.integers(n)))[0]
+    return out

@@ -35,7 +35,7 @@ from smoothbore.core.chance import (
     merged,
     walk,
 )
-from smoothbore.core.checks import Check, Pick, refuse
+from smoothbore.core.checks import Check, Pick, draw_samples, refuse
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.engine import Log
 from smoothbore.core.errors import InvalidValueError
@@ -588,10 +588,7 @@ class _Closing(Generic[R]):
         return self.rule.play(*self.args, dice=dice, **self.kwargs), tuple(dice.faces)
 
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
-        out = np.empty(size, dtype=object)
-        for i in range(size):
-            out[i] = self.draw(lambda n: int(rng.integers(n)))[0]
-        return out
+        return draw_samples(self, rng, size)
 
     def describe(self) -> str:
         return f"{self.rule.name}, every stage, by what the view shows"
