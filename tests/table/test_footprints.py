@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
@@ -129,3 +130,30 @@ def test_a_lines_area_is_bases_times_frontage_times_depth(
     x0, y0, x1, y1 = a.bounds
     assert (a.corners[:, 0] >= x0 - 1e-9).all() and (a.corners[:, 0] <= x1 + 1e-9).all()
     assert (a.corners[:, 1] >= y0 - 1e-9).all() and (a.corners[:, 1] <= y1 + 1e-9).all()
+
+
+@given(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6),
+       st.one_of(st.none(), st.floats(-3600, 3600)), st.sampled_from(list(Formation)))
+def test_moved_to_is_the_same_footprint_made_afresh(x: float, y: float, facing: float | None,
+                                                    formation: Formation) -> None:
+    start = Footprint("u", 3.0, 4.0, 30.0, 3, 2.0, 1.0, formation, side="red", label="U")
+    moved = start.moved_to(x, y, facing)
+    fresh = attrs.evolve(start, x=x, y=y, facing=start.facing if facing is None else facing)
+    assert moved == fresh and hash(moved) == hash(fresh)
+    assert np.allclose(moved.corners, fresh.corners)
+    assert moved.frame == fresh.frame
+
+
+@pytest.mark.parametrize(("x", "y", "facing", "field"), [
+    (math.nan, 0.0, None, "Footprint.x"), (0.0, 2e6, None, "Footprint.y"),
+    (0.0, 0.0, math.inf, "Footprint.facing")])
+def test_moved_to_refuses_what_a_new_footprint_refuses(x: float, y: float,
+                                                       facing: float | None,
+                                                       field: str) -> None:
+    start = Footprint("u", 3.0, 4.0)
+    with pytest.raises(InvalidValueError) as moved:
+        start.moved_to(x, y, facing)
+    with pytest.raises(InvalidValueError) as made:
+        attrs.evolve(start, x=x, y=y, facing=start.facing if facing is None else facing)
+    assert str(moved.value) == str(made.value)
+    assert moved.value.field == field

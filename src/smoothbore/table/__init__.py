@@ -21,6 +21,7 @@ from smoothbore.table.contact import (
     touching_faces,
 )
 from smoothbore.table.cover import OBSTACLES, WORKS, Cover, cover_of, covers
+from smoothbore.table.deployment import Deployed, check_deployed
 from smoothbore.table.footprints import CommanderMark, Face, Footprint, Formation, Point
 from smoothbore.table.measure import Measure, convert
 from smoothbore.table.paths import (
@@ -75,6 +76,7 @@ __all__ = [
     "CommanderMark",
     "Cover",
     "CrossingCost",
+    "Deployed",
     "Destination",
     "Edge",
     "Face",
@@ -103,6 +105,7 @@ __all__ = [
     "arc_polygon",
     "charge_reach",
     "charges",
+    "check_deployed",
     "contact_position",
     "convert",
     "cover_of",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -37,6 +37,7 @@ Point = tuple[float, float]
 FloatArray = npt.NDArray[np.float64]
 
 _COORD = finite(-1e6, 1e6)
+_FACING = finite(-3600, 3600)
 _LENGTH = finite(0)
 
 
@@ -110,7 +111,7 @@ class Footprint:
     unit_id: str = attrs.field(validator=text())
     x: float = attrs.field(validator=_COORD)
     y: float = attrs.field(validator=_COORD)
-    facing: float = attrs.field(default=0.0, validator=finite(-3600, 3600))
+    facing: float = attrs.field(default=0.0, validator=_FACING)
     bases: int = attrs.field(default=1, validator=at_least(1))
     frontage: float = attrs.field(default=1.0, validator=_positive)
     depth: float = attrs.field(default=1.0, validator=_positive)
@@ -182,8 +183,11 @@ class Footprint:
     def corners(self) -> FloatArray:
         """The outer rectangle's corners in table coordinates: front left, front right, rear
         right, rear left."""
-        w, h = self.width / 2, self.length / 2
-        return self._points(np.array([[-w, h], [w, h], [w, -h], [-w, -h]]))
+        (fx, fy), (rx, ry) = self.frame
+        w, h, x, y = self.width / 2, self.length / 2, self.x, self.y
+        wx, wy, hx, hy = w * rx, w * ry, h * fx, h * fy
+        return np.array([(x - wx + hx, y - wy + hy), (x + wx + hx, y + wy + hy),
+                         (x + wx - hx, y + wy - hy), (x - wx - hx, y - wy - hy)])
 
     def _points(self, local: FloatArray) -> FloatArray:
         (fx, fy), (rx, ry) = self.frame
@@ -219,7 +223,7 @@ class Footprint:
     @functools.cached_property
     def outline(self) -> Polygon:
         """The outer rectangle, flank to flank and front to rear."""
-        return Polygon(self.corners)
+        return cast(Polygon, shapely.polygons(self.corners))
 
     @functools.cached_property
     def shape(self) -> Polygon | MultiPolygon:
@@ -273,7 +277,24 @@ class Footprint:
 
     def moved_to(self, x: float, y: float, facing: float | None = None) -> Footprint:
         """The same unit with its centre at (x, y), facing ``facing`` (None: as before)."""
-        return attrs.evolve(self, x=x, y=y, facing=self.facing if facing is None else facing)
+        _COORD(self, _X, x)
+        _COORD(self, _Y, y)
+        if facing is None:
+            facing = self.facing
+        else:
+            _FACING(self, _FACINGS, facing)
+        # a copy slot by slot: the other fields were checked when this footprint was made
+        new = object.__new__(Footprint)
+        put = object.__setattr__
+        for name in _KEPT:
+            put(new, name, getattr(self, name))
+        put(new, "x", x)
+        put(new, "y", y)
+        put(new, "facing", facing)
+        put(new, "_attrs_cached_hash", None)
+        if facing == self.facing:
+            put(new, "frame", self.frame)
+        return new
 
     def advanced(self, distance: float, heading: float = 0.0) -> Footprint:
         """The unit moved ``distance`` towards ``heading`` degrees off its facing (0 ahead,
@@ -314,6 +335,11 @@ class Footprint:
         facing = math.degrees(math.atan2(-side_b[0], -side_b[1]))
         return cls(unit_id, float(centre[0]), float(centre[1]), facing, bases, frontage, depth,
                    Formation.BUILDING, side=side, label=label)
+
+
+_X, _Y, _FACINGS = (attrs.fields(Footprint).x, attrs.fields(Footprint).y,
+                    attrs.fields(Footprint).facing)
+_KEPT = tuple(f.name for f in attrs.fields(Footprint) if f.name not in ("x", "y", "facing"))
 
 
 @attrs.frozen(cache_hash=True)

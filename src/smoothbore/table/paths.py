@@ -454,28 +454,25 @@ def _crossings(table: Table, segment: LineString, a: Point, b: Point, length: fl
 def _sweep(table: Table, footprint: Footprint,
            path: Sequence[Point]) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
     """The kinds of ground and the other units the footprint touches on its way."""
-    outline = footprint.outline
-    hulls = []
-    for a, b in itertools.pairwise(path):
-        start = affinity.translate(outline, a[0] - footprint.x, a[1] - footprint.y)
-        end = affinity.translate(outline, b[0] - footprint.x, b[1] - footprint.y)
-        hulls.append(shapely.convex_hull(shapely.union(start, end)))
-    swept = shapely.union_all(hulls)
+    corners = footprint.corners - (footprint.x, footprint.y)
+    # a convex outline moved in a straight line sweeps the hull of where it starts and ends
+    hulls: list[Any] = [
+        shapely.convex_hull(shapely.multipoints(np.concatenate((corners + a, corners + b))))
+        for a, b in itertools.pairwise(path)]
+    swept = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
     terrain, layout = table.terrain, table.layout
     kinds: set[TerrainKind] = set()
     for features, tree, geoms in ((terrain.area_features, terrain.area_tree, terrain.areas),
                                   (terrain.crossed_features, terrain.line_tree,
                                    terrain.lines)):
         if features:
-            for k in tree.query(swept, predicate="intersects"):
-                if shapely.relate_pattern(swept, geoms[k], "T********"):
-                    kinds.add(features[k].kind)
-    units = []
-    for u in layout.tree.query(swept, predicate="intersects"):
-        other = layout.footprints[u]
-        if other.unit_id != footprint.unit_id and shapely.relate_pattern(
-                swept, layout.shapes[u], "T********"):
-            units.append(other.unit_id)
+            found = tree.query(swept, predicate="intersects")
+            inside = shapely.relate_pattern(swept, geoms[found], "T********")
+            kinds.update(features[k].kind for k in found[inside])
+    found = layout.tree.query(swept, predicate="intersects")
+    inside = shapely.relate_pattern(swept, layout.shapes[found], "T********")
+    units = [layout.footprints[u].unit_id for u in found[inside]]
+    units = [u for u in units if u != footprint.unit_id]
     return mask_crossings(frozenset(kinds)), tuple(sorted(units))
 
 
@@ -549,8 +546,9 @@ def _first_contact(table: Table, footprint: Footprint, dx: float, dy: float, lim
     """How far the footprint goes along (dx, dy) before touching another unit or an area
     it cannot enter (inf: nothing within ``limit``), and what it touches."""
     outline = footprint.outline
-    path = affinity.translate(outline, dx * limit, dy * limit)
-    swept = shapely.convex_hull(shapely.union(outline, path))
+    corners = footprint.corners
+    swept = shapely.convex_hull(shapely.multipoints(
+        np.concatenate((corners, np.add(corners, (dx * limit, dy * limit))))))
     obstacles: list[tuple[str, BaseGeometry]] = []
     layout = table.layout
     enemies = set(table.enemies_of(footprint.unit_id))
