@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
-from smoothbore.table import Edge, Feature, Table
+from smoothbore.table import CommanderMark, Edge, Feature, Table
 
 from .placing import footprint
 from .state import State, new_battle
@@ -87,7 +87,9 @@ def brawners_farm(seed: int = 0, *, on_table: bool = True) -> State:
             "u2wi": (12, 8, 0), "u6wi": (23, 8, 0), "u7wi": (34, 8, 0), "u19in": (45, 8, 0),
             "ub4us": (56, 6, 0), "c2va": (14, 40, 180), "c4va": (24, 40, 180),
             "c5va": (34, 40, 180), "c27va": (44, 40, 180), "c33va": (54, 40, 180),
-            "cwood": (62, 43, 180)}, {UNION: Edge.NEAR, CONFEDERATE: Edge.FAR})
+            "cwood": (62, 43, 180)}, {UNION: Edge.NEAR, CONFEDERATE: Edge.FAR},
+            (CommanderMark("king", 34.0, 2.0, side=UNION, label="King"),
+             CommanderMark("jackson", 34.0, 46.0, side=CONFEDERATE, label="Jackson")))
     return new_battle(units, commanders, seed=seed, scenario=EXAMPLE_SCENARIO, table=table)
 
 
@@ -105,10 +107,14 @@ BRAWNERS_FEATURES = (
 
 
 def _table(units: tuple[Unit, ...], features: tuple[Feature, ...],
-           places: dict[str, tuple[float, float, float]], homes: dict[str, Edge]) -> Table:
-    """A 72" x 48" table with the units at their places (centre x, y and facing)."""
+           places: dict[str, tuple[float, float, float]], homes: dict[str, Edge],
+           riding: tuple[CommanderMark, ...] = ()) -> Table:
+    """A 72" x 48" table with the units at their places (centre x, y and facing) and the
+    commanders with no unit where they stand (``riding``; the others are put with their
+    units, A14)."""
     feet = tuple(footprint(u, *places[u.id]) for u in units)
-    return Table(72.0, 48.0, features=features, footprints=feet, home_edges=homes)
+    return Table(72.0, 48.0, features=features, footprints=feet, commanders=riding,
+                 home_edges=homes)
 
 
 MCPHERSONS_RIDGE = Scenario("McPherson's Ridge, 1 July 1863", turn_limit=EXAMPLE_TURNS)
@@ -162,7 +168,8 @@ def mcphersons_ridge(seed: int = 0, *, on_table: bool = True) -> State:
             "u8il": (18, 36, 180), "u8ny": (40, 36, 180), "u12il": (54, 40, 180),
             "ucalef": (29, 38, 180), "c1tn": (14, 6, 0), "c7tn": (26, 6, 0),
             "c14tn": (46, 6, 0), "c13al": (58, 6, 0), "c5al": (36, 10, 0),
-            "cmarye": (36, 3, 0)}, {UNION: Edge.FAR, CONFEDERATE: Edge.NEAR})
+            "cmarye": (36, 3, 0)}, {UNION: Edge.FAR, CONFEDERATE: Edge.NEAR},
+            (CommanderMark("heth", 20.0, 1.5, side=CONFEDERATE, label="Heth"),))
     return new_battle(units, commanders, seed=seed, scenario=MCPHERSONS_RIDGE, table=table)
 
 

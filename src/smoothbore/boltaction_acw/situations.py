@@ -2,15 +2,16 @@
 a shot's range, arc, sight, cover and enfilade (Shooting; Ranges); a charge's distance, the
 face it strikes and the obstacle defended (Melee); a move's cost through terrain, the friend
 it passes through and what forbids it (Movement; Terrain Movement Modifiers); a rout's
-heading (Morale Test). Every pair is asked of the table at once and kept with it
-(``Table.derived``): the steps' candidates and checks only look the answers up.
+heading (Morale Test). The pairs of the acting units are asked of the table at once and
+kept with it (``Table.derived``), and carried to the next table where a move cannot change
+them (``carry``): the steps' candidates and checks only look the answers up.
 
 The decisions where the text is silent are interpretations A22 to A30."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable
 from fractions import Fraction
 
 import attrs
@@ -25,6 +26,7 @@ from smoothbore.table import (
     Face,
     Footprint,
     ImpassableError,
+    Point,
     RateTable,
     Route,
     Sighting,
@@ -38,9 +40,20 @@ from smoothbore.table import (
     sightings,
 )
 from smoothbore.table import Formation as Layout
+from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.paths import Combine, PassageKind
 
 from .actions import Move
+from .carry import (
+    KEEP_OFF,
+    Box,
+    Zone,
+    box_gap,
+    charge_memo,
+    move_memo,
+    sight_memo,
+    unit_boxes,
+)
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
 from .rules import RULE_MOVE_CLEAR, RULE_MOVEMENT, RULE_RIVERS, RULE_SIGHT, RULE_TERRAIN
@@ -53,8 +66,6 @@ LINEAR = frozenset({TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM,
                     TerrainKind.FIELDWORK})
 HARD = frozenset({TerrainKind.WALL, TerrainKind.FIELDWORK, TerrainKind.BUILDING})
 SOFT = frozenset({TerrainKind.FENCE})
-KEEP_OFF = 1.0
-"""A move that is not a charge ends at least 1" from every enemy (A26)."""
 _EPS = 1e-6
 
 _HALF = Fraction(1, 2)
@@ -97,12 +108,59 @@ def measured(distance: float) -> int:
 
 
 # --- shooting -------------------------------------------------------------------------------
-def all_sightings(table: Table) -> Mapping[tuple[str, str], Sighting]:
-    """What every unit sees of every enemy on the table, asked at once: skirmishers fire all
-    round (Shooting), others in the 45° arc either side of their front (A24)."""
-    half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
-    found = sightings(table, enemy_pairs(table), half_angle=half)
-    return {(s.firer, s.target): s for s in found}
+def sighting_of(table: Table, firer_id: str, target_id: str) -> Sighting | None:
+    """What ``firer_id`` sees of ``target_id`` on the table (None: not two enemies on it):
+    skirmishers fire all round (Shooting), others in the 45° arc either side of their front
+    (A24). Kept with the table; the steps' candidates ask for many pairs at once
+    (``look_at``)."""
+    memo = table.derived(sight_memo)
+    found = memo.get((firer_id, target_id))
+    if found is None and target_id in table.enemies_of(firer_id):
+        look_at(table, [(firer_id, target_id)])
+        found = memo.get((firer_id, target_id))
+    return found
+
+
+def look_at(table: Table, pairs: Iterable[tuple[str, str]]) -> None:
+    """Work out at once what each firer sees of each target of these (firer, enemy) pairs,
+    where the table does not know it yet: one question of the table instead of one per
+    pair."""
+    memo = table.derived(sight_memo)
+    missing = list(dict.fromkeys(pair for pair in pairs if pair not in memo))
+    if missing:
+        half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
+        memo.update(((s.firer, s.target), s)
+                    for s in sightings(table, missing, half_angle=half))
+
+
+def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
+    """How ``charger_id`` could charge ``target_id`` on the table (None: not two enemies on
+    it): asked for every enemy of the charger at once, and kept with the table."""
+    memo = table.derived(charge_memo)
+    found = memo.get((charger_id, target_id))
+    if found is None and target_id in table.enemies_of(charger_id):
+        reach_from(table, (charger_id,))
+        found = memo.get((charger_id, target_id))
+    return found
+
+
+def reach_from(table: Table, unit_ids: Iterable[str]) -> None:
+    """Work out at once how each of these units could charge each enemy, where the table
+    does not know it yet."""
+    ids = [u for u in unit_ids if u in table.units]
+    memo = table.derived(charge_memo)
+    missing = [pair for pair in enemy_pairs(table, ids) if pair not in memo]
+    if missing:
+        memo.update(((r.charger, r.target), r)
+                    for r in charges(table, missing, table.diagonal))
+
+
+def beyond(table: Table, a: str, b: str, inches: float) -> bool:
+    """Whether units ``a`` and ``b`` stand so far apart that their distance measured is
+    more than ``inches`` (A23), told by the boxes round them: without measuring, and never
+    wrongly (the nearest points are at least as far apart as the boxes)."""
+    boxes = table.derived(unit_boxes)
+    return box_gap(boxes[a], boxes[b]) > inches + 1e-3
 
 
 @attrs.frozen
@@ -137,11 +195,20 @@ def shot_situation(state: State, firer_id: str, target_id: str) -> ShotSituation
     (buildings, higher hills and other units block it), the target's cover and enfilade (the
     firer off its flank)."""
     table = table_of(state)
-    seen = table.derived(all_sightings).get((firer_id, target_id))
-    if seen is None:
-        raise InvalidValueError("target_id", target_id,
-                                f"an enemy of {firer_id!r} on the table")
-    return _situation(table, seen)
+    memo = table.derived(shot_memo)
+    found = memo.get((firer_id, target_id))
+    if found is None:
+        seen = sighting_of(table, firer_id, target_id)
+        if seen is None:
+            raise InvalidValueError("target_id", target_id,
+                                    f"an enemy of {firer_id!r} on the table")
+        found = memo[firer_id, target_id] = _situation(table, seen)
+    return found
+
+
+def shot_memo(table: Table) -> dict[tuple[str, str], ShotSituation]:
+    """The shots measured on this table, by (firer, target)."""
+    return {}
 
 
 def _situation(table: Table, seen: Sighting) -> ShotSituation:
@@ -161,13 +228,6 @@ def _situation(table: Table, seen: Sighting) -> ShotSituation:
 
 
 # --- charges ----------------------------------------------------------------------------------
-def all_charges(table: Table) -> Mapping[tuple[str, str], ChargeReach]:
-    """How every unit could charge every enemy on the table, asked at once: the distance its
-    front goes straight ahead to touch it, the face struck and any unit in the way."""
-    found = charges(table, None, table.diagonal)
-    return {(r.charger, r.target): r for r in found}
-
-
 @attrs.frozen
 class ChargeSituation:
     """A charge as the table has it: the ``facts`` the rules take, the ``reach`` measured,
@@ -184,11 +244,11 @@ def charge_situation(state: State, charger_id: str, target_id: str) -> ChargeSit
     when some of it lies straight ahead of its front edge), the face struck (flank, rear),
     whether the target defends a linear obstacle between them, and any unit in the way."""
     table = table_of(state)
-    reach = table.derived(all_charges).get((charger_id, target_id))
-    if reach is None:
+    reach = reach_of(table, charger_id, target_id)
+    seen = sighting_of(table, charger_id, target_id)
+    if reach is None or seen is None:
         raise InvalidValueError("target_id", target_id,
                                 f"an enemy of {charger_id!r} on the table")
-    seen = table.derived(all_sightings)[charger_id, target_id]
     behind = {table.feature(fid).kind for fid in seen.cover.behind}
     distance = reach.ahead if reach.ahead is not None else reach.distance
     facts = ChargeFacts(measured(distance), reach.face.is_flank, reach.face is Face.REAR,
@@ -206,13 +266,14 @@ Place = tuple[float, float, float]
 
 @attrs.frozen
 class MoveSituation:
-    """A move to a destination as the table has it: the unit afterwards (``end``), its
-    ``cost`` against the ``allowance``, the ground it counts as crossing (``terrain``: woods
-    entered, a linear obstacle crossed, or open), the friend it passes ``through``, the
-    ``path`` of its centre and what forbids it (``problem``, "" if nothing, with its
-    ``rule``)."""
+    """A move to a destination as the table has it: the unit's footprint before (``start``)
+    and after (``end``, at ``to``), its ``cost`` against the ``allowance``, the ground it
+    counts as crossing (``terrain``: woods entered, a linear obstacle crossed, or open), the
+    friend it passes ``through``, the ``path`` of its centre and what forbids it
+    (``problem``, "" if nothing, with its ``rule``)."""
 
-    end: Footprint
+    start: Footprint
+    to: Place
     cost: float
     allowance: float
     terrain: Terrain
@@ -220,16 +281,15 @@ class MoveSituation:
     path: tuple[tuple[float, float], ...]
     problem: str = ""
     rule: str = ""
-    zone: object = attrs.field(default=None, eq=False, repr=False)
-    """The ground the judgement looked at: the hull of the unit where it starts and ends (a
-    unit more than 1" from it cannot change the answer)."""
+    zone: Zone | None = attrs.field(default=None, eq=False, repr=False)
+    """The ground the judgement looked at: the hull of the unit where it starts and ends
+    (a unit more than 1" from it cannot change the answer)."""
 
-
-def move_memo(table: Table) -> dict[tuple[object, ...], object]:
-    """The moves judged and the destinations offered on this table, by unit, its way of
-    moving (type, formation, mounted), pace and destination: they depend on nothing else, so
-    every state with this table shares them."""
-    return {}
+    @property
+    def end(self) -> Footprint:
+        """The unit's footprint where the move ends."""
+        x, y, facing = self.to
+        return self.start.moved_to(x, y, facing)
 
 
 def _mover(unit: Unit, pace: Pace) -> tuple[object, ...]:
@@ -237,10 +297,13 @@ def _mover(unit: Unit, pace: Pace) -> tuple[object, ...]:
 
 
 def destination(table: Table, unit_id: str, move: Move) -> Place:
-    """Where ``move`` takes the unit: its centre and its facing afterwards."""
+    """Where ``move`` takes the unit: its centre and its facing afterwards (the centre as
+    ``Footprint.advanced`` puts it, worked out without building the footprint)."""
     start = table.footprint(unit_id)
-    end = start.advanced(move.distance, move.heading)
-    return (end.x, end.y, _off(start.facing + move.turn) % 360.0)
+    (fx, fy), _ = bearing_vectors(start.facing + move.heading)
+    distance = move.distance
+    return (start.x + distance * fx, start.y + distance * fy,
+            _off(start.facing + move.turn) % 360.0)
 
 
 def move_situation(state: State, unit_id: str, pace: Pace, move: Move) -> MoveSituation:
@@ -252,62 +315,107 @@ def move_situation(state: State, unit_id: str, pace: Pace, move: Move) -> MoveSi
     friend (interpolation)."""
     table = table_of(state)
     unit = find(state, unit_id)
-    memo = table.derived(move_memo)
-    to = destination(table, unit_id, move)
-    key = (*_mover(unit, pace), to)
-    found = memo.get(key)
+    asked = table.derived(moves_asked)
+    mover = _mover(unit, pace)
+    found = asked.get((mover, move))
     if found is None:
-        found = memo[key] = _judge(table, unit, pace, to)
-    assert isinstance(found, MoveSituation)
+        memo = table.derived(move_memo)
+        to = destination(table, unit_id, move)
+        key = (*mover, to)
+        judged = memo.get(key)
+        if judged is None:
+            judged = memo[key] = _judge(table, unit, pace, to)
+        assert isinstance(judged, MoveSituation)
+        found = asked[mover, move] = judged
     return found
 
 
+def moves_asked(table: Table) -> dict[tuple[tuple[object, ...], Move], MoveSituation]:
+    """The judgements asked of this table, by the unit's way of moving and the move as
+    given (the destination each stands for is worked out once)."""
+    return {}
+
+
+def _corners(x: float, y: float, frame: tuple[Point, Point], w: float, h: float
+             ) -> list[Point]:
+    """The corners of a footprint ``2w`` wide and ``2h`` deep centred on (x, y) with this
+    frame, as ``Footprint.corners`` has them (the same arithmetic, in plain floats)."""
+    (fx, fy), (rx, ry) = frame
+    return [(x + u * rx + v * fx, y + u * ry + v * fy)
+            for u, v in ((-w, h), (w, h), (w, -h), (-w, -h))]
+
+
 def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
+    """The judgement of the move of ``unit`` to ``to`` (A26), the geometry in plain floats
+    where a box settles it, and exactly (Shapely, the route) where it does not."""
     start = table.footprint(unit.id)
     x, y, facing = to
-    zone = shapely.convex_hull(shapely.multipoints(np.vstack(
-        [start.corners, start.moved_to(x, y).corners, start.moved_to(x, y, facing).corners])))
-    if math.dist(start.centre, (x, y)) <= _EPS:
-        found = _assess(table, unit, pace, to, None)
-    elif _clear(table, start, start.moved_to(x, y), rates(unit)):
-        found = _assess(table, unit, pace, to, None, clear=True)
-    else:
-        found = _assess(table, unit, pace, to, route(table, unit.id, (x, y)))
-    return attrs.evolve(found, zone=zone)
+    w, h = start.width / 2, start.length / 2
+    here = [(float(px), float(py)) for px, py in start.corners.tolist()]
+    there = _corners(x, y, start.frame, w, h)
+    ends = there if facing == start.facing else _corners(x, y, bearing_vectors(facing), w, h)
+    points = here + there + ends
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    zone = Zone((min(xs), min(ys), max(xs), max(ys)), np.array(points))
+    way: Route | None = None
+    clear = False
+    ending = _Ending(start, to, ends)
+    if not _holds(table, ending):  # refused whatever the way: no need to find it
+        clear = True
+    elif math.dist(start.centre, (x, y)) > _EPS:
+        clear = _clear(table, start, here + there, rates(unit))
+        if not clear:
+            way = _route(table, unit.id, (x, y))
+    return _assess(table, unit, pace, ending, way, zone, clear=clear)
 
 
-def carried(old: Table, new: Table, unit_id: str) -> Table:
-    """``new`` (``old`` with ``unit_id`` moved) with the moves judged on ``old`` that the move
-    cannot change: those of other units whose ``zone`` is more than 1" from where it stood
-    and from where it stands. The same answers as judging again (every judgement depends only on the
-    ground and the units inside its zone), kept instead of worked out afresh."""
-    before = old.derived(move_memo)
-    if not before:
-        return new
-    shapes = [old.footprint(unit_id).shape, new.footprint(unit_id).shape]
-    kept = [(key, judged) for key, judged in before.items()
-            if key[0] != "destinations" and key[0] != unit_id
-            and isinstance(judged, MoveSituation) and judged.zone is not None]
-    if not kept:
-        return new
-    zones = np.array([judged.zone for _, judged in kept], dtype=object)
-    reach = KEEP_OFF + 0.01
-    touched = ((shapely.distance(zones, shapes[0]) <= reach)
-               | (shapely.distance(zones, shapes[1]) <= reach))
-    after = new.derived(move_memo)
-    for (key, judged), hit in zip(kept, touched, strict=True):
-        if not hit:
-            after.setdefault(key, judged)
-    return new
+def routes_taken(table: Table) -> dict[tuple[str, float, float], Route]:
+    """The routes worked out on this table, by unit and the point its centre goes to (an
+    advance and a run to the same place share theirs)."""
+    return {}
 
 
-def feature_shapes(table: Table) -> dict[TerrainKind, npt.NDArray[np.object_]]:
-    """The ground the table's features of each kind cover, as arrays (for many tests at
-    once)."""
-    kinds: dict[TerrainKind, list[object]] = {}
-    for feature in table.features:
-        kinds.setdefault(feature.kind, []).append(feature.area)
-    return {kind: np.array(areas, dtype=object) for kind, areas in kinds.items()}
+def _route(table: Table, unit_id: str, point: tuple[float, float]) -> Route:
+    memo = table.derived(routes_taken)
+    key = (unit_id, *point)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = route(table, unit_id, point)
+    return found
+
+
+@attrs.frozen
+class _Ending:
+    """Where a move ends: the start moved to ``to`` (centre and facing), whose ``corners``
+    are known; the footprint itself only built when a test needs its shape."""
+
+    start: Footprint
+    to: Place
+    corners: list[Point]
+
+    @property
+    def box(self) -> Box:
+        xs, ys = [p[0] for p in self.corners], [p[1] for p in self.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def footprint(self) -> Footprint:
+        x, y, facing = self.to
+        return self.start.moved_to(x, y, facing)
+
+
+def feature_shapes(table: Table) -> dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]]:
+    """The ground each way of moving pays for on the table (the features of the kinds its
+    rates price): their boxes and their areas, as an array (for many tests at once)."""
+    out: dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]] = {}
+    for table_rates in (FORMED, COLUMN, SKIRMISH):
+        priced = _priced(table_rates)
+        areas = [f.area for f in table.features if f.kind in priced]
+        boxes: list[Box] = []
+        for area in areas:
+            x0, y0, x1, y1 = (float(v) for v in area.bounds)
+            boxes.append((x0, y0, x1, y1))
+        out[table_rates] = (boxes, np.array(areas, dtype=object))
+    return out
 
 
 def _priced(table_rates: RateTable) -> frozenset[TerrainKind]:
@@ -317,37 +425,55 @@ def _priced(table_rates: RateTable) -> frozenset[TerrainKind]:
                      | {k for k, _ in table_rates.masks})
 
 
-def _clear(table: Table, start: Footprint, end: Footprint, table_rates: RateTable) -> bool:
-    """Whether the ground the footprint sweeps moving straight from ``start`` to ``end``
-    (the hull of the two: a rectangle moved without turning sweeps no more) touches no
-    ground these rates price and no other unit: then the route is open ground all the way,
-    and its cost its length (the same answer as pricing the route, without working it
-    out)."""
-    swept = shapely.convex_hull(shapely.multipoints(np.vstack([start.corners, end.corners])))
-    shapes = table.derived(feature_shapes)
-    for kind in _priced(table_rates):
-        found = shapes.get(kind)
-        if found is not None and shapely.intersects(swept, found).any():
-            return False
+_NEAR = 1e-6
+"""Boxes this close may hold shapes that touch (the exact test decides)."""
+
+
+def _clear(table: Table, start: Footprint, corners: list[Point],
+           table_rates: RateTable) -> bool:
+    """Whether the ground the footprint sweeps moving straight from where it stands to where
+    it ends (the hull of the two: a rectangle moved without turning sweeps no more; their
+    ``corners``) touches no ground these rates price and no other unit: then the route is
+    open ground all the way, and its cost its length (the same answer as pricing the route,
+    without working it out). Only what a box round the sweep meets is tested exactly."""
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    around = (min(xs), min(ys), max(xs), max(ys))
+    boxes, areas = table.derived(feature_shapes)[table_rates]
+    x0, y0 = around[0] - _NEAR, around[1] - _NEAR
+    x1, y1 = around[2] + _NEAR, around[3] + _NEAR
+    near = [i for i, b in enumerate(boxes)
+            if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
     layout = table.layout
-    hits = layout.tree.query(swept, predicate="intersects")
-    return all(layout.footprints[int(i)].unit_id == start.unit_id for i in hits)
+    units = table.derived(unit_boxes)
+    others = []
+    for i, f in enumerate(layout.footprints):
+        b = units[f.unit_id]
+        if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0 and (
+                f.unit_id != start.unit_id):
+            others.append(i)
+    if not near and not others:
+        return True
+    swept = shapely.convex_hull(shapely.multipoints(corners))
+    if near and shapely.intersects(swept, areas[near]).any():
+        return False
+    return not (others and shapely.intersects(swept, layout.outlines[others]).any())
 
 
-def _assess(table: Table, unit: Unit, pace: Pace, to: Place, way: Route | None, *,
-            clear: bool = False) -> MoveSituation:
-    """The judgement of a move whose centre's route is ``way`` (None: it stays, perhaps
-    turning, or with ``clear`` it goes straight over open ground touching nothing)."""
-    start = table.footprint(unit.id)
+def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
+            zone: Zone | None, *, clear: bool = False) -> MoveSituation:
+    """The judgement of a move to ``ending`` whose centre's route is ``way`` (None: it
+    stays, perhaps turning, or with ``clear`` it goes straight over open ground touching
+    nothing)."""
+    start = ending.start
     allowance = float(move_distance(unit, pace))
-    x, y, facing = to
-    end = start.moved_to(x, y, facing)
+    x, y, _ = ending.to
     path: tuple[tuple[float, float], ...] = (start.centre,)
 
     def refused(problem: str, rule: str = RULE_MOVEMENT, cost: float = 0.0) -> MoveSituation:
-        return MoveSituation(end, cost, allowance, Terrain.OPEN, None, path, problem, rule)
+        return MoveSituation(start, ending.to, cost, allowance, Terrain.OPEN, None, path,
+                             problem, rule, zone)
 
-    if not table.holds(end):
+    if not _holds(table, ending):
         return refused("the move would leave the table")
     cost, terrain, through = 0.0, Terrain.OPEN, None
     if clear:
@@ -377,27 +503,50 @@ def _assess(table: Table, unit: Unit, pace: Pace, to: Place, way: Route | None, 
             terrain = Terrain.WOODS
         elif any(p.event is PassageKind.CROSS and p.kind in LINEAR for p in way.passages):
             terrain = Terrain.LINEAR_OBSTACLE
-    problem = _overlaps(table, unit.id, end, through)
+    problem = _overlaps(table, unit.id, ending, through)
     if problem:
         return refused(problem, RULE_MOVE_CLEAR, cost)
-    return MoveSituation(end, cost, allowance, terrain, through, path)
+    return MoveSituation(start, ending.to, cost, allowance, terrain, through, path, zone=zone)
 
 
-def _overlaps(table: Table, unit_id: str, end: Footprint, through: str | None) -> str:
-    others = [f for f in table.footprints if f.unit_id != unit_id]
-    if not others:
-        return ""
-    shapes = np.array([f.shape for f in others], dtype=object)
-    gaps = shapely.distance(end.shape, shapes)
-    side = table.footprint(unit_id).side
-    for f, gap in zip(others, gaps, strict=True):
-        if f.side != side and gap < KEEP_OFF - _EPS:
-            return f"the move ends within 1\" of the enemy ({f.unit_id}): only a charge " \
-                   "makes contact"
-        if f.side == side and gap < _EPS and f.unit_id != through and shapely.relate_pattern(
-                end.shape, f.shape, "T********"):
-            return f"the move ends on {f.unit_id}"
-        if f.unit_id == through and shapely.relate_pattern(end.shape, f.shape, "T********"):
+def _holds(table: Table, ending: _Ending) -> bool:
+    """``Table.holds`` of the footprint where the move ends, settled by its corners unless
+    they lie within a hair of an edge."""
+    x0, y0, x1, y1 = ending.box
+    inside = x0 > _NEAR and y0 > _NEAR and x1 < table.width - _NEAR and y1 < table.depth - _NEAR
+    if inside:
+        return True
+    outside = x0 < -1e-3 or y0 < -1e-3 or x1 > table.width + 1e-3 or y1 > table.depth + 1e-3
+    return not outside and table.holds(ending.footprint())
+
+
+def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None) -> str:
+    """What forbids the move where it ends: an enemy within 1", a friend it stands on. Only
+    units a box round the end comes near enough are measured exactly."""
+    side = ending.start.side
+    around = ending.box
+    end: Footprint | None = None
+    boxes = table.derived(unit_boxes)
+    x0, y0, x1, y1 = around
+    for f in table.footprints:
+        b = boxes[f.unit_id]
+        enemy = f.side != side
+        reach = KEEP_OFF if enemy else _NEAR
+        if (b[0] > x1 + reach or b[2] < x0 - reach or b[1] > y1 + reach or b[3] < y0 - reach
+                or f.unit_id == unit_id or box_gap(around, b) > reach):
+            continue
+        if end is None:
+            end = ending.footprint()
+        if enemy:
+            if float(shapely.distance(end.shape, f.shape)) < KEEP_OFF - _EPS:
+                return f"the move ends within 1\" of the enemy ({f.unit_id}): only a " \
+                       "charge makes contact"
+            continue
+        if f.unit_id != through:
+            if float(shapely.distance(end.shape, f.shape)) < _EPS and shapely.relate_pattern(
+                    end.shape, f.shape, "T********"):
+                return f"the move ends on {f.unit_id}"
+        elif shapely.relate_pattern(end.shape, f.shape, "T********"):
             return f"the move ends on {f.unit_id}, which it passes through"
     return ""
 
@@ -412,9 +561,10 @@ either side; running, straight ahead and straight back."""
 
 def destinations(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
     """The moves offered to a unit (A28): each of ``DISTANCES`` it might reach, towards each
-    of ``HEADINGS``, keeping its facing, where the rules allow (``move_situation``). The set
-    is the same wherever the unit stands, so a move offered once is offered again whenever
-    the rules allow it; any other a caller names is judged the same way."""
+    of ``HEADINGS``, keeping its facing, and one towards the nearest enemy
+    (``closing_move``), where the rules allow (``move_situation``). The fixed set is the same
+    wherever the unit stands, so a move offered once is offered again whenever the rules
+    allow it; any other a caller names is judged the same way."""
     table = table_of(state)
     unit = find(state, unit_id)
     memo = table.derived(move_memo)
@@ -422,11 +572,49 @@ def destinations(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
     found = memo.get(key)
     if found is None:
         limit = move_distance(unit, pace) * (2 if unit.formation is Formation.COLUMN else 1)
+        moves = [Move(d, h) for h in HEADINGS[pace] for d in DISTANCES if d <= limit]
+        closing = closing_move(table, unit_id, float(move_distance(unit, pace)))
+        if closing is not None:
+            moves.append(closing)
         found = memo[key] = tuple(
-            move for move in (Move(d, h) for h in HEADINGS[pace] for d in DISTANCES
-                              if d <= limit)
-            if not move_situation(state, unit_id, pace, move).problem)
+            move for move in moves if not move_situation(state, unit_id, pace, move).problem)
     return found  # type: ignore[return-value]
+
+
+def fixed_move(move: Move, pace: Pace) -> bool:
+    """Whether ``move`` is one of the fixed set offered at this pace wherever the unit
+    stands (A28): one of ``DISTANCES`` towards one of ``HEADINGS``, keeping its facing."""
+    return move.turn == 0 and move.distance in DISTANCES and move.heading in HEADINGS[pace]
+
+
+CLOSE_TO = KEEP_OFF + 0.5
+"""How near a closing move brings the unit (A28): its round, and the enemy's, 1.5" apart."""
+
+
+def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
+    """The move towards the nearest enemy (A28): straight at its centre, turning to face it
+    (it ends straight ahead, for a charge next), as far as ``limit`` or until the circles
+    round the two footprints come within 1.5" (never on it nor within 1" of it); None with
+    no enemy, or less than 1" to go."""
+    start = table.footprint(unit_id)
+    enemies = table.enemies_of(unit_id)
+    if not enemies:
+        return None
+    layout = table.layout
+    row = layout.index[unit_id]
+
+    def apart(enemy: str) -> tuple[float, str]:
+        centre = table.footprint(enemy).centre
+        return (math.dist(start.centre, centre) - float(layout.radius[layout.index[enemy]]),
+                enemy)
+
+    gap, nearest = min(apart(e) for e in enemies)
+    go = min(limit, gap - float(layout.radius[row]) - CLOSE_TO)
+    if go < 1.0:
+        return None
+    ex, ey = table.footprint(nearest).centre
+    heading = _off(math.degrees(math.atan2(ex - start.x, ey - start.y)) - start.facing)
+    return Move(round(go, 1), round(heading, 1), round(heading, 1))
 
 
 def _off(degrees: float) -> float:
@@ -477,6 +665,35 @@ def retreat_flight(state: State, unit_id: str, away_from: str) -> Flight:
                        full_move=float(move_distance(unit)), through=friends,
                        clearance=0.0)
     return _flight(table, start, reached.route.end, reached.route.end)
+
+
+FALL_BACK_GROUND = SKIRMISH
+"""A fall back is 2" of ground, not of a move: terrain does not shorten it, only what no
+unit can cross (A31)."""
+
+
+def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -> Flight:
+    """Victors failing their morale test fall back ``inches`` facing the enemy (Melee; A31):
+    straight away from the enemy's centre, stopping before another unit, impassable ground
+    or the table edge, then turned to face the enemy's centre (kept as it was if turning
+    would put it on another unit or off the table)."""
+    table = table_of(state)
+    start = table.footprint(unit_id)
+    cx, cy = table.footprint(enemy_id).centre
+    bearing = math.degrees(math.atan2(start.x - cx, start.y - cy))
+    # away from the enemy it touches: only the other units can stop it
+    reached = furthest(table, unit_id, _off(bearing - start.facing), inches, FALL_BACK_GROUND,
+                       through=(enemy_id,))
+    end = reached.route.end
+    facing = math.degrees(math.atan2(cx - end.x, cy - end.y)) % 360.0
+    turned = end.moved_to(end.x, end.y, facing)
+    others = [f.shape for f in table.footprints if f.unit_id != unit_id]
+    if table.holds(turned) and not any(
+            shapely.relate_pattern(turned.shape, shape, "T********") for shape in others):
+        end = turned
+    if math.dist(start.centre, end.centre) <= _EPS and end.facing == start.facing:
+        return Flight(start, (), (start.centre,))
+    return Flight(end, (), reached.route.points)
 
 
 def _flight(table: Table, start: Footprint, goal: Footprint,

@@ -9,20 +9,22 @@ brigades...) is ``turn_scoped``: ``begin_turn`` resets it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
-from smoothbore.table import Table
+from smoothbore.table import CommanderMark, Table
 
+from .carry import carried
 from .charges import ChargeFacts
 from .melee import MeleeFacts
 from .morale import Command
 from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
 from .placing import synced
-from .units import SIDES, Commander, Rank, Unit
+from .units import SIDES, Commander, Rank, Unit, UnitType
 
 
 @attrs.frozen
@@ -58,7 +60,9 @@ class Extra:
     ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
     (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
     ``routs`` to move, brigades gone ``home``, and the ``table`` the battle is played on (None:
-    the players measure, and the actions carry what they measured)."""
+    the players measure, and the actions carry what they measured); on a table, the
+    ``holders`` of each dismounted cavalry unit: (unit id, x, y) where its horses wait
+    (A32)."""
 
     bag: tuple[str, ...] = ()
     drawn: str | None = None
@@ -80,6 +84,7 @@ class Extra:
     routs: tuple[str, ...] = ()
     home: frozenset[str] = frozenset()
     table: Table | None = None
+    holders: tuple[tuple[str, float, float], ...] = ()
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -165,14 +170,19 @@ def new_battle(
         sides = {u.side for u in units if u.brigade == name}
         if len(sides) > 1:
             raise InvalidValueError("brigade", name, "a brigade of one side")
+    holders: tuple[tuple[str, float, float], ...] = ()
     if table is not None:
         _check_table(table, units)
+        table = _commanders_placed(table, units, commanders)
+        holders = tuple((u.id, *table.footprint(u.id).centre) for u in units
+                        if u.kind is UnitType.CAVALRY and not u.mounted and not u.lost)
     return BattleState(
         ruleset="boltaction_acw",
         sides=SIDES,
         units=units,
         commanders=commanders,
-        extra=Extra(bag=fill_bag(units, commanders, frozenset()), table=table),
+        extra=Extra(bag=fill_bag(units, commanders, frozenset()), table=table,
+                    holders=holders),
         options=options,
         dice=DiceState(seed),
         turn=1,
@@ -198,6 +208,84 @@ def _check_table(table: Table, units: tuple[Unit, ...]) -> None:
         raise InvalidValueError("table", missing[0], "a table with every unit on it")
 
 
+def _commanders_placed(table: Table, units: tuple[Unit, ...],
+                       commanders: tuple[Commander, ...]) -> Table:
+    """The table with a mark for every commander (A14): one with a unit and no mark rides
+    with it; one with no unit needs his mark, riding alone where he stands; a mark with a
+    unit must be with the commander's unit, and every mark names a commander."""
+    marks = {m.commander_id: m for m in table.commanders}
+    known = {leader.id for leader in commanders}
+    for commander_id in marks:
+        if commander_id not in known:
+            raise InvalidValueError("table.commanders", commander_id,
+                                    "the id of a commander in the battle")
+    lost = {u.id for u in units if u.lost}
+    placed = []
+    for leader in commanders:
+        mark = marks.get(leader.id)
+        unit = leader.with_unit if leader.with_unit not in lost else None
+        if mark is None:
+            if unit is None:
+                raise InvalidValueError(
+                    "table.commanders", leader.id,
+                    "a mark where the commander stands (he is with no unit)")
+            placed.append(CommanderMark(leader.id, attached_to=unit, side=leader.side,
+                                        label=leader.name))
+        elif mark.attached_to != unit:
+            raise InvalidValueError(f"table.commanders[{leader.id!r}].attached_to",
+                                    mark.attached_to, f"{unit!r}, the unit he is with")
+        elif mark.side != leader.side:
+            raise InvalidValueError(f"table.commanders[{leader.id!r}].side", mark.side,
+                                    f"{leader.side!r}, the commander's side")
+    return table.with_commanders(*placed) if placed else table
+
+
+def commander_distance(table: Table, commander_id: str, unit_id: str) -> float | None:
+    """How far a commander on the table is from a unit: from his point to the nearest
+    point of its footprint's outline (0 when he is with it; None: he has no mark on the
+    table) (A14)."""
+    mark = next((m for m in table.commanders if m.commander_id == commander_id), None)
+    if mark is None or unit_id not in table.units:
+        return None
+    if mark.attached_to == unit_id:
+        return 0.0
+    return point_distance(table, table.commander_point(commander_id), unit_id)
+
+
+def point_distance(table: Table, point: tuple[float, float], unit_id: str) -> float:
+    """How far a point on the table is from the nearest point of a unit's outline (0
+    inside it)."""
+    px, py = point
+    f = table.footprint(unit_id)
+    (fx, fy), (rx, ry) = f.frame
+    dx, dy = px - f.x, py - f.y
+    across = max(abs(dx * rx + dy * ry) - f.width / 2, 0.0)
+    ahead = max(abs(dx * fx + dy * fy) - f.length / 2, 0.0)
+    return math.hypot(across, ahead)
+
+
+HOLDERS_REACH = 6
+"""Cavalry remount only within 6" of their horse holders (Unit Sizes)."""
+
+
+def holders_distance(state: State, unit_id: str) -> float | None:
+    """On a table, how far a dismounted cavalry unit stands from its horse holders (None:
+    no table, or no holders recorded for it) (A32)."""
+    table = state.extra.table
+    if table is None or unit_id not in table.units:
+        return None
+    for uid, x, y in state.extra.holders:
+        if uid == unit_id:
+            return point_distance(table, (x, y), unit_id)
+    return None
+
+
+BRIGADE_COMMAND = 6
+"""A brigade commander helps the units of his brigade within 6" (Morale modifiers)."""
+ARMY_COMMAND = 12
+"""The army commander helps any unit within 12" (Morale modifiers)."""
+
+
 def groups_to_activate(state: State, side: str) -> tuple[str, ...]:
     """The groups of a side that may still take a die this turn: brigades not gone home
     with a unit left, independent units not lost, none activated yet (The Turn)."""
@@ -219,9 +307,26 @@ def engaged_ids(state: State) -> frozenset[str]:
 
 
 def command_for(state: State, unit: Unit) -> Command:
-    """The commanders who can help the unit's tests: its brigade commander and the army
-    commander count as within range when they are with the unit (A14)."""
+    """The commanders who can help the unit's tests: its brigade commander within 6" and
+    the army commander within 12", measured on a table from where each stands; without one
+    they count as within range when they are with the unit (A14)."""
     brigade = army = False
+    table = state.extra.table
+    if table is not None and unit.id in table.units:
+        for leader in state.commanders:
+            if leader.side != unit.side:
+                continue
+            reach = ARMY_COMMAND if leader.rank is Rank.ARMY else (
+                BRIGADE_COMMAND if leader.brigade == unit.brigade else None)
+            away = None if reach is None else commander_distance(table, leader.id, unit.id)
+            if away is None and reach is not None:
+                away = 0.0 if leader.with_unit == unit.id else None
+            if away is not None and reach is not None and away <= reach + 1e-6:
+                if leader.rank is Rank.ARMY:
+                    army = True
+                else:
+                    brigade = True
+        return Command(brigade, army)
     for leader in state.commanders:
         if leader.side != unit.side or leader.with_unit != unit.id:
             continue
@@ -285,7 +390,7 @@ def with_units(state: State, *units: Unit) -> State:
     new = state.with_units(*units)
     table = new.extra.table
     if table is not None:
-        kept = synced(table, units)
+        kept = carried(table, synced(table, units))
         if kept is not table:
             new = new.with_extra(table=kept)
     extra = new.extra

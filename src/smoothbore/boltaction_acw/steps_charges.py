@@ -12,8 +12,9 @@ from smoothbore.table import MoveTrace, contact_position
 
 from . import situations
 from .actions import Charge, FightOn, Respond
+from .carry import carried
 from .charges import ChargeFacts, Reaction, charge_problem, receive, responses
-from .melee import MeleeFacts, MeleeOutcome, fight
+from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, fight
 from .movement import charge_reach, rate
 from .phases import DRAW, ORDERS, REACTION
 from .rules import (
@@ -27,6 +28,7 @@ from .rules import (
 from .state import (
     Engaged,
     PendingCharge,
+    Situation,
     State,
     command_for,
     find,
@@ -69,15 +71,39 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     known = situation(state)
     chargers = list(known.ready.values()) + [find(state, uid) for uid, _ in state.extra.second]
     if state.extra.table is not None:
-        for unit in chargers:
-            for target_id in known.enemies.get(unit.side, ()):
-                found = situations.charge_situation(state, unit.id, target_id)
-                if not found.problem and found.facts.in_front:
-                    yield Charge(unit.id, target_id)
+        yield from _table_charges(state, chargers, known)
         return
     for unit in chargers:
         yield from _charges(unit.id, unit.kind is UnitType.CAVALRY,
                             known.enemies.get(unit.side, ()))
+
+
+def _table_charges(state: State, chargers: list[Unit], known: Situation) -> Iterator[Charge]:
+    """On a table: each charger at each enemy straight ahead within its reach with nothing
+    in the way. Only pairs that ``charge_problem`` might allow are measured in full (a
+    charger that cannot charge, an enemy not straight ahead or beyond a run's reach is
+    refused whatever the rest)."""
+    table = situations.table_of(state)
+    situations.reach_from(table, [unit.id for unit in chargers])
+    pairs = []
+    for unit in chargers:
+        if _cannot_charge(unit):
+            continue
+        for target_id in known.enemies.get(unit.side, ()):
+            reach = situations.reach_of(table, unit.id, target_id)
+            if (reach is not None and reach.ahead is not None
+                    and situations.measured(reach.ahead) <= charge_reach(unit)):
+                pairs.append((unit, target_id))
+    situations.look_at(table, [(unit.id, target_id) for unit, target_id in pairs])
+    for unit, target_id in pairs:
+        found = situations.charge_situation(state, unit.id, target_id)
+        if not found.problem and found.facts.in_front:
+            yield Charge(unit.id, target_id)
+
+
+def _cannot_charge(unit: Unit) -> bool:
+    """A unit that cannot charge whatever the target (``charge_problem``'s first test)."""
+    return unit.skirmishing or unit.kind not in (UnitType.INFANTRY, UnitType.CAVALRY)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -257,7 +283,7 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
                                       MoveTrace(charger_id, (start.centre, contact.centre)))
         log.add("move", f"{find(state, charger_id).name} moves into contact at "
                 f"({contact.x:.1f}, {contact.y:.1f})", RULE_CHARGE, charger_id)
-    return state if table is before else state.with_extra(table=table)
+    return state if table is before else state.with_extra(table=carried(before, table))
 
 
 def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, log: Log,
@@ -281,10 +307,31 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
         return new
     if result.outcome is MeleeOutcome.VICTOR_FALLS_BACK:
         log.add("melee", "the victors fall back 2\" facing the enemy", RULE_MELEE_RESULT)
+        if new.extra.table is not None:
+            victor, loser = ((charger_id, defender_id) if result.winner == "charger"
+                             else (defender_id, charger_id))
+            return _fall_back(new, victor, loser, log)
         return new
     if result.winner == "charger" and charge is not None:
         return _victory(new, charger_id, charge, log)
     return new
+
+
+def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:
+    """On a table the victors fall back 2" from the loser, facing it (A31)."""
+    table = situations.table_of(state)
+    if victor_id not in table.units or loser_id not in table.units:
+        return state
+    flight = situations.fall_back_flight(state, victor_id, loser_id, float(FALL_BACK))
+    end = flight.end
+    if end is None or end == table.footprint(victor_id):
+        return state
+    moved = table.placed(end)
+    if len(flight.path) > 1:
+        moved = moved.with_traces(*recent_traces(table), MoveTrace(victor_id, flight.path))
+    log.add("move", f"{find(state, victor_id).name} falls back to ({end.x:.1f}, {end.y:.1f}), "
+            f"facing {end.facing % 360:.0f}°", RULE_MELEE_RESULT, victor_id)
+    return state.with_extra(table=carried(table, moved))
 
 
 def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator
+import math
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -28,6 +29,7 @@ from .actions import (
     RoutMove,
     Run,
 )
+from .carry import carried
 from .morale import order_test, rally, recover_from_rout
 from .rules import (
     RULE_ADVANCE,
@@ -50,8 +52,9 @@ from .rules import (
     RULE_TURN,
     RULE_UNIT_SIZES,
 )
-from .shooting import Firing, ShotFacts, fire_problem, shoot
+from .shooting import Firing, ShotFacts, fire_problem, shoot, shots
 from .state import (
+    HOLDERS_REACH,
     Situation,
     State,
     army_test_due,
@@ -59,6 +62,7 @@ from .state import (
     engaged_ids,
     find,
     group_of,
+    holders_distance,
     ineffective,
     routing_friends,
     situation,
@@ -279,7 +283,7 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
     end = table.footprint(unit.id)
     end = end.moved_to(found.end.x, found.end.y, found.end.facing)
     path = (*found.path, end.centre) if found.path[-1] != end.centre else found.path
-    moved = situations.carried(table, table.placed(end), unit.id)
+    moved = carried(table, table.placed(end))
     if len(path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, path))
     distance = sum(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
@@ -308,6 +312,7 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     known = situation(state)
     shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
     if state.extra.table is not None:
+        look_for_targets(state, shooters, known)
         for unit in shooters:
             for target in targets_in_sight(state, unit, known.enemies.get(unit.side, ())):
                 yield Fire(unit.id, target)
@@ -319,12 +324,30 @@ def candidates_fire(state: State) -> Iterator[Fire]:
 def targets_in_sight(state: State, unit: Unit, enemies: tuple[str, ...]) -> tuple[str, ...]:
     """The enemies ``unit`` may shoot on the table: in sight, range and arc."""
     out = []
-    for target_id in enemies:
+    for target_id in _within_range(state, unit, enemies):
         found = situations.shot_situation(state, unit.id, target_id)
         if (not found.problem and found.facts is not None
                 and not fire_problem(unit, find(state, target_id), found.facts)):
             out.append(target_id)
     return tuple(out)
+
+
+def _within_range(state: State, unit: Unit, enemies: tuple[str, ...]) -> list[str]:
+    """The enemies that might be in the weapon's range: the others stand too far away for
+    any measure to bring them within it (``fire_problem`` refuses them all)."""
+    if not shots(unit):
+        return []
+    table = situations.table_of(state)
+    reach = unit.weapon.max_range
+    return [t for t in enemies if not situations.beyond(table, unit.id, t, reach)]
+
+
+def look_for_targets(state: State, shooters: Iterable[Unit], known: Situation) -> None:
+    """What each shooter sees of each enemy within its weapon's range, asked of the table
+    at once (``targets_in_sight`` then looks the answers up)."""
+    situations.look_at(situations.table_of(state), [
+        (unit.id, target) for unit in shooters
+        for target in _within_range(state, unit, known.enemies.get(unit.side, ()))])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -427,6 +450,7 @@ def _table_advances(state: State, known: Situation) -> Iterator[Advance]:
     """On a table: each acting unit to each destination offered (A28), firing first at each
     enemy in its sight, range and arc or not; cavalry mounting or dismounting where it
     stands, firing or not."""
+    look_for_targets(state, known.ready.values(), known)
     for unit in known.ready.values():
         targets = targets_in_sight(state, unit, known.enemies.get(unit.side, ()))
         for to in situations.destinations(state, unit.id, movement.Pace.ADVANCE):
@@ -468,6 +492,11 @@ def check_advance(state: State, action: Advance) -> None:
         if action.mount is Mount.REMOUNT and not action.near_holders:
             raise IllegalActionError(action, "remounting needs the horse holders within 6\"",
                                      RULE_UNIT_SIZES)
+        away = holders_distance(state, unit.id)
+        if (action.mount is Mount.REMOUNT and away is not None
+                and away > HOLDERS_REACH + 1e-6):
+            raise IllegalActionError(action, f"the horse holders are {away:.1f}\" away: "
+                                     "remounting needs them within 6\"", RULE_UNIT_SIZES)
     if action.through is not None:
         friend = find(state, action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
@@ -551,6 +580,11 @@ def _advance_on_table(state: State, action: Advance, log: Log) -> State:
         unit = _after_mount(unit, action.mount)
         log.add("mount", f"{unit.name} dismounts", RULE_ADVANCE, unit.id)
         new = with_units(new, unit)
+        table = situations.table_of(new)
+        if unit.id in table.units:  # the horses wait where it dismounted (A32)
+            x, y = table.footprint(unit.id).centre
+            holders = tuple(h for h in new.extra.holders if h[0] != unit.id)
+            new = new.with_extra(holders=(*holders, (unit.id, x, y)))
     if action.target_id is not None:
         new = fire_at(new, unit.id, action.target_id, facts, _moving(new, unit.id), log,
                       measured)
@@ -560,6 +594,7 @@ def _advance_on_table(state: State, action: Advance, log: Log) -> State:
         unit = _after_mount(find(new, unit.id), action.mount)
         log.add("mount", f"{unit.name} remounts", RULE_ADVANCE, unit.id)
         new = with_units(new, unit)
+        new = new.with_extra(holders=tuple(h for h in new.extra.holders if h[0] != unit.id))
     if found is None:
         return new
     return move_on_table(new, unit.id, found, "advances", log)
@@ -738,8 +773,32 @@ def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
         brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
         for unit in state.units:
             if (unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
-                    and brigade in (None, unit.brigade)):
+                    and brigade in (None, unit.brigade)
+                    and not ride_problem(state, leader.id, unit.id)):
                 yield MoveCommander(leader.id, unit.id)
+
+
+COMMANDER_MOVE = 24.0
+"""A commander moves 24" (Movement)."""
+
+
+def ride(state: State, commander_id: str, unit_id: str) -> float | None:
+    """On a table, how far the commander rides to join the unit: from where he stands to
+    its centre, where he will be (None: no table, or he has no mark on it) (A14)."""
+    table = state.extra.table
+    if table is None or unit_id not in table.units or not any(
+            m.commander_id == commander_id for m in table.commanders):
+        return None
+    return math.dist(table.commander_point(commander_id), table.footprint(unit_id).centre)
+
+
+def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
+    """Why the commander cannot ride to the unit on the table ("" if he can): it stands
+    more than his 24" move away."""
+    distance = ride(state, commander_id, unit_id)
+    if distance is not None and distance > COMMANDER_MOVE + 1e-6:
+        return f"{unit_id} is {distance:.1f}\" away: a commander moves 24\""
+    return ""
 
 
 def commander(state: State, commander_id: str) -> Commander:
@@ -772,17 +831,27 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
     if leader.rank is Rank.BRIGADE and unit.brigade != leader.brigade:
         raise IllegalActionError(action, f"{unit.name} is not of {leader.name}'s brigade",
                                  RULE_MOVEMENT)
+    problem = ride_problem(state, leader.id, unit.id)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_MOVEMENT)
 
 
 def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State:
     """The commander rides to the unit (24")."""
     leader = state.commander(action.commander_id)
     unit = find(state, action.unit_id)
-    log.add("commander", f"{leader.name} rides to {unit.name}", RULE_MOVEMENT, leader.id)
+    distance = ride(state, leader.id, unit.id)
+    how = "" if distance is None else f" ({distance:.1f} in.)"
+    log.add("commander", f"{leader.name} rides to {unit.name}{how}", RULE_MOVEMENT, leader.id)
     new = state.with_commanders(attrs.evolve(leader, with_unit=unit.id))
     extra = new.extra
-    return new.with_extra(
-        commanders_moved=extra.commanders_moved | {leader.id})
+    new = new.with_extra(commanders_moved=extra.commanders_moved | {leader.id})
+    table = extra.table
+    if distance is not None and table is not None:
+        mark = table.commander(leader.id)
+        moved = table.with_commanders(attrs.evolve(mark, attached_to=unit.id))
+        new = new.with_extra(table=carried(table, moved))
+    return new
 
 
 # --- routing units ---------------------------------------------------------------------------
@@ -887,7 +956,7 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
             *recent_traces(table), MoveTrace(unit.id, flight.path)))
         return with_units(state, *(add_pins(f, 1) for f in friends), revise(unit, home=True))
     end = flight.end
-    moved = table.placed(end)
+    moved = carried(table, table.placed(end))
     if len(flight.path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, flight.path))
     log.add("rout", f"{unit.name} routs {inches}\" away from the enemy to ({end.x:.1f}, "

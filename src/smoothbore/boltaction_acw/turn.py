@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from smoothbore.core import ActionRule, Engine
 
+from . import situations
 from . import steps_charges as charges
 from . import steps_orders as orders
 from . import steps_sequence as sequence
@@ -28,12 +29,25 @@ from .actions import (
     RoutMove,
     Run,
 )
+from .movement import Pace
 from .options import Options
 from .phases import CHOOSE, DRAW, MELEE, ORDERS, PHASES, REACTION
 from .rules import RULE_TURN
 from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
+
+
+def sampled(state: State, action: object) -> bool:
+    """Whether ``action`` is one of a continuous choice that the candidates only sample: on
+    a table, an advance or a run to a destination outside the fixed set (A28), such as the
+    move towards the nearest enemy, which follows the units. Offered earlier and no longer
+    offered, it may still be legal."""
+    if state.extra.table is None or not isinstance(action, Advance | Run):
+        return False
+    return action.move is not None and not situations.fixed_move(
+        action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
+
 
 TURN: Engine[State, Action] = Engine(
     name="boltaction_acw",
@@ -78,6 +92,7 @@ TURN: Engine[State, Action] = Engine(
     result=outcome,
     types=(Unit, Commander, Extra, Options),
     rule=RULE_TURN,
+    sampled=sampled,
 )
 """The turn: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``, ``to_act``,
 ``is_over`` and ``outcome`` (the default victory conditions, A20)."""

@@ -1,0 +1,239 @@
+"""What is worked out on one table and holds on the next: a move changes a few units'
+footprints, and every judgement of a move, sighting or charge whose ground none of them
+comes near is the same on the new table, so it is carried there instead of worked out
+afresh (``Table.derived`` keeps each table's own answers; these are the dictionaries it
+keeps them in)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from smoothbore.table import ChargeReach, Footprint, Point, Sighting, Table
+
+KEEP_OFF = 1.0
+"""A move that is not a charge ends at least 1" from every enemy (A26)."""
+_TOUCH = 0.01
+"""How near a changed unit must come to a zone to count as touching it."""
+
+Box = tuple[float, float, float, float]
+"""(min x, min y, max x, max y)."""
+FloatArray = npt.NDArray[np.float64]
+
+
+@attrs.frozen(eq=False)
+class Zone:
+    """The ground an answer looked at: the convex hull of ``points`` (12 of them, an
+    array of shape (12, 2)), with the ``box`` round them for a quick first test."""
+
+    box: Box
+    points: FloatArray
+
+
+def zone_of(*corners: Sequence[Point] | FloatArray) -> Zone:
+    """The zone round these rectangles' corners (padded to 12 points by repeating the
+    last, so that zones stack into one array)."""
+    points = np.asarray(np.vstack(corners), dtype=float)
+    if len(points) < 12:
+        points = np.vstack([points, np.repeat(points[-1:], 12 - len(points), axis=0)])
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    return Zone((float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), points)
+
+
+def unit_boxes(table: Table) -> dict[str, Box]:
+    """The box round each unit on the table (``Footprint.bounds``), by id."""
+    return {f.unit_id: f.bounds for f in table.footprints}
+
+
+def move_memo(table: Table) -> dict[tuple[object, ...], object]:
+    """The moves judged and the destinations offered on this table, by unit, its way of
+    moving (type, formation, mounted), pace and destination: they depend on nothing else, so
+    every state with this table shares them."""
+    return {}
+
+
+def sight_memo(table: Table) -> dict[tuple[str, str], Sighting]:
+    """The sightings worked out on this table, or carried to it, by (firer, target)."""
+    return {}
+
+
+def charge_memo(table: Table) -> dict[tuple[str, str], ChargeReach]:
+    """The charges worked out on this table, or carried to it, by (charger, target)."""
+    return {}
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 when they meet): never more than the distance
+    between any shapes inside them."""
+    dx = max(0.0, a[0] - b[2], b[0] - a[2])
+    dy = max(0.0, a[1] - b[3], b[1] - a[3])
+    return math.hypot(dx, dy)
+
+
+@attrs.frozen
+class Change:
+    """The units a new table changed (moved, reformed, put down or taken off): their ids,
+    and where each stood and stands (boxes and shapes)."""
+
+    ids: frozenset[str]
+    boxes: tuple[Box, ...]
+    places: tuple[Footprint, ...]
+
+    @property
+    def shapes(self) -> tuple[BaseGeometry, ...]:
+        """What the changed units covered and cover."""
+        return tuple(f.shape for f in self.places)
+
+    @classmethod
+    def between(cls, old: Table, new: Table) -> Change:
+        """What changed from ``old`` to ``new``."""
+        before, after = old.units, new.units
+        ids = frozenset(u for u in before.keys() | after.keys()
+                        if before.get(u) != after.get(u))
+        places = [f for u in sorted(ids) for f in (before.get(u), after.get(u))
+                  if f is not None]
+        return cls(ids, tuple(f.bounds for f in places), tuple(places))
+
+    def untouched(self, zones: Sequence[Zone], reach: float) -> list[bool]:
+        """For each zone, whether every changed unit stays more than ``reach`` from it
+        (the boxes first; only zones a box comes near are tested exactly)."""
+        return self.clear_of([z.box for z in zones], lambda i: zones[i].points, reach)
+
+    def clear_of(self, boxes: Sequence[Box], points: Callable[[int], FloatArray],
+                 reach: float) -> list[bool]:
+        """``untouched`` for zones given as their ``boxes`` and, asked only for those a
+        changed unit's box comes near, their ``points`` (by index)."""
+        if not boxes:
+            return []
+        z, b = np.asarray(boxes, dtype=float)[:, np.newaxis, :], np.asarray(self.boxes)
+        dx = np.maximum(np.maximum(z[..., 0] - b[:, 2], b[:, 0] - z[..., 2]), 0.0)
+        dy = np.maximum(np.maximum(z[..., 1] - b[:, 3], b[:, 1] - z[..., 3]), 0.0)
+        out: list[bool] = (np.hypot(dx, dy) > reach).all(axis=1).tolist()
+        doubt = [i for i, ok in enumerate(out) if not ok]
+        if doubt:
+            hulls = np.asarray(shapely.convex_hull(shapely.multipoints(
+                np.stack([points(i) for i in doubt]))), dtype=object)
+            near = np.zeros(len(doubt), dtype=bool)
+            for shape in self.shapes:
+                near |= shapely.dwithin(hulls, shape, reach)
+            for i, hit in zip(doubt, near.tolist(), strict=True):
+                out[i] = not hit
+        return out
+
+
+def carried(old: Table, new: Table) -> Table:
+    """``new`` (``old`` with some units moved, reformed or taken off) with what was worked
+    out on ``old`` that the change cannot alter: the moves judged of units that stayed whose
+    zone is more than 1" from where every changed unit stood and stands; the sightings and
+    charges of pairs of units that stayed, whose ground no changed unit touches. The same
+    answers as working them out afresh (each depends only on the ground and the units
+    inside its zone), kept instead."""
+    if new is old:
+        return new
+    if new.features != old.features or new.width != old.width or new.depth != old.depth:
+        return new
+    change = Change.between(old, new)
+    if not change.ids:  # only commanders or traces changed: every answer holds
+        memos: tuple[Callable[[Table], dict[Any, Any]], ...] = (
+            move_memo, sight_memo, charge_memo)
+        for memo in memos:
+            after = new.derived(memo)
+            for key, value in old.derived(memo).items():
+                after.setdefault(key, value)
+        return new
+    _carry_moves(old, new, change)
+    _carry_sightings(old, new, change)
+    _carry_charges(old, new, change)
+    return new
+
+
+def _carry_moves(old: Table, new: Table, change: Change) -> None:
+    before = old.derived(move_memo)
+    kept = [(key, judged) for key, judged in before.items()
+            if key[0] != "destinations" and key[0] not in change.ids
+            and isinstance(getattr(judged, "zone", None), Zone)]
+    if not kept:
+        return
+    after = new.derived(move_memo)
+    zones = [judged.zone for _, judged in kept]  # type: ignore[attr-defined]
+    for (key, judged), ok in zip(kept, change.untouched(zones, KEEP_OFF + _TOUCH),
+                                 strict=True):
+        if ok:
+            after.setdefault(key, judged)
+
+
+def _carry_sightings(old: Table, new: Table, change: Change) -> None:
+    """A sighting looks only inside the hull of firer and target (its lines and cones of
+    sight): carried where no changed unit touches it."""
+    seen = old.derived(sight_memo)
+    kept = [(pair, found) for pair, found in seen.items()
+            if pair[0] not in change.ids and pair[1] not in change.ids]
+    if not kept:
+        return
+    units, boxes = old.units, old.derived(unit_boxes)
+
+    def points(i: int) -> FloatArray:
+        a, b = kept[i][0]
+        return _padded(np.vstack([units[a].corners, units[b].corners]))
+
+    zones = [_union(boxes[a], boxes[b]) for (a, b), _ in kept]
+    after = new.derived(sight_memo)
+    for (pair, found), ok in zip(kept, change.clear_of(zones, points, _TOUCH), strict=True):
+        if ok:
+            after.setdefault(pair, found)
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _padded(points: FloatArray) -> FloatArray:
+    return np.vstack([points, np.repeat(points[-1:], 12 - len(points), axis=0)])
+
+
+def _carry_charges(old: Table, new: Table, change: Change) -> None:
+    """A charge looks at other units only on the ground its charger's straight advance to
+    contact covers (the units in the way): carried where no changed unit touches that."""
+    charged = old.derived(charge_memo)
+    if not charged or new.diagonal != old.diagonal:
+        return
+    after = new.derived(charge_memo)
+    units = old.units
+    doubt: list[tuple[tuple[str, str], ChargeReach, Footprint, float]] = []
+    for pair, reached in charged.items():
+        if pair[0] in change.ids or pair[1] in change.ids:
+            continue
+        if reached.ahead is None or reached.ahead <= 0:
+            after.setdefault(pair, reached)
+            continue
+        doubt.append((pair, reached, units[pair[0]], reached.ahead))
+    if not doubt:
+        return
+    boxes = old.derived(unit_boxes)
+
+    def shifted(charger: Footprint, ahead: float) -> tuple[float, float]:
+        (fx, fy), _ = charger.frame
+        return fx * ahead, fy * ahead
+
+    zones = []
+    for _, _, charger, ahead in doubt:
+        x0, y0, x1, y1 = boxes[charger.unit_id]
+        dx, dy = shifted(charger, ahead)
+        zones.append(_union((x0, y0, x1, y1), (x0 + dx, y0 + dy, x1 + dx, y1 + dy)))
+
+    def points(i: int) -> FloatArray:
+        _, _, charger, ahead = doubt[i]
+        corners = charger.corners
+        return _padded(np.vstack([corners, corners + np.array(shifted(charger, ahead))]))
+
+    for (pair, reached, _, _), ok in zip(doubt, change.clear_of(zones, points, _TOUCH),
+                                         strict=True):
+        if ok:
+            after.setdefault(pair, reached)

@@ -1,0 +1,130 @@
+"""What a move carries from one table to the next (``carry``): every judgement of a move,
+sighting and charge kept on the new table is the one worked out afresh there, on the
+states of random battles (a zone drawn too small would keep a stale answer and fail)."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+
+from smoothbore.battle import random_policy
+from smoothbore.boltaction_acw import TURN
+from smoothbore.boltaction_acw.carry import Change, charge_memo, move_memo, sight_memo, zone_of
+from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
+from smoothbore.boltaction_acw.situations import MoveSituation, _judge
+from smoothbore.boltaction_acw.state import State, find
+from smoothbore.table import Footprint, Table, charges, sightings
+from smoothbore.table import Formation as Layout
+
+
+def _fresh(table: Table) -> Table:
+    """The same table with nothing derived from it."""
+    return attrs.evolve(table)
+
+
+def _check_moves(state: State, table: Table) -> int:
+    fresh, checked = _fresh(table), 0
+    for key, judged in table.derived(move_memo).items():
+        if key[0] == "destinations" or key[0] not in table.units:
+            continue
+        assert isinstance(judged, MoveSituation)
+        uid, pace, to = key[0], key[4], key[5]
+        unit = attrs.evolve(find(state, uid), kind=key[1], formation=key[2], mounted=key[3])
+        again = _judge(fresh, unit, pace, to)  # type: ignore[arg-type]
+        assert (again.problem, again.through, again.terrain, again.cost, again.end,
+                again.path) == (judged.problem, judged.through, judged.terrain, judged.cost,
+                                judged.end, judged.path), key
+        checked += 1
+    return checked
+
+
+def _check_pairs(table: Table) -> int:
+    fresh, checked = _fresh(table), 0
+    half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
+    seen = table.derived(sight_memo)
+    if seen:
+        pairs = list(seen)
+        assert list(sightings(fresh, pairs, half_angle=half)) == [seen[p] for p in pairs]
+        checked += len(pairs)
+    reached = table.derived(charge_memo)
+    if reached:
+        pairs = list(reached)
+        assert list(charges(fresh, pairs, fresh.diagonal)) == [reached[p] for p in pairs]
+        checked += len(pairs)
+    return checked
+
+
+@pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
+def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> None:
+    kept = 0
+    for seed in range(2):
+        state = make(seed)  # type: ignore[operator]
+        policy = random_policy(seed)
+        for _ in range(70):
+            actions = TURN.legal_actions(state)
+            if not actions:
+                break
+            before = state.extra.table
+            state, _ = TURN.step(state, policy(state, actions))
+            table = state.extra.table
+            if table is not before and table._derived is not before._derived:
+                # only what was carried is there yet: nothing has been asked of the table
+                # (a commander riding off carries everything: no unit moved)
+                kept += _check_moves(state, table) + _check_pairs(table)
+    assert kept > 100
+
+
+def test_a_zone_is_touched_only_by_a_unit_that_comes_near_its_hull() -> None:
+    # a diagonal zone from (0, 0) to (10, 10), 1" wide: its box holds (8, 1), its hull not
+    zone = zone_of([(0.0, 0.0), (1.0, 0.0), (10.0, 10.0), (9.0, 10.0)])
+    assert zone.box == (0.0, 0.0, 10.0, 10.0)
+    assert zone.points.shape == (12, 2)
+    old = Table(48, 48, footprints=(Footprint("m", 8.0, 1.0, bases=1),))
+    near = Table(48, 48, footprints=(Footprint("m", 5.4, 4.0, bases=1),))
+    for new, untouched in ((old.placed(Footprint("m", 30.0, 30.0)), True),
+                           (near, False)):
+        change = Change.between(old, new)
+        assert change.ids == frozenset({"m"})
+        assert change.untouched([zone], 0.01) == [untouched]
+    # within reach: the nearest corner of the unit at (8, 3), (7.5, 3.5), lies
+    # (10 * 7.5 - 9 * 3.5 - 10) / sqrt(10² + 9²) from the zone's edge through (1, 0), (10, 10)
+    far = Table(48, 48, footprints=(Footprint("m", 8.0, 2.0),))
+    change = Change.between(far, far.placed(Footprint("m", 8.0, 3.0)))
+    gap = 33.5 / float(np.sqrt(181))
+    assert change.untouched([zone], gap - 0.01) == [True]
+    assert change.untouched([zone], gap + 0.01) == [False]
+
+
+def test_the_judgements_routes_and_shots_kept_on_a_table_are_those_asked_afresh() -> None:
+    from smoothbore.boltaction_acw.situations import (
+        move_situation,
+        moves_asked,
+        routes_taken,
+        shot_memo,
+        shot_situation,
+    )
+    from smoothbore.table import route
+
+    state = brawners_farm(3)
+    policy = random_policy(3)
+    asked = routes = shots = 0
+    for _ in range(60):
+        actions = TURN.legal_actions(state)
+        if not actions:
+            break
+        table = state.extra.table
+        fresh = state.with_extra(table=_fresh(table))
+        for (mover, move), judged in table.derived(moves_asked).items():
+            again = move_situation(fresh, mover[0], mover[4], move)  # type: ignore[arg-type]
+            assert (again.problem, again.cost, again.end, again.path, again.through) == (
+                judged.problem, judged.cost, judged.end, judged.path, judged.through)
+            asked += 1
+        for (uid, x, y), way in table.derived(routes_taken).items():
+            assert route(_fresh(table), uid, (x, y)) == way
+            routes += 1
+        for (firer, target), shot in table.derived(shot_memo).items():
+            assert shot_situation(fresh, firer, target) == shot
+            shots += 1
+        state, _ = TURN.step(state, policy(state, actions))
+    assert asked > 100 and routes > 10 and shots > 10

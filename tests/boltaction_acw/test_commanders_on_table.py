@@ -1,0 +1,97 @@
+"""Commanders on the table (A14): placed as points, with a unit or riding alone; their help
+to a unit's tests measured from where they stand (brigade commander 6", army commander 12");
+``MoveCommander`` rides at most 24" to join a unit, and he moves with it afterwards."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from smoothbore.boltaction_acw import TURN
+from smoothbore.boltaction_acw.actions import Advance, Move, MoveCommander
+from smoothbore.boltaction_acw.phases import ORDERS
+from smoothbore.boltaction_acw.placing import footprint
+from smoothbore.boltaction_acw.state import State, command_for, commander_distance, find, new_battle
+from smoothbore.boltaction_acw.steps_orders import (
+    candidates_move_commander,
+    check_move_commander,
+)
+from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Commander, Rank, Unit
+from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.table import CommanderMark, Table
+
+UNITS = (
+    Unit("a", "1st Line", UNION, bases=5, brigade="x"),
+    Unit("b", "2nd Line", UNION, bases=5, brigade="x"),
+    Unit("e", "Enemy line", CONFEDERATE, bases=5, brigade="y"),
+)
+PLACES = {"a": (20.0, 10.0, 0.0), "b": (38.0 - 3.75, 30.0, 0.0), "e": (20.0, 38.0, 180.0)}
+COLONEL = Commander("col", "Col. X", UNION, Rank.BRIGADE, "x")
+GENERAL = Commander("gen", "Gen. Z", UNION, Rank.ARMY)
+RIVAL = Commander("riv", "Col. Y", CONFEDERATE, Rank.BRIGADE, "y", with_unit="e")
+
+
+def battle(col: tuple[float, float], gen: tuple[float, float]) -> State:
+    """The three lines on a 40" x 40" table, the colonel and the general riding alone at
+    these points, the rival colonel with his line; brigade x in action."""
+    feet = tuple(footprint(u, *PLACES[u.id]) for u in UNITS)
+    marks = (CommanderMark("col", *col, side=UNION), CommanderMark("gen", *gen, side=UNION))
+    table = Table(40, 40, footprints=feet, commanders=marks)
+    state = new_battle(UNITS, (COLONEL, GENERAL, RIVAL), table=table)
+    return state.replace(phase=ORDERS).with_extra(group="brigade:x")
+
+
+def test_a_commander_with_a_unit_is_put_with_it_and_one_without_needs_a_mark() -> None:
+    state = battle((2.0, 2.0), (2.0, 3.0))
+    table = state.extra.table
+    assert table.commander("riv").attached_to == "e"
+    assert table.commander_point("riv") == (20.0, 38.0)
+    feet = tuple(footprint(u, *PLACES[u.id]) for u in UNITS)
+    with pytest.raises(InvalidValueError, match="a mark where the commander stands"):
+        new_battle(UNITS, (COLONEL, GENERAL), table=Table(40, 40, footprints=feet))
+    wrong = Table(40, 40, footprints=feet,
+                  commanders=(CommanderMark("riv", attached_to="a", side=CONFEDERATE),))
+    with pytest.raises(InvalidValueError, match="the unit he is with"):
+        new_battle(UNITS, (RIVAL,), table=wrong)
+
+
+def test_brigade_commander_helps_within_6_inches_and_army_commander_within_12() -> None:
+    # line a: 7.5" wide, 1" deep, centred on (20, 10): front edge y = 10.5, flanks x = 16.25
+    # and x = 23.75. The colonel 6" ahead of its front, the general 12" off its right flank
+    state = battle((20.0, 16.5), (35.75, 10.0))
+    a = find(state, "a")
+    assert commander_distance(state.extra.table, "col", "a") == pytest.approx(6.0)
+    assert commander_distance(state.extra.table, "gen", "a") == pytest.approx(12.0)
+    assert (command_for(state, a).brigade, command_for(state, a).army) == (True, True)
+    # a tenth of an inch further each: out of range (6.1" counts as 7", A23)
+    far = battle((20.0, 16.6), (35.85, 10.0))
+    assert (command_for(far, a).brigade, command_for(far, a).army) == (False, False)
+    # off a corner: 3" right and 4" ahead of the front right corner (23.75, 10.5) is 5"
+    corner = battle((26.75, 14.5), (2.0, 2.0))
+    assert commander_distance(corner.extra.table, "col", "a") == pytest.approx(5.0)
+    assert command_for(corner, a).brigade
+    # the rival colonel is with line e; the general helps only his own side
+    assert (command_for(state, find(state, "e")).brigade,
+            command_for(state, find(state, "e")).army) == (True, False)
+
+
+def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
+    # the colonel at (2, 2): line a's centre (20, 10) is sqrt(18² + 8²) = 19.7" away, line
+    # b's (34.25, 30) sqrt(32.25² + 28²) = 42.7"
+    state = battle((2.0, 2.0), (2.0, 3.0))
+    offered = {(m.commander_id, m.unit_id) for m in candidates_move_commander(state)}
+    assert ("col", "a") in offered and ("col", "b") not in offered
+    assert ("gen", "a") in offered and ("gen", "b") not in offered  # 42.1" from (2, 3)
+    with pytest.raises(IllegalActionError, match="42.7\" away: a commander moves 24\""):
+        check_move_commander(state, MoveCommander("col", "b"))
+    new, events = TURN.step(state, MoveCommander("col", "a"))
+    assert f"({math.hypot(18, 8):.1f} in.)" in events[-1].narrate()
+    table = new.extra.table
+    assert table.commander("col").attached_to == "a"
+    assert find(new, "a") and new.commander("col").with_unit == "a"
+    assert command_for(new, find(new, "a")).brigade
+    # line a advances 6": the colonel goes with it
+    moved, _ = TURN.step(new, Advance("a", move=Move(6.0)))
+    assert moved.extra.table.footprint("a").centre == pytest.approx((20.0, 16.0))
+    assert moved.extra.table.commander_point("col") == pytest.approx((20.0, 16.0))
