@@ -20,7 +20,7 @@ def test_events_and_rolls_cite_the_rules_module() -> None:
     """Every event of a few random battles, and every roll behind it, cites a rule of
     rules.py (none is written anywhere else)."""
     seen = set()
-    for seed in range(6):
+    for seed in range(20):
         played = play(TURN, example_battle(seed), random_policy(seed), max_steps=3000)
         for step in played.steps:
             for event in step.events:

@@ -12,9 +12,17 @@ import pytest
 
 from smoothbore.battle import RandomPolicy, play
 from smoothbore.bloodybacks93 import RULESET, TURN, situations
-from smoothbore.bloodybacks93.actions import Activate, Charge, Manoeuvre, Move, Shoot
+from smoothbore.bloodybacks93.actions import (
+    Activate,
+    Charge,
+    Manoeuvre,
+    Move,
+    Shoot,
+    SpendCommandPoint,
+)
 from smoothbore.bloodybacks93.activation import ActionKind
 from smoothbore.bloodybacks93.charges import ChargeFacts, Contact
+from smoothbore.bloodybacks93.command import CommandPointUse
 from smoothbore.bloodybacks93.deck import BLACK, RED, Card
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
@@ -22,7 +30,7 @@ from smoothbore.bloodybacks93.phases import ACTIVATION
 from smoothbore.bloodybacks93.placement import MM, footprint, in_step
 from smoothbore.bloodybacks93.scenarios import example_battle, example_battle_no_table
 from smoothbore.bloodybacks93.shooting import Cover, Fire, ShotFacts
-from smoothbore.bloodybacks93.state import Activated, State, new_battle, synced
+from smoothbore.bloodybacks93.state import Activated, ActivityEntry, State, new_battle, synced
 from smoothbore.bloodybacks93.units import (
     AMERICAN,
     BRITISH,
@@ -32,7 +40,7 @@ from smoothbore.bloodybacks93.units import (
     UnitType,
     Weapon,
 )
-from smoothbore.core import IllegalActionError
+from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import (
     Edge,
     Feature,
@@ -331,7 +339,10 @@ def test_random_battles_on_the_table_move_shoot_charge_and_end() -> None:
                     kinds["contact"] += 1
                     assert isinstance(step.action, Charge)
                     charger, target = step.action.unit_ids[0], step.action.target_ids[0]
-                    if charger in table.units and target in table.units:
+                    # in contact unless the end of the charge moved them apart (B58)
+                    apart = {"retire", "fall back", "evade", "pursuit"} & {
+                        e.kind for e in step.events}
+                    if charger in table.units and target in table.units and not apart:
                         assert in_contact(table, charger, target)
             state = after
         assert state == played.end
@@ -353,3 +364,135 @@ def test_command_radius_and_woods_are_measured_on_the_table() -> None:
     assert situations.stands_in_woods(state, "a") and not situations.stands_in_woods(state, "b")
     with pytest.raises(IllegalActionError, match="the table measures this"):
         TURN.step(state, Activate("b2", "cb", outside_radius=True))
+
+
+# --- what follows a melee, on the table (B57, B59) ------------------------------------------
+def _seeded(state: State, seed: int) -> State:
+    """The same state with the dice of another seed."""
+    return state.replace(dice=new_battle(state.units, state.commanders, seed=seed).dice)
+
+
+def _inches(text: str, word: str) -> int:
+    """The inches in a report such as 'X pursues 7"'."""
+    return int(text.split(word)[1].split('"')[0])
+
+
+def _front_to_front() -> State:
+    """b charges a, front to front, 2" apart; both density 6, size 12, quality 3."""
+    units = (foot("b", BRITISH, size=12, quality=3), foot("a", AMERICAN, size=12, quality=3))
+    y = 10 + FOOT_DEPTH + 2
+    return on_table(units, {"b": (20, 10, 0), "a": (20, y, 180)})
+
+
+def test_melee_push_backs_routs_falls_back_and_pursuits_move_on_the_table() -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(60):
+        state = _seeded(_front_to_front(), seed)
+        after, events = TURN.step(state, Charge(("b",), ("a",), pursue=True))
+        table = after.extra.table
+        assert table is not None
+        contact = state.extra.table.footprint("b").advanced(2.0)  # type: ignore[union-attr]
+        for event in events:
+            unit = event.subject
+            if event.kind == "retire" and "pushed back" in event.text:
+                seen["push back"] += 1
+                moved = table.footprint(unit)
+                before = contact if unit == "b" else state.extra.table.footprint(unit)  # type: ignore[union-attr]
+                back = _inches(event.text, "pushed back ")
+                assert moved.facing == before.facing
+                assert math.dist(moved.centre, before.centre) == pytest.approx(back)
+            elif event.kind == "retire" and "routs" in event.text:
+                seen["rout"] += 1
+                assert after.unit(unit).destroyed or table.footprint(unit).centre != (
+                    state.extra.table.footprint(unit).centre)  # type: ignore[union-attr]
+            elif event.kind == "fall back":
+                seen["fall back"] += 1
+                assert table.footprint("b").y == pytest.approx(contact.y - 3)
+            elif event.kind == "pursuit":
+                seen["pursuit"] += 1
+                go = _inches(event.text, "pursues ")
+                gone = table.footprint(unit).y - contact.y
+                # straight ahead its roll, or short of the table edge or a unit in the way
+                assert 0 < gone <= go + 1e-9 and table.footprint(unit).x == pytest.approx(20)
+                if gone < go - 1e-6:
+                    edge = table.footprint(unit).bounds[3]
+                    assert edge == pytest.approx(48, abs=1e-6) or any(
+                        o != unit and table.footprint(o).bounds[1] - edge < 0.01
+                        for o in table.unit_ids)
+    assert seen["push back"] and seen["rout"] and seen["pursuit"] and seen["fall back"]
+
+
+def test_an_evading_unit_moves_straight_back_its_evade_move() -> None:
+    # density 3 riflemen charged in the open by density 6 foot must evade (Evade)
+    units = (foot("b", BRITISH, size=12), foot("a", AMERICAN, size=6, density=3))
+    y = 10 + FOOT_DEPTH + 2
+    placed = 0
+    for seed in range(20):
+        state = _seeded(on_table(units, {"b": (20, 10, 0), "a": (20, y, 180)}), seed)
+        after, events = TURN.step(state, Charge(("b",), ("a",), evade=True))
+        evaded = next(e for e in events if e.kind == "evade")
+        table = after.extra.table
+        assert table is not None
+        if after.unit("a").destroyed:  # caught, or lost at its morale test
+            assert "a" not in table.units
+            continue
+        went = _inches(evaded.text, "evades ")
+        further = [e for e in events if e.kind == "retire" and e.subject == "a"]
+        if further:  # its morale test pushed it back or routed it on from there
+            assert table.footprint("a").y > y + went - 1e-9
+            continue
+        assert table.footprint("a").centre == pytest.approx((20, y + went))
+        assert table.footprint("a").facing == 180
+        placed += 1
+    assert placed
+
+
+def test_a_move_squares_up_to_the_nearest_enemy_and_brings_a_charge_within_reach() -> None:
+    # a stands 4" to b's right and 10" ahead: b (6" a move) steps 4" right and sqrt(36 - 16)
+    # forward, ending with a straight ahead of its front, 4.35" short: in charge reach
+    state = on_table((foot("b", BRITISH), foot("a", AMERICAN)),
+                     {"b": (20, 10, 0), "a": (24, 20, 180)})
+    ahead = round(10 + math.sqrt(20), 3)
+    assert (24.0, ahead, 0) in situations.destinations(state, "b")
+    assert Charge(("b",), ("a",)) not in TURN.legal_actions(state)  # not directly ahead yet
+    after, _ = TURN.step(state, Move("b", to=(24.0, ahead, 0), at=(20, 10, 0)))
+    reach = situations.charge_facts(after, "b", "a").distance
+    assert reach == pytest.approx(20 - FOOT_DEPTH - ahead, abs=1e-3)
+    assert Charge(("b",), ("a",)) in TURN.legal_actions(after)
+    # already square in front: no such move (its other moves go straight there)
+    square = on_table((foot("b", BRITISH), foot("a", AMERICAN)),
+                      {"b": (20, 10, 0), "a": (20.3, 20, 180)})
+    assert situations.squared_up(
+        square.extra.table.footprint("b"), square.extra.table.footprint("a"),  # type: ignore[union-attr]
+        8.0, 6) == []
+
+
+# --- the commander's 12" move (B60) ----------------------------------------------------------
+def test_a_commanders_move_is_measured_on_the_table() -> None:
+    units = (foot("b", BRITISH, brigade="1"), foot("b2", BRITISH, brigade="1"),
+             foot("b3", BRITISH, brigade="1"), foot("a", AMERICAN, brigade="x"))
+    state = on_table(units, {"b": (20, 10, 0), "b2": (20, 30, 0), "b3": (30, 10, 0),
+                             "a": (20, 40, 180)})
+    state = state.replace(extra=attrs.evolve(state.extra, activity=(
+        ActivityEntry("cb", 3, 2), ActivityEntry("ca", 2, 1))))
+    move = CommandPointUse.MOVE_COMMANDER
+    # Webster rides with b, at (20, 10): b3's nearest point is 10 - 2.36/2 = 8.82" away
+    joined, _ = TURN.step(state, SpendCommandPoint("cb", move, attach_to="b3"))
+    assert joined.commander("cb").attached_to == "b3"
+    with pytest.raises(IllegalActionError, match="beyond his 12"):
+        TURN.step(state, SpendCommandPoint("cb", move, attach_to="b2"))  # 19.4" away
+    rode, events = TURN.step(state, SpendCommandPoint("cb", move, to=(20.0, 22.0)))
+    table = rode.extra.table
+    assert table is not None and rode.commander("cb").attached_to is None
+    assert table.commander_point("cb") == (20.0, 22.0) and "riding to" in events[-1].text
+    with pytest.raises(IllegalActionError, match="beyond his 12"):
+        TURN.step(state, SpendCommandPoint("cb", move, to=(20.0, 22.5)))
+    with pytest.raises(InvalidValueError, match="to="):
+        TURN.step(state, SpendCommandPoint("cb", move, attach_to="b3", to=(20.0, 12.0)))
+    # offered: to the middle of his brigade, (70/3, 50/3), 7.5" off; b2 is not offered
+    offered = [a for a in TURN.legal_actions(state)
+               if isinstance(a, SpendCommandPoint) and a.use is move]
+    assert SpendCommandPoint("cb", move, to=(23.333, 16.667)) in offered
+    assert SpendCommandPoint("cb", move, attach_to="b3") in offered
+    assert SpendCommandPoint("cb", move, attach_to="b2") not in offered
+    assert TURN.is_sampled(state, SpendCommandPoint("cb", move, to=(21.0, 11.0)))

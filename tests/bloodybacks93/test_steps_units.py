@@ -111,6 +111,8 @@ def test_rally_move_manoeuvre_and_command_points() -> None:
     assert state.unit("b3").formation is Formation.LIMBERED
     state, _ = step(state, SpendCommandPoint("cb", CommandPointUse.EXTRA_ACTION, "b3"))
     assert [e.actions for e in state.extra.activated if e.unit_id == "b3"] == [1]
+    with pytest.raises(InvalidValueError, match="to="):  # no table: no point to ride to
+        step(state, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER, to=(1.0, 2.0)))
     state, _ = step(state, SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER,
                                              attach_to="b1"))
     assert state.commander("cb").attached_to == "b1"

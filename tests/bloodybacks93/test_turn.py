@@ -90,6 +90,8 @@ def _listed_and_accepted(states: list[State], pool: set[Action]) -> None:
         listed = set(TURN.legal_actions(state))
         assert listed <= pool
         for action in pool:
+            if action not in listed and TURN.is_sampled(state, action):
+                continue  # a point a commander rides to: any within reach is legal (B60)
             assert TURN.is_legal(state, action) == (action in listed), (state.phase, action)
 
 

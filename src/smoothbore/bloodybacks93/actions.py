@@ -71,6 +71,16 @@ class RoutTest:
     outside_radius: bool = False
 
 
+def _point(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    ok = value is None or (
+        isinstance(value, tuple) and len(value) == 2 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in value))
+    if not ok:
+        raise InvalidValueError(
+            attribute.name, value, "None, or (x, y): where the commander rides to, in inches")
+
+
 def _destination(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     ok = value is None or (
         isinstance(value, tuple) and len(value) == 3 and all(
@@ -159,13 +169,16 @@ class Rally:
 @attrs.frozen
 class SpendCommandPoint:
     """Spend a command point: an extra action for a unit (``unit_id``), or move the commander
-    12" (``attach_to`` a unit id, or None to stand unattached)."""
+    12" (``attach_to`` a unit id, or None to stand unattached). On a table an unattached
+    commander rides ``to`` a point (x, y) within 12" (None: he stays where he stands, leaving
+    the unit he was with), and one attaching reaches a unit within 12"."""
 
     commander_id: str = attrs.field(validator=_ID)
     use: command.CommandPointUse = attrs.field(validator=one_of(*command.CommandPointUse))
     unit_id: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     attach_to: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     outside_radius: bool = False
+    to: tuple[float, float] | None = attrs.field(default=None, validator=_point)
 
 
 @attrs.frozen

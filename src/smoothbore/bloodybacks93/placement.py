@@ -44,20 +44,34 @@ def footprint(unit: Unit, x: float, y: float, facing: float) -> Footprint:
     deployed foot and horse in line, their bases spaced out when separated to a lower density
     than they are based at; a column one base behind another; guns unlimbered side by side,
     limbered one behind another (B51)."""
+    bases, frontage, depth, layout, spacing = _shape(unit)
+    return Footprint(unit.id, x, y, facing, bases, frontage, depth, layout, spacing=spacing,
+                     side=unit.side, label=unit.name)
+
+
+Shape = tuple[int, float, float, Layout, float | None]
+
+
+def _shape(unit: Unit) -> Shape:
+    """The unit's bases, their frontage and depth, their layout and the spacing between
+    them (``footprint``)."""
     bases = bases_of(unit)
     if unit.is_artillery:
         if unit.formation is Formation.LIMBERED:
-            return Footprint(unit.id, x, y, facing, bases, LIMBER_FRONTAGE, LIMBER_DEPTH,
-                             Layout.LIMBERED, side=unit.side, label=unit.name)
-        return Footprint(unit.id, x, y, facing, bases, BASE_FRONTAGE, GUN_DEPTH,
-                         Layout.DEPLOYED, spacing=0.0, side=unit.side, label=unit.name)
+            return (bases, LIMBER_FRONTAGE, LIMBER_DEPTH, Layout.LIMBERED, None)
+        return (bases, BASE_FRONTAGE, GUN_DEPTH, Layout.DEPLOYED, 0.0)
     depth = HORSE_DEPTH if unit.is_cavalry else FOOT_DEPTH
     if unit.formation is Formation.COLUMN:
-        return Footprint(unit.id, x, y, facing, bases, BASE_FRONTAGE, depth, Layout.COLUMN,
-                         spacing=0.0, side=unit.side, label=unit.name)
+        return (bases, BASE_FRONTAGE, depth, Layout.COLUMN, 0.0)
     gap = BASE_FRONTAGE * (unit.based_density / unit.density - 1)
-    return Footprint(unit.id, x, y, facing, bases, BASE_FRONTAGE, depth, Layout.LINE,
-                     spacing=gap, side=unit.side, label=unit.name)
+    return (bases, BASE_FRONTAGE, depth, Layout.LINE, gap)
+
+
+def fits(unit: Unit, old: Footprint) -> bool:
+    """Whether ``old`` is already the unit's footprint where it stands (``refit`` would give
+    it back)."""
+    return (old.bases, old.frontage, old.depth, old.formation, old.spacing,
+            old.side, old.label) == (*_shape(unit), unit.side, unit.name)
 
 
 def refit(unit: Unit, old: Footprint) -> Footprint:
@@ -105,11 +119,9 @@ def in_step(table: Table, units: tuple[Unit, ...], commanders: tuple[Commander, 
     refitted = []
     for unit in units:
         old = current.units.get(unit.id)
-        if old is None:
+        if old is None or fits(unit, old):
             continue
-        new = refit(unit, old)
-        if new != old:
-            refitted.append(onto(current, new))
+        refitted.append(onto(current, refit(unit, old)))
     if refitted:
         current = current.placed(*refitted)
     on_table = current.units

@@ -24,6 +24,10 @@ def fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
 
 Retreat = tuple[str, Fate, int]
 """A push back or rout move rolled: the unit, its fate and the inches it goes."""
+Pursuit = tuple[str, int]
+"""A pursuit move rolled: the unit and the inches it goes."""
+Moves = tuple[tuple[Retreat, ...], tuple[Pursuit, ...]]
+"""The moves after a melee: push backs, routs and falls back, then pursuits."""
 
 
 def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> tuple[Retreat, ...]:

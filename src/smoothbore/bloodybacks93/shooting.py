@@ -4,6 +4,7 @@ Shooting; Visibility)."""
 from __future__ import annotations
 
 import enum
+import functools
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -142,8 +143,15 @@ def effective_range(measured: float, *, uphill: bool = False) -> Fraction:
     """Measured range, plus 50% when shooting up a steep hill."""
     if measured < 0:
         raise InvalidValueError("range", measured, "0 or more inches")
-    distance = Fraction(measured).limit_denominator(1000)
+    distance = _inches(measured)
     return distance * Fraction(3, 2) if uphill else distance
+
+
+@functools.lru_cache(maxsize=1024)
+def _inches(measured: float) -> Fraction:
+    """A measured range as a fraction (to a thousandth of an inch): remembered, as the same
+    ranges are measured again for every shot offered and checked."""
+    return Fraction(measured).limit_denominator(1000)
 
 
 def fire_options(unit: Unit, measured: float, *, uphill: bool = False) -> tuple[Fire, ...]:

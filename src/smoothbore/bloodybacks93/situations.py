@@ -32,17 +32,20 @@ from smoothbore.table import (
     TerrainKind,
     charges,
     cover_of,
+    furthest,
     rout,
     route,
     sightings,
+    table_of,
 )
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
 from . import command, movement, shooting
 from .charges import ChargeFacts, Contact
+from .ground_memo import around, by_layout, ground_memo, spanning, within
 from .melee import Fate
 from .placement import refit
-from .reports import Retreat
+from .reports import Moves, Pursuit, Retreat
 from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_VISIBILITY
 from .state import State
 from .units import Formation, Unit, UnitType
@@ -108,13 +111,29 @@ def _sight_memo(table: Table) -> dict[str, Mapping[str, Sighting]]:
 def seen_by(table: Table, firer: str) -> Mapping[str, Sighting]:
     """What ``firer`` sees of every enemy, by target id: all its pairs at once, kept with the
     table (only the units that may shoot are asked about)."""
-    memo = table.derived(_sight_memo)
+    memo = by_layout(table, _sight_memo)
     found = memo.get(firer)
     if found is None:
-        pairs = [(firer, e) for e in table.enemies_of(firer)]
-        found = memo[firer] = {
-            s.target: s for s in sightings(table, pairs, half_angle=HALF_ARC, rules=SIGHT)}
+        found = memo[firer] = _seen_by(table, firer)
     return found
+
+
+def _seen_by(table: Table, firer: str) -> dict[str, Sighting]:
+    """``seen_by`` worked out, each pair's sighting kept for the ground under the two
+    footprints and those of the units between them (``ground_memo``)."""
+    store = table.derived(ground_memo)
+    mine = table.footprint(firer)
+    keys = {}
+    for enemy in table.enemies_of(firer):
+        theirs = table.footprint(enemy)
+        between = within(table, spanning(mine, theirs), (firer, enemy))
+        keys[enemy] = ("sight", mine, theirs, between)
+    found = {e: store.get(k) for e, k in keys.items()}
+    missing = [(firer, e) for e, s in found.items() if s is None]
+    if missing:
+        for seen in sightings(table, missing, half_angle=HALF_ARC, rules=SIGHT):
+            found[seen.target] = store[keys[seen.target]] = seen
+    return found  # type: ignore[return-value]
 
 
 def sighting_of(state: State, firer: str, target: str) -> Sighting:
@@ -226,7 +245,7 @@ class ChargeSituation:
 def charge_facts(state: State, charger: str, target: str) -> ChargeSituation:
     """The situation of a charge by ``charger`` at ``target`` on the state's table (the face
     struck decides the impetus dice for a flank or rear, Determine impetus)."""
-    ahead, face, blocked = _table(state).derived(reaches_of)[(charger, target)]
+    ahead, face, blocked = by_layout(_table(state), reaches_of)[(charger, target)]
     return ChargeSituation(ahead, face, blocked)
 
 
@@ -347,19 +366,12 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
 
 
 def _open_route(table: Table, start: Footprint, point: tuple[float, float]) -> Route | None:
-    """The route of a straight move over open ground touching no terrain and no other unit
-    anywhere along the way (what ``paths.route`` gives for it, without its survey), or None
-    when the way is not that plain."""
+    """The route of a straight move over open ground, the box about where it starts and ends
+    meeting no terrain and no other unit (what ``paths.route`` gives for it, without its
+    survey), or None when the way is not that plain."""
     end = start.moved_to(*point)
-    hull = shapely.convex_hull(shapely.union(start.outline, end.outline))
-    terrain = table.terrain
-    if len(terrain.areas) and len(terrain.area_tree.query(hull, predicate="intersects")):
-        return None
-    if len(terrain.lines) and len(terrain.line_tree.query(hull, predicate="intersects")):
-        return None
-    layout = table.layout
-    if any(layout.footprints[u].unit_id != start.unit_id
-           for u in layout.tree.query(hull, predicate="intersects")):
+    box = spanning(start, end, margin=1e-9)
+    if _meets_terrain(table, box) or within(table, box, (start.unit_id,)):
         return None
     dx, dy = point[0] - start.x, point[1] - start.y
     (fx, fy), _ = start.frame
@@ -368,6 +380,23 @@ def _open_route(table: Table, start: Footprint, point: tuple[float, float]) -> R
     leg = Leg(start.centre, point, length, frozenset(), ())
     return Route(start.unit_id, (start.centre, point), (leg,), (), frozenset(), (), retiring,
                  end, table.holds(end))
+
+
+def _terrain_bounds(table: Table) -> tuple[tuple[float, float, float, float], ...]:
+    """The bounds of every terrain feature of the table (areas and crossed lines)."""
+    terrain = table.terrain
+    found = [tuple(b) for b in shapely.bounds(terrain.areas).tolist()] if len(
+        terrain.areas) else []
+    if len(terrain.lines):
+        found += [tuple(b) for b in shapely.bounds(terrain.lines).tolist()]
+    return tuple(found)
+
+
+def _meets_terrain(table: Table, box: tuple[float, float, float, float]) -> bool:
+    """Whether the box meets the bounds of some terrain feature."""
+    x0, y0, x1, y1 = box
+    return any(a0 <= x1 and a1 >= x0 and b0 <= y1 and b1 >= y0
+               for a0, b0, a1, b1 in table.derived(_terrain_bounds))
 
 
 def moved_footprint(plan: MovePlan, allowed: float) -> Footprint:
@@ -391,7 +420,8 @@ def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 
 def _table(state: State) -> Table:
-    table = state.extra.table
+    """The state's table (``smoothbore.table.table_of``); measuring needs one."""
+    table = table_of(state)
     if table is None:
         raise IllegalActionError("measure", "the battle has no table", RULE_MOVEMENT)
     return table
@@ -424,11 +454,49 @@ def planned(state: State, unit_id: str, to: tuple[float, float, float],
             through: str | None = None, action: object = None) -> MovePlan:
     """``plan_move``, worked out once per table and unit for each destination (the
     candidates of every step and their checks ask the same until a unit moves)."""
-    memo = _table(state).derived(_plans)
-    key = (_mover(state.unit(unit_id)), to, through)
+    table = _table(state)
+    memo = by_layout(table, _plans)
+    unit = state.unit(unit_id)
+    key = (_mover(unit), to, through)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = plan_move(state, unit_id, to, action, through)
+        store = table.derived(ground_memo)
+        kept = ("plan", move_situation(table, unit), to, through)
+        found = store.get(kept)
+        if found is None:
+            found = store[kept] = plan_move(state, unit_id, to, action, through)
+        memo[key] = found
+    return found
+
+
+def reach_of(unit: Unit) -> int:
+    """The furthest one move action can take the unit over any ground (along a road, for
+    columns and limbered guns)."""
+    return max(most_allowed(unit, movement.MoveFacts()),
+               most_allowed(unit, movement.MoveFacts(road=True)))
+
+
+MoveSituation = tuple[MoverKey, Footprint, tuple[Footprint, ...]]
+
+
+def _situation_memo(table: Table) -> dict[MoverKey, MoveSituation]:
+    """The move situations on this table, by unit (filled as moves are planned)."""
+    return {}
+
+
+def move_situation(table: Table, unit: Unit) -> MoveSituation:
+    """Everything a move of the unit on this table reads besides the ground (``plan_move``):
+    the unit, its footprint and the footprints of the units it could meet within its
+    longest move (what a move may not cross or end on; the side in each footprint says
+    whether it is an enemy). A move that succeeds goes no further than that, so another
+    table with the same situation plans it the same."""
+    memo = by_layout(table, _situation_memo)
+    key = _mover(unit)
+    found = memo.get(key)
+    if found is None:
+        mine = table.footprint(unit.id)
+        near = within(table, around(mine, reach_of(unit) + CLEARANCE), (unit.id,))
+        found = memo[key] = (key, mine, near)
     return found
 
 
@@ -439,22 +507,45 @@ _SHORT = 1e-3
 def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float], ...]:
     """A small set of destinations the unit can reach with one move action (B54): straight
     ahead at its full and half allowance, towards the nearest enemy when it lies within 60
-    degrees of its front (stopping an inch short of contact: contact is a charge), a turn in
-    place to face that enemy (as far as the allowance pays for the wheel), and back at half
-    its allowance where it may move backwards. Each is checked as ``check_move`` checks it;
-    those that fail are left out."""
+    degrees of its front (stopping an inch short of contact: contact is a charge) and
+    squaring up to it (``squared_up``), a turn in place to face that enemy (as far as the
+    allowance pays for the wheel), and back at half its allowance where it may move
+    backwards. Each is checked as ``check_move`` checks it; those that fail are left out."""
     table = _table(state)
     unit = state.unit(unit_id)
-    memo = table.derived(_destination_memo)
+    memo = by_layout(table, _destination_memo)
     key = _mover(unit)
     known = memo.get(key)
     if known is None:
-        known = memo[key] = _destinations(state, table, unit)
+        store = table.derived(ground_memo)
+        nearest = nearest_enemy(table, unit.id)
+        kept = ("destinations", move_situation(table, unit), nearest)
+        known = store.get(kept)
+        if known is None:
+            known = store[kept] = _destinations(state, table, unit, nearest)
+        memo[key] = known
     return known
 
 
-def _destinations(state: State, table: Table,
-                  unit: Unit) -> tuple[tuple[float, float, float], ...]:
+def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
+    """The footprint of the enemy nearest the unit (the first by id of those as near) and
+    how far it is; None with no enemy on the table."""
+    enemies = table.enemies_of(unit_id)
+    if not enemies:
+        return None
+    layout = table.layout
+    mine = layout.shapes[layout.index[unit_id]]
+    apart = shapely.distance(mine, layout.shapes[layout.rows(list(enemies))])
+    gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
+    near_id = min(gaps, key=lambda e: (gaps[e], e))
+    return table.footprint(near_id), gaps[near_id]
+
+
+def _destinations(state: State, table: Table, unit: Unit,
+                  nearest: tuple[Footprint, float] | None,
+                  ) -> tuple[tuple[float, float, float], ...]:
+    """``destinations`` worked out: they read the unit's move situation and the nearest
+    enemy (``nearest``)."""
     unit_id = unit.id
     start = table.footprint(unit_id)
     longest = most_allowed(unit, movement.MoveFacts())
@@ -469,17 +560,12 @@ def _destinations(state: State, table: Table,
 
     go(0.0, longest)
     go(0.0, longest / 2)
-    enemies = table.enemies_of(unit_id)
-    if enemies:
-        layout = table.layout
-        mine = layout.shapes[layout.index[unit_id]]
-        apart = shapely.distance(mine, layout.shapes[layout.rows(list(enemies))])
-        gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
-        near_id = min(gaps, key=lambda e: (gaps[e], e))
-        near = table.footprint(near_id)
+    if nearest is not None:
+        near, gap = nearest
         off = normal_degrees(bearing(start.centre, near.centre) - start.facing)
-        if abs(off) <= 60.0 and gaps[near_id] > CLEARANCE + 0.1:
-            go(off, min(longest, gaps[near_id] - CLEARANCE))
+        if abs(off) <= 60.0 and gap > CLEARANCE + 0.1:
+            go(off, min(longest, gap - CLEARANCE))
+            wanted.extend(squared_up(start, near, gap, longest))
         if abs(off) > 5.0:
             most = min(MAX_TURN, math.degrees(longest / max(start.width, 1e-6)))
             turn_by = max(-most, min(most, off))
@@ -495,6 +581,29 @@ def _destinations(state: State, table: Table,
             continue
         found.append(to)
     return tuple(found)
+
+
+SQUARE = 0.5
+"""A unit offset less than this from straight in front of the nearest enemy is not offered
+a move to square up to it (its other moves go there)."""
+
+
+def squared_up(start: Footprint, near: Footprint, gap: float,
+                longest: float) -> list[tuple[float, float, float]]:
+    """A move keeping the facing that ends with the nearest enemy's centre straight ahead
+    (as far sideways as the allowance pays for), closing with the rest of the allowance to an
+    inch short of the gap: where a charge at it may next be made (B56). None when it already
+    stands squarely in front."""
+    (fx, fy), (rx, ry) = start.frame
+    dx, dy = near.x - start.x, near.y - start.y
+    side = dx * rx + dy * ry
+    if abs(side) < SQUARE:
+        return []
+    side = max(-longest, min(longest, side))
+    ahead = max(0.0, min(math.sqrt(max(0.0, longest**2 - side**2)), gap - CLEARANCE))
+    x = start.x + rx * side + fx * ahead
+    y = start.y + ry * side + fy * ahead
+    return [(round(x, 3), round(y, 3), start.facing)]
 
 
 def standing(table: Table, unit_id: str) -> tuple[float, float, float]:
@@ -544,17 +653,41 @@ def _refit_memo(table: Table) -> dict[MoverKey, str]:
 def refit_blocked(table: Table, unit: Unit) -> str:
     """Why the unit cannot take its new formation where it stands ("" when it can): the new
     footprint would leave the table or overlap another unit (B51)."""
-    memo = table.derived(_refit_memo)
+    memo = by_layout(table, _refit_memo)
     key = _mover(unit)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = _refit_blocked(table, unit)
+        new = refit(unit, table.footprint(unit.id))
+        store = table.derived(ground_memo)
+        kept = ("refit", unit.name, new, within(table, spanning(new), (unit.id,)))
+        found = store.get(kept)
+        if found is None:
+            found = store[kept] = _refit_blocked(table, unit, new)
+        memo[key] = found
     return found
 
 
-def _refit_blocked(table: Table, unit: Unit) -> str:
-    old = table.footprint(unit.id)
-    new = refit(unit, old)
+def _refit_as_memo(table: Table) -> dict[tuple[MoverKey, Formation, int, str], str]:
+    """The answers of ``refit_blocked_as`` for this layout (filled as checks ask)."""
+    return {}
+
+
+def refit_blocked_as(table: Table, unit: Unit, formation: Formation, density: int) -> str:
+    """``refit_blocked`` for the unit in ``formation`` at ``density`` (what a manoeuvre would
+    make of it), without making that unit unless the layout has not been asked before."""
+    memo = by_layout(table, _refit_as_memo)
+    key = (_mover(unit), formation, density, unit.name)
+    found = memo.get(key)
+    if found is None:
+        same = formation is unit.formation and density == unit.density
+        after = unit if same else attrs.evolve(unit, formation=formation, density=density)
+        found = memo[key] = refit_blocked(table, after)
+    return found
+
+
+def _refit_blocked(table: Table, unit: Unit, new: Footprint) -> str:
+    """``refit_blocked`` worked out for the unit's new footprint ``new``: it reads the
+    table's size and the footprints that meet its bounds."""
     if not table.holds(new):
         return f"{unit.name} would not fit on the table in its new formation"
     for other in table.unit_ids:
@@ -591,7 +724,7 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     can make over that ground, and each target must be reached by some charger
     (Charges and melee: units enter melee if they can move far enough to make contact)."""
     table = _table(state)
-    reaches = table.derived(reaches_of)
+    reaches = by_layout(table, reaches_of)
     contacts: list[tuple[str, str]] = []
     needs: list[float] = []
     for charger in chargers:
@@ -666,7 +799,7 @@ def in_contact_after(state: State, reaches: tuple[tuple[str, str], ...],
     for charger, target in reaches:
         if charger not in reached or charger not in table.units or target not in table.units:
             continue
-        ahead = table.derived(reaches_of)[(charger, target)][0]
+        ahead = by_layout(table, reaches_of)[(charger, target)][0]
         if ahead is None:
             continue
         start = table.footprint(charger)
@@ -689,7 +822,7 @@ def _charge_memo(table: Table) -> dict[ChargeKey, MeasuredCharge | IllegalAction
 def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str, ...],
                     facts: ChargeFacts, action: object = None) -> MeasuredCharge:
     """``measured_charge``, worked out once per table for the same units and choices."""
-    memo = _table(state).derived(_charge_memo)
+    memo = by_layout(_table(state), _charge_memo)
     key = (tuple(state.unit(c) for c in chargers), targets, facts)
     found = memo.get(key)
     if found is None:
@@ -753,6 +886,40 @@ def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
     return new
 
 
+def pursue(state: State, pursuits: tuple[Pursuit, ...]) -> State:
+    """The pursuit moves rolled made on the table: each pursuer goes straight ahead (towards
+    the enemy it beat) as far as its roll, over ground it may cross, stopping at the table
+    edge and just short of any unit it would meet: a pursuit makes no new contact (Pursuit;
+    B59). Without a table, or with no pursuit, the state as it is."""
+    table = state.extra.table
+    if table is None or not pursuits:
+        return state
+    traces = []
+    for unit_id, length in pursuits:
+        if unit_id not in table.units or state.unit(unit_id).gone:
+            continue
+        start = table.footprint(unit_id)
+        found = furthest(table, unit_id, 0.0, float(length), rates_for(state.unit(unit_id)))
+        go = found.distance
+        if found.stopped_by in table.units:
+            go = max(0.0, go - _SHORT)
+        if go <= 0:
+            continue
+        end = start.advanced(go)
+        traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
+        table = table.placed(end)
+    if not traces:
+        return state
+    return state.with_extra(table=table.with_traces(*table.traces, *traces))
+
+
+def after_melee(state: State, moves: Moves) -> State:
+    """The moves after a melee made on the table: push backs, routs and falls back first
+    (``retreat``), then the pursuits (``pursue``)."""
+    retreats, pursuits = moves
+    return pursue(retreat(state, retreats), pursuits)
+
+
 # --- commanders and woods -----------------------------------------------------------------
 def outside_radius(state: State, commander_id: str | None, unit_id: str) -> bool:
     """Whether the unit lies beyond the commander's radius on the table: 24" from a
@@ -767,8 +934,65 @@ def outside_radius(state: State, commander_id: str | None, unit_id: str) -> bool
         where = table.commander_point(commander_id)
     except InvalidValueError:
         return False
-    gap = float(shapely.distance(table.footprint(unit_id).shape, shapely.Point(*where)))
-    return not command.in_radius(leader, gap)
+    return not command.in_radius(leader, _gap(table, unit_id, where))
+
+
+def commander_reach(state: State, commander_id: str, attach_to: str | None,
+                    to: tuple[float, float] | None) -> str:
+    """Why the commander's 12" move on the table cannot be made ("" when it can): the unit
+    he joins must lie within 12" of where he stands (to its nearest point), and the point he
+    rides to within 12" of it and on the table (Command point tariff: move commander 12"
+    including attaching or detaching; B60)."""
+    table = _table(state)
+    where = table.commander_point(commander_id)
+    most = command.COMMANDER_MOVE
+    if attach_to is not None:
+        if attach_to not in table.units:
+            return f"{attach_to} is not on the table"
+        gap = _gap(table, attach_to, where)
+        if gap > most + 1e-9:
+            return f"{attach_to} is {gap:.1f}\" away: beyond his {most}\" move"
+        return ""
+    if to is None:
+        return ""
+    if not (0 <= to[0] <= table.width and 0 <= to[1] <= table.depth):
+        return f"{to} is off the table"
+    gone = math.dist(where, to)
+    if gone > most + 1e-9:
+        return f"{to} is {gone:.1f}\" away: beyond his {most}\" move"
+    return ""
+
+
+def commander_points(state: State, commander_id: str) -> tuple[tuple[float, float], ...]:
+    """The points offered to a commander riding unattached (``to``): 12" (or less) towards
+    the middle of his brigade's units on the table, when he stands more than an inch from
+    it."""
+    table = _table(state)
+    leader = state.commander(commander_id)
+    where = table.commander_point(commander_id)
+    centres = [table.footprint(u.id).centre for u in state.units
+               if u.brigade == leader.brigade and u.side == leader.side and u.id in table.units]
+    if not centres:
+        return ()
+    mx = sum(c[0] for c in centres) / len(centres)
+    my = sum(c[1] for c in centres) / len(centres)
+    gap = math.dist(where, (mx, my))
+    if gap <= 1.0:
+        return ()
+    share = min(1.0, command.COMMANDER_MOVE / gap)
+    return ((round(where[0] + (mx - where[0]) * share, 3),
+             round(where[1] + (my - where[1]) * share, 3)),)
+
+
+def _gap(table: Table, unit_id: str, point: tuple[float, float]) -> float:
+    """How far the point is from the unit's nearest base (kept for the ground)."""
+    store = table.derived(ground_memo)
+    footprint = table.footprint(unit_id)
+    key = ("gap", footprint, point)
+    found: float | None = store.get(key)
+    if found is None:
+        found = store[key] = float(shapely.distance(footprint.shape, shapely.Point(*point)))
+    return found
 
 
 def _woods_memo(table: Table) -> dict[str, bool]:
@@ -782,8 +1006,13 @@ def stands_in_woods(state: State, unit_id: str) -> bool:
     table = _table(state)
     if unit_id not in table.units:
         return False
-    memo = table.derived(_woods_memo)
+    memo = by_layout(table, _woods_memo)
     found = memo.get(unit_id)
     if found is None:
-        found = memo[unit_id] = cover_of(table, unit_id).stands_in(TerrainKind.DENSE_WOODS)
+        store = table.derived(ground_memo)
+        kept = ("woods", table.footprint(unit_id))
+        found = store.get(kept)
+        if found is None:
+            found = store[kept] = cover_of(table, unit_id).stands_in(TerrainKind.DENSE_WOODS)
+        memo[unit_id] = found
     return found

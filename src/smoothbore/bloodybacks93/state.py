@@ -234,11 +234,6 @@ def due_rout_tests(state: State) -> tuple[str, ...]:
     return tuple(due)
 
 
-def table_of(state: State) -> Table | None:
-    """The table the battle is played on (None: the caller gives the measured facts)."""
-    return state.extra.table
-
-
 def synced(state: State) -> State:
     """The state with its table in step with its units: destroyed units off the table,
     footprints refitted to a changed formation, density, size or sections, commanders' marks

@@ -26,7 +26,7 @@ from .melee import (
     resolve_charge,
 )
 from .options import Options
-from .reports import retire, retire_after_test
+from .reports import Moves, Pursuit, Retreat, retire, retire_after_test
 from .rules import (
     RULE_CHARGES,
     RULE_CHARGING_ROUTERS,
@@ -249,6 +249,8 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
             log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
             moves = () if result.morale is None else retire_after_test(
                 log, result.unit, result.morale.result)
+            if not result.caught:  # the evade move, straight back, then the test's move
+                moves = ((target.id, Fate.FALLS_BACK, result.distance), *moves)
             new = situations.retreat(with_units(new, result.unit), moves)
         else:
             standing.append(target)
@@ -322,7 +324,7 @@ class _Step:
 
     state: State
     fight: _Fight
-    memo: dict[tuple[Unit, ...], State] = attrs.field(factory=dict)
+    memo: dict[tuple[tuple[Unit, ...], Moves], State] = attrs.field(factory=dict)
 
 
 def _begin_step(
@@ -333,43 +335,47 @@ def _begin_step(
                                log)), None
 
 
-def _fight_stage(step: _Step, _: None, *, dice: Dice) -> tuple[Unit, ...]:
-    """The melee, the moves and the pursuit (``melee_and_after``): every unit after."""
+def _fight_stage(step: _Step, _: None, *, dice: Dice) -> tuple[tuple[Unit, ...], Moves]:
+    """The melee, the moves and the pursuit (``melee_and_moves``): every unit after, and the
+    moves rolled."""
     fight = step.fight
-    return melee_and_after(fight.chargers, fight.defenders, fight.facts, fight.options,
+    return melee_and_moves(fight.chargers, fight.defenders, fight.facts, fight.options,
                            fight.pursue, fight.attached, fight.log, dice=dice)
 
 
-Risked = tuple[tuple[Unit, ...], tuple[Commander, ...]]
-"""Every unit after the fight and the commanders hit."""
+Risked = tuple[tuple[Unit, ...], tuple[Commander, ...], Moves]
+"""Every unit after the fight, the commanders hit and the moves rolled."""
 
 
 def _risks_stage(
-    step: _Step, units: tuple[Unit, ...], *, dice: Dice
+    step: _Step, fought: tuple[tuple[Unit, ...], Moves], *, dice: Dice
 ) -> Risked | Roll[Risked]:
     """Risk to every commander attached to a unit that took losses
     (``risk_to_commanders``): the units and the commanders hit. Exact odds take the risks
     as one chance node beside the units, without running the stage once per outcome."""
     fight = step.fight
+    units, moves = fought
     at_risk = _at_risk(fight.chargers + fight.defenders, units, fight.attached)
     if not at_risk:
-        return units, ()
+        return units, (), moves
     if getattr(dice, "exact", False):
         return Roll(risk_to_commanders.check(at_risk, None), risk_to_commanders.name,
-                    risk_to_commanders.rule, functools.partial(_beside, units))
-    return units, risk_to_commanders(at_risk, fight.log, dice=dice)
+                    risk_to_commanders.rule, functools.partial(_beside, fought))
+    return units, risk_to_commanders(at_risk, fight.log, dice=dice), moves
 
 
-def _beside(units: tuple[Unit, ...], hit: tuple[Commander, ...]) -> Risked:
-    return units, hit
+def _beside(fought: tuple[tuple[Unit, ...], Moves], hit: tuple[Commander, ...]) -> Risked:
+    return fought[0], hit, fought[1]
 
 
 def _new_state(step: _Step, value: Risked) -> State:
-    """The state after the fight (the units first, once per distinct units)."""
-    units, hit = value
-    new = step.memo.get(units)
+    """The state after the fight (the units first, once per distinct units), the moves
+    made on the table (``situations.after_melee``)."""
+    units, hit, moves = value
+    new = step.memo.get((units, moves))
     if new is None:
-        new = step.memo[units] = with_units(step.state, *units)
+        new = step.memo[(units, moves)] = situations.after_melee(
+            with_units(step.state, *units), moves)
     return new.with_commanders(*hit) if hit else new
 
 
@@ -405,9 +411,10 @@ def _log(fight: _Fight, dice: Dice) -> Log:
     return fight.log if fight.log is not None else Log(dice)
 
 
-Fought = tuple[tuple[Unit, ...], tuple[Fate, ...], bool, int, tuple[Commander, ...]]
+Fought = tuple[tuple[Unit, ...], tuple[Fate, ...], bool, int, tuple[Commander, ...], Moves]
 """Between the stages: every unit after the melee, its fate, whether the chargers fall
-back, the next unit to move, pursue or risk its commanders, and the commanders hit so far."""
+back, the next unit to move, pursue or risk its commanders, the commanders hit so far, and
+the moves rolled so far (in play only: exact odds have no positions to move)."""
 
 
 def _begin_fight(
@@ -432,30 +439,38 @@ def _melee_stage(fight: _Fight, _: None, *, dice: Dice) -> Fought:
         log.add("melee", f"{names} charge {against}: {_describe(outcome, fight.defenders)}",
                 RULE_CHARGES, fight.chargers[0].id)
     return (outcome.chargers + outcome.defenders, outcome.charger_fates + outcome.defender_fates,
-            outcome.chargers_fall_back, 0, ())
+            outcome.chargers_fall_back, 0, (), NO_MOVES)
 
 
 def _retire_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
-    """Push back and rout moves, a unit at a time (Morale: Push Back move, Rout move)."""
-    units, fates, fall_back, index, hit = value
+    """Push back and rout moves, a unit at a time (Morale: Push Back move, Rout move); the
+    chargers still standing fall back 3" when the enemy stays in contact (Charges and
+    melee)."""
+    units, fates, fall_back, index, hit, moves = value
     while index < len(units):
         unit, fate = units[index], fates[index]
         index += 1
         if fate is Fate.FALLS_BACK or fate is Fate.ROUTS:
-            retire(_log(fight, dice), (unit,), (fate,))
+            rolled = retire(_log(fight, dice), (unit,), (fate,))
+            moves = _kept(fight, moves, rolled, ())
             if index < len(units):
-                return Again((units, fates, fall_back, index, hit))
+                return Again((units, fates, fall_back, index, hit, moves))
     if fall_back and fight.log is not None:
         names = " and ".join(c.name for c in fight.chargers)
         fight.log.add("fall back", f'{names} fall back {FALL_BACK_INCHES}"', RULE_CHARGES,
                       fight.chargers[0].id)
-    return units, fates, fall_back, 0, hit
+        split = len(fight.chargers)
+        back = tuple((u.id, Fate.FALLS_BACK, FALL_BACK_INCHES)
+                     for u, f in zip(units[:split], fates[:split], strict=True)
+                     if f is Fate.HOLDS and not u.gone)
+        moves = _kept(fight, moves, back, ())
+    return units, fates, fall_back, 0, hit, moves
 
 
 def _pursuit_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Again[Fought]:
     """Successful attackers, those holding their ground while an enemy routs, pursue it;
     the winner of a cavalry melee too (Pursuit; B30)."""
-    units, fates, fall_back, index, hit = value
+    units, fates, fall_back, index, hit, moves = value
     if fall_back or not fight.pursue:
         return value
     split = len(fight.chargers)
@@ -468,13 +483,30 @@ def _pursuit_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Agai
             distance = pursuit_distance(unit, dice=dice)
             _log(fight, dice).add("pursuit", f'{unit.name} pursues {distance}"', RULE_PURSUIT,
                                   unit.id)
+            moves = _kept(fight, moves, (), ((unit.id, distance),))
             if index < last:
-                return Again((units, fates, fall_back, index, hit))
-    return units, fates, fall_back, 0, hit
+                return Again((units, fates, fall_back, index, hit, moves))
+    return units, fates, fall_back, 0, hit, moves
+
+
+NO_MOVES: Moves = ((), ())
+
+
+def _kept(fight: _Fight, moves: Moves, retreats: tuple[Retreat, ...],
+          pursuits: tuple[Pursuit, ...]) -> Moves:
+    """The moves so far with these added, in play (a log to report to); exact odds keep
+    none, so that outcomes differing only in the inches moved merge."""
+    if fight.log is None:
+        return moves
+    return (moves[0] + retreats, moves[1] + pursuits)
 
 
 def _fight_result(fight: _Fight, value: Fought) -> tuple[Unit, ...]:
     return value[0]
+
+
+def _fight_moves(fight: _Fight, value: Fought) -> tuple[tuple[Unit, ...], Moves]:
+    return value[0], value[5]
 
 
 melee_and_after: Staged[tuple[Unit, ...]] = Staged(
@@ -484,6 +516,16 @@ melee_and_after: Staged[tuple[Unit, ...]] = Staged(
     and rout moves and the pursuit. The result is every unit after it (the moves are only
     reported). Exact odds compose it stage by stage, so the moves' rolls, which change
     nothing in the state, merge at once instead of multiplying the branches of the step.""",
+)
+
+
+melee_and_moves: Staged[tuple[tuple[Unit, ...], Moves]] = Staged(
+    "melee and what follows, with its moves", RULE_CHARGES, _begin_fight,
+    (_melee_stage, _retire_stage, _pursuit_stage), _fight_moves,
+    doc="""``melee_and_after`` (the same stages), its result every unit after it with the
+    moves rolled in play: the push backs, routs and falls back (``Retreat``) and the
+    pursuits, which a table makes (``situations.after_melee``). Exact odds roll no moves
+    (they have no positions): theirs are always none.""",
 )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log
-from smoothbore.table import ShotTrace
+from smoothbore.table import CommanderMark, ShotTrace
 
 from . import activation as act
 from . import command, deck, movement, shooting, situations
@@ -506,8 +506,8 @@ def check_manoeuvre(state: State, action: Manoeuvre) -> None:
     _check_manoeuvre(action, unit)
     table = state.extra.table
     if table is not None:
-        after, _ = _manoeuvred(unit, action)
-        why = situations.refit_blocked(table, after)
+        formation, density = _formed(unit, action)
+        why = situations.refit_blocked_as(table, unit, formation, density)
         if why:
             raise IllegalActionError(action, why, RULE_TARIFF)
 
@@ -557,10 +557,22 @@ def _check_manoeuvre(action: Manoeuvre, unit: Unit) -> None:
         )
 
 
+def _formed(unit: Unit, action: Manoeuvre) -> tuple[Formation, int]:
+    """The formation and density the unit takes by a checked manoeuvre."""
+    if action.kind is act.ActionKind.LIMBER:
+        flip = Formation.UNLIMBERED if unit.formation is Formation.LIMBERED else Formation.LIMBERED
+        return flip, unit.density
+    if action.kind is act.ActionKind.CHANGE_FORMATION and action.formation is not None:
+        return action.formation, unit.density
+    if action.kind is act.ActionKind.CHANGE_FORMATION and action.density is not None:
+        return unit.formation, action.density
+    return unit.formation, unit.density
+
+
 def _manoeuvred(unit: Unit, action: Manoeuvre) -> tuple[Unit, str]:
     """The unit after a checked manoeuvre, and the words for it."""
     if action.kind is act.ActionKind.LIMBER:
-        flip = Formation.UNLIMBERED if unit.formation is Formation.LIMBERED else Formation.LIMBERED
+        flip, _ = _formed(unit, action)
         after = attrs.evolve(unit, formation=flip)
         text = f"{unit.name}: {'unlimbered' if flip is Formation.UNLIMBERED else 'limbered up'}"
     elif action.kind is act.ActionKind.CHANGE_FORMATION and action.formation is not None:
@@ -817,6 +829,9 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
                 )
         move = command.CommandPointUse.MOVE_COMMANDER
         yield SpendCommandPoint(commander_id, move)
+        if state.extra.table is not None:
+            for point in situations.commander_points(state, commander_id):
+                yield SpendCommandPoint(commander_id, move, to=point)
         for unit in state.units:
             if unit.side == leader.side and not unit.destroyed:
                 yield SpendCommandPoint(commander_id, move, attach_to=unit.id)
@@ -882,6 +897,10 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
         return
     if action.unit_id is not None:
         raise InvalidValueError("unit_id", action.unit_id, "None for a commander's move")
+    if action.to is not None and (state.extra.table is None or action.attach_to is not None):
+        raise InvalidValueError(
+            "to", action.to, "None: only a commander riding unattached on a table rides to a "
+            "point")
     if action.attach_to is not None:
         unit = state.unit(action.attach_to)
         if unit.side != leader.side or unit.destroyed:
@@ -893,6 +912,10 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
             raise IllegalActionError(
                 action, f"{leader.name} is already with {unit.name}", RULE_CP_TARIFF
             )
+    if state.extra.table is not None:
+        why = situations.commander_reach(state, leader.id, action.attach_to, action.to)
+        if why:
+            raise IllegalActionError(action, f"{leader.name}: {why}", RULE_CP_TARIFF)
 
 
 def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log) -> State:
@@ -916,5 +939,11 @@ def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log)
         else:
             where = "rides unattached"
         text = f'{leader.name} moves up to {command.COMMANDER_MOVE}" and {where}'
+        table = state.extra.table
+        if table is not None and action.to is not None:
+            x, y = action.to
+            mark = CommanderMark(leader.id, x, y, side=leader.side, label=leader.name)
+            extra = attrs.evolve(extra, table=table.with_commanders(mark))
+            text += f", riding to ({x:.1f}, {y:.1f})"
     log.add("command point", text, RULE_CP_TARIFF, leader.id)
     return attrs.evolve(new, extra=extra)

@@ -57,6 +57,14 @@ def on_table(handler: Callable[[State, A, Log], State]) -> Callable[[State, A, L
     return apply
 
 
+def sampled(state: State, action: Action) -> bool:
+    """Whether ``action`` is one of a continuous choice that the candidates only sample: on
+    a table, a commander riding to a point. Such an action offered earlier and no longer
+    offered may still be legal (the points offered follow his brigade)."""
+    return (state.extra.table is not None and isinstance(action, SpendCommandPoint)
+            and action.to is not None)
+
+
 TURN: Engine[State, Action] = Engine(
     name="bloodybacks93",
     phases=PHASES,
@@ -96,6 +104,7 @@ TURN: Engine[State, Action] = Engine(
     result=outcome,
     types=(Unit, Commander, Extra, Options),
     rule=RULE_SEQUENCE,
+    sampled=sampled,
 )
 """The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
 ``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""

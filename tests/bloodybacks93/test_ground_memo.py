@@ -1,0 +1,163 @@
+"""Answers kept across the tables of a battle (``ground_memo``, B58): on states of random
+battles they equal the answers worked out afresh on an unremembered copy of the table, and a
+unit moved into the way of a kept answer changes it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+import pytest
+
+from smoothbore.battle import RandomPolicy, play
+from smoothbore.bloodybacks93 import TURN, ground_memo, situations
+from smoothbore.bloodybacks93.placement import refit
+from smoothbore.bloodybacks93.scenarios import example_battle
+from smoothbore.bloodybacks93.state import State, new_battle
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Commander, Formation, Unit
+from smoothbore.table import CommanderMark, Edge, Feature, Footprint, Table
+
+
+def _states(seeds: range, every: int) -> Iterator[State]:
+    """Every ``every``-th state of random battles on the embedded table."""
+    for seed in seeds:
+        state = example_battle(seed)
+        played = play(TURN, state, RandomPolicy(seed))
+        for n, step in enumerate(played.steps):
+            state, _ = TURN.step(state, step.action)
+            if n % every == 0:
+                yield state
+
+
+def _answers(state: State) -> dict[str, object]:
+    """Every kept question asked of the state's table, for every unit on it."""
+    table = state.extra.table
+    assert table is not None
+    found: dict[str, object] = {}
+    for unit_id in table.unit_ids:
+        unit = state.unit(unit_id)
+        found[f"woods {unit_id}"] = situations.stands_in_woods(state, unit_id)
+        found[f"sight {unit_id}"] = {
+            t: (s.distance, s.angle, s.in_arc, s.line_clear, s.base_in_arc, s.base_visible,
+                s.blocked_by, s.units_between, s.cover, s.firer_cover, s.face, s.rise,
+                s.woods, s.line.wkt)
+            for t, s in situations.seen_by(table, unit_id).items()}
+        shapes = ((Formation.LIMBERED, Formation.UNLIMBERED) if unit.is_artillery
+                  else (Formation.DEPLOYED, Formation.COLUMN))
+        for formation in shapes:
+            found[f"refit {unit_id} {formation}"] = situations.refit_blocked(
+                table, attrs.evolve(unit, formation=formation))
+        if unit.gone:
+            continue
+        offered = situations.destinations(state, unit_id)
+        found[f"destinations {unit_id}"] = offered
+        for to in offered:
+            plan = situations.planned(state, unit_id, to)
+            found[f"plan {unit_id} {to}"] = (plan.end, plan.facts, plan.wheel, plan.cost,
+                                             plan.route.points, plan.route.length)
+    return found
+
+
+def _afresh(state: State, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """The answers worked out with nothing remembered: an empty store, a copy of the table
+    with nothing derived."""
+    table = state.extra.table
+    assert table is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(ground_memo, "_STORES", {})
+        return _answers(state.with_extra(table=attrs.evolve(table)))
+
+
+def test_kept_answers_equal_answers_worked_out_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = 0
+    for state in _states(range(4), 7):
+        kept = _answers(state)
+        assert kept == _afresh(state, monkeypatch)
+        compared += len(kept)
+    assert compared > 500
+
+
+BASE_TABLE = Table(48, 48, home_edges={BRITISH: Edge.NEAR, AMERICAN: Edge.FAR})
+
+
+def _battle(places: dict[str, tuple[float, float, float]],
+            features: tuple[Feature, ...] = ()) -> State:
+    units = (Unit("b1", "b1", BRITISH, size=6, density=6),
+             Unit("b2", "b2", BRITISH, size=6, density=6),
+             Unit("a1", "a1", AMERICAN, size=6, density=6))
+    leaders = (Commander("cb", "Webster", BRITISH, attached_to="b1"),
+               Commander("ca", "Stevens", AMERICAN, attached_to="a1"))
+    table = attrs.evolve(BASE_TABLE, features=features, footprints=tuple(
+        Footprint(u, *p, side=BRITISH if u[0] == "b" else AMERICAN) for u, p in places.items()))
+    return new_battle(units, leaders, table=table)
+
+
+def test_a_friend_moved_into_the_way_changes_the_moves_offered() -> None:
+    # b1 moves 6" (12 - density 6) at most: full 6" ahead to y 16, half to 13, back to 7
+    clear = _battle({"b1": (20, 10, 0), "b2": (40, 10, 0), "a1": (20, 40, 180)})
+    assert (20.0, 16.0, 0) in situations.destinations(clear, "b1")
+    # b2 now stands 4" ahead of b1: the full move would end on it, the half move not
+    blocked = _battle({"b1": (20, 10, 0), "b2": (20, 16, 0), "a1": (20, 40, 180)})
+    offered = situations.destinations(blocked, "b1")
+    assert (20.0, 16.0, 0) not in offered and (20.0, 13.0, 0) in offered
+    # a friend far beyond b1's reach changes nothing: the same answer object is kept
+    far = _battle({"b1": (20, 10, 0), "b2": (40, 30, 0), "a1": (20, 40, 180)})
+    assert situations.destinations(far, "b1") is situations.destinations(clear, "b1")
+
+
+def test_a_friend_stepping_between_blocks_a_sight_kept_clear() -> None:
+    clear = _battle({"b1": (20, 10, 0), "b2": (40, 10, 0), "a1": (20, 20, 180)})
+    table = clear.extra.table
+    assert table is not None and situations.seen_by(table, "b1")["a1"].line_clear
+    between = _battle({"b1": (20, 10, 0), "b2": (20, 15, 0), "a1": (20, 20, 180)})
+    inner = between.extra.table
+    assert inner is not None
+    seen = situations.seen_by(inner, "b1")["a1"]
+    assert not seen.line_clear and seen.units_between == ("b2",)
+
+
+def test_a_new_formation_blocked_by_a_friend_is_not_answered_from_an_open_table() -> None:
+    column = attrs.evolve(Unit("b1", "b1", BRITISH, size=24, density=6),
+                          formation=Formation.COLUMN)  # 4 bases one behind another
+    clear = _battle({"b1": (20, 10, 0), "b2": (40, 10, 0), "a1": (20, 40, 180)})
+    table = clear.extra.table
+    assert table is not None and situations.refit_blocked(table, column) == ""
+    # b2 right behind b1: the column's rear bases would stand on it
+    behind = _battle({"b1": (20, 10, 0), "b2": (20, 8, 0), "a1": (20, 40, 180)}).extra.table
+    assert behind is not None
+    assert refit(column, behind.footprint("b1")).bounds[1] < 8
+    assert "overlap b2" in situations.refit_blocked(behind, column)
+
+
+def test_the_store_keeps_few_grounds_and_forgets_past_its_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ground_memo, "_STORES", {})
+    monkeypatch.setattr(ground_memo, "MOST_GROUNDS", 2)
+    monkeypatch.setattr(ground_memo, "MOST_ANSWERS", 3)
+    tables = [Table(10 + n, 10) for n in range(3)]
+    first = ground_memo.ground_memo(tables[0])
+    first.update({1: 1, 2: 2})
+    assert ground_memo.ground_memo(Table(10, 10)) is first  # the same ground, another table
+    ground_memo.ground_memo(tables[1])
+    ground_memo.ground_memo(tables[2])
+    assert ground_memo.ground_memo(tables[0]) == {}  # the oldest ground was let go
+    again = ground_memo.ground_memo(tables[0])
+    again.update({n: n for n in range(4)})
+    assert ground_memo.ground_memo(tables[0]) == {}  # past its size: forgotten
+
+
+def _count(table: Table) -> list[str]:
+    """A query that records being asked (a new list each time it is worked out)."""
+    return [f.unit_id for f in table.footprints]
+
+
+def test_answers_are_kept_per_layout_whatever_the_commanders() -> None:
+    state = _battle({"b1": (20, 10, 0), "b2": (40, 10, 0), "a1": (20, 40, 180)})
+    table = state.extra.table
+    assert table is not None
+    first = ground_memo.by_layout(table, _count)
+    ridden = table.with_commanders(CommanderMark("cb", 30.0, 5.0, side=BRITISH))
+    assert ridden != table and ground_memo.by_layout(ridden, _count) is first
+    moved = table.placed(table.footprint("b2").moved_to(40.0, 12.0))
+    again = ground_memo.by_layout(moved, _count)
+    assert again == first and again is not first
