@@ -119,3 +119,40 @@ def test_a_derived_answer_is_kept_until_a_unit_moves() -> None:
     assert moved.derived(across) == 12 and len(asked) == 2
     copy = pickle.loads(pickle.dumps(table))
     assert copy == table and copy.derived(across) == 10 and len(asked) == 3
+
+
+def _fresh(table: Table) -> Table:
+    return Table(table.width, table.depth, table.measure, table.features, table.footprints,
+                 table.commanders, table.traces, table.home_edges)
+
+
+def test_new_tables_equal_tables_made_afresh_and_share_what_still_holds() -> None:
+    woods = Feature.rectangle("w", "light woods", 30, 30, 6, 6)
+    table = Table(72, 48, features=(woods,), footprints=(unit("A", 10, 10), unit("B", 30, 10)),
+                  commanders=(CommanderMark("gen", 50, 5),))
+    layout, terrain = table.layout, table.terrain
+    moved = table.placed(unit("A", 12, 20))
+    assert moved == _fresh(moved) and hash(moved) == hash(_fresh(moved))
+    assert moved.terrain is terrain and moved.layout is not layout
+    assert moved.layout.footprints == moved.footprints
+    rode = table.with_commanders(CommanderMark("gen", 40, 6))
+    assert rode == _fresh(rode) and rode.layout is layout and rode.units is table.units
+    traced = table.with_traces(MoveTrace("A", ((10, 10), (12, 20))))
+    assert traced == _fresh(traced) and traced.layout is layout
+    assert table.layout is layout and table.footprint("A").y == 10  # never changed
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda t: t.placed(unit("A", 1.5, 10)), "footprints['A']"),
+    (lambda t: t.placed("A"), "Table.footprints"),
+    (lambda t: t.with_commanders(CommanderMark("c", 1, 1, attached_to="Z")),
+     "commanders['c'].attached_to"),
+    (lambda t: t.with_commanders(CommanderMark("c", 100, 1)), "commanders['c']"),
+    (lambda t: t.with_commanders("c"), "Table.commanders"),
+    (lambda t: t.with_traces("A moved"), "Table.traces"),
+])
+def test_new_tables_refuse_what_a_new_table_refuses(change: object, field: str) -> None:
+    table = Table(72, 48, footprints=(unit("A", 10, 10),))
+    with pytest.raises(InvalidValueError) as error:
+        change(table)  # type: ignore[operator]
+    assert error.value.field == field

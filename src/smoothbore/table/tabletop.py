@@ -126,7 +126,11 @@ class Table:
         _unique("Table.features", [f.feature_id for f in self.features])
         _unique("Table.footprints", [f.unit_id for f in self.footprints])
         _unique("Table.commanders", [c.commander_id for c in self.commanders])
-        for footprint in self.footprints:
+        self._check_footprints(self.footprints)
+        self._check_commanders(self.commanders)
+
+    def _check_footprints(self, footprints: Iterable[Footprint]) -> None:
+        for footprint in footprints:
             if not self.holds(footprint):
                 x0, y0, x1, y1 = footprint.bounds
                 raise InvalidValueError(
@@ -134,8 +138,10 @@ class Table:
                     f"a position whose footprint lies on the {_n(self.width)} x "
                     f"{_n(self.depth)} {self.measure.value} table (it spans x {x0:.2f} to "
                     f"{x1:.2f}, y {y0:.2f} to {y1:.2f})")
+
+    def _check_commanders(self, marks: Iterable[CommanderMark]) -> None:
         units = self.units
-        for mark in self.commanders:
+        for mark in marks:
             if mark.attached_to is not None and mark.attached_to not in units:
                 raise InvalidValueError(
                     f"commanders[{mark.commander_id!r}].attached_to", mark.attached_to,
@@ -224,7 +230,7 @@ class Table:
 
     # -- geometry the other modules share -----------------------------------------------------
 
-    @property
+    @functools.cached_property
     def terrain(self) -> TerrainIndex:
         """The terrain arranged for queries."""
         return terrain_index(self.features)
@@ -269,9 +275,32 @@ class Table:
 
     def placed(self, *footprints: Footprint) -> Table:
         """The table with these footprints put down (replacing the units' old ones)."""
-        new = {f.unit_id: f for f in footprints}
+        new = {f.unit_id: f for f in _footprints(footprints)}
+        self._check_footprints(new.values())  # the others were checked when they were put
         kept = [new.pop(f.unit_id, f) for f in self.footprints]
-        return attrs.evolve(self, footprints=(*kept, *new.values()))
+        return self._copy(_GROUND, footprints=(*kept, *new.values()))
+
+    def _copy(self, kept: tuple[str, ...], **changes: Any) -> Table:
+        """This table with ``changes`` (already checked), sharing the cached properties named
+        in ``kept``."""
+        new = object.__new__(Table)
+        put = object.__setattr__
+        for name in _INIT:
+            put(new, name, changes[name] if name in changes else getattr(self, name))
+        put(new, "_derived", {})
+        put(new, "_attrs_cached_hash", None)
+        return self._sharing(new, kept)
+
+    def _sharing(self, new: Table, kept: tuple[str, ...]) -> Table:
+        """``new`` (the same ground) with what this table has already worked out of what
+        the two share: ``kept`` names the cached properties that still hold."""
+        for name in kept:
+            try:
+                value = object.__getattribute__(self, name)
+            except AttributeError:  # not worked out here either
+                continue
+            object.__setattr__(new, name, value)
+        return new
 
     def removed(self, *unit_ids: str) -> Table:
         """The table without these units (and with their commanders riding alone where they
@@ -283,20 +312,21 @@ class Table:
             attrs.evolve(m, attached_to=None, x=self.units[m.attached_to].x,
                          y=self.units[m.attached_to].y)
             if m.attached_to in gone else m for m in self.commanders)
-        return attrs.evolve(
+        return self._sharing(attrs.evolve(
             self, footprints=tuple(f for f in self.footprints if f.unit_id not in gone),
-            commanders=marks)
+            commanders=marks), _GROUND)
 
     def with_commanders(self, *marks: CommanderMark) -> Table:
         """The table with these commanders' marks put down (replacing old ones)."""
-        new = {m.commander_id: m for m in marks}
+        new = {m.commander_id: m for m in _commanders(marks)}
+        self._check_commanders(new.values())
         kept = [new.pop(m.commander_id, m) for m in self.commanders]
-        return attrs.evolve(self, commanders=(*kept, *new.values()))
+        return self._copy(_UNITS, commanders=(*kept, *new.values()))
 
     def with_traces(self, *traces: Trace) -> Table:
         """The table with these traces as the last moves and shots (sharing what was derived
         from this one: the ground and the units are the same)."""
-        new = attrs.evolve(self, traces=traces)
+        new = self._copy(_UNITS, traces=_traces(traces))
         object.__setattr__(new, "_derived", self._derived)
         return new
 
@@ -318,6 +348,13 @@ class Table:
         from .svg import draw  # the drawing module imports this one
 
         return draw(self)
+
+
+_INIT = tuple(f.name for f in attrs.fields(Table) if f.init)
+_GROUND = ("terrain", "rectangle", "diagonal")
+"""What a table works out of its size and terrain alone."""
+_UNITS = (*_GROUND, "units", "layout")
+"""... and of its footprints too."""
 
 
 def _unique(field: str, ids: Iterable[str]) -> None:
