@@ -100,3 +100,13 @@ def test_errors_name_the_field_as_the_caller_wrote_it() -> None:
     with pytest.raises(InvalidValueError) as raised:
         check_deployed(table(A), UNITS, on_table=standing, field="new_battle(table=)")
     assert raised.value.field == "new_battle(table=)"
+
+
+def test_a_book_that_fills_in_sides_may_take_footprints_without_one() -> None:
+    blank = table(A, attrs.evolve(B, side=""))
+    assert check_deployed(blank, UNITS, on_table=standing, blank_sides=True) is blank
+    with pytest.raises(InvalidValueError):
+        check_deployed(blank, UNITS, on_table=standing)
+    with pytest.raises(InvalidValueError):  # a side given must still be the unit's
+        check_deployed(table(A, attrs.evolve(B, side="red")), UNITS, on_table=standing,
+                       blank_sides=True)

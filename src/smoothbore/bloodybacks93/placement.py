@@ -16,7 +16,7 @@ import math
 import attrs
 
 from smoothbore.core import InvalidValueError
-from smoothbore.table import CommanderMark, Footprint, Table
+from smoothbore.table import CommanderMark, Footprint, Table, check_deployed
 from smoothbore.table import Formation as Layout
 
 from .units import Commander, Formation, Unit
@@ -79,10 +79,16 @@ def refit(unit: Unit, old: Footprint) -> Footprint:
     return footprint(unit, old.x, old.y, old.facing)
 
 
+def _standing(unit: Unit) -> bool:
+    """Destroyed units are off the table."""
+    return not unit.destroyed
+
+
 def table_for(units: tuple[Unit, ...], commanders: tuple[Commander, ...], table: Table) -> Table:
     """The table with each unit's footprint made from its bases and formation, at the
     position and facing the given table has for it; every unit not destroyed must be on it.
     Commanders attached to a unit ride with it; others keep the mark given them."""
+    check_deployed(table, units, on_table=_standing, commanders=commanders, blank_sides=True)
     placed = []
     for unit in units:
         if unit.destroyed:

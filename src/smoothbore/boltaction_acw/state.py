@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
-from smoothbore.table import CommanderMark, Table
+from smoothbore.table import CommanderMark, Table, check_deployed
 
 from .carry import carried
 from .charges import ChargeFacts
@@ -154,6 +154,11 @@ def fill_bag(units: tuple[Unit, ...], commanders: tuple[Commander, ...],
     return tuple(sorted(bag))
 
 
+def _standing(unit: Unit) -> bool:
+    """Lost units are off the table."""
+    return not unit.lost
+
+
 def new_battle(
     units: tuple[Unit, ...],
     commanders: tuple[Commander, ...],
@@ -172,7 +177,7 @@ def new_battle(
             raise InvalidValueError("brigade", name, "a brigade of one side")
     holders: tuple[tuple[str, float, float], ...] = ()
     if table is not None:
-        _check_table(table, units)
+        check_deployed(table, units, on_table=_standing)
         table = _commanders_placed(table, units, commanders)
         holders = tuple((u.id, *table.footprint(u.id).centre) for u in units
                         if u.kind is UnitType.CAVALRY and not u.mounted and not u.lost)
@@ -189,23 +194,6 @@ def new_battle(
         phase=DRAW,
         scenario=scenario,
     )
-
-
-def _check_table(table: Table, units: tuple[Unit, ...]) -> None:
-    if not isinstance(table, Table):
-        raise InvalidValueError("table", type(table).__name__, "a smoothbore.table.Table")
-    standing = {u.id: u for u in units if not u.lost}
-    for fp in table.footprints:
-        unit = standing.get(fp.unit_id)
-        if unit is None:
-            raise InvalidValueError("table.footprints", fp.unit_id,
-                                    "the id of a unit in the battle (and not lost)")
-        if fp.side != unit.side:
-            raise InvalidValueError(f"table.footprints[{fp.unit_id!r}].side", fp.side,
-                                    f"{unit.side!r}, the unit's side")
-    missing = sorted(set(standing) - set(table.units))
-    if missing:
-        raise InvalidValueError("table", missing[0], "a table with every unit on it")
 
 
 def _commanders_placed(table: Table, units: tuple[Unit, ...],

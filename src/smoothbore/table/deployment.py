@@ -32,13 +32,15 @@ def check_deployed(
     on_table: Callable[[Any], bool] | None = None,
     commanders: Iterable[Deployed] | None = None,
     measure: Measure | None = None,
+    blank_sides: bool = False,
     field: str = "table",
 ) -> Table:
     """``table`` checked against the battle it is for, and returned.
 
     - it is a ``Table``, in ``measure`` when one is given (McKie measures in millimetres);
     - each footprint names one of ``units`` that may stand on the table (``on_table``; None:
-      every unit), and stands on that unit's side;
+      every unit), and stands on that unit's side (with ``blank_sides``, a footprint may
+      leave its side blank: a book that makes its footprints from its units fills it in);
     - each of those units has a footprint;
     - with ``commanders``, each commander mark names one of them, on his side.
 
@@ -54,7 +56,7 @@ def check_deployed(
         if unit is None:
             raise InvalidValueError(f"{field}.footprints", footprint.unit_id,
                                     _ids("a unit that stands on the table", standing))
-        if footprint.side != unit.side:
+        if footprint.side != unit.side and not (blank_sides and not footprint.side):
             raise InvalidValueError(f"{field}.footprints[{footprint.unit_id!r}].side",
                                     footprint.side, f"{unit.side!r}, the unit's side")
     missing = [u for u in standing if u not in table.units]
