@@ -281,3 +281,234 @@ def test_sampled_choices_are_table_destinations_and_facing_changes() -> None:
     assert not sampled(s, Move("r1")) and not sampled(s, Fire("b1", "r1"))
     bare = s.with_extra(table=None)
     assert not sampled(bare, ChangeFacing("b1", 90.0))
+
+
+# --- the '45: a Highland charge spreading, measured on the table -------------------------------
+def _clans(gap: float, enemy_gap: float) -> State:
+    """Two clans side by side in line, ``gap`` inches between their flanks, the Camerons
+    already in a Highland charge; the enemy line faces the Stewarts, ``enemy_gap`` inches
+    between the two fronts. Phase E, the Jacobites moving."""
+    from smoothbore.core import enter_phase
+    from smoothbore.will_awi.options import FORTY_FIVE, Options
+    from smoothbore.will_awi.phases import E
+
+    camerons = Unit("j1", "Camerons", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE,
+                    highland_charge=True)
+    stewarts = Unit("j2", "Stewarts", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE)
+    foot = Unit("b1", "Continentals", "blue", TroopType.LINE)
+    x2 = 10 + 2 * BASE + gap  # each line is 2 x BASE wide: flank to flank ``gap``
+    places = {"j1": (10.0, 10.0, 0.0), "j2": (x2, 10.0, 0.0),
+              "b1": (x2, 10.0 + BASE + enemy_gap, 180.0)}
+    units = (camerons, stewarts, foot)
+    table = deploy(units, places, width=48, depth=36)
+    s = new_battle(("red", "blue"), units, (Commander("rg", "Charles", "red"),),
+                   table=table, options=Options(variant=FORTY_FIVE))
+    return enter_phase(s, E)
+
+
+def test_a_highland_charge_spreads_to_clans_within_12_inches_measured() -> None:
+    """'45: highlanders within 12" of a Highland charge test to join it. 11.5" between the
+    flanks: offered and accepted; 12.5": neither (the table measures, nearest points)."""
+    from smoothbore.will_awi.actions import SpreadHighlandCharge
+
+    near, far = _clans(11.5, 9.0), _clans(12.5, 9.0)
+    assert SpreadHighlandCharge("j2") in TURN.legal_actions(near)
+    TURN.check(near, SpreadHighlandCharge("j2"))
+    assert SpreadHighlandCharge("j2") not in TURN.legal_actions(far)
+    with pytest.raises(IllegalActionError, match='within 12"'):
+        TURN.check(far, SpreadHighlandCharge("j2"))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(near, SpreadHighlandCharge("j2", in_musket_range=True))
+
+
+def test_musket_range_of_a_spreading_charge_is_measured() -> None:
+    """'45: the test needs a 6 out of musket range, 5-6 within it (6"): the enemy 5.5" from
+    the Stewarts' front puts them in range, 9" does not."""
+    from smoothbore.will_awi.actions import SpreadHighlandCharge
+
+    for enemy_gap, need in ((5.5, 5), (9.0, 6)):
+        s = _clans(11.5, enemy_gap)
+        seen = set()
+        for seed in range(40):
+            tried = attrs.evolve(s, dice=attrs.evolve(s.dice, seed=seed))
+            after, events = TURN.step(tried, SpreadHighlandCharge("j2"))
+            (face,) = events[0].rolls[0].faces
+            assert after.unit("j2").highland_charge is (face >= need)
+            seen.add(face)
+        assert {5, 6} <= seen
+
+
+# --- a demolition's blast, measured on the table ------------------------------------------------
+def test_the_blast_catches_the_units_within_its_radius_measured() -> None:
+    """Demolition: one charge catches the units within 3" of the work. The fieldwork is a 4" x
+    2" rectangle centred on (24, 18); the Continentals' rear edge 2.5" above its top edge
+    (within), the militia's rear edge 4" below its bottom edge (outside): the blast catches
+    the Continentals only; a Detonate naming units is refused (the table measures)."""
+    from smoothbore.core import enter_phase
+    from smoothbore.will_awi.actions import Detonate
+    from smoothbore.will_awi.fortifications import Demolition
+    from smoothbore.will_awi.phases import E
+    from smoothbore.will_awi.state import with_extra
+
+    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
+    places = {"r1": (10.0, 5.0, 0.0), "b1": (24.0, 19.0 + 2.5 + HALF, 0.0),
+              "b2": (24.0, 17.0 - 4.0 - HALF, 180.0)}
+    s = on_table(places, fieldwork, works=(Defence.new(Work.TIMBER_FIELDWORK, "fw"),))
+    s = with_extra(enter_phase(s, E), demolitions=(Demolition("fw", "r1", away=True),))
+    assert Detonate("fw") in TURN.legal_actions(s)
+    assert not any(isinstance(a, Detonate) and a.within for a in TURN.legal_actions(s))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(s, Detonate("fw", frozenset({"b1"})))
+    _, events = TURN.step(s, Detonate("fw"))
+    caught = [e.text for e in events if "blast catches" in e.text]
+    assert len(caught) == 1 and "Continentals" in caught[0] and 'within 3"' in caught[0]
+
+
+# --- bombarding a work, measured on the table ---------------------------------------------------
+def _bombardment(work_at: tuple[float, float]) -> State:
+    """Blue's light gun (one base, deployed) at (24, 5) facing up the table, a redoubt 1" x 2"
+    centred at ``work_at``; red to move, so blue fires in E."""
+    from smoothbore.core import enter_phase
+    from smoothbore.will_awi.phases import E
+
+    gun = Unit("b3", "Guns", "blue", TroopType.LIGHT_GUN)
+    foot = UNITS["r1"]
+    redoubt = Feature.rectangle("rd", "fieldwork", work_at[0], work_at[1], 1.0, 2.0)
+    table = deploy((foot, gun), {"r1": (5.0, 30.0, 180.0), "b3": (24.0, 5.0, 0.0)},
+                   width=48, depth=36, features=(redoubt,))
+    s = new_battle(("red", "blue"), (foot, gun), (Commander("rg", "Webster", "red"),),
+                   table=table, works=(Defence.new(Work.TIMBER_FIELDWORK, "rd"),))
+    return enter_phase(s, E)
+
+
+def test_a_bombardment_is_measured_from_the_gun_to_the_work() -> None:
+    """Fortifications: guns fire ball at works. The redoubt's near edge 18" ahead of the gun's
+    front edge: range 18 (ball, the medium band of light guns), nearly straight ahead; offered
+    and accepted without facts; facts given are refused; a redoubt 60 degrees off the front is
+    out of the arc."""
+    from smoothbore.will_awi.actions import Bombard
+    from smoothbore.will_awi.situations import bombard_facts
+
+    s = _bombardment((24.0, 5.0 + HALF + 18.0 + 1.0))
+    facts = bombard_facts(s, "b3", "rd")
+    assert facts.range_inches == pytest.approx(18.0)
+    assert abs(facts.angle) < 2.0 and not facts.higher_ground
+    assert Bombard("b3", "rd") in TURN.legal_actions(s)
+    _, events = TURN.step(s, Bombard("b3", "rd"))
+    assert "bombards the" in events[-1].text
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(s, Bombard("b3", "rd", FireFacts(18.0)))
+    aside = _bombardment((24.0 + 15.0, 5.0 + HALF + 8.0))  # atan(15 / 8): about 62 degrees
+    assert abs(bombard_facts(aside, "b3", "rd").angle) > 45
+    assert Bombard("b3", "rd") not in TURN.legal_actions(aside)
+    with pytest.raises(IllegalActionError):
+        TURN.check(aside, Bombard("b3", "rd"))
+
+
+# --- engineers and demolition parties stand at the work -----------------------------------------
+def test_engineers_and_demolition_parties_must_stand_at_the_work() -> None:
+    """Field Engineering, Demolition: on a table the unit works within 1" of the work's ground.
+    The foot's front edge 0.5" below a 4" x 2" fieldwork: it may dismantle, build and lay a
+    charge; 3" below: each is refused, saying how far it stands."""
+    from smoothbore.will_awi.actions import Engineer, LayCharge
+
+    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
+    works = (Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)
+    for gap, allowed in ((0.5, True), (3.0, False)):
+        places = {"r1": (24.0, 17.0 - gap - HALF, 0.0), "b1": (40.0, 32.0, 180.0)}
+        s = to_phase(on_table(places, fieldwork, works=works), "C")
+        for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
+                       LayCharge("r1", "fw")):
+            assert (action in TURN.legal_actions(s)) is allowed
+            if allowed:
+                TURN.check(s, action)
+            else:
+                with pytest.raises(IllegalActionError, match='stands 3" from the work'):
+                    TURN.check(s, action)
+
+
+def test_the_layers_move_away_on_the_table() -> None:
+    """Demolition: the layers move away the move after laying; on a table the move names a
+    destination and the footprint goes there (4" straight back from a fieldwork, keeping its
+    facing, retiring: 4 + 3 = 7 of the foot's allowance would be too much, 3" back is 6)."""
+    from smoothbore.will_awi.actions import MoveAway
+    from smoothbore.will_awi.fortifications import Demolition
+    from smoothbore.will_awi.state import with_extra
+
+    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
+    places = {"r1": (24.0, 17.0 - 0.5 - HALF, 0.0), "b1": (40.0, 32.0, 180.0)}
+    s = to_phase(on_table(places, fieldwork,
+                          works=(Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)), "C")
+    s = with_extra(s, demolitions=(Demolition("fw", "r1"),))
+    offered = [a for a in TURN.legal_actions(s) if isinstance(a, MoveAway)]
+    assert MoveAway("r1") in offered and any(a.to is not None for a in offered)
+    here = places["r1"]
+    back = (here[0], here[1] - 3.0, 0.0)
+    after, events = TURN.step(s, MoveAway("r1", to=back))
+    assert after.extra.table is not None
+    assert after.extra.table.footprint("r1").centre == pytest.approx(back[:2])
+    assert after.extra.demolitions[0].away and "to (24.0" in events[0].text
+    with pytest.raises(IllegalActionError, match="needs 7"):
+        TURN.check(s, MoveAway("r1", to=(here[0], here[1] - 4.0, 0.0)))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(s, MoveAway("r1", plan=MovePlan(legs=(Leg(3.0),))))
+    bare = s.with_extra(table=None)
+    with pytest.raises(IllegalActionError, match="needs a table"):
+        TURN.check(bare, MoveAway("r1", to=back))
+
+
+def test_the_move_towards_the_enemy_ends_facing_it_within_charge_reach() -> None:
+    """The Continentals' centre 6" right and 9" ahead of the foot's: 33.7 degrees off its
+    front (within 45). The destination towards them goes the foot's whole 6" along that
+    bearing (it would stop 1" short of them) and faces them: they are then directly ahead,
+    2.2" off, within the foot's charge reach."""
+    import math
+
+    from smoothbore.will_awi.situations import in_charge_reach
+
+    s = to_phase(on_table({"r1": (20, 10, 0), "b1": (26, 19, 180)}), "C")
+    bearing = math.degrees(math.atan2(6, 9))
+    places = destinations(s, UNITS["r1"], 6.0)
+    toward = [p for p in places if p[2] == pytest.approx(bearing, abs=1e-3)]
+    assert len(toward) == 1
+    x, y, _ = toward[0]
+    assert math.degrees(math.atan2(x - 20, y - 10)) == pytest.approx(bearing)
+    plan = plan_of(s, UNITS["r1"], toward[0])
+    assert [leg.inches for leg in plan.legs] == [6.0]
+    assert plan.nearest_enemy == pytest.approx(2.211039)
+    assert plan.facing_change == pytest.approx(bearing, abs=1e-3)
+    after, _ = TURN.step(s, Move("r1", to=toward[0]))
+    assert in_charge_reach(after, UNITS["r1"], "b1")
+
+
+# --- the 18" of a general who falls, measured on the table --------------------------------------
+def test_a_fallen_general_shakes_his_units_within_18_inches_measured() -> None:
+    """Rules - Firing: Risk to Generals: killed or captured, a general shakes the steady units
+    of his command within 18". Greene rides with the Continentals at (10, 10): they and the
+    militia (nearest point 17" from him) are within, the riflemen (19") are not; fire naming
+    the units is refused on a table."""
+    from smoothbore.core import Log, SamplingDice
+    from smoothbore.will_awi.effects import general_risk
+    from smoothbore.will_awi.generals import Risk
+    from smoothbore.will_awi.units import Rank
+
+    units = (attrs.evolve(UNITS["b1"], commander="bb"), attrs.evolve(UNITS["b2"], commander="bb"),
+             attrs.evolve(UNITS["b4"], commander="bb"), UNITS["r1"])
+    # lines face up the table: a line's near flank is BASE from its centre sideways
+    places = {"b1": (10.0, 10.0, 0.0), "b2": (10.0 + 17.0 + BASE, 10.0, 0.0),
+              "b4": (10.0, 10.0 + 19.0 + HALF, 0.0), "r1": (40.0, 32.0, 180.0)}
+    table = deploy(units, places, width=48, depth=36)
+    greene = Commander("bb", "Greene", "blue", Rank.BRIGADIER, attached_to="b1")
+    s = new_battle(("red", "blue"), units, (greene,), table=table)
+    killed = 0
+    for seed in range(150):
+        log = Log(SamplingDice(seed))
+        after = general_risk(s, "b1", Risk.FIRE_LOSS, frozenset(), log)
+        if sum(log.events[0].rolls[0].faces) >= 11:
+            killed += 1
+            assert after.unit("b2").shaken and not after.unit("b4").shaken
+            assert after.unit("b1").shaken  # the unit he rode with: 0" from him
+    assert killed > 0
+    e = to_phase(s, "E")
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(e, Fire("b1", "r1", chain_within_18=frozenset({"b2"})))

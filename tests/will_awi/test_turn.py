@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from smoothbore.core import BattleState, Engine, IllegalActionError, Turn
 from smoothbore.will_awi import RULESET
-from smoothbore.will_awi.actions import ChangeFacing, EndPhase, Fire, Move
+from smoothbore.will_awi.actions import EndPhase, Fire, Move
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.options import FORTY_FIVE, IRELAND_1798, CommandPost, Options
 from smoothbore.will_awi.phases import ORDER
-from smoothbore.will_awi.turn import ACTIONS, TURN
+from smoothbore.will_awi.turn import ACTIONS, TURN, sampled
 from smoothbore.will_awi.units import Nationality, TroopType, Unit
 
 from .turn_helpers import battle, to_phase
@@ -64,8 +64,8 @@ def test_legal_actions_are_exactly_what_step_accepts(name: str, seed: int) -> No
     accepted by step, and every action listed earlier in the battle that is not listed now is
     refused (no trial steps: the candidates are complete over the choices). On a table,
     destinations and facing changes are a continuous choice of which the candidates offer a
-    sample: one offered earlier may still be open, so those are left out of the second
-    half."""
+    sample (``turn.sampled``): one offered earlier may still be open, so those are left out of
+    the second half."""
     rng = random.Random(seed)
     s = RULESET.battle(name)(seed)
     seen: dict[object, None] = {}
@@ -74,10 +74,7 @@ def test_legal_actions_are_exactly_what_step_accepts(name: str, seed: int) -> No
         assert actions and len(set(actions)) == len(actions)
         listed = set(actions)
         for earlier in seen:
-            sampled = s.extra.table is not None and (
-                isinstance(earlier, ChangeFacing)
-                or (isinstance(earlier, Move) and earlier.to is not None))
-            if earlier not in listed and not sampled:
+            if earlier not in listed and not sampled(s, earlier):  # type: ignore[arg-type]
                 with pytest.raises(IllegalActionError):
                     TURN.step(s, earlier)  # type: ignore[arg-type]
         for action in rng.sample(actions, min(3, len(actions))):

@@ -213,11 +213,14 @@ class LayCharge:
 
 @attrs.frozen
 class MoveAway:
-    """C: the layers move away once every charge is laid; the charge goes off in phase E."""
+    """C: the layers move away once every charge is laid; the charge goes off in phase E. On
+    a table the move names its destination (``to``, as for ``Move``; None: it stays) and the
+    table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
     plan: MovePlan = attrs.field(factory=MovePlan)
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
+    to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 
 
 @attrs.frozen
@@ -254,11 +257,12 @@ class Fire:
 
 @attrs.frozen
 class Bombard:
-    """E: guns fire ball at an empty work (``facts`` as for fire; cover is ignored)."""
+    """E: guns fire ball at an empty work (``facts`` as for fire; cover is ignored). On a
+    table ``facts`` is left out (None): the table measures them."""
 
     firer: str = attrs.field(validator=_ID)
     work: str = attrs.field(validator=_ID)
-    facts: FireFacts = attrs.field(validator=_is(FireFacts))
+    facts: FireFacts | None = attrs.field(default=None, validator=_is(FireFacts, optional=True))
 
 
 @attrs.frozen

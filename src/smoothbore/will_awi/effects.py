@@ -14,6 +14,7 @@ from smoothbore.core import Log
 from . import rules
 from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
 from .morale import lose_strength
+from .situations import chain_within
 from .state import State, find_unit
 from .units import Status, Unit
 from .variants import end_highland_charge
@@ -57,7 +58,10 @@ def general_risk(
     state: State, unit_id: str, risk: Risk, chain: frozenset[str], log: Log
 ) -> State:
     """Each general with the unit rolls his risk; killed or captured, he shakes the steady
-    units of his chain of command measured within 18" (``chain``)."""
+    units of his chain of command measured within 18" (``chain``; on a table the table
+    measures them from the unit he rides with, ``situations.chain_within``)."""
+    if state.extra.table is not None:
+        chain = chain_within(state, unit_id)
     for g in state.commanders:
         if not (g.active and g.attached_to == unit_id):
             continue

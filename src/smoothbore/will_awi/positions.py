@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from smoothbore.core import InvalidValueError
-from smoothbore.table import Edge, Footprint, Formation, Table, Trace
+from smoothbore.table import Edge, Footprint, Formation, Table, Trace, deployment
 
 from .units import Formation as UnitFormation
 from .units import TroopType, Unit
@@ -106,18 +106,13 @@ def _kept_on(table: Table, found: Footprint) -> Footprint:
     return found.moved_to(found.x + dx, found.y + dy) if dx or dy else found
 
 
+def _on_table(unit: Unit) -> bool:
+    """Units off the table (not yet arrived, or gone) have no footprint."""
+    return unit.on_table
+
+
 def check_deployed(table: Table, units: tuple[Unit, ...]) -> Table:
     """A battle's table: every unit on the table has a footprint there (by its id, on its
     side) and nothing else stands on it; formations are brought in step with the units."""
-    ids = {u.id: u for u in units}
-    for found in table.footprints:
-        unit = ids.get(found.unit_id)
-        if unit is None:
-            raise InvalidValueError("table.footprints", found.unit_id, "the id of a unit")
-        if found.side != unit.side:
-            raise InvalidValueError(f"table.footprints[{found.unit_id!r}].side", found.side,
-                                    unit.side)
-    for unit in units:
-        if unit.on_table and unit.id not in table.units:
-            raise InvalidValueError("table", unit.id, "a footprint for every unit on the table")
+    deployment.check_deployed(table, units, on_table=_on_table)
     return synced(table, units)

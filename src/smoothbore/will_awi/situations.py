@@ -17,12 +17,14 @@ from types import MappingProxyType
 import attrs
 import numpy as np
 import shapely
+import shapely.ops
+from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import (
     ChargeReach,
     CrossingCost,
-    Destination,
+    Feature,
     Footprint,
     ImpassableError,
     PassageKind,
@@ -44,7 +46,7 @@ from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
 from . import rules
 from .charges import ChargeFacts, Face, charge_reach
-from .firing import Cover, FireFacts, Woods
+from .firing import RANGES, Cover, FireFacts, Woods
 from .fortifications import cover_for_points
 from .movement import (
     CROSSING_COST,
@@ -59,7 +61,7 @@ from .movement import (
 from .options import Options
 from .positions import Place
 from .state import State, illegal
-from .units import Unit
+from .units import Unit, Weapon
 
 MEASURED = "the table measures this: give no measured facts"
 """Why an action carrying measured facts is refused on a table."""
@@ -100,7 +102,7 @@ _MASKS = {TerrainKind.FORD: {TerrainKind.RIVER, TerrainKind.STREAM},
           TerrainKind.BRIDGE: {TerrainKind.RIVER, TerrainKind.STREAM}}
 
 
-# --- the table's answers, once per ground and units ------------------------------------------
+# --- the table's answers, once per ground, units and side ------------------------------------
 def all_sightings(table: Table) -> Mapping[tuple[str, str], Sighting]:
     """What every unit sees of every enemy (by (firer, target))."""
     return MappingProxyType({(s.firer, s.target): s for s in sightings(table, rules=SIGHT)})
@@ -111,6 +113,49 @@ def all_reaches(table: Table) -> Mapping[tuple[str, str], ChargeReach]:
     longest reach; each charger's own reach is compared afterwards."""
     return MappingProxyType({(c.charger, c.target): c
                              for c in charges(table, None, CHARGE_REACH)})
+
+
+def by_side(table: Table) -> dict[tuple[str, str], Mapping[tuple[str, str], object]]:
+    """The answers for one side's units asked so far on this table, by (question, side)."""
+    return {}
+
+
+def _side_pairs(table: Table, side: str) -> list[tuple[str, str]]:
+    return [(f.unit_id, e) for f in table.footprints if f.side == side
+            for e in table.enemies_of(f.unit_id)]
+
+
+def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]:
+    """What every unit of ``firer``'s side sees of every enemy (by (firer, target); the
+    entries of ``all_sightings`` for that side), worked out once per table and side: a
+    phase asks only of the side whose turn it is to fire, turn or charge."""
+    found = table.units.get(firer)
+    if found is None:
+        return MappingProxyType({})
+    memo = table.derived(by_side)
+    key = ("sightings", found.side)
+    known = memo.get(key)
+    if known is None:
+        pairs = _side_pairs(table, found.side)
+        known = memo[key] = MappingProxyType(
+            {(s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
+    return known  # type: ignore[return-value]
+
+
+def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeReach]:
+    """How every unit of ``charger``'s side could charge every enemy (the entries of
+    ``all_reaches`` for that side), worked out once per table and side."""
+    found = table.units.get(charger)
+    if found is None:
+        return MappingProxyType({})
+    memo = table.derived(by_side)
+    key = ("reaches", found.side)
+    known = memo.get(key)
+    if known is None:
+        pairs = _side_pairs(table, found.side)
+        known = memo[key] = MappingProxyType(
+            {(c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
+    return known  # type: ignore[return-value]
 
 
 def table_of(state: State) -> Table:
@@ -135,7 +180,7 @@ def shot_facts(state: State, firer: str, target: str, action: object = None) -> 
     """Range (nearest points), arc, sight, woods and cover of ``firer``'s fire at
     ``target``: an IllegalActionError when the two are not enemies on the table."""
     table = table_of(state)
-    found = table.derived(all_sightings).get((firer, target))
+    found = sightings_of(table, firer).get((firer, target))
     if found is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     cover, work = target_cover(state, found)
@@ -214,8 +259,8 @@ def charge_facts(state: State, charger: str, target: str,
     target is behind an obstacle (as the charger sees it), in a building or a fieldwork it
     holds, and whether the charge goes over the obstacle or uphill."""
     table = table_of(state)
-    reach = table.derived(all_reaches).get((charger, target))
-    seen = table.derived(all_sightings).get((charger, target))
+    reach = reaches_of(table, charger).get((charger, target))
+    seen = sightings_of(table, charger).get((charger, target))
     if reach is None or seen is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
     held = seen.cover.holds
@@ -233,7 +278,7 @@ def charge_facts(state: State, charger: str, target: str,
 
 def in_charge_reach(state: State, charger: Unit, target: str) -> bool:
     """The target is directly ahead within the charger's reach, nothing in the way."""
-    found = table_of(state).derived(all_reaches).get((charger.id, target))
+    found = reaches_of(table_of(state), charger.id).get((charger.id, target))
     return (found is not None and found.ahead is not None and not found.blocked_by
             and found.ahead <= charge_reach(charger) + 1e-9)
 
@@ -261,15 +306,74 @@ def _terrain(kinds: frozenset[TerrainKind], rates: RateTable) -> tuple[Terrain, 
     return found or (Terrain.OPEN,)
 
 
+# A unit's moves read the ground, the unit itself, every enemy (the nearest one and the 1"
+# kept from each) and the friends within its reach: nothing else on the table. The answers
+# are kept by exactly that (``Around``), so that when a friend elsewhere moves, or a step
+# changes nothing on the table, the rest of the side's moves are not worked out again.
+_MARGIN = 2.0
+"""Slack beyond a unit's reach within which a friend is read: the 1" kept from the enemy
+and more (a friend further off cannot be touched, crossed or turned into)."""
+
+
+@attrs.frozen(cache_hash=True)
+class Around:
+    """What a move of ``unit`` from ``here`` can depend on: the ground (table size and
+    features), the ``options``, and the footprints ``near`` (the unit's own, every enemy's,
+    and each friend's within the reach asked). ``table`` is the table they were read from,
+    which is not compared: two tables with the same ``Around`` give the same moves."""
+
+    ground: tuple[float, float, object, tuple[Feature, ...]]
+    unit: Unit
+    options: Options
+    near: tuple[Footprint, ...]
+    table: Table = attrs.field(eq=False, hash=False, repr=False)
+
+
+@functools.lru_cache(maxsize=8192)
+def _half_diagonal(footprint: Footprint) -> float:
+    return 0.5 * math.hypot(footprint.width, footprint.length)
+
+
+def around(table: Table, unit: Unit, options: Options,
+           lanes: tuple[tuple[float, float], ...]) -> Around:
+    """What moves of ``unit`` straight along ``lanes`` (each the (dx, dy) its centre
+    travels, keeping its facing) or turning where it stands can depend on: the friends
+    within ``_MARGIN`` of a lane's swept outline or of the circle its corners sweep."""
+    here = table.footprint(unit.id)
+    side = here.side
+    turning = _half_diagonal(here) + _MARGIN
+    x0, y0, x1, y1 = _box(here)
+    x0 += min(0.0, *(dx for dx, _ in lanes)) - _MARGIN
+    x1 += max(0.0, *(dx for dx, _ in lanes)) + _MARGIN
+    y0 += min(0.0, *(dy for _, dy in lanes)) - _MARGIN
+    y1 += max(0.0, *(dy for _, dy in lanes)) + _MARGIN
+    near = []
+    for f in table.footprints:
+        if f.unit_id == here.unit_id or (side and f.side and f.side != side) or (
+                math.hypot(f.x - here.x, f.y - here.y) <= turning + _half_diagonal(f)):
+            near.append(f)
+            continue
+        a0, b0, a1, b1 = _box(f)
+        if a0 > x1 or a1 < x0 or b0 > y1 or b1 < y0:
+            continue
+        if not all(_swept_apart(here, dx, dy, f, _MARGIN) for dx, dy in lanes):
+            near.append(f)
+    ground = (table.width, table.depth, table.measure, table.features)
+    return Around(ground, unit, options, tuple(near), table)
+
+
 def plan_of(state: State, unit: Unit, to: Place, action: object = None) -> MovePlan:
     """The move plan of the unit's route to ``to`` (its centre in a straight line, then
     facing ``to[2]``): the legs over the ground, the lines crossed, the buildings entered and
     left, friends passed through, retiring, the facing change and the nearest enemy at the
     end, for the book's own check of the allowance (``movement.check_move``). Ground or a
     line the unit cannot cross is an ImpassableError naming the feature; passing through an
-    enemy or ending off the table an IllegalActionError. Worked out once per table, unit and
+    enemy or ending off the table an IllegalActionError. Worked out once per ``Around`` and
     destination (the check and the handler share it)."""
-    found = _plan(table_of(state), unit, to, state.options)
+    table = table_of(state)
+    here = table.footprint(unit.id)
+    lane = (to[0] - here.x, to[1] - here.y)
+    found = _plan(around(table, unit, state.options, (lane,)), to)
     if isinstance(found, ImpassableError):
         raise ImpassableError(action, found.feature, found.kind, found.rule)
     if isinstance(found, IllegalActionError):
@@ -278,8 +382,33 @@ def plan_of(state: State, unit: Unit, to: Place, action: object = None) -> MoveP
 
 
 @functools.lru_cache(maxsize=4096)
-def _plan(table: Table, unit: Unit, to: Place,
-          options: Options) -> MovePlan | IllegalActionError:
+def _plan(near: Around, to: Place) -> MovePlan | IllegalActionError:
+    return plan_on(near.table, near.unit, to, near.options)
+
+
+def plan_on(table: Table, unit: Unit, to: Place,
+            options: Options) -> MovePlan | IllegalActionError:
+    """``plan_of`` worked out afresh on ``table`` (the error returned, not raised): a
+    straight move over bare ground that touches no other unit is read off the positions
+    (``open_move``), any other from the table's route."""
+    here = table.footprint(unit.id)
+    x, y, facing = to
+    dx, dy = x - here.x, y - here.y
+    (fx, fy), _ = here.frame
+    ahead = dx * fx + dy * fy
+    if (dx == 0 and dy == 0) or abs(ahead) > 1e-6 * max(1.0, math.hypot(dx, dy)):
+        end = here.moved_to(x, y, facing)
+        if table.holds(end) and open_move(table, here, dx, dy):
+            length = math.dist(here.centre, (x, y))
+            return _plan_read(table, unit, here, end, (
+                (Leg(round(length, 6), (Terrain.OPEN,)),) if length > 1e-9 else ()),
+                (), ahead < 0 and not (dx == 0 and dy == 0), 0, facing)
+    return plan_routed(table, unit, to, options)
+
+
+def plan_routed(table: Table, unit: Unit, to: Place,
+                options: Options) -> MovePlan | IllegalActionError:
+    """``plan_of`` from the table's route to ``to``."""
     rates = rate_table(unit, options)
     here = table.footprint(unit.id)
     try:
@@ -309,7 +438,16 @@ def _plan(table: Table, unit: Unit, to: Place,
     if enemies:
         return IllegalActionError(None, f"{unit.name} cannot pass through the enemy "
                                   f"{enemies[0]}", rules.MOVEMENT)
-    turned = normal_degrees(to[2] - here.facing)
+    return _plan_read(table, unit, here, end, legs, tuple(crossings), path.retiring,
+                      len(path.units_crossed), to[2])
+
+
+def _plan_read(table: Table, unit: Unit, here: Footprint, end: Footprint,
+               legs: tuple[Leg, ...], crossings: tuple[Crossing, ...], retiring: bool,
+               passes: int, facing: float) -> MovePlan | IllegalActionError:
+    """The plan of a route's legs and crossings: the turn's room and the nearest enemy at
+    the end read off the table."""
+    turned = normal_degrees(facing - here.facing)
     if abs(turned) > 1e-6 and not legs:
         struck = _turn_blocked(table, unit.id, turned)
         if struck:
@@ -317,13 +455,160 @@ def _plan(table: Table, unit: Unit, to: Place,
     nearest = _nearest_enemy(table, unit.id, end)
     return MovePlan(
         legs=legs,
-        crossings=tuple(crossings),
-        retiring=path.retiring,
-        passes_through=len(path.units_crossed),
+        crossings=crossings,
+        retiring=retiring,
+        passes_through=passes,
         enemy_within_24=nearest is not None and nearest <= 24,
         facing_change=round(turned, 6),
         nearest_enemy=None if nearest is None else min(round(nearest, 6), 1e6),
     )
+
+
+# --- a straight move over bare ground, read off the positions -----------------------------
+_APART = 1e-7
+"""How far apart (inches) two shapes must be to count as apart without the table's exact
+test: closer, the table's route decides."""
+
+
+@functools.lru_cache(maxsize=64)
+def _ground(features: tuple[Feature, ...]) -> BaseGeometry | None:
+    """Every feature's ground (areas and lines) as one prepared shape (None: bare table)."""
+    if not features:
+        return None
+    union = shapely.union_all([f.area for f in features])
+    shapely.prepare(union)
+    return union
+
+
+@functools.lru_cache(maxsize=8192)
+def _corners(f: Footprint) -> list[Point]:
+    """The outline's corners in plain floats (the list is shared: never changed)."""
+    (fx, fy), (rx, ry) = bearing_vectors(f.facing)
+    w, h = f.width / 2, f.length / 2
+    x, y = f.x, f.y
+    return [(x + u * rx + v * fx, y + u * ry + v * fy)
+            for u, v in ((-w, h), (w, h), (w, -h), (-w, -h))]
+
+
+@functools.lru_cache(maxsize=8192)
+def _box(f: Footprint) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of the outline's corners."""
+    xs = [x for x, _ in _corners(f)]
+    ys = [y for _, y in _corners(f)]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@functools.lru_cache(maxsize=64)
+def _ground_boxes(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
+                                                           ...]:
+    """The bounds of every feature's ground."""
+    return tuple(tuple(map(float, f.area.bounds)) for f in features)  # type: ignore[misc]
+
+
+def _hull(points: list[Point]) -> list[Point]:
+    """The convex hull of a few points, anticlockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+@functools.lru_cache(maxsize=1024)
+def _axes(facing: float) -> tuple[Point, Point]:
+    """The forward and right unit vectors of a facing."""
+    return bearing_vectors(facing)
+
+
+def _swept_apart(here: Footprint, dx: float, dy: float, other: Footprint,
+                 gap: float) -> bool:
+    """The outline swept by (dx, dy) and ``other``'s outline are more than ``gap`` apart
+    along one of their edges' normals (the separating axis test; False: they may not be)."""
+    mine, theirs = _corners(here), _corners(other)
+    axes = [*_axes(here.facing), *_axes(other.facing)]
+    length = math.hypot(dx, dy)
+    if length > 0:
+        axes.append((-dy / length, dx / length))
+    for ax, ay in axes:
+        along = dx * ax + dy * ay
+        pa = [x * ax + y * ay for x, y in mine]
+        pb = [x * ax + y * ay for x, y in theirs]
+        if (min(pb) - max(pa) - max(0.0, along) > gap
+                or min(pa) + min(0.0, along) - max(pb) > gap):
+            return True
+    return False
+
+
+def open_move(table: Table, here: Footprint, dx: float, dy: float, *,
+              swept_ground: bool = False) -> bool:
+    """Whether the unit's straight move by (dx, dy) keeping its facing is open: it stays
+    apart from every other unit, and its centre's line (the whole swept outline with
+    ``swept_ground``) keeps off every feature, so that its route is one leg of open ground
+    with nothing crossed or passed. Tested in plain floats and with one question of the
+    ground; False where that cannot tell."""
+    x0, y0, x1, y1 = _box(here)
+    x0, x1 = x0 + min(0.0, dx), x1 + max(0.0, dx)
+    y0, y1 = y0 + min(0.0, dy), y1 + max(0.0, dy)
+    gap = _APART
+    for other in table.footprints:
+        if other.unit_id == here.unit_id:
+            continue
+        a0, b0, a1, b1 = _box(other)
+        if a0 - x1 > gap or x0 - a1 > gap or b0 - y1 > gap or y0 - b1 > gap:
+            continue
+        if not _swept_apart(here, dx, dy, other, gap):
+            return False
+    if not swept_ground:
+        x0, x1 = here.x + min(0.0, dx), here.x + max(0.0, dx)
+        y0, y1 = here.y + min(0.0, dy), here.y + max(0.0, dy)
+    near = [i for i, (a0, b0, a1, b1) in enumerate(_ground_boxes(table.features))
+            if not (a0 - x1 > 1e-6 or x0 - a1 > 1e-6 or b0 - y1 > 1e-6 or y0 - b1 > 1e-6)]
+    if not near:
+        return True
+    ground = _ground(table.features)
+    shape: BaseGeometry
+    if swept_ground:
+        start = _corners(here)
+        shape = shapely.Polygon(_hull([*start, *((x + dx, y + dy) for x, y in start)]))
+    else:
+        shape = _line(here, dx, dy)
+    return ground is None or not shapely.dwithin(shape, ground, 1e-6)
+
+
+def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
+    """The line the centre moves along (a point when it does not move)."""
+    if dx == 0 and dy == 0:
+        return shapely.Point(here.x, here.y)
+    return shapely.LineString([(here.x, here.y), (here.x + dx, here.y + dy)])
+
+
+def _enters_ground(table: Table, here: Footprint, dx: float, dy: float) -> bool:
+    """The centre's line goes into a feature or across a line (their insides meet): its
+    route has more than one leg of open ground, or a passage."""
+    ground = _ground(table.features)
+    return ground is not None and bool(
+        shapely.relate_pattern(_line(here, dx, dy), ground, "T********"))
+
+
+def _clear_of_enemies(table: Table, unit_id: str, end: Footprint, gap: float) -> bool:
+    """Every enemy is more than ``gap`` from ``end`` (by their outlines; False: it may
+    not be)."""
+    units = table.units
+    return all(_swept_apart(end, 0.0, 0.0, units[e], gap + _APART)
+               for e in table.enemies_of(unit_id))
 
 
 def known_routes(table: Table) -> dict[tuple[str, Point], Route]:
@@ -347,38 +632,71 @@ def _nearest_enemy(table: Table, unit_id: str, at: Footprint | None = None) -> f
     enemies = table.enemies_of(unit_id)
     if not enemies:
         return None
-    layout = table.layout
-    own = layout.shapes[layout.index[unit_id]] if at is None else at.shape
-    return float(shapely.distance(own, layout.shapes[layout.rows(enemies)]).min())
+    units = table.units
+    own = (units[unit_id] if at is None else at).shape
+    return float(shapely.distance(own, [units[e].shape for e in enemies]).min())
 
 
 @functools.lru_cache(maxsize=2048)
-def _destinations(table: Table, unit: Unit, allowance: float, options: Options,
-                  enemies: tuple[str, ...]) -> tuple[Place, ...]:
+def _destinations(near: Around, allowance: float) -> tuple[Reach | Place, ...]:
+    return destinations_on(near.table, near.unit, allowance, near.options)
+
+
+def destinations_on(table: Table, unit: Unit, allowance: float,
+                    options: Options) -> tuple[Reach | Place, ...]:
+    """``destinations`` worked out afresh on ``table``: each place as the Reach whose point
+    it is (with its route, when one was asked), or as a place where the unit turns."""
     here = table.footprint(unit.id)
-    found: list[Place] = []
+    found: list[Reach | Place] = []
     ahead = _go(table, unit, options, 0.0, allowance, allowance)
-    _add(found, here, ahead, 1.0, table)
-    _add(found, here, ahead, 0.5, table)
-    if enemies:
-        layout = table.layout
-        gaps = shapely.distance(layout.shapes[layout.index[unit.id]],
-                                layout.shapes[layout.rows(enemies)])
-        nearest = table.footprint(enemies[int(gaps.argmin())])
-        bearing = math.degrees(math.atan2(nearest.x - here.x, nearest.y - here.y))
-        off = normal_degrees(bearing - here.facing)
+    _add(found, here, ahead, 1.0)
+    _add(found, here, ahead, 0.5)
+    toward = _toward(table, here)
+    if toward is not None:
+        bearing, off = toward
         if abs(off) <= 45 and abs(off) > 1:
-            _add(found, here, _go(table, unit, options, off, allowance, allowance), 1.0, table)
+            toward_enemy = _go(table, unit, options, off, allowance, allowance)
+            facing = round(normal_degrees(bearing) % 360.0, 3)
+            faced = here.moved_to(*toward_enemy.point, facing)
+            nearest = _nearest_enemy(table, unit.id, faced)
+            if table.holds(faced) and (nearest is None or round(nearest, 6) >= 1.0):
+                toward_enemy = attrs.evolve(toward_enemy, facing=facing)
+            _add(found, here, toward_enemy, 1.0)
         elif abs(off) > 45:
             found.append((here.x, here.y, round(normal_degrees(bearing) % 360.0, 3)))
     back = allowance - retire_deduction(unit)
     if back > 0:
-        _add(found, here, _go(table, unit, options, 180.0, back, allowance), 1.0, table)
+        _add(found, here, _go(table, unit, options, 180.0, back, allowance), 1.0)
     return tuple(found)
 
 
+@attrs.frozen
+class Reach:
+    """How far a move goes: the ``point`` its centre reaches, the ``distance`` gone, the
+    table's ``route`` there when one was asked (None: read off the positions), and the
+    ``facing`` it ends with (None: as it stood)."""
+
+    point: Point
+    distance: float
+    route: Route | None
+    facing: float | None = None
+
+
+def _toward(table: Table, here: Footprint) -> tuple[float, float] | None:
+    """The bearing of the nearest enemy's centre and how far it is off the unit's front
+    (None: no enemy on the table)."""
+    enemies = table.enemies_of(here.unit_id)
+    if not enemies:
+        return None
+    units = table.units
+    gaps = shapely.distance(here.shape, [units[e].shape for e in enemies])
+    nearest = units[enemies[int(gaps.argmin())]]
+    bearing = math.degrees(math.atan2(nearest.x - here.x, nearest.y - here.y))
+    return bearing, normal_degrees(bearing - here.facing)
+
+
 def _go(table: Table, unit: Unit, options: Options, heading: float, budget: float,
-        allowance: float) -> Destination:
+        allowance: float) -> Reach:
     """How far the unit goes towards ``heading`` with ``budget``: the whole way when the
     straight route is open ground the move pays for and ends clear of the enemy (one route
     asked), else as far as ``furthest`` finds."""
@@ -387,39 +705,101 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
     point = (here.x + dx * budget, here.y + dy * budget)
     end = here.moved_to(*point)
     if table.holds(end):
-        path = _route(table, unit.id, point)
+        if (open_move(table, here, dx * budget, dy * budget)
+                and _clear_of_enemies(table, unit.id, end, 1.0)):
+            return Reach(point, budget, None)
         nearest = _nearest_enemy(table, unit.id, end)
-        if (not path.legs[1:] and not path.legs[0].kinds and not path.passages
-                and not path.units_crossed and (nearest is None or nearest >= 1.0)):
-            return Destination(heading, point, budget, budget, "allowance", path)
+        if (nearest is None or nearest >= 1.0) and not _enters_ground(
+                table, here, dx * budget, dy * budget):
+            path = _route(table, unit.id, point)
+            if (not path.legs[1:] and not path.legs[0].kinds and not path.passages
+                    and not path.units_crossed):
+                return Reach(point, budget, path)
+    else:
+        limit = _edge_limit(table, here, dx, dy)
+        if limit < budget and _open_to(table, here, dx * limit, dy * limit):
+            return Reach((here.x + dx * limit, here.y + dy * limit), limit, None)
     rates = rate_table(unit, options)
-    return furthest(table, unit.id, heading, budget, rates, full_move=allowance,
-                    clearance=1.0)
+    where = furthest(table, unit.id, heading, budget, rates, full_move=allowance,
+                     clearance=1.0)
+    return Reach(where.point, where.distance, where.route)
 
 
-def _add(found: list[Place], here: Footprint, where: Destination, share: float,
-         table: Table) -> None:
+def _edge_limit(table: Table, here: Footprint, dx: float, dy: float) -> float:
+    """How far the footprint goes along (dx, dy) staying on the table (as ``furthest``
+    measures it)."""
+    x0, y0, x1, y1 = here.bounds
+    limits = [math.inf]
+    if dx > 1e-9:
+        limits.append((table.width - x1) / dx)
+    elif dx < -1e-9:
+        limits.append(-x0 / dx)
+    if dy > 1e-9:
+        limits.append((table.depth - y1) / dy)
+    elif dy < -1e-9:
+        limits.append(-y0 / dy)
+    return max(0.0, min(limits))
+
+
+def _open_to(table: Table, here: Footprint, dx: float, dy: float) -> bool:
+    """The move by (dx, dy) is open (``open_move``) and passes more than 1" from every
+    enemy: ``furthest`` would find nothing in its way before it."""
+    units = table.units
+    return open_move(table, here, dx, dy, swept_ground=True) and all(
+        _swept_apart(here, dx, dy, units[e], 1.0 + _APART) for e in table.enemies_of(here.unit_id))
+
+
+def _place(here: Footprint, found: Reach | Place) -> Place:
+    if isinstance(found, Reach):
+        return (*found.point, here.facing if found.facing is None else found.facing)
+    return found
+
+
+def _add(found: list[Reach | Place], here: Footprint, where: Reach, share: float) -> None:
     go = where.distance * share
     if go < 0.5:
         return
+    item: Reach | Place
     if share == 1.0:
-        table.derived(known_routes).setdefault((here.unit_id, where.point), where.route)
-        point = (*where.point, here.facing)
+        item = where
     else:
         dx, dy = where.point[0] - here.x, where.point[1] - here.y
-        point = (here.x + dx * share, here.y + dy * share, here.facing)
-    if point not in found:
-        found.append(point)
+        item = (here.x + dx * share, here.y + dy * share, here.facing)
+    point = _place(here, item)
+    if point not in [_place(here, f) for f in found]:
+        found.append(item)
 
 
 def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...]:
     """A few places the unit can reach by the rules: straight ahead at the full and half
     allowance, towards the nearest enemy (when within 45 degrees of its front) stopping short
-    of 1" from it, or turning to face it where it stands (more than 45 degrees: the whole
-    move), and straight back (retiring, less the deduction), each stopped by the ground, the
-    table edge and other units."""
+    of 1" from it and turning to face it (so that it may charge), or turning to face it
+    where it stands (more than 45 degrees: the whole move), and straight back (retiring,
+    less the deduction), each stopped by the ground, the table edge and other units.
+    Worked out once per ``Around`` (the friends near the lanes of these moves at the
+    fastest rate)."""
     table = table_of(state)
-    return _destinations(table, unit, allowance, state.options, table.enemies_of(unit.id))
+    here = table.footprint(unit.id)
+    reach = allowance * _fastest(rate_table(unit, state.options))
+    headings = [0.0, 180.0]
+    toward = _toward(table, here)
+    if toward is not None and 1 < abs(toward[1]) <= 45:
+        headings.append(toward[1])
+    lanes = tuple((dx * reach, dy * reach) for dx, dy in
+                  (bearing_vectors(here.facing + h)[0] for h in headings))
+    found = _destinations(around(table, unit, state.options, lanes), allowance)
+    memo = table.derived(known_routes)
+    places = []
+    for item in found:
+        if isinstance(item, Reach) and item.route is not None:
+            memo.setdefault((unit.id, item.point), item.route)
+        places.append(_place(here, item))
+    return tuple(places)
+
+
+def _fastest(rates: RateTable) -> float:
+    """The most a move of one inch of allowance carries the unit (roads may be faster)."""
+    return float(max([Fraction(1)] + [r for _, r in rates.speeds if r is not None]))
 
 
 # --- routs and retirements -------------------------------------------------------------------
@@ -437,10 +817,25 @@ class RoutSituation:
 def rout_facts(state: State, unit: Unit, distance: float) -> RoutSituation:
     """Rules - Charging: Rout: directly away at rout speed, ending further from every visible
     enemy; a unit with no such way cannot move; one that runs off the table leaves it by its
-    side's edge."""
+    side's edge. Worked out once per table, unit and distance (the check and the handler
+    both ask)."""
     table = table_of(state)
-    found = rout(table, unit.id, distance, rules=SIGHT)
-    nearest = _nearest_enemy(table, unit.id)
+    memo = table.derived(known_routs)
+    key = (unit.id, distance)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _rout_facts(table, unit.id, distance)
+    return known
+
+
+def known_routs(table: Table) -> dict[tuple[str, float], RoutSituation]:
+    """The routs already worked out on this table, by (unit id, distance)."""
+    return {}
+
+
+def _rout_facts(table: Table, unit_id: str, distance: float) -> RoutSituation:
+    found = rout(table, unit_id, distance, rules=SIGHT)
+    nearest = _nearest_enemy(table, unit_id)
     near = nearest is not None and nearest <= 6
     if found is None:
         return RoutSituation(None, False, near)
@@ -471,7 +866,7 @@ def facing_facts(state: State, unit_id: str,
     enemies in the unit's arc with their distance, and whether the turn about its centre
     would strike another unit or an obstacle, or take it over the table edge."""
     table = table_of(state)
-    seen = table.derived(all_sightings)
+    seen = sightings_of(table, unit_id)
     enemies = tuple((e, round(seen[(unit_id, e)].distance, 6))
                     for e in table.enemies_of(unit_id)
                     if (unit_id, e) in seen and seen[(unit_id, e)].in_arc)
@@ -516,7 +911,7 @@ def facing_to_nearest(state: State, unit_id: str) -> float | None:
     """The turn (whole degrees, clockwise) that faces the unit towards the nearest enemy it
     sees (line of sight clear) when none it sees is in its arc; None otherwise."""
     table = table_of(state)
-    seen = table.derived(all_sightings)
+    seen = sightings_of(table, unit_id)
     visible = [seen[(unit_id, e)] for e in table.enemies_of(unit_id)
                if (unit_id, e) in seen and seen[(unit_id, e)].line_clear]
     if not visible or any(s.in_arc for s in visible):
@@ -525,6 +920,108 @@ def facing_to_nearest(state: State, unit_id: str) -> float | None:
     here, there = table.footprint(unit_id), table.footprint(nearest.target)
     bearing = math.degrees(math.atan2(there.x - here.x, there.y - here.y))
     return float(round(normal_degrees(bearing - here.facing)))
+
+
+def bombard_facts(state: State, firer: str, work_id: str, action: object = None) -> FireFacts:
+    """A gun's fire at a work as the table measures it (Fortifications: Defence Values): the
+    range between nearest points of the gun and the work's ground, the angle of that
+    nearest point off the gun's front (from the middle of its front edge), and higher
+    ground when the two stand at different levels; the work is taken as seen (an
+    IllegalActionError when the work is not on the table)."""
+    table = table_of(state)
+    feature = table.terrain.by_id.get(work_id)
+    here = table.units.get(firer)
+    if feature is None or here is None:
+        raise illegal(action, "the work and the gun must be on the table", rules.FORT_VALUES)
+    near, _ = shapely.ops.nearest_points(feature.area, here.shape)
+    gap = float(shapely.distance(feature.area, here.shape))
+    fx, fy = here.front_centre
+    (ax, ay), (rx, ry) = bearing_vectors(here.facing)
+    dx, dy = near.x - fx, near.y - fy
+    angle = 0.0 if math.hypot(dx, dy) < 1e-9 else math.degrees(
+        math.atan2(dx * rx + dy * ry, dx * ax + dy * ay))
+    rise = table.level_at(near.x, near.y) - table.level_at(here.x, here.y)
+    return FireFacts(range_inches=round(gap, 6), angle=round(max(-180.0, min(180.0, angle)), 6),
+                     higher_ground=rise != 0)
+
+
+CHAIN = 18.0
+"""A general killed or captured shakes the steady units of his chain of command within 18"
+(Rules - Firing: Risk to Generals)."""
+
+
+def chain_within(state: State, unit_id: str) -> frozenset[str]:
+    """The units on the table within 18" of a general riding with ``unit_id``: his point is
+    that unit's centre, measured to the nearest point of each unit's bases (none when the
+    unit is not on the table)."""
+    table = table_of(state)
+    here = table.units.get(unit_id)
+    if here is None or not table.footprints:
+        return frozenset()
+    gaps = shapely.distance(shapely.Point(here.x, here.y), [f.shape for f in table.footprints])
+    return frozenset(f.unit_id for f, gap in zip(table.footprints, gaps.tolist(), strict=True)
+                     if round(gap, 6) <= CHAIN)
+
+
+AT_WORK = 1.0
+"""How near a work a unit must stand to build, dismantle or mine it on a table: the text is
+silent; within 1" of its ground (nearest points), as near as moves may end to an enemy."""
+
+
+def work_gap(state: State, unit_id: str, work_id: str) -> float | None:
+    """The distance between the unit's bases and the work's ground on the table (None: the
+    work or the unit is not on the table)."""
+    table = table_of(state)
+    feature = table.terrain.by_id.get(work_id)
+    here = table.units.get(unit_id)
+    if feature is None or here is None:
+        return None
+    return round(float(shapely.distance(feature.area, here.shape)), 6)
+
+
+def blast_within(state: State, work_id: str, radius: float) -> frozenset[str]:
+    """The units on the table within ``radius`` of the work (Fortifications: Demolition),
+    measured between nearest points from the work's ground on the table; none when the work
+    is not on the table."""
+    table = table_of(state)
+    feature = table.terrain.by_id.get(work_id)
+    if feature is None or not table.footprints:
+        return frozenset()
+    gaps = shapely.distance(feature.area, [f.shape for f in table.footprints])
+    return frozenset(f.unit_id for f, gap in zip(table.footprints, gaps.tolist(), strict=True)
+                     if round(gap, 6) <= radius)
+
+
+SPREAD = 12.0
+"""A Highland charge spreads to highlanders within 12" of it ('45)."""
+
+MUSKET_RANGE = float(max(r for r in RANGES[Weapon.MUSKET] if r is not None))
+"""Musket range (Rules - Firing: 6"), as the Highland charge test's "in musket range"."""
+
+
+@attrs.frozen
+class SpreadSituation:
+    """A highland unit's place as a Highland charge spreads ('45): ``near_charge``, a unit of
+    its side in a Highland charge within 12" (nearest points), and ``in_musket_range``, an
+    enemy within musket range."""
+
+    near_charge: bool
+    in_musket_range: bool
+
+
+def spread_facts(state: State, unit: Unit) -> SpreadSituation:
+    """How near the unit stands to its side's Highland charges and to the enemy."""
+    table = table_of(state)
+    units = table.units
+    here = units.get(unit.id)
+    if here is None:
+        return SpreadSituation(False, False)
+    charging = [units[u.id].shape for u in state.units_of(unit.side)
+                if u.highland_charge and u.id != unit.id and u.id in units]
+    near = bool(charging) and round(float(shapely.distance(here.shape, charging).min()), 6) \
+        <= SPREAD
+    nearest = _nearest_enemy(table, unit.id)
+    return SpreadSituation(near, nearest is not None and round(nearest, 6) <= MUSKET_RANGE)
 
 
 def rush_end(state: State, unit: Unit, distance: float) -> Footprint | None:

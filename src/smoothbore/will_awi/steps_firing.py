@@ -28,7 +28,14 @@ from .movement import check_facing_change, test_gun_facing
 from .narration import degrees, inches, score_text
 from .phases import E, F
 from .positions import kept_traces
-from .situations import MEASURED, all_sightings, facing_facts, facing_to_nearest, shot_facts
+from .situations import (
+    MEASURED,
+    facing_facts,
+    facing_to_nearest,
+    shot_facts,
+    sightings_of,
+    spread_facts,
+)
 from .state import (
     State,
     find_unit,
@@ -150,7 +157,7 @@ def fire_situation(state: State, action: Fire) -> tuple[FireFacts, str]:
             raise illegal(action, "facts: without a table the player gives the measured facts",
                           rules.FIRING)
         return action.facts, action.work
-    if action.facts is not None or action.work:
+    if action.facts is not None or action.work or action.chain_within_18:
         raise illegal(action, MEASURED, rules.FIRING)
     target = find_unit(state, action.target)
     if not target.on_table:
@@ -199,7 +206,7 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             and firer.id not in fired
         ):
             if table is not None:
-                seen = table.derived(all_sightings)
+                seen = sightings_of(table, firer.id)
                 for target in targets:
                     found = seen.get((firer.id, target))
                     if found is not None and found.can_fire:
@@ -338,12 +345,14 @@ def candidates_spread_highland_charge(state: State) -> Iterator[SpreadHighlandCh
     moving = state.units_of(state.extra.moving)
     if not any(u.highland_charge and u.on_table for u in moving):
         return
+    table = state.extra.table
     for unit in moving:
         if (
             unit.troop is TroopType.HIGHLANDERS
             and unit.status is Status.STEADY
             and not unit.highland_charge
             and unit.id not in state.extra.done
+            and (table is None or spread_facts(state, unit).near_charge)
         ):
             yield SpreadHighlandCharge(unit.id)
 
@@ -351,7 +360,7 @@ def candidates_spread_highland_charge(state: State) -> Iterator[SpreadHighlandCh
 def check_spread_highland_charge(state: State, action: SpreadHighlandCharge) -> None:
     """E ('45): an unshaken highland unit of the moving side, not yet charging and not yet
     tested this phase, while a Highland charge of its side is under way (within 12": the
-    player's measure)."""
+    player's measure; on a table, measured between nearest points, with musket range)."""
     unit = own_unit(state, action.unit, state.extra.moving, action)
     if not state.options.variant.hordes or unit.troop is not TroopType.HIGHLANDERS:
         raise illegal(action, "only highlanders in the '45", rules.FORTY_FIVE)
@@ -359,13 +368,22 @@ def check_spread_highland_charge(state: State, action: SpreadHighlandCharge) -> 
         raise illegal(action, f"{unit.name} cannot test", rules.FORTY_FIVE)
     if not any(u.highland_charge and u.on_table for u in state.units_of(unit.side)):
         raise illegal(action, "no Highland charge is under way", rules.FORTY_FIVE)
+    if state.extra.table is not None:
+        if action.in_musket_range:
+            raise illegal(action, MEASURED, rules.FORTY_FIVE)
+        if not spread_facts(state, unit).near_charge:
+            raise illegal(action, f'no Highland charge of {unit.name}\'s side within 12"',
+                          rules.FORTY_FIVE)
 
 
 def apply_spread_highland_charge(state: State, action: SpreadHighlandCharge, log: Log) -> State:
     """1d6: 6 (5-6 in musket range) and the unit joins the Highland charge."""
     unit = find_unit(state, action.unit)
+    in_range = action.in_musket_range
+    if state.extra.table is not None:
+        in_range = spread_facts(state, unit).in_musket_range
     state = mark_done(state, unit.id)
-    if test_highland_charge(unit, action.in_musket_range, dice=log.dice):
+    if test_highland_charge(unit, in_range, dice=log.dice):
         state = state.with_units(attrs.evolve(unit, highland_charge=True))
         log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id)
     else:

@@ -17,6 +17,7 @@ from .effects import general_risk, lose
 from .generals import Risk
 from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
 from .phases import K
+from .situations import MEASURED
 from .state import (
     State,
     charges_on,
@@ -96,6 +97,8 @@ def check_resolve_melee(state: State, action: ResolveMelee) -> None:
     defender only of its side, on the table, against a lone attacker."""
     if action.target not in pending_melees(state):
         raise illegal(action, "no melee to resolve there", rules.MELEE)
+    if state.extra.table is not None and action.chain_within_18:
+        raise illegal(action, MEASURED, rules.MELEE_GENERALS)
     target = find_unit(state, action.target)
     helpers = [uid for uid in action.also_defending if uid != target.id]
     for uid in helpers:

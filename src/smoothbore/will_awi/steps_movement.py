@@ -6,11 +6,12 @@ routed or retired in B does not move again in C."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Log, enter_phase
+from smoothbore.core import IllegalActionError, Log, enter_phase
 from smoothbore.table import MoveTrace
 
 from . import rules
@@ -144,8 +145,27 @@ def check_move_action(state: State, action: Move) -> None:
     plan = plan_for(state, unit, action)
     if _holds(plan):
         return
-    check_move(unit, plan, options=state.options, action=action)
+    checked_move(unit, plan, state.options, action)
     building_entered(state, unit, action.enters, action)
+
+
+def checked_move(unit: Unit, plan: MovePlan, options: Options, action: object) -> MoveCheck:
+    """``movement.check_move`` of a unit's plan, worked out once per unit, plan and options
+    (every step offers the same moves of the units still to move)."""
+    found = _checked_move(unit, plan, options)
+    if isinstance(found, IllegalActionError):
+        raise IllegalActionError(action, found.why, found.rule)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked_move(unit: Unit, plan: MovePlan, options: Options) -> MoveCheck | IllegalActionError:
+    try:
+        return check_move(unit, plan, options=options)
+    except IllegalActionError as error:
+        if type(error) is not IllegalActionError:
+            raise
+        return error
 
 
 def plan_for(state: State, unit: Unit, action: Move) -> MovePlan:
@@ -173,18 +193,19 @@ def apply_move(state: State, action: Move, log: Log) -> State:
             state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
         log.add("move", f"{unit.name} holds its position", rules.MOVEMENT, unit.id)
         return mark_done(state, unit.id)
-    checked = check_move(unit, plan, options=state.options)
+    checked = checked_move(unit, plan, state.options, action)
     building = building_entered(state, unit, action.enters, action)
     state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
     text = move_text(unit, plan, checked, building)
     if action.to is not None:
-        state, text = _placed(state, unit, action.to, text)
+        state, text = placed_at(state, unit, action.to, text)
     log.add("move", text, rules.MOVEMENT, unit.id)
     return mark_done(state, unit.id)
 
 
-def _placed(state: State, unit: Unit, to: Place, text: str) -> tuple[State, str]:
-    """The footprint put down at its destination, the move traced and said."""
+def placed_at(state: State, unit: Unit, to: Place, text: str) -> tuple[State, str]:
+    """The footprint put down at its destination, the move traced and said (``text`` with
+    where it ended)."""
     table = state.extra.table
     assert table is not None
     start = table.footprint(unit.id)

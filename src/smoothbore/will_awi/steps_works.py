@@ -24,8 +24,17 @@ from .fortifications import (
     demolition_blast,
     dismantle,
 )
-from .movement import check_move
+from .movement import MovePlan, check_move, move_distance
 from .narration import inches, points, score_text
+from .situations import (
+    AT_WORK,
+    MEASURED,
+    blast_within,
+    bombard_facts,
+    destinations,
+    plan_of,
+    work_gap,
+)
 from .state import (
     State,
     building_entered,
@@ -37,8 +46,20 @@ from .state import (
     with_work,
     work_named,
 )
-from .steps_movement import check_mover, movers
+from .steps_movement import check_mover, movers, placed_at
 from .units import Arm, Unit
+
+
+def check_at_work(state: State, unit: Unit, work_id: str, action: object, rule: str) -> None:
+    """On a table, the unit stands at the work: within 1" of its ground (``AT_WORK``)."""
+    if state.extra.table is None:
+        return
+    gap = work_gap(state, unit.id, work_id)
+    if gap is None:
+        raise illegal(action, "the work must be on the table", rule)
+    if gap > AT_WORK:
+        raise illegal(action, f'{unit.name} stands {inches(gap)} from the work: it must be '
+                      f'within {inches(AT_WORK)}', rule)
 
 
 # --- Engineer ------------------------------------------------------------------------------
@@ -60,6 +81,7 @@ def check_engineer(state: State, action: Engineer) -> None:
     if unit.arm is not Arm.CLOSE_ORDER_FOOT:
         raise illegal(action, "only close order infantry work with tools", rules.FIELD_ENGINEERING)
     work = work_named(state, action.work, action)
+    check_at_work(state, unit, work.id, action, rules.FIELD_ENGINEERING)
     if action.build:
         if work.work not in FIELDWORKS:
             raise illegal(action, f"a {work.work.value} is not a fieldwork to build",
@@ -118,6 +140,7 @@ def check_lay_charge(state: State, action: LayCharge) -> None:
     work = work_named(state, action.work, action)
     if work.destroyed:
         raise illegal(action, f"nothing is left of the {work.work.value}", rules.DEMOLITION)
+    check_at_work(state, unit, work.id, action, rules.DEMOLITION)
     current = next((d for d in state.extra.demolitions if d.work == work.id), None)
     laying = _laying(state, unit)
     if current is None:
@@ -150,11 +173,32 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
 
 # --- MoveAway ------------------------------------------------------------------------------
 def candidates_move_away(state: State) -> Iterator[MoveAway]:
-    """Each layer of the moving side with charges laid."""
+    """Each layer of the moving side with charges laid: staying, or on a table going to one
+    of its destinations (``situations.destinations``)."""
     moving = state.extra.moving
     for d in state.extra.demolitions:
-        if not d.away and find_unit(state, d.unit).side == moving:
+        unit = find_unit(state, d.unit)
+        if not d.away and unit.side == moving:
             yield MoveAway(d.unit)
+            if state.extra.table is not None and unit.on_table and not unit.busy_moves:
+                allowance = float(move_distance(unit, options=state.options))
+                for place in destinations(state, unit, allowance):
+                    yield MoveAway(d.unit, to=place)
+
+
+def away_plan(state: State, unit: Unit, action: MoveAway) -> MovePlan:
+    """The plan of the layers' move: the player's, or on a table the plan of the route to
+    ``action.to`` as the table measures it (the action then gives no plan)."""
+    if state.extra.table is None:
+        if action.to is not None:
+            raise illegal(action, "to: a destination needs a table (give a plan)",
+                          rules.MOVEMENT)
+        return action.plan
+    if action.plan != MovePlan() or action.enters is not None:
+        raise illegal(action, MEASURED, rules.DEMOLITION)
+    if action.to is None:
+        return action.plan
+    return plan_of(state, unit, action.to, action)
 
 
 def check_move_away(state: State, action: MoveAway) -> None:
@@ -164,13 +208,15 @@ def check_move_away(state: State, action: MoveAway) -> None:
     current = _laying(state, unit)
     if current is None or current.away:
         raise illegal(action, f"{unit.name} has no charges laid to leave", rules.DEMOLITION)
-    if action.plan.legs or action.plan.crossings:
-        check_move(unit, action.plan, options=state.options, action=action)
+    plan = away_plan(state, unit, action)
+    if plan.legs or plan.crossings or abs(plan.facing_change) > 45:
+        check_move(unit, plan, options=state.options, action=action)
     building_entered(state, unit, action.enters, action)
 
 
 def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
-    """The layers leave the charges: they go off in this move's firing phase."""
+    """The layers leave the charges: they go off in this move's firing phase (on a table the
+    layers' footprint goes to ``action.to``)."""
     unit = find_unit(state, action.unit)
     current = _laying(state, unit)
     assert current is not None
@@ -180,6 +226,9 @@ def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
     text = f"{unit.name} moves away from the charges at the {work.work.value}"
     if building is not None:
         text += f", into the {building.work.value}"
+    if action.to is not None and state.extra.table is not None:
+        away_plan(state, unit, action)
+        state, text = placed_at(state, unit, action.to, text)
     log.add("demolition", text, rules.DEMOLITION, unit.id)
     return with_extra(
         state,
@@ -201,14 +250,29 @@ def bombard_range(unit: Unit) -> float:
 
 
 def candidates_bombard(state: State) -> Iterator[Bombard]:
-    """Each gun of the firing side that has not fired, at each work still standing."""
+    """Each gun of the firing side that has not fired, at each work still standing (on a
+    table the facts are left to it)."""
     fired = state.extra.fired | state.extra.half_fired
+    measured = state.extra.table is not None
     for unit in state.units_of(firing_side(state)):
         if unit.troop.is_gun and unit.on_table and unit.id not in fired:
-            facts = FireFacts(bombard_range(unit))
+            facts = None if measured else FireFacts(bombard_range(unit))
             for work in state.extra.works:
                 if not work.destroyed:
                     yield Bombard(unit.id, work.id, facts)
+
+
+def bombard_situation(state: State, action: Bombard) -> FireFacts:
+    """The facts of a bombardment: the player's, or on a table the table's (then the action
+    gives none). The check and the handler both read them here."""
+    if state.extra.table is None:
+        if action.facts is None:
+            raise illegal(action, "facts: without a table the player gives the measured facts",
+                          rules.FORT_VALUES)
+        return action.facts
+    if action.facts is not None:
+        raise illegal(action, MEASURED, rules.FORT_VALUES)
+    return bombard_facts(state, action.firer, action.work, action)
 
 
 def check_bombard(state: State, action: Bombard) -> None:
@@ -217,10 +281,11 @@ def check_bombard(state: State, action: Bombard) -> None:
     firer = own_unit(state, action.firer, firing_side(state), action)
     if firer.id in state.extra.fired or firer.id in state.extra.half_fired:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
-    fire_modifiers(firer, attrs.evolve(action.facts, cover=Cover.OPEN), state.options, action)
-    if not firer.troop.is_gun or is_canister(firer, action.facts):
-        raise illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
     work = work_named(state, action.work, action)
+    facts = bombard_situation(state, action)
+    fire_modifiers(firer, attrs.evolve(facts, cover=Cover.OPEN), state.options, action)
+    if not firer.troop.is_gun or is_canister(firer, facts):
+        raise illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
     if work.destroyed:
         raise illegal(action, f"nothing is left of the {work.work.value}", rules.FORT_VALUES)
 
@@ -229,7 +294,8 @@ def apply_bombard(state: State, action: Bombard, log: Log) -> State:
     """2d6 plus the firing factors other than cover: 7+ takes a defence point."""
     firer = find_unit(state, action.firer)
     work = work_named(state, action.work, action)
-    mods = fire_modifiers(firer, attrs.evolve(action.facts, cover=Cover.OPEN), state.options)
+    facts = bombard_situation(state, action)
+    mods = fire_modifiers(firer, attrs.evolve(facts, cover=Cover.OPEN), state.options)
     after = bombard(work, mods.total, dice=log.dice)
     log.add(
         "work",
@@ -246,19 +312,22 @@ def candidates_detonate(state: State) -> Iterator[Detonate]:
     """Each demolition whose layers moved away this move: with no unit in the blast, or with
     any one unit on the table in it."""
     on_table = [u.id for u in state.units if u.on_table]
+    measured = state.extra.table is not None
     for d in state.extra.demolitions:
         if d.away and find_unit(state, d.unit).side == state.extra.moving:
             yield Detonate(d.work)
-            for uid in on_table:
+            for uid in () if measured else on_table:
                 yield Detonate(d.work, frozenset({uid}))
 
 
 def check_detonate(state: State, action: Detonate) -> None:
     """E, Demolition: the charges at the work were laid by the moving side and left this move;
-    the units measured within the blast are on the table."""
+    the units measured within the blast are on the table (on a table it measures them)."""
     current = next((d for d in state.extra.demolitions if d.work == action.work and d.away), None)
     if current is None or find_unit(state, current.unit).side != state.extra.moving:
         raise illegal(action, "no charge ready to go off there", rules.DEMOLITION)
+    if state.extra.table is not None and action.within:
+        raise illegal(action, MEASURED, rules.DEMOLITION)
     for uid in action.within:
         unit = find_unit(state, uid)
         if not unit.on_table:
@@ -280,7 +349,10 @@ def apply_detonate(state: State, action: Detonate, log: Log) -> State:
     if destroyed:
         state = with_work(state, attrs.evolve(work, points=0, half_built=False))
     radius = blast_radius(current.charges)
-    for uid in sorted(action.within):
+    within = action.within
+    if state.extra.table is not None:
+        within = blast_within(state, work.id, radius)
+    for uid in sorted(within):
         unit = find_unit(state, uid)
         blast = demolition_blast(unit, dice=log.dice, options=state.options)
         score = score_text(blast.score, blast.hit)

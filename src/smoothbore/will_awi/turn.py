@@ -135,11 +135,13 @@ ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(_kept_in_step(r) for r in _R
 
 def sampled(state: State, action: Action) -> bool:
     """Whether ``action`` is one of a continuous choice that the candidates only sample: on
-    a table, a move to a destination and a facing change. Such an action offered earlier and
-    no longer offered may still be legal (the table's destinations follow the units)."""
+    a table, a move (or the layers' move away) to a destination and a facing change. Such an
+    action offered earlier and no longer offered may still be legal (the table's
+    destinations follow the units)."""
     if state.extra.table is None:
         return False
-    return isinstance(action, ChangeFacing) or (isinstance(action, Move) and action.to is not None)
+    return isinstance(action, ChangeFacing) or (
+        isinstance(action, Move | MoveAway) and action.to is not None)
 
 
 TURN: Engine[State, Action] = Engine(

@@ -1,0 +1,198 @@
+"""The kept answers of ``situations``: a unit's destinations and move plans are kept by what
+they can depend on (``Around``: the ground, the unit, every enemy and the friends within
+its reach), routs per table. Each kept answer must be the answer worked out afresh on the
+table as it stands."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from smoothbore.table import Table
+from smoothbore.will_awi import RULESET, situations
+from smoothbore.will_awi.movement import move_distance
+from smoothbore.will_awi.positions import BASE, Place, deploy
+from smoothbore.will_awi.situations import (
+    _place,
+    all_reaches,
+    all_sightings,
+    around,
+    destinations,
+    destinations_on,
+    plan_of,
+    plan_on,
+    plan_routed,
+    rate_table,
+    reaches_of,
+    rout_facts,
+    sightings_of,
+)
+from smoothbore.will_awi.state import State, new_battle
+from smoothbore.will_awi.steps_movement import movers
+from smoothbore.will_awi.turn import TURN
+from smoothbore.will_awi.units import Commander, Nationality, Status, TroopType, Unit
+
+from .turn_helpers import to_phase
+
+FOOT = Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH)
+FRIEND = Unit("r2", "Grenadiers", "red", TroopType.GRENADIERS, Nationality.BRITISH)
+ENEMY = Unit("b1", "Continentals", "blue", TroopType.LINE)
+
+
+def _layout(places: dict[str, Place]) -> State:
+    units = tuple(u for u in (FOOT, FRIEND, ENEMY) if u.id in places)
+    table = deploy(units, places, width=48, depth=36)
+    state = new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
+                       table=table)
+    return to_phase(state, "C")
+
+
+def _uncached_places(state: State, unit: Unit, allowance: float) -> tuple[Place, ...]:
+    """The destinations worked out afresh on a new table, every route asked of the table
+    (no move read off the positions)."""
+    table = state.extra.table
+    assert table is not None
+    fresh = attrs.evolve(table)
+    here = fresh.footprint(unit.id)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(situations, "open_move", lambda *_, **__: False)
+        found = destinations_on(fresh, unit, allowance, state.options)
+    return tuple(_place(here, d) for d in found)
+
+
+def test_a_friend_in_the_way_changes_the_destinations_a_far_one_does_not() -> None:
+    """The foot's 6" straight ahead: open at first; a friend put 4" ahead stops it (the kept
+    answer of the first layout must not be given); a friend 30" off leaves the same places
+    (and the same kept answer: the same ``Around``)."""
+    open_ground = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
+    ahead = max(destinations(open_ground, FOOT, 6.0), key=lambda p: p[1])
+    assert ahead == pytest.approx((20.0, 14.0, 0.0))
+    blocked = _layout({"r1": (20.0, 8.0, 0.0), "r2": (20.0, 12.0 + BASE, 0.0),
+                       "b1": (20.0, 30.0, 180.0)})
+    places = destinations(blocked, FOOT, 6.0)
+    assert places == _uncached_places(blocked, FOOT, 6.0)
+    # the foot's front edge (8 + BASE/2) meets the friend's rear edge (12 + BASE/2) after 4"
+    assert max(p[1] for p in places) == pytest.approx(12.0)
+    far = _layout({"r1": (20.0, 8.0, 0.0), "r2": (44.0, 30.0, 0.0), "b1": (20.0, 30.0, 180.0)})
+    table_a, table_b = open_ground.extra.table, far.extra.table
+    assert table_a is not None and table_b is not None
+    lanes = ((0.0, 6.0), (0.0, -6.0))
+    near_a = around(table_a, FOOT, open_ground.options, lanes)
+    near_b = around(table_b, FOOT, far.options, lanes)
+    assert near_a == near_b and hash(near_a) == hash(near_b)
+    assert destinations(far, FOOT, 6.0) == destinations(open_ground, FOOT, 6.0)
+    close = around(blocked.extra.table, FOOT, blocked.options, lanes)  # type: ignore[arg-type]
+    assert close != near_a
+
+
+def test_a_friend_beside_the_lanes_is_not_read() -> None:
+    """A friend 10" to the side of the foot's lanes ahead and back (more than the 2" margin
+    from the swept outline and off the circle of its turn) is not part of its ``Around``; one
+    1.5" beside the lane ahead is."""
+    off = _layout({"r1": (20.0, 8.0, 0.0), "r2": (30.0, 12.0, 0.0), "b1": (20.0, 30.0, 180.0)})
+    beside = _layout({"r1": (20.0, 8.0, 0.0), "r2": (20.0 + 2 * BASE + 1.5, 12.0, 0.0),
+                      "b1": (20.0, 30.0, 180.0)})
+    lanes = ((0.0, 6.0), (0.0, -6.0))
+    for state, read in ((off, False), (beside, True)):
+        table = state.extra.table
+        assert table is not None
+        near = around(table, FOOT, state.options, lanes)
+        assert ("r2" in {f.unit_id for f in near.near}) is read
+        assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
+
+
+def test_an_enemy_anywhere_is_read() -> None:
+    """Every enemy is part of what a move depends on (the nearest enemy, the 1" kept from
+    each): an enemy moved far away still gives a new ``Around``."""
+    a = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
+    b = _layout({"r1": (20.0, 8.0, 0.0), "b1": (40.0, 30.0, 180.0)})
+    ta, tb = a.extra.table, b.extra.table
+    assert ta is not None and tb is not None
+    lanes = ((0.0, 6.0),)
+    assert around(ta, FOOT, a.options, lanes) != around(tb, FOOT, b.options, lanes)
+    pa = plan_of(a, FOOT, (20.0, 12.0, 0.0))
+    pb = plan_of(b, FOOT, (20.0, 12.0, 0.0))
+    assert pa.nearest_enemy != pb.nearest_enemy
+
+
+def _same_by_side(table: Table) -> None:
+    """Each side's sightings and charge reaches are that side's entries of every pair's."""
+    fresh = attrs.evolve(table)
+    every_sighting, every_reach = all_sightings(fresh), all_reaches(fresh)
+    for footprint in table.footprints:
+        unit = footprint.unit_id
+        seen, reach = sightings_of(table, unit), reaches_of(table, unit)
+        side = {k for k in every_sighting if table.footprint(k[0]).side == footprint.side}
+        assert set(seen) == side
+        assert all(seen[k] == every_sighting[k] for k in side)
+        assert dict(reach) == {k: v for k, v in every_reach.items()
+                               if table.footprint(k[0]).side == footprint.side}
+    assert sightings_of(table, "nobody") == {} and reaches_of(table, "nobody") == {}
+
+
+def _same(found: object, expected: object) -> bool:
+    """The same plan, or the same refusal (errors compare by type, reason and rule)."""
+    if isinstance(expected, Exception):
+        return (type(found) is type(expected)
+                and getattr(found, "why", None) == getattr(expected, "why", None)
+                and getattr(found, "rule", None) == getattr(expected, "rule", None))
+    return found == expected
+
+
+@pytest.mark.parametrize("battle", ["default", "germantown", "prestonpans"])
+def test_kept_moves_are_the_moves_worked_out_afresh(battle: str) -> None:
+    """Random play of an embedded battle: in every move phase, every mover's destinations and
+    the plan of each (and of a random point within its reach) are what a new table with no
+    kept answers gives."""
+    build = dict(RULESET.battles())[battle]
+    rng = random.Random(3)
+    state = build(3)
+    compared = 0
+    steps = 0
+    while not TURN.is_over(state) and steps < 400:
+        table = state.extra.table
+        if state.phase == "C" and table is not None:
+            for unit in list(movers(state))[:4]:
+                if unit.busy_moves:
+                    continue
+                allowance = float(move_distance(unit, options=state.options))
+                places = destinations(state, unit, allowance)
+                assert places == _uncached_places(state, unit, allowance)
+                here = table.footprint(unit.id)
+                pick = (here.x + rng.uniform(-allowance, allowance),
+                        here.y + rng.uniform(-allowance, allowance), here.facing)
+                for place in (*places, pick):
+                    fresh = attrs.evolve(table)
+                    expected = plan_routed(fresh, unit, place, state.options)
+                    assert _same(plan_on(attrs.evolve(table), unit, place, state.options),
+                                 expected)
+                    try:
+                        found: object = plan_of(state, unit, place)
+                    except Exception as error:  # the same refusal, raised
+                        found = error
+                    assert _same(found, expected)
+                    compared += 1
+        if steps % 7 == 0 and table is not None:
+            _same_by_side(table)
+        if state.phase == "B" and table is not None:
+            for unit in state.units:
+                if unit.routing and unit.on_table and unit.id in table.units:
+                    kept = rout_facts(state, unit, 12.0)
+                    fresh_state = state.with_extra(table=attrs.evolve(table))
+                    assert kept == rout_facts(fresh_state, unit, 12.0)
+        state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+        steps += 1
+    assert compared > 20
+
+
+def test_the_reach_read_is_the_fastest_rate() -> None:
+    """Roads carry no unit faster than open ground in Will's tables (Rules - Movement:
+    Effects of terrain): the reach read for destinations is the allowance itself."""
+    from smoothbore.will_awi.options import Options
+    from smoothbore.will_awi.situations import _fastest
+
+    for troop in (TroopType.LINE, TroopType.LIGHT_CAVALRY, TroopType.LIGHT_GUN):
+        unit = Unit("u", "U", "red", troop, status=Status.STEADY)
+        assert _fastest(rate_table(unit, Options())) == 1.0
