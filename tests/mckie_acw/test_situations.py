@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Scenario
@@ -19,18 +20,31 @@ from smoothbore.mckie_acw.actions import (
     Fire,
     Melee,
     Move,
+    MoveGeneral,
     TestMorale,
 )
 from smoothbore.mckie_acw.firing import FireFacts
 from smoothbore.mckie_acw.melee import Attack
+from smoothbore.mckie_acw.morale import Circumstance
 from smoothbore.mckie_acw.movement import Manoeuvre
 from smoothbore.mckie_acw.phases import CHARGES, COMPULSORY, FIRING, MELEE, MOVEMENT
+from smoothbore.mckie_acw.phases import MORALE as MORALE_STEP
 from smoothbore.mckie_acw.positions import footprint, ground_of, synced
-from smoothbore.mckie_acw.situations import charge_facts, move_facts, shot_facts
+from smoothbore.mckie_acw.situations import charge_facts, shot_facts
 from smoothbore.mckie_acw.state import State, new_battle
+from smoothbore.mckie_acw.steps_melee import into_contact
+from smoothbore.mckie_acw.steps_morale import routing_past
+from smoothbore.mckie_acw.table_moves import move_facts
 from smoothbore.mckie_acw.units import Formation, Ground, Status, Unit, changed
-from smoothbore.table import Edge, Feature, ImpassableError, Table, in_contact
-from tests.mckie_acw.support import A, B, at, commanders, foot, guns
+from smoothbore.table import (
+    CommanderMark,
+    Edge,
+    Feature,
+    ImpassableError,
+    Table,
+    in_contact,
+)
+from tests.mckie_acw.support import A, B, at, commanders, exact, foot, guns
 
 
 def battle(placed: dict[Unit, tuple[float, float, float]], *features: Feature,
@@ -93,6 +107,37 @@ def test_range_is_from_the_firers_centre_to_the_target() -> None:
     shot = shot_facts(facing_off(foot("b1", B)), "a1", "b1")
     assert (shot.range, shot.angle, shot.sees, shot.flank, shot.rear) == (68, 0, True, False,
                                                                          False)
+
+
+def test_on_a_table_the_priority_is_waived_only_when_the_table_finds_it_out_of_reach(
+        ) -> None:
+    # b1 68 mm off (the 60-100 band); b2's front edge at y 368, 256 mm beyond the firer's
+    # front and 268 mm from its centre: beyond the rifle's 100 mm
+    state = battle({FIRER: (300, 100, 0), foot("b1", B): (300, 180, 180),
+                    foot("b2", B): (300, 380, 180)})
+    waived = at(state, FIRING, last_fired_on_by=(("a1", "b2"),))  # b2 fired on a1: priority
+    fires = [a for a in TURN.legal_actions(waived) if isinstance(a, Fire)]
+    assert fires == [Fire("a1", "b1")]
+    TURN.step(waived, Fire("a1", "b1"))
+    with pytest.raises(IllegalActionError, match="the table measures this: whether every"):
+        TURN.step(waived, Fire("a1", "b1", beyond_priority=True))
+    with pytest.raises(IllegalActionError, match="fire over intervening troops"):
+        TURN.step(waived, Fire("a1", "b2"))  # b1 stands between (and b2 is beyond reach)
+
+
+def test_on_a_table_a_priority_target_within_reach_is_fired_on_first() -> None:
+    # b2's nearest corner (372, 168) is hypot(72, 68) = 99.04 mm from the firer's centre:
+    # within the rifle's 100 mm, as b1 is; b1 fired on a1 last period
+    state = battle({FIRER: (300, 100, 0), foot("b1", B): (300, 180, 180),
+                    foot("b2", B): (420, 180, 180)})
+    assert shot_facts(state, "a1", "b2").range == 100
+    first = at(state, FIRING, last_fired_on_by=(("a1", "b1"),))
+    assert [a for a in TURN.legal_actions(first) if isinstance(a, Fire)] == [Fire("a1", "b1")]
+    with pytest.raises(IllegalActionError, match="the table puts one within range and sight"):
+        TURN.step(first, Fire("a1", "b2"))
+    free = at(state, FIRING)  # no priority: either
+    assert [a for a in TURN.legal_actions(free) if isinstance(a, Fire)] == [
+        Fire("a1", "b1"), Fire("a1", "b2")]
 
 
 def test_a_target_far_off_to_the_side_is_outside_the_arc() -> None:
@@ -251,6 +296,89 @@ def test_without_a_table_a_move_names_no_destination() -> None:
         TURN.step(state, Move("a1", to=(1, 2, 0)))
 
 
+# --- generals on the table -----------------------------------------------------------------
+def riders() -> State:
+    """The Blue chief alone at (20, 20); the Blue division's general with a1 at (100, 100);
+    a2 at (500, 100), a3 at (550, 385): step 3, Blue acting."""
+    units = (foot("a1"), foot("a2"), foot("a3"), foot("b1", B))
+    where = {"a1": (100, 100, 0), "a2": (500, 100, 0), "a3": (550, 385, 180),
+             "b1": (100, 300, 180)}
+    generals = tuple(attrs.evolve(c, attached_to="a1") if c.id == "a-div" else c
+                     for c in commanders())
+    marks = (CommanderMark("a-chief", 20, 20, side=A), CommanderMark("a-div", attached_to="a1",
+                                                                      side=A))
+    table = Table(600, 400, "mm", (), tuple(footprint(u, *where[u.id]) for u in units), marks)
+    return at(new_battle((A, B), units, generals, table=table), MOVEMENT)
+
+
+def test_on_a_table_a_general_rides_to_units_within_600_mm_of_where_he_is() -> None:
+    state = riders()
+    rides = [a for a in TURN.legal_actions(state) if isinstance(a, MoveGeneral)]
+    # the chief: a1 hypot(80, 80) = 113.1, a2 hypot(480, 80) = 486.6, a3 hypot(530, 365) =
+    # 643.5 (beyond 600); the division's general from a1: a2 400, a3 hypot(450, 285) = 532.7
+    assert rides == [MoveGeneral("a-chief", "a1"), MoveGeneral("a-chief", "a2"),
+                     MoveGeneral("a-div", "a2"), MoveGeneral("a-div", "a3"),
+                     MoveGeneral("a-div", "")]
+    with pytest.raises(IllegalActionError, match="a3 is 644 mm from Blue chief: a general"):
+        TURN.step(state, MoveGeneral("a-chief", "a3"))
+    with pytest.raises(IllegalActionError, match="the table measures this: the ride"):
+        TURN.step(state, MoveGeneral("a-div", "a2", 300))
+    after, events = TURN.step(state, MoveGeneral("a-div", "a3"))
+    assert "rides 533 mm to a3" in events[0].text
+    table = after.extra.table
+    assert table is not None and table.commander("a-div").attached_to == "a3"
+    alone, _ = TURN.step(state, MoveGeneral("a-div", ""))
+    mark = alone.extra.table.commander("a-div")  # type: ignore[union-attr]
+    assert (mark.attached_to, mark.x, mark.y) == (None, 100, 100)  # where he left a1
+
+
+def test_the_embedded_tables_carry_every_general() -> None:
+    from smoothbore.mckie_acw.scenarios import example_battle
+    state = example_battle(0)
+    table = state.extra.table
+    assert table is not None
+    marks = {m.commander_id: m for m in table.commanders}
+    assert set(marks) == {c.id for c in state.commanders}
+    assert all(marks[c.id].attached_to == (c.attached_to or None) for c in state.commanders)
+
+
+# --- friends routing past ------------------------------------------------------------------
+def routed_near(*features: Feature) -> State:
+    """a1 steady at y 100; a2 routed with its outline 126 mm off a1's (y 238-262 against
+    88-112), a3 routed 226 mm off (beyond 200): step 8, Blue acting."""
+    a2 = foot("a2", status=Status.ROUTING)
+    a3 = foot("a3", status=Status.ROUTING)
+    state = battle({FIRER: (300, 100, 0), a2: (300, 250, 0), a3: (300, 350, 0),
+                    foot("b1", B): (100, 380, 180)}, *features)
+    return at(state, MORALE_STEP, routed=frozenset({"a2", "a3"}))
+
+
+def test_on_a_table_friends_routing_past_are_counted_within_200_mm_in_sight() -> None:
+    state = routed_near()
+    tests = [a for a in TURN.legal_actions(state) if isinstance(a, TestMorale)]
+    assert tests == [TestMorale("a1", Circumstance.FRIEND_ROUTED)]
+    assert routing_past(state, state.unit("a1")) == 1
+    plain = at(new_battle((A, B), state.units, commanders()), MORALE_STEP,
+               routed=frozenset({"a2", "a3"}))  # no table: the player counts
+
+    def status(s: State) -> Status:
+        return s.unit("a1").status
+
+    measured = exact(state, tests[0], status)
+    assert measured == exact(plain, TestMorale("a1", Circumstance.FRIEND_ROUTED, 1), status)
+    assert measured != exact(plain, TestMorale("a1", Circumstance.FRIEND_ROUTED, 2), status)
+    with pytest.raises(IllegalActionError, match="the table measures this: the friends"):
+        TURN.step(state, TestMorale("a1", Circumstance.FRIEND_ROUTED, 2))
+
+
+def test_on_a_table_a_friend_routing_out_of_sight_is_not_counted() -> None:
+    farm = Feature.rectangle("farm", "building", 300, 175, 200, 20)  # between a1 and a2
+    state = routed_near(farm)
+    assert not [a for a in TURN.legal_actions(state) if isinstance(a, TestMorale)]
+    with pytest.raises(IllegalActionError, match="no friendly unit routed past a1"):
+        TURN.step(state, TestMorale("a1", Circumstance.FRIEND_ROUTED))
+
+
 # --- whole battles on the embedded tables -----------------------------------------------
 REACH = {"muzzle-loading-rifle": 100, "smoothbore-musket": 40, "repeating-rifle": 60,
          "12lb-smoothbore-gun": 320, "3in-rodman-rifle": 370, "sniper-rifle": 240}
@@ -292,8 +420,11 @@ def _random_battles(name: str) -> int:
                     c.charger for c in state.extra.charges):
                 table = state.extra.table
                 assert table is not None
-                assert in_contact(table, step.action.attacker, step.action.defender)
-                melees += 1
+                if in_contact(table, step.action.attacker, step.action.defender):
+                    melees += 1
+                else:  # the target moved out of the charger's front since (M33): it stays
+                    assert into_contact(state, step.action.attacker,
+                                        step.action.defender) is state
             state, _ = TURN.step(state, step.action)
         assert state == played.end
     assert moved and shots

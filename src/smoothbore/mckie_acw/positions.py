@@ -26,6 +26,7 @@ from smoothbore.table import (
     TerrainKind,
 )
 from smoothbore.table import Formation as Layout
+from smoothbore.table.terrain import TerrainIndex
 
 from . import rules
 from .firing import COLUMN_FRONT, VISIBLE_WITHIN
@@ -133,9 +134,13 @@ def synced(state: State) -> State:
         return state
     tables = state.options.tables
     on = table.units
+    seen = table.derived(_in_step)
     gone: list[str] = []
     new: list[Footprint] = []
     for unit in state.units:
+        last = seen.get(unit.id)
+        if last is not None and last[0] is unit and last[1] is tables:
+            continue
         fp = on.get(unit.id)
         if fp is None:
             continue
@@ -148,13 +153,56 @@ def synced(state: State) -> State:
             new.append(fit_on(table, attrs.evolve(
                 fp, formation=layout, bases=bases, frontage=frontage, depth=depth,
                 spacing=spacing)))
-    if not gone and not new:
-        return state
+        else:
+            seen[unit.id] = (unit, tables)
     if gone:
         table = table.removed(*gone)
     if new:
         table = table.placed(*new)
-    return with_extra(state, table=table)
+    marked = _marks_in_step(state, table)
+    if marked is table and not gone and not new:
+        return state
+    return with_extra(state, table=marked)
+
+
+def _marks_in_step(state: State, table: Table) -> Table:
+    """The table with its commanders' marks in step with the commanders: a general who
+    joined a unit is with it; one who rides alone stays where he was (the centre of the
+    unit he left); one who fell or was captured leaves the table. The same table when
+    nothing changed."""
+    if not table.commanders:
+        return table
+    seen = table.derived(_commanders_in_step)
+    if seen and seen[0] is state.commanders:
+        return table
+    by_id = {c.id: c for c in state.commanders}
+    marks = []
+    for mark in table.commanders:
+        c = by_id.get(mark.commander_id)
+        if c is not None and not c.active:
+            continue
+        if c is not None and (c.attached_to or None) != mark.attached_to:
+            if c.attached_to and c.attached_to in table.units:
+                mark = attrs.evolve(mark, attached_to=c.attached_to)
+            elif mark.attached_to is not None:
+                x, y = table.commander_point(mark.commander_id)
+                mark = attrs.evolve(mark, attached_to=None, x=x, y=y)
+        marks.append(mark)
+    if tuple(marks) == table.commanders:
+        seen[:] = [state.commanders]
+        return table
+    return attrs.evolve(table, commanders=tuple(marks))
+
+
+def _commanders_in_step(table: Table) -> list[Any]:
+    """The commanders found in step with this table's marks (the last tuple asked)."""
+    return []
+
+
+def _in_step(table: Table) -> dict[str, tuple[Unit, Tables]]:
+    """The units found in step with this table's footprints, by id, with the tables their
+    bases were taken from: the same unit is not compared again."""
+    return {}
 
 
 def on_table(apply: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
@@ -182,6 +230,8 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     half its footprint in them), cover (half in woods, or a fence, wall or linear work within
     20 mm in front), or open ground (interpretation M31)."""
     terrain = table.terrain
+    if _in_the_open(terrain, fp):
+        return Ground.OPEN
     outline = fp.outline
     centre = shapely.points(fp.x, fp.y)
     woods = {K.DENSE_WOODS: 0.0, K.LIGHT_WOODS: 0.0}
@@ -207,6 +257,24 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
             if terrain.crossed_features[k].kind in OBSTACLES:
                 return Ground.COVER
     return Ground.OPEN
+
+
+def _in_the_open(terrain: TerrainIndex, fp: Footprint) -> bool:
+    """Whether a footprint, widened by ``NEAR`` all round, keeps clear of the bounds of
+    every terrain area and crossed line: it then stands on open ground, with no obstacle in
+    front (what ``ground_at`` would find, without asking the terrain)."""
+    x0, y0, x1, y1 = fp.bounds
+    x0, y0, x1, y1 = x0 - NEAR, y0 - NEAR, x1 + NEAR, y1 + NEAR
+    return not any(x0 <= bx1 and bx0 <= x1 and y0 <= by1 and by0 <= y1
+                   for bx0, by0, bx1, by1 in _terrain_boxes(terrain))
+
+
+@functools.lru_cache(maxsize=64)
+def _terrain_boxes(terrain: TerrainIndex) -> tuple[tuple[float, float, float, float], ...]:
+    """The bounds of the terrain's areas and crossed lines, widened by a hair."""
+    shapes = [*terrain.areas, *terrain.lines]
+    return tuple((x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6)
+                 for x0, y0, x1, y1 in (shapely.bounds(g).tolist() for g in shapes))
 
 
 def grounded(state: State) -> State:

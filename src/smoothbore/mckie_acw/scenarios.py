@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
-from smoothbore.table import Edge, Feature, Table
+from smoothbore.table import CommanderMark, Edge, Feature, Table
 
 from .options import Options, PlusOrMinus
 from .positions import footprint
@@ -104,11 +104,21 @@ target beyond its reach (the Napoleons' 320 mm, the Rodmans' 370): both sides mu
 they fire."""
 
 
-def field(units: tuple[Unit, ...]) -> Table:
+GENERALS_ALONE = {"bragg": (500, 40), "rosecrans": (500, 770)}
+"""Where the commanders-in-chief ride alone, behind their lines (mm)."""
+
+
+def field(units: tuple[Unit, ...], commanders: tuple[Commander, ...] = ()) -> Table:
     """The Chickamauga table with ``units`` deployed (Confederates from the near edge,
-    Federals from the far one)."""
+    Federals from the far one) and the ``commanders`` on it: with the unit each is with, or
+    alone behind the lines (``GENERALS_ALONE``)."""
+    marks = tuple(
+        CommanderMark(c.id, attached_to=c.attached_to, side=c.side, label=c.name)
+        if c.attached_to else
+        CommanderMark(c.id, *GENERALS_ALONE[c.id], side=c.side, label=c.name)
+        for c in commanders)
     return Table(TABLE_WIDTH, TABLE_DEPTH, "mm", TERRAIN,
-                 tuple(footprint(u, *POSITIONS[u.id]) for u in units),
+                 tuple(footprint(u, *POSITIONS[u.id]) for u in units), marks,
                  home_edges={CSA: Edge.NEAR, USA: Edge.FAR})
 
 
@@ -121,7 +131,7 @@ def example_battle(seed: int = 0, *, table: bool = True) -> State:
     units, commanders = _armies()
     return new_battle((CSA, USA), units, commanders, seed=seed,
                       scenario=Scenario("Chickamauga: Thomas holds", turn_limit=6),
-                      table=field(units) if table else None)
+                      table=field(units, commanders) if table else None)
 
 
 def sharpshooters_battle(seed: int = 0, *, table: bool = True) -> State:
@@ -136,7 +146,7 @@ def sharpshooters_battle(seed: int = 0, *, table: bool = True) -> State:
     return new_battle((CSA, USA), every, commanders, seed=seed, options=options,
                       army_figures=(600, 800),
                       scenario=Scenario("Chickamauga, with sharpshooters", turn_limit=6),
-                      table=field(every) if table else None)
+                      table=field(every, commanders) if table else None)
 
 
 def example_no_table(seed: int = 0) -> State:

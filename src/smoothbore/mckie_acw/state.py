@@ -20,7 +20,7 @@ from smoothbore.core import (
     phase_scoped,
     turn_scoped,
 )
-from smoothbore.table import Measure, Table
+from smoothbore.table import Measure, Table, check_deployed
 
 from . import rules
 from .melee import Attack
@@ -165,7 +165,8 @@ def new_battle(
                                     f"at most 1 in every {SNIPER_EVERY} figures of the army "
                                     f"({army // SNIPER_EVERY} for {army})")
     if table is not None:
-        _check_table(table, units, sides)
+        check_deployed(table, units, on_table=_on_table, commanders=commanders,
+                       measure=Measure.MILLIMETRES)
     base: State = BattleState(
         ruleset="mckie_acw", sides=sides, units=units, commanders=commanders,
         extra=Extra(first=sides[0], acting=sides[0], table=table), options=options,
@@ -185,20 +186,9 @@ def new_battle(
     return state
 
 
-def _check_table(table: Table, units: tuple[Unit, ...], sides: tuple[str, str]) -> None:
-    """A table for McKie is in millimetres and holds only the battle's units, each on its
-    own side."""
-    if table.measure is not Measure.MILLIMETRES:
-        raise InvalidValueError("table.measure", table.measure.value,
-                                "mm (McKie measures in millimetres)")
-    by_id = {u.id: u for u in units}
-    for fp in table.footprints:
-        unit = by_id.get(fp.unit_id)
-        if unit is None:
-            raise InvalidValueError("table.footprints", fp.unit_id, "the id of a unit")
-        if fp.side != unit.side:
-            raise InvalidValueError(f"table.footprints[{fp.unit_id!r}].side", fp.side,
-                                    f"{unit.side!r}, the unit's side")
+def _on_table(unit: Unit) -> bool:
+    """Units destroyed, surrendered or gone off the table have no footprint."""
+    return unit.on_table
 
 
 # --- queries ---------------------------------------------------------------------------

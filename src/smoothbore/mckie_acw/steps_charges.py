@@ -13,7 +13,7 @@ from .effects import apply_result
 from .melee import Attack
 from .morale import Circumstance, test_morale
 from .movement import rate
-from .situations import charge_facts, check_charge
+from .situations import charge_facts, check_charge, surely_apart
 from .state import (
     Charge,
     State,
@@ -59,9 +59,10 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
     for unit in state.units_of(acting):
         if unit.on_table and can_charge(state, unit):
             distance = CHARGE_DISTANCE
+            reach = rate(unit, tables)
             for enemy in enemies:
-                if table and not charge_facts(state, unit.id, enemy.id).reaches(
-                        rate(unit, tables)):
+                if table and (surely_apart(state, unit.id, enemy.id, reach) or not charge_facts(
+                        state, unit.id, enemy.id).reaches(reach)):
                     continue
                 yield DeclareCharge(unit.id, enemy.id, distance)
                 if enemy.id in chargers:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import IllegalActionError, Log
-from smoothbore.table import ShotTrace
+from smoothbore.table import ShotTrace, Table
 
 from . import effort, rules
 from .actions import Fire, PickOffGeneral
@@ -32,7 +32,13 @@ from .firing import (
     rounds_needed,
 )
 from .generalship import risk_to_general
-from .situations import carries_measured_fire, check_sight, shot_facts
+from .situations import (
+    beyond_reach,
+    carries_measured_fire,
+    check_sight,
+    measure_shots,
+    shot_facts,
+)
 from .state import (
     State,
     contact_of,
@@ -42,6 +48,7 @@ from .state import (
     own_unit,
     with_extra,
 )
+from .table_moves import table_of
 from .tables import NOTHING, Tables
 from .units import Fate, Status, Unit, Weapon, changed
 
@@ -155,25 +162,88 @@ def volleys(firer: str, facts: FireFacts, able: Firer, enemies: tuple[str, ...]
 def _table_volleys(state: State, enemies: tuple[str, ...], able_now: dict[str, Firer]
                    ) -> Iterator[Fire]:
     """On a table: each unit able to fire, at each enemy the table puts in its range, arc and
-    sight (the facts left to the table), with fewer figures where rounds are short."""
-    tables = state.options.tables
+    sight (the facts left to the table), with fewer figures where rounds are short; a target
+    below the top priority only when the table finds every one above it out of range or
+    sight (``priority_waived``). An enemy surely beyond the weapon's reach is passed over
+    unmeasured (the check would refuse it whatever else the table found); the others are
+    measured all at once."""
     x = state.extra
+    offers: list[tuple[Unit, int, Fire]] = []
     for firer in state.units:
         able = able_now.get(firer.id)
         if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers):
             continue
-        figures = firer.ammo if not firer.is_gun and firer.ammo < eligible(firer) else 0
-        plain = FireFacts(figures=figures)
-        for fire in volleys(firer.id, plain, able, enemies):
-            shot = shot_facts(state, firer.id, fire.target)
-            if not shot.sees:
-                continue
-            try:
-                check_can_fire(firer, find_unit(state, fire.target), shot.facts(figures),
-                               firer.id in x.moved, tables, fire)
-            except IllegalActionError:
-                continue
+        figures, reach = _plain_fire(state, firer)
+        top = able.top
+        waived = bool(top) and priority_waived(state, firer.id)
+        offers += [(firer, figures, fire) for fire in table_volleys(firer.id, figures, enemies)
+                   if (not top or fire.target in top or waived)
+                   and not beyond_reach(state, firer.id, fire.target, reach)]
+    measure_shots(state, [(fire.firer, fire.target) for _, _, fire in offers])
+    for firer, figures, fire in offers:
+        if _fire_open(state, firer, fire.target, figures, firer.id in x.moved, fire):
             yield fire
+
+
+@functools.lru_cache(maxsize=4096)
+def table_volleys(firer: str, figures: int, enemies: tuple[str, ...]) -> tuple[Fire, ...]:
+    """On a table, a firer's fire at each enemy, the facts left to the table (remembered, as
+    ``volleys``)."""
+    facts = FireFacts(figures=figures)
+    return tuple(Fire(firer, target, facts) for target in enemies)
+
+
+def _plain_fire(state: State, firer: Unit) -> tuple[int, int]:
+    """The figures a firer offers to fire on a table (fewer where rounds are short; 0: every
+    eligible one) and its weapon's reach."""
+    figures = firer.ammo if not firer.is_gun and firer.ammo < eligible(firer) else 0
+    return figures, state.options.tables.weapon(firer.weapon).reach
+
+
+def _fire_open(state: State, firer: Unit, target: str, figures: int, moved: bool,
+               action: object) -> bool:
+    """Whether the table lets ``firer`` fire on ``target`` now: it sees it, and range, arc,
+    fire over troops and rounds allow it."""
+    shot = shot_facts(state, firer.id, target)
+    if not shot.sees:
+        return False
+    try:
+        check_can_fire(firer, find_unit(state, target), shot.facts(figures), moved,
+                       state.options.tables, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def priority_waived(state: State, firer: str) -> bool:
+    """On a table, Target priorities: whether the firer may pass over its top priority (the
+    enemies that fired on it last period) because the table puts every one of them out of
+    range or sight (beyond reach, out of sight or arc, or behind troops it may not fire
+    over: interpretation M36). Never the enemies charging it (priority 1)."""
+    return state.derived(_waived).get(firer, False)
+
+
+def _waived(state: State) -> dict[str, bool]:
+    """``priority_waived`` for every unit able to fire now (worked out once a state)."""
+    out = {}
+    moved = state.extra.moved
+    on = table_of(state).derived(_on_table)
+    for uid, able in state.derived(firers).items():
+        if not able.top or able.charged:
+            out[uid] = False
+            continue
+        firer = find_unit(state, uid)
+        figures, reach = _plain_fire(state, firer)
+        out[uid] = not any(
+            t in on and not beyond_reach(state, uid, t, reach)
+            and _fire_open(state, firer, t, figures, uid in moved, "priority")
+            for t in able.top)
+    return out
+
+
+def _on_table(table: Table) -> frozenset[str]:
+    """The ids of the units on the table (once a table)."""
+    return frozenset(f.unit_id for f in table.footprints)
 
 
 def fire_facts(state: State, action: Fire) -> FireFacts:
@@ -201,7 +271,15 @@ def check_fire(state: State, action: Fire) -> None:
     if firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers:
         raise illegal(action, "snipers are an optional rule not in play", rules.SNIPERS)
     top = able.top
-    if top and target.id not in top and not action.beyond_priority:
+    if state.extra.table is not None:
+        if action.beyond_priority:
+            raise illegal(action, "the table measures this: whether every target of higher "
+                          "priority is out of range or sight (leave beyond_priority False)",
+                          rules.TARGET_PRIORITIES)
+        if top and target.id not in top and not priority_waived(state, firer.id):
+            raise illegal(action, "a target of higher priority must be fired on first: the "
+                          "table puts one within range and sight", rules.TARGET_PRIORITIES)
+    elif top and target.id not in top and not action.beyond_priority:
         raise illegal(action, "a target of higher priority must be fired on first",
                       rules.TARGET_PRIORITIES)
     if action.beyond_priority and (not top or target.id in top):
@@ -308,8 +386,10 @@ def _general_shot(state: State, firer: Unit, unit_id: str) -> int | None:
     with (None: he rides alone, off the table's units, or is out of arc, sight or reach)."""
     if not unit_id:
         return None
-    shot = shot_facts(state, firer.id, unit_id)
     reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
+    if beyond_reach(state, firer.id, unit_id, reach):
+        return None
+    shot = shot_facts(state, firer.id, unit_id)
     if not shot.sees or shot.angle > ARC or shot.range > reach:
         return None
     return shot.range

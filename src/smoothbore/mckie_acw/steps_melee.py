@@ -17,7 +17,6 @@ from .losses import guards_needed
 from .melee import Attack, Fighter, fighters, resolve_melee
 from .morale import Circumstance, test_morale
 from .positions import fit_on
-from .situations import placed
 from .state import (
     Contact,
     State,
@@ -29,6 +28,7 @@ from .state import (
     morale_facts,
     with_extra,
 )
+from .table_moves import placed
 from .units import Status, changed
 
 PUSH_BACK = 50

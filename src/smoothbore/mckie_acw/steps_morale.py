@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from smoothbore.core import Log
+from smoothbore.table import sightings
 
 from . import rules
 from .actions import TestMorale
@@ -14,6 +15,8 @@ from .effects import apply_result, tested
 from .morale import Circumstance, test_morale
 from .options import PlusOrMinus
 from .phases import CHARGER_TESTS, MORALE, RECEIVE_TESTS
+from .positions import SIGHT
+from .situations import surely_apart
 from .state import (
     State,
     amount,
@@ -24,6 +27,7 @@ from .state import (
     morale_facts,
     own_unit,
 )
+from .table_moves import table_of
 from .units import Status, Unit
 
 C = Circumstance
@@ -73,11 +77,37 @@ def rally_open(state: State, unit: Unit) -> bool:
 
 
 def friend_routed_open(state: State, unit: Unit) -> int:
-    """Step 8: how many friendly units routed this period (0: no such test to take)."""
+    """Step 8: how many friendly units routed this period (0: no such test to take); on a
+    table, how many of them the table finds routing past it (``routing_past``)."""
     if not unit.steady or tested(state, unit.id, C.FRIEND_ROUTED):
         return 0
+    if state.extra.table is not None:
+        return routing_past(state, unit)
     return sum(1 for uid in state.extra.routed
                if uid != unit.id and find_unit(state, uid).side == unit.side)
+
+
+ROUTING_PAST_WITHIN = 200
+"""Morale: friendly units in sight routing past within 200 mm."""
+
+
+def routing_past(state: State, unit: Unit) -> int:
+    """On a table: the friendly units that routed this period, still on the table, whose
+    outline stands within 200 mm of the unit's and in its sight (nothing that blocks sight
+    between them: buildings, hills higher than both, more than 20 mm of dense woods or
+    town), whichever way either faces (interpretation M37)."""
+    table = table_of(state)
+    on = table.units
+    here = on.get(unit.id)
+    if here is None:
+        return 0
+    friends = [uid for uid in sorted(state.extra.routed) if uid != unit.id and uid in on
+               and find_unit(state, uid).side == unit.side
+               and not surely_apart(state, unit.id, uid, ROUTING_PAST_WITHIN)]
+    if not friends:
+        return 0
+    seen = sightings(table, [(unit.id, uid) for uid in friends], rules=SIGHT)
+    return sum(1 for s in seen if s.line_clear and s.distance <= ROUTING_PAST_WITHIN)
 
 
 def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
@@ -128,7 +158,8 @@ def candidates_test_morale(state: State) -> Iterator[TestMorale]:
         if rally:
             for q, c in signs:
                 yield TestMorale(unit.id, C.RALLY, 0, q, c)
-        for count in range(1, routed + 1):
+        counts = (0,) if routed and state.extra.table is not None else range(1, routed + 1)
+        for count in counts:
             for q, c in signs:
                 yield TestMorale(unit.id, C.FRIEND_ROUTED, count, q, c)
 
@@ -166,7 +197,14 @@ def check_test_morale(state: State, action: TestMorale) -> None:
         C.LOSSES: losses_due,
         C.RALLY: rally_open,
     }
-    if circumstance is C.FRIEND_ROUTED:
+    if circumstance is C.FRIEND_ROUTED and state.extra.table is not None:
+        if action.routing_past:
+            raise illegal(action, "the table measures this: the friends routing past in "
+                          "sight within 200 mm (leave routing_past at 0)", r)
+        if not friend_routed_open(state, unit):
+            raise illegal(action, f"no friendly unit routed past {unit.name} this period "
+                          "within 200 mm in its sight", r)
+    elif circumstance is C.FRIEND_ROUTED:
         routed = friend_routed_open(state, unit)
         if not 1 <= action.routing_past <= routed:
             raise illegal(action, f"{routed} friendly unit(s) routed this period and "
@@ -180,7 +218,10 @@ def check_test_morale(state: State, action: TestMorale) -> None:
 def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
     """The test (an average die plus the factors) and what its result does."""
     unit = find_unit(state, action.unit)
-    facts = morale_facts(state, unit, action.circumstance, action.routing_past,
+    past = action.routing_past
+    if action.circumstance is C.FRIEND_ROUTED and state.extra.table is not None:
+        past = routing_past(state, unit)
+    facts = morale_facts(state, unit, action.circumstance, past,
                          action.subtract_quality, action.subtract_cover)
     result = test_morale(facts, dice=log.dice, tables=state.options.tables,
                          reason=f"{unit.name}, {action.circumstance}")

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import IllegalActionError, Log
-from smoothbore.table import Footprint
+from smoothbore.core import Log
+from smoothbore.table import Footprint, Table
 from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.paths import rout
 
@@ -21,15 +21,6 @@ from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
 from .positions import SIGHT, fit_on, ground_at, home_heading
-from .situations import (
-    destinations,
-    measure_moves,
-    move_facts,
-    placed,
-    table_of,
-    turns,
-    where_now,
-)
 from .state import (
     State,
     add_amount,
@@ -42,6 +33,16 @@ from .state import (
     may_advance,
     own_unit,
     with_extra,
+)
+from .table_moves import (
+    listed_advances,
+    move_advances,
+    move_facts,
+    offered,
+    placed,
+    table_of,
+    where_now,
+    whole_mm,
 )
 from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit, changed
 
@@ -235,38 +236,33 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
 
 
 def _table_moves(state: State) -> Iterator[Move]:
-    """On a table: each unit free to act (not resting) moves to the destinations
-    ``situations.destinations`` offers and changes face (``situations.turns``), where the
-    rules allow it now (measured all at once), and makes the manoeuvres in place it could
-    make without a table."""
+    """On a table: each unit free to act (not resting) moves to the destinations offered it
+    and changes face (``table_moves.offered``), where the rules allow it now, and makes the
+    manoeuvres in place it could make without a table."""
     tables = state.options.tables
-    table = table_of(state)
-    free = [u for u in state.derived(free_units).values() if not u.resting]
-    wanted: list[tuple[Unit, tuple[float, float, float], Manoeuvre, bool]] = []
-    for unit in free:
-        full = rate(unit, tables)
-        wanted += [(unit, to, Manoeuvre.NONE, double)
-                   for to, double in destinations(table, unit, full)]
-        wanted += [(unit, to, Manoeuvre.FACE, False) for to in turns(table, unit)]
-    measure_moves(state, wanted)
-    by_unit: dict[str, list[Move]] = {}
-    for unit, to, m, double in wanted:
-        move = Move(unit.id, None, double=double, manoeuvre=m, to=to,
-                    at=where_now(table, unit.id))
-        try:
-            facts = move_facts(state, unit, to, m, double, move)
-        except IllegalActionError:
+    for unit in state.derived(free_units).values():
+        if unit.resting:
             continue
-        if not facts.advancing or may_advance(state, unit):
-            by_unit.setdefault(unit.id, []).append(move)
-    for unit in free:
-        yield from by_unit.get(unit.id, ())
-        for move in unit_moves(unit.id, may_advance(state, unit), rate(unit, tables) > 0,
-                               unit.ground, unit.arm, unit.limbered, unit.weapon.is_heavy,
-                               unit.mounted, unit.formation):
-            if move.distance == 0 and move.manoeuvre is not Manoeuvre.FACE:
-                yield attrs.evolve(move, ends_in=unit.ground,
-                                   dense_woods=unit.ground is Ground.DENSE_WOODS)
+        advance = may_advance(state, unit)
+        for move, advancing in offered(state, unit).moves:
+            if advance or not advancing:
+                yield move
+        yield from in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground,
+                                  unit.arm, unit.limbered, unit.weapon.is_heavy,
+                                  unit.mounted, unit.formation)
+
+
+@functools.lru_cache(maxsize=4096)
+def in_place_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm,
+                   limbered: bool, heavy: bool, mounted: bool, formation: Formation
+                   ) -> tuple[Move, ...]:
+    """On a table, the manoeuvres of ``unit_moves`` made in place (no destination), on the
+    unit's ground (remembered, as ``unit_moves``)."""
+    woods = ground is Ground.DENSE_WOODS
+    return tuple(attrs.evolve(move, ends_in=ground, dense_woods=woods)
+                 for move in unit_moves(uid, advance, moves, ground, arm, limbered, heavy,
+                                        mounted, formation)
+                 if move.distance == 0 and move.manoeuvre is not Manoeuvre.FACE)
 
 
 def check_move(state: State, action: Move) -> None:
@@ -279,7 +275,12 @@ def check_move(state: State, action: Move) -> None:
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)
     if state.extra.table is not None:
-        check_table_move(state, unit, action)
+        advancing = None if unit.resting else listed_advances(state, unit, action)
+        if advancing is None:
+            check_table_move(state, unit, action)
+        elif advancing and not may_advance(state, unit):
+            raise illegal(action, f"{unit.name}'s orders or its commander's activation "
+                          "forbid advancing", rules.ACTIVATION)
         return
     if action.to is not None or action.at is not None:
         raise illegal(action, "the battle has no table: a move gives its distance, not a "
@@ -310,7 +311,7 @@ _PLAIN_MOVE = Move("-")
 
 def check_table_move(state: State, unit: Unit, action: Move) -> None:
     """On a table: a move with a destination leaves distance, ground, advancing and dense
-    woods to the table, which measures them (``situations.move_facts``: the route's cost
+    woods to the table, which measures them (``table_moves.move_facts``: the route's cost
     within the allowance, impassable ground naming the feature, a new facing only with a
     change of face); it advances only if the unit may; a manoeuvre in place is checked as
     without a table."""
@@ -336,8 +337,8 @@ def check_table_move(state: State, unit: Unit, action: Move) -> None:
     if action.at is not None and action.at != where_now(table_of(state), unit.id):
         raise illegal(action, f"{unit.name} no longer stands at {action.at}: the move was "
                       "ordered from elsewhere", rules.MOVEMENT)
-    facts = move_facts(state, unit, action.to, action.manoeuvre, action.double, action)
-    if facts.advancing and not may_advance(state, unit):
+    advancing = move_advances(state, unit, action.to, action.manoeuvre, action.double, action)
+    if advancing and not may_advance(state, unit):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
 
@@ -525,12 +526,60 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
 
 # --- step 3: generals -----------------------------------------------------------------------
 def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
+    """Each general in action of the acting side who has not ridden this step, to each
+    friendly unit on the table he is not with, or away alone; on a table with his mark, to
+    the units within his ride (the table measures it, M38)."""
     acting = state.extra.acting
     units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
     done = state.extra.done
+    table = state.extra.table is not None
     for g in state.commanders:
         if g.side == acting and g.active and f"general:{g.id}" not in done:
-            yield from rides(g.id, g.attached_to, units)
+            if not table or ride_length(state, g.id, "") is None:
+                yield from rides(g.id, g.attached_to, units)
+                continue
+            for uid in units:
+                if uid != g.attached_to and (d := ride_length(state, g.id, uid)) is not None \
+                        and d <= GENERAL_RIDE:
+                    yield MoveGeneral(g.id, uid)
+            if g.attached_to:
+                yield MoveGeneral(g.id, "")
+
+
+def _marked(table: Table) -> frozenset[str]:
+    """The commanders with a mark on the table (once a table)."""
+    return frozenset(m.commander_id for m in table.commanders)
+
+
+def ride_length(state: State, general: str, unit_id: str) -> int | None:
+    """On a table: how far the general rides to join ``unit_id`` (whole mm, from his point to
+    the unit's centre; 0 to ride alone from where he is); None when it is not measured (no
+    mark for him, or the unit is not on the table)."""
+    table = state.extra.table
+    if table is None:
+        return None
+    memo = table.derived(_rides)
+    key = (general, unit_id)
+    if key not in memo:
+        memo[key] = _ride(table, general, unit_id)
+    return memo[key]
+
+
+def _rides(table: Table) -> dict[tuple[str, str], int | None]:
+    """The rides measured on this table, by (general, unit)."""
+    return {}
+
+
+def _ride(table: Table, general: str, unit_id: str) -> int | None:
+    if general not in table.derived(_marked):
+        return None
+    if not unit_id:
+        return 0
+    fp = table.units.get(unit_id)
+    if fp is None:
+        return None
+    x, y = table.commander_point(general)
+    return whole_mm(math.hypot(fp.x - x, fp.y - y))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -552,12 +601,23 @@ def check_move_general(state: State, action: MoveGeneral) -> None:
         raise illegal(action, f"{g.name} is not a general of {state.extra.acting} in action", r)
     if f"general:{g.id}" in state.extra.done:
         raise illegal(action, f"{g.name} has already moved", r)
+    measured = state.extra.table is not None and ride_length(state, g.id, "") is not None
+    if measured and action.distance:
+        raise illegal(action, "the table measures this: the ride from where the general "
+                      "stands (leave distance at 0)", r)
     if action.distance > GENERAL_RIDE:
         raise illegal(action, f"a general rides at most {GENERAL_RIDE} mm", r)
     if action.attach_to:
         unit = own_unit(state, action.attach_to, action)
         if unit.id == g.attached_to:
             raise illegal(action, f"{g.name} is already with {unit.name}", r)
+        if measured:
+            d = ride_length(state, g.id, unit.id)
+            if d is None:
+                raise illegal(action, f"{unit.name} is not on the table", r)
+            if d > GENERAL_RIDE:
+                raise illegal(action, f"{unit.name} is {d} mm from {g.name}: a general rides "
+                              f"at most {GENERAL_RIDE} mm", r)
     elif not g.attached_to:
         raise illegal(action, f"{g.name} already rides alone", r)
 
@@ -565,7 +625,10 @@ def check_move_general(state: State, action: MoveGeneral) -> None:
 def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     """The general joins the unit (or rides alone)."""
     g = find_commander(state, action.commander)
+    distance = ride_length(state, g.id, action.attach_to)
+    if distance is None:
+        distance = action.distance
     g = attrs.evolve(g, attached_to=action.attach_to)
     where = find_unit(state, action.attach_to).name if action.attach_to else "alone"
-    log.add("general", f"{g.name} rides {action.distance} mm to {where}", rules.MOVEMENT, g.id)
+    log.add("general", f"{g.name} rides {distance} mm to {where}", rules.MOVEMENT, g.id)
     return with_extra(state.with_commanders(g), done=state.extra.done | {f"general:{g.id}"})

@@ -1,0 +1,266 @@
+"""table_moves.py and the measures kept for speed (situations.py): every answer kept on a
+sheet, a pair or a table agrees with the same question measured afresh, one move or one pair
+at a time, on states of random battles on the embedded tables."""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+
+import attrs
+import pytest
+
+from smoothbore.battle import random_policy
+from smoothbore.mckie_acw import TURN
+from smoothbore.mckie_acw.actions import Move
+from smoothbore.mckie_acw.movement import Manoeuvre, max_move, rate
+from smoothbore.mckie_acw.phases import CHARGES, FIRING, MOVEMENT
+from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES
+from smoothbore.mckie_acw.scenarios import example_battle, sharpshooters_battle
+from smoothbore.mckie_acw.situations import (
+    beyond_reach,
+    charge_facts,
+    charge_lines,
+    shot_facts,
+    shots,
+    surely_apart,
+)
+from smoothbore.mckie_acw.state import State, may_advance, with_extra
+from smoothbore.mckie_acw.steps_movement import free_units
+from smoothbore.mckie_acw.table_moves import (
+    Field,
+    MoveFacts,
+    _bounds,
+    _corners,
+    _in_the_open,
+    _over_open_ground,
+    field_of,
+    measure_moves,
+    measured,
+    move_facts,
+    nearest_enemy,
+    offered,
+    sheet_of,
+    table_of,
+    wanted,
+)
+from smoothbore.mckie_acw.units import Arm
+from smoothbore.table import ImpassableError, Table, TerrainKind, route
+
+
+def fresh(state: State) -> State:
+    """The same state on a copy of its table with nothing worked out yet."""
+    table = table_of(state)
+    return with_extra(state, table=attrs.evolve(table))
+
+
+@functools.cache
+def states() -> tuple[State, ...]:
+    """States of random battles on both embedded tables, in the steps that measure (every
+    movement step, every charge and firing step)."""
+    out = []
+    for make in (example_battle, sharpshooters_battle):
+        for seed in (3, 11):
+            state = make(seed)
+            policy = random_policy(seed)
+            while not TURN.is_over(state):
+                actions = TURN.legal_actions(state)
+                if state.phase in (MOVEMENT, CHARGES, FIRING):
+                    out.append(state)
+                state, _ = TURN.step(state, policy(state, actions))
+    return tuple(out)
+
+
+def movement_states() -> list[State]:
+    return [s for s in states() if s.phase == MOVEMENT][::3]
+
+
+def test_the_random_battles_give_states_to_measure() -> None:
+    assert len(movement_states()) > 40
+    assert len([s for s in states() if s.phase == FIRING]) > 20
+
+
+def test_offered_moves_agree_with_each_move_measured_alone() -> None:
+    compared = refused = advancing = 0
+    for state in movement_states():
+        for unit in state.derived(free_units).values():
+            sheet = sheet_of(state, unit)
+            known = offered(state, unit)
+            alone = fresh(state)
+            for want in sorted(sheet.index, key=repr):
+                to, m, double = want
+                reference = measured(alone, unit, to, m, double)
+                found = known.facts(want)
+                if found is None:  # the ground refuses it: answered alone, as the reference
+                    assert not isinstance(reference, MoveFacts)
+                    refused += 1
+                    continue
+                assert found == reference
+                compared += 1
+                if isinstance(found, MoveFacts):
+                    advancing += found.advancing
+                else:
+                    refused += 1
+    assert compared > 500 and refused > 50 and advancing > 50
+
+
+def test_the_listed_moves_are_those_measured_alone_allow() -> None:
+    for state in movement_states():
+        listed = set(a for a in TURN.legal_actions(state) if isinstance(a, Move) and a.to)
+        expected = set()
+        alone = fresh(state)
+        table = table_of(state)
+        for unit in state.derived(free_units).values():
+            if unit.resting:
+                continue
+            fp = table.footprint(unit.id)
+            full = rate(unit, state.options.tables)
+            wants = wanted(fp.x, fp.y, fp.facing, fp.length, full,
+                           max_move(unit, Manoeuvre.FACE, double=False, dense_woods=False,
+                                    formation=None, tables=state.options.tables,
+                                    action="face"),
+                           nearest_enemy(table, fp))
+            measure_moves(alone, [(unit, to, m, d) for to, m, d in wants])
+            for to, m, d in wants:
+                facts = measured(alone, unit, to, m, d)
+                if isinstance(facts, MoveFacts) and (not facts.advancing
+                                                     or may_advance(state, unit)):
+                    expected.add(Move(unit.id, None, double=d, manoeuvre=m, to=to,
+                                      at=(fp.x, fp.y, fp.facing)))
+        assert listed == expected
+
+
+def test_move_facts_of_a_destination_not_offered_is_measured_alone() -> None:
+    state = movement_states()[0]
+    unit = next(iter(state.derived(free_units).values()))
+    fp = table_of(state).footprint(unit.id)
+    to = (fp.x + 7.5, fp.y + 3.25, fp.facing)
+    assert (to, Manoeuvre.NONE, False) not in sheet_of(state, unit).index
+    facts = move_facts(state, unit, to, Manoeuvre.NONE, False, "move")
+    assert facts == measured(fresh(state), unit, to, Manoeuvre.NONE, False)
+    assert facts.distance == math.ceil(math.hypot(7.5, 3.25))
+
+
+def _alone_table(field: Field, x: float, y: float) -> Table:
+    from smoothbore.table import Footprint, Measure
+    return Table(field.width, field.depth, Measure.MILLIMETRES, field.features,
+                 (Footprint("move", x, y, 0.0, 1, 1e-3, 1e-3),))
+
+
+def test_a_move_over_open_ground_costs_what_the_route_finds() -> None:
+    """Random straight moves all over the field, and across Kelly's fence (280-580 mm
+    along y = 460): where the move touches no terrain, or crosses only the fence, its cost
+    is worked out without a route, and is the route's to the last bit."""
+    field = field_of(table_of(example_battle(0)))
+    rng = random.Random(5)
+    found = {"open": 0, "fence": 0, "at the fence": 0, "route": 0}
+    for i in range(600):
+        if i % 2:
+            x0, y0 = rng.uniform(1, 1199), rng.uniform(1, 799)
+        else:
+            x0, y0 = rng.uniform(250, 610), rng.choice([460.0, rng.uniform(330, 590)])
+        x1, y1 = x0 + rng.uniform(-150, 150), y0 + rng.uniform(-150, 150)
+        if not (0 < x1 < 1200 and 0 < y1 < 800):
+            continue
+        length = math.hypot(x1 - x0, y1 - y0)
+        path = route(_alone_table(field, x0, y0), "move", (x1, y1))
+        for rates in (FOOT_RATES, MOUNTED_RATES):
+            try:
+                cost = rates.cost(path, _alone_table(field, x0, y0), 120.0)
+            except ImpassableError:
+                cost = None
+            woods = any(TerrainKind.DENSE_WOODS in leg.kinds for leg in path.legs)
+            quick = _over_open_ground(field, x0, y0, x1, y1, length, rates, 120.0)
+            if quick is None:  # touching an area or a stream, or two lines: the route decides
+                found["route"] += 1
+                continue
+            assert quick == (cost, woods)
+            if _in_the_open(field, x0, y0, x1, y1):
+                found["open"] += 1
+                assert cost == length and not path.passages
+            elif path.passages:
+                found["fence"] += 1
+                assert cost == length + 30.0  # a quarter of the 120 mm move
+            else:
+                found["at the fence"] += 1
+                assert y0 == 460.0 and cost == length
+    assert min(found.values()) > 0 and found["fence"] > 50 and found["open"] > 100
+
+
+@pytest.mark.parametrize("phase", [FIRING])
+def test_shots_measured_a_few_at_a_time_agree_with_all_at_once(phase: str) -> None:
+    compared = 0
+    for state in [s for s in states() if s.phase == phase]:
+        table = table_of(state)
+        every = shots(attrs.evolve(table))
+        alone = fresh(state)
+        for (firer, target), shot in sorted(every.items())[::4]:
+            assert shot_facts(alone, firer, target) == shot
+            compared += 1
+    assert compared > 100
+
+
+def test_a_target_beyond_reach_is_never_one_in_reach() -> None:
+    skipped = kept = 0
+    for state in [s for s in states() if s.phase == FIRING]:
+        for (firer, target), shot in shots(attrs.evolve(table_of(state))).items():
+            for reach in (100, 200, 320, 370):
+                if beyond_reach(state, firer, target, reach):
+                    assert shot.range > reach
+                    skipped += 1
+                else:
+                    kept += 1
+    assert skipped > 100 and kept > 20
+
+
+def test_charges_measured_one_at_a_time_agree_with_all_at_once() -> None:
+    compared = apart = 0
+    for state in [s for s in states() if s.phase == CHARGES][::2]:
+        every = charge_lines(attrs.evolve(table_of(state)))
+        alone = fresh(state)
+        for (charger, target), facts in every.items():
+            assert charge_facts(alone, charger, target) == facts
+            compared += 1
+            unit = state.unit(charger)
+            reach = rate(unit, state.options.tables) if unit.arm is not Arm.ARTILLERY else 300
+            if surely_apart(state, charger, target, reach):
+                assert not facts.reaches(reach)
+                apart += 1
+    assert compared > 100 and apart > 50
+
+
+def test_ends_are_bounded_and_cornered_as_the_footprints_moved_there() -> None:
+    rng = random.Random(8)
+    for state in movement_states()[:10]:
+        for fp in table_of(state).footprints:
+            poses = [(fp.x + rng.uniform(-200, 200), fp.y + rng.uniform(-200, 200),
+                      rng.choice([fp.facing, rng.uniform(0, 360), 45.0, 180.0]))
+                     for _ in range(6)]
+            corners = _corners(fp, poses)
+            for pose, found in zip(poses, corners, strict=True):
+                moved = fp.moved_to(*pose)
+                assert (found == moved.corners).all()
+                assert _bounds(fp, *pose) == moved.bounds
+
+
+def test_ground_in_the_open_is_found_as_the_terrain_finds_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Footprints all over the field: those the shortcut finds in the open are on open
+    ground by the full measure, and the measure is the same with and without it."""
+    from smoothbore.mckie_acw import positions
+    table = table_of(example_battle(0))
+    rng = random.Random(2)
+    fps = []
+    for fp in table.footprints:
+        for _ in range(40):
+            moved = fp.moved_to(rng.uniform(60, 1140), rng.uniform(60, 740),
+                                rng.uniform(0, 360))
+            if table.holds(moved):
+                fps.append(moved)
+    arms = [Arm.FOOT, Arm.CAVALRY]
+    quick = [positions.ground_at(table, fp, arm) for fp in fps for arm in arms]
+    opened = sum(positions._in_the_open(table.terrain, fp) for fp in fps)
+    monkeypatch.setattr(positions, "_in_the_open", lambda terrain, fp: False)
+    assert quick == [positions.ground_at(table, fp, arm) for fp in fps for arm in arms]
+    assert 50 < opened < len(fps) and len(set(quick)) >= 3
