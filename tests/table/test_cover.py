@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from smoothbore.table import Feature, Footprint, Table, TerrainKind, cover_of, covers
+from smoothbore.table.cover import covers_with_own
+from smoothbore.table.layout import fire_lines
 
 
 def table(*features: Feature) -> Table:
@@ -59,3 +61,21 @@ def test_covers_for_many_units() -> None:
     assert [c.unit_id for c in found] == ["T", "F", "T"]
     assert found[1].share(TerrainKind.DENSE_WOODS) == pytest.approx(1.0)
     assert found[0].inside == ()
+
+
+def test_targets_against_firers_and_the_firers_own_ground_at_once() -> None:
+    # sightings asks both at once: T against F's line of fire (the fence 0.5" in front of T),
+    # and F's own ground without a firer (the wall 0.5" ahead of F's front edge, y = 11)
+    fence = Feature("fence", "fence", line=((10, 19), (30, 19)))
+    wall = Feature("wall", "wall", line=((10, 11), (30, 11)))
+    woods = Feature.rectangle("lw", "light woods", 20, 10, 10, 4)
+    t = table(fence, wall, woods)
+    layout = t.layout
+    lines, _, _ = fire_lines(layout, layout.rows(["F", "F"]), layout.rows(["T", "T"]),
+                             t.diagonal)
+    targets, own = covers_with_own(t, ["T", "T"], lines, ["F", "T"])
+    assert targets == covers(t, ["T", "T"], lines) and own == covers(t, ["F", "T"])
+    assert [c.behind for c in targets] == [("fence",), ("fence",)]
+    assert own[0].behind == ("wall",) and own[0].share(TerrainKind.LIGHT_WOODS) == 1.0
+    # T faces down the table: the fence is also 0.5" ahead of its own front edge (y = 19.5)
+    assert own[1].behind == ("fence",) and own[1].inside == ()

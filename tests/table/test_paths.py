@@ -7,8 +7,9 @@ import itertools
 import math
 from fractions import Fraction
 
+import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from smoothbore.core import IllegalActionError, InvalidValueError
@@ -18,9 +19,11 @@ from smoothbore.table import (
     Edge,
     Feature,
     Footprint,
+    Formation,
     ImpassableError,
     PassageKind,
     RateTable,
+    Route,
     Table,
     TerrainKind,
     furthest,
@@ -30,9 +33,11 @@ from smoothbore.table import (
     rout,
     rout_options,
     route,
+    sweep,
     turn,
     wheel,
 )
+from smoothbore.table.paths import _near, _route_exact
 
 K = TerrainKind
 # Will's close order foot (Rules - Movement, terrain effects), as data
@@ -280,3 +285,97 @@ def test_legs_cover_the_route(points: list[tuple[float, float]]) -> None:
     enters = [p for p in r.passages if p.event is PassageKind.ENTER]
     leaves = [p for p in r.passages if p.event is PassageKind.LEAVE]
     assert abs(len(enters) - len(leaves)) <= 2  # it may start or end inside
+
+
+def test_what_a_move_sweeps() -> None:
+    # A spans x 18 to 22, y 9.5 to 10.5; the woods x 15 to 25, y 13.5 to 16.5
+    t = table(WOODS)
+    assert sweep(t, "A", (20, 12)) == (frozenset(), ())  # the front edge stops at 12.5
+    assert sweep(t, "A", (20, 13)) == (frozenset(), ())  # the front edge on the woods' edge
+    assert sweep(t, "A", (20, 13.5)) == ({K.DENSE_WOODS}, ())  # half an inch into them
+    # straight to (30, 30) the footprint passes over the woods' right-hand part (at y 15 its
+    # centre is at x 22.5, it spans 20.5 to 24.5); right to x 30 first (28 to 32) it does not
+    assert sweep(t, "A", (30, 30)) == ({K.DENSE_WOODS}, ())
+    assert sweep(t, "A", (30, 10), (30, 30)) == (frozenset(), ())
+    for points in [((20, 12),), ((20, 13.5),), ((30, 30),), ((30, 10), (30, 30))]:
+        r = route(t, "A", *points)
+        assert sweep(t, "A", *points) == (r.swept, r.units_crossed)
+
+
+def test_the_units_and_lines_a_move_sweeps() -> None:
+    # P's near edge at y 13.5; a fence along y = 25
+    p = a_unit(20, 14, 180, side="blue", uid="P")
+    fence = Feature("f1", "fence", line=((0, 25), (60, 25)))
+    t = table(fence, others=(p,))
+    assert sweep(t, "A", (20, 13)) == (frozenset(), ())  # front edges touch: not into P
+    assert sweep(t, "A", (20, 13.2)) == (frozenset(), ("P",))  # 0.2" into P
+    # to (40, 13.2) its left front corner runs (18, 10.5) to (38, 13.7): at P's right edge
+    # (x 22) it is at y 11.14, below P; to (26, 18) it passes (20.625, 14), inside P
+    assert sweep(t, "A", (40, 13.2)) == (frozenset(), ())
+    assert sweep(t, "A", (26, 18)) == (frozenset(), ("P",))
+    assert sweep(t, "A", (40, 24.4)) == (frozenset(), ())  # the front edge at 24.9
+    assert sweep(t, "A", (40, 24.6)) == ({K.FENCE}, ())  # at 25.1: over the fence
+    with pytest.raises(InvalidValueError) as error:
+        sweep(t, "A")
+    assert error.value.field == "points"
+
+
+def test_open_ground_is_answered_by_the_boxes_alone() -> None:
+    # nothing in the box round A's move from y 10 to 12 (x 18 to 22, y 9.5 to 12.5)
+    t = table(WOODS, others=(a_unit(30, 12, uid="B"),))
+    fp = t.footprint("A")
+    near = _near(t, fp, (fp.centre, (20.0, 12.0)))
+    assert not (near.areas or near.lines or near.units)
+    near = _near(t, fp, (fp.centre, (20.0, 14.0)))  # the box reaches the woods
+    assert near.areas and not near.units
+    r = route(t, "A", (20, 12))
+    assert [(leg.start, leg.end, leg.length, leg.kinds) for leg in r.legs] == [
+        ((20, 10), (20, 12), 2.0, frozenset())]
+    assert r.passages == () and r == _route_exact(t, "A", (20, 12))
+
+
+# a busy table: areas and lines with edges on the half-inch grid (so moves on the grid touch
+# them), water with a bridge and a ford, a road through woods, friends and enemies
+BUSY = (
+    WOODS,
+    Feature("rough", "rough ground", outline=((30, 5), (40, 8), (36, 14), (31, 12))),
+    Feature("hill", "gentle hill", outline=((5, 18), (14, 17), (12, 24), (6, 23))),
+    Feature("fence", "fence", line=((5, 25), (35, 25))),
+    Feature("wall", "wall", line=((42, 8), (42, 20), (48, 22))),
+    Feature("stream", "stream", line=((0, 32), (30, 32), (60, 34)), width=2),
+    Feature.rectangle("bridge", "bridge", 20, 32, 3, 4),
+    Feature("river", "river", line=((52, 0), (52, 28)), width=4),
+    Feature.rectangle("ford", "ford", 52, 10, 6, 3),
+    Feature.rectangle("house", "building", 45, 28, 4, 3),
+    Feature("road", "road", line=((20, 0), (20, 40)), width=2),
+    Feature.rectangle("cliff", "impassable ground", 8, 36, 6, 2),
+)
+CROWD = (
+    a_unit(30, 20, 180, side="blue", uid="P"),
+    Footprint("Q", 10, 8, 90, 3, 2, 1, Formation.SKIRMISH, side="blue"),
+    Footprint("F", 45, 15, 0, 3, 2, 1, Formation.COLUMN, side="red"),
+    a_unit(25, 28, 45, side="red", uid="G"),
+)
+coordinate = st.one_of(st.integers(0, 120).map(lambda n: n / 2), st.floats(0, 60))
+facing = st.one_of(st.sampled_from([0.0, 45.0, 90.0, 180.0, 270.0]), st.floats(-180, 360))
+
+
+@settings(max_examples=300, deadline=None)
+@given(coordinate, coordinate, facing,
+       st.lists(st.tuples(coordinate, coordinate.map(lambda v: v * 2 / 3)), min_size=1,
+                max_size=3),
+       st.floats(-180, 180), st.floats(0, 30))
+def test_the_quick_route_is_the_exact_route(x: float, y: float, face: float,
+                                            points: list[tuple[float, float]],
+                                            heading: float, budget: float) -> None:
+    mover = Footprint("M", x, y * 2 / 3, face, 2, 2, 1, side="red")
+    assume(Table(60, 40).holds(mover))
+    t = Table(60, 40, features=BUSY, footprints=(mover, *CROWD))
+    for moves in ([points[0]], points):
+        quick, exact = route(t, "M", *moves), _route_exact(t, "M", *moves)
+        for field in attrs.fields(Route):
+            assert getattr(quick, field.name) == getattr(exact, field.name), field.name
+        assert repr(quick.legs) == repr(exact.legs)  # the same floats, signs of zero too
+        assert sweep(t, "M", *moves) == (exact.swept, exact.units_crossed)
+    far = furthest(t, "M", heading, budget, WILL_CO_FOOT, full_move=6.0)
+    assert far.route == _route_exact(t, "M", *far.route.points[1:])

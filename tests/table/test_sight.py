@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,14 +14,17 @@ from shapely import affinity
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
+    ChargeReach,
     Face,
     Feature,
     Footprint,
     Formation,
+    Sighting,
     SightRules,
     Table,
     TerrainKind,
     arc_polygon,
+    charges,
     distance,
     enemy_pairs,
     line_of_fire,
@@ -315,3 +319,38 @@ def _on_a_zone_line(table: Table, answer: tuple[object, ...]) -> bool:
     target = table.footprint(str(answer[1]))
     _, v = target.local([firer.centre])
     return bool(abs(abs(v[0]) - target.length / 2) < 1e-6)
+
+
+COVERED = (*TERRAIN,
+           Feature.rectangle("l", "light woods", 92, 94, 5, 4, facing=35),
+           Feature("f", "fence", line=((90, 99), (110, 101))),
+           Feature("s", "stream", line=((97, 85), (99, 115)), width=1.0))
+DEEP = SightRules(blocking=frozenset({TerrainKind.BUILDING}), units_block=False,
+                  see_into={TerrainKind.DENSE_WOODS: 1.5, TerrainKind.LIGHT_WOODS: 3.0})
+
+
+def _fields(value: Sighting | ChargeReach) -> tuple[object, ...]:
+    """Every field of a Sighting or ChargeReach, the line of fire by its coordinates."""
+    return tuple(tuple(getattr(value, f.name).coords) if f.name == "line"
+                 else getattr(value, f.name) for f in attrs.fields(type(value)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(layouts(), st.data())
+def test_a_few_pairs_answer_as_all_pairs_do(units: list[Footprint], data: st.DataObject
+                                            ) -> None:
+    # the rule books ask again only for the pairs a move touched: those answers must be the
+    # ones the whole table gives, field by field (one code path, whatever the subset)
+    table = Table(200, 200, features=COVERED, footprints=units)
+    every = enemy_pairs(table)
+    if not every:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
+    for rules, half in ((SightRules(), 45.0), (DEEP, {"U1": 180.0})):
+        whole = dict(zip(every, sightings(table, half_angle=half, rules=rules), strict=True))
+        part = sightings(table, chosen, half_angle=half, rules=rules)
+        assert [_fields(s) for s in part] == [_fields(whole[p]) for p in chosen]
+    for reach in (3.0, {u: 1.0 + i for i, u in enumerate(table.unit_ids)}):
+        all_charges = dict(zip(every, charges(table, None, reach), strict=True))
+        assert [_fields(c) for c in charges(table, chosen, reach)] == [
+            _fields(all_charges[p]) for p in chosen]

@@ -44,6 +44,7 @@ from smoothbore.table.paths import (
     rout,
     rout_options,
     route,
+    sweep,
     turn,
     wheel,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "route",
     "sighting",
     "sightings",
+    "sweep",
     "table_of",
     "terrain_kind",
     "touching_faces",

@@ -86,23 +86,44 @@ def covers(table: Table, unit_ids: Sequence[str], lines: Geometries | None = Non
            obstacles: frozenset[TerrainKind] = OBSTACLES) -> tuple[Cover, ...]:
     """The cover of each unit in ``unit_ids`` (ids may repeat); ``lines``: the line of fire
     reaching each (None: no firer)."""
+    return covers_with_own(table, unit_ids, lines, (), near=near, obstacles=obstacles)[0]
+
+
+def covers_with_own(table: Table, unit_ids: Sequence[str], lines: Geometries | None,
+                    others: Sequence[str], *, near: float | None = None,
+                    obstacles: frozenset[TerrainKind] = OBSTACLES) -> tuple[
+                        tuple[Cover, ...], tuple[Cover, ...]]:
+    """``covers(table, unit_ids, lines)`` and ``covers(table, others)`` (no firer: the
+    firers' own ground), with the ground under each unit measured once."""
     near = _near(table, near)
     layout, terrain = table.layout, table.terrain
-    rows = layout.rows(unit_ids)
+    n = len(unit_ids)
+    rows = layout.rows([*unit_ids, *others])
     unique, back = np.unique(rows, return_inverse=True)
     inside = _shares(table, unique)
     held = _held(table, unique)
-    if lines is None:
-        zones = layout.strips(rows, near)
-        behind = _touching(table, zones, rows, obstacles, held, back, near=None)
-    else:
-        behind = _touching(table, lines, rows, obstacles, held, back, near=near)
     by_id = terrain.by_id
-    plain = [Cover(table.layout.footprints[r].unit_id, inside[j], held[j],
+    plain = [Cover(layout.footprints[r].unit_id, inside[j], held[j],
                    None if held[j] is None else by_id[held[j]].strength)  # type: ignore[index]
              for j, r in enumerate(unique.tolist())]
-    return tuple(attrs.evolve(plain[j], behind=behind[k]) if behind[k] else plain[j]
-                 for k, j in enumerate(back.tolist()))
+    found: list[tuple[Cover, ...]] = []
+    for part, probes in ((slice(0, n), lines), (slice(n, None), None)):
+        these, where = rows[part], back[part]
+        if not len(these):
+            found.append(())
+            continue
+        if probes is None:
+            zones = layout.strips(these, near)
+            behind = _touching(table, zones, these, obstacles, held, where, near=None)
+        else:
+            behind = _touching(table, probes, these, obstacles, held, where, near=near)
+        found.append(tuple(_behind(plain[j], behind[k]) if behind[k] else plain[j]
+                           for k, j in enumerate(where.tolist())))
+    return found[0], found[1]
+
+
+def _behind(cover: Cover, behind: tuple[str, ...]) -> Cover:
+    return Cover(cover.unit_id, cover.inside, cover.holds, cover.strength, behind)
 
 
 def _shares(table: Table, rows: npt.NDArray[np.intp]) -> list[tuple[tuple[TerrainKind, float],
@@ -163,14 +184,17 @@ def _touching(table: Table, probes: Geometries, rows: npt.NDArray[np.intp],
         # only obstacles within reach of the unit can stand in front of it
         units = np.unique(rows)
         u, k = tree.query(layout.shapes[units], predicate="dwithin", distance=near)
-        close_to: dict[int, list[int]] = {}
-        for i, j in zip(units[u], k, strict=True):
-            close_to.setdefault(int(i), []).append(int(j))
-        pairs = [(q, j) for q, row in enumerate(rows) for j in close_to.get(int(row), ())]
-        if not pairs:
+        if not len(u):
             return [()] * len(probes)
-        p = np.fromiter((q for q, _ in pairs), np.intp, len(pairs))
-        k = np.fromiter((j for _, j in pairs), np.intp, len(pairs))
+        # each probe against every obstacle close to its unit (``units[u]`` ascending)
+        order = np.argsort(u, kind="stable")
+        beside, k = units[u[order]], k[order]
+        lo = np.searchsorted(beside, rows, "left")
+        counts = np.searchsorted(beside, rows, "right") - lo
+        p = np.repeat(np.arange(len(rows)), counts)
+        k = k[np.arange(len(p)) - np.repeat(np.cumsum(counts) - counts - lo, counts)]
+        if not len(p):
+            return [()] * len(probes)
         meet = shapely.intersection(probes[p], geoms[k])
         close = ~shapely.is_empty(meet) & shapely.dwithin(meet, layout.shapes[rows[p]], near)
         p, k = p[close], k[close]

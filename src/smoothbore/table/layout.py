@@ -198,6 +198,12 @@ def off_front(layout: Layout, rows: IntArray, points: FloatArray,
     """Each point's angle off the front of the unit in the same row (degrees, 0 to 180), by
     the rule in this module's docstring; ``backwards``: off its rear edge, looking back."""
     u, v = layout.local(rows, points)
+    return off_front_local(layout, rows, u, v, backwards)
+
+
+def off_front_local(layout: Layout, rows: IntArray, u: FloatArray, v: FloatArray,
+                    backwards: bool = False) -> FloatArray:
+    """``off_front`` of points already in each row's frame (``Layout.local``)."""
     if backwards:
         v = -v
     v = v - layout.half_l[rows]
@@ -277,7 +283,11 @@ def fire_lines(layout: Layout, fi: IntArray, ti: IntArray, scale: float,
     if len(touching):
         exact = shapely.distance(layout.front_lines[fi[touching]], layout.shapes[ti[touching]])
         touching = touching[exact < least[touching] - tol]
-    other = np.union1d(np.flatnonzero(layout.building[fi]), touching).astype(np.intp)
+    odd = layout.building[fi]
+    if len(touching):
+        odd = odd.copy()
+        odd[touching] = True
+    other = np.flatnonzero(odd)
     if len(other):  # a unit in a building, or a front edge that overlaps the target
         lines[other] = shapely.shortest_line(layout.front_lines[fi[other]],
                                              layout.shapes[ti[other]])
@@ -292,9 +302,9 @@ def face_codes(layout: Layout, rows: IntArray, points: FloatArray, front_arc: fl
     front is at most ``front_arc``, REAR when its angle off the rear is at most
     ``rear_arc``, otherwise the flank on its side (LEFT or RIGHT). Units holding buildings
     have only a front."""
-    front = off_front(layout, rows, points) <= front_arc
-    rear = off_front(layout, rows, points, backwards=True) <= rear_arc
-    u, _ = layout.local(rows, points)
+    u, v = layout.local(rows, points)
+    front = off_front_local(layout, rows, u, v) <= front_arc
+    rear = off_front_local(layout, rows, u, v, backwards=True) <= rear_arc
     codes = np.where(front, FRONT, np.where(rear, REAR, np.where(u < 0, LEFT, RIGHT)))
     codes[layout.building[rows]] = FRONT
     return codes.astype(np.intp)

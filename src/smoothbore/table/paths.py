@@ -53,11 +53,13 @@ __all__ = [
     "rout",
     "rout_options",
     "route",
+    "sweep",
     "turn",
     "wheel",
 ]
 
 _EPS = 1e-9
+_NONE: npt.NDArray[np.intp] = np.zeros(0, dtype=np.intp)
 Rate = Fraction | None
 
 
@@ -312,25 +314,58 @@ def route(table: Table, unit_id: str, *points: Point) -> Route:
     facing): its legs over the ground, the lines it crosses and the areas it enters and
     leaves, what it sweeps, and where it ends."""
     footprint = table.footprint(unit_id)
+    return _route(table, footprint, _path(footprint, points), quick=True)
+
+
+def sweep(table: Table, unit_id: str,
+          *points: Point) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
+    """What any part of ``unit_id``'s footprint touches moving through ``points`` keeping its
+    facing: the kinds of ground and the other units (ids, sorted), as ``route`` gives them in
+    ``Route.swept`` and ``Route.units_crossed`` (without working out the legs)."""
+    footprint = table.footprint(unit_id)
+    path = _path(footprint, points)
+    return _sweep(table, footprint, path, _near(table, footprint, path))
+
+
+def _route_exact(table: Table, unit_id: str, *points: Point) -> Route:
+    """``route`` without the shortcuts for open ground (the two must agree)."""
+    footprint = table.footprint(unit_id)
+    return _route(table, footprint, _path(footprint, points), quick=False)
+
+
+def _path(footprint: Footprint, points: tuple[Point, ...]) -> tuple[Point, ...]:
+    """Where the centre goes: where it stands, then each point (checked)."""
     if not points:
         raise InvalidValueError("points", points, "at least one point to move to")
-    path = (footprint.centre, *(_point(p, f"points[{i}]") for i, p in enumerate(points)))
+    return (footprint.centre, *(_point(p, f"points[{i}]") for i, p in enumerate(points)))
+
+
+def _route(table: Table, footprint: Footprint, path: tuple[Point, ...], *, quick: bool,
+           near: _Near | None = None) -> Route:
+    """The route along ``path``; ``quick``: taking the shortcuts for open ground, ``near``
+    (what lies round the move, or round a longer move on the same line) when known."""
+    if near is None:
+        near = _near(table, footprint, path) if quick else _ANYTHING
     legs: list[Leg] = []
     passages: list[Passage] = []
     along = 0.0
     inside: tuple[str, ...] | None = None
     for a, b in itertools.pairwise(path):
-        seg_legs, seg_passages, inside = _segment(table, a, b, along, inside)
+        if near.areas or near.lines or not math.dist(a, b) > _EPS:
+            seg_legs, seg_passages, inside = _segment(table, a, b, along, inside, quick=quick)
+        else:  # the box round the move holds the centre's path: it meets nothing
+            seg_legs, seg_passages, inside = _open_segment(table, a, b, along, inside)
         legs.extend(seg_legs)
         passages.extend(seg_passages)
         along += math.dist(a, b)
     end = footprint.moved_to(*path[-1])
-    swept, crossed = _sweep(table, footprint, path)
+    swept, crossed = _sweep(table, footprint, path, near)
     dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
     (fx, fy), _ = footprint.frame
     retiring = dx * fx + dy * fy < -_EPS * max(1.0, math.hypot(dx, dy))
-    return Route(unit_id, path, tuple(legs), tuple(sorted(passages, key=lambda p: p.at)),
-                 swept, crossed, retiring, end, table.holds(end))
+    return Route(footprint.unit_id, path, tuple(legs),
+                 tuple(sorted(passages, key=lambda p: p.at)), swept, crossed, retiring, end,
+                 table.holds(end))
 
 
 def retire(table: Table, unit_id: str, distance: float) -> Route:
@@ -341,15 +376,20 @@ def retire(table: Table, unit_id: str, distance: float) -> Route:
 
 
 def _segment(table: Table, a: Point, b: Point, along: float,
-             before: tuple[str, ...] | None) -> tuple[list[Leg], list[Passage],
-                                                      tuple[str, ...]]:
-    """The legs and passages of one straight stretch, and the areas it ends in."""
+             before: tuple[str, ...] | None, *,
+             quick: bool) -> tuple[list[Leg], list[Passage], tuple[str, ...]]:
+    """The legs and passages of one straight stretch, and the areas it ends in (``quick``:
+    one open leg at once when it meets no area and no line)."""
     terrain = table.terrain
     length = math.dist(a, b)
     segment = LineString([a, b])
     ts = [0.0, 1.0]
     candidates = terrain.area_tree.query(segment, predicate="intersects") if len(
-        terrain.areas) else np.zeros(0, dtype=np.intp)
+        terrain.areas) else _NONE
+    hits = terrain.line_tree.query(segment, predicate="intersects") if length > 0 and len(
+        terrain.lines) else _NONE
+    if quick and length > _EPS and not len(candidates) and not len(hits):
+        return _open_segment(table, a, b, along, before)
     areas = terrain.areas[candidates]
     if length > 0 and len(candidates):
         meet = shapely.intersection(segment, shapely.boundary(areas))
@@ -385,8 +425,22 @@ def _segment(table: Table, a: Point, b: Point, along: float,
             legs.append(Leg(start, end, float((t1 - t0) * length), kinds, ids))
         passages.extend(_edges(by_id, previous, ids, float(along + t0 * length)))
         previous = ids
-    passages.extend(_crossings(table, segment, a, b, length, along))
+    passages.extend(_crossings(table, segment, hits, a, b, length, along))
     return legs, passages, previous
+
+
+def _open_segment(table: Table, a: Point, b: Point, along: float,
+                  before: tuple[str, ...] | None) -> tuple[list[Leg], list[Passage],
+                                                           tuple[str, ...]]:
+    """``_segment`` of a stretch longer than _EPS that meets no area and no line: one leg of
+    open ground (the same sums as there, so the same numbers)."""
+    length = math.dist(a, b)
+    t0, t1 = 0.0, 1.0
+    start = (float(a[0] + (b[0] - a[0]) * t0), float(a[1] + (b[1] - a[1]) * t0))
+    end = (float(a[0] + (b[0] - a[0]) * t1), float(a[1] + (b[1] - a[1]) * t1))
+    leg = Leg(start, end, float((t1 - t0) * length), mask_crossings(frozenset()), ())
+    passages = _edges(table.terrain.by_id, before or (), (), float(along + t0 * length))
+    return [leg], passages, ()
 
 
 def _along(a: Point, b: Point, coords: npt.NDArray[np.float64], length: float) -> list[float]:
@@ -428,14 +482,11 @@ def _edges(by_id: Mapping[str, Feature], before: tuple[str, ...], after: tuple[s
     return found
 
 
-def _crossings(table: Table, segment: LineString, a: Point, b: Point, length: float,
-               along: float) -> list[Passage]:
-    """CROSS passages where the segment crosses a line feature (not at a ford or bridge
-    for streams)."""
+def _crossings(table: Table, segment: LineString, hits: npt.NDArray[np.intp], a: Point,
+               b: Point, length: float, along: float) -> list[Passage]:
+    """CROSS passages where the segment crosses a line feature (``hits``: the lines it
+    meets; not at a ford or bridge for streams)."""
     terrain = table.terrain
-    if length <= 0 or not len(terrain.lines):
-        return []
-    hits = terrain.line_tree.query(segment, predicate="intersects")
     found = []
     for k in hits:
         feature = terrain.crossed_features[k]
@@ -451,28 +502,67 @@ def _crossings(table: Table, segment: LineString, a: Point, b: Point, length: fl
     return found
 
 
-def _sweep(table: Table, footprint: Footprint,
-           path: Sequence[Point]) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
-    """The kinds of ground and the other units the footprint touches on its way."""
-    corners = footprint.corners - (footprint.x, footprint.y)
-    # a convex outline moved in a straight line sweeps the hull of where it starts and ends
-    hulls: list[Any] = [
-        shapely.convex_hull(shapely.multipoints(np.concatenate((corners + a, corners + b))))
-        for a, b in itertools.pairwise(path)]
-    swept = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
+@attrs.frozen
+class _Near:
+    """Whether any area, line or other unit lies in the box round a move (no: it touches
+    none of them)."""
+
+    areas: bool
+    lines: bool
+    units: bool
+
+
+_ANYTHING = _Near(True, True, True)
+
+
+def _near(table: Table, footprint: Footprint, path: Sequence[Point]) -> _Near:
+    """What lies in a box round every place of the footprint on the way, widened against
+    rounding: a bounding-box question to each tree, no exact geometry."""
     terrain, layout = table.terrain, table.layout
+    x0, y0, x1, y1 = footprint.bounds
+    ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    pad = _EPS * (1.0 + ex + ey + max(map(abs, xs)) + max(map(abs, ys)))
+    box = shapely.box(min(xs) - ex - pad, min(ys) - ey - pad, max(xs) + ex + pad,
+                      max(ys) + ey + pad)
+    return _Near(
+        bool(len(terrain.areas)) and len(terrain.area_tree.query(box)) > 0,
+        bool(len(terrain.lines)) and len(terrain.line_tree.query(box)) > 0,
+        any(layout.footprints[u].unit_id != footprint.unit_id for u in layout.tree.query(box)))
+
+
+def _sweep(table: Table, footprint: Footprint, path: Sequence[Point],
+           near: _Near) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
+    """The kinds of ground and the other units the footprint touches on its way (``near``:
+    what may be touched)."""
+    if not (near.areas or near.lines or near.units):
+        return frozenset(), ()
+    terrain, layout = table.terrain, table.layout
+    kinds_in = ((near.areas and bool(terrain.area_features), terrain.area_features,
+                 terrain.area_tree, terrain.areas),
+                (near.lines and bool(terrain.crossed_features), terrain.crossed_features,
+                 terrain.line_tree, terrain.lines))
+    corners = footprint.corners - (footprint.x, footprint.y)
+    placed = [corners + p for p in path]
+    # a convex outline moved in a straight line sweeps the hull of where it starts and ends
+    hulls: list[Any] = [shapely.convex_hull(shapely.multipoints(np.concatenate((a, b))))
+                        for a, b in itertools.pairwise(placed)]
+    swept = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
     kinds: set[TerrainKind] = set()
-    for features, tree, geoms in ((terrain.area_features, terrain.area_tree, terrain.areas),
-                                  (terrain.crossed_features, terrain.line_tree,
-                                   terrain.lines)):
-        if features:
+    for wanted, features, tree, geoms in kinds_in:
+        if wanted:
             found = tree.query(swept, predicate="intersects")
-            inside = shapely.relate_pattern(swept, geoms[found], "T********")
-            kinds.update(features[k].kind for k in found[inside])
-    found = layout.tree.query(swept, predicate="intersects")
-    inside = shapely.relate_pattern(swept, layout.shapes[found], "T********")
-    units = [layout.footprints[u].unit_id for u in found[inside]]
-    units = [u for u in units if u != footprint.unit_id]
+            if len(found):
+                inside = shapely.relate_pattern(swept, geoms[found], "T********")
+                kinds.update(features[k].kind for k in found[inside])
+    units: list[str] = []
+    if near.units:
+        found = layout.tree.query(swept, predicate="intersects")
+        found = found[np.array([layout.footprints[u].unit_id != footprint.unit_id
+                                for u in found], dtype=bool)]
+        if len(found):
+            inside = shapely.relate_pattern(swept, layout.shapes[found], "T********")
+            units = [layout.footprints[u].unit_id for u in found[inside]]
     return mask_crossings(frozenset(kinds)), tuple(sorted(units))
 
 
@@ -515,12 +605,16 @@ def furthest(table: Table, unit_id: str, heading: float, budget: float, rates: R
                                  clearance)
     if block < limit:
         limit, why = block, what
-    ray = route(table, unit_id, (footprint.x + dx * limit, footprint.y + dy * limit))
+    path = _path(footprint, ((footprint.x + dx * limit, footprint.y + dy * limit),))
+    near = _near(table, footprint, path)
+    ray = _route(table, footprint, path, quick=True, near=near)
     go, spent, reason = _walk(ray, rates, table, budget, full_move)
     if go < limit - _EPS or reason != "allowance":
         limit, why = go, reason
     point = (footprint.x + dx * limit, footprint.y + dy * limit)
-    final = route(table, unit_id, point) if 0 < limit < ray.length - _EPS else ray
+    # a shorter move on the ray lies in the ray's box: what is near it is near the ray
+    final = _route(table, footprint, _path(footprint, (point,)), quick=True, near=near) if (
+        0 < limit < ray.length - _EPS) else ray
     return Destination(normal_degrees(heading), point, limit, spent if limit > 0 else 0.0, why,
                        final)
 

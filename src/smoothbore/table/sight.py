@@ -31,7 +31,7 @@ from smoothbore.core import InvalidValueError
 from smoothbore.core.validate import check_number
 
 from . import vectorised as vec
-from .cover import OBSTACLES, Cover, covers
+from .cover import OBSTACLES, Cover, covers_with_own
 from .footprints import Face, Point, bearing_vectors
 from .layout import (
     FRONT,
@@ -42,7 +42,7 @@ from .layout import (
     base_distances,
     face_codes,
     fire_lines,
-    off_front,
+    off_front_local,
 )
 from .tabletop import Table
 from .terrain import TerrainIndex, TerrainKind, terrain_kind
@@ -251,20 +251,19 @@ def sightings(
     angle = np.where(all_round, 0.0, angle)
 
     lines, starts, ends = fire_lines(layout, fi, ti, table.diagonal, gap)
-    (tp, tk), (up, uu) = _hits(table, rules, _Probes(lines, starts, ends, np.zeros(len(fi))),
-                               fi, ti)
+    base_visible, ((tp, tk), (up, uu)) = _base_visible(
+        table, rules, fi, ti, _Probes(lines, starts, ends, np.zeros(len(fi))),
+        base_rows[base_ok], base_pair[base_ok])
     woods = _woods(table.terrain, lines)
     too_deep = _too_deep(table, rules, lines, woods)
-
-    base_visible = _base_visible(table, rules, fi, ti, starts, ends, base_rows[base_ok],
-                                 base_pair[base_ok])
 
     faces = face_codes(layout, ti, layout.centre[fi], front_arc, rear_arc)
     rise = layout.levels[ti] - layout.levels[fi]
     target_ids = [b for _, b in pairs]
-    cover = covers(table, target_ids, lines, near=near, obstacles=OBSTACLES)
     firer_ids = [a for a, _ in pairs]
-    firer_cover = {c.unit_id: c for c in covers(table, sorted(set(firer_ids)), near=near)}
+    cover, own = covers_with_own(table, target_ids, lines, sorted(set(firer_ids)), near=near,
+                                 obstacles=OBSTACLES)
+    firer_cover = {c.unit_id: c for c in own}
 
     blocked: list[list[str]] = [[] for _ in pairs]
     between: list[list[str]] = [[] for _ in pairs]
@@ -325,19 +324,15 @@ def _angles(table: Table, layout: Layout, fi: IntArray, ti: IntArray) -> tuple[
     base_rows = layout.base_start[ti][base_pair] + np.arange(len(base_pair)) - offsets[base_pair]
     corners = layout.base_corners[base_rows].reshape(-1, 2)
     rows = np.repeat(fi[base_pair], 4)
-    angles = off_front(layout, rows, corners).reshape(-1, 4)
-    least = np.full(len(ti), 180.0)
-    np.minimum.at(least, base_pair, angles.min(axis=1))
     u, v = layout.local(rows, corners)
+    angles = off_front_local(layout, rows, u, v).reshape(-1, 4)
+    # every target has a base, so each pair's bases are one run of rows from ``offsets``
+    least = np.minimum(np.minimum.reduceat(angles.min(axis=1), offsets), 180.0)
     v = v - layout.half_l[rows]
     w = layout.half_w[rows]
-    low = np.full(len(ti), np.inf)
-    high = np.full(len(ti), -np.inf)
-    far = np.full(len(ti), -np.inf)
-    owner = np.repeat(base_pair, 4)
-    np.minimum.at(low, owner, u - w)
-    np.maximum.at(high, owner, u + w)
-    np.maximum.at(far, owner, v)
+    low = np.minimum.reduceat(u - w, 4 * offsets)
+    high = np.maximum.reduceat(u + w, 4 * offsets)
+    far = np.maximum.reduceat(v, 4 * offsets)
     # corners on both sides of the strip, some of them ahead: the target may cross it
     doubt = np.flatnonzero((least > 0) & (low < 0) & (high > 0) & (far >= 0))
     if len(doubt):
@@ -369,43 +364,59 @@ def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
 
 
 def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
-                  starts: npt.NDArray[np.float64], ends: npt.NDArray[np.float64],
-                  rows: IntArray, pair: IntArray) -> npt.NDArray[np.bool_]:
+                  lines: _Probes, rows: IntArray, pair: IntArray) -> tuple[
+                      npt.NDArray[np.bool_], _Hits]:
     """Whether, for each pair, one of the target bases given (``rows`` of
     ``layout.base_corners``, with their ``pair``: those wholly in the arc) is seen whole
-    from the start of the line of fire. The base the line ends on is looked at first (or
-    the first base given), the others only where that one is hidden."""
+    from the start of the line of fire; and what the lines of fire cross (``_hits``, asked
+    together with the first cones). The base the line ends on is looked at first (or the
+    first base given), the others only where that one is hidden."""
     layout = table.layout
     seen = np.zeros(len(fi), dtype=bool)
     if not len(rows):
-        return seen
-    _, _, slot = base_distances(layout, ti, ends, parts=False)
+        return seen, _hits(table, rules, lines, fi, ti)
+    starts, n = lines.start, len(fi)
+    _, _, slot = base_distances(layout, ti, lines.end, parts=False)
     ending = layout.base_start[ti] + slot
-    first = np.full(len(fi), -1, dtype=np.intp)
+    first = np.full(n, -1, dtype=np.intp)
     given, at = np.unique(pair, return_index=True)
     first[given] = rows[at]
     on_line = rows == ending[pair]
     first[pair[on_line]] = rows[on_line]
     look = np.flatnonzero(first >= 0)
-    clear = _clear(table, rules, _cones(layout, starts[look], ti[look], first[look]), fi[look],
-                   ti[look])
+    cones = _cones(layout, starts[look], ti[look], first[look])
+    both = _Probes(np.concatenate([lines.shapes, cones.shapes]),
+                   np.concatenate([lines.start, cones.start]),
+                   np.concatenate([lines.end, cones.end]),
+                   np.concatenate([lines.reach, cones.reach]))
+    (tp, tk), (up, uu) = _hits(table, rules, both, np.concatenate([fi, fi[look]]),
+                               np.concatenate([ti, ti[look]]))
+    mine, theirs = tp < n, up < n
+    clear = _clear_of(rules, len(look), tp[~mine] - n, up[~theirs] - n)
     seen[look[clear]] = True
     rest = (rows != first[pair]) & ~seen[pair]
     if rest.any():
         p, r = pair[rest], rows[rest]
         clear = _clear(table, rules, _cones(layout, starts[p], ti[p], r), fi[p], ti[p])
         seen[p[clear]] = True
-    return seen
+    return seen, ((tp[mine], tk[mine]), (up[theirs], uu[theirs]))
 
 
 def _clear(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
            ti: IntArray) -> npt.NDArray[np.bool_]:
     """Whether each probe crosses nothing that blocks."""
     (tp, _), (up, _) = _hits(table, rules, probes, fi, ti)
-    clear = np.ones(len(fi), dtype=bool)
-    clear[tp] = False
+    return _clear_of(rules, len(fi), tp, up)
+
+
+def _clear_of(rules: SightRules, count: int, terrain: IntArray,
+              units: IntArray) -> npt.NDArray[np.bool_]:
+    """Which of ``count`` probes cross nothing that blocks, given the probes that cross
+    terrain and those that cross units."""
+    clear = np.ones(count, dtype=bool)
+    clear[terrain] = False
     if rules.units_block:
-        clear[up] = False
+        clear[units] = False
     return clear
 
 
@@ -430,8 +441,11 @@ class _Probes:
         self.shapes, self.start, self.end, self.reach = shapes, start, end, reach
 
 
+_Hits = tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]
+
+
 def _hits(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
-          ti: IntArray) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
+          ti: IntArray) -> _Hits:
     """What each probe crosses: (probe, blocker) index arrays for terrain (rows of
     ``terrain.blockers``) and (probe, unit row) for units, leaving out the firer and target
     themselves, features either stands in, and hills no higher than both. Candidates come
