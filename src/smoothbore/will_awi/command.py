@@ -85,13 +85,19 @@ def group_order_target(
     units: tuple[Unit, ...],
     facts: OrderFacts = OrderFacts(),
     options: Options = DEFAULT_OPTIONS,
+    each: tuple[OrderFacts, ...] = (),
 ) -> Modified:
     """One roll orders a group of his units moving together: the group move's -1 applies, and
-    the roll must pass every unit's own target, so the group needs the lowest of them."""
+    the roll must pass every unit's own target, so the group needs the lowest of them.
+    ``each``: the facts unit by unit (measured on a table) instead of ``facts`` for all."""
     if not units:
         raise InvalidValueError("units", units, "at least one unit in the group")
-    grouped = attrs.evolve(facts, group=len(units) > 1 or facts.group)
-    return min((order_target(general, u, grouped, options) for u in units), key=lambda m: m.total)
+    if each and len(each) != len(units):
+        raise InvalidValueError("each", each, f"one OrderFacts per unit ({len(units)})")
+    group = len(units) > 1 or facts.group
+    per_unit = each or (facts,) * len(units)
+    return min((order_target(general, u, attrs.evolve(f, group=group or f.group), options)
+                for u, f in zip(units, per_unit, strict=True)), key=lambda m: m.total)
 
 
 def order_check(target: int) -> ThresholdCheck:
@@ -106,10 +112,11 @@ def give_order(
     dice: Dice,
     options: Options = DEFAULT_OPTIONS,
     also: tuple[Unit, ...] = (),
+    each: tuple[OrderFacts, ...] = (),
 ) -> bool:
     """One command roll: True when the unit (with the units of its group, ``also``) may
-    move."""
-    target = group_order_target(general, (unit, *also), facts, options)
+    move; ``each``: the facts unit by unit, as ``group_order_target``."""
+    target = group_order_target(general, (unit, *also), facts, options, each)
     names = ", ".join(u.name for u in (unit, *also))
     return dice.roll(
         order_check(target.total),

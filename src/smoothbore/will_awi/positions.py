@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from smoothbore.core import InvalidValueError
-from smoothbore.table import Edge, Footprint, Formation, Table, Trace, deployment
+import attrs
 
+from smoothbore.core import InvalidValueError
+from smoothbore.table import CommanderMark, Edge, Footprint, Formation, Table, Trace, deployment
+
+from .units import Commander, TroopType, Unit
 from .units import Formation as UnitFormation
-from .units import TroopType, Unit
 
 BASE = 45 / 25.4
 """A base is 45 mm square for 25 mm figures (Rules - Introduction: Units and bases)."""
@@ -111,8 +113,37 @@ def _on_table(unit: Unit) -> bool:
     return unit.on_table
 
 
-def check_deployed(table: Table, units: tuple[Unit, ...]) -> Table:
+def check_deployed(table: Table, units: tuple[Unit, ...],
+                   commanders: tuple[Commander, ...] = ()) -> Table:
     """A battle's table: every unit on the table has a footprint there (by its id, on its
-    side) and nothing else stands on it; formations are brought in step with the units."""
-    deployment.check_deployed(table, units, on_table=_on_table)
+    side) and nothing else stands on it; every general's mark names a general of the battle,
+    on his side; formations are brought in step with the units."""
+    deployment.check_deployed(table, units, on_table=_on_table, commanders=commanders)
     return synced(table, units)
+
+
+def marks_synced(table: Table, commanders: tuple[Commander, ...]) -> Table:
+    """The table with its generals' marks in step with the generals: one who joined a unit
+    on the table rides with it; one who left it stays alone at its centre; one dead,
+    captured or incapacitated leaves the table. The very same table when nothing changed."""
+    if not table.commanders:
+        return table
+    by_id = {c.id: c for c in commanders}
+    marks: list[CommanderMark] = []
+    changed = False
+    for mark in table.commanders:
+        general = by_id.get(mark.commander_id)
+        if general is not None and not general.active:
+            changed = True
+            continue
+        if general is not None:
+            wanted = general.attached_to if general.attached_to in table.units else None
+            if wanted != mark.attached_to:
+                if wanted is not None:
+                    mark = attrs.evolve(mark, attached_to=wanted)
+                else:
+                    x, y = table.commander_point(mark.commander_id)
+                    mark = attrs.evolve(mark, attached_to=None, x=x, y=y)
+                changed = True
+        marks.append(mark)
+    return attrs.evolve(table, commanders=tuple(marks)) if changed else table

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from smoothbore.core import Scenario
-from smoothbore.table import Edge, Feature, Table
+from smoothbore.table import CommanderMark, Edge, Feature, Table
 
 from .fortifications import Defence, Demolition, Work
 from .options import FORTY_FIVE, IRELAND_1798, Options
@@ -37,10 +37,32 @@ def _lines(units: tuple[Unit, ...], near: str, *, gap: float = 8.0) -> dict[str,
     return places
 
 
-def _table(units: tuple[Unit, ...], near: str, far: str,
+BEHIND = 4.0
+"""How far behind the middle of his side's line a general riding alone starts (and 2"
+apart when several do)."""
+
+
+def _marks(generals: tuple[Commander, ...], near: str) -> tuple[CommanderMark, ...]:
+    """Each general on the table: with the unit he starts with, or alone behind the middle
+    of his side's line."""
+    marks: list[CommanderMark] = []
+    alone: dict[str, int] = {}
+    for g in generals:
+        if g.attached_to:
+            marks.append(CommanderMark(g.id, attached_to=g.attached_to, side=g.side,
+                                       label=g.name))
+            continue
+        n = alone[g.side] = alone.get(g.side, -1) + 1
+        y = NEAR_LINE - BEHIND if g.side == near else FAR_LINE + BEHIND
+        marks.append(CommanderMark(g.id, WIDTH / 2 + 2.0 * n, y, side=g.side, label=g.name))
+    return tuple(marks)
+
+
+def _table(units: tuple[Unit, ...], generals: tuple[Commander, ...], near: str, far: str,
            features: tuple[Feature, ...]) -> Table:
     return deploy(units, _lines(units, near), width=WIDTH, depth=DEPTH, features=features,
-                  home_edges={near: Edge.NEAR, far: Edge.FAR})
+                  home_edges={near: Edge.NEAR, far: Edge.FAR}).with_commanders(
+                      *_marks(generals, near))
 
 
 def without_table(battle: Callable[..., State]) -> Callable[[int], State]:
@@ -82,7 +104,7 @@ def example_battle(seed: int = 0, *, on_table: bool = True) -> State:
     return new_battle(
         ("British", "American"), units, generals, seed=seed,
         scenario=Scenario("Hobkirk's Hill", turn_limit=6),
-        table=_table(units, "British", "American", ground()) if on_table else None,
+        table=_table(units, generals, "British", "American", ground()) if on_table else None,
     )
 
 
@@ -118,7 +140,7 @@ def command_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("British", "American"), units, generals, seed=seed,
         options=Options(command_control=True),
         scenario=Scenario("Guilford Courthouse, with command and control", turn_limit=6),
-        table=_table(units, "British", "American", ground()) if on_table else None,
+        table=_table(units, generals, "British", "American", ground()) if on_table else None,
     )
 
 
@@ -158,7 +180,7 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("American", "British"), units, generals, seed=seed, works=works,
         demolitions=(Demolition("fieldwork", "b1", 1),),
         scenario=Scenario("Germantown: the Chew House", turn_limit=6),
-        table=_table(units, "American", "British", ground()) if on_table else None,
+        table=_table(units, generals, "American", "British", ground()) if on_table else None,
     )
 
 
@@ -197,7 +219,7 @@ def forty_five_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("Jacobite", "Government"), units, generals, seed=seed,
         options=Options(variant=FORTY_FIVE),
         scenario=Scenario("Prestonpans (the '45)", turn_limit=5),
-        table=_table(units, "Jacobite", "Government", ground()) if on_table else None,
+        table=_table(units, generals, "Jacobite", "Government", ground()) if on_table else None,
     )
 
 
@@ -235,7 +257,7 @@ def cavalry_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("British", "American"), units, generals, seed=seed,
         options=Options(evade=True),
         scenario=Scenario("Cowpens", turn_limit=6, players_may_end=True),
-        table=_table(units, "British", "American", ground()) if on_table else None,
+        table=_table(units, generals, "British", "American", ground()) if on_table else None,
     )
 
 
@@ -271,7 +293,7 @@ def ireland_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("Crown", "United Irish"), units, generals, seed=seed,
         options=Options(variant=IRELAND_1798),
         scenario=Scenario("Vinegar Hill (Ireland 1798)", turn_limit=5),
-        table=_table(units, "Crown", "United Irish", ground()) if on_table else None,
+        table=_table(units, generals, "Crown", "United Irish", ground()) if on_table else None,
     )
 
 

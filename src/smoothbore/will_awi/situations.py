@@ -37,6 +37,7 @@ from smoothbore.table import (
     TerrainKind,
     charges,
     furthest,
+    point_distance,
     rout,
     route,
     sightings,
@@ -46,6 +47,7 @@ from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
 from . import rules
 from .charges import ChargeFacts, Face, charge_reach
+from .command import OrderFacts
 from .firing import RANGES, Cover, FireFacts, Woods
 from .fortifications import cover_for_points
 from .movement import (
@@ -61,7 +63,7 @@ from .movement import (
 from .options import Options
 from .positions import Place
 from .state import State, illegal
-from .units import Unit, Weapon
+from .units import Rank, Unit, Weapon
 
 MEASURED = "the table measures this: give no measured facts"
 """Why an action carrying measured facts is refused on a table."""
@@ -1044,3 +1046,53 @@ def rush_end(state: State, unit: Unit, distance: float) -> Footprint | None:
     where = furthest(facing_enemy, unit.id, 0.0, distance, rate_table(unit, state.options),
                      full_move=distance)
     return turned.moved_to(*where.point)
+
+
+def ride(state: State, general_id: str, unit_id: str) -> float | None:
+    """How far the general rides on the table to join the unit: from his point (the centre
+    of the unit he is with, or where he stands alone) to the unit's centre; 0 to ride alone
+    (he stays where he is). None when the table does not measure it: no table, no mark for
+    him, or the unit is not on the table."""
+    table = state.extra.table
+    if table is None or general_id not in {m.commander_id for m in table.commanders}:
+        return None
+    if not unit_id:
+        return 0.0
+    found = table.units.get(unit_id)
+    if found is None:
+        return None
+    x, y = table.commander_point(general_id)
+    return round(math.hypot(found.x - x, found.y - y), 6)
+
+
+def measures_ride(state: State, general_id: str) -> bool:
+    """Whether the table measures this general's rides (a table with his mark on it)."""
+    table = state.extra.table
+    return table is not None and any(m.commander_id == general_id for m in table.commanders)
+
+
+CINC_NEAR = 6.0
+"""The optional +1 when the C in C is within 6" of the commander (Command and Control)."""
+
+
+def order_facts(state: State, general_id: str, unit_id: str, *, in_sight: bool = True,
+                group: bool = False) -> OrderFacts | None:
+    """What the table measures for one order (Command and Control): the distance from the
+    commander's point to the nearest point of the unit's bases, whether he rides with it,
+    and whether an active C in C of his side stands within 6" of him (point to point). His
+    sight of the unit stays the caller's (``in_sight``). None when the table does not measure
+    it: no table, no mark for him, or the unit is not on the table."""
+    table = state.extra.table
+    if not measures_ride(state, general_id) or table is None or unit_id not in table.units:
+        return None
+    general = state.commander(general_id)
+    here = table.commander_point(general_id)
+    marked = {m.commander_id for m in table.commanders}
+    cinc_near = any(
+        g.rank is Rank.CINC and g.active and g.side == general.side and g.id != general.id
+        and g.id in marked
+        and math.dist(table.commander_point(g.id), here) <= CINC_NEAR
+        for g in state.commanders)
+    return OrderFacts(distance=round(point_distance(table, unit_id, here), 6),
+                      attached=general.attached_to == unit_id, in_sight=in_sight, group=group,
+                      cinc_within_6=cinc_near)

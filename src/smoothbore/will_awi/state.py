@@ -29,7 +29,7 @@ from .fortifications import Defence, Demolition, check_room
 from .movement import Crossing, crossing_cost
 from .options import DEFAULT_OPTIONS, CommandPost, Options
 from .phases import A
-from .positions import check_deployed, synced
+from .positions import check_deployed, marks_synced, synced
 from .units import Commander, Rank, Unit
 
 NO_SCENARIO = Scenario()
@@ -120,7 +120,7 @@ def new_battle(
     unit on the table has a footprint there, ``positions.deploy``) or measured by the
     players (None)."""
     if table is not None:
-        table = check_deployed(table, units)
+        table = marks_synced(check_deployed(table, units, commanders), commanders)
     extra = Extra(moving=sides[0], first=sides[0], works=works, demolitions=demolitions,
                   table=table)
     return BattleState(
@@ -327,10 +327,11 @@ def with_work(state: State, work: Defence) -> State:
 def table_synced(state: State) -> State:
     """The state with its table's footprints in step with its units (``positions.synced``):
     the one helper every step's handler goes through (``turn``), so that a unit destroyed,
-    surrendered, routed off or changing formation changes its footprint in the same step.
-    The very same state when nothing changed."""
+    surrendered, routed off or changing formation changes its footprint in the same step,
+    and a general who joins, leaves or falls moves his mark with him
+    (``positions.marks_synced``). The very same state when nothing changed."""
     table = state.extra.table
     if table is None:
         return state
-    kept = synced(table, state.units)
+    kept = marks_synced(synced(table, state.units), state.commanders)
     return state if kept is table else with_extra(state, table=kept)

@@ -12,10 +12,11 @@ import attrs
 from smoothbore.core import Log
 
 from .actions import IndependentTest, Order
-from .command import give_order, test_independent
+from .command import OrderFacts, give_order, test_independent
 from .generals import in_chain_of_command
 from .narration import listed
 from .options import CommandPost
+from .situations import measures_ride, order_facts
 from .state import State, command_rule, find_unit, illegal, mark_done, own_unit, with_extra
 from .units import Commander, Unit
 
@@ -92,6 +93,11 @@ def check_order(state: State, action: Order) -> None:
         if not _commands(general, unit, state):
             raise illegal(action, f"{unit.name} is not under {general.name}", rule)
         check_untested(state, unit, action, rule)
+    if measures_ride(state, general.id) and attrs.evolve(
+            action.facts, in_sight=True) != OrderFacts():
+        raise illegal(action, "the table measures this: the distance to the commander, his "
+                      "being with the unit and the C in C within 6\" (give only in_sight)",
+                      rule)
 
 
 def apply_order(state: State, action: Order, log: Log) -> State:
@@ -105,8 +111,11 @@ def apply_order(state: State, action: Order, log: Log) -> State:
     if general.attached_to in ids and not facts.attached:
         # The state knows he rides with the unit: +2 without the player saying so.
         facts = attrs.evolve(facts, attached=True)
+    measured = tuple(order_facts(state, general.id, uid, in_sight=facts.in_sight)
+                     for uid in ids)
+    each = tuple(f for f in measured if f is not None)
     ok = give_order(general, group[0], facts, dice=log.dice, options=state.options,
-                    also=group[1:])
+                    also=group[1:], each=each if len(each) == len(ids) else ())
     names = listed([u.name for u in group])
     if ok:
         text = f"{general.name} orders {names} to move"

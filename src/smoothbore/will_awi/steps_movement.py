@@ -35,7 +35,7 @@ from .narration import degrees, inches, listed, place
 from .options import Options
 from .phases import D
 from .positions import Place, kept_traces
-from .situations import MEASURED, destinations, plan_of, rush_end
+from .situations import MEASURED, destinations, measures_ride, plan_of, ride, rush_end
 from .state import (
     State,
     building_entered,
@@ -336,7 +336,13 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
     for g in state.commanders:
         if g.side == moving and g.active and "general:" + g.id not in state.extra.done:
             yield MoveGeneral(g.id)
+            measured = measures_ride(state, g.id)
+            limit = general_move(g)
             for unit_id in own:
+                if measured:
+                    gap = ride(state, g.id, unit_id)
+                    if gap is None or gap > limit:
+                        continue
                 yield MoveGeneral(g.id, 0.0, unit_id)
 
 
@@ -349,28 +355,40 @@ def check_move_general(state: State, action: MoveGeneral) -> None:
     if "general:" + general.id in state.extra.done:
         raise illegal(action, f"{general.name} has already moved", rules.MOVEMENT)
     limit = general_move(general)
+    measured = measures_ride(state, general.id)
+    if measured and action.inches:
+        raise illegal(action, "the table measures this: the ride from where the general is "
+                      "(leave inches at 0)", rules.MOVEMENT)
     if not 0 <= action.inches <= limit:
         raise illegal(action, f'generals move up to {inches(limit)}', rules.MOVEMENT)
     if action.attach_to:
-        own_unit(state, action.attach_to, general.side, action)
+        unit = own_unit(state, action.attach_to, general.side, action)
+        gap = ride(state, general.id, unit.id) if measured else None
+        if measured and gap is None:
+            raise illegal(action, f"{unit.name} is not on the table", rules.MOVEMENT)
+        if gap is not None and gap > limit:
+            raise illegal(action, f"{unit.name} is {inches(gap)} from {general.name}: generals "
+                          f"move up to {inches(limit)}", rules.MOVEMENT)
 
 
 def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     """The general rides and joins a unit, or rides alone."""
     general = state.commander(action.general)
-    ride = f"rides {inches(action.inches)}" if action.inches else ""
+    ridden = ride(state, general.id, action.attach_to)
+    distance = action.inches if ridden is None else ridden
+    ride_text = f"rides {inches(distance)}" if distance else ""
     joined = find_unit(state, general.attached_to) if general.attached_to else None
     with_unit = joined.name if joined is not None and joined.on_table else ""
     if action.attach_to:
         unit = find_unit(state, action.attach_to)
         if action.attach_to != general.attached_to:
-            text = f"{general.name} {ride + ' and ' if ride else ''}joins {unit.name}"
-        elif ride:
-            text = f"{general.name} {ride} and rejoins {unit.name}"
+            text = f"{general.name} {ride_text + ' and ' if ride_text else ''}joins {unit.name}"
+        elif ride_text:
+            text = f"{general.name} {ride_text} and rejoins {unit.name}"
         else:
             text = f"{general.name} stays with {unit.name}"
-    elif ride:
-        text = f"{general.name} {ride}"
+    elif ride_text:
+        text = f"{general.name} {ride_text}"
         if with_unit:
             text += f", leaving {with_unit}"
     elif with_unit:
