@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
-import pytest
 
-from smoothbore.bloodybacks93 import RULESET, TURN
+from smoothbore.bloodybacks93 import TURN
 from smoothbore.bloodybacks93.actions import DetermineActivity, DrawCard
 from smoothbore.bloodybacks93.options import Options
 from smoothbore.bloodybacks93.phases import DRAW
@@ -19,13 +16,11 @@ from smoothbore.bloodybacks93.state import (
     due_rout_tests,
     leader_attached,
     led_units,
-    new_battle,
     unit_commander,
     with_units,
 )
 from smoothbore.bloodybacks93.units import BRITISH, Commander, Unit
-from smoothbore.core import BattleState, InvalidValueError, Scenario
-from smoothbore.table import table_of
+from smoothbore.core import BattleState, Scenario
 
 from .turn_setup import COMMANDERS, UNITS, legal, start, step
 
@@ -104,30 +99,3 @@ def test_broken_sides() -> None:
     assert broken_sides(attrs.evolve(state, units=americans)) == ("american",)
     assert due_rout_tests(state) == ()
 
-
-# --- the table holds the battle's troops (smoothbore.table.check_deployed) -------------------
-def _embedded() -> tuple[Any, Any]:
-    start = RULESET.battles()[0][1](0)
-    table = table_of(start)
-    assert table is not None
-    return start, table
-
-
-@pytest.mark.parametrize("change, field", [
-    ("wrong side", "table.footprints[{uid!r}].side"),
-    ("stranger", "table.footprints"),
-    ("missing", "table"),
-])
-def test_a_table_must_hold_the_battles_units_on_their_sides(change: str, field: str) -> None:
-    start, table = _embedded()
-    first = table.footprints[0]
-    other = next(s for s in start.sides if s != first.side)
-    if change == "wrong side":
-        table = table.placed(attrs.evolve(first, side=other))
-    elif change == "stranger":
-        table = table.placed(attrs.evolve(first, unit_id="stranger"))
-    else:
-        table = table.removed(first.unit_id)
-    with pytest.raises(InvalidValueError) as error:
-        new_battle(start.units, start.commanders, table=table)
-    assert error.value.field == field.format(uid=first.unit_id)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 import pytest
 
-from smoothbore.boltaction_acw import RULESET
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.morale import Command
 from smoothbore.boltaction_acw.options import Options
@@ -32,7 +29,6 @@ from smoothbore.boltaction_acw.state import (
 )
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit, revise
 from smoothbore.core import InvalidValueError
-from smoothbore.table import table_of
 
 from .battle import sample_battle
 
@@ -128,30 +124,3 @@ def test_the_situation_is_each_states_own() -> None:
     assert fresh.extra == state.extra and hash(fresh.extra) == hash(state.extra)
     assert state.to_json() == fresh.to_json()
 
-
-# --- the table holds the battle's troops (smoothbore.table.check_deployed) -------------------
-def _embedded() -> tuple[Any, Any]:
-    start = RULESET.battles()[0][1](0)
-    table = table_of(start)
-    assert table is not None
-    return start, table
-
-
-@pytest.mark.parametrize("change, field", [
-    ("wrong side", "table.footprints[{uid!r}].side"),
-    ("stranger", "table.footprints"),
-    ("missing", "table"),
-])
-def test_a_table_must_hold_the_battles_units_on_their_sides(change: str, field: str) -> None:
-    start, table = _embedded()
-    first = table.footprints[0]
-    other = next(s for s in start.sides if s != first.side)
-    if change == "wrong side":
-        table = table.placed(attrs.evolve(first, side=other))
-    elif change == "stranger":
-        table = table.placed(attrs.evolve(first, unit_id="stranger"))
-    else:
-        table = table.removed(first.unit_id)
-    with pytest.raises(InvalidValueError) as error:
-        new_battle(start.units, start.commanders, table=table)
-    assert error.value.field == field.format(uid=first.unit_id)

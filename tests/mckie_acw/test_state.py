@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from smoothbore.core import InvalidValueError
-from smoothbore.mckie_acw import RULESET
 from smoothbore.mckie_acw.morale import Circumstance
 from smoothbore.mckie_acw.state import (
     add_amount,
@@ -26,7 +23,6 @@ from smoothbore.mckie_acw.state import (
     with_extra,
 )
 from smoothbore.mckie_acw.units import Fate, Ground, OrderKind, Quality, Weapon
-from smoothbore.table import table_of
 
 from .support import A, B, battle, commanders, foot, guns
 
@@ -114,37 +110,3 @@ def test_with_extra_refuses_a_field_extra_does_not_have() -> None:
     with pytest.raises(InvalidValueError, match="Extra field"):
         with_extra(battle(), actnig=B)
 
-
-# --- the table holds the battle's troops (smoothbore.table.check_deployed) -------------------
-def _embedded() -> tuple[Any, Any]:
-    start = RULESET.battles()[0][1](0)
-    table = table_of(start)
-    assert table is not None
-    return start, table
-
-
-@pytest.mark.parametrize("change, field", [
-    ("wrong side", "table.footprints[{uid!r}].side"),
-    ("stranger", "table.footprints"),
-    ("missing", "table"),
-])
-def test_a_table_must_hold_the_battles_units_on_their_sides(change: str, field: str) -> None:
-    start, table = _embedded()
-    first = table.footprints[0]
-    other = next(s for s in start.sides if s != first.side)
-    if change == "wrong side":
-        table = table.placed(attrs.evolve(first, side=other))
-    elif change == "stranger":
-        table = table.placed(attrs.evolve(first, unit_id="stranger"))
-    else:
-        table = table.removed(first.unit_id)
-    with pytest.raises(InvalidValueError) as error:
-        new_battle(start.sides, start.units, start.commanders, table=table)
-    assert error.value.field == field.format(uid=first.unit_id)
-
-
-def test_a_table_for_mckie_is_in_millimetres() -> None:
-    start, table = _embedded()
-    with pytest.raises(InvalidValueError) as error:
-        new_battle(start.sides, start.units, start.commanders, table=table.in_measure("inches"))
-    assert (error.value.field, error.value.value) == ("table.measure", "inches")

@@ -3,14 +3,11 @@ phase and of a move, and the queries the steps share."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 import pytest
 
-from smoothbore.core import BattleState, IllegalActionError, InvalidValueError, Scenario
-from smoothbore.table import table_of
-from smoothbore.will_awi import RULESET, rules
+from smoothbore.core import BattleState, IllegalActionError, Scenario
+from smoothbore.will_awi import rules
 from smoothbore.will_awi.actions import EndPhase, Fire
 from smoothbore.will_awi.charges import ChargedResult
 from smoothbore.will_awi.firing import FireFacts
@@ -189,30 +186,3 @@ def test_ready_demolitions_are_the_movers() -> None:
     assert ready_demolitions(with_extra(s, demolitions=(away,))) == (away,)
     assert ready_demolitions(with_extra(s, demolitions=(away,), moving="blue")) == ()
 
-
-# --- the table holds the battle's troops (smoothbore.table.check_deployed) -------------------
-def _embedded() -> tuple[Any, Any]:
-    start = RULESET.battles()[0][1](0)
-    table = table_of(start)
-    assert table is not None
-    return start, table
-
-
-@pytest.mark.parametrize("change, field", [
-    ("wrong side", "table.footprints[{uid!r}].side"),
-    ("stranger", "table.footprints"),
-    ("missing", "table"),
-])
-def test_a_table_must_hold_the_battles_units_on_their_sides(change: str, field: str) -> None:
-    start, table = _embedded()
-    first = table.footprints[0]
-    other = next(s for s in start.sides if s != first.side)
-    if change == "wrong side":
-        table = table.placed(attrs.evolve(first, side=other))
-    elif change == "stranger":
-        table = table.placed(attrs.evolve(first, unit_id="stranger"))
-    else:
-        table = table.removed(first.unit_id)
-    with pytest.raises(InvalidValueError) as error:
-        new_battle(start.sides, start.units, start.commanders, table=table)
-    assert error.value.field == field.format(uid=first.unit_id)
