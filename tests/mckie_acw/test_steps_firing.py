@@ -8,12 +8,14 @@ from fractions import Fraction
 import attrs
 import pytest
 
+from smoothbore.battle import play, random_policy
 from smoothbore.core import IllegalActionError
 from smoothbore.mckie_acw import TURN
 from smoothbore.mckie_acw.actions import EndPhase, Fire, PickOffGeneral
 from smoothbore.mckie_acw.firing import FireFacts
 from smoothbore.mckie_acw.options import Options
 from smoothbore.mckie_acw.phases import CHARGER_TESTS, FIRING
+from smoothbore.mckie_acw.scenarios import example_battle
 from smoothbore.mckie_acw.state import Charge
 from smoothbore.mckie_acw.tables import DEFAULT_TABLES, Cell
 from smoothbore.mckie_acw.units import Fate, Formation, Quality, Weapon
@@ -134,3 +136,23 @@ def test_facts_out_of_reach_are_refused() -> None:
     state = at(battle(), FIRING)
     with pytest.raises(IllegalActionError, match="beyond"):
         TURN.step(state, Fire("a1", "b1", FireFacts(range=101)))
+
+
+@pytest.mark.parametrize("seed", [4, 10])
+def test_the_generals_marks_change_no_fire_offered(seed: int) -> None:
+    # the same random battle replayed on its table without the generals' marks (M38): at
+    # every firing step the same fire is offered, and the battle ends the same
+    start = example_battle(seed)
+    assert start.extra.table is not None and start.extra.table.commanders
+    played = play(TURN, start, random_policy(seed))
+    bare = start.with_extra(table=attrs.evolve(start.extra.table, commanders=()))
+    marked, offered = start, 0
+    for step in played.steps:
+        if marked.phase == FIRING:
+            fire = {a for a in TURN.legal_actions(marked) if isinstance(a, Fire)}
+            assert fire == {a for a in TURN.legal_actions(bare) if isinstance(a, Fire)}
+            offered += bool(fire)
+        marked, _ = TURN.step(marked, step.action)
+        bare, _ = TURN.step(bare, step.action)
+    assert offered >= 2
+    assert bare.units == marked.units == played.end.units
