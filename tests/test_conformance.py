@@ -38,9 +38,9 @@ from tests import toy_ruleset
 
 MAX_STEPS = 5_000
 BATTLES = 200
-TABLE_ROUNDS = 20
+TABLE_ROUNDS = 40
 """Battles on a table are played for the first TABLE_ROUNDS rounds of seeds only: measuring
-every range and move makes them 5 to 20 times slower than their no-table twins."""
+every range and move makes them 4 to 12 times slower than their no-table twins."""
 DEEP_EVERY = 10
 DEEP_STEPS = 50
 REFUSALS = 4

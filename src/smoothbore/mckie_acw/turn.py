@@ -98,6 +98,13 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
 ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(
     attrs.evolve(rule, handler=on_table(rule.handler)) for rule in _RULES)
 
+def sampled(state: State, action: object) -> bool:
+    """Whether ``action`` is one of a continuous choice that the candidates only sample: on
+    a table, a move to a destination (any place the unit's move reaches is legal; the
+    candidates offer shares of its move and a move towards the nearest enemy, M34)."""
+    return state.extra.table is not None and isinstance(action, Move) and action.to is not None
+
+
 TURN: Engine[State, Action] = Engine(
     name="mckie_acw",
     phases=PHASES,
@@ -107,6 +114,7 @@ TURN: Engine[State, Action] = Engine(
     result=outcome,
     types=(Unit, Commander, Extra, Options),
     rule=rules.BATTLE_PERIOD,
+    sampled=sampled,
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
