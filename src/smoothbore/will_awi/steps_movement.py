@@ -15,7 +15,15 @@ from smoothbore.core import IllegalActionError, Log, enter_phase
 from smoothbore.table import MoveTrace
 
 from . import rules
-from .actions import ChangeFormation, EndPhase, HighlandChargeMove, Limber, Move, MoveGeneral
+from .actions import (
+    ChangeFormation,
+    EndPhase,
+    HighlandChargeMove,
+    Limber,
+    Move,
+    MoveAway,
+    MoveGeneral,
+)
 from .fortifications import Defence
 from .generals import general_move
 from .movement import (
@@ -168,17 +176,18 @@ def _checked_move(unit: Unit, plan: MovePlan, options: Options) -> MoveCheck | I
         return error
 
 
-def plan_for(state: State, unit: Unit, action: Move) -> MovePlan:
-    """The plan of a move: the player's, or on a table the plan of the route to
-    ``action.to`` as the table measures it (the action then gives no plan); the check and
-    the handler both read it here."""
+def plan_for(state: State, unit: Unit, action: Move | MoveAway,
+             rule: str = rules.MOVEMENT) -> MovePlan:
+    """The plan of a move (or of the layers' move away, ``rule`` naming its section): the
+    player's, or on a table the plan of the route to ``action.to`` as the table measures it
+    (the action then gives no plan); the check and the handler both read it here."""
     if state.extra.table is None:
         if action.to is not None:
             raise illegal(action, "to: a destination needs a table (give a plan)",
                           rules.MOVEMENT)
         return action.plan
     if action.plan != MovePlan() or action.enters is not None:
-        raise illegal(action, MEASURED, rules.MOVEMENT)
+        raise illegal(action, MEASURED, rule)
     if action.to is None:
         return action.plan
     return plan_of(state, unit, action.to, action)

@@ -32,7 +32,6 @@ from .situations import (
     blast_within,
     bombard_facts,
     destinations,
-    plan_of,
     work_gap,
 )
 from .state import (
@@ -46,7 +45,7 @@ from .state import (
     with_work,
     work_named,
 )
-from .steps_movement import check_mover, movers, placed_at
+from .steps_movement import check_mover, movers, placed_at, plan_for
 from .units import Arm, Unit
 
 
@@ -187,18 +186,8 @@ def candidates_move_away(state: State) -> Iterator[MoveAway]:
 
 
 def away_plan(state: State, unit: Unit, action: MoveAway) -> MovePlan:
-    """The plan of the layers' move: the player's, or on a table the plan of the route to
-    ``action.to`` as the table measures it (the action then gives no plan)."""
-    if state.extra.table is None:
-        if action.to is not None:
-            raise illegal(action, "to: a destination needs a table (give a plan)",
-                          rules.MOVEMENT)
-        return action.plan
-    if action.plan != MovePlan() or action.enters is not None:
-        raise illegal(action, MEASURED, rules.DEMOLITION)
-    if action.to is None:
-        return action.plan
-    return plan_of(state, unit, action.to, action)
+    """The plan of the layers' move: as a move's (``plan_for``), under Demolition."""
+    return plan_for(state, unit, action, rules.DEMOLITION)
 
 
 def check_move_away(state: State, action: MoveAway) -> None:
