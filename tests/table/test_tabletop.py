@@ -156,3 +156,10 @@ def test_new_tables_refuse_what_a_new_table_refuses(change: object, field: str) 
     with pytest.raises(InvalidValueError) as error:
         change(table)  # type: ignore[operator]
     assert error.value.field == field
+
+
+def test_a_commanders_ride_is_measured_from_his_point_to_the_units_centre() -> None:
+    table = Table(72, 48, footprints=(unit("A", 10, 10), unit("B", 13, 14)),
+                  commanders=(CommanderMark("col", attached_to="A"), CommanderMark("gen", 1, 22)))
+    assert table.ride("col", "B") == 5.0  # from A's centre (10, 10): a 3-4-5 triangle
+    assert table.ride("gen", "A") == 15.0  # from (1, 22) to (10, 10): 9, 12, 15

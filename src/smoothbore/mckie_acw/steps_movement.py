@@ -575,11 +575,9 @@ def _ride(table: Table, general: str, unit_id: str) -> int | None:
         return None
     if not unit_id:
         return 0
-    fp = table.units.get(unit_id)
-    if fp is None:
+    if unit_id not in table.units:
         return None
-    x, y = table.commander_point(general)
-    return whole_mm(math.hypot(fp.x - x, fp.y - y))
+    return whole_mm(table.ride(general, unit_id))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -7,6 +7,7 @@ things, each taking a table and unit ids."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -192,6 +193,12 @@ class Table:
         if mark.attached_to is not None:
             return self.footprint(mark.attached_to).centre
         return (mark.x, mark.y)
+
+    def ride(self, commander_id: str, unit_id: str) -> float:
+        """How far a commander rides to join a unit: from his point to the unit's centre."""
+        x, y = self.commander_point(commander_id)
+        found = self.footprint(unit_id)
+        return math.hypot(found.x - x, found.y - y)
 
     def enemies_of(self, unit_id: str) -> tuple[str, ...]:
         """The units of another side (units with no side are nobody's enemies)."""

@@ -1058,11 +1058,9 @@ def ride(state: State, general_id: str, unit_id: str) -> float | None:
         return None
     if not unit_id:
         return 0.0
-    found = table.units.get(unit_id)
-    if found is None:
+    if unit_id not in table.units:
         return None
-    x, y = table.commander_point(general_id)
-    return round(math.hypot(found.x - x, found.y - y), 6)
+    return round(table.ride(general_id, unit_id), 6)
 
 
 def measures_ride(state: State, general_id: str) -> bool:
