@@ -224,6 +224,21 @@ class RandomPolicy:
             raise InvalidValueError("actions", (), "at least one legal action to choose from")
         return actions[int(self.generator.integers(len(actions)))]
 
+    def choose(self, turn: Turn[S, A], state: S) -> A | None:
+        """A legal action of ``turn`` in ``state``, each equally likely (None: none is
+        legal). With a turn that can pick one without listing them all
+        (``Engine.choose_legal``) only the candidates tried are checked; the odds are
+        the same as choosing from ``legal_actions``."""
+        choose_legal = getattr(turn, "choose_legal", None)
+        if choose_legal is not None:
+            action: A | None = choose_legal(state, self._draw)
+            return action
+        actions = turn.legal_actions(state)
+        return self(state, actions) if actions else None
+
+    def _draw(self, count: int) -> int:
+        return int(self.generator.integers(count))
+
     def __getstate__(self) -> np.random.Generator:
         return self.generator
 
@@ -251,11 +266,14 @@ def play(
     """Step ``state`` with the actions ``policy`` chooses until the battle is over
     (``turn.is_over``), ``until`` holds, ``max_steps`` actions have been taken or, should a
     ruleset allow it, no action is legal. Only the first ends the battle: the others leave
-    it unfinished (``Played.outcome`` None)."""
+    it unfinished (``Played.outcome`` None). A policy with a ``choose(turn, state)``
+    method (``RandomPolicy`` has one) is asked for the action that way, so it need not have
+    every legal action listed first."""
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0:
         raise InvalidValueError("max_steps", max_steps, "an integer of 0 or more")
     start = state
     steps: list[Step[A]] = []
+    choose: Callable[[Turn[S, A], S], A | None] | None = getattr(policy, "choose", None)
     while True:
         halt = (
             Stop.UNTIL if until is not None and until(state)
@@ -267,13 +285,17 @@ def play(
                 return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
             stop = halt
             break
-        actions = turn.legal_actions(state)  # none once the battle is over
-        if not actions:
+        if choose is not None:
+            chosen = choose(turn, state)  # None once the battle is over
+        else:
+            actions = turn.legal_actions(state)
+            chosen = policy(state, actions) if actions else None
+        if chosen is None:
             if turn.is_over(state):
                 return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
             stop = Stop.NO_ACTION
             break
-        action = policy(state, actions)
+        action = chosen
         state, step = _step(turn, state, action, len(steps))
         steps.append(step)
     return Played(start, tuple(steps), state, None, stop)

@@ -255,6 +255,36 @@ class Engine(Generic[S, A]):
                 out[action] = None  # a candidate offered twice is listed once
         return tuple(out)
 
+    def choose_legal(self, state: S, draw: Callable[[int], int]) -> A | None:
+        """One legal action picked at random, with the odds of picking uniformly from
+        ``legal_actions``, but checking only as many candidates as it takes: the candidates
+        (each once) are tried in a random order and the first that passes its check is
+        taken, so each legal action comes first equally often. ``draw(n)`` gives a uniform
+        integer in ``range(n)``. None when no action is legal (or the battle is over)."""
+        rules = self._phase_rules(state)
+        if state.derived(self.over):
+            return None
+        offered: dict[A, list[ActionRule[Any, Any]]] = {}
+        for action_rule in rules:
+            for action in action_rule.candidates(state):
+                by = offered.setdefault(action, [])
+                if action_rule not in by:
+                    by.append(action_rule)
+        untried = list(offered.items())
+        left = len(untried)
+        while left:
+            index = draw(left)
+            action, by = untried[index]
+            for action_rule in by:
+                try:
+                    action_rule.check(state, action)
+                except IllegalActionError:
+                    continue
+                return action
+            left -= 1
+            untried[index] = untried[left]
+        return None
+
     def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
         """Apply ``action``: the new state and what happened. Raises IllegalActionError,
         naming the rule, for an action the rules forbid now; ``state`` is never changed."""
