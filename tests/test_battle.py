@@ -174,3 +174,42 @@ def test_replay_names_the_first_step_whose_events_differ() -> None:
     events[index] = (*record.events[index], "one more")
     with pytest.raises(ReplayMismatchError, match=rf"at step {index + 1} .*events"):
         replay(TURN, record.start, record.actions, events)
+
+
+@attrs.frozen
+class _Listing:
+    """The toy's turn without ``choose_legal``: a policy must have every action listed."""
+
+    turn: object
+
+    def __getattr__(self, name: str) -> object:
+        if name == "choose_legal":
+            raise AttributeError(name)
+        return getattr(self.turn, name)
+
+
+def test_random_play_chooses_lazily_with_the_same_odds_as_a_pick_from_the_list() -> None:
+    # a policy that can choose is asked for the action; a plain policy gets the listed ones
+    start = toy.example_battle(4)
+    lazy = play(TURN, start, random_policy(9))
+    assert replay(TURN, start, lazy.actions()) == lazy
+    listed: list[tuple[object, ...]] = []
+
+    def first(state: object, actions: tuple[object, ...]) -> object:
+        listed.append(actions)
+        return actions[0]
+
+    plain = play(TURN, start, first)
+    assert plain.actions() == tuple(actions[0] for actions in listed)
+    assert plain.stop is Stop.OVER
+    # a turn that cannot choose lazily: RandomPolicy picks from legal_actions, as __call__ does
+    policy, twin = RandomPolicy(7), RandomPolicy(7)
+    assert policy.choose_action(_Listing(TURN), start) == twin(start, TURN.legal_actions(start))
+    assert policy.choose_action(_Listing(TURN), attrs.evolve(start, turn=4)) is None  # over
+    # the lazy choice is one of the legal actions, each about equally often
+    counts = dict.fromkeys(TURN.legal_actions(start), 0)
+    chooser = RandomPolicy(3)
+    for _ in range(3_000):
+        counts[chooser.choose_action(TURN, start)] += 1  # type: ignore[index]
+    # 5 legal actions, 600 each, binomial sd ~22: 5 sd either side
+    assert len(counts) == 5 and all(490 < n < 710 for n in counts.values())

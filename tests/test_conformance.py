@@ -233,6 +233,7 @@ def check_steps(turn: Any, sample: Sample, stride: int) -> None:
             if sampled is not None:  # a continuous choice listed as a sample may still be legal
                 unlisted = [a for a in unlisted if not sampled(state, a)]
             _check_refused(turn, state, unlisted, rng, where)
+            _check_chosen(turn, state, listed, rng, where)
             _check_pure(turn, state, step.action, where)
             assert turn.load(state.to_json()) == state, f"{where}: JSON round trip"
             earlier.update(dict.fromkeys(listed))
@@ -265,6 +266,20 @@ def _check_refused(turn: Any, state: Any, unlisted: list[Any], rng: np.random.Ge
                 "IllegalActionError"
             ) from error
         raise AssertionError(f"{where}: step accepts {action!r}, which legal_actions omits")
+
+
+def _check_chosen(turn: Any, state: Any, listed: tuple[Any, ...], rng: np.random.Generator,
+                  where: str) -> None:
+    """Random play's lazy choice (``choose_legal``) is always one of the listed actions."""
+    choose = getattr(turn, "choose_legal", None)
+    if choose is None:
+        return
+    for _ in range(2):
+        picked = choose(state, lambda count: int(rng.integers(count)))
+        if listed:
+            assert picked in listed, f"{where}: choose_legal picks unlisted {picked!r}"
+        else:
+            assert picked is None, f"{where}: choose_legal picks {picked!r}, none listed"
 
 
 def _check_pure(turn: Any, state: Any, action: Any, where: str) -> None:

@@ -224,7 +224,7 @@ class RandomPolicy:
             raise InvalidValueError("actions", (), "at least one legal action to choose from")
         return actions[int(self.generator.integers(len(actions)))]
 
-    def choose(self, turn: Turn[S, A], state: S) -> A | None:
+    def choose_action(self, turn: Turn[S, A], state: S) -> A | None:
         """A legal action of ``turn`` in ``state``, each equally likely (None: none is
         legal). With a turn that can pick one without listing them all
         (``Engine.choose_legal``) only the candidates tried are checked; the odds are
@@ -266,14 +266,15 @@ def play(
     """Step ``state`` with the actions ``policy`` chooses until the battle is over
     (``turn.is_over``), ``until`` holds, ``max_steps`` actions have been taken or, should a
     ruleset allow it, no action is legal. Only the first ends the battle: the others leave
-    it unfinished (``Played.outcome`` None). A policy with a ``choose(turn, state)``
+    it unfinished (``Played.outcome`` None). A policy with a ``choose_action(turn, state)``
     method (``RandomPolicy`` has one) is asked for the action that way, so it need not have
     every legal action listed first."""
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 0:
         raise InvalidValueError("max_steps", max_steps, "an integer of 0 or more")
     start = state
     steps: list[Step[A]] = []
-    choose: Callable[[Turn[S, A], S], A | None] | None = getattr(policy, "choose", None)
+    choose: Callable[[Turn[S, A], S], A | None] | None = getattr(policy, "choose_action",
+                                                                  None)
     while True:
         halt = (
             Stop.UNTIL if until is not None and until(state)

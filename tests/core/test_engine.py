@@ -303,3 +303,78 @@ def test_the_exact_odds_of_a_step_come_from_the_same_handler() -> None:
     harder = attrs.evolve(state, options=Options(target=10))
     assert odds(lambda *, dice: TURN.apply(harder, Fire("c", "a"), dice)[0].unit("a").hits
                 ).probability(1) == Fraction(6, 36)
+
+
+class _BranchError(Exception):
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+
+def exact_choice_odds(engine: Engine[Duel, Any], state: Duel) -> dict[Any, Fraction]:
+    """The exact odds of each action ``choose_legal`` returns, every draw enumerated."""
+    odds_of: dict[Any, Fraction] = {}
+    pending: list[tuple[int, ...]] = [()]
+    while pending:
+        prefix = pending.pop()
+        asked: list[int] = []
+
+        def draw(count: int, prefix: tuple[int, ...] = prefix, asked: list[int] = asked) -> int:
+            assert count >= 1
+            asked.append(count)
+            if len(asked) > len(prefix):
+                raise _BranchError(count)
+            return prefix[len(asked) - 1]
+
+        try:
+            action = engine.choose_legal(state, draw)
+        except _BranchError as branch:
+            pending.extend((*prefix, k) for k in range(branch.count))
+            continue
+        weight = Fraction(1)
+        for count in asked:
+            weight /= count
+        odds_of[action] = odds_of.get(action, Fraction(0)) + weight
+    return odds_of
+
+
+def test_choose_legal_has_the_odds_of_a_uniform_pick_from_legal_actions() -> None:
+    """Every draw enumerated: each legal action is chosen with probability 1/n, whatever
+    the illegal candidates and candidates offered twice around it."""
+    doubled = attrs.evolve(TURN, actions=(
+        ActionRule(Fire, (FIRE,), lambda s: [*candidates_fire(s), *candidates_fire(s)],
+                   check_fire, apply_fire),
+        *TURN.actions[1:],
+    ))
+    fired, _ = TURN.step(duel(), Fire("a", "c"))
+    rally = enter_phase(fired.with_units(attrs.evolve(fired.unit("c"), hits=1)), RALLY)
+    for engine in (TURN, doubled):
+        for state in (duel(), fired, rally):
+            listed = engine.legal_actions(state)
+            found = exact_choice_odds(engine, state)
+            assert found == {action: Fraction(1, len(listed)) for action in listed}
+    assert len(TURN.legal_actions(fired)) == 4  # Fire("a", "c") no longer, the rest still
+    assert TURN.legal_actions(rally) == (Rally("c"), EndPhase())
+
+
+def test_choose_legal_checks_only_until_one_passes_and_says_when_none_does() -> None:
+    checked: list[Any] = []
+
+    def counting(state: Duel, action: Fire) -> None:
+        checked.append(action)
+        check_fire(state, action)
+
+    engine = attrs.evolve(TURN, actions=(
+        ActionRule(Fire, (FIRE,), candidates_fire, counting, apply_fire), *TURN.actions[1:]))
+    assert engine.choose_legal(duel(), lambda count: 0) == Fire("a", "c")
+    assert checked == [Fire("a", "c")]  # the first tried passed: nothing else checked
+    fired, _ = TURN.step(duel(), Fire("a", "c"))
+    checked.clear()
+    # the first tried fails; the last untried (the end of the phase) takes its place
+    assert engine.choose_legal(fired, lambda count: 0) == EndPhase()
+    assert checked == [Fire("a", "c")]
+    none_legal = attrs.evolve(TURN, actions=(ActionRule(
+        Fire, (FIRE,), lambda s: [Fire("a", "b"), Fire("b", "a")], check_fire, apply_fire),))
+    assert none_legal.legal_actions(duel()) == ()
+    assert none_legal.choose_legal(duel(), lambda count: 0) is None
+    over = duel().with_units(attrs.evolve(duel().unit("c"), hits=2))
+    assert TURN.is_over(over) and TURN.choose_legal(over, lambda count: 0) is None
