@@ -143,13 +143,13 @@ class Footprint:
             return 1
         return 1 if self.formation.side_by_side else self.bases
 
-    @property
+    @functools.cached_property
     def width(self) -> float:
         """The frontage of the whole footprint, flank to flank."""
         n = self.files
         return n * self.frontage + (n - 1) * self.gap
 
-    @property
+    @functools.cached_property
     def length(self) -> float:
         """The depth of the whole footprint, front to rear."""
         n = self.ranks
@@ -292,6 +292,8 @@ class Footprint:
         put(new, "y", y)
         put(new, "facing", facing)
         put(new, "_attrs_cached_hash", None)
+        put(new, "width", self.width)  # sizes do not change with the place
+        put(new, "length", self.length)
         if facing == self.facing:
             put(new, "frame", self.frame)
         return new

@@ -67,40 +67,35 @@ class Layout:
     )
 
     def __init__(self, footprints: Sequence[Footprint], terrain: TerrainIndex) -> None:
+        # built from what each footprint has worked out of itself (its frame, corners,
+        # outline, shape and bases, each cached on it): a unit that has not moved since the
+        # last table costs a few list entries here, not its geometry again
         self.footprints = tuple(footprints)
         fps = self.footprints
         n = len(fps)
         self.index = {f.unit_id: i for i, f in enumerate(fps)}
-        xs = np.fromiter((f.x for f in fps), float, n)
-        ys = np.fromiter((f.y for f in fps), float, n)
-        facing = np.radians(np.fromiter((f.facing for f in fps), float, n))
-        s, c = np.sin(facing), np.cos(facing)
-        self.centre = np.stack([xs, ys], axis=-1)
-        self.fwd = np.stack([s, c], axis=-1)
-        self.right = np.stack([c, -s], axis=-1)
-        self.half_w = np.fromiter((f.width / 2 for f in fps), float, n)
-        self.half_l = np.fromiter((f.length / 2 for f in fps), float, n)
+        numbers = np.array([(f.x, f.y, *f.frame[0], *f.frame[1], f.width / 2, f.length / 2)
+                            for f in fps], dtype=float).reshape(n, 8)
+        self.centre = numbers[:, 0:2].copy()
+        self.fwd = numbers[:, 2:4].copy()
+        self.right = numbers[:, 4:6].copy()
+        self.half_w = numbers[:, 6].copy()
+        self.half_l = numbers[:, 7].copy()
         self.radius: FloatArray = np.hypot(self.half_w, self.half_l)
-        self.building = np.fromiter((f.formation is Formation.BUILDING for f in fps), bool, n)
-        corners = _corners(self.centre, self.fwd, self.right, self.half_w, self.half_l)
+        self.building = np.array([f.formation is Formation.BUILDING for f in fps],
+                                 dtype=bool).reshape(n)
+        corners = np.array([f.corners for f in fps], dtype=float).reshape(n, 4, 2)
         self.corners: FloatArray = corners
-        self.outlines: Geometries = vec.polygons(corners) if n else _empty()
+        self.outlines: Geometries = _objects([f.outline for f in fps])
         self._bases(fps)
-        shapes = self.outlines.copy()
-        apart = [i for i, f in enumerate(fps)
-                 if f.gap > 0 and f.bases > 1 and f.formation is not Formation.BUILDING]
-        for i in apart:
-            these = self.base_corners[self.base_start[i]:self.base_start[i + 1]]
-            shapes[i] = vec.multipolygons(vec.polygons(these))
-        self.shapes: Geometries = shapes
+        self.shapes: Geometries = _objects([f.shape for f in fps])
+        apart = [i for i, f in enumerate(fps) if f.shape is not f.outline]
         # the rectangles each shape is made of: its outline, or its bases when they stand apart
         if apart:
-            self.part_centre, self.part_half, self.part_valid = (
-                self.base_centre, self.base_half, self.base_valid)
             whole = np.setdiff1d(np.arange(n), apart)
-            self.part_centre = self.part_centre.copy()
-            self.part_half = self.part_half.copy()
-            self.part_valid = self.part_valid.copy()
+            self.part_centre = self.base_centre.copy()
+            self.part_half = self.base_half.copy()
+            self.part_valid = self.base_valid.copy()
             self.part_valid[whole] = False
             self.part_valid[whole, 0] = True
             self.part_centre[whole, 0] = self.centre[whole]
@@ -123,7 +118,7 @@ class Layout:
                                       np.maximum(self.half_w - hair, hair / 2),
                                       np.maximum(self.half_l - hair, hair / 2))) if n else _empty()
         for i in apart:
-            inner[i] = shapely.buffer(shapes[i], -hair, join_style="mitre")
+            inner[i] = shapely.buffer(self.shapes[i], -hair, join_style="mitre")
         shapely.prepare(inner)
         self.inner: Geometries = inner
         self.levels: IntArray = terrain.levels_at(self.centre)
@@ -132,33 +127,24 @@ class Layout:
         """Every base: corners (flat, row by row), and padded per unit: centres, half sizes
         (across, deep), and which slots hold a base."""
         n = len(fps)
-        building = self.building
-        counts = np.fromiter((1 if f.formation is Formation.BUILDING else f.bases for f in fps),
-                             np.intp, n)
+        each = [f.base_corners for f in fps]
+        counts = np.array([len(c) for c in each], dtype=np.intp).reshape(n)
         self.base_start: IntArray = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
         self.base_owner: IntArray = np.repeat(np.arange(n), counts)
         owner = self.base_owner
         step = np.arange(len(owner)) - self.base_start[owner]
-        abreast = np.fromiter((f.formation.side_by_side for f in fps), bool, n)[owner]
-        front = np.fromiter((f.frontage for f in fps), float, n)
-        deep = np.fromiter((f.depth for f in fps), float, n)
-        gap = np.fromiter((f.gap for f in fps), float, n)
-        hw = np.where(building, self.half_w, front / 2)[owner]
-        hd = np.where(building, self.half_l, deep / 2)[owner]
-        u = np.where(abreast, -self.half_w[owner] + hw + step * (2 * hw + gap[owner]), 0.0)
-        v = np.where(abreast, 0.0, self.half_l[owner] - hd - step * (2 * hd + gap[owner]))
-        u = np.where(building[owner], 0.0, u)
-        v = np.where(building[owner], 0.0, v)
-        f, r = self.fwd[owner], self.right[owner]
-        centres = self.centre[owner] + r * u[:, np.newaxis] + f * v[:, np.newaxis]
-        self.base_corners: FloatArray = _corners(centres, f, r, hw, hd)
+        halves = np.array([(f.width / 2, f.length / 2) if f.formation is Formation.BUILDING
+                           else (f.frontage / 2, f.depth / 2) for f in fps],
+                          dtype=float).reshape(n, 2)
+        self.base_corners: FloatArray = (np.concatenate(each) if n
+                                         else np.zeros((0, 4, 2)))
+        centres = (self.base_corners[:, 0] + self.base_corners[:, 2]) / 2
         most = int(counts.max()) if n else 1
         self.base_centre: FloatArray = np.zeros((n, most, 2))
         self.base_half: FloatArray = np.zeros((n, most, 2))
         self.base_valid: BoolArray = np.zeros((n, most), dtype=bool)
         self.base_centre[owner, step] = centres
-        self.base_half[owner, step, 0] = hw
-        self.base_half[owner, step, 1] = hd
+        self.base_half[owner, step] = halves[owner]
         self.base_valid[owner, step] = True
 
     def rows(self, unit_ids: Sequence[str]) -> IntArray:
@@ -191,6 +177,13 @@ def _corners(centre: FloatArray, fwd: FloatArray, right: FloatArray, half_w: Flo
 
 def _empty() -> Geometries:
     return np.empty(0, dtype=object)
+
+
+def _objects(items: list[object]) -> Geometries:
+    """A one-dimensional array of these objects (geometries)."""
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 def off_front(layout: Layout, rows: IntArray, points: FloatArray,
