@@ -7,6 +7,7 @@ import pytest
 from smoothbore.table import Feature, Footprint, Table, TerrainKind, cover_of, covers
 from smoothbore.table.cover import covers_with_own
 from smoothbore.table.layout import fire_lines
+from smoothbore.table.terrain import TerrainIndex
 
 
 def table(*features: Feature) -> Table:
@@ -79,3 +80,30 @@ def test_targets_against_firers_and_the_firers_own_ground_at_once() -> None:
     assert own[0].behind == ("wall",) and own[0].share(TerrainKind.LIGHT_WOODS) == 1.0
     # T faces down the table: the fence is also 0.5" ahead of its own front edge (y = 19.5)
     assert own[1].behind == ("fence",) and own[1].inside == ()
+
+
+def test_a_footprints_cover_is_remembered_on_the_ground_and_read_only_of_that_footprint(
+) -> None:
+    # the ground under each footprint and the obstacles ahead of it are worked out once per
+    # footprint on this ground (TerrainIndex.remember), whichever table it stands on: the
+    # answers on tables where units have moved equal those of a ground that remembers nothing
+    fence = Feature("fence", "fence", line=((10, 19), (30, 19)))
+    wall = Feature("wall", "wall", line=((10, 11), (30, 11)))
+    woods = Feature.rectangle("lw", "light woods", 20, 10, 10, 4)
+    redoubt = Feature.rectangle("redoubt", "fieldwork", 30, 30, 6, 3, strength=10)
+    start = table(fence, wall, woods, redoubt)
+    for dx, dy, turn in ((0, 0, 0), (3, 0, 0), (0, 8.6, 0), (10, 10, 90), (10, 20, 0),
+                         (0, 0, 0), (3, 0, 0)):
+        moved = start.placed(start.footprint("F").moved_to(20 + dx, 10 + dy, turn))
+        fresh = moved.placed(moved.footprint("T"))
+        object.__setattr__(fresh, "terrain", TerrainIndex(moved.features))  # remembers nothing
+        layout = moved.layout
+        lines, _, _ = fire_lines(layout, layout.rows(["F"]), layout.rows(["T"]), moved.diagonal)
+        assert covers_with_own(moved, ["T"], lines, ["F", "T"]) == covers_with_own(
+            fresh, ["T"], lines, ["F", "T"])
+        kept = moved.terrain.recalled(("cover: ground under", moved.footprint("F")))
+        worked = cover_of(fresh, "F")
+        assert (kept.inside, kept.holds, kept.strength) == (
+            worked.inside, worked.holds, worked.strength)
+    assert cover_of(start.placed(start.footprint("F").moved_to(30, 30)), "F").holds == "redoubt"
+    assert cover_of(start, "F").share(TerrainKind.LIGHT_WOODS) == 1.0

@@ -96,16 +96,12 @@ def covers_with_own(table: Table, unit_ids: Sequence[str], lines: Geometries | N
     """``covers(table, unit_ids, lines)`` and ``covers(table, others)`` (no firer: the
     firers' own ground), with the ground under each unit measured once."""
     near = _near(table, near)
-    layout, terrain = table.layout, table.terrain
+    layout = table.layout
     n = len(unit_ids)
     rows = layout.rows([*unit_ids, *others])
     unique, back = np.unique(rows, return_inverse=True)
-    inside = _shares(table, unique)
-    held = _held(table, unique)
-    by_id = terrain.by_id
-    plain = [Cover(layout.footprints[r].unit_id, inside[j], held[j],
-                   None if held[j] is None else by_id[held[j]].strength)  # type: ignore[index]
-             for j, r in enumerate(unique.tolist())]
+    plain = _plain(table, unique)
+    held = [cover.holds for cover in plain]
     found: list[tuple[Cover, ...]] = []
     for part, probes in ((slice(0, n), lines), (slice(n, None), None)):
         these, where = rows[part], back[part]
@@ -113,13 +109,57 @@ def covers_with_own(table: Table, unit_ids: Sequence[str], lines: Geometries | N
             found.append(())
             continue
         if probes is None:
-            zones = layout.strips(these, near)
-            behind = _touching(table, zones, these, obstacles, held, where, near=None)
+            behind = _ahead(table, these, where, obstacles, held, near)
         else:
             behind = _touching(table, probes, these, obstacles, held, where, near=near)
         found.append(tuple(_behind(plain[j], behind[k]) if behind[k] else plain[j]
                            for k, j in enumerate(where.tolist())))
     return found[0], found[1]
+
+
+def _plain(table: Table, rows: npt.NDArray[np.intp]) -> list[Cover]:
+    """Each row's cover from the ground under it (no firer): worked out once for each
+    footprint on this ground (``TerrainIndex.remember``), whichever table it stands on."""
+    layout, terrain = table.layout, table.terrain
+    found: list[Cover | None] = [
+        terrain.recalled((_PLAIN, layout.footprints[r])) for r in rows.tolist()]
+    new = np.array([r for r, cover in zip(rows.tolist(), found, strict=True) if cover is None],
+                   dtype=np.intp)
+    if len(new):
+        inside = _shares(table, new)
+        held = _held(table, new)
+        by_id = terrain.by_id
+        worked = iter([Cover(layout.footprints[r].unit_id, inside[j], work,
+                             None if work is None else by_id[work].strength)
+                       for j, (r, work) in enumerate(zip(new.tolist(), held, strict=True))])
+        for i, r in enumerate(rows.tolist()):
+            if found[i] is None:
+                cover = found[i] = next(worked)
+                terrain.remember((_PLAIN, layout.footprints[r]), cover)
+    return found  # type: ignore[return-value]
+
+
+def _ahead(table: Table, rows: npt.NDArray[np.intp], where: npt.NDArray[np.intp],
+           obstacles: frozenset[TerrainKind], held: list[str | None], near: float
+           ) -> list[tuple[str, ...]]:
+    """The obstacles within ``near`` ahead of each row's front edge (the unit's own cover
+    from its front), once for each footprint on this ground."""
+    layout, terrain = table.layout, table.terrain
+    keys = [(_AHEAD, near, obstacles, layout.footprints[r]) for r in rows.tolist()]
+    found: list[tuple[str, ...] | None] = [terrain.recalled(key) for key in keys]
+    new = [i for i, known in enumerate(found) if known is None]
+    if new:
+        picked = np.array(new, dtype=np.intp)
+        these = rows[picked]
+        worked = _touching(table, layout.strips(these, near), these, obstacles, held,
+                           where[picked], near=None)
+        for i, behind in zip(new, worked, strict=True):
+            found[i] = behind
+            terrain.remember(keys[i], behind)
+    return found  # type: ignore[return-value]
+
+
+_PLAIN, _AHEAD = "cover: ground under", "cover: obstacles ahead"
 
 
 def _behind(cover: Cover, behind: tuple[str, ...]) -> Cover:

@@ -10,6 +10,7 @@ area that line covers."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
@@ -201,12 +202,17 @@ class Feature:
                    level=level, label=label)
 
 
+MOST_REMEMBERED = 4096
+"""How many footprint answers a terrain index keeps (``TerrainIndex.remember``)."""
+
+
 class TerrainIndex:
     """The features of a table arranged for queries: areas and crossed lines in spatial
     trees, and the union of each kind's areas. Built once per distinct set of features."""
 
     __slots__ = (
         "_blockers",
+        "_by_footprint",
         "_subsets",
         "area_features",
         "area_tree",
@@ -236,6 +242,19 @@ class TerrainIndex:
             shapely.prepare(union)
         self._subsets: dict[frozenset[TerrainKind], tuple[tuple[Feature, ...], Any, Any]] = {}
         self._blockers: dict[tuple[frozenset[TerrainKind], bool], Blockers] = {}
+        self._by_footprint: dict[Hashable, Any] = {}
+
+    def recalled(self, key: Hashable) -> Any:
+        """What was remembered under ``key`` (None: nothing): answers that read only one
+        footprint and this ground, kept for whichever table the footprint stands on next."""
+        return self._by_footprint.get(key)
+
+    def remember(self, key: Hashable, answer: Any) -> None:
+        """Keep ``answer`` under ``key`` (a footprint's answer; forgotten, all at once,
+        when ``MOST_REMEMBERED`` are kept)."""
+        if len(self._by_footprint) >= MOST_REMEMBERED:
+            self._by_footprint.clear()
+        self._by_footprint[key] = answer
 
     def subset(self, kinds: frozenset[TerrainKind]) -> tuple[tuple[Feature, ...], Any, Any]:
         """The features of these kinds, their shapes (lines for crossed features, areas
