@@ -10,8 +10,10 @@ every iteration: each unit and commander renamed, so every cache keyed on them m
 every hash is computed afresh).
 
 1. Battles: a whole battle to its end (``play`` with ``random_policy``, as ``simulate``
-   plays it) on each embedded battle of each ruleset, seeds 0..N-1: milliseconds a battle
-   and battles a second on one core (target: 50 a second or more). Warm plays the same N
+   plays it: ``choose_action`` checks candidates only until one passes; ``--listing``: a
+   uniform pick from every legal action listed instead) on each embedded battle of each
+   ruleset, seeds 0..N-1: milliseconds a battle and battles a second on one core (target:
+   50 a second or more; 20 on a table). Warm plays the same N
    seeds a second time; cold plays them with renamed units.
 2. The fixed cost of a step: ``Engine.step`` against calling the action's check and handler
    directly with the step's dice, on a step that rolls nothing (the first in a random
@@ -99,20 +101,29 @@ def renamed(state: Any, tag: int) -> Any:
 
 
 # --- 1. battles -----------------------------------------------------------------------------
-def bench_battles(ruleset: Ruleset, count: int) -> list[str]:
+def bench_battles(ruleset: Ruleset, count: int, listing: bool = False) -> list[str]:
     turn = ruleset.turn
     assert turn is not None
-    return [f"{ruleset.name:<14} {name:<20} " + bench_battle(turn, make, count)
+    return [f"{ruleset.name:<14} {name:<20} " + bench_battle(turn, make, count, listing)
             for name, make in ruleset.battles()]
 
 
-def bench_battle(turn: Any, make: Callable[[int], Any], count: int) -> str:
+def listing_policy(seed: int) -> Callable[[Any, Any], Any]:
+    """A uniform random pick from every legal action listed (``legal_actions``), as random
+    play chose before ``choose_action``: a plain function, so ``play`` lists for it."""
+    policy = random_policy(seed)
+    return lambda state, actions: policy(state, actions)
+
+
+def bench_battle(turn: Any, make: Callable[[int], Any], count: int,
+                 listing: bool = False) -> str:
     starts = [make(seed) for seed in range(count)]
     cold = [renamed(state, 1_000_000 + i) for i, state in enumerate(starts)]
     steps = []
+    policy = listing_policy if listing else random_policy
 
     def battle(start: Any, seed: int) -> None:
-        steps.append(len(play(turn, start, random_policy(seed)).steps))
+        steps.append(len(play(turn, start, policy(seed)).steps))
 
     for seed, start in enumerate(starts):  # a first pass fills the caches
         battle(start, seed)
@@ -223,6 +234,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("rulesets", nargs="*", help="names or module:ATTRIBUTE references")
     parser.add_argument("--battles", type=int, default=50, help="battles per embedded battle")
     parser.add_argument("--calls", type=int, default=20_000, help="calls per step timing")
+    parser.add_argument("--listing", action="store_true",
+                        help="battles: random play from every legal action listed, not "
+                             "choose_action (which checks candidates only until one passes)")
     args = parser.parse_args(argv)
     rulesets = ([resolve_ruleset(r) for r in args.rulesets] if args.rulesets
                 else [r for r in available_rulesets() if r.turn is not None])
@@ -230,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"{'ruleset':<14} {'battle':<20} {'actions':>7} {'warm ms':>9} {'warm /s':>9} "
           f"{'cold ms':>9} {'cold /s':>9}")
     for ruleset in rulesets:
-        for line in bench_battles(ruleset, args.battles):
+        for line in bench_battles(ruleset, args.battles, args.listing):
             print(line, flush=True)
     print("\n2. The fixed cost of a step, us (engine overhead = step - check and handler; "
           "target <= 5)")
