@@ -266,8 +266,11 @@ def test_battle_picks_an_embedded_battle_and_stops_where_asked(
         "it is not over (turn 3, fire).")
     assert unit_table(played.end, played.start) in out
     assert main(["battle", TOY, "--max-steps", "5", "--quiet"]) == 0
+    short = play(toy.TURN, toy.RULESET.battles()[0][1](1), random_policy(1), max_steps=5)
+    assert len(short.steps) == 5 and short.outcome is None  # the default battle, seed 1
     assert capsys.readouterr().out.startswith(
-        "The battle is not finished: it reached the step limit (--max-steps 5) in turn 1")
+        "The battle is not finished: it reached the step limit (--max-steps 5) in turn "
+        f"{short.end.turn}, {short.end.phase}.")
 
 
 def test_battle_json_has_the_outcome_and_the_state(capsys: pytest.CaptureFixture[str]) -> None:
