@@ -196,3 +196,28 @@ def test_the_reach_read_is_the_fastest_rate() -> None:
     for troop in (TroopType.LINE, TroopType.LIGHT_CAVALRY, TroopType.LIGHT_GUN):
         unit = Unit("u", "U", "red", troop, status=Status.STEADY)
         assert _fastest(rate_table(unit, Options())) == 1.0
+
+
+def test_the_kept_layouts_and_rates_are_those_worked_out_afresh() -> None:
+    """``positions.layout_of`` keeps its answer by troop type, limbering and formation, and
+    ``rate_table`` by kind of mover: for every unit of the embedded battles and each
+    formation it can take, the kept answers are the ones worked out afresh."""
+    from smoothbore.will_awi.movement import mover_of
+    from smoothbore.will_awi.options import Options
+    from smoothbore.will_awi.positions import _layout, layout_of
+    from smoothbore.will_awi.situations import _rate_table
+    from smoothbore.will_awi.units import Formation
+
+    fresh = _layout.__wrapped__
+    fresh_rates = _rate_table.__wrapped__
+    units = {u for _, build in RULESET.battles() for u in build(0).units}
+    compared = 0
+    for unit in sorted(units, key=lambda u: u.id):
+        for changed in (unit, attrs.evolve(unit, limbered=not unit.limbered)
+                        if unit.troop.is_gun else
+                        attrs.evolve(unit, formation=Formation.COLUMN)):
+            assert layout_of(changed) == fresh(changed.troop, changed.limbered,
+                                               changed.formation)
+            assert rate_table(changed, Options()) == fresh_rates(mover_of(changed))
+            compared += 1
+    assert compared > 20

@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Feature, ImpassableError, in_contact
+from smoothbore.table import Feature, ImpassableError, distance, in_contact
 from smoothbore.will_awi import RULESET
 from smoothbore.will_awi.actions import ChangeFormation, DeclareCharge, Fire, Move
 from smoothbore.will_awi.charges import Face
@@ -19,6 +19,7 @@ from smoothbore.will_awi.fortifications import Defence, Work
 from smoothbore.will_awi.movement import Leg, MovePlan, Terrain
 from smoothbore.will_awi.positions import BASE, Place, deploy, synced
 from smoothbore.will_awi.situations import (
+    boxes_apart,
     charge_facts,
     destinations,
     plan_of,
@@ -158,6 +159,54 @@ def test_a_charge_from_behind_strikes_the_rear_and_foot_reach_only_3() -> None:
     assert DeclareCharge("r2", "b2") in offered and DeclareCharge("r1", "b1") not in offered
     with pytest.raises(IllegalActionError, match="beyond charge reach"):
         TURN.check(f, DeclareCharge("r1", "b1"))
+
+
+def test_the_box_test_measures_bounding_boxes() -> None:
+    """Two lines side by side, centres 10" apart across: their boxes are 10 - 2 x BASE
+    apart (each line is 2 x BASE wide), so apart by 6" but not by 7"; a unit off the table
+    is never apart."""
+    s = on_table({"r1": (10, 20, 0), "b1": (20, 20, 180)})
+    gap = 10 - 2 * BASE
+    assert boxes_apart(s, "r1", "b1", gap - 0.01) and not boxes_apart(s, "r1", "b1", gap + 0.01)
+    assert not boxes_apart(s, "r1", "nobody", 0.0)
+
+
+@pytest.mark.parametrize("battle", ["germantown", "cowpens"])
+def test_box_tests_drop_no_legal_fire_or_charge(battle: str) -> None:
+    """Random play of an embedded battle: the bases of units whose boxes are apart are as
+    far apart (measured); in every fire and charge phase, every fire at and every charge
+    on every enemy that the check accepts is among the legal actions (the candidates leave
+    out only targets beyond the box test)."""
+    rng = random.Random(11)
+    state = dict(RULESET.battles())[battle](11)
+    checked = steps = 0
+    while not TURN.is_over(state) and steps < 300:
+        table = state.extra.table
+        assert table is not None
+        ids = [f.unit_id for f in table.footprints]
+        for a in ids[::3]:
+            for b in ids:
+                gap = distance(table, a, b)
+                for limit in (3.0, 6.0, 12.0, 54.0):
+                    if boxes_apart(state, a, b, limit):
+                        assert gap > limit
+        offered = TURN.legal_actions(state)
+        if state.phase in ("E", "F"):
+            for unit in state.units:
+                for enemy in state.units:
+                    if enemy.side == unit.side:
+                        continue
+                    action = (Fire(unit.id, enemy.id) if state.phase == "E"
+                              else DeclareCharge(unit.id, enemy.id))
+                    try:
+                        TURN.check(state, action)
+                    except IllegalActionError:
+                        continue
+                    assert action in offered
+                    checked += 1
+        state, _ = TURN.step(state, rng.choice(offered))
+        steps += 1
+    assert checked > 3
 
 
 def test_a_target_not_directly_ahead_cannot_be_charged() -> None:

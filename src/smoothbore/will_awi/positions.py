@@ -9,6 +9,7 @@ behind and is no target); a wagon is one double-sized base. Measures are inches.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import attrs
@@ -37,13 +38,19 @@ def kept_traces(table: Table) -> tuple[Trace, ...]:
 
 def layout_of(unit: Unit) -> tuple[Formation, int, float, float]:
     """The table's formation, the bases on the table and one base's frontage and depth."""
-    if unit.troop is TroopType.WAGON:
+    return _layout(unit.troop, unit.limbered, unit.formation)
+
+
+@functools.cache
+def _layout(troop: TroopType, limbered: bool,
+            formation: UnitFormation) -> tuple[Formation, int, float, float]:
+    if troop is TroopType.WAGON:
         return Formation.LIMBERED, 1, BASE, 2 * BASE
-    if unit.troop.is_gun:
-        if unit.limbered:
+    if troop.is_gun:
+        if limbered:
             return Formation.LIMBERED, 2, BASE, BASE
         return Formation.DEPLOYED, 1, BASE, BASE
-    if unit.formation is UnitFormation.COLUMN:
+    if formation is UnitFormation.COLUMN:
         return Formation.COLUMN, 2, BASE, BASE
     return Formation.LINE, 2, BASE, BASE
 

@@ -56,6 +56,7 @@ from .movement import (
     Crossing,
     Leg,
     MovePlan,
+    Mover,
     Terrain,
     mover_of,
     retire_deduction,
@@ -278,6 +279,26 @@ def charge_facts(state: State, charger: str, target: str,
     return ChargeSituation(reach, ahead, facts, bool(seen.cover.behind), seen.rise > 0)
 
 
+SLACK = 1e-6
+"""Room left for the rounding of measured distances (to 6 places) in the box tests."""
+
+
+def boxes_apart(state: State, a: str, b: str, gap: float) -> bool:
+    """The bounding boxes of two units on the table are more than ``gap`` apart, so their
+    bases are too: a cheap test before ranges and reaches are measured (False when either
+    unit is not on the table)."""
+    table = table_of(state)
+    units = table.units
+    first, second = units.get(a), units.get(b)
+    if first is None or second is None:
+        return False
+    x0, y0, x1, y1 = first.bounds
+    a0, b0, a1, b1 = second.bounds
+    dx = max(0.0, a0 - x1, x0 - a1)
+    dy = max(0.0, b0 - y1, y0 - b1)
+    return dx * dx + dy * dy > gap * gap
+
+
 def in_charge_reach(state: State, charger: Unit, target: str) -> bool:
     """The target is directly ahead within the charger's reach, nothing in the way."""
     found = reaches_of(table_of(state), charger.id).get((charger.id, target))
@@ -286,11 +307,16 @@ def in_charge_reach(state: State, charger: Unit, target: str) -> bool:
 
 
 # --- moving ----------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=256)
 def rate_table(unit: Unit, options: Options) -> RateTable:
     """The terrain and crossings tables for the unit's kind of mover as a table's rates
-    (Rules - Movement: Effects of terrain); fords and bridges hide the water they cross."""
-    mover = mover_of(unit).value
+    (Rules - Movement: Effects of terrain); fords and bridges hide the water they cross.
+    Kept by kind of mover (the tables read nothing else)."""
+    return _rate_table(mover_of(unit))
+
+
+@functools.cache
+def _rate_table(of: Mover) -> RateTable:
+    mover = of.value
     speeds: dict[TerrainKind, Fraction | None] = {}
     for kind, terrain in _KINDS.items():
         speeds[kind] = TERRAIN_SPEED[terrain][mover]

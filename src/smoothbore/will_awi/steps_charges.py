@@ -40,7 +40,9 @@ from .phases import A, F, G, H, I, J
 from .positions import kept_traces
 from .situations import (
     MEASURED,
+    SLACK,
     ChargeSituation,
+    boxes_apart,
     charge_facts,
     in_charge_reach,
     rout_facts,
@@ -76,7 +78,9 @@ CHARGED_TEXT: Mapping[ChargedResult, str] = MappingProxyType({
 # --- F: DeclareCharge ----------------------------------------------------------------------
 def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
     """Each unshaken infantry or cavalry unit of the moving side not yet charging (in a second
-    round, the successful cavalry), at each enemy unit on the table, from its charge reach."""
+    round, the successful cavalry), at each enemy unit on the table, from its charge reach
+    (on a table, proposals: each enemy whose bounding box is within its reach; the check
+    measures the reach)."""
     extra = state.extra
     declared = {c.charger for c in extra.charges}
     targets = [u.id for u in state.units if u.side != extra.moving and u.on_table]
@@ -88,8 +92,9 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
         if _needs_order(state, unit.id):
             continue
         if state.extra.table is not None:
+            reach = charge_reach(unit) + SLACK
             for target in targets:
-                if in_charge_reach(state, unit, target):
+                if not boxes_apart(state, unit.id, target, reach):
                     yield DeclareCharge(unit.id, target)
             continue
         reach = charge_reach(unit)

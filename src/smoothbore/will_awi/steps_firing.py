@@ -30,10 +30,11 @@ from .phases import E, F
 from .positions import kept_traces
 from .situations import (
     MEASURED,
+    SLACK,
+    boxes_apart,
     facing_facts,
     facing_to_nearest,
     shot_facts,
-    sightings_of,
     spread_facts,
 )
 from .state import (
@@ -190,10 +191,20 @@ def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
     return target
 
 
+def within_range(state: State, firer: Unit, target: str) -> bool:
+    """On a table, the target's bounding box is within the firer's longest range of the
+    firer's (a cheap test: a target beyond it is out of range once measured)."""
+    weapon = firer.fires_with
+    if weapon is None:
+        return False
+    longest = max(r for r in RANGES[weapon] if r is not None)
+    return not boxes_apart(state, firer.id, target, longest + SLACK)
+
+
 def candidates_fire(state: State) -> Iterator[Fire]:
     """E: each unit of the firing side able to fire, at each enemy unit on the table, at the
-    firer's longest short range; on a table, at each enemy it sees in its arc (the check
-    then measures the range)."""
+    firer's longest short range; on a table, at each enemy whose bounding box is within its
+    longest range (proposals: the check measures sight, arc and range)."""
     fired = state.extra.fired
     targets = [u.id for u in state.units if u.side == state.extra.moving and u.on_table]
     table = state.extra.table
@@ -206,10 +217,8 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             and firer.id not in fired
         ):
             if table is not None:
-                seen = sightings_of(table, firer.id)
                 for target in targets:
-                    found = seen.get((firer.id, target))
-                    if found is not None and found.can_fire:
+                    if within_range(state, firer, target):
                         yield Fire(firer.id, target)
                 continue
             facts = FireFacts(default_range(firer))

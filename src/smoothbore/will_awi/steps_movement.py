@@ -204,7 +204,8 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         return mark_done(state, unit.id)
     checked = checked_move(unit, plan, state.options, action)
     building = building_entered(state, unit, action.enters, action)
-    state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
+    if checked.busy_after != unit.busy_moves:
+        state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
     text = move_text(unit, plan, checked, building)
     if action.to is not None:
         state, text = placed_at(state, unit, action.to, text)
