@@ -28,6 +28,7 @@ from shapely.geometry.base import BaseGeometry
 from smoothbore.core import IllegalActionError, InvalidValueError, NamedEnum
 from smoothbore.core.validate import check_number, finite
 
+from . import vectorised as vec
 from .footprints import Footprint, Point, bearing_vectors, normal_degrees
 from .sight import DEFAULT_SIGHT, SightRules, visible_enemies
 from .tabletop import Edge, Table
@@ -918,7 +919,10 @@ def rout_options(table: Table, unit_id: str, distance: float, *,
     enemy_shapes = layout.shapes[layout.rows(seen)]
     before = shapely.distance(footprint.shape, enemy_shapes)
     ends = [_run(footprint, float(h), distance) for h in headings]
-    shapes = np.array([e.shape for e in ends], dtype=object)
+    if footprint.shape is footprint.outline:  # one rectangle: all the outlines at once
+        shapes = vec.polygons(np.array([e.corners for e in ends]))
+    else:
+        shapes = np.array([e.shape for e in ends], dtype=object)
     after = shapely.distance(shapes[:, np.newaxis], enemy_shapes[np.newaxis, :])
     gains = after - before[np.newaxis, :]
     worst = gains.min(axis=1)
