@@ -10,10 +10,31 @@ import pytest
 
 from smoothbore.battle import random_policy
 from smoothbore.boltaction_acw import TURN
-from smoothbore.boltaction_acw.carry import Change, charge_memo, move_memo, sight_memo, zone_of
+from smoothbore.boltaction_acw.actions import Move
+from smoothbore.boltaction_acw.carry import (
+    Change,
+    arc_memo,
+    charge_memo,
+    ground_memo,
+    move_memo,
+    offer_memo,
+    sight_memo,
+    zone_of,
+)
+from smoothbore.boltaction_acw.movement import move_distance
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
-from smoothbore.boltaction_acw.situations import MoveSituation, _judge
+from smoothbore.boltaction_acw.situations import (
+    DISTANCES,
+    HEADINGS,
+    MoveSituation,
+    _feature_shapes,
+    _judge,
+    _outside_arc,
+    closing_move,
+    feature_shapes,
+)
 from smoothbore.boltaction_acw.state import State, find
+from smoothbore.boltaction_acw.units import Formation
 from smoothbore.table import Footprint, Table, charges, sightings
 from smoothbore.table import Formation as Layout
 
@@ -39,6 +60,43 @@ def _check_moves(state: State, table: Table) -> int:
     return checked
 
 
+def _check_offers(state: State, table: Table) -> int:
+    """The moves offered and kept on the new table are those offered afresh: the fixed set
+    and the move towards the nearest enemy, worked out on a table that knows nothing."""
+    fresh, checked = _fresh(table), 0
+    for key, moves in table.derived(offer_memo).items():
+        uid, pace = key[0], key[4]
+        unit = attrs.evolve(find(state, uid), kind=key[1], formation=key[2], mounted=key[3])
+        allowance = move_distance(unit, pace)  # type: ignore[arg-type]
+        limit = allowance * (2 if unit.formation is Formation.COLUMN else 1)
+        closing = closing_move(fresh, uid, float(allowance))  # type: ignore[arg-type]
+        assert moves == (*(Move(d, h) for h in HEADINGS[pace] for d in DISTANCES  # type: ignore[index]
+                           if d <= limit), *(() if closing is None else (closing,))), key
+        checked += 1
+    return checked
+
+
+def _check_arcs(table: Table) -> int:
+    """Whether a target stands outside a firer's arc, kept on the new table, is what the
+    footprints there say."""
+    kept = table.derived(arc_memo)
+    for (a, b), outside in kept.items():
+        assert outside == _outside_arc(table.footprint(a), table.footprint(b)), (a, b)
+    return len(kept)
+
+
+def _check_ground(table: Table) -> int:
+    """The ground's shapes carried to the new table are those worked out afresh there."""
+    if "feature_shapes" not in table.derived(ground_memo):
+        return 0
+    kept, again = feature_shapes(table), _feature_shapes(_fresh(table))
+    assert kept.keys() == again.keys()
+    for rates, (boxes, areas) in kept.items():
+        assert boxes == again[rates][0]
+        assert [a.wkb for a in areas] == [a.wkb for a in again[rates][1]]
+    return 1
+
+
 def _check_pairs(table: Table) -> int:
     fresh, checked = _fresh(table), 0
     half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
@@ -57,7 +115,7 @@ def _check_pairs(table: Table) -> int:
 
 @pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
 def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> None:
-    kept = 0
+    kept = offered = grounds = arcs = 0
     for seed in range(2):
         state = make(seed)  # type: ignore[operator]
         policy = random_policy(seed)
@@ -72,7 +130,13 @@ def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> No
                 # only what was carried is there yet: nothing has been asked of the table
                 # (a commander riding off carries everything: no unit moved)
                 kept += _check_moves(state, table) + _check_pairs(table)
+                offered += _check_offers(state, table)
+                grounds += _check_ground(table)
+                arcs += _check_arcs(table)
     assert kept > 100
+    assert offered > 20
+    assert grounds > 20
+    assert arcs > 100
 
 
 def test_a_zone_is_touched_only_by_a_unit_that_comes_near_its_hull() -> None:

@@ -95,3 +95,32 @@ def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
     moved, _ = TURN.step(new, Advance("a", move=Move(6.0)))
     assert moved.extra.table.footprint("a").centre == pytest.approx((20.0, 16.0))
     assert moved.extra.table.commander_point("col") == pytest.approx((20.0, 16.0))
+
+
+def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
+    """``ride`` keeps each ride with its table: on the states of a random battle, every
+    ride kept is the distance from the commander's point to the unit's centre."""
+    import attrs
+
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw.scenarios import brawners_farm
+    from smoothbore.boltaction_acw.steps_orders import ride, ride_memo
+
+    state, policy, checked = brawners_farm(6), random_policy(6), 0
+    for _ in range(80):
+        table = state.extra.table
+        for leader in state.commanders:
+            for unit in state.units:
+                ride(state, leader.id, unit.id)
+        fresh = attrs.evolve(table)
+        for (leader_id, unit_id), kept in table.derived(ride_memo).items():
+            expected = (math.dist(fresh.commander_point(leader_id),
+                                  fresh.footprint(unit_id).centre)
+                        if unit_id in fresh.units else None)
+            assert kept == expected, (leader_id, unit_id)
+            checked += 1
+        actions = TURN.legal_actions(state)
+        if not actions:
+            break
+        state, _ = TURN.step(state, policy(state, actions))
+    assert checked > 500

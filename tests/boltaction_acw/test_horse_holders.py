@@ -57,3 +57,21 @@ def test_cavalry_dismounting_leave_their_horses_where_they_stand() -> None:
     assert after.extra.holders == (("r", 20.0, 10.0),)
     assert holders_distance(after, "r") == 0.0
     assert TURN.load(after.to_json()).extra.holders == (("r", 20.0, 10.0),)  # saved too
+
+
+def test_dismounting_riders_fire_all_round_and_are_offered_every_such_shot() -> None:
+    # the enemy 10" off the riders' right flank: outside a mounted unit's 45 degree arc,
+    # but dismounted cavalry fire in skirmish order, all round; legal_actions lists the
+    # shot step accepts (and no mounted shot at it, nor a shot while remaining mounted)
+    feet = (footprint(RIDERS, 10, 20, 0), footprint(ENEMY, 24, 20, 0))
+    state = new_battle((RIDERS, ENEMY), (), table=Table(40, 40, footprints=feet))
+    state = state.replace(phase=ORDERS).with_extra(group="r")
+    dismount_and_fire = Advance("r", target_id="e", mount=Mount.DISMOUNT)
+    check_advance(state, dismount_and_fire)
+    legal = TURN.legal_actions(state)
+    assert dismount_and_fire in legal
+    assert not any(isinstance(a, Advance) and a.target_id == "e" and a.mount is Mount.NONE
+                   for a in legal)
+    after, events = TURN.step(state, dismount_and_fire)
+    assert any("fires at" in e.text for e in events)
+    assert after.extra.holders == (("r", 10.0, 20.0),)  # dismounted where they stand

@@ -322,3 +322,87 @@ def test_moves_outside_the_fixed_set_are_samples_of_a_continuous_choice() -> Non
     assert sampled(state, Run("a", move=Move(6, 45)))  # runs go ahead or back only
     assert not sampled(state, Charge("a", "b"))
     assert not sampled(state.with_extra(table=None), Advance("a", move=Move(5)))
+
+
+def test_near_and_radii_kept_with_a_table_are_what_is_measured_afresh() -> None:
+    """``near`` (the units a box test cannot rule out within a distance) is ``beyond``
+    asked of each unit, and every unit it leaves out is truly farther than that; ``radii``
+    is the layout's circle round each footprint, to the last bit; on the states of a random
+    battle."""
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw.scenarios import brawners_farm
+    from smoothbore.boltaction_acw.situations import beyond, near, radii
+
+    state, policy, checked = brawners_farm(3), random_policy(3), 0
+    for _ in range(60):
+        table = state.extra.table
+        fresh = attrs.evolve(table)
+        assert table.derived(radii) == dict(zip(table.unit_ids,
+                                                fresh.layout.radius.tolist(), strict=True))
+        for uid in table.unit_ids:
+            for inches in (6, 12, 24):
+                close = near(table, uid, inches)
+                assert close == {o for o in table.unit_ids
+                                 if o != uid and not beyond(fresh, uid, o, inches)}
+                for other in set(table.unit_ids) - close - {uid}:
+                    assert table.footprint(uid).shape.distance(
+                        table.footprint(other).shape) > inches
+                checked += 1
+        actions = TURN.legal_actions(state)
+        if not actions:
+            break
+        state, _ = TURN.step(state, policy(state, actions))
+    assert checked > 1000
+
+
+def test_outside_arc_is_told_by_corners_and_never_wrongly() -> None:
+    """``outside_arc`` (the pairs the checks refuse before measuring): a line at (20, 10)
+    facing up the table, 7.5" wide and 1" deep, its front edge at y = 10.5 from x = 16.25
+    to 23.75; the arc's lines leave its front corners at 45 degrees."""
+    from smoothbore.boltaction_acw.situations import outside_arc
+
+    def outside(x: float, y: float, facing: float = 180) -> bool:
+        state = on_table({"a": (20, 10, 0), "b": (x, y, facing)})
+        return outside_arc(state.extra.table, "a", "b")
+
+    assert outside(20, 2)  # behind the front edge
+    assert not outside(20, 20)  # straight ahead
+    # b (facing down the table) 3" right of a's right front corner (23.75, 10.5): its
+    # near corner 4" ahead of that corner lies inside the 45 degree line
+    assert not outside(26.75 + 3.75, 15)
+    # 2.5" ahead (b from y 12 to 13) every corner lies beyond it
+    assert outside(26.75 + 3.75, 12.5)
+    assert outside(13.25 - 3.75, 12.5)  # and beyond the left one
+    # the front corners themselves: a corner on a line is not beyond it
+    assert not outside(23.75 + 3.75, 10.5 + 0.5 + 0.0005)
+    # skirmishers fire all round
+    skirmishers = on_table({"s": (20, 10, 0), "b": (20, 2, 0)})
+    assert not outside_arc(skirmishers.extra.table, "s", "b")
+
+
+def test_what_outside_arc_refuses_the_table_measures_out_of_arc() -> None:
+    """On the states of random battles, every pair ``outside_arc`` settles is out of the
+    arc as ``sightings`` measures it, on a table that knows nothing."""
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
+    from smoothbore.boltaction_acw.situations import outside_arc
+    from smoothbore.table import sightings
+
+    settled = 0
+    for make, seed in ((brawners_farm, 4), (mcphersons_ridge, 5)):
+        state, policy = make(seed), random_policy(seed)
+        for _ in range(50):
+            table = state.extra.table
+            pairs = [(u, e) for u in table.unit_ids for e in table.enemies_of(u)
+                     if outside_arc(table, u, e)]
+            if pairs:
+                half = {f.unit_id: 180.0 for f in table.footprints
+                        if f.formation is Layout.SKIRMISH}
+                seen = sightings(attrs.evolve(table), pairs, half_angle=half)
+                assert not any(s.in_arc for s in seen), pairs
+                settled += len(pairs)
+            actions = TURN.legal_actions(state)
+            if not actions:
+                break
+            state, _ = TURN.step(state, policy(state, actions))
+    assert settled > 300

@@ -59,6 +59,25 @@ def move_memo(table: Table) -> dict[tuple[object, ...], object]:
     return {}
 
 
+def arc_memo(table: Table) -> dict[tuple[str, str], bool]:
+    """Whether each (firer, target) pair asked stands for certain outside the firer's arc
+    on this table (``situations.outside_arc``): it depends on the two footprints alone."""
+    return {}
+
+
+def ground_memo(table: Table) -> dict[str, Any]:
+    """What is worked out of the ground alone (the features and the table's size), by
+    name: the same on every table with that ground."""
+    return {}
+
+
+def offer_memo(table: Table) -> dict[tuple[object, ...], Any]:
+    """The moves offered on this table, by the unit's way of moving (its id first): the
+    fixed set and the move towards the nearest enemy, which depends on nothing but the
+    unit's footprint and its enemies'."""
+    return {}
+
+
 def sight_memo(table: Table) -> dict[tuple[str, str], Sighting]:
     """The sightings worked out on this table, or carried to it, by (firer, target)."""
     return {}
@@ -96,7 +115,7 @@ class Change:
         """What changed from ``old`` to ``new``."""
         before, after = old.units, new.units
         ids = frozenset(u for u in before.keys() | after.keys()
-                        if before.get(u) != after.get(u))
+                        if (a := before.get(u)) is not (b := after.get(u)) and a != b)
         places = [f for u in sorted(ids) for f in (before.get(u), after.get(u))
                   if f is not None]
         return cls(ids, tuple(f.bounds for f in places), tuple(places))
@@ -139,16 +158,21 @@ def carried(old: Table, new: Table) -> Table:
         return new
     if new.features != old.features or new.width != old.width or new.depth != old.depth:
         return new
+    ground = new.derived(ground_memo)
+    for key, value in old.derived(ground_memo).items():
+        ground.setdefault(key, value)
     change = Change.between(old, new)
     if not change.ids:  # only commanders or traces changed: every answer holds
         memos: tuple[Callable[[Table], dict[Any, Any]], ...] = (
-            move_memo, sight_memo, charge_memo)
+            move_memo, offer_memo, sight_memo, charge_memo, arc_memo)
         for memo in memos:
             after = new.derived(memo)
             for key, value in old.derived(memo).items():
                 after.setdefault(key, value)
         return new
     _carry_moves(old, new, change)
+    _carry_offers(old, new, change)
+    _carry_arcs(old, new, change)
     _carry_sightings(old, new, change)
     _carry_charges(old, new, change)
     return new
@@ -167,6 +191,32 @@ def _carry_moves(old: Table, new: Table, change: Change) -> None:
                                  strict=True):
         if ok:
             after.setdefault(key, judged)
+
+
+def _carry_offers(old: Table, new: Table, change: Change) -> None:
+    """The moves offered to a unit that stayed, when none of its enemies changed."""
+    offered = old.derived(offer_memo)
+    if not offered:
+        return
+    sides = {f.side for f in change.places}
+    units = old.units
+    after = new.derived(offer_memo)
+    for key, moves in offered.items():
+        uid = str(key[0])
+        if uid in change.ids or uid not in units:
+            continue
+        side = units[uid].side
+        if not side or all(s in ("", side) for s in sides):
+            after.setdefault(key, moves)
+
+
+def _carry_arcs(old: Table, new: Table, change: Change) -> None:
+    """Whether a target is outside a firer's arc, for pairs that both stayed."""
+    ids = change.ids
+    after = new.derived(arc_memo)
+    for pair, outside in old.derived(arc_memo).items():
+        if pair[0] not in ids and pair[1] not in ids:
+            after.setdefault(pair, outside)
 
 
 def _carry_sightings(old: Table, new: Table, change: Change) -> None:

@@ -10,6 +10,7 @@ The decisions where the text is silent are interpretations A22 to A30."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from fractions import Fraction
@@ -48,17 +49,20 @@ from .carry import (
     KEEP_OFF,
     Box,
     Zone,
+    arc_memo,
     box_gap,
     charge_memo,
+    ground_memo,
     move_memo,
+    offer_memo,
     sight_memo,
     unit_boxes,
 )
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
 from .rules import RULE_MOVE_CLEAR, RULE_MOVEMENT, RULE_RIVERS, RULE_SIGHT, RULE_TERRAIN
-from .shooting import LONGEST_RANGE, Cover, ShotFacts
-from .state import State, find
+from .shooting import LONGEST_RANGE, Cover, ShotFacts, shots
+from .state import State, find, situation
 from .units import Formation, Unit
 
 WOODS = frozenset({TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS})
@@ -163,6 +167,59 @@ def beyond(table: Table, a: str, b: str, inches: float) -> bool:
     return box_gap(boxes[a], boxes[b]) > inches + 1e-3
 
 
+def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
+    """The other units that might stand within ``inches`` of ``unit_id``: those ``beyond``
+    does not rule out, kept with the table."""
+    memo = table.derived(near_memo)
+    found = memo.get((unit_id, inches))
+    if found is None:
+        boxes = table.derived(unit_boxes)
+        box, reach = boxes[unit_id], inches + 1e-3
+        found = memo[unit_id, inches] = frozenset(  # ``beyond``, each box asked once
+            other for other, b in boxes.items()
+            if other != unit_id and not box_gap(box, b) > reach)
+    return found
+
+
+def near_memo(table: Table) -> dict[tuple[str, float], frozenset[str]]:
+    """The units near each unit on this table (``near``), by unit and distance."""
+    return {}
+
+
+def outside_arc(table: Table, firer_id: str, target_id: str) -> bool:
+    """Whether the target stands for certain outside the firer's 45° front arc (A24), told
+    by its corners alone: all of them behind the firer's front edge, or all beyond one of
+    the two lines at 45° from its front corners (the arc is the ground on the inner side of
+    all three; ``sightings`` measures exactly what this leaves in doubt). Never for
+    skirmishers nor a unit in a building, who fire all round. Kept with the table."""
+    memo = table.derived(arc_memo)
+    found = memo.get((firer_id, target_id))
+    if found is None:
+        found = memo[firer_id, target_id] = _outside_arc(
+            table.footprint(firer_id), table.footprint(target_id))
+    return found
+
+
+_ARC_MARGIN = 1e-3
+"""How far beyond a line of the arc every corner must stand (inches): far more than the
+rounding of any two ways of working out the same frame."""
+
+
+def _outside_arc(firer: Footprint, target: Footprint) -> bool:
+    if firer.formation in (Layout.SKIRMISH, Layout.BUILDING):
+        return False
+    (fx, fy), (rx, ry) = firer.frame
+    w, h, x, y = firer.width / 2, firer.length / 2, firer.x, firer.y
+    behind = right = left = True
+    for px, py in target.corners.tolist():
+        dx, dy = px - x, py - y
+        u, v = dx * rx + dy * ry, dx * fx + dy * fy - h  # v: ahead of the front edge
+        behind = behind and v < -_ARC_MARGIN
+        right = right and v < u - w - _ARC_MARGIN
+        left = left and v < -u - w - _ARC_MARGIN
+    return behind or right or left
+
+
 @attrs.frozen
 class ShotSituation:
     """A shot as the table has it: the ``facts`` the rules take (None: beyond every weapon's
@@ -198,12 +255,35 @@ def shot_situation(state: State, firer_id: str, target_id: str) -> ShotSituation
     memo = table.derived(shot_memo)
     found = memo.get((firer_id, target_id))
     if found is None:
+        if (firer_id, target_id) not in table.derived(sight_memo):
+            _look_around(state, table, firer_id, target_id)
         seen = sighting_of(table, firer_id, target_id)
         if seen is None:
             raise InvalidValueError("target_id", target_id,
                                     f"an enemy of {firer_id!r} on the table")
         found = memo[firer_id, target_id] = _situation(table, seen)
     return found
+
+
+def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> None:
+    """What the firer sees of the target, and at once what every unit that may shoot now
+    sees of every enemy that might stand in its weapon's range: one question of the table
+    costs less than several, and the other shots are likely to be asked next."""
+    enemies = table.enemies_of(firer_id) if firer_id in table.units else ()
+    if target_id not in enemies:
+        return
+    known = situation(state)
+    shooters = [find(state, firer_id), *known.ready.values(),
+                *(find(state, u) for u in sorted(state.extra.halted))]
+    pairs = [(firer_id, target_id)]
+    for unit in dict.fromkeys(shooters):
+        if unit.id not in table.units or not shots(unit):
+            continue
+        close = near(table, unit.id, unit.weapon.max_range)
+        arc = not unit.skirmishing
+        pairs.extend((unit.id, enemy) for enemy in known.enemies.get(unit.side, ())
+                     if enemy in close and not (arc and outside_arc(table, unit.id, enemy)))
+    look_at(table, pairs)
 
 
 def shot_memo(table: Table) -> dict[tuple[str, str], ShotSituation]:
@@ -405,7 +485,16 @@ class _Ending:
 
 def feature_shapes(table: Table) -> dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]]:
     """The ground each way of moving pays for on the table (the features of the kinds its
-    rates price): their boxes and their areas, as an array (for many tests at once)."""
+    rates price): their boxes and their areas, as an array (for many tests at once). Worked
+    out once for a ground and carried to every table on it (``carry.ground_memo``)."""
+    memo = table.derived(ground_memo)
+    found = memo.get("feature_shapes")
+    if found is None:
+        found = memo["feature_shapes"] = _feature_shapes(table)
+    return found
+
+
+def _feature_shapes(table: Table) -> dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]]:
     out: dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]] = {}
     for table_rates in (FORMED, COLUMN, SKIRMISH):
         priced = _priced(table_rates)
@@ -438,15 +527,14 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     without working it out). Only what a box round the sweep meets is tested exactly."""
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     around = (min(xs), min(ys), max(xs), max(ys))
-    boxes, areas = table.derived(feature_shapes)[table_rates]
+    boxes, areas = feature_shapes(table)[table_rates]
     x0, y0 = around[0] - _NEAR, around[1] - _NEAR
     x1, y1 = around[2] + _NEAR, around[3] + _NEAR
     near = [i for i, b in enumerate(boxes)
             if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
-    layout = table.layout
     units = table.derived(unit_boxes)
     others = []
-    for i, f in enumerate(layout.footprints):
+    for i, f in enumerate(table.footprints):  # the rows of ``table.layout``
         b = units[f.unit_id]
         if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0 and (
                 f.unit_id != start.unit_id):
@@ -456,7 +544,7 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     swept = shapely.convex_hull(shapely.multipoints(corners))
     if near and shapely.intersects(swept, areas[near]).any():
         return False
-    return not (others and shapely.intersects(swept, layout.outlines[others]).any())
+    return not (others and shapely.intersects(swept, table.layout.outlines[others]).any())
 
 
 def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
@@ -559,26 +647,47 @@ HEADINGS = {Pace.ADVANCE: (0.0, 45.0, -45.0), Pace.RUN: (0.0, 180.0)}
 either side; running, straight ahead and straight back."""
 
 
-def destinations(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
-    """The moves offered to a unit (A28): each of ``DISTANCES`` it might reach, towards each
-    of ``HEADINGS``, keeping its facing, and one towards the nearest enemy
-    (``closing_move``), where the rules allow (``move_situation``). The fixed set is the same
-    wherever the unit stands, so a move offered once is offered again whenever the rules
-    allow it; any other a caller names is judged the same way."""
+def offered_moves(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
+    """The moves a unit is offered (A28), unjudged: each of ``DISTANCES`` its allowance
+    (doubled on a road for a column) might reach, towards each of ``HEADINGS``, keeping its
+    facing, and one towards the nearest enemy (``closing_move``). Plain arithmetic on the
+    units' centres, kept with the table; ``move_situation`` judges each when it is tried."""
     table = table_of(state)
     unit = find(state, unit_id)
-    memo = table.derived(move_memo)
-    key = ("destinations", *_mover(unit, pace))
+    memo = table.derived(offer_memo)
+    key = _mover(unit, pace)
     found = memo.get(key)
     if found is None:
-        limit = move_distance(unit, pace) * (2 if unit.formation is Formation.COLUMN else 1)
-        moves = [Move(d, h) for h in HEADINGS[pace] for d in DISTANCES if d <= limit]
-        closing = closing_move(table, unit_id, float(move_distance(unit, pace)))
-        if closing is not None:
-            moves.append(closing)
-        found = memo[key] = tuple(
-            move for move in moves if not move_situation(state, unit_id, pace, move).problem)
-    return found  # type: ignore[return-value]
+        found = memo[key] = (*fixed_moves(unit, pace),
+                             *_closing(table, unit_id, float(move_distance(unit, pace))))
+    return found
+
+
+def fixed_moves(unit: Unit, pace: Pace) -> tuple[Move, ...]:
+    """The fixed set of moves offered to the unit (A28), the first of ``offered_moves``:
+    the same wherever it stands."""
+    return _fixed_moves(move_distance(unit, pace), unit.formation is Formation.COLUMN, pace)
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_moves(allowance: int, column: bool, pace: Pace) -> tuple[Move, ...]:
+    """The fixed set of moves offered at an allowance (A28): the same on every table."""
+    limit = allowance * (2 if column else 1)
+    return tuple(Move(d, h) for h in HEADINGS[pace] for d in DISTANCES if d <= limit)
+
+
+def _closing(table: Table, unit_id: str, limit: float) -> tuple[Move, ...]:
+    closing = closing_move(table, unit_id, limit)
+    return () if closing is None else (closing,)
+
+
+def destinations(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
+    """The moves offered to a unit (``offered_moves``) that the rules allow where it stands
+    (``move_situation``). The fixed set is the same wherever the unit stands, so a move
+    offered once is offered again whenever the rules allow it; any other a caller names is
+    judged the same way."""
+    return tuple(move for move in offered_moves(state, unit_id, pace)
+                 if not move_situation(state, unit_id, pace, move).problem)
 
 
 def fixed_move(move: Move, pace: Pace) -> bool:
@@ -600,21 +709,26 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     enemies = table.enemies_of(unit_id)
     if not enemies:
         return None
-    layout = table.layout
-    row = layout.index[unit_id]
-
-    def apart(enemy: str) -> tuple[float, str]:
-        centre = table.footprint(enemy).centre
-        return (math.dist(start.centre, centre) - float(layout.radius[layout.index[enemy]]),
-                enemy)
-
-    gap, nearest = min(apart(e) for e in enemies)
-    go = min(limit, gap - float(layout.radius[row]) - CLOSE_TO)
+    radius = table.derived(radii)
+    units = table.units
+    here = start.centre
+    gap, nearest = min((math.dist(here, units[e].centre) - radius[e], e) for e in enemies)
+    go = min(limit, gap - radius[unit_id] - CLOSE_TO)
     if go < 1.0:
         return None
-    ex, ey = table.footprint(nearest).centre
+    ex, ey = units[nearest].centre
     heading = _off(math.degrees(math.atan2(ex - start.x, ey - start.y)) - start.facing)
     return Move(round(go, 1), round(heading, 1), round(heading, 1))
+
+
+def radii(table: Table) -> dict[str, float]:
+    """The radius of the circle round each unit's footprint (its half diagonal), by id:
+    ``Layout.radius``, worked out the same way without building the layout."""
+    footprints = table.footprints
+    half_w = np.fromiter((f.width / 2 for f in footprints), float, len(footprints))
+    half_l = np.fromiter((f.length / 2 for f in footprints), float, len(footprints))
+    return dict(zip((f.unit_id for f in footprints), np.hypot(half_w, half_l).tolist(),
+                    strict=True))
 
 
 def _off(degrees: float) -> float:

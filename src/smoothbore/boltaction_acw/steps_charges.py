@@ -79,26 +79,18 @@ def candidates_charge(state: State) -> Iterator[Charge]:
 
 
 def _table_charges(state: State, chargers: list[Unit], known: Situation) -> Iterator[Charge]:
-    """On a table: each charger at each enemy straight ahead within its reach with nothing
-    in the way. Only pairs that ``charge_problem`` might allow are measured in full (a
-    charger that cannot charge, an enemy not straight ahead or beyond a run's reach is
-    refused whatever the rest)."""
+    """On a table: each charger that can charge at each enemy that might stand within its
+    reach, told by the boxes round the units (a charger that cannot charge, or an enemy
+    further than a run, is refused whatever the rest). Proposals: the check measures the
+    charge (straight ahead, nothing in the way)."""
     table = situations.table_of(state)
-    situations.reach_from(table, [unit.id for unit in chargers])
-    pairs = []
     for unit in chargers:
         if _cannot_charge(unit):
             continue
+        close = situations.near(table, unit.id, charge_reach(unit))
         for target_id in known.enemies.get(unit.side, ()):
-            reach = situations.reach_of(table, unit.id, target_id)
-            if (reach is not None and reach.ahead is not None
-                    and situations.measured(reach.ahead) <= charge_reach(unit)):
-                pairs.append((unit, target_id))
-    situations.look_at(table, [(unit.id, target_id) for unit, target_id in pairs])
-    for unit, target_id in pairs:
-        found = situations.charge_situation(state, unit.id, target_id)
-        if not found.problem and found.facts.in_front:
-            yield Charge(unit.id, target_id)
+            if target_id in close:
+                yield Charge(unit.id, target_id)
 
 
 def _cannot_charge(unit: Unit) -> bool:

@@ -308,46 +308,46 @@ def _half_range(weapon: Weapon) -> ShotFacts:
 
 def candidates_fire(state: State) -> Iterator[Fire]:
     """Each acting unit (and each halted charger) at each enemy, at the default range; on a
-    table, at each enemy in its range, arc and sight, with no facts (the table measures)."""
+    table, at each enemy that might stand in its weapon's range, with no facts: the check
+    measures the range, arc and sight."""
     known = situation(state)
     shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
     if state.extra.table is not None:
-        look_for_targets(state, shooters, known)
         for unit in shooters:
-            for target in targets_in_sight(state, unit, known.enemies.get(unit.side, ())):
+            for target in within_arc(state, unit, within_range(
+                    state, unit, known.enemies.get(unit.side, ()))):
                 yield Fire(unit.id, target)
         return
     for unit in shooters:
         yield from _fires(unit.id, known.enemies.get(unit.side, ()), default_shot(unit))
 
 
-def targets_in_sight(state: State, unit: Unit, enemies: tuple[str, ...]) -> tuple[str, ...]:
-    """The enemies ``unit`` may shoot on the table: in sight, range and arc."""
-    out = []
-    for target_id in _within_range(state, unit, enemies):
-        found = situations.shot_situation(state, unit.id, target_id)
-        if (not found.problem and found.facts is not None
-                and not fire_problem(unit, find(state, target_id), found.facts)):
-            out.append(target_id)
-    return tuple(out)
-
-
-def _within_range(state: State, unit: Unit, enemies: tuple[str, ...]) -> list[str]:
-    """The enemies that might be in the weapon's range: the others stand too far away for
-    any measure to bring them within it (``fire_problem`` refuses them all)."""
+def within_range(state: State, unit: Unit, enemies: tuple[str, ...]) -> list[str]:
+    """The enemies that might be in the weapon's range, told by the boxes round the units:
+    the others stand too far away for any measure to bring them within it
+    (``fire_problem`` refuses them all)."""
     if not shots(unit):
         return []
+    close = situations.near(situations.table_of(state), unit.id, unit.weapon.max_range)
+    return [t for t in enemies if t in close]
+
+
+def within_arc(state: State, unit: Unit, targets: Iterable[str]) -> list[str]:
+    """The targets not for certain outside the unit's front arc (all of them for
+    skirmishers, who fire all round): ``fire_problem`` refuses the others."""
+    if unit.skirmishing:
+        return list(targets)
     table = situations.table_of(state)
-    reach = unit.weapon.max_range
-    return [t for t in enemies if not situations.beyond(table, unit.id, t, reach)]
+    return [t for t in targets if not situations.outside_arc(table, unit.id, t)]
 
 
-def look_for_targets(state: State, shooters: Iterable[Unit], known: Situation) -> None:
-    """What each shooter sees of each enemy within its weapon's range, asked of the table
-    at once (``targets_in_sight`` then looks the answers up)."""
-    situations.look_at(situations.table_of(state), [
-        (unit.id, target) for unit in shooters
-        for target in _within_range(state, unit, known.enemies.get(unit.side, ()))])
+def refuse_outside_arc(state: State, action: object, shooter: Unit, target_id: str) -> None:
+    """A shot at a target for certain outside the shooter's arc is refused before anything
+    is measured (the refusal ``fire_problem`` would give after measuring)."""
+    if not shooter.skirmishing and situations.outside_arc(
+            situations.table_of(state), shooter.id, target_id):
+        raise IllegalActionError(action, "only skirmishers fire outside the 45° front arc",
+                                 RULE_SHOOTING)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -371,6 +371,7 @@ def check_fire(state: State, action: Fire) -> None:
     facts = action.facts
     if state.extra.table is not None:
         refuse_measured(action, facts != NO_SHOT)
+        refuse_outside_arc(state, action, unit, target.id)
         facts = shot_facts(table_shot(state, action, unit, target))
     problem = fire_problem(unit, target, facts)
     if problem:
@@ -447,21 +448,31 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
 
 
 def _table_advances(state: State, known: Situation) -> Iterator[Advance]:
-    """On a table: each acting unit to each destination offered (A28), firing first at each
-    enemy in its sight, range and arc or not; cavalry mounting or dismounting where it
-    stands, firing or not."""
-    look_for_targets(state, known.ready.values(), known)
+    """On a table: each acting unit to each move offered (A28), firing first at each enemy
+    that might stand in its weapon's range or not; cavalry mounting or dismounting where it
+    stands, firing or not (dismounting cavalry fire dismounted, in skirmish order, all
+    round). Proposals: the check judges the move and measures the shot."""
     for unit in known.ready.values():
-        targets = targets_in_sight(state, unit, known.enemies.get(unit.side, ()))
-        for to in situations.destinations(state, unit.id, movement.Pace.ADVANCE):
-            yield Advance(unit.id, move=to)
-            for target in targets:
-                yield Advance(unit.id, target_id=target, move=to)
-        if unit.kind is UnitType.CAVALRY:
+        targets = tuple(within_range(state, unit, known.enemies.get(unit.side, ())))
+        moves = situations.offered_moves(state, unit.id, movement.Pace.ADVANCE)
+        fixed = situations.fixed_moves(unit, movement.Pace.ADVANCE)  # the first of them
+        aimed = tuple(within_arc(state, unit, targets))
+        yield from _advances_to(unit.id, fixed, aimed)
+        yield from _advances_to(unit.id, moves[len(fixed):], aimed)
+        if unit.kind is UnitType.CAVALRY:  # firing dismounted (all round) or before remounting
             mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
             yield Advance(unit.id, mount=mount)
             for target in targets:
                 yield Advance(unit.id, target_id=target, mount=mount)
+
+
+@functools.lru_cache(maxsize=4096)
+def _advances_to(unit_id: str, moves: tuple[Move, ...], targets: tuple[str, ...]
+                 ) -> tuple[Advance, ...]:
+    """The advances of a unit to each of ``moves``, firing at each of ``targets`` or not,
+    made once for each set of moves and targets."""
+    return tuple(Advance(unit_id, target_id=target, move=to)
+                 for to in moves for target in (None, *targets))
 
 
 def _after_mount(unit: Unit, mount: Mount) -> Unit:
@@ -513,26 +524,30 @@ def check_advance(state: State, action: Advance) -> None:
             raise IllegalActionError(action, "a unit passing through does not also mount or "
                                      "dismount", RULE_INTERPENETRATION)
     table = state.extra.table is not None
+    moves = table and (action.move is not None or action.mount is Mount.NONE)
     if table:
         refuse_measured(action, action.terrain is not Terrain.OPEN or action.through is not None
                         or action.facts != NO_SHOT)
-        if action.move is not None or action.mount is Mount.NONE:
-            if action.mount is not Mount.NONE:
-                raise IllegalActionError(action, "on a table cavalry mount or dismount where "
-                                         "they stand", RULE_TABLE)
-            table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
+        if moves and action.mount is not Mount.NONE:
+            raise IllegalActionError(action, "on a table cavalry mount or dismount where "
+                                     "they stand", RULE_TABLE)
     elif action.move is not None:
         raise IllegalActionError(action, "a destination needs a table: without one the move "
                                  "names its terrain", RULE_TABLE)
+    # the shot before the move: on a table the unit fires first, and a shot once measured
+    # answers every move of the unit
     if action.target_id is not None:
         target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
         shooter = unit if action.mount is Mount.REMOUNT else _after_mount(unit, action.mount)
         facts = action.facts
         if table:
+            refuse_outside_arc(state, action, shooter, target.id)
             facts = shot_facts(table_shot(state, action, unit, target))
         problem = fire_problem(shooter, target, facts)
         if problem:
             raise IllegalActionError(action, problem, RULE_SHOOTING)
+    if moves:
+        table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
 
 
 def apply_advance(state: State, action: Advance, log: Log) -> State:
@@ -634,16 +649,22 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
 
 # --- run -----------------------------------------------------------------------------------
 def candidates_run(state: State) -> Iterator[Run]:
-    """Each acting unit running in the open or through woods; on a table, to each
-    destination offered (A28)."""
+    """Each acting unit running in the open or through woods; on a table, to each move
+    offered (A28), judged by the check."""
     if state.extra.table is not None:
         for unit in actors(state):
-            for to in situations.destinations(state, unit.id, movement.Pace.RUN):
-                yield Run(unit.id, move=to)
+            yield from _runs_to(unit.id, situations.offered_moves(
+                state, unit.id, movement.Pace.RUN))
         return
     for unit in actors(state):
         for terrain in TERRAINS:
             yield Run(unit.id, terrain)
+
+
+@functools.lru_cache(maxsize=4096)
+def _runs_to(unit_id: str, moves: tuple[Move, ...]) -> tuple[Run, ...]:
+    """The runs of a unit to each of ``moves``, made once for each set of moves."""
+    return tuple(Run(unit_id, move=to) for to in moves)
 
 
 def check_run(state: State, action: Run) -> None:
@@ -786,10 +807,20 @@ def ride(state: State, commander_id: str, unit_id: str) -> float | None:
     """On a table, how far the commander rides to join the unit: from where he stands to
     its centre, where he will be (None: no table, or he has no mark on it) (A14)."""
     table = state.extra.table
-    if table is None or unit_id not in table.units or not any(
-            m.commander_id == commander_id for m in table.commanders):
+    if table is None:
         return None
-    return math.dist(table.commander_point(commander_id), table.footprint(unit_id).centre)
+    rides = table.derived(ride_memo)
+    key = (commander_id, unit_id)
+    if key not in rides:
+        rides[key] = (None if unit_id not in table.units or not any(
+            m.commander_id == commander_id for m in table.commanders) else math.dist(
+                table.commander_point(commander_id), table.footprint(unit_id).centre))
+    return rides[key]
+
+
+def ride_memo(table: Table) -> dict[tuple[str, str], float | None]:
+    """The rides measured on this table (``ride``), by commander and unit."""
+    return {}
 
 
 def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
