@@ -5,6 +5,7 @@ a river crossed only at its ford; and the steps in table mode."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -385,21 +386,26 @@ REACH = {"muzzle-loading-rifle": 100, "smoothbore-musket": 40, "repeating-rifle"
 
 
 def test_random_battles_on_the_tables_move_shoot_in_reach_and_charge_home() -> None:
-    melees = 0
-    for name in ("default", "sharpshooters"):
-        melees += _random_battles(name)
-    assert melees  # sharpshooters seed 9: a charge goes home, fought in contact
+    # ten battles on each table; then more, ten at a time, until a charge goes home and is
+    # fought in contact (few random battles charge: about one in ten)
+    melees = sum(_random_battles(name, range(10)) for name in ("default", "sharpshooters"))
+    for first in (10, 20, 30):
+        if melees:
+            break
+        melees += sum(_random_battles(name, range(first, first + 10))
+                      for name in ("default", "sharpshooters"))
+    assert melees
 
 
-def _random_battles(name: str) -> int:
-    """Ten seeded random battles on a table: units move, every shot is measured within its
+def _random_battles(name: str, seeds: range) -> int:
+    """Seeded random battles on a table: units move, every shot is measured within its
     weapon's reach, every melee of a charge is fought in contact; the melees fought."""
     from smoothbore.battle import play, random_policy
     from smoothbore.mckie_acw import RULESET
 
     make = dict(RULESET.battles())[name]
     moved = shots = melees = 0
-    for seed in range(10):
+    for seed in seeds:
         start = make(seed)
         assert not any(isinstance(a, Fire) for a in _firing_offers(start))
         played = play(TURN, start, random_policy(seed))
@@ -470,3 +476,13 @@ def test_a_retreat_backs_away_still_facing_and_stops_at_the_edge() -> None:
 def test_a_destination_is_three_numbers() -> None:
     with pytest.raises(InvalidValueError, match="Move.to"):
         Move("a1", to=(1.0, 2.0))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("where", [
+    (1.0, 2.0, math.inf), (math.nan, 2.0, 0.0), (1.0, -math.inf, 0.0), (1, 2, math.nan),
+    (True, 2.0, 0.0), (1.0, "2", 0.0), [1.0, 2.0, 0.0]])
+def test_a_destination_and_a_start_are_three_finite_numbers(where: object) -> None:
+    for name in ("to", "at"):
+        with pytest.raises(InvalidValueError, match=f"Move.{name}"):
+            Move("a1", **{name: where})  # type: ignore[arg-type]
+    assert Move("a1", to=(1.0, 2.5, 359.0), at=(1, 2, 0)).at == (1, 2, 0)

@@ -138,21 +138,26 @@ def test_facts_out_of_reach_are_refused() -> None:
         TURN.step(state, Fire("a1", "b1", FireFacts(range=101)))
 
 
-@pytest.mark.parametrize("seed", [4, 10])
-def test_the_generals_marks_change_no_fire_offered(seed: int) -> None:
-    # the same random battle replayed on its table without the generals' marks (M38): at
-    # every firing step the same fire is offered, and the battle ends the same
-    start = example_battle(seed)
-    assert start.extra.table is not None and start.extra.table.commanders
-    played = play(TURN, start, random_policy(seed))
-    bare = start.with_extra(table=attrs.evolve(start.extra.table, commanders=()))
-    marked, offered = start, 0
-    for step in played.steps:
-        if marked.phase == FIRING:
-            fire = {a for a in TURN.legal_actions(marked) if isinstance(a, Fire)}
-            assert fire == {a for a in TURN.legal_actions(bare) if isinstance(a, Fire)}
-            offered += bool(fire)
-        marked, _ = TURN.step(marked, step.action)
-        bare, _ = TURN.step(bare, step.action)
-    assert offered >= 2
-    assert bare.units == marked.units == played.end.units
+def test_the_generals_marks_change_no_fire_offered() -> None:
+    # random battles replayed on their table without the generals' marks (M38): at every
+    # firing step the same fire is offered, and each battle ends the same; battles are
+    # played until four firing steps have offered fire (few random battles come to fire)
+    offered = battles = 0
+    for seed in range(20):
+        start = example_battle(seed)
+        assert start.extra.table is not None and start.extra.table.commanders
+        played = play(TURN, start, random_policy(seed))
+        bare = start.with_extra(table=attrs.evolve(start.extra.table, commanders=()))
+        marked = start
+        for step in played.steps:
+            if marked.phase == FIRING:
+                fire = {a for a in TURN.legal_actions(marked) if isinstance(a, Fire)}
+                assert fire == {a for a in TURN.legal_actions(bare) if isinstance(a, Fire)}
+                offered += bool(fire)
+            marked, _ = TURN.step(marked, step.action)
+            bare, _ = TURN.step(bare, step.action)
+        assert bare.units == marked.units == played.end.units
+        battles += 1
+        if offered >= 4:
+            break
+    assert offered >= 4 and battles >= 2

@@ -12,11 +12,12 @@ import attrs
 import pytest
 
 from smoothbore.battle import random_policy
+from smoothbore.core import IllegalActionError
 from smoothbore.mckie_acw import TURN
 from smoothbore.mckie_acw.actions import Move
-from smoothbore.mckie_acw.movement import Manoeuvre, max_move, rate
+from smoothbore.mckie_acw.movement import Manoeuvre, Mover, max_move, rate
 from smoothbore.mckie_acw.phases import CHARGES, FIRING, MOVEMENT
-from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES
+from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES, synced
 from smoothbore.mckie_acw.scenarios import example_battle, sharpshooters_battle
 from smoothbore.mckie_acw.situations import (
     beyond_reach,
@@ -27,21 +28,26 @@ from smoothbore.mckie_acw.situations import (
     surely_apart,
 )
 from smoothbore.mckie_acw.state import State, may_advance, with_extra
-from smoothbore.mckie_acw.steps_movement import free_units
+from smoothbore.mckie_acw.steps_movement import candidates_move, free_units
 from smoothbore.mckie_acw.table_moves import (
     Field,
     MoveFacts,
+    Place,
+    _around,
     _bounds,
     _corners,
     _in_the_open,
     _over_open_ground,
+    enemies_of,
     field_of,
     measure_moves,
     measured,
+    move_advances,
     move_facts,
     nearest_enemy,
-    offered,
-    sheet_of,
+    not_surely_advancing,
+    place_of,
+    proposed,
     table_of,
     wanted,
 )
@@ -82,27 +88,53 @@ def test_the_random_battles_give_states_to_measure() -> None:
 
 
 def test_offered_moves_agree_with_each_move_measured_alone() -> None:
+    """Every move proposed to every unit free to act, measured at its place (the places are
+    shared by the states where the unit stands there, the crossings and distances by the
+    states where the other units stand where they stood) and afresh, alone, on a copy of
+    the table: the same facts, or the same refusal."""
     compared = refused = advancing = 0
     for state in movement_states():
+        alone = fresh(state)
         for unit in state.derived(free_units).values():
-            sheet = sheet_of(state, unit)
-            known = offered(state, unit)
-            alone = fresh(state)
-            for want in sorted(sheet.index, key=repr):
+            moves, wants = proposed(state, unit)
+            assert {(m.to, m.manoeuvre, m.double) for m in moves} == wants
+            place = place_of(state, unit)
+            around = _around(state, unit.id)
+            for want in sorted(wants, key=repr):
                 to, m, double = want
                 reference = measured(alone, unit, to, m, double)
-                found = known.facts(want)
-                if found is None:  # the ground refuses it: answered alone, as the reference
+                found = place.facts(want, around)
+                assert found == reference
+                try:
+                    ahead = move_advances(state, unit, to, m, double, "move")
+                except IllegalActionError:
                     assert not isinstance(reference, MoveFacts)
                     refused += 1
                     continue
-                assert found == reference
+                assert isinstance(reference, MoveFacts) and ahead == reference.advancing
+                assert move_facts(state, unit, to, m, double, "move") == reference
                 compared += 1
-                if isinstance(found, MoveFacts):
-                    advancing += found.advancing
-                else:
-                    refused += 1
+                advancing += reference.advancing
     assert compared > 500 and refused > 50 and advancing > 50
+
+
+def test_a_place_answers_as_a_new_one_wherever_the_others_stand() -> None:
+    """The place kept for a unit standing still answers, on every state of the battles, as
+    a place made afresh for that state (its memos keyed by the other units' footprints)."""
+    kept = 0
+    for state in movement_states():
+        table = table_of(state)
+        for unit in state.derived(free_units).values():
+            place = place_of(state, unit)
+            new = Place(field_of(table), table.footprint(unit.id), Mover.of(unit),
+                        state.options.tables)
+            kept += bool(place.crossing)  # asked on an earlier state
+            around = _around(state, unit.id)
+            assert around == _around(fresh(state), unit.id)
+            assert proposed(state, unit) == proposed(fresh(state), unit)
+            for want in sorted(proposed(state, unit)[1], key=repr):
+                assert place.verdict(want, around) == new.verdict(want, around)
+    assert kept > 20
 
 
 def test_the_listed_moves_are_those_measured_alone_allow() -> None:
@@ -136,7 +168,7 @@ def test_move_facts_of_a_destination_not_offered_is_measured_alone() -> None:
     unit = next(iter(state.derived(free_units).values()))
     fp = table_of(state).footprint(unit.id)
     to = (fp.x + 7.5, fp.y + 3.25, fp.facing)
-    assert (to, Manoeuvre.NONE, False) not in sheet_of(state, unit).index
+    assert (to, Manoeuvre.NONE, False) not in proposed(state, unit)[1]
     facts = move_facts(state, unit, to, Manoeuvre.NONE, False, "move")
     assert facts == measured(fresh(state), unit, to, Manoeuvre.NONE, False)
     assert facts.distance == math.ceil(math.hypot(7.5, 3.25))
@@ -264,3 +296,67 @@ def test_ground_in_the_open_is_found_as_the_terrain_finds_it(
     monkeypatch.setattr(positions, "_in_the_open", lambda terrain, fp: False)
     assert quick == [positions.ground_at(table, fp, arm) for fp in fps for arm in arms]
     assert 50 < opened < len(fps) and len(set(quick)) >= 3
+
+
+def test_what_a_table_keeps_answers_as_a_fresh_table() -> None:
+    """On every state of the random battles, the moves offered (kept on the table for each
+    unit), the table kept in step with the units (the units and commanders last found in
+    step), and a move made (the table's placed footprint) are those of a copy of the table
+    with nothing kept."""
+    moved = 0
+    for state in states():
+        alone = fresh(state)
+        assert synced(state) is state  # every handler leaves the state in step
+        again = synced(alone)
+        assert again.extra.table == table_of(state) and again.units == state.units
+        if state.phase != MOVEMENT:
+            continue
+        offered = list(candidates_move(state))
+        assert offered == list(candidates_move(state)) == list(candidates_move(alone))
+        table = table_of(state)
+        for unit in state.derived(free_units).values():  # the proposals worked out afresh
+            fp = table.footprint(unit.id)
+            wants = wanted(fp.x, fp.y, fp.facing, fp.length, rate(unit, state.options.tables),
+                           max_move(unit, Manoeuvre.FACE, double=False, dense_woods=False,
+                                    formation=None, tables=state.options.tables,
+                                    action="face"),
+                           nearest_enemy(table, fp))
+            moves = tuple(Move(unit.id, None, double=d, manoeuvre=m, to=to,
+                               at=(fp.x, fp.y, fp.facing)) for to, m, d in wants)
+            assert repr(proposed(state, unit)[0]) == repr(moves)
+            if not unit.resting:
+                mine = {a for a in offered if a.unit == unit.id and a.to is not None}
+                assert mine == (set(moves) if may_advance(state, unit) else set(
+                    not_surely_advancing(fp, moves, enemies_of(state, unit.id))))
+        for move in offered[::7]:
+            if move.to is None:
+                continue
+            try:
+                after, _ = TURN.step(state, move)
+            except IllegalActionError:
+                continue
+            again = TURN.step(fresh(state), move)[0]
+            assert after == again and after.extra.table == again.extra.table
+            moved += 1
+    assert moved > 50
+
+
+def test_a_move_passed_over_as_surely_advancing_advances() -> None:
+    """The moves not offered to a unit that may not advance (surely advancing, in plain
+    arithmetic) are refused, or advance, measured alone; and some are kept that advance."""
+    dropped = kept = 0
+    for state in movement_states():
+        alone = fresh(state)
+        for unit in state.derived(free_units).values():
+            offered = set(not_surely_advancing(table_of(state).footprint(unit.id),
+                                               proposed(state, unit)[0],
+                                               enemies_of(state, unit.id)))
+            for move in proposed(state, unit)[0]:
+                assert move.to is not None
+                facts = measured(alone, unit, move.to, move.manoeuvre, move.double)
+                if move not in offered:
+                    assert not isinstance(facts, MoveFacts) or facts.advancing
+                    dropped += 1
+                elif isinstance(facts, MoveFacts) and facts.advancing:
+                    kept += 1
+    assert dropped > 100 and kept > 20

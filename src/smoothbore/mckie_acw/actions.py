@@ -104,12 +104,25 @@ class Move:
         if d is not None and not (type(d) is int and 0 <= d <= 2000):
             check_range("Move.distance", d, 0, 2000)
         for name, where in (("to", self.to), ("at", self.at)):
-            if where is not None and not (
-                    isinstance(where, tuple) and len(where) == 3
-                    and all(isinstance(v, int | float) and not isinstance(v, bool)
-                            and math.isfinite(v) for v in where)):
+            if where is not None and not _is_point(where):
                 raise InvalidValueError(f"Move.{name}", where, "(x, y, facing): three finite "
                                         "numbers, in mm and degrees")
+
+
+def _is_point(where: object) -> bool:
+    """Whether ``where`` is (x, y, facing): three finite numbers (floats checked inline: the
+    moves offered on a table are made by the dozen)."""
+    if not isinstance(where, tuple) or len(where) != 3:
+        return False
+    for v in where:
+        kind = type(v)
+        if kind is float:
+            if v - v != 0.0:  # inf - inf and nan are nan
+                return False
+        elif kind is not int and not (isinstance(v, int | float) and not isinstance(v, bool)
+                                      and math.isfinite(v)):
+            return False
+    return True
 
 
 @attrs.frozen

@@ -133,6 +133,9 @@ def synced(state: State) -> State:
     if table is None:
         return state
     tables = state.options.tables
+    done = table.derived(_synced_with)
+    if done and done[0] is state.units and done[1] is state.commanders and done[2] is tables:
+        return state  # the very units and commanders found in step with this table
     on = table.units
     seen = table.derived(_in_step)
     gone: list[str] = []
@@ -161,8 +164,15 @@ def synced(state: State) -> State:
         table = table.placed(*new)
     marked = _marks_in_step(state, table)
     if marked is table and not gone and not new:
+        done[:] = [state.units, state.commanders, tables]
         return state
     return with_extra(state, table=marked)
+
+
+def _synced_with(table: Table) -> list[Any]:
+    """The units, commanders and tables last found in step with this table (empty: none
+    yet)."""
+    return []
 
 
 def _marks_in_step(state: State, table: Table) -> Table:
@@ -191,7 +201,23 @@ def _marks_in_step(state: State, table: Table) -> Table:
     if tuple(marks) == table.commanders:
         seen[:] = [state.commanders]
         return table
+    if len(marks) == len(table.commanders):  # the same generals, some changed
+        return table.with_commanders(*marks)
     return attrs.evolve(table, commanders=tuple(marks))
+
+
+def moved_in_step(old: Table, new: Table, unit_id: str) -> Table:
+    """``new``, a table that differs from ``old`` only in the footprint of ``unit_id`` (the
+    same ids, the same commanders' marks), knowing what ``old`` knew of being in step
+    (``synced``): the other units and the commanders found in step with it are in step
+    with ``new`` too."""
+    seen = old.derived(_in_step)
+    if seen:
+        new.derived(_in_step).update((k, v) for k, v in seen.items() if k != unit_id)
+    marks = old.derived(_commanders_in_step)
+    if marks:
+        new.derived(_commanders_in_step)[:] = marks
+    return new
 
 
 def _commanders_in_step(table: Table) -> list[Any]:

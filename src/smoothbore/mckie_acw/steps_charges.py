@@ -50,7 +50,8 @@ def can_charge(state: State, unit: Unit) -> bool:
 
 def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
     """Each unit that may charge, at each enemy unit on the table (60 mm away), and
-    each counter charge on a charger."""
+    each counter charge on a charger; on a table, at each enemy not surely beyond its move
+    (plain arithmetic, ``surely_apart``), the check measuring the charge's line."""
     acting = state.extra.acting
     enemies = [u for u in state.units if u.side != acting and u.on_table]
     chargers = {c.charger for c in live_charges(state)}
@@ -61,8 +62,7 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
             distance = CHARGE_DISTANCE
             reach = rate(unit, tables)
             for enemy in enemies:
-                if table and (surely_apart(state, unit.id, enemy.id, reach) or not charge_facts(
-                        state, unit.id, enemy.id).reaches(reach)):
+                if table and surely_apart(state, unit.id, enemy.id, reach):
                     continue
                 yield DeclareCharge(unit.id, enemy.id, distance)
                 if enemy.id in chargers:

@@ -36,7 +36,6 @@ from .situations import (
     beyond_reach,
     carries_measured_fire,
     check_sight,
-    measure_shots,
     shot_facts,
 )
 from .state import (
@@ -161,28 +160,22 @@ def volleys(firer: str, facts: FireFacts, able: Firer, enemies: tuple[str, ...]
 
 def _table_volleys(state: State, enemies: tuple[str, ...], able_now: dict[str, Firer]
                    ) -> Iterator[Fire]:
-    """On a table: each unit able to fire, at each enemy the table puts in its range, arc and
-    sight (the facts left to the table), with fewer figures where rounds are short; a target
-    below the top priority only when the table finds every one above it out of range or
-    sight (``priority_waived``). An enemy surely beyond the weapon's reach is passed over
-    unmeasured (the check would refuse it whatever else the table found); the others are
-    measured all at once."""
-    x = state.extra
-    offers: list[tuple[Unit, int, Fire]] = []
+    """On a table: each unit able to fire, at each enemy not surely beyond its weapon's reach
+    (plain arithmetic, ``beyond_reach``), the facts left to the table, with fewer figures
+    where rounds are short: proposals the check measures (sight, range, arc, fire over
+    troops, and a target below the top priority only when every one above it is out of
+    range or sight, ``priority_waived``). Never a target below an enemy charging the
+    firer."""
     for firer in state.units:
         able = able_now.get(firer.id)
         if able is None or (firer.weapon is Weapon.SNIPER_RIFLE and not state.options.snipers):
             continue
         figures, reach = _plain_fire(state, firer)
         top = able.top
-        waived = bool(top) and priority_waived(state, firer.id)
-        offers += [(firer, figures, fire) for fire in table_volleys(firer.id, figures, enemies)
-                   if (not top or fire.target in top or waived)
-                   and not beyond_reach(state, firer.id, fire.target, reach)]
-    measure_shots(state, [(fire.firer, fire.target) for _, _, fire in offers])
-    for firer, figures, fire in offers:
-        if _fire_open(state, firer, fire.target, figures, firer.id in x.moved, fire):
-            yield fire
+        for fire in table_volleys(firer.id, figures, enemies):
+            if (not able.charged or fire.target in top) and not beyond_reach(
+                    state, firer.id, fire.target, reach):
+                yield fire
 
 
 @functools.lru_cache(maxsize=4096)
@@ -220,25 +213,30 @@ def priority_waived(state: State, firer: str) -> bool:
     enemies that fired on it last period) because the table puts every one of them out of
     range or sight (beyond reach, out of sight or arc, or behind troops it may not fire
     over: interpretation M36). Never the enemies charging it (priority 1)."""
-    return state.derived(_waived).get(firer, False)
+    memo = state.derived(_waived)
+    found = memo.get(firer)
+    if found is None:
+        found = memo[firer] = _waive(state, firer)
+    return found
 
 
 def _waived(state: State) -> dict[str, bool]:
-    """``priority_waived`` for every unit able to fire now (worked out once a state)."""
-    out = {}
-    moved = state.extra.moved
+    """``priority_waived`` on this state, by firer (each worked out when first asked)."""
+    return {}
+
+
+def _waive(state: State, uid: str) -> bool:
+    able = state.derived(firers).get(uid)
+    if able is None or not able.top or able.charged:
+        return False
+    firer = find_unit(state, uid)
+    figures, reach = _plain_fire(state, firer)
     on = table_of(state).derived(_on_table)
-    for uid, able in state.derived(firers).items():
-        if not able.top or able.charged:
-            out[uid] = False
-            continue
-        firer = find_unit(state, uid)
-        figures, reach = _plain_fire(state, firer)
-        out[uid] = not any(
-            t in on and not beyond_reach(state, uid, t, reach)
-            and _fire_open(state, firer, t, figures, uid in moved, "priority")
-            for t in able.top)
-    return out
+    moved = uid in state.extra.moved
+    return not any(
+        t in on and not beyond_reach(state, uid, t, reach)
+        and _fire_open(state, firer, t, figures, moved, "priority")
+        for t in able.top)
 
 
 def _on_table(table: Table) -> frozenset[str]:
@@ -373,11 +371,13 @@ def candidates_pick_off_general(state: State) -> Iterator[PickOffGeneral]:
         return
     generals = [g for g in state.commanders if g.side != state.extra.acting and g.active]
     table = state.extra.table is not None
+    reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
     for firer in state.units_of(state.extra.acting):
         if firer.weapon is Weapon.SNIPER_RIFLE and firer.on_table and can_fire(state, firer):
             for g in generals:
-                if table and _general_shot(state, firer, g.attached_to) is None:
-                    continue
+                if table and (not g.attached_to or beyond_reach(
+                        state, firer.id, g.attached_to, reach)):
+                    continue  # surely no shot (``_general_shot``): the check measures the rest
                 yield PickOffGeneral(firer.id, g.id)
 
 

@@ -35,15 +35,17 @@ from .state import (
     with_extra,
 )
 from .table_moves import (
-    listed_advances,
+    enemies_of,
     move_advances,
     move_facts,
-    offered,
+    not_surely_advancing,
     placed,
+    proposed_at,
     table_of,
     where_now,
     whole_mm,
 )
+from .tables import Tables
 from .units import DIG_PERIODS, MAX_HELPERS, Arm, Formation, Ground, Status, Unit, changed
 
 GENERAL_RIDE = 600
@@ -236,20 +238,43 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
 
 
 def _table_moves(state: State) -> Iterator[Move]:
-    """On a table: each unit free to act (not resting) moves to the destinations offered it
-    and changes face (``table_moves.offered``), where the rules allow it now, and makes the
-    manoeuvres in place it could make without a table."""
+    """On a table: each unit free to act (not resting) moves to the destinations proposed it
+    and changes face (``table_moves.proposed``: the check measures each one, and refuses an
+    advance the unit may not make; a unit that may not advance is not offered the moves that
+    surely advance, ``not_surely_advancing``), and makes the manoeuvres in place it could
+    make without a table (kept on the table for each unit: offered step after step until a
+    unit moves)."""
     tables = state.options.tables
+    table = table_of(state)
+    memo = table.derived(_offers)
     for unit in state.derived(free_units).values():
         if unit.resting:
             continue
         advance = may_advance(state, unit)
-        for move, advancing in offered(state, unit).moves:
-            if advance or not advancing:
-                yield move
-        yield from in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground,
-                                  unit.arm, unit.limbered, unit.weapon.is_heavy,
-                                  unit.mounted, unit.formation)
+        found = memo.get(unit.id)
+        if found is None or found[0] is not unit or found[1] is not tables \
+                or found[2] is not advance:
+            found = memo[unit.id] = (unit, tables, advance, unit_offers(
+                unit, tables, advance, table.footprint(unit.id), enemies_of(state, unit.id)))
+        yield from found[3]
+
+
+@functools.lru_cache(maxsize=4096)
+def unit_offers(unit: Unit, tables: Tables, advance: bool, fp: Footprint,
+                enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
+    """On a table, the moves offered to one unit free to act standing at ``fp``
+    (remembered: the same while it and the enemies stand where they stood)."""
+    moves = proposed_at(unit, tables, fp, enemies)[0]
+    return (*(moves if advance else not_surely_advancing(fp, moves, enemies)),
+            *in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground, unit.arm,
+                            unit.limbered, unit.weapon.is_heavy, unit.mounted,
+                            unit.formation))
+
+
+def _offers(table: Table) -> dict[str, tuple[Unit, Tables, bool, tuple[Move, ...]]]:
+    """The moves offered on this table, by unit id (with the unit, the tables and whether
+    it may advance, as they were offered for)."""
+    return {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,12 +300,7 @@ def check_move(state: State, action: Move) -> None:
         raise illegal(action, f"{unit.name} is exhausted and must rest stationary",
                       rules.MELEE_EXHAUSTED)
     if state.extra.table is not None:
-        advancing = None if unit.resting else listed_advances(state, unit, action)
-        if advancing is None:
-            check_table_move(state, unit, action)
-        elif advancing and not may_advance(state, unit):
-            raise illegal(action, f"{unit.name}'s orders or its commander's activation "
-                          "forbid advancing", rules.ACTIVATION)
+        check_table_move(state, unit, action)
         return
     if action.to is not None or action.at is not None:
         raise illegal(action, "the battle has no table: a move gives its distance, not a "
@@ -527,8 +547,8 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
 # --- step 3: generals -----------------------------------------------------------------------
 def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
     """Each general in action of the acting side who has not ridden this step, to each
-    friendly unit on the table he is not with, or away alone; on a table with his mark, to
-    the units within his ride (the table measures it, M38)."""
+    friendly unit on the table he is not with, or away alone; on a table with his mark, the
+    distance left to the table (the check measures the ride, M38)."""
     acting = state.extra.acting
     units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
     done = state.extra.done
@@ -538,12 +558,7 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
             if not table or ride_length(state, g.id, "") is None:
                 yield from rides(g.id, g.attached_to, units)
                 continue
-            for uid in units:
-                if uid != g.attached_to and (d := ride_length(state, g.id, uid)) is not None \
-                        and d <= GENERAL_RIDE:
-                    yield MoveGeneral(g.id, uid)
-            if g.attached_to:
-                yield MoveGeneral(g.id, "")
+            yield from table_rides(g.id, g.attached_to, units)
 
 
 def _marked(table: Table) -> frozenset[str]:
@@ -587,6 +602,17 @@ def rides(general: str, attached_to: str, units: tuple[str, ...]) -> tuple[MoveG
     out = [MoveGeneral(general, uid, GENERAL_RIDE // 2) for uid in units if uid != attached_to]
     if attached_to:
         out.append(MoveGeneral(general, "", 0))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def table_rides(general: str, attached_to: str, units: tuple[str, ...]
+                ) -> tuple[MoveGeneral, ...]:
+    """On a table with the general's mark: his rides to each friendly unit on the table he
+    is not with, or away alone, the distance left to the table (remembered, as ``rides``)."""
+    out = [MoveGeneral(general, uid) for uid in units if uid != attached_to]
+    if attached_to:
+        out.append(MoveGeneral(general, ""))
     return tuple(out)
 
 

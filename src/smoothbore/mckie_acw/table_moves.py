@@ -1,14 +1,14 @@
 """Moves on a table (McKie ACW, Movement; interpretation M34): what the table measures of a
-move (``move_facts``), the destinations offered to each unit (``offered``), and the footprint
-moved with its trace (``placed``).
+move (``move_facts``), the destinations offered to each unit (``proposed``), and the
+footprint moved with its trace (``placed``).
 
-A move is measured in two parts: over the ground alone (its route's cost within the
+The moves offered are proposals in plain arithmetic (shares of the unit's move ahead,
+obliquely and back, turns, and towards the nearest enemy): the check measures the one it is
+asked, at the unit's place (``Place``), over the ground alone (its route's cost within the
 allowance, the table's edge: ``_ground_move``), which depends only on where the unit stands
-and what it is, and against the other units (the outlines it sweeps or ends on, whether it
-ends nearer the nearest enemy: ``_clearances``). The moves offered to a unit are measured
-once for each place it stands (``Sheet``), and against each other unit once for each place
-that unit stands (``Sheet.against``): a friend's move re-measures only the pairs it
-changes, and the enemies (who never move in the mover's step) are measured once a step."""
+and what it is, then against the other units (the outlines it sweeps or ends on, a box test
+first; whether it ends nearer the nearest enemy), each other unit once for each place it
+stands. A destination not offered is measured alone (``measured``), the same way."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from smoothbore.table.terrain import terrain_index
 from . import rules
 from .actions import Move
 from .movement import Manoeuvre, Mover, reach
-from .positions import FOOT_RATES, MOUNTED_RATES
+from .positions import FOOT_RATES, MOUNTED_RATES, moved_in_step
 from .state import State, with_extra
 from .tables import Tables
 from .units import Arm, Unit
@@ -89,13 +89,14 @@ def move_facts(state: State, unit: Unit, to: tuple[float, float, float],
     route's cost through the terrain at the unit's rates within its allowance (less its
     manoeuvre, doubled for a double move); ground it cannot enter names the feature; a new
     facing is a change of face (a manoeuvre); it ends on the table, through and on no other
-    unit. A move offered to the unit is answered from its offers (``offered``), any other
-    move measured alone (``measured``): the two agree."""
+    unit. A move offered to the unit is measured at its place (``Place``), any other move
+    measured alone (``measured``): the two agree."""
     want = (to, manoeuvre, double)
-    known = _offers(state, unit, want)
-    found = None if known is None else known.facts(want)
-    if found is None:
+    wants, place, around = _at_place(state, unit)
+    if want not in wants:
         found = measured(state, unit, to, manoeuvre, double)
+    else:
+        found = place.facts(want, around)
     if isinstance(found, MoveFacts):
         return found
     raise _refused(found, action)
@@ -106,43 +107,33 @@ def move_advances(state: State, unit: Unit, to: tuple[float, float, float],
     """Whether the move advances (``move_facts(...).advancing``), or the error refusing it:
     the check's question, answered without making the facts of an offered move."""
     want = (to, manoeuvre, double)
-    known = _offers(state, unit, want)
-    verdict = None if known is None else known.verdict(want)
-    if verdict is None:
+    wants, place, around = _at_place(state, unit)
+    if want not in wants:
         return move_facts(state, unit, to, manoeuvre, double, action).advancing
+    verdict = place.verdict(want, around)
     if isinstance(verdict, tuple):
         raise _refused(verdict, action)
     return verdict
 
 
-def listed_advances(state: State, unit: Unit, action: Move) -> bool | None:
-    """Whether a move offered to the unit on this table advances (None: the move is not
-    among those offered, or they are not measured yet): the check's shortcut for the very
-    moves the candidates listed."""
-    known = _known(state, unit)
-    return None if known is None else known.listed.get(action)
+def _at_place(state: State, unit: Unit) -> tuple[frozenset[Wanted], Place, Around]:
+    """The moves offered to the unit where it stands (by ``to``, manoeuvre, double), its
+    place, and what its moves are measured against (kept on the table for each unit: a
+    move offered is measured at its place, any other alone)."""
+    table = table_of(state)
+    tables = state.options.tables
+    memo = table.derived(_at_place_memo)
+    found = memo.get(unit.id)
+    if found is None or found[0] is not unit or found[1] is not tables:
+        found = memo[unit.id] = (unit, tables, proposed(state, unit)[1],
+                                 place_of(state, unit), _around(state, unit.id))
+    return found[2], found[3], found[4]
 
 
-def _known(state: State, unit: Unit) -> Offered | None:
-    """The unit's offers on the state's table, if measured (as this very unit, or one that
-    moves alike, with these tables)."""
-    found = table_of(state).derived(_offered_memo).get(unit.id)
-    if found is None:
-        return None
-    who, tables, known = found
-    if tables is not state.options.tables and tables != state.options.tables:
-        return None
-    return known if who is unit or Mover.of(who) == Mover.of(unit) else None
-
-
-def _offers(state: State, unit: Unit, want: Wanted) -> Offered | None:
-    """The unit's offers on this table if ``want`` is among them (None: measure it alone)."""
-    known = _known(state, unit)
-    if known is not None:
-        return known
-    if want in sheet_of(state, unit).index:
-        return offered(state, unit)
-    return None
+def _at_place_memo(table: Table) -> dict[str, tuple[Unit, Tables, frozenset[Wanted], Place,
+                                                    Around]]:
+    """``_at_place`` on this table, by unit id (with the unit and the tables)."""
+    return {}
 
 
 def _refused(refusal: Refusal, action: object) -> IllegalActionError:
@@ -150,7 +141,6 @@ def _refused(refusal: Refusal, action: object) -> IllegalActionError:
     if impassable is not None:
         return ImpassableError(action, impassable[0], impassable[1], rule)
     return IllegalActionError(action, why, rule)
-
 
 # --- one move at a time (any destination) ---------------------------------------------------
 Request = tuple[Unit, tuple[float, float, float], Manoeuvre, bool]
@@ -463,13 +453,17 @@ def nearest_enemy(table: Table, fp: Footprint) -> Target | None:
     side = fp.side
     if not side:
         return None
+    return _nearest(fp, tuple(o for o in table.footprints if o.side and o.side != side))
+
+
+def _nearest(fp: Footprint, enemies: tuple[Footprint, ...]) -> Target | None:
+    """The first of ``enemies`` whose centre is nearest the unit's (None: none)."""
     x, y = fp.x, fp.y
     best: tuple[float, Footprint] | None = None
-    for other in table.footprints:
-        if other.side and other.side != side:
-            d = (other.x - x) ** 2 + (other.y - y) ** 2
-            if best is None or d < best[0]:
-                best = (d, other)
+    for other in enemies:
+        d = (other.x - x) ** 2 + (other.y - y) ** 2
+        if best is None or d < best[0]:
+            best = (d, other)
     if best is None:
         return None
     other = best[1]
@@ -525,249 +519,322 @@ def where_now(table: Table, unit_id: str) -> tuple[float, float, float]:
     return (fp.x, fp.y, fp.facing)
 
 
-class Sheet:
-    """The moves offered to a unit standing at one place (its footprint ``start``), measured
-    over the ground alone: every move offered by its (``to``, manoeuvre, double)
-    (``index``); those the ground allows (``moves``: each with the ``Move`` it is offered
-    as and its measure over the ground) and their places in ``moves`` (``position``); and
-    the geometry that measures them against the other units: the hull each sweeps, its
-    bounds, and the outline at each end. ``against`` keeps, for each other unit's footprint,
-    which moves cross it; ``facing`` keeps which moves advance against each set of enemies,
-    and ``facts`` the facts of each move asked."""
-
-    __slots__ = ("advancing", "bounds", "boxes", "dist", "ends", "hulls", "index", "made",
-                 "moves", "pairs", "position", "slack", "start")
-
-    def __init__(self, start: Footprint,
-                 moves: tuple[tuple[Wanted, Move, tuple[Any, ...]], ...],
-                 index: frozenset[Wanted]) -> None:
-        self.start = start
-        self.moves = moves
-        self.index = index
-        self.position = {want: i for i, (want, _, _) in enumerate(moves)}
-        if moves:
-            corners = _corners(start, [m[2][1] for m in moves])
-            points = np.concatenate(
-                [np.broadcast_to(start.corners, corners.shape), corners], axis=1)
-            self.hulls: Any = shapely.convex_hull(shapely.multipoints(points))
-            self.bounds: Any = np.concatenate([points.min(axis=1), points.max(axis=1)], axis=1)
-            self.boxes: list[tuple[float, float, float, float]] = [
-                tuple(b) for b in self.bounds.tolist()]
-            self.slack = 1e-6 * (1.0 + float(np.abs(self.bounds).max()))
-            self.ends: Any = shapely.polygons(corners)
-        self.pairs: dict[Footprint, frozenset[int]] = {}
-        self.advancing: dict[tuple[Footprint, ...], tuple[bool, ...]] = {}
-        self.dist: dict[Footprint, tuple[Any, float]] = {}
-        self.made: dict[tuple[int, bool], MoveFacts] = {}
-
-    def against(self, others: tuple[Footprint, ...]) -> list[frozenset[int]]:
-        """For each other footprint, the moves (by their place in ``moves``) whose hull
-        crosses its outline (less one the start already overlaps): measured once for each
-        footprint, all new ones at once."""
-        pairs = self.pairs
-        new = [o for o in others if o not in pairs]
-        if new and self.moves:
-            self._measure(new)
-        elif new:
-            for o in new:
-                pairs[o] = frozenset()
-        return [pairs[o] for o in others]
-
-    def _measure(self, new: list[Footprint]) -> None:
-        start = self.start
-        boxes = [_box(o) for o in new]
-        slack = self.slack
-        if len(new) <= 2 and not any(
-                a0 <= b2 + slack and a1 <= b3 + slack and a2 >= b0 - slack
-                and a3 >= b1 - slack
-                for b0, b1, b2, b3 in boxes for a0, a1, a2, a3 in self.boxes):
-            for o in new:  # a friend far from every move (the common case): plain arithmetic
-                self.pairs[o] = frozenset()
-            return
-        box = np.array(boxes)
-        mine = self.bounds
-        touch = ((mine[:, np.newaxis, 0] <= box[np.newaxis, :, 2] + slack)
-                 & (mine[:, np.newaxis, 1] <= box[np.newaxis, :, 3] + slack)
-                 & (mine[:, np.newaxis, 2] >= box[np.newaxis, :, 0] - slack)
-                 & (mine[:, np.newaxis, 3] >= box[np.newaxis, :, 1] - slack))
-        crossed: list[set[int]] = [set() for _ in new]
-        p, u = np.nonzero(touch)
-        if not len(p):
-            for o in new:
-                self.pairs[o] = frozenset()
-            return
-        outlines: Any = np.array([o.outline for o in new], dtype=object)
-        if len(p):
-            inner = shapely.relate_pattern(self.hulls[p], outlines[u], "T********")
-            hit = np.unique(u[inner])
-            if len(hit):
-                already = dict(zip(hit.tolist(), shapely.relate_pattern(
-                    start.outline, outlines[hit], "T********").tolist(), strict=True))
-                for i, j in zip(p[inner].tolist(), u[inner].tolist(), strict=True):
-                    if not already[j]:
-                        crossed[j].add(i)
-        for j, o in enumerate(new):
-            self.pairs[o] = frozenset(crossed[j])
-
-    def facing(self, enemies: tuple[Footprint, ...]) -> tuple[bool, ...]:
-        """Whether each move advances where these are the enemies on the table: it goes
-        somewhere and ends nearer the nearest of them (outline to outline) than it stood.
-        Only the enemies that may be the nearest to some end or to the start are measured
-        exactly: the outlines hold their centres, so an enemy whose centre, less both
-        outlines' half diagonals, is further than some other enemy's centre is never the
-        nearest."""
-        found = self.advancing.get(enemies)
-        if found is not None:
-            return found
-        n = len(self.moves)
-        after = np.full(n, np.inf)
-        before = math.inf
-        if enemies and n:
-            centres = np.array([(self.start.x, self.start.y)]
-                               + [m[2][1][:2] for m in self.moves])
-            theirs = np.array([(e.x, e.y) for e in enemies])
-            apart = np.hypot(centres[:, np.newaxis, 0] - theirs[np.newaxis, :, 0],
-                             centres[:, np.newaxis, 1] - theirs[np.newaxis, :, 1])
-            bound = apart.min(axis=1, keepdims=True)
-            mine = math.hypot(*_halves(self.start))
-            reach = np.array([mine + math.hypot(*_halves(e)) for e in enemies])
-            slack = 1e-9 * (1.0 + float(apart.max()))
-            needed = ((apart - reach[np.newaxis, :]) <= bound + slack).any(axis=0)
-            for e, keep in zip(enemies, needed.tolist(), strict=True):
-                if keep:
-                    far, gap = self._distances(e)
-                    after = np.minimum(after, far)
-                    before = min(before, gap)
-        found = self.advancing[enemies] = tuple(
-            near and ground[2] > 0 for (_, _, ground), near in zip(
-                self.moves, (after < before - _TOL).tolist(), strict=True))
-        return found
-
-    def _distances(self, enemy: Footprint) -> tuple[Any, float]:
-        """The distance from each move's end outline to the enemy's outline, and from the
-        start's (measured once for each place the enemy stands)."""
-        found = self.dist.get(enemy)
-        if found is None:
-            outline = enemy.outline
-            found = self.dist[enemy] = (shapely.distance(self.ends, outline),
-                                        float(shapely.distance(self.start.outline, outline)))
-        return found
-
-    def facts(self, i: int, advancing: bool) -> MoveFacts:
-        """The facts of move ``i`` (made once)."""
-        found = self.made.get((i, advancing))
-        if found is None:
-            _, pose, length, cost, allowance, woods = self.moves[i][2]
-            found = self.made[(i, advancing)] = MoveFacts(
-                self.start.moved_to(*pose), length, cost, allowance, advancing, woods)
-        return found
-
-
-def sheet_of(state: State, unit: Unit) -> Sheet:
-    """The moves offered to ``unit`` where it stands (``_sheet``)."""
+def proposed(state: State, unit: Unit) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
+    """The moves offered to ``unit`` where it stands (``wanted``), as ``Move`` actions, and
+    the same by (``to``, manoeuvre, double): proposals in plain arithmetic, not judged (the
+    check measures each one asked, ``move_advances``). Kept on the table for each unit
+    (the candidates and the check ask, step after step)."""
     table = table_of(state)
+    tables = state.options.tables
+    memo = table.derived(_proposed_memo)
+    found = memo.get(unit.id)
+    if found is not None and found[0] is unit and found[1] is tables:
+        return found[2]
     fp = table.footprint(unit.id)
-    return _sheet(table.derived(field_of), fp, Mover.of(unit), state.options.tables,
-                  (type(fp.x), type(fp.y), type(fp.facing)), nearest_enemy(table, fp))
+    made = proposed_at(unit, tables, fp, enemies_of(state, unit.id))
+    memo[unit.id] = (unit, tables, made)
+    return made
 
 
-@functools.lru_cache(maxsize=2048)
-def _sheet(field: Field, start: Footprint, mover: Mover, tables: Tables,
-           kinds: tuple[type, ...], target: Target | None) -> Sheet:
-    """The moves ``wanted`` of the unit, each measured over the ground (remembered: a unit
-    is offered the same moves while it stands there and its nearest enemy where he stood;
-    ``kinds``, the types of its position's numbers, keeps the offers' ``at`` as the
-    footprint writes it)."""
-    x, y, facing = start.x, start.y, start.facing
+def proposed_at(unit: Unit, tables: Tables, fp: Footprint, enemies: tuple[Footprint, ...]
+                ) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
+    """``proposed`` for ``unit`` standing at ``fp`` with these enemies on the table."""
+    return _proposed_at(unit, tables, fp, (type(fp.x), type(fp.y), type(fp.facing)), enemies)
+
+
+@functools.lru_cache(maxsize=4096)
+def _proposed_at(unit: Unit, tables: Tables, fp: Footprint, kinds: tuple[type, ...],
+                 enemies: tuple[Footprint, ...]
+                 ) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
+    """``proposed_at`` (remembered: a unit is offered the same moves while it and the
+    enemies stand where they stood, whoever else moves; ``kinds``, the types of its
+    position's numbers, keeps the offers' ``at`` as the footprint writes it)."""
+    mover = Mover.of(unit)
     plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
     turning = reach(mover, Manoeuvre.FACE, False, False, None, tables)
-    wants = wanted(x, y, facing, start.length, plain if isinstance(plain, int) else 0,
-                   turning if isinstance(turning, int) else 0, target)
-    at = (x, y, facing)
-    moves = []
-    for want in wants:
-        to, m, double = want
-        ground = _ground_move(field, start, to, m, double, mover, tables)
-        if len(ground) != 3:
-            moves.append((want, Move(start.unit_id, None, double=double, manoeuvre=m, to=to,
-                                     at=at), ground))
-    return Sheet(start, tuple(moves), frozenset(wants))
+    return _proposals(unit.id, fp.x, fp.y, fp.facing, kinds, fp.length,
+                      plain if isinstance(plain, int) else 0,
+                      turning if isinstance(turning, int) else 0, _nearest(fp, enemies))
 
 
-class Offered:
-    """The moves offered to one unit on one table: each move the ground and the other units
-    allow, as offered (``Move``) and whether it advances (``moves``); ``verdict`` and
-    ``facts`` answer for every move of its sheet the ground allows."""
-
-    __slots__ = ("advancing", "crossed", "listed", "moves", "sheet")
-
-    def __init__(self, sheet: Sheet, advancing: tuple[bool, ...],
-                 crossed: dict[int, list[str]]) -> None:
-        self.sheet = sheet
-        self.advancing = advancing
-        self.crossed = crossed
-        self.moves = tuple((move, advancing[i])
-                           for i, (_, move, _) in enumerate(sheet.moves) if i not in crossed)
-        self.listed = dict(self.moves)
-
-    def verdict(self, want: Wanted) -> bool | Refusal | None:
-        """Whether the move advances (it is allowed), or why the units refuse it (None: not
-        a move the ground allows from here)."""
-        i = self.sheet.position.get(want)
-        if i is None:
-            return None
-        hit = self.crossed.get(i)
-        if hit:
-            return _crossing(self.sheet.start, hit)
-        return self.advancing[i]
-
-    def facts(self, want: Wanted) -> Measured | None:
-        """The move measured (None: not a move the ground allows from here)."""
-        found = self.verdict(want)
-        if found is None or isinstance(found, tuple):
-            return found
-        return self.sheet.facts(self.sheet.position[want], found)
-
-
-def offered(state: State, unit: Unit) -> Offered:
-    """The moves offered to ``unit`` on the state's table, measured (kept on the table)."""
-    found = _known(state, unit)
-    if found is None:
-        table = table_of(state)
-        found = _offer(table, sheet_of(state, unit))
-        table.derived(_offered_memo)[unit.id] = (unit, state.options.tables, found)
-    return found
-
-
-def _offered_memo(table: Table) -> dict[str, tuple[Unit, Tables, Offered]]:
-    """The moves offered on this table, by unit id: the unit they were measured for, the
-    tables, and the offers."""
+def _proposed_memo(table: Table) -> dict[str, tuple[Unit, Tables, tuple[
+        tuple[Move, ...], frozenset[Wanted]]]]:
+    """``proposed`` on this table, by unit id (with the unit and the tables it was worked
+    out for)."""
     return {}
 
 
-def _offer(table: Table, sheet: Sheet) -> Offered:
-    start = sheet.start
-    uid, side = start.unit_id, start.side
-    others = tuple(f for f in table.footprints if f.unit_id != uid)
-    crossed: dict[int, list[str]] = {}
-    for other, hit in zip(others, sheet.against(others), strict=True):
-        for i in hit:
-            crossed.setdefault(i, []).append(other.unit_id)
-    enemies = tuple(o for o in others if side and o.side and o.side != side)
-    return Offered(sheet, sheet.facing(enemies), crossed)
+@functools.lru_cache(maxsize=4096)
+def _proposals(uid: str, x: float, y: float, facing: float, kinds: tuple[type, ...],
+               length: float, full: int, turning: int, target: Target | None
+               ) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
+    """``proposed`` (remembered: a unit is offered the same moves while it stands there and
+    its nearest enemy where he stood; ``kinds``, the types of its position's numbers, keeps
+    the offers' ``at`` as the footprint writes it)."""
+    wants = wanted(x, y, facing, length, full, turning, target)
+    at = (x, y, facing)
+    return (tuple(Move(uid, None, double=double, manoeuvre=m, to=to, at=at)
+                  for to, m, double in wants), frozenset(wants))
+
+
+def not_surely_advancing(start: Footprint, moves: tuple[Move, ...],
+                         enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
+    """The moves proposed to a unit at ``start`` less those that surely advance against
+    ``enemies`` (for a unit whose orders or activation forbid advancing, which the check
+    would refuse), in plain arithmetic on the centres: a move surely ends nearer the
+    nearest enemy when its end's centre is nearer some enemy's centre (an outline holds its
+    centre: the outlines are no further apart) than the start's outline can be to any
+    enemy's (their centres' distance less both outlines' half diagonals)."""
+    if not enemies:
+        return moves
+    mine = math.hypot(*_halves(start))
+    x0, y0 = start.x, start.y
+    nearest = min(math.hypot(e.x - x0, e.y - y0) - mine - math.hypot(*_halves(e))
+                  for e in enemies)
+    bound = nearest - _TOL - 1e-6 * (1.0 + abs(nearest))
+    centres = [(e.x, e.y) for e in enemies]
+    out = []
+    for move in moves:
+        x1, y1, _ = move.to  # type: ignore[misc]
+        if math.hypot(x1 - x0, y1 - y0) <= 1.0 or not any(
+                math.hypot(ex - x1, ey - y1) < bound for ex, ey in centres):
+            out.append(move)
+    return tuple(out)
+
+
+Box = tuple[float, float, float, float]
+"""Bounds (x0, y0, x1, y1)."""
+
+
+class Place:
+    """The moves of a unit standing at one place (its footprint ``start``; what moves there:
+    ``mover``), each measured when first asked and kept: over the ground alone
+    (``_ground_move``), whether it crosses each other unit's footprint (``crossing``: the
+    bounds of the move against the footprint's first, in plain arithmetic, then the hull it
+    sweeps against its outline), and whether it advances against each set of enemies
+    (``advancing``: only the enemies that may be the nearest are measured, each once for
+    each place it stands)."""
+
+    __slots__ = ("advancing", "apart", "boxes", "crossing", "ends", "field", "gaps",
+                 "grounds", "hulls", "made", "mover", "overlaps", "start", "tables")
+
+    def __init__(self, field: Field, start: Footprint, mover: Mover, tables: Tables) -> None:
+        self.field = field
+        self.start = start
+        self.mover = mover
+        self.tables = tables
+        self.grounds: dict[Wanted, Any] = {}
+        self.boxes: dict[Wanted, Box] = {}
+        self.hulls: dict[Wanted, Any] = {}
+        self.ends: dict[Wanted, Any] = {}
+        self.crossing: dict[tuple[Wanted, Footprint], bool] = {}
+        self.overlaps: dict[Footprint, bool] = {}
+        self.advancing: dict[tuple[Wanted, tuple[Footprint, ...]], bool] = {}
+        self.gaps: dict[Footprint, float] = {}
+        self.apart: dict[tuple[Wanted, Footprint], float] = {}
+        self.made: dict[tuple[Wanted, bool], MoveFacts] = {}
+
+    def ground(self, want: Wanted) -> Any:
+        """The move over the ground alone (``_ground_move``): its measure, or a refusal."""
+        found = self.grounds.get(want)
+        if found is None:
+            to, m, double = want
+            found = self.grounds[want] = _ground_move(self.field, self.start, to, m, double,
+                                                      self.mover, self.tables)
+        return found
+
+    def verdict(self, want: Wanted, around: Around) -> bool | Refusal:
+        """Whether the move advances (it is allowed), or why it is refused: by the ground,
+        or by the other units' footprints it sweeps or ends on (``around``: theirs, their
+        bounds and the enemies')."""
+        ground = self.ground(want)
+        if len(ground) == 3:
+            return ground  # type: ignore[no-any-return]
+        hit = self.crossed(want, ground, around)
+        if hit:
+            return _crossing(self.start, hit)
+        return self.advances(want, ground, around[2])
+
+    def facts(self, want: Wanted, around: Around) -> Measured:
+        """The move measured: its facts (made once), or why it is refused."""
+        found = self.verdict(want, around)
+        if isinstance(found, tuple):
+            return found
+        made = self.made.get((want, found))
+        if made is None:
+            _, pose, length, cost, allowance, woods = self.ground(want)
+            made = self.made[(want, found)] = MoveFacts(
+                self.start.moved_to(*pose), length, cost, allowance, found, woods)
+        return made
+
+    def box(self, want: Wanted, pose: tuple[float, float, float]) -> Box:
+        """Bounds holding the move's outlines at both ends (plain arithmetic)."""
+        found = self.boxes.get(want)
+        if found is None:
+            a0, a1, a2, a3 = _box(self.start)
+            b0, b1, b2, b3 = _bounds(self.start, *pose)
+            found = self.boxes[want] = (min(a0, b0), min(a1, b1), max(a2, b2), max(a3, b3))
+        return found
+
+    def hull(self, want: Wanted, pose: tuple[float, float, float]) -> Any:
+        """The hull the move sweeps: of its outline's corners at both ends (made once)."""
+        found = self.hulls.get(want)
+        if found is None:
+            start = self.start
+            points = np.concatenate([start.corners[np.newaxis], _corners(start, [pose])],
+                                    axis=1)
+            hull: Any = shapely.convex_hull(shapely.multipoints(points))
+            found = self.hulls[want] = hull[0]
+        return found
+
+    def end(self, want: Wanted, pose: tuple[float, float, float]) -> Any:
+        """The move's outline at its end (made once)."""
+        found = self.ends.get(want)
+        if found is None:
+            end: Any = shapely.polygons(_corners(self.start, [pose]))
+            found = self.ends[want] = end[0]
+        return found
+
+    def crossed(self, want: Wanted, ground: Any, around: Around) -> list[str]:
+        """The other units whose outline the move's hull crosses (less one its start already
+        overlaps): their bounds against the move's first, the exact test only where they
+        meet."""
+        others, boxes, _ = around
+        uid = self.start.unit_id
+        a0, a1, a2, a3 = self.box(want, ground[1])
+        slack = 1e-6 * (1.0 + max(abs(a0), abs(a1), abs(a2), abs(a3)))
+        a0, a1, a2, a3 = a0 - slack, a1 - slack, a2 + slack, a3 + slack
+        memo = self.crossing
+        out = []
+        for other, (b0, b1, b2, b3) in zip(others, boxes, strict=True):
+            if a0 > b2 or a1 > b3 or a2 < b0 or a3 < b1 or other.unit_id == uid:
+                continue
+            key = (want, other)
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = bool(shapely.relate_pattern(
+                    self.hull(want, ground[1]), other.outline, "T********")
+                ) and not self._overlaps(other)
+            if hit:
+                out.append(other.unit_id)
+        return out
+
+    def _overlaps(self, other: Footprint) -> bool:
+        """Whether the start overlaps ``other``'s outline (a unit may leave a crowd)."""
+        found = self.overlaps.get(other)
+        if found is None:
+            found = self.overlaps[other] = bool(shapely.relate_pattern(
+                self.start.outline, other.outline, "T********"))
+        return found
+
+    def advances(self, want: Wanted, ground: Any, enemies: tuple[Footprint, ...]) -> bool:
+        """Whether the move goes somewhere and ends nearer the nearest enemy (outline to
+        outline) than it stood. Only the enemies that may be the nearest to its start or end
+        are measured: the outlines hold their centres, so an enemy whose centre, less both
+        outlines' half diagonals, is further than some other enemy's centre is never the
+        nearest."""
+        if not enemies or ground[2] <= 0:
+            return False
+        key = (want, enemies)
+        found = self.advancing.get(key)
+        if found is not None:
+            return found
+        start = self.start
+        x0, y0 = start.x, start.y
+        x1, y1 = ground[1][0], ground[1][1]
+        mine = math.hypot(*_halves(start))
+        before = [math.hypot(e.x - x0, e.y - y0) for e in enemies]
+        after = [math.hypot(e.x - x1, e.y - y1) for e in enemies]
+        bound0, bound1 = min(before), min(after)
+        slack = 1e-6 * (1.0 + max(max(before), max(after)))
+        gap = far = math.inf
+        unknown = []
+        for e, b, a in zip(enemies, before, after, strict=True):
+            r = mine + math.hypot(*_halves(e))
+            if b - r <= bound0 + slack or a - r <= bound1 + slack:
+                gap = min(gap, self._gap(e))
+                d = self.apart.get((want, e))
+                if d is None:
+                    unknown.append(e)
+                else:
+                    far = min(far, d)
+        if unknown:
+            end = self.end(want, ground[1])
+            for e, d in zip(unknown, shapely.distance(
+                    end, [e.outline for e in unknown]).tolist(), strict=True):
+                self.apart[(want, e)] = d
+                far = min(far, d)
+        found = self.advancing[key] = far < gap - _TOL
+        return found
+
+    def _gap(self, enemy: Footprint) -> float:
+        """The distance from the start's outline to the enemy's (once for each place the
+        enemy stands)."""
+        found = self.gaps.get(enemy)
+        if found is None:
+            found = self.gaps[enemy] = float(shapely.distance(self.start.outline,
+                                                              enemy.outline))
+        return found
+
+
+def place_of(state: State, unit: Unit) -> Place:
+    """The unit's place on the state's table (``_place``)."""
+    table = table_of(state)
+    return _place(table.derived(field_of), table.footprint(unit.id), Mover.of(unit),
+                  state.options.tables)
+
+
+@functools.lru_cache(maxsize=2048)
+def _place(field: Field, start: Footprint, mover: Mover, tables: Tables) -> Place:
+    """A unit's place (remembered: a unit that stands still is asked of the same moves
+    period after period, and the other units' footprints are mostly where they stood)."""
+    return Place(field, start, mover, tables)
+
+
+Around = tuple[tuple[Footprint, ...], tuple[Box, ...], tuple[Footprint, ...]]
+"""What a unit's moves are measured against: the footprints on the table (the unit's own
+among them, passed over), their bounds, and the enemies' footprints."""
+
+
+def _around(state: State, unit_id: str) -> Around:
+    """The footprints on the table, their bounds, and the footprints of the unit's enemies
+    (worked out once a table)."""
+    table = table_of(state)
+    return table.footprints, table.derived(_table_boxes), enemies_of(state, unit_id)
+
+
+def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
+    """The footprints of the unit's enemies on the table, in the table's order."""
+    table = table_of(state)
+    side = table.footprint(unit_id).side
+    return table.derived(_enemies).get(side, ()) if side else ()
+
+
+def _table_boxes(table: Table) -> tuple[Box, ...]:
+    """The bounds of the table's footprints."""
+    return tuple(_box(f) for f in table.footprints)
+
+
+def _enemies(table: Table) -> dict[str, tuple[Footprint, ...]]:
+    """The enemies' footprints of each side's units on this table."""
+    fps = table.footprints
+    return {side: tuple(f for f in fps if f.side and f.side != side)
+            for side in {f.side for f in fps if f.side}}
 
 
 # --- a move made ----------------------------------------------------------------------------
 def placed(state: State, unit_id: str, end: Footprint) -> State:
-    """The state with a unit's footprint moved (and a trace of the move)."""
+    """The state with a unit's footprint moved (and a trace of the move). The table is
+    made as ``Table.placed`` makes it (only the moved footprint checked, the ground's
+    measures shared), and knows what the old one knew of being in step with the units
+    (``positions.moved_in_step``)."""
     table = table_of(state)
     start = table.footprint(unit_id)
-    footprints = tuple(end if f.unit_id == unit_id else f for f in table.footprints)
-    if start.centre == end.centre:  # as ``table.placed(end)``
-        return with_extra(state, table=attrs.evolve(table, footprints=footprints))
+    moved = moved_in_step(table, table.placed(end), unit_id)
+    if start.centre == end.centre:  # turned in place: no trace
+        return with_extra(state, table=moved)
     trace = MoveTrace(unit_id, (start.centre, end.centre))
-    return with_extra(state, table=attrs.evolve(table, footprints=footprints,
-                                                traces=(*_keep(table, unit_id), trace)))
+    return with_extra(state, table=moved.with_traces(*_keep(table, unit_id), trace))
 
 
 def _keep(table: Table, unit_id: str) -> tuple[MoveTrace, ...]:
