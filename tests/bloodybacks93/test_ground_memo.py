@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from smoothbore.battle import RandomPolicy, play
-from smoothbore.bloodybacks93 import TURN, ground_memo, situations
+from smoothbore.bloodybacks93 import TURN, ground_memo, situations, steps_units
 from smoothbore.bloodybacks93.placement import refit
 from smoothbore.bloodybacks93.scenarios import example_battle
 from smoothbore.bloodybacks93.state import State, new_battle
@@ -49,6 +49,9 @@ def _answers(state: State) -> dict[str, object]:
                 table, attrs.evolve(unit, formation=formation))
         if unit.gone:
             continue
+        found[f"proposed {unit_id}"] = situations.proposed(state, unit_id)
+        found[f"moves {unit_id}"] = steps_units._proposed_moves(state, table, unit)
+        found[f"near {unit_id}"] = situations.enemies_near(table, unit_id, 16)
         offered = situations.destinations(state, unit_id)
         found[f"destinations {unit_id}"] = offered
         for to in offered:
@@ -161,3 +164,52 @@ def test_answers_are_kept_per_layout_whatever_the_commanders() -> None:
     moved = table.placed(table.footprint("b2").moved_to(40.0, 12.0))
     again = ground_memo.by_layout(moved, _count)
     assert again == first and again is not first
+
+
+def test_the_manoeuvres_made_once_equal_those_made_afresh() -> None:
+    compared = 0
+    for state in _states(range(2), 5):
+        for unit in state.units:
+            facts = (unit.id, unit.is_artillery, unit.formation, unit.density,
+                     unit.based_density)
+            assert steps_units.manoeuvres(*facts) == steps_units.manoeuvres.__wrapped__(*facts)
+            compared += 1
+    assert compared > 100
+
+
+def test_what_a_firer_sees_is_the_same_asked_pair_by_pair_or_all_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = 0
+    for state in _states(range(2), 9):
+        table = state.extra.table
+        assert table is not None
+        for unit_id in table.unit_ids:
+            with monkeypatch.context() as patch:
+                patch.setattr(ground_memo, "_STORES", {})
+                fresh = attrs.evolve(table)
+                one_by_one = {t: situations.seen_of(fresh, unit_id, (t,))[t]
+                              for t in reversed(fresh.enemies_of(unit_id))}
+            assert one_by_one == situations.seen_by(table, unit_id)
+            compared += len(one_by_one)
+    assert compared > 100
+
+
+def test_the_shots_made_once_equal_those_made_afresh() -> None:
+    compared = 0
+    for state in _states(range(2), 5):
+        table = state.extra.table
+        assert table is not None
+        for entry in state.extra.activated:
+            unit = state.unit(entry.unit_id)
+            lines = tuple(dict.fromkeys(f for f, _, _ in steps_units.shooting.bands(unit)))
+            if unit.gone or not lines:
+                continue
+            for enemy in table.enemies_of(unit.id):
+                facts = (unit.id, enemy, entry.actions, lines)
+                made = steps_units._proposed_shots(*facts)
+                assert made == steps_units._proposed_shots.__wrapped__(*facts)
+                cheapest = min(steps_units.shooting.TARIFF[f].cost for f in lines)
+                offered = {enemy} if entry.actions >= cheapest else set()
+                assert {s.target_id for s in made} == offered
+                compared += len(made)
+    assert compared > 50

@@ -7,7 +7,8 @@ import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from smoothbore.bloodybacks93.placement import fits, footprint, refit
+from smoothbore.bloodybacks93.placement import fits, footprint, in_step, refit
+from smoothbore.bloodybacks93.scenarios import example_battle
 from smoothbore.bloodybacks93.units import BRITISH, Formation, Unit, UnitType
 
 
@@ -34,3 +35,21 @@ def test_guns_limbered_and_unlimbered() -> None:
     limbered = attrs.evolve(guns, formation=Formation.LIMBERED)
     assert fits(guns, old) and not fits(limbered, old)
     assert fits(limbered, refit(limbered, old))
+
+
+def test_a_commander_joining_a_unit_keeps_the_layout_and_marks_him_with_it() -> None:
+    state = example_battle(0)
+    table = state.extra.table
+    assert table is not None
+    layout = table.layout
+    riding = next(c for c in state.commanders if c.attached_to is not None)
+    other = next(u.id for u in state.units if u.side == riding.side
+                 and u.id != riding.attached_to)
+    joined = [attrs.evolve(c, attached_to=other) if c.id == riding.id else c
+              for c in state.commanders]
+    new = in_step(table, state.units, tuple(joined))
+    expected = attrs.evolve(table, commanders=tuple(
+        attrs.evolve(m, attached_to=other) if m.commander_id == riding.id else m
+        for m in table.commanders))
+    assert new == expected and new.commander(riding.id).attached_to == other
+    assert new.layout is layout  # the units did not move: what the table worked out stays

@@ -167,8 +167,8 @@ def test_a_wall_is_significant_cover_and_a_flank_shot_enfilades() -> None:
 def test_a_target_out_of_the_arc_or_behind_a_building_is_refused() -> None:
     units = (foot("b", BRITISH), foot("a", AMERICAN), foot("a2", AMERICAN))
     farm = (Feature.rectangle("farm", "building", 30, 20, 3, 3),)
-    state = on_table(units, {"b": (20, 10, 0), "a": (32, 12, 180), "a2": (40, 30, 180)},
-                     farm)
+    state = on_table(units, {"b": (20, 10, 0), "a": (32, 12, 180), "a2": (32.5, 22.5, 180)},
+                     farm)  # a2 within musket range (15.2"), in the arc, behind the farm
     with pytest.raises(IllegalActionError, match="outside its arc"):
         TURN.step(state, Shoot("b", "a"))
     with pytest.raises(IllegalActionError, match="farm"):
@@ -496,3 +496,63 @@ def test_a_commanders_move_is_measured_on_the_table() -> None:
     assert SpendCommandPoint("cb", move, attach_to="b3") in offered
     assert SpendCommandPoint("cb", move, attach_to="b2") not in offered
     assert TURN.is_sampled(state, SpendCommandPoint("cb", move, to=(21.0, 11.0)))
+
+
+def _table_states(seeds: range, every: int) -> list[State]:
+    """Every ``every``-th state of random battles on the embedded table."""
+    found = []
+    for seed in seeds:
+        state = example_battle(seed)
+        for n, step in enumerate(play(TURN, state, RandomPolicy(seed)).steps):
+            state, _ = TURN.step(state, step.action)
+            if n % every == 0:
+                found.append(state)
+    return found
+
+
+def test_the_cheap_shot_test_never_refuses_a_target_in_arc_and_range() -> None:
+    # out_of_shot from centres alone, against the exact sightings, on random battle states:
+    # every target seen in the arc at range r passes at r; the cheap test refuses some
+    passed = refused = 0
+    for state in _table_states(range(3), 6):
+        table = state.extra.table
+        assert table is not None
+        for (firer, target), seen in situations.sightings_of(table).items():
+            if seen.in_arc:
+                assert situations.out_of_shot(table, firer, target, seen.distance) == ""
+                passed += 1
+            refused += bool(situations.out_of_shot(table, firer, target, 16))
+    assert passed > 100 and refused > 100
+
+
+def test_the_cheap_charge_test_never_refuses_a_target_straight_ahead() -> None:
+    # may_reach from centres alone, against the exact reaches: a target directly ahead at
+    # distance d passes with a longest move of d; the cheap test refuses some
+    passed = refused = 0
+    for state in _table_states(range(3), 6):
+        table = state.extra.table
+        assert table is not None
+        for (charger, target), (ahead, _, _) in situations.reaches_of(table).items():
+            if ahead is not None:
+                assert situations.may_reach(table, charger, target, ahead)
+                passed += 1
+            refused += not situations.may_reach(table, charger, target, 12)
+    assert passed > 20 and refused > 100
+
+
+def test_the_moves_legal_on_a_table_are_the_proposals_that_can_be_made() -> None:
+    # legal_actions lists exactly the proposed destinations its check accepts
+    compared = 0
+    for state in _table_states(range(3), 4):
+        if state.phase != ACTIVATION:
+            continue
+        table = state.extra.table
+        assert table is not None
+        legal = {a for a in TURN.legal_actions(state) if isinstance(a, Move)}
+        movers = [e.unit_id for e in state.extra.activated
+                  if e.actions > 0 and not state.unit(e.unit_id).gone]
+        expected = {Move(u, to=to, at=situations.standing(table, u))
+                    for u in movers for to in situations.destinations(state, u)}
+        assert legal == expected
+        compared += len(legal)
+    assert compared > 50

@@ -38,17 +38,17 @@ def lead_first(ids: Iterable[str]) -> tuple[str, ...]:
     return items[:1] + tuple(sorted(items[1:]))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DetermineActivity:
     """Roll every commander's activity level at the start of the turn."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class DrawCard:
     """Draw the next card of the activation deck."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Activate:
     """Roll a unit's activation hand under a commander activated by the card (None: a unit
     whose commander was killed, on its side's ace). ``outside_radius`` is measured."""
@@ -59,7 +59,7 @@ class Activate:
     in_woods: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RoutTest:
     """A routing unit tests morale instead of activating; under a commander of another
     brigade it costs him a command point, used within his radius (``outside_radius`` is
@@ -92,7 +92,7 @@ def _destination(instance: object, attribute: attrs.Attribute[Any], value: Any) 
             "inches, and the compass facing it ends with, in degrees")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Move:
     """Spend an action moving; ``through`` names a friendly unit the move passes through
     (interpenetration, or else a passage of lines). On a table the move names its
@@ -108,7 +108,7 @@ class Move:
     at: tuple[float, float, float] | None = attrs.field(default=None, validator=_destination)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Manoeuvre:
     """Spend an action to about face, change formation (to ``formation``, or to ``density``
     by closing up or separating the bases), or limber/unlimber."""
@@ -121,7 +121,7 @@ class Manoeuvre:
     )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Shoot:
     """Shoot at one target (extra orders are part of the facts); ``split_target_id`` and
     ``split_facts`` give a second target for split fire (each facts' ``size`` the part of the
@@ -134,7 +134,7 @@ class Shoot:
     split_facts: shooting.ShotFacts | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Charge:
     """Charge one or more enemy units with one or more units activated together. The first
     charger's impetus is rolled, and the first target's DRPs count (the others are kept in
@@ -159,14 +159,14 @@ class Charge:
     ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Rally:
     """Spend an action to remove one DRP."""
 
     unit_id: str = attrs.field(validator=_ID)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class SpendCommandPoint:
     """Spend a command point: an extra action for a unit (``unit_id``), or move the commander
     12" (``attach_to`` a unit id, or None to stand unattached). On a table an unattached
@@ -181,12 +181,12 @@ class SpendCommandPoint:
     to: tuple[float, float] | None = attrs.field(default=None, validator=_point)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndActivation:
     """Finish with the current card."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ResolveDeferred:
     """Resolve the first deferred melee (``reverse`` when the tables have turned and the
     defenders counter-charge); ``pursue``: the side that charges follows routed enemies if it
@@ -196,12 +196,12 @@ class ResolveDeferred:
     pursue: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndTurn:
     """Start the next turn."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class EndBattle:
     """End the battle: when a side has broken, after the scenario's last turn, or after a
     turn where the scenario lets the players end it; roll the fate of every removed

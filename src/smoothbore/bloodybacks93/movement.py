@@ -37,7 +37,7 @@ class Terrain(NamedEnum):
         return self in (Terrain.HEAVY_WOODS, Terrain.DIFFICULT, Terrain.STEEP_HILL)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class MoveFacts:
     """What the players know of one move action: the terrain, whether on a road, whether it
     crosses a minor obstacle, and whether it is a retrograde (backwards) move."""

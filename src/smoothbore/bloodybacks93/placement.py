@@ -151,9 +151,13 @@ def in_step(table: Table, units: tuple[Unit, ...], commanders: tuple[Commander, 
             wanted.append(CommanderMark(leader.id, cx, cy, side=leader.side, label=leader.name))
         elif mark is not None:
             wanted.append(mark)
-    if tuple(wanted) != current.commanders:
-        current = attrs.evolve(current, commanders=tuple(wanted))
-    return current
+    if tuple(wanted) == current.commanders:
+        return current
+    if [m.commander_id for m in wanted] == [m.commander_id for m in current.commanders]:
+        # the same commanders in the same order: the new marks put down keep what the table
+        # worked out of its units (its layout)
+        return current.with_commanders(*wanted)
+    return attrs.evolve(current, commanders=tuple(wanted))
 
 
 def onto(table: Table, footprint: Footprint) -> Footprint:

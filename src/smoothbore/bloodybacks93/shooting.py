@@ -196,7 +196,7 @@ def size_modifier(mine: int, theirs: int) -> int:
     return -ratio_steps(theirs, mine)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ShotFacts:
     """What the players measure for one shot.
 

@@ -38,6 +38,7 @@ from smoothbore.table import (
     sightings,
     table_of,
 )
+from smoothbore.table.footprints import Formation as FootprintFormation
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
 from . import command, movement, shooting
@@ -103,42 +104,106 @@ def sightings_of(table: Table) -> Mapping[tuple[str, str], Sighting]:
     return {(s.firer, s.target): s for s in found}
 
 
-def _sight_memo(table: Table) -> dict[str, Mapping[str, Sighting]]:
-    """What each firer sees on this table, by firer (filled as shooting asks)."""
+def _sight_memo(table: Table) -> dict[tuple[str, str], Sighting]:
+    """What each firer sees of each enemy on this table, by (firer, target) (filled as
+    shooting and charges ask)."""
     return {}
 
 
 def seen_by(table: Table, firer: str) -> Mapping[str, Sighting]:
-    """What ``firer`` sees of every enemy, by target id: all its pairs at once, kept with the
-    table (only the units that may shoot are asked about)."""
+    """What ``firer`` sees of every enemy, by target id (``seen_of`` all of them)."""
+    return seen_of(table, firer, table.enemies_of(firer))
+
+
+def seen_of(table: Table, firer: str, targets: tuple[str, ...]) -> dict[str, Sighting]:
+    """What ``firer`` sees of each of ``targets`` (enemies on the table), by target id: the
+    pairs not yet asked on this layout measured at once, each kept with the layout and for
+    the ground under the two footprints and those of the units between them
+    (``ground_memo``)."""
     memo = by_layout(table, _sight_memo)
-    found = memo.get(firer)
-    if found is None:
-        found = memo[firer] = _seen_by(table, firer)
-    return found
+    missing = [(firer, t) for t in targets if (firer, t) not in memo]
+    if missing:
+        memo.update(_seen(table, missing))
+    return {t: memo[(firer, t)] for t in targets}
 
 
-def _seen_by(table: Table, firer: str) -> dict[str, Sighting]:
-    """``seen_by`` worked out, each pair's sighting kept for the ground under the two
-    footprints and those of the units between them (``ground_memo``)."""
+def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Sighting]:
+    """What the firer of each pair sees of its target, worked out or found in the ground's
+    store."""
     store = table.derived(ground_memo)
-    mine = table.footprint(firer)
     keys = {}
-    for enemy in table.enemies_of(firer):
-        theirs = table.footprint(enemy)
+    for firer, enemy in pairs:
+        mine, theirs = table.footprint(firer), table.footprint(enemy)
         between = within(table, spanning(mine, theirs), (firer, enemy))
-        keys[enemy] = ("sight", mine, theirs, between)
-    found = {e: store.get(k) for e, k in keys.items()}
-    missing = [(firer, e) for e, s in found.items() if s is None]
+        keys[(firer, enemy)] = ("sight", mine, theirs, between)
+    found = {pair: store.get(key) for pair, key in keys.items()}
+    missing = [pair for pair, seen in found.items() if seen is None]
     if missing:
         for seen in sightings(table, missing, half_angle=HALF_ARC, rules=SIGHT):
-            found[seen.target] = store[keys[seen.target]] = seen
+            pair = (seen.firer, seen.target)
+            found[pair] = store[keys[pair]] = seen
     return found  # type: ignore[return-value]
+
+
+def _radius(footprint: Footprint) -> float:
+    """How far the footprint reaches from its centre at most (half its diagonal)."""
+    return 0.5 * math.hypot(footprint.width, footprint.length)
+
+
+_SLACK = 0.01
+"""What the cheap tests below allow beyond the exact measures (rounding)."""
+
+
+def enemies_near(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
+    """The enemies on the table that may lie within ``reach`` of the unit's nearest point and
+    in its arc (``out_of_shot``): a cheap test that never leaves out one that does (the
+    exact measure is the check's, ``seen_by``)."""
+    return tuple(e for e in table.enemies_of(unit_id) if not out_of_shot(table, unit_id, e,
+                                                                          reach))
+
+
+def out_of_shot(table: Table, firer: str, target: str, reach: float) -> str:
+    """Why ``target`` is certainly beyond ``reach`` of ``firer`` or outside its arc ("" when
+    it may be within both), from the centres and sizes alone: its centre too far for any
+    part of it to be near enough, or for any part to lie ahead of the firer's front edge
+    within 45 degrees of it, measured at the front corners (B52; ``sightings``; each bound
+    widened by the target's half diagonal, times the slope of the bound)."""
+    mine = table.footprint(firer)
+    theirs = table.footprint(target)
+    dx, dy = theirs.x - mine.x, theirs.y - mine.y
+    spread = _radius(theirs) + _SLACK
+    if math.hypot(dx, dy) > reach + _radius(mine) + spread:
+        return f"{target} is beyond {reach:g}\" of {firer}"
+    if mine.formation is FootprintFormation.BUILDING:  # all round
+        return ""
+    (fx, fy), (rx, ry) = mine.frame
+    ahead = dx * fx + dy * fy - mine.length / 2
+    beside = abs(dx * rx + dy * ry) - mine.width / 2
+    if ahead < -spread or beside - ahead > math.sqrt(2) * spread:
+        return (f"{target} lies behind or beside the front of {firer}: outside its arc "
+                f"({HALF_ARC:g} degrees either side)")
+    return ""
+
+
+def may_reach(table: Table, charger: str, target: str, longest: float) -> bool:
+    """Whether some part of ``target`` may lie in the strip straight ahead of the front
+    edge of ``charger`` within ``longest`` (its centre close enough to that strip, in the
+    charger's frame): a cheap test that never refuses a target ``measured_charge``
+    accepts."""
+    mine = table.footprint(charger)
+    theirs = table.footprint(target)
+    (fx, fy), (rx, ry) = mine.frame
+    dx, dy = theirs.x - mine.x, theirs.y - mine.y
+    side, ahead = dx * rx + dy * ry, dx * fx + dy * fy
+    spread = _radius(theirs) + _SLACK
+    front = mine.length / 2
+    return (abs(side) <= mine.width / 2 + spread
+            and front - spread <= ahead <= front + longest + spread)
 
 
 def sighting_of(state: State, firer: str, target: str) -> Sighting:
     """What ``firer`` sees of ``target`` on the state's table."""
-    return seen_by(_table(state), firer)[target]
+    return seen_of(_table(state), firer, (target,))[target]
 
 
 def cover_against(table: Table, sighting: Sighting) -> shooting.Cover:
@@ -161,12 +226,13 @@ def cover_against(table: Table, sighting: Sighting) -> shooting.Cover:
     return shooting.Cover.NONE
 
 
-def measured_shot(table: Table, firer: str, target: str,
-                  facts: shooting.ShotFacts) -> shooting.ShotFacts:
+def measured_shot(table: Table, firer: str, target: str, facts: shooting.ShotFacts,
+                  seen: Sighting | None = None) -> shooting.ShotFacts:
     """``facts`` (the player's choices: the line of the table, extra orders, the part of the
-    unit shooting) with what the table measures: range, cover, woods, enfilade, shooting up
-    a steep hill, line of sight."""
-    seen = seen_by(table, firer)[target]
+    unit shooting) with what the table measures (``seen``: the sighting of the pair, if
+    known): range, cover, woods, enfilade, shooting up a steep hill, line of sight."""
+    if seen is None:
+        seen = seen_of(table, firer, (target,))[target]
     cover = cover_against(table, seen)
     target_cover = seen.cover
     return attrs.evolve(
@@ -198,11 +264,6 @@ def shot_facts(state: State, firer: str, target: str,
                facts: shooting.ShotFacts = _PLAIN_SHOT) -> shooting.ShotFacts:
     """The facts of a shot from ``firer`` at ``target`` measured on the state's table."""
     return measured_shot(_table(state), firer, target, facts)
-
-
-def may_see(seen: Sighting) -> bool:
-    """Whether the target is in the firer's arc and in sight (``check_sight`` passes)."""
-    return seen.in_arc and seen.line_clear
 
 
 def check_sight(seen: Sighting, action: object) -> None:
@@ -328,10 +389,10 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
         raise IllegalActionError(
             action, f"a move turns a unit at most {MAX_TURN:g} degrees (about face is a "
             "manoeuvre)", RULE_MOVEMENT)
-    path = _open_route(table, start, (x, y)) or route(table, unit_id, (x, y))
     end = start.moved_to(x, y, normal_degrees(facing) % 360.0)
     if not table.holds(end):
         raise IllegalActionError(action, f"{unit.name} would leave the table", RULE_MOVEMENT)
+    path = _open_route(table, start, (x, y)) or route(table, unit_id, (x, y))
     rates = rates_for(unit)
     try:
         rates.cost(path, table)
@@ -347,13 +408,10 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
             raise IllegalActionError(
                 action, f"{unit.name} would pass through {other}: name it as the unit moved "
                 "through", RULE_MOVEMENT)
-    layout = table.layout
-    for row in layout.tree.query(end.outline, predicate="intersects"):
-        other_id = layout.footprints[row].unit_id
-        if other_id != unit_id and shapely.relate_pattern(
-                end.outline, layout.shapes[row], "T********"):
+    for beside in within(table, end.bounds, (unit_id,)):
+        if shapely.relate_pattern(end.outline, beside.shape, "T********"):
             raise IllegalActionError(
-                action, f"{unit.name} would end on {other_id}", RULE_MOVEMENT)
+                action, f"{unit.name} would end on {beside.unit_id}", RULE_MOVEMENT)
     facts = ground_of(table, path, table.level_at(start.x, start.y))
     turned = start.width * math.radians(abs(turn_by))  # the outer corner's arc (paths.wheel)
     cost = path.length + turned
@@ -431,7 +489,7 @@ MoverKey = tuple[str, UnitType, Formation, int, int, int, int, bool]
 PlanKey = tuple[MoverKey, tuple[float, float, float], str | None]
 
 
-def _mover(unit: Unit) -> MoverKey:
+def mover(unit: Unit) -> MoverKey:
     """What a unit's moves and footprint depend on besides the table: its id, kind,
     formation, density, the density it is based at, size and sections, and whether it is
     still in the fight (its losses do not change where it may go)."""
@@ -457,7 +515,7 @@ def planned(state: State, unit_id: str, to: tuple[float, float, float],
     table = _table(state)
     memo = by_layout(table, _plans)
     unit = state.unit(unit_id)
-    key = (_mover(unit), to, through)
+    key = (mover(unit), to, through)
     found = memo.get(key)
     if found is None:
         store = table.derived(ground_memo)
@@ -491,7 +549,7 @@ def move_situation(table: Table, unit: Unit) -> MoveSituation:
     whether it is an enemy). A move that succeeds goes no further than that, so another
     table with the same situation plans it the same."""
     memo = by_layout(table, _situation_memo)
-    key = _mover(unit)
+    key = mover(unit)
     found = memo.get(key)
     if found is None:
         mine = table.footprint(unit.id)
@@ -505,25 +563,55 @@ _SHORT = 1e-3
 
 
 def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float], ...]:
-    """A small set of destinations the unit can reach with one move action (B54): straight
-    ahead at its full and half allowance, towards the nearest enemy when it lies within 60
-    degrees of its front (stopping an inch short of contact: contact is a charge) and
-    squaring up to it (``squared_up``), a turn in place to face that enemy (as far as the
-    allowance pays for the wheel), and back at half its allowance where it may move
-    backwards. Each is checked as ``check_move`` checks it; those that fail are left out."""
+    """The moves offered to the unit (``proposed``) that it can make: each checked as
+    ``check_move`` checks it; those that fail are left out (B54)."""
     table = _table(state)
     unit = state.unit(unit_id)
     memo = by_layout(table, _destination_memo)
-    key = _mover(unit)
+    key = mover(unit)
     known = memo.get(key)
     if known is None:
         store = table.derived(ground_memo)
-        nearest = nearest_enemy(table, unit.id)
-        kept = ("destinations", move_situation(table, unit), nearest)
+        kept = ("destinations", move_situation(table, unit), nearest_enemy(table, unit.id))
         known = store.get(kept)
         if known is None:
-            known = store[kept] = _destinations(state, table, unit, nearest)
+            known = store[kept] = tuple(to for to in proposed(state, unit_id)
+                                        if can_move(state, unit, to))
         memo[key] = known
+    return known
+
+
+def can_move(state: State, unit: Unit, to: tuple[float, float, float]) -> bool:
+    """Whether the unit can move to ``to`` with one move action (``check_move``'s geometry
+    and ground)."""
+    try:
+        plan = planned(state, unit.id, to)
+        movement.check_move(unit, plan.facts)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _proposal_memo(table: Table) -> dict[MoverKey, tuple[tuple[float, float, float], ...]]:
+    """The moves proposed on this layout, by unit (filled as candidates ask)."""
+    return {}
+
+
+def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ...]:
+    """A small set of destinations offered to the unit for one move action (B54), worked out
+    from its footprint and the nearest enemy alone (whether it can get there is the check's
+    to say, ``destinations``): straight ahead at its full and half allowance, towards the
+    nearest enemy when it lies within 60 degrees of its front (stopping an inch short of
+    contact: contact is a charge) and squaring up to it (``squared_up``), a turn in place to
+    face that enemy (as far as the allowance pays for the wheel), and back at half its
+    allowance where it may move backwards."""
+    table = _table(state)
+    unit = state.unit(unit_id)
+    memo = by_layout(table, _proposal_memo)
+    key = mover(unit)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _proposed(table, unit, nearest_enemy(table, unit.id))
     return known
 
 
@@ -533,21 +621,18 @@ def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
     enemies = table.enemies_of(unit_id)
     if not enemies:
         return None
-    layout = table.layout
-    mine = layout.shapes[layout.index[unit_id]]
-    apart = shapely.distance(mine, layout.shapes[layout.rows(list(enemies))])
+    shapes = [table.footprint(e).shape for e in enemies]
+    apart = shapely.distance(table.footprint(unit_id).shape, shapes)
     gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
     near_id = min(gaps, key=lambda e: (gaps[e], e))
     return table.footprint(near_id), gaps[near_id]
 
 
-def _destinations(state: State, table: Table, unit: Unit,
-                  nearest: tuple[Footprint, float] | None,
-                  ) -> tuple[tuple[float, float, float], ...]:
-    """``destinations`` worked out: they read the unit's move situation and the nearest
-    enemy (``nearest``)."""
-    unit_id = unit.id
-    start = table.footprint(unit_id)
+def _proposed(table: Table, unit: Unit, nearest: tuple[Footprint, float] | None,
+              ) -> tuple[tuple[float, float, float], ...]:
+    """``proposed`` worked out from the unit's footprint and the nearest enemy
+    (``nearest``), each destination once."""
+    start = table.footprint(unit.id)
     longest = most_allowed(unit, movement.MoveFacts())
     if longest <= 0:
         return ()
@@ -555,8 +640,8 @@ def _destinations(state: State, table: Table, unit: Unit,
 
     def go(heading: float, length: float) -> None:
         (fx, fy), _ = bearing_vectors(start.facing + heading)
-        end = start.moved_to(start.x + fx * length, start.y + fy * length)
-        wanted.append((round(end.x, 3), round(end.y, 3), start.facing))
+        wanted.append((round(start.x + fx * length, 3), round(start.y + fy * length, 3),
+                       start.facing))
 
     go(0.0, longest)
     go(0.0, longest / 2)
@@ -572,15 +657,7 @@ def _destinations(state: State, table: Table, unit: Unit,
             wanted.append((start.x, start.y, round(normal_degrees(start.facing + turn_by), 3)))
     if not (unit.is_cavalry or unit.formation is Formation.LIMBERED):
         go(180.0, longest / 2)
-    found = []
-    for to in dict.fromkeys(wanted):
-        try:
-            plan = planned(state, unit_id, to)
-            movement.check_move(unit, plan.facts)
-        except IllegalActionError:
-            continue
-        found.append(to)
-    return tuple(found)
+    return tuple(dict.fromkeys(wanted))
 
 
 SQUARE = 0.5
@@ -634,7 +711,7 @@ def place_move(state: State, plan: MovePlan, distances: tuple[int, ...],
     else:
         allowed = float(max(distances))
     end = moved_footprint(plan, allowed)
-    others = [table.footprint(u).outline for u in table.unit_ids if u != unit_id]
+    others = [f.outline for f in within(table, end.bounds, (unit_id,))]
     if any(shapely.relate_pattern(end.outline, o, "T********") for o in others):
         end = start  # a move falling short on a friend stops where it began (B54)
     moved = table.placed(end).with_traces(MoveTrace(unit_id, (start.centre, end.centre)))
@@ -654,7 +731,7 @@ def refit_blocked(table: Table, unit: Unit) -> str:
     """Why the unit cannot take its new formation where it stands ("" when it can): the new
     footprint would leave the table or overlap another unit (B51)."""
     memo = by_layout(table, _refit_memo)
-    key = _mover(unit)
+    key = mover(unit)
     found = memo.get(key)
     if found is None:
         new = refit(unit, table.footprint(unit.id))
@@ -676,7 +753,7 @@ def refit_blocked_as(table: Table, unit: Unit, formation: Formation, density: in
     """``refit_blocked`` for the unit in ``formation`` at ``density`` (what a manoeuvre would
     make of it), without making that unit unless the layout has not been asked before."""
     memo = by_layout(table, _refit_as_memo)
-    key = (_mover(unit), formation, density, unit.name)
+    key = (mover(unit), formation, density, unit.name)
     found = memo.get(key)
     if found is None:
         same = formation is unit.formation and density == unit.density
@@ -760,7 +837,7 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     start = table.footprint(lead)
     path = route(table, lead, start.advanced(ahead or 0.0).centre)
     ground = ground_of(table, path, table.level_at(start.x, start.y))
-    seen = seen_by(table, lead)[target]
+    seen = seen_of(table, lead, (target,))[target]
     cover = cover_against(table, seen)
     struck = reaches[(lead, target)][1] if (lead, target) in reaches else face
     measured = attrs.evolve(
@@ -1009,10 +1086,20 @@ def stands_in_woods(state: State, unit_id: str) -> bool:
     memo = by_layout(table, _woods_memo)
     found = memo.get(unit_id)
     if found is None:
+        footprint = table.footprint(unit_id)
+        woods = table.terrain.union(TerrainKind.DENSE_WOODS)
+        if woods is None or not _boxes_meet(footprint.bounds, woods.bounds):
+            found = memo[unit_id] = False
+            return found
         store = table.derived(ground_memo)
-        kept = ("woods", table.footprint(unit_id))
+        kept = ("woods", footprint)
         found = store.get(kept)
         if found is None:
             found = store[kept] = cover_of(table, unit_id).stands_in(TerrainKind.DENSE_WOODS)
         memo[unit_id] = found
     return found
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two boxes (min x, min y, max x, max y) meet."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]

@@ -76,7 +76,9 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     """Every group of units activated by the card with a charge's two actions left (each
     first in turn, the one whose impetus is rolled), against every group of enemy units on
     the table (each first in turn): fought at once, with or without pursuit, or deferred to
-    the end of the turn (the plain facts: targets in the open, front contact)."""
+    the end of the turn (the plain facts: targets in the open, front contact). On a table,
+    only groups where each charger may reach one of the targets and each target may be
+    reached (``situations.may_reach``, a cheap test: the check measures the charge)."""
     card = state.extra.card
     if card is None:
         return
@@ -90,27 +92,31 @@ def candidates_charge(state: State) -> Iterator[Charge]:
         return
     pursuers = {u.id for u in chargers if may_pursue(u)}
     enemies = sorted(u.id for u in state.units if u.side != card.side and not u.destroyed)
-    targets = list(_groups(enemies))
-    on_table = state.extra.table is not None
+    table = state.extra.table
+    near: dict[str, frozenset[str]] = {}
+    if table is not None:
+        on_table = [e for e in enemies if e in table.units]
+        for unit in chargers:
+            longest = situations.most_allowed(unit, movement.MoveFacts())
+            near[unit.id] = frozenset(
+                e for e in on_table if situations.may_reach(table, unit.id, e, longest)
+            ) if unit.id in table.units else frozenset()
+    everyone = list(_groups(enemies)) if table is None else []
     for group in _groups(sorted(u.id for u in chargers)):
         pursuit = any(i in pursuers for i in group)
-        for aimed in targets:
-            if on_table and not _reaches(state, group, aimed):
+        if table is None:
+            targets = everyone
+        else:
+            reached = [near[c] for c in group]
+            if not all(reached):
                 continue
+            targets = [aimed for aimed in _groups(sorted(frozenset.union(*reached)))
+                       if all(not r.isdisjoint(aimed) for r in reached)]
+        for aimed in targets:
             yield Charge(group, aimed)
             if pursuit:
                 yield Charge(group, aimed, pursue=True)
             yield Charge(group, aimed, defer=True)
-
-
-def _reaches(state: State, group: tuple[str, ...], aimed: tuple[str, ...]) -> bool:
-    """Whether, on the table, every charger reaches one of the targets and every target is
-    reached (``situations.measured_charge``)."""
-    try:
-        situations.charge_on_table(state, group, aimed, ChargeFacts())
-    except IllegalActionError:
-        return False
-    return True
 
 
 _PLAIN = Charge(("_",), ("_",))

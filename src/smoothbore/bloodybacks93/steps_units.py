@@ -6,16 +6,18 @@ Command point tariff)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log
-from smoothbore.table import CommanderMark, ShotTrace
+from smoothbore.table import CommanderMark, ShotTrace, Table
 
 from . import activation as act
 from . import command, deck, movement, shooting, situations
 from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
+from .ground_memo import by_layout
 from .morale import TestKind, apply_result, take_test
 from .reports import Retreat, retire_after_test, risk
 from .rules import (
@@ -174,14 +176,21 @@ def _measured_radius(state: State, action: Activate | RoutTest) -> tuple[bool, b
             situations.stands_in_woods(state, action.unit_id))
 
 
-def _reaches_leader(state: State, unit: Unit, leader: str | None) -> bool:
-    """On a table, a commander takes up a unit of another brigade only within his radius
-    (Command point tariff); without one the players say so."""
-    if state.extra.table is None or leader is None:
-        return True
-    if state.commander(leader).brigade == unit.brigade:
-        return True
-    return not situations.outside_radius(state, leader, unit.id)
+def _outside_for_check(state: State, action: Activate | RoutTest, unit: Unit) -> bool:
+    """Whether the unit is outside its commander's radius, as far as the check needs it:
+    as the action says, or on a table measured there for a commander of another brigade
+    (the only one it matters for); an action that says either is refused on a table
+    (``_measured_radius``; Command point tariff)."""
+    if state.extra.table is None:
+        return action.outside_radius
+    if action.outside_radius or action.in_woods:
+        raise IllegalActionError(
+            action, "the table measures this: leave outside_radius and in_woods at their "
+            "defaults", RULE_RADIUS)
+    leader = action.commander_id
+    if leader is None or state.commander(leader).brigade == unit.brigade:
+        return False
+    return situations.outside_radius(state, leader, unit.id)
 
 
 def _pay_for_other_brigade(state: State, unit: Unit, leader: Commander | None) -> Extra:
@@ -228,19 +237,19 @@ def _waiting(state: State) -> Iterator[Unit]:
 
 def candidates_activate(state: State) -> Iterator[Activate]:
     """Every unit of the card's side that may still try to activate, under every commander
-    who may take it up (in his radius, out of woods: the plain facts)."""
+    who may take it up (in his radius, out of woods: the plain facts; on a table the check
+    measures the radius)."""
     for unit in _waiting(state):
         if not unit.routing and unit.id not in state.extra.recovered:
             for leader in _leaders(state, unit):
-                if _reaches_leader(state, unit, leader):
-                    yield Activate(unit.id, leader)
+                yield Activate(unit.id, leader)
 
 
 def check_activate(state: State, action: Activate) -> None:
     """A unit activates under a commander the card activated, once a turn; routing units test
     instead, and units that recovered from rout this turn may not (Activating Units)."""
     unit = state.unit(action.unit_id)
-    outside, _ = _measured_radius(state, action)
+    outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if unit.routing:
         raise IllegalActionError(
@@ -288,12 +297,11 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
 
 def candidates_rout_test(state: State) -> Iterator[RoutTest]:
     """Every routing unit of the card's side due its test, under every commander who may
-    take it up."""
+    take it up (on a table the check measures the radius)."""
     for unit in _waiting(state):
         if unit.routing and unit.id not in state.extra.routed:
             for leader in _leaders(state, unit):
-                if _reaches_leader(state, unit, leader):
-                    yield RoutTest(unit.id, leader)
+                yield RoutTest(unit.id, leader)
 
 
 def check_rout_test(state: State, action: RoutTest) -> None:
@@ -301,7 +309,7 @@ def check_rout_test(state: State, action: RoutTest) -> None:
     it routed; under a commander of another brigade it costs him a command point (Morale;
     Command point tariff; B28, B46)."""
     unit = state.unit(action.unit_id)
-    outside, _ = _measured_radius(state, action)
+    outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if not unit.routing:
         raise IllegalActionError(action, f"{unit.name} is not routing", RULE_ROUTING)
@@ -349,13 +357,12 @@ def _may_move_backwards(unit: Unit) -> bool:
 def candidates_move(state: State) -> Iterator[Move]:
     """A move forward or (where allowed) backwards, for each unit with an action left, in the
     open, alone or through each friendly unit on the table (the path is the player's). On a
-    table: destinations the unit can reach (``situations.destinations``)."""
+    table: the destinations proposed to the unit (``situations.proposed``; the check says
+    which it can reach)."""
     table = state.extra.table
     for unit, _ in _actors(state):
         if table is not None:
-            at = situations.standing(table, unit.id)
-            for to in situations.destinations(state, unit.id):
-                yield Move(unit.id, to=to, at=at)
+            yield from _proposed_moves(state, table, unit)
             continue
         facts = (movement.MoveFacts(), movement.MoveFacts(retrograde=True))
         for fact in facts if _may_move_backwards(unit) else facts[:1]:
@@ -363,6 +370,24 @@ def candidates_move(state: State) -> Iterator[Move]:
             for friend in state.units:
                 if friend.side == unit.side and friend.id != unit.id and not friend.destroyed:
                     yield Move(unit.id, fact, friend.id)
+
+
+def _move_memo(table: Table) -> dict[situations.MoverKey, tuple[Move, ...]]:
+    """The moves proposed on this layout, by unit (filled as candidates ask)."""
+    return {}
+
+
+def _proposed_moves(state: State, table: Table, unit: Unit) -> tuple[Move, ...]:
+    """The moves to the destinations proposed to the unit (``situations.proposed``) from
+    where it stands, made once per layout."""
+    memo = by_layout(table, _move_memo)
+    key = situations.mover(unit)
+    found = memo.get(key)
+    if found is None:
+        at = situations.standing(table, unit.id)
+        found = memo[key] = tuple(Move(unit.id, to=to, at=at)
+                                  for to in situations.proposed(state, unit.id))
+    return found
 
 
 def _move_facts(state: State, action: Move) -> tuple[movement.MoveFacts,
@@ -390,7 +415,7 @@ def _move_facts(state: State, action: Move) -> tuple[movement.MoveFacts,
             f"{situations.standing(state.extra.table, action.unit_id)}", RULE_MOVEMENT)
     plan = situations.planned(state, action.unit_id, action.to, action.through, action)
     if action.at is not None and action.through is None and (
-            action.to not in situations.destinations(state, action.unit_id)):
+            action.to not in situations.proposed(state, action.unit_id)):
         raise IllegalActionError(
             action, f"{action.to} is not one of the moves offered from {action.at}: give a "
             "destination of your own without ``at``", RULE_MOVEMENT)
@@ -486,16 +511,25 @@ def candidates_manoeuvre(state: State) -> Iterator[Manoeuvre]:
     """About face; limber or unlimber guns; change to the other formation, or to any other
     density by closing up or separating the bases."""
     for unit, _ in _actors(state):
-        yield Manoeuvre(unit.id, act.ActionKind.ABOUT_FACE)
-        if unit.is_artillery:
-            yield Manoeuvre(unit.id, act.ActionKind.LIMBER)
-            continue
-        for formation in FORMATIONS:
-            if formation is not unit.formation:
-                yield Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, formation)
-        for density in range(MIN_DENSITY, unit.based_density + 1):
-            if density != unit.density:
-                yield Manoeuvre(unit.id, act.ActionKind.CHANGE_FORMATION, density=density)
+        yield from manoeuvres(unit.id, unit.is_artillery, unit.formation, unit.density,
+                              unit.based_density)
+
+
+@functools.lru_cache(maxsize=1024)
+def manoeuvres(unit_id: str, artillery: bool, formation: Formation, density: int,
+               based_density: int) -> tuple[Manoeuvre, ...]:
+    """The manoeuvres of a unit (``candidates_manoeuvre``), by what decides them: made once
+    for each."""
+    found = [Manoeuvre(unit_id, act.ActionKind.ABOUT_FACE)]
+    if artillery:
+        return (*found, Manoeuvre(unit_id, act.ActionKind.LIMBER))
+    for other in FORMATIONS:
+        if other is not formation:
+            found.append(Manoeuvre(unit_id, act.ActionKind.CHANGE_FORMATION, other))
+    for value in range(MIN_DENSITY, based_density + 1):
+        if value != density:
+            found.append(Manoeuvre(unit_id, act.ActionKind.CHANGE_FORMATION, density=value))
+    return tuple(found)
 
 
 def check_manoeuvre(state: State, action: Manoeuvre) -> None:
@@ -618,21 +652,20 @@ def _can_shoot(unit: Unit) -> bool:
 def candidates_shoot(state: State) -> Iterator[Shoot]:
     """For each activated unit that has not shot, at each enemy on the table, at the middle
     of its first range band: the best line and every other line in range, with every number
-    of extra orders it can afford. On a table: at each enemy in its arc and sight, at the
-    range measured, with no measured facts in the action."""
+    of extra orders it can afford. On a table: at each enemy that may be in range
+    (``situations.enemies_near``), the best line and every line of its weapon by name, with
+    every number of extra orders it may afford, with no measured facts in the action (the
+    check measures arc, sight and range)."""
     table = state.extra.table
     for unit, entry in _actors(state):
         if entry.shot or not _can_shoot(unit):
             continue
         if table is not None:
-            seen = situations.seen_by(table, unit.id)
-            for enemy in state.units:
-                sighting = seen.get(enemy.id)
-                if enemy.side == unit.side or sighting is None or not situations.may_see(sighting):
-                    continue
-                measured = situations.measured_shot(table, unit.id, enemy.id, _PLAIN)
-                fires = shooting.fire_options(unit, measured.range, uphill=measured.uphill)
-                yield from _shots_at(unit, enemy, entry, fires, measured, plain=True)
+            lines = tuple(dict.fromkeys(fire for fire, _, _ in shooting.bands(unit)))
+            if not lines:
+                continue
+            for enemy_id in situations.enemies_near(table, unit.id, _longest_range(unit)):
+                yield from _proposed_shots(unit.id, enemy_id, entry.actions, lines)
             continue
         distance = _default_range(unit)
         if distance is None:
@@ -642,29 +675,38 @@ def candidates_shoot(state: State) -> Iterator[Shoot]:
                 continue
             facts = shooting.ShotFacts(range=distance)
             fires = shooting.fire_options(unit, distance)
-            yield from _shots_at(unit, enemy, entry, fires, facts, plain=False)
+            yield from _shots_at(unit, enemy, entry, fires, facts)
 
 
-_PLAIN = shooting.ShotFacts()
+@functools.lru_cache(maxsize=4096)
+def _proposed_shots(unit_id: str, enemy_id: str, actions: int,
+                    lines: tuple[shooting.Fire, ...]) -> tuple[Shoot, ...]:
+    """The shots offered on a table at one enemy: the best line in range (left to the rules)
+    and each line by name, with as many extra orders as ``actions`` may pay for (for the
+    best line, at the cheapest line's tariff); made once for each."""
+    cheapest = min(shooting.TARIFF[line].cost for line in lines)
+    found = []
+    for fire in (None, *lines):
+        cost = cheapest if fire is None else shooting.TARIFF[fire].cost
+        for orders in range(actions // cost):
+            found.append(Shoot(unit_id, enemy_id,
+                               shooting.ShotFacts(fire=fire, extra_orders=orders)))
+    return tuple(found)
 
 
 def _shots_at(unit: Unit, enemy: Unit, entry: Activated, fires: tuple[shooting.Fire, ...],
-              facts: shooting.ShotFacts, *, plain: bool) -> Iterator[Shoot]:
-    """The shots at one enemy with these lines of the table in range: the best line (left to
-    the rules) and every other, with every number of extra orders the unit can afford;
-    ``plain``: on a table, where the action carries no measured facts and the range changes
-    as units move, every line is offered by name as well (a line named is legal wherever it
-    is in range, best or not)."""
+              facts: shooting.ShotFacts) -> Iterator[Shoot]:
+    """The shots at one enemy with these lines of the table in range (without a table): the
+    best line (left to the rules) and every other, with every number of extra orders the
+    unit can afford."""
     if not fires:
         return
     best = max(fires, key=lambda f: (shooting.FIREPOWER[f], -shooting.TARIFF[f].cost))
-    named = fires if plain else tuple(f for f in fires if f is not best)
-    for fire in [None, *named]:
+    for fire in [None, *(f for f in fires if f is not best)]:
         line = best if fire is None else fire
         orders = 0
         while shooting.shooting_cost(line, orders) <= entry.actions:
-            base = _PLAIN if plain else facts
-            yield Shoot(unit.id, enemy.id, attrs.evolve(base, fire=fire, extra_orders=orders))
+            yield Shoot(unit.id, enemy.id, attrs.evolve(facts, fire=fire, extra_orders=orders))
             orders += 1
 
 
@@ -684,14 +726,24 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
             raise IllegalActionError(
                 action, "the table measures this: leave range, cover, woods, enfilade, slope "
                 "and sight at their defaults", RULE_VISIBILITY)
-        seen = situations.seen_by(table, action.unit_id).get(target_id)
-        if seen is None:
+        if target_id not in table.units or target_id not in table.enemies_of(action.unit_id):
             raise IllegalActionError(
                 action, "shoot only at an enemy unit on the table", RULE_SHOOTING)
+        most = _longest_range(state.unit(action.unit_id))
+        why = situations.out_of_shot(table, action.unit_id, target_id, most)
+        if why:
+            raise IllegalActionError(action, why, RULE_VISIBILITY)
+        near = situations.enemies_near(table, action.unit_id, most)
+        seen = situations.seen_of(table, action.unit_id, near)[target_id]
         situations.check_sight(seen, action)
         measured.append((target_id, situations.measured_shot(table, action.unit_id,
-                                                             target_id, facts)))
+                                                             target_id, facts, seen)))
     return measured
+
+
+def _longest_range(unit: Unit) -> int:
+    """The longest range of any line of the unit's weapon (0: it has none)."""
+    return max((high for _, _, high in shooting.bands(unit)), default=0)
 
 
 def check_shoot(state: State, action: Shoot) -> None:
@@ -812,20 +864,18 @@ def apply_rally(state: State, action: Rally, log: Log) -> State:
 # --- command points -----------------------------------------------------------------------
 def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
     """For each commander the card activated with a point left: an extra action for each
-    unit he activated that is still in the fight; a 12" move, unattached or attaching to
+    unit he activated that is still in the fight (on a table the check measures his
+    radius); a 12" move, unattached or attaching to
     any unit of his side on the table."""
     for commander_id in state.extra.active:
         leader = state.commander(commander_id)
         entry = activity_of(state, commander_id)
         if leader.removed or entry is None or entry.command_points < 1:
             continue
-        for unit, activated in _actors_any(state):
-            if activated.commander_id == commander_id and (
-                state.extra.table is None
-                or not situations.outside_radius(state, commander_id, unit.id)
-            ):
+        for _, activated in _actors_any(state):
+            if activated.commander_id == commander_id:
                 yield SpendCommandPoint(
-                    commander_id, command.CommandPointUse.EXTRA_ACTION, unit.id
+                    commander_id, command.CommandPointUse.EXTRA_ACTION, activated.unit_id
                 )
         move = command.CommandPointUse.MOVE_COMMANDER
         yield SpendCommandPoint(commander_id, move)
