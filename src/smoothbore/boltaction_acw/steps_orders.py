@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from collections.abc import Iterable, Iterator
 
 import attrs
@@ -813,8 +812,8 @@ def ride(state: State, commander_id: str, unit_id: str) -> float | None:
     key = (commander_id, unit_id)
     if key not in rides:
         rides[key] = (None if unit_id not in table.units or not any(
-            m.commander_id == commander_id for m in table.commanders) else math.dist(
-                table.commander_point(commander_id), table.footprint(unit_id).centre))
+            m.commander_id == commander_id for m in table.commanders)
+            else table.ride(commander_id, unit_id))
     return rides[key]
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TypeVar
 
 import attrs
 import numpy as np
@@ -104,6 +105,8 @@ _LINES: Mapping[TerrainKind, Crossing] = MappingProxyType({
 _MASKS = {TerrainKind.FORD: {TerrainKind.RIVER, TerrainKind.STREAM},
           TerrainKind.BRIDGE: {TerrainKind.RIVER, TerrainKind.STREAM}}
 
+T = TypeVar("T")
+
 
 # --- the table's answers, once per ground, units and side ------------------------------------
 def all_sightings(table: Table) -> Mapping[tuple[str, str], Sighting]:
@@ -132,32 +135,30 @@ def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]
     """What every unit of ``firer``'s side sees of every enemy (by (firer, target); the
     entries of ``all_sightings`` for that side), worked out once per table and side: a
     phase asks only of the side whose turn it is to fire, turn or charge."""
-    found = table.units.get(firer)
-    if found is None:
-        return MappingProxyType({})
-    memo = table.derived(by_side)
-    key = ("sightings", found.side)
-    known = memo.get(key)
-    if known is None:
-        pairs = _side_pairs(table, found.side)
-        known = memo[key] = MappingProxyType(
-            {(s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
-    return known  # type: ignore[return-value]
+    return _for_side(table, firer, "sightings", lambda pairs: {
+        (s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
 
 
 def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeReach]:
     """How every unit of ``charger``'s side could charge every enemy (the entries of
     ``all_reaches`` for that side), worked out once per table and side."""
-    found = table.units.get(charger)
+    return _for_side(table, charger, "reaches", lambda pairs: {
+        (c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
+
+
+def _for_side(table: Table, unit_id: str, what: str,
+              work: Callable[[list[tuple[str, str]]], dict[tuple[str, str], T]]
+              ) -> Mapping[tuple[str, str], T]:
+    """``work`` of every (unit of ``unit_id``'s side, enemy) pair, kept per table and side
+    under ``what`` (empty for a unit not on the table)."""
+    found = table.units.get(unit_id)
     if found is None:
         return MappingProxyType({})
     memo = table.derived(by_side)
-    key = ("reaches", found.side)
+    key = (what, found.side)
     known = memo.get(key)
     if known is None:
-        pairs = _side_pairs(table, found.side)
-        known = memo[key] = MappingProxyType(
-            {(c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
+        known = memo[key] = MappingProxyType(work(_side_pairs(table, found.side)))
     return known  # type: ignore[return-value]
 
 
