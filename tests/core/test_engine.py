@@ -13,6 +13,7 @@ from smoothbore.core import (
     D6,
     ActionRule,
     BattleState,
+    Deferred,
     DiceState,
     Engine,
     IllegalActionError,
@@ -354,6 +355,66 @@ def test_choose_legal_has_the_odds_of_a_uniform_pick_from_legal_actions() -> Non
             assert found == {action: Fraction(1, len(listed)) for action in listed}
     assert len(TURN.legal_actions(fired)) == 4  # Fire("a", "c") no longer, the rest still
     assert TURN.legal_actions(rally) == (Rally("c"), EndPhase())
+
+
+def fire_by_firer(bound: int, expanded: list[str] | None = None) -> Engine[Duel, Any]:
+    """The duel with each company's shots offered as one deferred group of ``bound`` slots
+    (``expanded``: the firers whose group was worked out, in order)."""
+
+    def group(state: Duel, firer: str) -> Deferred[Fire]:
+        def expand() -> list[Fire]:
+            if expanded is not None:
+                expanded.append(firer)
+            return [a for a in candidates_fire(state) if a.firer == firer]
+        return Deferred(bound, expand)
+
+    return attrs.evolve(TURN, actions=(
+        ActionRule(Fire, (FIRE,), lambda s: [group(s, u.id) for u in s.units], check_fire,
+                   apply_fire),
+        *TURN.actions[1:]))
+
+
+def test_deferred_groups_keep_the_odds_of_a_uniform_pick_from_legal_actions() -> None:
+    """Every draw enumerated: with each company's shots deferred in a group of 1 to 4 slots
+    (empty slots drawn again), each legal action still comes with probability 1/n, and
+    ``legal_actions`` lists the same actions as with the shots offered one by one."""
+    fired, _ = TURN.step(duel(), Fire("a", "c"))
+    for bound in (2, 3, 4):
+        engine = fire_by_firer(bound)
+        for state in (duel(), fired):
+            listed = engine.legal_actions(state)
+            assert set(listed) == set(TURN.legal_actions(state))
+            assert exact_choice_odds(engine, state) == {
+                action: Fraction(1, len(listed)) for action in listed}
+
+
+def test_deferred_groups_are_worked_out_only_when_a_slot_of_theirs_is_drawn() -> None:
+    expanded: list[str] = []
+    engine = fire_by_firer(2, expanded)
+    units = [u.id for u in duel().units]
+    # slots: EndPhase first (the actions offered one by one), then two per company
+    assert engine.choose_legal(duel(), lambda count: 0) == EndPhase()
+    assert expanded == []
+    third = units.index("c")
+    picks = iter([1 + 2 * third])
+    assert engine.choose_legal(duel(), lambda count: next(picks)) == Fire("c", "a")
+    assert expanded == ["c"]
+
+
+def test_a_deferred_group_that_breaks_its_promises_is_refused() -> None:
+    with pytest.raises(InvalidValueError, match="Deferred.bound"):
+        Deferred(0, list)
+    too_small = fire_by_firer(1)  # a company has two enemies to shoot at
+    with pytest.raises(InvalidValueError, match="Deferred.bound"):
+        too_small.legal_actions(duel())
+    with pytest.raises(InvalidValueError, match="Deferred.bound"):
+        too_small.choose_legal(duel(), lambda count: count - 1)
+    twice = attrs.evolve(TURN, actions=(
+        ActionRule(Fire, (FIRE,), lambda s: [*candidates_fire(s), Deferred(4, lambda: (
+            candidates_fire(s)))], check_fire, apply_fire),
+        *TURN.actions[1:]))
+    with pytest.raises(InvalidValueError, match="offered once"):
+        twice.choose_legal(duel(), lambda count: count - 1)
 
 
 def test_choose_legal_checks_only_until_one_passes_and_says_when_none_does() -> None:

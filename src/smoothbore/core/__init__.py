@@ -33,6 +33,7 @@ from smoothbore.core.dice import AVERAGE_DIE, D3, D6, D10, D12, Die, die, parse_
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.engine import (
     ActionRule,
+    Deferred,
     Engine,
     Log,
     Outcome,
@@ -99,6 +100,7 @@ __all__ = [
     "BattleState",
     "Check",
     "Commander",
+    "Deferred",
     "Dice",
     "DiceState",
     "Die",

@@ -34,6 +34,7 @@ from smoothbore.core.state import BattleState, evolved
 
 __all__ = [
     "ActionRule",
+    "Deferred",
     "Engine",
     "Log",
     "Outcome",
@@ -108,6 +109,31 @@ class Log:
         return tuple(self._events)
 
 
+@attrs.frozen(eq=False)
+class Deferred(Generic[A]):
+    """Candidates worked out only when they are wanted, such as the places one unit could
+    move to: at most ``bound`` actions, listed by ``expand()``. A candidate generator may
+    yield it among its actions. ``legal_actions`` expands every group; ``choose_legal`` draws
+    a group as if it held ``bound`` actions and expands it only when one of its slots is
+    drawn (an empty slot: it draws again), so the odds stay exactly those of a uniform pick.
+    No action of a group may be offered by anything else in the same state."""
+
+    bound: int
+    expand: Callable[[], Iterable[A]]
+
+    def __attrs_post_init__(self) -> None:
+        if isinstance(self.bound, bool) or not isinstance(self.bound, int) or self.bound < 1:
+            raise InvalidValueError("Deferred.bound", self.bound, "a whole number from 1")
+
+    def actions(self) -> tuple[A, ...]:
+        """The group's actions, each once; more than ``bound`` is a ruleset's error."""
+        found = tuple(dict.fromkeys(self.expand()))
+        if len(found) > self.bound:
+            raise InvalidValueError("Deferred.bound", self.bound,
+                                    f"at least the {len(found)} actions the group lists")
+        return found
+
+
 Candidates = Callable[[S], Iterable[A]]
 Check = Callable[[S, A], None]
 Handler = Callable[[S, A, Log], S]
@@ -121,7 +147,7 @@ class ActionRule(Generic[S, A]):
 
     kind: type[A]
     phases: tuple[str, ...]
-    candidates: Callable[[Any], Iterable[A]] = attrs.field(eq=False)
+    candidates: Callable[[Any], Iterable[A | Deferred[A]]] = attrs.field(eq=False)
     check: Callable[[Any, A], None] = attrs.field(eq=False)
     handler: Callable[[Any, A, Log], Any] = attrs.field(eq=False)
 
@@ -247,42 +273,64 @@ class Engine(Generic[S, A]):
         out: dict[A, None] = {}
         for action_rule in rules:
             check = action_rule.check
-            for action in action_rule.candidates(state):
-                try:
-                    check(state, action)
-                except IllegalActionError:
-                    continue
-                out[action] = None  # a candidate offered twice is listed once
+            for item in action_rule.candidates(state):
+                for action in item.actions() if isinstance(item, Deferred) else (item,):
+                    try:
+                        check(state, action)
+                    except IllegalActionError:
+                        continue
+                    out[action] = None  # a candidate offered twice is listed once
         return tuple(out)
 
     def choose_legal(self, state: S, draw: Callable[[int], int]) -> A | None:
         """One legal action picked at random, with the odds of picking uniformly from
         ``legal_actions``, but checking only as many candidates as it takes: the candidates
         (each once) are tried in a random order and the first that passes its check is
-        taken, so each legal action comes first equally often. ``draw(n)`` gives a uniform
-        integer in ``range(n)``. None when no action is legal (or the battle is over)."""
+        taken, so each legal action comes first equally often. A ``Deferred`` group counts
+        as ``bound`` slots until a slot of it is drawn, then as its actions (an empty slot
+        drawn: draw again). ``draw(n)`` gives a uniform integer in ``range(n)``. None when no
+        action is legal (or the battle is over)."""
         rules = self._phase_rules(state)
         if state.derived(self.over):
             return None
         offered: dict[A, list[ActionRule[Any, Any]]] = {}
+        groups: list[tuple[Deferred[A], ActionRule[Any, Any]]] = []
         for action_rule in rules:
-            for action in action_rule.candidates(state):
-                by = offered.setdefault(action, [])
+            for item in action_rule.candidates(state):
+                if isinstance(item, Deferred):
+                    groups.append((item, action_rule))
+                    continue
+                by = offered.setdefault(item, [])
                 if action_rule not in by:
                     by.append(action_rule)
         untried = list(offered.items())
         left = len(untried)
-        while left:
-            index = draw(left)
-            action, by = untried[index]
-            for action_rule in by:
-                try:
-                    action_rule.check(state, action)
-                except IllegalActionError:
-                    continue
-                return action
-            left -= 1
-            untried[index] = untried[left]
+        slots = sum(group.bound for group, _ in groups)
+        while left or slots:
+            index = draw(left + slots)
+            if index < left:
+                action, by = untried[index]
+                if _passes(state, action, by):
+                    return action
+                left -= 1
+                untried[index] = untried[left]
+                continue
+            group, action_rule, slot = _drawn_slot(groups, index - left)
+            slots -= group.bound
+            fresh: list[tuple[A, list[ActionRule[Any, Any]]]] = []
+            for action in group.actions():
+                if action in offered:
+                    raise InvalidValueError(
+                        "candidates", action, "an action offered once (a deferred group's "
+                        "actions are offered by nothing else)")
+                offered[action] = [action_rule]
+                fresh.append((action, offered[action]))
+            if slot < len(fresh):  # the drawn slot holds an action: it is tried now
+                action, by = fresh.pop(slot)
+                if _passes(state, action, by):
+                    return action
+            untried[left:] = fresh  # the rest wait among the untried
+            left = len(untried)
         return None
 
     def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
@@ -313,6 +361,29 @@ class Engine(Generic[S, A]):
     ) -> Engine[S, A]:
         """This engine with a scenario's own end and victory conditions."""
         return attrs.evolve(self, over=over or self.over, result=result or self.result)
+
+
+def _drawn_slot(groups: list[tuple[Deferred[A], ActionRule[Any, Any]]],
+                slot: int) -> tuple[Deferred[A], ActionRule[Any, Any], int]:
+    """The group holding the ``slot``-th of all the groups' slots, taken off the list, its
+    rule, and the slot within it."""
+    at = 0
+    while slot >= groups[at][0].bound:
+        slot -= groups[at][0].bound
+        at += 1
+    group, action_rule = groups.pop(at)
+    return group, action_rule, slot
+
+
+def _passes(state: Any, action: Any, by: list[ActionRule[Any, Any]]) -> bool:
+    """Whether ``action`` passes the check of one of the rules that offer it."""
+    for action_rule in by:
+        try:
+            action_rule.check(state, action)
+        except IllegalActionError:
+            continue
+        return True
+    return False
 
 
 # --- scratch state ------------------------------------------------------------------------
