@@ -17,10 +17,14 @@ from smoothbore.boltaction_acw.carry import (
     charge_memo,
     ground_memo,
     move_memo,
+    near_in,
+    near_memo,
     offer_memo,
     sight_memo,
+    unit_boxes,
     zone_of,
 )
+from smoothbore.boltaction_acw.melee import MeleeFacts
 from smoothbore.boltaction_acw.movement import move_distance
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.situations import (
@@ -33,7 +37,7 @@ from smoothbore.boltaction_acw.situations import (
     closing_move,
     feature_shapes,
 )
-from smoothbore.boltaction_acw.state import State, find
+from smoothbore.boltaction_acw.state import Engaged, State, find, situation
 from smoothbore.boltaction_acw.units import Formation
 from smoothbore.table import Footprint, Table, charges, sightings
 from smoothbore.table import Formation as Layout
@@ -85,6 +89,14 @@ def _check_arcs(table: Table) -> int:
     return len(kept)
 
 
+def _check_near(table: Table) -> int:
+    """The units near a unit, kept on the new table, are those the boxes there say."""
+    kept, boxes = table.derived(near_memo), unit_boxes(_fresh(table))
+    for (uid, inches), found in kept.items():
+        assert found == near_in(boxes, uid, inches), (uid, inches)
+    return len(kept)
+
+
 def _check_ground(table: Table) -> int:
     """The ground's shapes carried to the new table are those worked out afresh there."""
     if "feature_shapes" not in table.derived(ground_memo):
@@ -115,7 +127,7 @@ def _check_pairs(table: Table) -> int:
 
 @pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
 def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> None:
-    kept = offered = grounds = arcs = 0
+    kept = offered = grounds = arcs = nears = 0
     for seed in range(2):
         state = make(seed)  # type: ignore[operator]
         policy = random_policy(seed)
@@ -133,10 +145,12 @@ def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> No
                 offered += _check_offers(state, table)
                 grounds += _check_ground(table)
                 arcs += _check_arcs(table)
+                nears += _check_near(table)
     assert kept > 100
     assert offered > 20
     assert grounds > 20
     assert arcs > 100
+    assert nears > 100
 
 
 def test_a_zone_is_touched_only_by_a_unit_that_comes_near_its_hull() -> None:
@@ -161,7 +175,10 @@ def test_a_zone_is_touched_only_by_a_unit_that_comes_near_its_hull() -> None:
 
 
 def test_the_judgements_routes_and_shots_kept_on_a_table_are_those_asked_afresh() -> None:
+    """And the ways towards the nearest enemy (``closings``)."""
     from smoothbore.boltaction_acw.situations import (
+        _towards_nearest,
+        closings,
         move_situation,
         moves_asked,
         routes_taken,
@@ -172,7 +189,7 @@ def test_the_judgements_routes_and_shots_kept_on_a_table_are_those_asked_afresh(
 
     state = brawners_farm(3)
     policy = random_policy(3)
-    asked = routes = shots = 0
+    asked = routes = shots = closes = 0
     for _ in range(60):
         actions = TURN.legal_actions(state)
         if not actions:
@@ -190,5 +207,49 @@ def test_the_judgements_routes_and_shots_kept_on_a_table_are_those_asked_afresh(
         for (firer, target), shot in table.derived(shot_memo).items():
             assert shot_situation(fresh, firer, target) == shot
             shots += 1
+        for uid, towards in table.derived(closings).items():
+            assert _towards_nearest(_fresh(table), uid) == towards
+            closes += 1
         state, _ = TURN.step(state, policy(state, actions))
-    assert asked > 100 and routes > 10 and shots > 10
+    assert asked > 100 and routes > 10 and shots > 10 and closes > 20
+
+
+@pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
+def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) -> None:
+    """The targets, advances, runs and charges the candidates keep with a table
+    (``candidate_memo``) are those made on a table that knows nothing, in the same order, on
+    every state of random battles (a key missing something they read would hand one unit's
+    or state's candidates to another)."""
+    from smoothbore.boltaction_acw.steps_charges import candidates_charge
+    from smoothbore.boltaction_acw.steps_orders import (
+        candidate_memo,
+        candidates_advance,
+        candidates_fire,
+        candidates_run,
+    )
+
+    rules = (candidates_fire, candidates_advance, candidates_run, candidates_charge)
+
+    kept = locks = 0
+    for seed in range(2):
+        state = make(seed)  # type: ignore[operator]
+        policy = random_policy(seed)
+        for _ in range(90):
+            table = state.extra.table
+            made = [list(f(state)) for f in rules]
+            fresh = state.with_extra(table=_fresh(table))
+            assert made == [list(f(fresh)) for f in rules]
+            kept += len(table.derived(candidate_memo))
+            known = situation(state)
+            enemies = [e for u in known.ready.values() for e in known.enemies[u.side]]
+            if len(enemies) > 2:  # the same table, two enemies locked in melee
+                locked = state.with_extra(melees=(*state.extra.melees, Engaged(
+                    enemies[0], enemies[-1], MeleeFacts())))
+                assert [list(f(locked)) for f in rules] == [
+                    list(f(locked.with_extra(table=_fresh(table)))) for f in rules]
+                locks += 1
+            actions = TURN.legal_actions(state)
+            if not actions:
+                break
+            state, _ = TURN.step(state, policy(state, actions))
+    assert kept > 200 and locks > 20

@@ -99,20 +99,36 @@ def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
 
 def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
     """``ride`` keeps each ride with its table: on the states of a random battle, every
-    ride kept is the distance from the commander's point to the unit's centre."""
+    ride kept is the distance from the commander's point to the unit's centre; the units
+    kept as too far for a commander (``out_of_ride``, what the candidates leave out) are
+    those of his side ``ride_problem`` refuses on a table that knows nothing yet."""
     import attrs
 
     from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm
-    from smoothbore.boltaction_acw.steps_orders import ride, ride_memo
+    from smoothbore.boltaction_acw.steps_orders import (
+        out_of_ride,
+        ride,
+        ride_memo,
+        ride_problem,
+        too_far,
+    )
 
-    state, policy, checked = brawners_farm(6), random_policy(6), 0
+    state, policy, checked, far = brawners_farm(6), random_policy(6), 0, 0
     for _ in range(80):
         table = state.extra.table
         for leader in state.commanders:
             for unit in state.units:
                 ride(state, leader.id, unit.id)
         fresh = attrs.evolve(table)
+        afresh = state.with_extra(table=attrs.evolve(table))
+        for leader in state.commanders:
+            out_of_ride(table, leader.id, leader.side)
+        for (leader_id, side), units in table.derived(too_far).items():
+            refused = {u.id for u in state.units if u.side == side and u.id in table.units
+                       and ride_problem(afresh, leader_id, u.id)}
+            assert units == refused, leader_id
+            far += len(units)
         for (leader_id, unit_id), kept in table.derived(ride_memo).items():
             expected = (math.dist(fresh.commander_point(leader_id),
                                   fresh.footprint(unit_id).centre)
@@ -124,3 +140,4 @@ def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
             break
         state, _ = TURN.step(state, policy(state, actions))
     assert checked > 500
+    assert far > 50

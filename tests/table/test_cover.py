@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smoothbore.table import Feature, Footprint, Table, TerrainKind, cover_of, covers
-from smoothbore.table.cover import covers_with_own
+from smoothbore.table.cover import OBSTACLES, covers_with_own
 from smoothbore.table.layout import fire_lines
 from smoothbore.table.terrain import TerrainIndex
 
@@ -107,3 +109,47 @@ def test_a_footprints_cover_is_remembered_on_the_ground_and_read_only_of_that_fo
             worked.inside, worked.holds, worked.strength)
     assert cover_of(start.placed(start.footprint("F").moved_to(30, 30)), "F").holds == "redoubt"
     assert cover_of(start, "F").share(TerrainKind.LIGHT_WOODS) == 1.0
+
+
+OBSTACLES_ABOUT = (Feature("fence", "fence", line=((90, 99), (110, 101))),
+                   Feature("wall", "wall", line=((95, 90), (96, 110))),
+                   Feature("stream", "stream", line=((85, 106), (115, 104)), width=1.0),
+                   Feature.rectangle("lw", "light woods", 92, 94, 5, 4, facing=35),
+                   Feature.rectangle("works", "fieldwork", 104, 96, 4, 2, strength=8))
+
+placings = st.lists(st.tuples(st.floats(-10, 10), st.floats(-10, 10), st.floats(0, 360)),
+                    min_size=2, max_size=5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(placings, placings)
+def test_cover_remembered_on_the_ground_equals_cover_worked_afresh(
+        first: list[tuple[float, float, float]], then: list[tuple[float, float, float]]) -> None:
+    # the ground remembers, per footprint, its cover, the obstacles ahead of it and those
+    # close to it (for each reach and set of kinds): units that stay put between two tables
+    # are answered from memory; every answer must be the one a ground remembering nothing
+    # gives, whatever reach and kinds were asked before
+    def units(spots: list[tuple[float, float, float]]) -> list[Footprint]:
+        return [Footprint(f"U{i}", 100 + x, 100 + y, facing, 2, 2, 1,
+                          side="red" if i % 2 else "blue")
+                for i, (x, y, facing) in enumerate(spots)]
+
+    start = Table(200, 200, features=OBSTACLES_ABOUT, footprints=units(first))
+    kept = units(then)[: len(first) // 2] + list(start.footprints[len(first) // 2:])
+    tables = [start, start.placed(*kept)]
+    kinds = (OBSTACLES, frozenset({TerrainKind.FENCE, TerrainKind.STREAM}))
+    for moved in tables:
+        fresh = Table(200, 200, features=OBSTACLES_ABOUT, footprints=moved.footprints)
+        object.__setattr__(fresh, "terrain", TerrainIndex(moved.features))  # remembers nothing
+        ids = list(moved.unit_ids)
+        pairs = [(a, b) for a in ids for b in ids if a != b]
+        layout = moved.layout
+        lines, _, _ = fire_lines(layout, layout.rows([a for a, _ in pairs]),
+                                 layout.rows([b for _, b in pairs]), moved.diagonal)
+        for near in (0.5, 2.0, None):
+            for chosen in kinds:
+                asked = [b for _, b in pairs]
+                assert covers_with_own(moved, asked, lines, ids, near=near,
+                                       obstacles=chosen) == covers_with_own(
+                    fresh, asked, lines, ids, near=near, obstacles=chosen)
+                object.__setattr__(fresh, "terrain", TerrainIndex(moved.features))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import shapely
 
 from smoothbore.table import Footprint, Formation, Table
 from smoothbore.table.layout import FRONT, LEFT, REAR, RIGHT, base_distances, face_codes, off_front
@@ -63,3 +64,23 @@ def test_distances_to_bases_are_exact() -> None:
     assert nearest[2] == pytest.approx((23, 20.5))
     assert base[2] == 1
     assert layout.base_corners.shape == (2, 4, 2)
+
+
+def test_shrunk_shapes_made_on_first_use_equal_those_made_at_once() -> None:
+    # Layout.inner_of makes each unit's shrunk shape when first asked: asked row by row in
+    # any order they equal those of a fresh layout asked for every row at once
+    units = [Footprint("A", 20, 20, 0, 2, 2, 1), Footprint("B", 30, 25, 35, 3, 2, 1,
+                                                             formation=Formation.SKIRMISH),
+             Footprint("C", 12, 30, 200, 1, 3, 2), Footprint("D", 25, 12, 90, 2, 2, 1,
+                                                             formation=Formation.BUILDING)]
+    table = Table(40, 40, footprints=tuple(units))
+    at_once = table.layout.inner_of(np.arange(4))
+    bit_by_bit = Table(40, 40, footprints=tuple(units)).layout
+    for rows in ([2], [2, 0, 2], [3, 1], [0, 1, 2, 3]):
+        got = bit_by_bit.inner_of(np.array(rows, dtype=np.intp))
+        assert all(shapely.equals_exact(g, at_once[r], tolerance=0)
+                   for g, r in zip(got, rows, strict=True))
+    # shrunk by a hair: inside the shape, and nearly all of it
+    for shrunk, unit in zip(at_once, units, strict=True):
+        assert unit.shape.contains(shrunk)
+        assert shrunk.area == pytest.approx(unit.shape.area, rel=1e-5)

@@ -33,6 +33,7 @@ from smoothbore.table import (
     sightings,
     visible_enemies,
 )
+from smoothbore.table import sight as sight_module
 
 
 def unit(uid: str, x: float, y: float, facing: float = 0.0, *, side: str = "red",
@@ -346,11 +347,33 @@ def test_a_few_pairs_answer_as_all_pairs_do(units: list[Footprint], data: st.Dat
     if not every:
         return
     chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
-    for rules, half in ((SightRules(), 45.0), (DEEP, {"U1": 180.0})):
-        whole = dict(zip(every, sightings(table, half_angle=half, rules=rules), strict=True))
-        part = sightings(table, chosen, half_angle=half, rules=rules)
+    for rules, half, near in ((SightRules(), 45.0, None), (DEEP, {"U1": 180.0}, 2.5)):
+        whole = dict(zip(every, sightings(table, half_angle=half, rules=rules, near=near),
+                         strict=True))
+        part = sightings(table, chosen, half_angle=half, rules=rules, near=near)
         assert [_fields(s) for s in part] == [_fields(whole[p]) for p in chosen]
     for reach in (3.0, {u: 1.0 + i for i, u in enumerate(table.unit_ids)}):
         all_charges = dict(zip(every, charges(table, None, reach), strict=True))
         assert [_fields(c) for c in charges(table, chosen, reach)] == [
             _fields(all_charges[p]) for p in chosen]
+
+
+@settings(max_examples=40, deadline=None)
+@given(layouts(), st.data())
+def test_sifting_candidates_by_bounding_circles_changes_no_answer(
+        units: list[Footprint], data: st.DataObject) -> None:
+    # the circles only bound the shapes: sifting many candidates with them before the exact
+    # test, or testing every candidate the boxes give, must answer alike, field by field
+    table = Table(200, 200, features=COVERED, footprints=units)
+    every = enemy_pairs(table)
+    if not every:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
+    answers = []
+    for sift in (0, 10_000):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sight_module, "_SIFT", sift)
+            fresh = Table(200, 200, features=COVERED, footprints=units)
+            answers.append([_fields(s) for s in sightings(fresh, chosen, rules=DEEP)]
+                           + [_fields(s) for s in sightings(fresh, chosen)])
+    assert answers[0] == answers[1]

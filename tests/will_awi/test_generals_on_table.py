@@ -103,10 +103,14 @@ def test_a_general_leaving_his_unit_stays_alone_at_its_centre() -> None:
     s = to_phase(table_battle(rb=with_foot), "C")
     # the mark put down alone is brought to the unit he starts with
     assert _table(s).commander("rb").attached_to == "r1"
+    layout = _table(s).layout
     after, events = TURN.step(s, MoveGeneral("rb"))
     assert events[-1].text == "Webster leaves Foot"
     mark = _table(after).commander("rb")
     assert mark.attached_to is None and (mark.x, mark.y) == (10.0, 8.0)
+    # only his mark moved: the new table keeps the footprints' layout already worked out
+    assert _table(after).footprints == _table(s).footprints
+    assert _table(after).layout is layout
 
 
 def test_a_fallen_general_leaves_the_table_in_the_same_step() -> None:

@@ -1,7 +1,8 @@
 """The kept answers of ``situations``: a unit's destinations and move plans are kept by what
-they can depend on (``Around``: the ground, the unit, every enemy and the friends within
-its reach), routs per table. Each kept answer must be the answer worked out afresh on the
-table as it stands."""
+they can depend on (``Around``: the ground, the unit, the enemies read and the friends
+within its reach), routs per table. Each kept answer must be the answer worked out afresh on
+the table as it stands, and each move read off the positions (``open_move``, ``steady_go``)
+the one the table's ``furthest`` and ``route`` give."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import random
 import attrs
 import pytest
 
-from smoothbore.table import Table
+from smoothbore.table import Feature, Table, furthest, route
 from smoothbore.will_awi import RULESET, situations
-from smoothbore.will_awi.movement import move_distance
+from smoothbore.will_awi.movement import Leg, Terrain, move_distance
 from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import (
     _place,
@@ -28,6 +29,7 @@ from smoothbore.will_awi.situations import (
     reaches_of,
     rout_facts,
     sightings_of,
+    steady_go,
 )
 from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.steps_movement import movers
@@ -39,11 +41,12 @@ from .turn_helpers import to_phase
 FOOT = Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH)
 FRIEND = Unit("r2", "Grenadiers", "red", TroopType.GRENADIERS, Nationality.BRITISH)
 ENEMY = Unit("b1", "Continentals", "blue", TroopType.LINE)
+ENEMY2 = Unit("b2", "Dragoons", "blue", TroopType.LIGHT_CAVALRY)
 
 
-def _layout(places: dict[str, Place]) -> State:
-    units = tuple(u for u in (FOOT, FRIEND, ENEMY) if u.id in places)
-    table = deploy(units, places, width=48, depth=36)
+def _layout(places: dict[str, Place], *features: Feature) -> State:
+    units = tuple(u for u in (FOOT, FRIEND, ENEMY, ENEMY2) if u.id in places)
+    table = deploy(units, places, width=48, depth=36, features=features)
     state = new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
                        table=table)
     return to_phase(state, "C")
@@ -58,6 +61,7 @@ def _uncached_places(state: State, unit: Unit, allowance: float) -> tuple[Place,
     here = fresh.footprint(unit.id)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(situations, "open_move", lambda *_, **__: False)
+        patch.setattr(situations, "steady_go", lambda *_, **__: None)
         found = destinations_on(fresh, unit, allowance, state.options)
     return tuple(_place(here, d) for d in found)
 
@@ -103,9 +107,11 @@ def test_a_friend_beside_the_lanes_is_not_read() -> None:
         assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
 
 
-def test_an_enemy_anywhere_is_read() -> None:
-    """Every enemy is part of what a move depends on (the nearest enemy, the 1" kept from
-    each): an enemy moved far away still gives a new ``Around``."""
+def test_a_plan_reads_every_enemy_destinations_the_nearest_and_those_near() -> None:
+    """A plan reads every enemy (the nearest one to where it ends): an enemy moved far away
+    gives a new ``Around``. Destinations read the nearest enemy (the one they head for) and
+    those near their lanes: a second enemy moving about far off leaves their ``Around`` and
+    places alone; the nearest moving changes them; one coming near the lanes is read."""
     a = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
     b = _layout({"r1": (20.0, 8.0, 0.0), "b1": (40.0, 30.0, 180.0)})
     ta, tb = a.extra.table, b.extra.table
@@ -115,6 +121,98 @@ def test_an_enemy_anywhere_is_read() -> None:
     pa = plan_of(a, FOOT, (20.0, 12.0, 0.0))
     pb = plan_of(b, FOOT, (20.0, 12.0, 0.0))
     assert pa.nearest_enemy != pb.nearest_enemy
+    lanes = ((0.0, 6.0), (0.0, -6.0))
+    near = {}
+    for where in ((44.0, 34.0, 180.0), (4.0, 34.0, 90.0), (20.0, 16.0, 180.0)):
+        state = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0), "b2": where})
+        table = state.extra.table
+        assert table is not None
+        near[where] = around(table, FOOT, state.options, lanes, destinations=True)
+        assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
+    far_a, far_b, close = near.values()
+    assert far_a == far_b and "b2" not in {f.unit_id for f in far_a.near}
+    assert "b2" in {f.unit_id for f in close.near} and close != far_a
+    moved = _layout({"r1": (20.0, 8.0, 0.0), "b1": (30.0, 30.0, 180.0),
+                     "b2": (44.0, 34.0, 180.0)})
+    table = moved.extra.table
+    assert table is not None
+    assert around(table, FOOT, moved.options, lanes, destinations=True) != far_a
+    assert destinations(moved, FOOT, 6.0) == _uncached_places(moved, FOOT, 6.0)
+
+
+def test_destinations_read_the_units_troop_type_not_its_state() -> None:
+    """A unit shaken or weakened has the same destinations as when steady (its rates and
+    retirement are its troop type's): the same ``Around``; another troop type does not."""
+    state = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
+    table = state.extra.table
+    assert table is not None
+    lanes = ((0.0, 6.0),)
+    shaken = attrs.evolve(FOOT, status=Status.SHAKEN, strength=3)
+    light = attrs.evolve(FOOT, troop=TroopType.LIGHT_INFANTRY)
+    kept = around(table, FOOT, state.options, lanes, destinations=True)
+    assert around(table, shaken, state.options, lanes, destinations=True) == kept
+    assert around(table, light, state.options, lanes, destinations=True) != kept
+    assert around(table, shaken, state.options, lanes) != around(table, FOOT, state.options,
+                                                                 lanes)
+    assert destinations(state, shaken, 6.0) == _uncached_places(state, shaken, 6.0)
+
+
+HILL = Feature.rectangle("knoll", "gentle hill", 20, 14, 30, 16)
+RIVER = Feature("brook", "river", line=((0, 30), (48, 30)), width=2.0)
+
+
+def _furthest_reach(state: State, unit: Unit, heading: float, budget: float) -> tuple[
+        tuple[float, float], float]:
+    table = state.extra.table
+    assert table is not None
+    found = furthest(attrs.evolve(table), unit.id, heading, budget,
+                     rate_table(unit, state.options), full_move=budget, clearance=1.0)
+    return found.point, found.distance
+
+
+def test_a_move_over_one_ground_is_read_off_the_positions() -> None:
+    """Foot on a gentle hill (two thirds speed, Rules - Movement: Effects of terrain) going
+    6" ahead within it goes 4", exactly where the table's ``furthest`` puts it; straight back
+    it would leave the hill (an edge crossed): left to ``furthest``. A unit in a river goes
+    nowhere, as ``furthest`` finds; one in contact with an enemy ahead goes back as
+    ``furthest`` lets it (the enemy it starts by does not stop it); an enemy within 1" of the
+    way, or the river beside the way, leaves it to ``furthest``."""
+    state = _layout({"r1": (20.0, 14.0, 0.0), "b1": (40.0, 34.0, 180.0)}, HILL)
+    table = state.extra.table
+    assert table is not None
+    here = table.footprint("r1")
+    rates = rate_table(FOOT, state.options)
+    steady = steady_go(table, here, 0.0, 1.0, 6.0, rates)
+    assert steady is not None and steady.route is None
+    assert (steady.point, steady.distance) == _furthest_reach(state, FOOT, 0.0, 6.0)
+    assert steady.distance == pytest.approx(4.0)
+    assert steady_go(table, here, 0.0, -1.0, 15.0, rates) is None  # 10" back: off at 6
+    assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
+    wet = _layout({"r1": (20.0, 30.0, 0.0), "b1": (40.0, 10.0, 180.0)}, RIVER)
+    wet_table = wet.extra.table
+    assert wet_table is not None
+    stuck = steady_go(wet_table, wet_table.footprint("r1"), 0.0, 1.0, 6.0, rates)
+    assert stuck is not None and stuck.distance == 0.0
+    assert (stuck.point, stuck.distance) == _furthest_reach(wet, FOOT, 0.0, 6.0)
+    near = _layout({"r1": (20.0, 14.0, 0.0), "b1": (20.0, 18.0 + BASE + 0.5, 180.0)}, HILL)
+    near_table = near.extra.table
+    assert near_table is not None
+    assert steady_go(near_table, near_table.footprint("r1"), 0.0, 1.0, 6.0, rates) is None
+    assert destinations(near, FOOT, 6.0) == _uncached_places(near, FOOT, 6.0)
+    # in contact with an enemy ahead, straight back: the table does not stop it for the
+    # enemy it starts within 1" of, and neither does the reading off the positions
+    touching = _layout({"r1": (20.0, 14.0, 0.0), "b1": (20.0, 14.0 + BASE, 180.0)}, HILL)
+    touching_table = touching.extra.table
+    assert touching_table is not None
+    back = steady_go(touching_table, touching_table.footprint("r1"), 0.0, -1.0, 3.0, rates)
+    assert back is not None and back.distance == pytest.approx(2.0)
+    assert (back.point, back.distance) == _furthest_reach(touching, FOOT, 180.0, 3.0)
+    assert destinations(touching, FOOT, 6.0) == _uncached_places(touching, FOOT, 6.0)
+    beside = _layout({"r1": (20.0, 30.0 - 1.0 - BASE / 2 - 0.2, 90.0),
+                      "b1": (20.0, 10.0, 0.0)}, RIVER)
+    beside_table = beside.extra.table
+    assert beside_table is not None
+    assert steady_go(beside_table, beside_table.footprint("r1"), 1.0, 0.0, 6.0, rates) is None
 
 
 def _same_by_side(table: Table) -> None:
@@ -221,3 +319,50 @@ def test_the_kept_layouts_and_rates_are_those_worked_out_afresh() -> None:
             assert rate_table(changed, Options()) == fresh_rates(mover_of(changed))
             compared += 1
     assert compared > 20
+
+
+def test_a_plan_over_one_ground_is_read_off_the_positions() -> None:
+    """Foot on a gentle hill moving 3" ahead within it: one leg of gentle slope, nothing
+    crossed, read without asking the table for a route and the same as the route's plan;
+    3" back leaves the hill (an edge crossed) and the route is asked."""
+    state = _layout({"r1": (20.0, 14.0, 0.0), "b1": (40.0, 34.0, 180.0)}, HILL)
+    table = state.extra.table
+    assert table is not None
+    ahead = (20.0, 17.0, 0.0)
+    expected = plan_routed(attrs.evolve(table), FOOT, ahead, state.options)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(situations, "route", lambda *_, **__: pytest.fail("route asked"))
+        found = plan_on(attrs.evolve(table), FOOT, ahead, state.options)
+    assert found == expected
+    assert found.legs == (Leg(3.0, (Terrain.GENTLE_SLOPE,)),) and not found.crossings
+    back = (20.0, 5.0, 0.0)
+    asked = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(situations, "route", lambda *a: asked.append(a) or route(*a))
+        found = plan_on(attrs.evolve(table), FOOT, back, state.options)
+    assert asked and found == plan_routed(attrs.evolve(table), FOOT, back, state.options)
+    assert len(found.legs) == 2 and found.retiring
+
+
+@pytest.mark.parametrize("battle", ["default", "germantown"])
+def test_every_step_leaves_the_table_in_step_with_the_units(battle: str) -> None:
+    """Random play of an embedded battle: after every step the table's footprints and
+    generals' marks are those ``positions.synced`` and ``marks_synced`` give afresh (on a
+    new table, nothing kept) for the step's units and generals, though ``table_synced``
+    skips units and generals it has found in step with the table before; the battles
+    remove units from the table."""
+    from smoothbore.will_awi.positions import marks_synced, synced
+
+    rng = random.Random(5)
+    state = dict(RULESET.battles())[battle](5)
+    removed = steps = 0
+    while not TURN.is_over(state) and steps < 600:
+        state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+        steps += 1
+        table = state.extra.table
+        assert table is not None
+        afresh = marks_synced(synced(attrs.evolve(table), state.units), state.commanders)
+        assert afresh.footprints == table.footprints
+        assert afresh.commanders == table.commanders
+        removed = max(removed, sum(not u.on_table for u in state.units))
+    assert removed > 0 and steps > 100

@@ -52,6 +52,26 @@ def unit_boxes(table: Table) -> dict[str, Box]:
     return {f.unit_id: f.bounds for f in table.footprints}
 
 
+def near_memo(table: Table) -> dict[tuple[str, float], frozenset[str]]:
+    """The units near each unit on this table (``near_in``), by unit and distance."""
+    return {}
+
+
+def near_in(boxes: dict[str, Box], unit_id: str, inches: float) -> frozenset[str]:
+    """The other units whose box (of ``boxes``, by id) comes within ``inches`` of the box
+    round ``unit_id``: the units that might stand within ``inches`` of it (those further
+    apart are so for certain: the nearest points are at least as far apart as the boxes)."""
+    box = boxes[unit_id]
+    return frozenset(other for other, b in boxes.items()
+                     if other != unit_id and boxes_within(box, b, inches))
+
+
+def boxes_within(a: Box, b: Box, inches: float) -> bool:
+    """Whether boxes ``a`` and ``b`` might hold shapes within ``inches`` of each other as
+    measured (A23): false only when they are for certain further apart."""
+    return not box_gap(a, b) > inches + 1e-3
+
+
 def move_memo(table: Table) -> dict[tuple[object, ...], object]:
     """The moves judged and the destinations offered on this table, by unit, its way of
     moving (type, formation, mounted), pace and destination: they depend on nothing else, so
@@ -129,19 +149,15 @@ class Change:
                  reach: float) -> list[bool]:
         """``untouched`` for zones given as their ``boxes`` and, asked only for those a
         changed unit's box comes near, their ``points`` (by index)."""
-        if not boxes:
-            return []
-        z, b = np.asarray(boxes, dtype=float)[:, np.newaxis, :], np.asarray(self.boxes)
-        dx = np.maximum(np.maximum(z[..., 0] - b[:, 2], b[:, 0] - z[..., 2]), 0.0)
-        dy = np.maximum(np.maximum(z[..., 1] - b[:, 3], b[:, 1] - z[..., 3]), 0.0)
-        out: list[bool] = (np.hypot(dx, dy) > reach).all(axis=1).tolist()
+        mine = self.boxes
+        out = [all(box_gap(box, b) > reach for b in mine) for box in boxes]
         doubt = [i for i, ok in enumerate(out) if not ok]
         if doubt:
             hulls = np.asarray(shapely.convex_hull(shapely.multipoints(
                 np.stack([points(i) for i in doubt]))), dtype=object)
             near = np.zeros(len(doubt), dtype=bool)
-            for shape in self.shapes:
-                near |= shapely.dwithin(hulls, shape, reach)
+            for place in self.places:
+                near |= shapely.dwithin(hulls, place.shape, reach)
             for i, hit in zip(doubt, near.tolist(), strict=True):
                 out[i] = not hit
         return out
@@ -164,18 +180,40 @@ def carried(old: Table, new: Table) -> Table:
     change = Change.between(old, new)
     if not change.ids:  # only commanders or traces changed: every answer holds
         memos: tuple[Callable[[Table], dict[Any, Any]], ...] = (
-            move_memo, offer_memo, sight_memo, charge_memo, arc_memo)
+            move_memo, offer_memo, sight_memo, charge_memo, arc_memo, near_memo)
         for memo in memos:
-            after = new.derived(memo)
-            for key, value in old.derived(memo).items():
-                after.setdefault(key, value)
+            after, before = new.derived(memo), old.derived(memo)
+            if after:  # what the new table knows already stands
+                before = {key: value for key, value in before.items() if key not in after}
+            after.update(before)
         return new
+    _carry_near(old, new, change)
     _carry_moves(old, new, change)
     _carry_offers(old, new, change)
     _carry_arcs(old, new, change)
     _carry_sightings(old, new, change)
     _carry_charges(old, new, change)
     return new
+
+
+def _carry_near(old: Table, new: Table, change: Change) -> None:
+    """The units near a unit that stayed: those that were, less the changed units, and the
+    changed units near it now."""
+    kept = old.derived(near_memo)
+    if not kept:
+        return
+    ids = change.ids
+    boxes = new.derived(unit_boxes)
+    moved = [uid for uid in sorted(ids) if uid in boxes]
+    after = new.derived(near_memo)
+    for key, found in kept.items():
+        uid, inches = key
+        if uid in ids or uid not in boxes:
+            continue
+        box = boxes[uid]
+        after.setdefault(key, frozenset(
+            [other for other in found if other not in ids]
+            + [other for other in moved if boxes_within(box, boxes[other], inches)]))
 
 
 def _carry_moves(old: Table, new: Table, change: Change) -> None:

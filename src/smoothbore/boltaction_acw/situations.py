@@ -51,9 +51,12 @@ from .carry import (
     Zone,
     arc_memo,
     box_gap,
+    boxes_within,
     charge_memo,
     ground_memo,
     move_memo,
+    near_in,
+    near_memo,
     offer_memo,
     sight_memo,
     unit_boxes,
@@ -164,7 +167,7 @@ def beyond(table: Table, a: str, b: str, inches: float) -> bool:
     more than ``inches`` (A23), told by the boxes round them: without measuring, and never
     wrongly (the nearest points are at least as far apart as the boxes)."""
     boxes = table.derived(unit_boxes)
-    return box_gap(boxes[a], boxes[b]) > inches + 1e-3
+    return not boxes_within(boxes[a], boxes[b], inches)
 
 
 def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
@@ -173,17 +176,8 @@ def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
     memo = table.derived(near_memo)
     found = memo.get((unit_id, inches))
     if found is None:
-        boxes = table.derived(unit_boxes)
-        box, reach = boxes[unit_id], inches + 1e-3
-        found = memo[unit_id, inches] = frozenset(  # ``beyond``, each box asked once
-            other for other, b in boxes.items()
-            if other != unit_id and not box_gap(box, b) > reach)
+        found = memo[unit_id, inches] = near_in(table.derived(unit_boxes), unit_id, inches)
     return found
-
-
-def near_memo(table: Table) -> dict[tuple[str, float], frozenset[str]]:
-    """The units near each unit on this table (``near``), by unit and distance."""
-    return {}
 
 
 def outside_arc(table: Table, firer_id: str, target_id: str) -> bool:
@@ -192,12 +186,21 @@ def outside_arc(table: Table, firer_id: str, target_id: str) -> bool:
     the two lines at 45° from its front corners (the arc is the ground on the inner side of
     all three; ``sightings`` measures exactly what this leaves in doubt). Never for
     skirmishers nor a unit in a building, who fire all round. Kept with the table."""
+    return not in_arc_doubt(table, firer_id, (target_id,))
+
+
+def in_arc_doubt(table: Table, firer_id: str, target_ids: Iterable[str]) -> list[str]:
+    """The targets not for certain outside the firer's arc (``outside_arc``), in order."""
     memo = table.derived(arc_memo)
-    found = memo.get((firer_id, target_id))
-    if found is None:
-        found = memo[firer_id, target_id] = _outside_arc(
-            table.footprint(firer_id), table.footprint(target_id))
-    return found
+    out = []
+    for target_id in target_ids:
+        found = memo.get((firer_id, target_id))
+        if found is None:
+            found = memo[firer_id, target_id] = _outside_arc(
+                table.footprint(firer_id), table.footprint(target_id))
+        if not found:
+            out.append(target_id)
+    return out
 
 
 _ARC_MARGIN = 1e-3
@@ -280,9 +283,10 @@ def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> N
         if unit.id not in table.units or not shots(unit):
             continue
         close = near(table, unit.id, unit.weapon.max_range)
-        arc = not unit.skirmishing
-        pairs.extend((unit.id, enemy) for enemy in known.enemies.get(unit.side, ())
-                     if enemy in close and not (arc and outside_arc(table, unit.id, enemy)))
+        targets = [enemy for enemy in known.enemies.get(unit.side, ()) if enemy in close]
+        if not unit.skirmishing:
+            targets = in_arc_doubt(table, unit.id, targets)
+        pairs.extend((unit.id, enemy) for enemy in targets)
     look_at(table, pairs)
 
 
@@ -318,21 +322,29 @@ class ChargeSituation:
     problem: str = ""
 
 
-def charge_situation(state: State, charger_id: str, target_id: str) -> ChargeSituation:
+def charge_situation(state: State, charger_id: str, target_id: str, *,
+                     defended: bool = True) -> ChargeSituation:
     """The charge of ``charger_id`` at ``target_id`` measured on the state's table (Melee;
     A27): the distance straight ahead to contact (the target to the charger's direct front
     when some of it lies straight ahead of its front edge), the face struck (flank, rear),
-    whether the target defends a linear obstacle between them, and any unit in the way."""
+    whether the target defends a linear obstacle between them, and any unit in the way.
+    (``defended`` False: a caller that does not need to know whether the target defends an
+    obstacle spares the sighting it takes; the facts then say it does not.)"""
     table = table_of(state)
     reach = reach_of(table, charger_id, target_id)
-    seen = sighting_of(table, charger_id, target_id)
-    if reach is None or seen is None:
+    if reach is None:
         raise InvalidValueError("target_id", target_id,
                                 f"an enemy of {charger_id!r} on the table")
-    behind = {table.feature(fid).kind for fid in seen.cover.behind}
+    obstacle = False
+    if defended:
+        seen = sighting_of(table, charger_id, target_id)
+        if seen is None:
+            raise InvalidValueError("target_id", target_id,
+                                    f"an enemy of {charger_id!r} on the table")
+        obstacle = bool({table.feature(fid).kind for fid in seen.cover.behind} & LINEAR)
     distance = reach.ahead if reach.ahead is not None else reach.distance
     facts = ChargeFacts(measured(distance), reach.face.is_flank, reach.face is Face.REAR,
-                        bool(behind & LINEAR), reach.ahead is not None)
+                        obstacle, reach.ahead is not None)
     problem = ""
     if reach.ahead is not None and reach.blocked_by:
         problem = f"{', '.join(reach.blocked_by)} in the way of the charge"
@@ -445,6 +457,11 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
     elif math.dist(start.centre, (x, y)) > _EPS:
         clear = _clear(table, start, here + there, rates(unit))
         if not clear:
+            problem = _overlaps(table, unit.id, ending, None)
+            if problem:  # refused whichever way it goes and whatever it passes through
+                return MoveSituation(start, to, 0.0, float(move_distance(unit, pace)),
+                                     Terrain.OPEN, None, (start.centre,), problem,
+                                     RULE_MOVE_CLEAR, zone)
             way = _route(table, unit.id, (x, y))
     return _assess(table, unit, pace, ending, way, zone, clear=clear)
 
@@ -534,17 +551,17 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
             if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
     units = table.derived(unit_boxes)
     others = []
-    for i, f in enumerate(table.footprints):  # the rows of ``table.layout``
+    for f in table.footprints:
         b = units[f.unit_id]
         if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0 and (
                 f.unit_id != start.unit_id):
-            others.append(i)
+            others.append(f.outline)  # kept with the footprint: no layout is built for it
     if not near and not others:
         return True
     swept = shapely.convex_hull(shapely.multipoints(corners))
     if near and shapely.intersects(swept, areas[near]).any():
         return False
-    return not (others and shapely.intersects(swept, table.layout.outlines[others]).any())
+    return not (others and shapely.intersects(swept, others).any())
 
 
 def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
@@ -705,6 +722,28 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     (it ends straight ahead, for a charge next), as far as ``limit`` or until the circles
     round the two footprints come within 1.5" (never on it nor within 1" of it); None with
     no enemy, or less than 1" to go."""
+    memo = table.derived(closings)
+    if unit_id not in memo:
+        memo[unit_id] = _towards_nearest(table, unit_id)
+    found = memo[unit_id]
+    if found is None:
+        return None
+    room, heading = found
+    go = min(limit, room)
+    if go < 1.0:
+        return None
+    return Move(round(go, 1), round(heading, 1), round(heading, 1))
+
+
+def closings(table: Table) -> dict[str, tuple[float, float] | None]:
+    """For each unit asked, how far it may close on its nearest enemy and the heading
+    towards it (``_towards_nearest``), kept with the table: the same at every pace."""
+    return {}
+
+
+def _towards_nearest(table: Table, unit_id: str) -> tuple[float, float] | None:
+    """How far the unit may go straight at its nearest enemy's centre before the circles
+    round the two come within 1.5", and that heading off its facing (None: no enemy)."""
     start = table.footprint(unit_id)
     enemies = table.enemies_of(unit_id)
     if not enemies:
@@ -713,12 +752,9 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     units = table.units
     here = start.centre
     gap, nearest = min((math.dist(here, units[e].centre) - radius[e], e) for e in enemies)
-    go = min(limit, gap - radius[unit_id] - CLOSE_TO)
-    if go < 1.0:
-        return None
     ex, ey = units[nearest].centre
     heading = _off(math.degrees(math.atan2(ex - start.x, ey - start.y)) - start.facing)
-    return Move(round(go, 1), round(heading, 1), round(heading, 1))
+    return gap - radius[unit_id] - CLOSE_TO, heading
 
 
 def radii(table: Table) -> dict[str, float]:

@@ -401,11 +401,13 @@ def army_test_due(state: State) -> bool:
     return situation(state).army_test
 
 
-def _army_test_due(state: State) -> bool:
+def _army_test_due(state: State, members: tuple[Unit, ...] | None = None) -> bool:
+    """(``members``: the active group's units, if the caller has them.)"""
     group = state.extra.group
     if group is None or not group.startswith(BRIGADE) or group in state.extra.army_tested:
         return False
-    members = _group_units(state.units, group)
+    if members is None:
+        members = _group_units(state.units, group)
     return bool(members) and members[0].side in broken_armies(state)
 
 
@@ -415,8 +417,11 @@ def untested_routers(state: State) -> tuple[Unit, ...]:
     extra = state.extra
     if extra.group is None:
         return ()
-    return tuple(u for u in _group_units(state.units, extra.group)
-                 if u.routing and not u.lost and u.id not in extra.tested
+    return _untested(_group_units(state.units, extra.group), extra)
+
+
+def _untested(members: tuple[Unit, ...], extra: Extra) -> tuple[Unit, ...]:
+    return tuple(u for u in members if u.routing and not u.lost and u.id not in extra.tested
                  and u.id not in extra.routed)
 
 
@@ -461,11 +466,11 @@ def _work_out(state: State) -> Situation:
                          {}, {}, {})
     members = _group_units(units, group)
     side = members[0].side if members else find(state, group).side
-    army_test = _army_test_due(state)
+    army_test = _army_test_due(state, members)
     acting = not extra.routs and not broken and not army_test
     locked = engaged_ids(state)
     ready: dict[str, Unit] = {}
-    if acting and not untested_routers(state):
+    if acting and not _untested(members, extra):
         ready = {u.id: u for u in members
                  if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
     on_table: dict[str, list[str]] = {s: [] for s in sides}

@@ -37,6 +37,7 @@ from .state import (
     with_units,
 )
 from .steps_orders import (
+    candidate_memo,
     check_actor,
     check_enemy,
     check_group_ready,
@@ -84,13 +85,18 @@ def _table_charges(state: State, chargers: list[Unit], known: Situation) -> Iter
     further than a run, is refused whatever the rest). Proposals: the check measures the
     charge (straight ahead, nothing in the way)."""
     table = situations.table_of(state)
+    memo = table.derived(candidate_memo)
     for unit in chargers:
         if _cannot_charge(unit):
             continue
-        close = situations.near(table, unit.id, charge_reach(unit))
-        for target_id in known.enemies.get(unit.side, ()):
-            if target_id in close:
-                yield Charge(unit.id, target_id)
+        reach, enemies = charge_reach(unit), known.enemies.get(unit.side, ())
+        key = ("charges", unit.id, reach, enemies)
+        found = memo.get(key)
+        if found is None:
+            close = situations.near(table, unit.id, reach)
+            found = memo[key] = tuple(Charge(unit.id, target_id) for target_id in enemies
+                                      if target_id in close)
+        yield from found
 
 
 def _cannot_charge(unit: Unit) -> bool:
@@ -135,8 +141,11 @@ NO_CHARGE = ChargeFacts()
 
 
 def table_charge(state: State, action: object, charger: Unit, target: Unit) -> ChargeFacts:
-    """The charge measured on the table, refused when a unit stands in the way (A27)."""
-    found = situations.charge_situation(state, charger.id, target.id)
+    """The charge measured on the table, refused when a unit stands in the way (A27).
+    Whether the target defends an obstacle is looked for only when the charger is cavalry:
+    ``charge_problem`` asks it of no one else (the handler measures it for every charge)."""
+    found = situations.charge_situation(state, charger.id, target.id,
+                                        defended=charger.kind is UnitType.CAVALRY)
     if found.problem:
         raise IllegalActionError(action, found.problem, RULE_CHARGE)
     return found.facts

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import attrs
 
@@ -279,8 +280,8 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
     table = situations.table_of(state)
     if unit.id not in table.units:
         return state
-    end = table.footprint(unit.id)
-    end = end.moved_to(found.end.x, found.end.y, found.end.facing)
+    x, y, facing = found.to
+    end = table.footprint(unit.id).moved_to(x, y, facing)
     path = (*found.path, end.centre) if found.path[-1] != end.centre else found.path
     moved = carried(table, table.placed(end))
     if len(path) > 1:
@@ -312,13 +313,34 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     known = situation(state)
     shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
     if state.extra.table is not None:
+        table = situations.table_of(state)
         for unit in shooters:
-            for target in within_arc(state, unit, within_range(
-                    state, unit, known.enemies.get(unit.side, ()))):
-                yield Fire(unit.id, target)
+            _, aimed = _targets(state, table, unit, known.enemies.get(unit.side, ()))
+            yield from _fires(unit.id, aimed, NO_SHOT)
         return
     for unit in shooters:
         yield from _fires(unit.id, known.enemies.get(unit.side, ()), default_shot(unit))
+
+
+def candidate_memo(table: Table) -> dict[tuple[object, ...], tuple[Any, ...]]:
+    """What the candidates make of a unit on this table, by what (targets, advances, runs,
+    charges), the unit's id and all else they read of the unit and the state: the same on
+    every state with this table."""
+    return {}
+
+
+def _targets(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
+             ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The enemies that might stand in the unit's range (``within_range``) and of those,
+    the ones not for certain outside its arc (``within_arc``): kept with the table."""
+    memo = table.derived(candidate_memo)
+    key = ("targets", unit.id, unit.weapon.max_range, shots(unit) > 0, unit.skirmishing,
+           enemies)
+    found = memo.get(key)
+    if found is None:
+        targets = tuple(within_range(state, unit, enemies))
+        found = memo[key] = (targets, tuple(within_arc(state, unit, targets)))
+    return found
 
 
 def within_range(state: State, unit: Unit, enemies: tuple[str, ...]) -> list[str]:
@@ -336,8 +358,7 @@ def within_arc(state: State, unit: Unit, targets: Iterable[str]) -> list[str]:
     skirmishers, who fire all round): ``fire_problem`` refuses the others."""
     if unit.skirmishing:
         return list(targets)
-    table = situations.table_of(state)
-    return [t for t in targets if not situations.outside_arc(table, unit.id, t)]
+    return situations.in_arc_doubt(situations.table_of(state), unit.id, targets)
 
 
 def refuse_outside_arc(state: State, action: object, shooter: Unit, target_id: str) -> None:
@@ -451,18 +472,30 @@ def _table_advances(state: State, known: Situation) -> Iterator[Advance]:
     that might stand in its weapon's range or not; cavalry mounting or dismounting where it
     stands, firing or not (dismounting cavalry fire dismounted, in skirmish order, all
     round). Proposals: the check judges the move and measures the shot."""
+    table = situations.table_of(state)
+    memo = table.derived(candidate_memo)
     for unit in known.ready.values():
-        targets = tuple(within_range(state, unit, known.enemies.get(unit.side, ())))
-        moves = situations.offered_moves(state, unit.id, movement.Pace.ADVANCE)
-        fixed = situations.fixed_moves(unit, movement.Pace.ADVANCE)  # the first of them
-        aimed = tuple(within_arc(state, unit, targets))
-        yield from _advances_to(unit.id, fixed, aimed)
-        yield from _advances_to(unit.id, moves[len(fixed):], aimed)
-        if unit.kind is UnitType.CAVALRY:  # firing dismounted (all round) or before remounting
-            mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
-            yield Advance(unit.id, mount=mount)
-            for target in targets:
-                yield Advance(unit.id, target_id=target, mount=mount)
+        enemies = known.enemies.get(unit.side, ())
+        key = ("advances", unit.id, unit.kind, unit.formation, unit.mounted,
+               unit.weapon.max_range, shots(unit) > 0, enemies)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _unit_advances(state, table, unit, enemies)
+        yield from found
+
+
+def _unit_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
+                   ) -> tuple[Advance, ...]:
+    """``_table_advances`` of one unit (made once a table: ``candidate_memo``)."""
+    targets, aimed = _targets(state, table, unit, enemies)
+    moves = situations.offered_moves(state, unit.id, movement.Pace.ADVANCE)
+    fixed = situations.fixed_moves(unit, movement.Pace.ADVANCE)  # the first of them
+    out = [*_advances_to(unit.id, fixed, aimed), *_advances_to(unit.id, moves[len(fixed):], aimed)]
+    if unit.kind is UnitType.CAVALRY:  # firing dismounted (all round) or before remounting
+        mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
+        out.append(Advance(unit.id, mount=mount))
+        out.extend(Advance(unit.id, target_id=target, mount=mount) for target in targets)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -651,9 +684,14 @@ def candidates_run(state: State) -> Iterator[Run]:
     """Each acting unit running in the open or through woods; on a table, to each move
     offered (A28), judged by the check."""
     if state.extra.table is not None:
+        memo = situations.table_of(state).derived(candidate_memo)
         for unit in actors(state):
-            yield from _runs_to(unit.id, situations.offered_moves(
-                state, unit.id, movement.Pace.RUN))
+            key = ("runs", unit.id, unit.kind, unit.formation, unit.mounted)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = _runs_to(unit.id, situations.offered_moves(
+                    state, unit.id, movement.Pace.RUN))
+            yield from found
         return
     for unit in actors(state):
         for terrain in TERRAINS:
@@ -787,15 +825,40 @@ def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
     side = situation(state).side
     if side is None or state.extra.routs:
         return
+    table = state.extra.table
     for leader in state.commanders:
         if leader.side != side or leader.id in state.extra.commanders_moved:
             continue
         brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
+        far = frozenset() if table is None else out_of_ride(table, leader.id, side)
         for unit in state.units:
             if (unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
-                    and brigade in (None, unit.brigade)
-                    and not ride_problem(state, leader.id, unit.id)):
+                    and brigade in (None, unit.brigade) and unit.id not in far):
                 yield MoveCommander(leader.id, unit.id)
+
+
+def out_of_ride(table: Table, commander_id: str, side: str) -> frozenset[str]:
+    """The units of ``side`` on the table the commander cannot ride to (``ride_problem``),
+    none if he is not on it: kept with the table."""
+    memo = table.derived(too_far)
+    found = memo.get((commander_id, side))
+    if found is None:
+        on = any(m.commander_id == commander_id for m in table.commanders)
+        found = memo[commander_id, side] = frozenset(
+            f.unit_id for f in table.footprints
+            if on and f.side == side and _beyond_ride(table.ride(commander_id, f.unit_id)))
+    return found
+
+
+def too_far(table: Table) -> dict[tuple[str, str], frozenset[str]]:
+    """The units each commander cannot ride to on this table (``out_of_ride``), by
+    commander and side."""
+    return {}
+
+
+def _beyond_ride(distance: float | None) -> bool:
+    """Whether a ride this long (None: not measured) is more than a commander's move."""
+    return distance is not None and distance > COMMANDER_MOVE + 1e-6
 
 
 COMMANDER_MOVE = 24.0
@@ -826,7 +889,7 @@ def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
     """Why the commander cannot ride to the unit on the table ("" if he can): it stands
     more than his 24" move away."""
     distance = ride(state, commander_id, unit_id)
-    if distance is not None and distance > COMMANDER_MOVE + 1e-6:
+    if _beyond_ride(distance):
         return f"{unit_id} is {distance:.1f}\" away: a commander moves 24\""
     return ""
 

@@ -16,7 +16,7 @@ from smoothbore.core.validate import check_number
 
 from .layout import fire_lines
 from .tabletop import Table
-from .terrain import TerrainKind
+from .terrain import Feature, TerrainKind
 
 __all__ = ["OBSTACLES", "WORKS", "Cover", "cover_of", "covers"]
 
@@ -96,24 +96,26 @@ def covers_with_own(table: Table, unit_ids: Sequence[str], lines: Geometries | N
     """``covers(table, unit_ids, lines)`` and ``covers(table, others)`` (no firer: the
     firers' own ground), with the ground under each unit measured once."""
     near = _near(table, near)
-    layout = table.layout
+    index = table.layout.index
     n = len(unit_ids)
-    rows = layout.rows([*unit_ids, *others])
-    unique, back = np.unique(rows, return_inverse=True)
-    plain = _plain(table, unique)
+    every = [index[u] for u in [*unit_ids, *others]]
+    unique = sorted(set(every))
+    slot = {r: j for j, r in enumerate(unique)}
+    back = [slot[r] for r in every]
+    plain = _plain(table, np.array(unique, dtype=np.intp))
     held = [cover.holds for cover in plain]
     found: list[tuple[Cover, ...]] = []
     for part, probes in ((slice(0, n), lines), (slice(n, None), None)):
-        these, where = rows[part], back[part]
-        if not len(these):
+        these, where = every[part], back[part]
+        if not these:
             found.append(())
             continue
         if probes is None:
             behind = _ahead(table, these, where, obstacles, held, near)
         else:
-            behind = _touching(table, probes, these, obstacles, held, where, near=near)
+            behind = _crossing(table, probes, these, where, obstacles, held, near)
         found.append(tuple(_behind(plain[j], behind[k]) if behind[k] else plain[j]
-                           for k, j in enumerate(where.tolist())))
+                           for k, j in enumerate(where)))
     return found[0], found[1]
 
 
@@ -139,27 +141,51 @@ def _plain(table: Table, rows: npt.NDArray[np.intp]) -> list[Cover]:
     return found  # type: ignore[return-value]
 
 
-def _ahead(table: Table, rows: npt.NDArray[np.intp], where: npt.NDArray[np.intp],
+def _ahead(table: Table, rows: list[int], where: list[int],
            obstacles: frozenset[TerrainKind], held: list[str | None], near: float
            ) -> list[tuple[str, ...]]:
     """The obstacles within ``near`` ahead of each row's front edge (the unit's own cover
     from its front), once for each footprint on this ground."""
     layout, terrain = table.layout, table.terrain
-    keys = [(_AHEAD, near, obstacles, layout.footprints[r]) for r in rows.tolist()]
+    if not terrain.subset(obstacles)[0]:
+        return [()] * len(rows)
+    keys = [(_AHEAD, near, obstacles, layout.footprints[r]) for r in rows]
     found: list[tuple[str, ...] | None] = [terrain.recalled(key) for key in keys]
     new = [i for i, known in enumerate(found) if known is None]
     if new:
-        picked = np.array(new, dtype=np.intp)
-        these = rows[picked]
+        these = np.array([rows[i] for i in new], dtype=np.intp)
         worked = _touching(table, layout.strips(these, near), these, obstacles, held,
-                           where[picked], near=None)
+                           [where[i] for i in new])
         for i, behind in zip(new, worked, strict=True):
             found[i] = behind
             terrain.remember(keys[i], behind)
     return found  # type: ignore[return-value]
 
 
-_PLAIN, _AHEAD = "cover: ground under", "cover: obstacles ahead"
+def _close(table: Table, rows: list[int], obstacles: frozenset[TerrainKind],
+           near: float) -> list[tuple[int, ...]]:
+    """For each row, the obstacles (rows of ``terrain.subset(obstacles)``) within ``near``
+    of its unit: the only ones that can stand in front of it. Once for each footprint on
+    this ground."""
+    layout, terrain = table.layout, table.terrain
+    keys = [(_CLOSE, near, obstacles, layout.footprints[r]) for r in rows]
+    found: list[tuple[int, ...] | None] = [terrain.recalled(key) for key in keys]
+    new = [i for i, known in enumerate(found) if known is None]
+    if new:
+        _, _, tree = terrain.subset(obstacles)
+        shapes = layout.shapes[np.array([rows[i] for i in new], dtype=np.intp)]
+        u, k = tree.query(shapes, predicate="dwithin", distance=near)
+        each: list[list[int]] = [[] for _ in new]
+        for j, feature in zip(u.tolist(), k.tolist(), strict=True):
+            each[j].append(feature)
+        for i, ks in zip(new, each, strict=True):
+            found[i] = tuple(ks)
+            terrain.remember(keys[i], found[i])
+    return found  # type: ignore[return-value]
+
+
+_PLAIN, _AHEAD, _CLOSE = (
+    "cover: ground under", "cover: obstacles ahead", "cover: obstacles close")
 
 
 def _behind(cover: Cover, behind: tuple[str, ...]) -> Cover:
@@ -172,10 +198,15 @@ def _shares(table: Table, rows: npt.NDArray[np.intp]) -> list[tuple[tuple[Terrai
     shapes = table.layout.shapes[rows]
     areas = shapely.area(shapes)
     found: list[list[tuple[TerrainKind, float]]] = [[] for _ in range(len(rows))]
-    for kind, union in table.terrain.unions.items():
-        if union.area <= 0:
-            continue
-        hit = np.flatnonzero(shapely.intersects(union, shapes))  # the union is prepared
+    kinds = list(table.terrain.unions.items())  # (a union without area gives no share)
+    if not kinds:
+        return [()] * len(rows)
+    unions = np.empty(len(kinds), dtype=object)
+    unions[:] = [union for _, union in kinds]
+    # every kind against every unit in one question (the unions are prepared)
+    meets = shapely.intersects(unions[:, np.newaxis], shapes[np.newaxis, :])
+    for (kind, union), row in zip(kinds, meets, strict=True):
+        hit = np.flatnonzero(row)
         if not len(hit):
             continue
         common = shapely.area(shapely.intersection(shapes[hit], union))
@@ -210,36 +241,49 @@ def _held(table: Table, rows: npt.NDArray[np.intp]) -> list[str | None]:
 
 def _touching(table: Table, probes: Geometries, rows: npt.NDArray[np.intp],
               obstacles: frozenset[TerrainKind], held: list[str | None],
-              back: npt.NDArray[np.intp], near: float | None) -> list[tuple[str, ...]]:
-    """Obstacles each probe meets: the probes are lines of fire (the obstacle must cross one
-    within ``near`` of its unit) or zones in front of the units (``near`` None)."""
-    features, geoms, tree = table.terrain.subset(obstacles)
-    found: list[list[str]] = [[] for _ in range(len(probes))]
+              back: list[int]) -> list[tuple[str, ...]]:
+    """The obstacles each probe (a zone in front of the unit in its row) meets, leaving out
+    the work its unit holds."""
+    features, _, tree = table.terrain.subset(obstacles)
     if not features:
         return [()] * len(probes)
-    layout = table.layout
-    if near is None:
-        p, k = tree.query(probes, predicate="intersects")
-    else:
-        # only obstacles within reach of the unit can stand in front of it
-        units = np.unique(rows)
-        u, k = tree.query(layout.shapes[units], predicate="dwithin", distance=near)
-        if not len(u):
-            return [()] * len(probes)
-        # each probe against every obstacle close to its unit (``units[u]`` ascending)
-        order = np.argsort(u, kind="stable")
-        beside, k = units[u[order]], k[order]
-        lo = np.searchsorted(beside, rows, "left")
-        counts = np.searchsorted(beside, rows, "right") - lo
-        p = np.repeat(np.arange(len(rows)), counts)
-        k = k[np.arange(len(p)) - np.repeat(np.cumsum(counts) - counts - lo, counts)]
-        if not len(p):
-            return [()] * len(probes)
-        meet = shapely.intersection(probes[p], geoms[k])
-        close = ~shapely.is_empty(meet) & shapely.dwithin(meet, layout.shapes[rows[p]], near)
-        p, k = p[close], k[close]
+    p, k = tree.query(probes, predicate="intersects")
+    return _named(features, len(probes), p.tolist(), k.tolist(), held, back)
+
+
+def _crossing(table: Table, lines: Geometries, rows: list[int], back: list[int],
+              obstacles: frozenset[TerrainKind], held: list[str | None],
+              near: float) -> list[tuple[str, ...]]:
+    """The obstacles each line of fire crosses within ``near`` of the unit in its row,
+    leaving out the work that unit holds."""
+    features, geoms, _ = table.terrain.subset(obstacles)
+    if not features:
+        return [()] * len(lines)
+    p: list[int] = []
+    k: list[int] = []
+    distinct = sorted(set(rows))
+    near_each = dict(zip(distinct, _close(table, distinct, obstacles, near), strict=True))
+    for q, row in enumerate(rows):
+        close = near_each[row]
+        if close:
+            p.extend([q] * len(close))
+            k.extend(close)
+    if not p:
+        return [()] * len(lines)
+    pa, ka = np.array(p, dtype=np.intp), np.array(k, dtype=np.intp)
+    meet = shapely.intersection(lines[pa], geoms[ka])
+    shapes = table.layout.shapes[np.array(rows, dtype=np.intp)[pa]]
+    met = ~shapely.is_empty(meet) & shapely.dwithin(meet, shapes, near)
+    return _named(features, len(lines), pa[met].tolist(), ka[met].tolist(), held, back)
+
+
+def _named(features: tuple[Feature, ...], count: int, p: list[int], k: list[int],
+           held: list[str | None], back: list[int]) -> list[tuple[str, ...]]:
+    """The ids of the obstacles met by each of ``count`` probes, from (probe, obstacle)
+    pairs, leaving out the work held by the unit of each probe."""
+    found: list[list[str]] = [[] for _ in range(count)]
     for q, j in zip(p, k, strict=True):
         fid = features[j].feature_id
-        if fid != held[int(back[q])] and fid not in found[q]:
+        if fid != held[back[q]] and fid not in found[q]:
             found[q].append(fid)
     return [tuple(sorted(items)) for items in found]

@@ -39,7 +39,6 @@ from .layout import (
     REAR,
     RIGHT,
     Layout,
-    base_distances,
     face_codes,
     fire_lines,
     off_front_local,
@@ -295,7 +294,7 @@ def _ids(items: list[str]) -> tuple[str, ...]:
 
 def _check_pairs(table: Table, pairs: Sequence[tuple[str, str]]) -> None:
     """Every pair names two different units on the table."""
-    units = table.units
+    units = table.layout.index
     for a, b in pairs:
         if a not in units or b not in units or a == b:
             table.footprint(a), table.footprint(b)
@@ -318,28 +317,28 @@ def _angles(table: Table, layout: Layout, fi: IntArray, ti: IntArray) -> tuple[
     angle, its row in ``layout.base_corners`` and its pair. The least angle over a target is
     that of one of its corners, unless the target crosses the strip straight ahead without a
     corner in it: only targets that might, Shapely asks."""
-    counts = layout.base_start[ti + 1] - layout.base_start[ti]
-    base_pair = np.repeat(np.arange(len(ti)), counts)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    base_rows = layout.base_start[ti][base_pair] + np.arange(len(base_pair)) - offsets[base_pair]
+    # each pair's bases are one run of rows (every target has a base), slot 0 first
+    base_pair, slot = layout.base_valid[ti].nonzero()
+    base_rows = layout.base_start[ti[base_pair]] + slot
+    offsets = (slot == 0).nonzero()[0]
     corners = layout.base_corners[base_rows].reshape(-1, 2)
-    rows = np.repeat(fi[base_pair], 4)
+    rows = fi[base_pair].repeat(4)
     u, v = layout.local(rows, corners)
-    angles = off_front_local(layout, rows, u, v).reshape(-1, 4)
-    # every target has a base, so each pair's bases are one run of rows from ``offsets``
-    least = np.minimum(np.minimum.reduceat(angles.min(axis=1), offsets), 180.0)
-    v = v - layout.half_l[rows]
-    w = layout.half_w[rows]
-    low = np.minimum.reduceat(u - w, 4 * offsets)
-    high = np.maximum.reduceat(u + w, 4 * offsets)
-    far = np.maximum.reduceat(v, 4 * offsets)
-    # corners on both sides of the strip, some of them ahead: the target may cross it
-    doubt = np.flatnonzero((least > 0) & (low < 0) & (high > 0) & (far >= 0))
-    if len(doubt):
-        strips = layout.strips(fi[doubt], 2 * table.diagonal + 1.0)
-        ahead = shapely.intersects(strips, layout.shapes[ti[doubt]])
-        least[doubt[ahead]] = 0.0
-    return least, angles.max(axis=1), base_rows, base_pair
+    angles = off_front_local(layout, rows, u, v)
+    least = np.minimum(np.minimum.reduceat(angles, 4 * offsets), 180.0)
+    if _any(least > 0):
+        v = v - layout.half_l[rows]
+        w = layout.half_w[rows]
+        low = np.minimum.reduceat(u - w, 4 * offsets)
+        high = np.maximum.reduceat(u + w, 4 * offsets)
+        far = np.maximum.reduceat(v, 4 * offsets)
+        # corners on both sides of the strip, some of them ahead: the target may cross it
+        doubt = ((least > 0) & (low < 0) & (high > 0) & (far >= 0)).nonzero()[0]
+        if len(doubt):
+            strips = layout.strips(fi[doubt], 2 * table.diagonal + 1.0)
+            ahead = shapely.intersects(strips, layout.shapes[ti[doubt]])
+            least[doubt[ahead]] = 0.0
+    return least, np.maximum.reduce(angles.reshape(-1, 4), axis=1), base_rows, base_pair
 
 
 def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
@@ -349,9 +348,7 @@ def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
     seen from there. With the base itself it makes the convex hull of start and base, and
     nothing that blocks can stand inside a base."""
     corners = layout.base_corners[base_rows]  # (n, 4, 2)
-    slot = base_rows - layout.base_start[ti]
-    centre = layout.base_centre[ti, slot]
-    half = layout.base_half[ti, slot]
+    centre = layout.base_middle[base_rows]
     m = centre - starts
     d = corners - starts[:, np.newaxis, :]
     cross = m[:, np.newaxis, 0] * d[..., 1] - m[:, np.newaxis, 1] * d[..., 0]
@@ -359,8 +356,10 @@ def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
     bearing = np.arctan2(cross, dot)
     pick = np.arange(len(base_rows))
     left, right = corners[pick, bearing.argmax(axis=1)], corners[pick, bearing.argmin(axis=1)]
-    cones = vec.polygons(np.stack([starts, left, right], axis=1))
-    return _Probes(cones, starts, centre, np.hypot(half[:, 0], half[:, 1]))
+    points = np.empty((len(base_rows), 3, 2))
+    points[:, 0], points[:, 1], points[:, 2] = starts, left, right
+    cones = vec.polygons(points)
+    return _Probes(cones, starts, centre, layout.base_reach[ti])
 
 
 def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
@@ -369,21 +368,23 @@ def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
     """Whether, for each pair, one of the target bases given (``rows`` of
     ``layout.base_corners``, with their ``pair``: those wholly in the arc) is seen whole
     from the start of the line of fire; and what the lines of fire cross (``_hits``, asked
-    together with the first cones). The base the line ends on is looked at first (or the
-    first base given), the others only where that one is hidden."""
+    together with the first cones). The base nearest the end of the line is looked at
+    first, the others only where that one is hidden."""
     layout = table.layout
     seen = np.zeros(len(fi), dtype=bool)
     if not len(rows):
         return seen, _hits(table, rules, lines, fi, ti)
     starts, n = lines.start, len(fi)
-    _, _, slot = base_distances(layout, ti, lines.end, parts=False)
-    ending = layout.base_start[ti] + slot
+    # the base looked at first: of those given for a pair, the one whose centre is nearest
+    # the end of its line of fire (any would do: this one is most often seen)
+    off = layout.base_middle[rows] - lines.end[pair]
+    order = np.lexsort((np.add.reduce(off * off, axis=1), pair))
+    lead = np.ones(len(order), dtype=bool)
+    lead[1:] = pair[order[1:]] != pair[order[:-1]]
+    chosen = order[lead]
     first = np.full(n, -1, dtype=np.intp)
-    given, at = np.unique(pair, return_index=True)
-    first[given] = rows[at]
-    on_line = rows == ending[pair]
-    first[pair[on_line]] = rows[on_line]
-    look = np.flatnonzero(first >= 0)
+    first[pair[chosen]] = rows[chosen]
+    look = (first >= 0).nonzero()[0]
     cones = _cones(layout, starts[look], ti[look], first[look])
     both = _Probes(np.concatenate([lines.shapes, cones.shapes]),
                    np.concatenate([lines.start, cones.start]),
@@ -395,7 +396,7 @@ def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
     clear = _clear_of(rules, len(look), tp[~mine] - n, up[~theirs] - n)
     seen[look[clear]] = True
     rest = (rows != first[pair]) & ~seen[pair]
-    if rest.any():
+    if _any(rest):
         p, r = pair[rest], rows[rest]
         clear = _clear(table, rules, _cones(layout, starts[p], ti[p], r), fi[p], ti[p])
         seen[p[clear]] = True
@@ -424,8 +425,9 @@ def _segment_gap(points: npt.NDArray[np.float64], a: npt.NDArray[np.float64],
                  b: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Distance from each point to the segment from a to b (row by row)."""
     ab = b - a
-    t = np.clip(((points - a) * ab).sum(axis=1) / np.maximum((ab**2).sum(axis=1), 1e-300),
-                0.0, 1.0)
+    t = np.minimum(np.maximum(
+        np.add.reduce((points - a) * ab, axis=1)
+        / np.maximum(np.add.reduce(ab**2, axis=1), 1e-300), 0.0), 1.0)
     gap = a + ab * t[:, np.newaxis] - points
     result: npt.NDArray[np.float64] = np.hypot(gap[:, 0], gap[:, 1])
     return result
@@ -449,37 +451,50 @@ def _hits(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
     """What each probe crosses: (probe, blocker) index arrays for terrain (rows of
     ``terrain.blockers``) and (probe, unit row) for units, leaving out the firer and target
     themselves, features either stands in, and hills no higher than both. Candidates come
-    from the spatial trees' boxes, are sifted by bounding circles, and only then tested
-    exactly (against shapes shrunk by a hair, so that grazing an edge is not crossing)."""
+    from the spatial trees' boxes, are sifted by bounding circles when many, and only then
+    tested exactly (against shapes shrunk by a hair, so that grazing an edge is not crossing)."""
     layout = table.layout
     blockers = table.terrain.blockers(rules.blocking, rules.hills_block)
     terrain: tuple[IntArray, IntArray] = (_NONE, _NONE)
     if blockers.features:
         p, k = blockers.tree.query(probes.shapes)
-        near = _segment_gap(blockers.centres[k], probes.start[p], probes.end[p]) <= (
-            blockers.radii[k] + probes.reach[p] + 1e-9)
-        p, k = p[near], k[near]
+        if len(p) and blockers.hills_by_level:  # hills no higher than both ends: never
+            top = np.maximum(layout.levels[fi[p]], layout.levels[ti[p]])
+            high = ~(blockers.hill[k] & (blockers.levels[k] <= top))
+            p, k = p[high], k[high]
+        if len(p) > _SIFT:
+            near = _segment_gap(blockers.centres[k], probes.start[p], probes.end[p]) <= (
+                blockers.radii[k] + probes.reach[p] + 1e-9)
+            p, k = p[near], k[near]
         if len(p):
             cross = shapely.intersects(blockers.inner[k], probes.shapes[p])
             p, k = p[cross], k[cross]
             fc, tc = layout.centre[fi[p]], layout.centre[ti[p]]
             own = (shapely.intersects_xy(blockers.geoms[k], fc[:, 0], fc[:, 1])
                    | shapely.intersects_xy(blockers.geoms[k], tc[:, 0], tc[:, 1]))
-            if blockers.hills_by_level:
-                top = np.maximum(layout.levels[fi[p]], layout.levels[ti[p]])
-                own |= blockers.hill[k] & (blockers.levels[k] <= top)
             terrain = (p[~own], k[~own])
     p, u = layout.tree.query(probes.shapes)
     keep = (u != fi[p]) & (u != ti[p])
+    if not _any(keep):
+        return terrain, (_NONE, _NONE)
     p, u = p[keep], u[keep]
-    near = _segment_gap(layout.centre[u], probes.start[p], probes.end[p]) <= (
-        layout.radius[u] + probes.reach[p] + 1e-9)
-    p, u = p[near], u[near]
-    cross = shapely.intersects(layout.inner[u], probes.shapes[p])
+    if len(p) > _SIFT:
+        near = _segment_gap(layout.centre[u], probes.start[p], probes.end[p]) <= (
+            layout.radius[u] + probes.reach[p] + 1e-9)
+        if not _any(near):
+            return terrain, (_NONE, _NONE)
+        p, u = p[near], u[near]
+    cross = shapely.intersects(layout.inner_of(u), probes.shapes[p])
     return terrain, (p[cross], u[cross])
 
 
 _NONE: IntArray = np.zeros(0, dtype=np.intp)
+_any = np.logical_or.reduce
+"""Whether any of a boolean array holds (the ufunc itself: ``ndarray.any`` goes through
+numpy's Python wrappers, a cost that counts on the few elements asked here)."""
+_SIFT = 12
+"""Above this many candidates from the boxes, sift them by bounding circles before the exact
+test (a bound, so the answer is the same either way; a few exact tests cost less)."""
 
 
 _WOODS = (TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS)
@@ -492,7 +507,7 @@ def _woods(terrain: TerrainIndex,
         union = terrain.union(kind)
         if union is None:
             continue
-        hit = np.flatnonzero(shapely.intersects(union, lines))  # the union is prepared
+        hit = shapely.intersects(union, lines).nonzero()[0]  # the union is prepared
         if len(hit):
             lengths = shapely.length(shapely.intersection(lines[hit], union))
             for i, length in zip(hit, lengths, strict=True):

@@ -137,11 +137,12 @@ def marks_synced(table: Table, commanders: tuple[Commander, ...]) -> Table:
         return table
     by_id = {c.id: c for c in commanders}
     marks: list[CommanderMark] = []
-    changed = False
+    moved: list[CommanderMark] = []
+    fallen = False
     for mark in table.commanders:
         general = by_id.get(mark.commander_id)
         if general is not None and not general.active:
-            changed = True
+            fallen = True
             continue
         if general is not None:
             wanted = general.attached_to if general.attached_to in table.units else None
@@ -151,6 +152,9 @@ def marks_synced(table: Table, commanders: tuple[Commander, ...]) -> Table:
                 else:
                     x, y = table.commander_point(mark.commander_id)
                     mark = attrs.evolve(mark, attached_to=None, x=x, y=y)
-                changed = True
+                moved.append(mark)
         marks.append(mark)
-    return attrs.evolve(table, commanders=tuple(marks)) if changed else table
+    if fallen:
+        return attrs.evolve(table, commanders=tuple(marks))
+    # the same units: the table keeps what it worked out of their footprints
+    return table.with_commanders(*moved) if moved else table

@@ -45,6 +45,7 @@ from smoothbore.table import (
 )
 from smoothbore.table import Face as TableFace
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
+from smoothbore.table.terrain import terrain_index
 
 from . import rules
 from .charges import ChargeFacts, Face, charge_reach
@@ -335,7 +336,7 @@ def _terrain(kinds: frozenset[TerrainKind], rates: RateTable) -> tuple[Terrain, 
     return found or (Terrain.OPEN,)
 
 
-# A unit's moves read the ground, the unit itself, every enemy (the nearest one and the 1"
+# A unit's moves read the ground, the unit itself, the enemy (the nearest one and the 1"
 # kept from each) and the friends within its reach: nothing else on the table. The answers
 # are kept by exactly that (``Around``), so that when a friend elsewhere moves, or a step
 # changes nothing on the table, the rest of the side's moves are not worked out again.
@@ -347,15 +348,18 @@ and more (a friend further off cannot be touched, crossed or turned into)."""
 @attrs.frozen(cache_hash=True)
 class Around:
     """What a move of ``unit`` from ``here`` can depend on: the ground (table size and
-    features), the ``options``, and the footprints ``near`` (the unit's own, every enemy's,
-    and each friend's within the reach asked). ``table`` is the table they were read from,
-    which is not compared: two tables with the same ``Around`` give the same moves."""
+    features), what of the unit is read (``reads``: the unit, or for its destinations its id
+    and troop type), the ``options``, and the footprints ``near`` (the unit's own, the
+    enemies read and each friend's within the reach asked). ``table`` and ``unit`` are what
+    they were read from, which is not compared: two tables with the same ``Around`` give
+    the same moves."""
 
     ground: tuple[float, float, object, tuple[Feature, ...]]
-    unit: Unit
+    reads: object
     options: Options
     near: tuple[Footprint, ...]
     table: Table = attrs.field(eq=False, hash=False, repr=False)
+    unit: Unit = attrs.field(eq=False, hash=False, repr=False)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -364,10 +368,16 @@ def _half_diagonal(footprint: Footprint) -> float:
 
 
 def around(table: Table, unit: Unit, options: Options,
-           lanes: tuple[tuple[float, float], ...]) -> Around:
+           lanes: tuple[tuple[float, float], ...], *, destinations: bool = False) -> Around:
     """What moves of ``unit`` straight along ``lanes`` (each the (dx, dy) its centre
     travels, keeping its facing) or turning where it stands can depend on: the friends
-    within ``_MARGIN`` of a lane's swept outline or of the circle its corners sweep."""
+    within ``_MARGIN`` of a lane's swept outline or of the circle its corners sweep, and
+    every enemy (a plan reads the nearest enemy to where it ends). For ``destinations``
+    (which end on these lanes, turned there at most as far as the corners' circle, and read
+    of the unit only its id and troop type: its rates and retirement) the enemies read are
+    the nearest one (the one it heads for) and those whose box comes within 1" and the
+    margin of the lanes' box widened by that circle; the others cannot be touched, kept
+    off or met by the 1" tests."""
     here = table.footprint(unit.id)
     side = here.side
     turning = _half_diagonal(here) + _MARGIN
@@ -376,19 +386,28 @@ def around(table: Table, unit: Unit, options: Options,
     x1 += max(0.0, *(dx for dx, _ in lanes)) + _MARGIN
     y0 += min(0.0, *(dy for _, dy in lanes)) - _MARGIN
     y1 += max(0.0, *(dy for _, dy in lanes)) + _MARGIN
+    wide = _half_diagonal(here) + 1.0
+    nearest = _nearest_footprint(table, here) if destinations else None
+    nearest_id = None if nearest is None else nearest.unit_id
     near = []
     for f in table.footprints:
-        if f.unit_id == here.unit_id or (side and f.side and f.side != side) or (
+        enemy = bool(side and f.side and f.side != side)
+        if f.unit_id == here.unit_id or (enemy and not destinations) or f.unit_id == nearest_id or (
                 math.hypot(f.x - here.x, f.y - here.y) <= turning + _half_diagonal(f)):
             near.append(f)
             continue
         a0, b0, a1, b1 = _box(f)
+        if enemy:
+            if not (a0 > x1 + wide or a1 < x0 - wide or b0 > y1 + wide or b1 < y0 - wide):
+                near.append(f)
+            continue
         if a0 > x1 or a1 < x0 or b0 > y1 or b1 < y0:
             continue
         if not all(_swept_apart(here, dx, dy, f, _MARGIN) for dx, dy in lanes):
             near.append(f)
     ground = (table.width, table.depth, table.measure, table.features)
-    return Around(ground, unit, options, tuple(near), table)
+    reads = (unit.id, unit.troop) if destinations else unit
+    return Around(ground, reads, options, tuple(near), table, unit)
 
 
 def plan_of(state: State, unit: Unit, to: Place, action: object = None) -> MovePlan:
@@ -418,8 +437,9 @@ def _plan(near: Around, to: Place) -> MovePlan | IllegalActionError:
 def plan_on(table: Table, unit: Unit, to: Place,
             options: Options) -> MovePlan | IllegalActionError:
     """``plan_of`` worked out afresh on ``table`` (the error returned, not raised): a
-    straight move over bare ground that touches no other unit is read off the positions
-    (``open_move``), any other from the table's route."""
+    straight move whose centre stays on the one ground it stands on and that touches no
+    other unit is read off the positions (``steady_ground``), any other from the table's
+    route."""
     here = table.footprint(unit.id)
     x, y, facing = to
     dx, dy = x - here.x, y - here.y
@@ -427,12 +447,43 @@ def plan_on(table: Table, unit: Unit, to: Place,
     ahead = dx * fx + dy * fy
     if (dx == 0 and dy == 0) or abs(ahead) > 1e-6 * max(1.0, math.hypot(dx, dy)):
         end = here.moved_to(x, y, facing)
-        if table.holds(end) and open_move(table, here, dx, dy):
+        kinds = steady_ground(table, here, dx, dy) if table.holds(end) else None
+        rates = rate_table(unit, options)
+        if kinds is not None and rates.speed(kinds) is not None:
             length = math.dist(here.centre, (x, y))
             return _plan_read(table, unit, here, end, (
-                (Leg(round(length, 6), (Terrain.OPEN,)),) if length > 1e-9 else ()),
+                (Leg(round(length, 6), _terrain(kinds, rates)),) if length > 1e-9 else ()),
                 (), ahead < 0 and not (dx == 0 and dy == 0), 0, facing)
     return plan_routed(table, unit, to, options)
+
+
+def steady_ground(table: Table, here: Footprint, dx: float, dy: float
+                  ) -> frozenset[TerrainKind] | None:
+    """The kinds of ground under the centre's straight line by (dx, dy) when the line meets
+    no edge of an area and no line a move crosses (its route is one leg over the ground the
+    unit stands on, nothing crossed) and the outline, keeping its facing, stays apart from
+    every other unit (nothing passed through); None where that cannot be told."""
+    if not _units_apart(table, here, dx, dy):
+        return None
+    edges = _edges(table.features)
+    if edges is not None and shapely.dwithin(_line(here, dx, dy), edges, _BEYOND):
+        return None
+    return _ground_at(table, here.x, here.y)
+
+
+def _ground_at(table: Table, x: float, y: float) -> frozenset[TerrainKind]:
+    """The kinds of ground at a point (``TerrainIndex.kinds_at``), asked once per table and
+    point (a unit's moves all start from its centre)."""
+    memo = table.derived(grounds)
+    found = memo.get((x, y))
+    if found is None:
+        found = memo[(x, y)] = table.terrain.kinds_at(x, y)
+    return found
+
+
+def grounds(table: Table) -> dict[Point, frozenset[TerrainKind]]:
+    """The kinds of ground at each point asked so far on this table."""
+    return {}
 
 
 def plan_routed(table: Table, unit: Unit, to: Place,
@@ -497,6 +548,11 @@ def _plan_read(table: Table, unit: Unit, here: Footprint, end: Footprint,
 _APART = 1e-7
 """How far apart (inches) two shapes must be to count as apart without the table's exact
 test: closer, the table's route decides."""
+
+_BEYOND = 1e-6
+"""How near an edge of the ground a steady move's line may come (and how far past its end
+it is tested: more than the table's rounding, 1e-9), so that the table's route and
+``furthest`` find the same ground, nothing in the way, at and a little past it."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -588,18 +644,11 @@ def open_move(table: Table, here: Footprint, dx: float, dy: float, *,
     ``swept_ground``) keeps off every feature, so that its route is one leg of open ground
     with nothing crossed or passed. Tested in plain floats and with one question of the
     ground; False where that cannot tell."""
+    if not _units_apart(table, here, dx, dy):
+        return False
     x0, y0, x1, y1 = _box(here)
     x0, x1 = x0 + min(0.0, dx), x1 + max(0.0, dx)
     y0, y1 = y0 + min(0.0, dy), y1 + max(0.0, dy)
-    gap = _APART
-    for other in table.footprints:
-        if other.unit_id == here.unit_id:
-            continue
-        a0, b0, a1, b1 = _box(other)
-        if a0 - x1 > gap or x0 - a1 > gap or b0 - y1 > gap or y0 - b1 > gap:
-            continue
-        if not _swept_apart(here, dx, dy, other, gap):
-            return False
     if not swept_ground:
         x0, x1 = here.x + min(0.0, dx), here.x + max(0.0, dx)
         y0, y1 = here.y + min(0.0, dy), here.y + max(0.0, dy)
@@ -615,6 +664,24 @@ def open_move(table: Table, here: Footprint, dx: float, dy: float, *,
     else:
         shape = _line(here, dx, dy)
     return ground is None or not shapely.dwithin(shape, ground, 1e-6)
+
+
+def _units_apart(table: Table, here: Footprint, dx: float, dy: float) -> bool:
+    """The outline swept by (dx, dy) keeping its facing stays apart from every other unit
+    (False: it may not)."""
+    x0, y0, x1, y1 = _box(here)
+    x0, x1 = x0 + min(0.0, dx), x1 + max(0.0, dx)
+    y0, y1 = y0 + min(0.0, dy), y1 + max(0.0, dy)
+    gap = _APART
+    for other in table.footprints:
+        if other.unit_id == here.unit_id:
+            continue
+        a0, b0, a1, b1 = _box(other)
+        if a0 - x1 > gap or x0 - a1 > gap or b0 - y1 > gap or y0 - b1 > gap:
+            continue
+        if not _swept_apart(here, dx, dy, other, gap):
+            return False
+    return True
 
 
 def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
@@ -714,14 +781,35 @@ class Reach:
 def _toward(table: Table, here: Footprint) -> tuple[float, float] | None:
     """The bearing of the nearest enemy's centre and how far it is off the unit's front
     (None: no enemy on the table)."""
+    nearest = _nearest_footprint(table, here)
+    if nearest is None:
+        return None
+    bearing = math.degrees(math.atan2(nearest.x - here.x, nearest.y - here.y))
+    return bearing, normal_degrees(bearing - here.facing)
+
+
+def _nearest_footprint(table: Table, here: Footprint) -> Footprint | None:
+    """The enemy nearest the unit standing at ``here`` (its place on the table: by their
+    outlines, the first of those as near; None: no enemy on the table), asked once per
+    table and unit."""
+    memo = table.derived(nearest_enemies)
+    if here not in memo:
+        memo[here] = _nearest_of(table, here)
+    return memo[here]
+
+
+def nearest_enemies(table: Table) -> dict[Footprint, Footprint | None]:
+    """The enemy nearest each unit asked so far on this table (by where it stands)."""
+    return {}
+
+
+def _nearest_of(table: Table, here: Footprint) -> Footprint | None:
     enemies = table.enemies_of(here.unit_id)
     if not enemies:
         return None
     units = table.units
     gaps = shapely.distance(here.shape, [units[e].shape for e in enemies])
-    nearest = units[enemies[int(gaps.argmin())]]
-    bearing = math.degrees(math.atan2(nearest.x - here.x, nearest.y - here.y))
-    return bearing, normal_degrees(bearing - here.facing)
+    return units[enemies[int(gaps.argmin())]]
 
 
 def _go(table: Table, unit: Unit, options: Options, heading: float, budget: float,
@@ -733,10 +821,14 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
     (dx, dy), _ = bearing_vectors(here.facing + heading)
     point = (here.x + dx * budget, here.y + dy * budget)
     end = here.moved_to(*point)
+    rates = rate_table(unit, options)
     if table.holds(end):
         if (open_move(table, here, dx * budget, dy * budget)
                 and _clear_of_enemies(table, unit.id, end, 1.0)):
             return Reach(point, budget, None)
+        steady = steady_go(table, here, dx, dy, budget, rates)
+        if steady is not None:
+            return steady
         nearest = _nearest_enemy(table, unit.id, end)
         if (nearest is None or nearest >= 1.0) and not _enters_ground(
                 table, here, dx * budget, dy * budget):
@@ -748,10 +840,93 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
         limit = _edge_limit(table, here, dx, dy)
         if limit < budget and _open_to(table, here, dx * limit, dy * limit):
             return Reach((here.x + dx * limit, here.y + dy * limit), limit, None)
-    rates = rate_table(unit, options)
+        steady = steady_go(table, here, dx, dy, budget, rates)
+        if steady is not None:
+            return steady
     where = furthest(table, unit.id, heading, budget, rates, full_move=allowance,
                      clearance=1.0)
     return Reach(where.point, where.distance, where.route)
+
+
+def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float,
+              rates: RateTable) -> Reach | None:
+    """The move of ``budget`` along (dx, dy) when all of it is over the one ground the
+    unit's centre stands on (no edge of an area, no line crossed), nothing it cannot enter
+    and no other unit in its way (friends apart, enemies more than 1" off) and the table edge
+    beyond: the allowance times that ground's speed, as ``furthest`` walks it (None: this
+    cannot tell, ask ``furthest``). A unit whose centre stands inside ground it cannot move
+    in goes nowhere (``furthest`` stops it where it starts)."""
+    speed = rates.speed(_ground_at(table, here.x, here.y))
+    edges = _edges(table.features)
+    if speed is None:
+        if edges is not None and shapely.dwithin(_line(here, 0.0, 0.0), edges, _BEYOND):
+            return None
+        return Reach(here.centre, 0.0, None)
+    go = budget * float(speed)
+    reach = go + _BEYOND
+    if _edge_limit(table, here, dx, dy) <= reach:
+        return None
+    ex, ey = dx * reach, dy * reach
+    if edges is not None and shapely.dwithin(_line(here, ex, ey), edges, _BEYOND):
+        return None
+    enemies = set(table.enemies_of(here.unit_id))
+    x0, y0, x1, y1 = _box(here)
+    x0, x1 = x0 + min(0.0, ex), x1 + max(0.0, ex)
+    y0, y1 = y0 + min(0.0, ey), y1 + max(0.0, ey)
+    for other in table.footprints:
+        if other.unit_id == here.unit_id:
+            continue
+        enemy = other.unit_id in enemies
+        gap = 1.0 + _APART if enemy else _APART
+        a0, b0, a1, b1 = _box(other)
+        if a0 - x1 > gap or x0 - a1 > gap or b0 - y1 > gap or y0 - b1 > gap:
+            continue
+        if not _swept_apart(here, ex, ey, other, gap) and not (
+                enemy and _kept_off_already(here, other)):
+            return None
+    blocking = [f for f, (a0, b0, a1, b1) in zip(table.terrain.area_features,
+                                                 _area_boxes(table.features), strict=True)
+                if rates.rate(f.kind) is None
+                and not (a0 - x1 > _BEYOND or x0 - a1 > _BEYOND
+                         or b0 - y1 > _BEYOND or y0 - b1 > _BEYOND)]
+    if blocking:
+        start = _corners(here)
+        swept = shapely.Polygon(_hull([*start, *((x + ex, y + ey) for x, y in start)]))
+        if any(shapely.dwithin(swept, f.area, _BEYOND) for f in blocking):
+            return None
+    return Reach((here.x + dx * go, here.y + dy * go), go, None)
+
+
+_ALREADY = 0.5
+"""An enemy nearer than this to the unit where it starts is within the 1" kept off however
+closely the table draws that inch round it (the unit moves away from it: ``furthest``
+does not stop it for that enemy)."""
+
+
+def _kept_off_already(here: Footprint, enemy: Footprint) -> bool:
+    """The enemy is well within 1" of the unit where it starts."""
+    return float(shapely.distance(here.shape, enemy.shape)) < _ALREADY
+
+
+@functools.lru_cache(maxsize=64)
+def _edges(features: tuple[Feature, ...]) -> BaseGeometry | None:
+    """The edges of every area and every line a move crosses, as one prepared shape (None:
+    bare table): where a centre's route changes ground or has a passage."""
+    terrain = terrain_index(features)
+    parts = [*shapely.boundary(terrain.areas).tolist(), *terrain.lines.tolist()]
+    if not parts:
+        return None
+    union = shapely.union_all(parts)
+    shapely.prepare(union)
+    return union
+
+
+@functools.lru_cache(maxsize=64)
+def _area_boxes(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
+                                                         ...]:
+    """The bounds of each area feature's ground (in ``TerrainIndex.area_features`` order)."""
+    return tuple(tuple(map(float, f.area.bounds))  # type: ignore[misc]
+                 for f in terrain_index(features).area_features)
 
 
 def _edge_limit(table: Table, here: Footprint, dx: float, dy: float) -> float:
@@ -799,6 +974,11 @@ def _add(found: list[Reach | Place], here: Footprint, where: Reach, share: float
         found.append(item)
 
 
+DESTINATIONS = 4
+"""The most places ``destinations`` offers a unit: ahead, half way ahead, towards the
+nearest enemy (or turning to face it) and back."""
+
+
 def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...]:
     """A few places the unit can reach by the rules: straight ahead at the full and half
     allowance, towards the nearest enemy (when within 45 degrees of its front) stopping short
@@ -816,7 +996,8 @@ def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...
         headings.append(toward[1])
     lanes = tuple((dx * reach, dy * reach) for dx, dy in
                   (bearing_vectors(here.facing + h)[0] for h in headings))
-    found = _destinations(around(table, unit, state.options, lanes), allowance)
+    found = _destinations(around(table, unit, state.options, lanes, destinations=True),
+                          allowance)
     memo = table.derived(known_routes)
     places = []
     for item in found:
@@ -826,6 +1007,7 @@ def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...
     return tuple(places)
 
 
+@functools.lru_cache(maxsize=64)
 def _fastest(rates: RateTable) -> float:
     """The most a move of one inch of allowance carries the unit (roads may be faster)."""
     return float(max([Fraction(1)] + [r for _, r in rates.speeds if r is not None]))

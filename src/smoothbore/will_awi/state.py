@@ -329,9 +329,23 @@ def table_synced(state: State) -> State:
     the one helper every step's handler goes through (``turn``), so that a unit destroyed,
     surrendered, routed off or changing formation changes its footprint in the same step,
     and a general who joins, leaves or falls moves his mark with him
-    (``positions.marks_synced``). The very same state when nothing changed."""
+    (``positions.marks_synced``). The very same state when nothing changed. The units and
+    generals found in step with a table are kept with it (``in_step``): most steps change
+    neither, and are not compared again."""
     table = state.extra.table
     if table is None:
         return state
-    kept = marks_synced(synced(table, state.units), state.commanders)
-    return state if kept is table else with_extra(state, table=kept)
+    units, commanders = state.units, state.commanders
+    memo = table.derived(in_step)
+    if memo.get("units") is units and memo.get("commanders") is commanders:
+        return state
+    kept = marks_synced(synced(table, units), commanders)
+    if kept is table:
+        memo["units"], memo["commanders"] = units, commanders
+        return state
+    return with_extra(state, table=kept)
+
+
+def in_step(table: Table) -> dict[str, object]:
+    """The units and generals last found in step with this table (``table_synced``)."""
+    return {}

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import IllegalActionError, Log, enter_phase
+from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase
 from smoothbore.table import MoveTrace
 
 from . import rules
@@ -43,7 +43,15 @@ from .narration import degrees, inches, listed, place
 from .options import Options
 from .phases import D
 from .positions import Place, kept_traces
-from .situations import MEASURED, destinations, measures_ride, plan_of, ride, rush_end
+from .situations import (
+    DESTINATIONS,
+    MEASURED,
+    destinations,
+    measures_ride,
+    plan_of,
+    ride,
+    rush_end,
+)
 from .state import (
     State,
     building_entered,
@@ -127,10 +135,10 @@ def _holds(plan: MovePlan) -> bool:
 
 
 # --- Move ---------------------------------------------------------------------------------
-def candidates_move(state: State) -> Iterator[Move]:
+def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
     """Each unit that may move: standing, or a full move in open ground; on a table,
     standing or going to one of a few places the rules let it reach
-    (``situations.destinations``)."""
+    (``situations.destinations``), worked out only when random play draws them."""
     table = state.extra.table
     for unit in movers(state):
         yield Move(unit.id)
@@ -138,12 +146,17 @@ def candidates_move(state: State) -> Iterator[Move]:
             continue
         allowance = move_distance(unit, options=state.options)
         if table is not None:
-            for place in destinations(state, unit, float(allowance)):
-                yield Move(unit.id, to=place)
+            yield Deferred(DESTINATIONS, functools.partial(
+                _moves_to, state, unit, float(allowance)))
             continue
         for distance in full_moves(unit, state.options):
             if distance <= allowance:
                 yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
+
+
+def _moves_to(state: State, unit: Unit, allowance: float) -> tuple[Move, ...]:
+    """The unit's moves to each of its ``destinations``."""
+    return tuple(Move(unit.id, to=place) for place in destinations(state, unit, allowance))
 
 
 def check_move_action(state: State, action: Move) -> None:
