@@ -10,7 +10,7 @@ Every question of a table is asked for all pairs at once and kept with ``Table.d
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import attrs
 import shapely
@@ -486,6 +486,7 @@ def _table(state: State) -> Table:
 
 
 MoverKey = tuple[str, UnitType, Formation, int, int, int, int, bool]
+Places = tuple[tuple[float, float, float], ...]
 PlanKey = tuple[MoverKey, tuple[float, float, float], str | None]
 
 
@@ -567,17 +568,25 @@ def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float]
     ``check_move`` checks it; those that fail are left out (B54)."""
     table = _table(state)
     unit = state.unit(unit_id)
-    memo = by_layout(table, _destination_memo)
-    key = mover(unit)
-    known = memo.get(key)
-    if known is None:
+
+    def work() -> tuple[tuple[float, float, float], ...]:
         store = table.derived(ground_memo)
         kept = ("destinations", move_situation(table, unit), nearest_enemy(table, unit.id))
         known = store.get(kept)
         if known is None:
             known = store[kept] = tuple(to for to in proposed(state, unit_id)
                                         if can_move(state, unit, to))
-        memo[key] = known
+        return known
+
+    return _per_mover(by_layout(table, _destination_memo), unit, work)
+
+
+def _per_mover(memo: dict[MoverKey, Places], unit: Unit, work: Callable[[], Places]) -> Places:
+    """``work`` for the unit as it stands (``mover``), kept in ``memo``."""
+    key = mover(unit)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = work()
     return known
 
 
@@ -607,12 +616,8 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
     allowance where it may move backwards."""
     table = _table(state)
     unit = state.unit(unit_id)
-    memo = by_layout(table, _proposal_memo)
-    key = mover(unit)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = _proposed(table, unit, nearest_enemy(table, unit.id))
-    return known
+    return _per_mover(by_layout(table, _proposal_memo), unit,
+                      lambda: _proposed(table, unit, nearest_enemy(table, unit.id)))
 
 
 def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
