@@ -314,6 +314,41 @@ def test_a_rout_runs_from_the_enemy_and_off_the_table_is_lost() -> None:
     assert pushed.extra.table.footprint("a").centre == pytest.approx((20, 18))
 
 
+def test_a_push_back_stops_just_short_of_a_unit_behind() -> None:
+    # a (facing the near edge) is pushed back 4" towards the far edge; c stands 1" behind it
+    units = (foot("b", BRITISH), foot("a", AMERICAN), foot("c", AMERICAN))
+    clear = on_table(units[:2], {"b": (20, 4, 0), "a": (20, 14, 180)})
+    depth = clear.extra.table.footprint("a").depth  # type: ignore[union-attr]
+    behind = 14 + depth + 1.0
+    state = on_table(units, {"b": (20, 4, 0), "a": (20, 14, 180), "c": (20, behind, 180)})
+    free = situations.retreat(clear, (("a", Fate.FALLS_BACK, 4),)).extra.table
+    pushed = situations.retreat(state, (("a", Fate.FALLS_BACK, 4),)).extra.table
+    assert free is not None and pushed is not None
+    assert free.footprint("a").centre == pytest.approx((20, 18))
+    a, c = pushed.footprint("a"), pushed.footprint("c")
+    assert a.facing == 180 and a.x == pytest.approx(20)
+    assert a.y == pytest.approx(15, abs=0.01) and a.bounds[3] <= c.bounds[1]
+    assert c.bounds[1] - a.bounds[3] < 0.01  # just short: it went as far as it could
+
+
+def test_a_rout_stops_short_of_a_unit_in_its_way_and_is_not_lost() -> None:
+    # b runs from a towards its home edge (the near one); c stands 1" behind it
+    units = (foot("b", BRITISH), foot("a", AMERICAN), foot("c", BRITISH))
+    depth = on_table(units[:2], {"b": (20, 20, 0), "a": (20, 30, 180)}).extra.table.footprint(
+        "b").depth  # type: ignore[union-attr]
+    state = on_table(units, {"b": (20, 20, 0), "a": (20, 30, 180), "c": (20, 20 - depth - 1, 0)})
+    ran = situations.retreat(state, (("b", Fate.ROUTS, 9),))
+    table = ran.extra.table
+    assert table is not None and not ran.unit("b").destroyed
+    b, c = table.footprint("b"), table.footprint("c")
+    assert b.facing == 180 and b.x == pytest.approx(20)  # its back to the enemy
+    assert b.y == pytest.approx(19, abs=0.01) and b.bounds[1] >= c.bounds[3]
+    # without c in the way the same rout takes it 9" back, still on the table
+    free = situations.retreat(on_table(units[:2], {"b": (20, 20, 0), "a": (20, 30, 180)}),
+                              (("b", Fate.ROUTS, 9),)).extra.table
+    assert free is not None and free.footprint("b").centre == pytest.approx((20, 11))
+
+
 # --- random battles on the table -----------------------------------------------------------
 def test_random_battles_on_the_table_move_shoot_charge_and_end() -> None:
     kinds: Counter[str] = Counter()

@@ -923,11 +923,12 @@ _HOMEWARD = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0
 
 def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
     """The push back and rout moves rolled (``reports.retire``) made on the table (B57): a
-    pushed back unit goes straight back, facing the enemy, stopping at the table edge; a
-    routing unit runs the heading that takes it further from every enemy it sees and turns
-    its back on them (``paths.rout``; with no such heading, towards its home edge), and is
-    lost when that takes it off the table (Morale: Push Back move, Rout move). Without a
-    table, or with no move, the state as it is."""
+    pushed back unit goes straight back, facing the enemy; a routing unit turns its back on
+    every enemy it sees and runs the heading that takes it furthest from them
+    (``paths.rout``; with no such heading, towards its home edge), and is lost when that
+    takes it off the table (Morale: Push Back move, Rout move). Either goes over ground it
+    may cross and stops just short of any unit in its way (``_retire``). Without a table,
+    or with no move, the state as it is."""
     table = state.extra.table
     if table is None or not moves:
         return state
@@ -937,24 +938,20 @@ def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
         if unit_id not in table.units:
             continue
         start = table.footprint(unit_id)
+        rates = rates_for(state.unit(unit_id))
         if fate is Fate.FALLS_BACK:
-            end = start
-            for share in (1.0, 0.75, 0.5, 0.25):
-                moved = start.advanced(length * share, 180.0)
-                if table.holds(moved):
-                    end = moved
-                    break
+            end, off = _retire(table, unit_id, 180.0, float(length), rates)
         else:
             run = rout(table, unit_id, float(length), rules=SIGHT)
-            if run is None:
+            if run is not None:
+                heading = run.heading
+            else:
                 edge = table.home_edge(start.side)
                 heading = _HOMEWARD[edge] if edge is not None else start.facing + 180.0
-                (fx, fy), _ = bearing_vectors(heading)
-                end = start.moved_to(start.x + fx * length, start.y + fy * length,
-                                     normal_degrees(heading) % 360.0)
-            else:
-                end = run.end
-            if not table.holds(end):
+            heading = normal_degrees(heading) % 360.0
+            turned = table.placed(start.moved_to(start.x, start.y, heading))
+            end, off = _retire(turned, unit_id, 0.0, float(length), rates)
+            if off:
                 lost.append(unit_id)
                 continue
         traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
@@ -966,6 +963,21 @@ def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
         new = new.with_units(*(attrs.evolve(new.unit(u), destroyed=True, routing=False)
                                for u in lost))
     return new
+
+
+def _retire(table: Table, unit_id: str, heading: float, length: float,
+            rates: RateTable) -> tuple[Footprint, bool]:
+    """Where a unit ends a push back or rout of ``length`` towards ``heading`` (degrees off
+    its facing, which it keeps), and whether the move would carry it over the table edge:
+    it goes as far as the length pays for over the ground (``paths.furthest``), stopping
+    before ground it cannot cross and just short of any unit in its way, friend or foe (a
+    retreat passes through nobody, B57)."""
+    found = furthest(table, unit_id, heading, length, rates)
+    go = found.distance
+    if found.stopped_by in table.units:
+        go = max(0.0, go - _SHORT)
+    over_edge = found.stopped_by == "table edge" and go < length - _SHORT
+    return table.footprint(unit_id).advanced(go, heading), over_edge
 
 
 def pursue(state: State, pursuits: tuple[Pursuit, ...]) -> State:
