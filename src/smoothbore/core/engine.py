@@ -293,41 +293,44 @@ class Engine(Generic[S, A]):
         rules = self._phase_rules(state)
         if state.derived(self.over):
             return None
-        offered: dict[A, list[ActionRule[Any, Any]]] = {}
+        offered: dict[A, ActionRule[Any, Any]] = {}  # each action: the first rule offering it
+        also: dict[A, list[ActionRule[Any, Any]]] = {}  # and any other rules that offer it
         groups: list[tuple[Deferred[A], ActionRule[Any, Any]]] = []
         for action_rule in rules:
             for item in action_rule.candidates(state):
                 if isinstance(item, Deferred):
                     groups.append((item, action_rule))
                     continue
-                by = offered.setdefault(item, [])
-                if action_rule not in by:
-                    by.append(action_rule)
-        untried = list(offered.items())
+                first = offered.setdefault(item, action_rule)
+                if first is not action_rule:
+                    others = also.setdefault(item, [])
+                    if action_rule not in others:
+                        others.append(action_rule)
+        untried = list(offered)
         left = len(untried)
         slots = sum(group.bound for group, _ in groups)
         while left or slots:
             index = draw(left + slots)
             if index < left:
-                action, by = untried[index]
-                if _passes(state, action, by):
+                action = untried[index]
+                if _passes(state, action, offered[action], also):
                     return action
                 left -= 1
                 untried[index] = untried[left]
                 continue
             group, action_rule, slot = _drawn_slot(groups, index - left)
             slots -= group.bound
-            fresh: list[tuple[A, list[ActionRule[Any, Any]]]] = []
+            fresh: list[A] = []
             for action in group.actions():
                 if action in offered:
                     raise InvalidValueError(
                         "candidates", action, "an action offered once (a deferred group's "
                         "actions are offered by nothing else)")
-                offered[action] = [action_rule]
-                fresh.append((action, offered[action]))
+                offered[action] = action_rule
+                fresh.append(action)
             if slot < len(fresh):  # the drawn slot holds an action: it is tried now
-                action, by = fresh.pop(slot)
-                if _passes(state, action, by):
+                action = fresh.pop(slot)
+                if _passes(state, action, action_rule, also):
                     return action
             untried[left:] = fresh  # the rest wait among the untried
             left = len(untried)
@@ -375,9 +378,11 @@ def _drawn_slot(groups: list[tuple[Deferred[A], ActionRule[Any, Any]]],
     return group, action_rule, slot
 
 
-def _passes(state: Any, action: Any, by: list[ActionRule[Any, Any]]) -> bool:
-    """Whether ``action`` passes the check of one of the rules that offer it."""
-    for action_rule in by:
+def _passes(state: Any, action: Any, first: ActionRule[Any, Any],
+            also: dict[Any, list[ActionRule[Any, Any]]]) -> bool:
+    """Whether ``action`` passes the check of one of the rules that offer it: ``first``,
+    then those in ``also``."""
+    for action_rule in (first, *also.get(action, ())):
         try:
             action_rule.check(state, action)
         except IllegalActionError:
