@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,3 +154,28 @@ def test_cover_remembered_on_the_ground_equals_cover_worked_afresh(
                                        obstacles=chosen) == covers_with_own(
                     fresh, asked, lines, ids, near=near, obstacles=chosen)
                 object.__setattr__(fresh, "terrain", TerrainIndex(moved.features))
+
+
+@settings(max_examples=60, deadline=None)
+@given(placings)
+def test_the_ground_under_units_is_each_kinds_share_of_each_footprint(
+        spots: list[tuple[float, float, float]]) -> None:
+    # to the last bit: for each unit, kind by kind in the order the ground lists its kinds,
+    # the area it shares with all of that kind over its own area (kinds it does not share
+    # left out), asked of every unit at once
+    more = (*OBSTACLES_ABOUT, Feature.rectangle("dw", "dense woods", 100, 104, 6, 3),
+            Feature.rectangle("hill", "gentle hill", 98, 98, 8, 8, facing=10))
+    units = [Footprint(f"U{i}", 100 + x, 100 + y, facing, 2, 2, 1)
+             for i, (x, y, facing) in enumerate(spots)]
+    units.append(Footprint("H", 100, 102.2, 0, 2, 2, 1))  # on the hill and in the woods
+    table = Table(200, 200, features=more, footprints=tuple(units))
+    expected = []
+    for unit in units:
+        shares = []
+        for kind, union in table.terrain.unions.items():
+            common = shapely.area(shapely.intersection(unit.shape, union))
+            if common > 0:
+                shares.append((kind, min(1.0, float(common / shapely.area(unit.shape)))))
+        expected.append(tuple(shares))
+    assert [c.inside for c in covers(table, table.unit_ids)] == expected
+    assert len(expected[-1]) == 2

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from shapely.geometry import MultiPolygon
+from shapely.geometry import MultiPolygon, Polygon
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import CommanderMark, Face, Feature, Footprint, Formation
@@ -157,3 +157,45 @@ def test_moved_to_refuses_what_a_new_footprint_refuses(x: float, y: float,
         attrs.evolve(start, x=x, y=y, facing=start.facing if facing is None else facing)
     assert str(moved.value) == str(made.value)
     assert moved.value.field == field
+
+
+@given(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(-720, 720), st.integers(1, 8),
+       sizes, sizes, st.sampled_from([None, 0.0, 0.5, 2.0]), st.sampled_from(list(Formation)))
+def test_base_corners_are_each_bases_corners_put_on_the_table(
+        x: float, y: float, facing: float, bases: int, frontage: float, depth: float,
+        spacing: float | None, formation: Formation) -> None:
+    # to the last bit: each base's corners in the unit's frame (files abreast or ranks one
+    # behind another, ``gap`` apart), put on the table one by one with ``to_table``
+    unit = Footprint("A", x, y, facing, bases, frontage, depth, formation, spacing=spacing)
+    gap = unit.gap
+    if formation is Formation.BUILDING:
+        assert unit.base_corners.tolist() == [unit.corners.tolist()]
+        return
+    w, h = unit.width / 2, unit.length / 2
+    expected = []
+    for i in range(bases):
+        if formation.side_by_side:
+            left, front = -w + i * (frontage + gap), h
+        else:
+            left, front = -w, h - i * (depth + gap)
+        right, rear = left + frontage, front - depth
+        expected.append([list(unit.to_table(u, v))
+                         for u, v in ((left, front), (right, front), (right, rear),
+                                      (left, rear))])
+    assert unit.base_corners.tolist() == expected
+
+
+@given(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(-720, 720), st.integers(2, 8),
+       sizes, sizes, st.sampled_from([None, 0.5, 2.0]),
+       st.sampled_from([Formation.SKIRMISH, Formation.LINE, Formation.COLUMN]))
+def test_bases_standing_apart_are_the_bases_each_made_a_polygon(
+        x: float, y: float, facing: float, bases: int, frontage: float, depth: float,
+        spacing: float | None, formation: Formation) -> None:
+    # to the last bit (the same well-known binary): the shape of bases with gaps between
+    # them is the multipolygon of each base made a polygon on its own
+    unit = Footprint("A", x, y, facing, bases, frontage, depth, formation, spacing=spacing)
+    if unit.gap == 0:
+        assert unit.shape is unit.outline
+        return
+    each = MultiPolygon([Polygon(c) for c in unit.base_corners])
+    assert isinstance(unit.shape, MultiPolygon) and unit.shape.wkb == each.wkb

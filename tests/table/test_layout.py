@@ -6,8 +6,20 @@ import numpy as np
 import pytest
 import shapely
 
-from smoothbore.table import Footprint, Formation, Table
-from smoothbore.table.layout import FRONT, LEFT, REAR, RIGHT, base_distances, face_codes, off_front
+from smoothbore.battle import play, random_policy
+from smoothbore.simulation import resolve_ruleset
+from smoothbore.table import Footprint, Formation, Table, table_of
+from smoothbore.table.layout import (
+    FRONT,
+    LEFT,
+    REAR,
+    RIGHT,
+    Layout,
+    base_distances,
+    face_codes,
+    off_front,
+)
+from smoothbore.table.terrain import TerrainIndex
 
 
 def one(**changes: object) -> Table:
@@ -84,3 +96,31 @@ def test_shrunk_shapes_made_on_first_use_equal_those_made_at_once() -> None:
     for shrunk, unit in zip(at_once, units, strict=True):
         assert unit.shape.contains(shrunk)
         assert shrunk.area == pytest.approx(unit.shape.area, rel=1e-5)
+
+
+@pytest.mark.parametrize(("book", "battle"), [("will_awi", "germantown"),
+                                              ("boltaction_acw", "default")])
+def test_what_a_layout_remembers_on_the_ground_is_what_it_works_out_afresh(
+        book: str, battle: str) -> None:
+    # the ground levels under units and their shrunk shapes are remembered per footprint on
+    # the ground (TerrainIndex.remember) and read by the next tables: at every step of random
+    # battles they equal those of a ground that remembers nothing
+    ruleset = resolve_ruleset(book)
+    make = dict(ruleset.battles())[battle]
+    seen: list[int] = []
+
+    def check(state: object) -> bool:
+        table = table_of(state)
+        assert table is not None
+        layout, fresh = table.layout, Layout(table.footprints, TerrainIndex(table.features))
+        rows = np.arange(len(table.footprints))
+        assert layout.levels.tolist() == fresh.levels.tolist() == TerrainIndex(
+            table.features).levels_at(layout.centre).tolist()
+        assert all(shapely.equals_exact(a, b, tolerance=0) for a, b in zip(
+            layout.inner_of(rows[::-1]), fresh.inner_of(rows)[::-1], strict=True))
+        seen.append(len(rows))
+        return False
+
+    for seed in range(2):
+        play(ruleset.turn, make(seed), random_policy(seed), until=check, max_steps=150)
+    assert len(seen) > 100

@@ -6,11 +6,15 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import Any
 
 import attrs
+import numpy as np
 import pytest
+import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from shapely.geometry import Polygon
 
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import (
@@ -37,7 +41,15 @@ from smoothbore.table import (
     turn,
     wheel,
 )
-from smoothbore.table.paths import _near, _route_exact
+from smoothbore.table.footprints import bearing_vectors, normal_degrees
+from smoothbore.table.paths import (
+    Destination,
+    _contact_distance,
+    _edge_limit,
+    _near,
+    _route_exact,
+    _walk,
+)
 
 K = TerrainKind
 # Will's close order foot (Rules - Movement, terrain effects), as data
@@ -379,3 +391,159 @@ def test_the_quick_route_is_the_exact_route(x: float, y: float, face: float,
         assert sweep(t, "M", *moves) == (exact.swept, exact.units_crossed)
     far = furthest(t, "M", heading, budget, WILL_CO_FOOT, full_move=6.0)
     assert far.route == _route_exact(t, "M", *far.route.points[1:])
+
+
+# -- furthest against a straightforward reference: every ray cast, every tree asked ----------
+
+
+def _reference_contact_distance(corners: Any, shape: Any, dx: float, dy: float,
+                                limit: float) -> float:
+    """The nearest hit of every ray from the outline's corners forward onto the shape and
+    from every vertex of the shape back onto the outline (inf: none within ``limit``)."""
+    reach = limit + 1.0
+    best = math.inf
+    rays = shapely.linestrings(np.stack([corners, corners + np.array([dx, dy]) * reach], axis=1))
+    coords, which = shapely.get_coordinates(
+        shapely.intersection(rays, shapely.boundary(shape)), return_index=True)
+    if len(coords):
+        d = (coords[:, 0] - corners[which, 0]) * dx + (coords[:, 1] - corners[which, 1]) * dy
+        best = min(best, float(d.min()))
+    vertices = shapely.get_coordinates(shape)
+    back = shapely.linestrings(
+        np.stack([vertices, vertices - np.array([dx, dy]) * reach], axis=1))
+    coords, which = shapely.get_coordinates(
+        shapely.intersection(back, Polygon(corners).exterior), return_index=True)
+    if len(coords):
+        d = (vertices[which, 0] - coords[:, 0]) * dx + (vertices[which, 1] - coords[:, 1]) * dy
+        best = min(best, float(d.min()))
+    return best if best <= limit else math.inf
+
+
+def _reference_contact(t: Table, fp: Footprint, dx: float, dy: float, limit: float,
+                       rates: RateTable, through: set[str],
+                       clearance: float) -> tuple[float, str]:
+    """What the moving footprint touches first: every unit and impassable area the (widened)
+    swept hull meets, by the trees, in their order; each asked for its contact distance."""
+    corners = fp.corners
+    swept = shapely.convex_hull(shapely.multipoints(
+        np.concatenate((corners, np.add(corners, (dx * limit, dy * limit))))))
+    reached = shapely.buffer(swept, clearance) if clearance else swept
+    enemies = set(t.enemies_of(fp.unit_id))
+    obstacles = []
+    for u in t.layout.tree.query(reached, predicate="intersects"):
+        other = t.layout.footprints[u]
+        if other.unit_id == fp.unit_id or other.unit_id in through:
+            continue
+        shape = t.layout.shapes[u]
+        if clearance and other.unit_id in enemies:
+            shape = shapely.buffer(shape, clearance)
+        obstacles.append((other.unit_id, shape))
+    terrain = t.terrain
+    for k in terrain.area_tree.query(swept, predicate="intersects"):
+        feature = terrain.area_features[k]
+        if rates.rate(feature.kind) is None and not (
+                feature.kind in {K.RIVER, K.STREAM} and any(
+                    t.terrain.union(kind) is not None
+                    and shapely.intersects(t.terrain.union(kind), feature.area)
+                    for kind in (K.FORD, K.BRIDGE))):
+            obstacles.append((feature.feature_id, feature.area))
+    best, what = math.inf, ""
+    for name, shape in obstacles:
+        if shapely.relate_pattern(fp.outline, shape, "T********"):
+            continue
+        d = _reference_contact_distance(corners, shape, dx, dy, limit)
+        if d < best:
+            best, what = d, name
+    return best, what
+
+
+def _reference_furthest(t: Table, uid: str, heading: float, budget: float, rates: RateTable,
+                        full_move: float, through: set[str], clearance: float) -> Destination:
+    """``furthest`` the long way: the exact route of the whole ray, walked; then the exact
+    route to where the walk stops."""
+    fp = t.footprint(uid)
+    (dx, dy), _ = bearing_vectors(fp.facing + heading)
+    limit, why = _edge_limit(t, fp, dx, dy), "table edge"
+    fastest = max([Fraction(1)] + [r for _, r in rates.speeds if r is not None])
+    if budget * float(fastest) < limit:
+        limit, why = budget * float(fastest), "allowance"
+    block, what = _reference_contact(t, fp, dx, dy, limit, rates, through, clearance)
+    if block < limit:
+        limit, why = block, what
+    ray = _route_exact(t, uid, (fp.x + dx * limit, fp.y + dy * limit))
+    go, spent, reason = _walk((ray.legs, ray.passages), rates, t, budget, full_move)
+    if go < limit - 1e-9 or reason != "allowance":
+        limit, why = go, reason
+    point = (fp.x + dx * limit, fp.y + dy * limit)
+    final = _route_exact(t, uid, point) if 0 < limit < ray.length - 1e-9 else ray
+    return Destination(normal_degrees(heading), point, limit, spent if limit > 0 else 0.0, why,
+                       final)
+
+
+WILL_IN_WOODS = RateTable(speeds={**dict(WILL_CO_FOOT.speeds), K.DENSE_WOODS: None},
+                          passages=dict(WILL_CO_FOOT.passages), rule="no woods")
+
+
+@settings(max_examples=400, deadline=None)
+@given(coordinate, coordinate, facing,
+       st.one_of(st.sampled_from([0.0, 45.0, -45.0, 90.0, -90.0, 180.0]), st.floats(-180, 180)),
+       st.floats(0, 30), st.sampled_from([0.0, 1.0, 0.5]), st.sets(st.sampled_from("PQFG")),
+       st.booleans())
+def test_furthest_is_the_reference_walk(x: float, y: float, face: float, heading: float,
+                                        budget: float, clearance: float, through: set[str],
+                                        woods: bool) -> None:
+    mover = Footprint("M", x, y * 2 / 3, face, 2, 2, 1, side="red")
+    assume(Table(60, 40).holds(mover))
+    t = Table(60, 40, features=BUSY, footprints=(mover, *CROWD))
+    rates = WILL_IN_WOODS if woods else WILL_CO_FOOT
+    far = furthest(t, "M", heading, budget, rates, full_move=6.0, through=through,
+                   clearance=clearance)
+    slow = _reference_furthest(t, "M", heading, budget, rates, 6.0, through, clearance)
+    assert repr(far) == repr(slow)  # every field, to the last bit
+    assert far == slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-20, 20), st.integers(-20, 20), facing,
+       st.one_of(st.sampled_from([0.0, 90.0, 45.0, 180.0]), st.floats(-180, 180)),
+       st.integers(0, 40).map(lambda n: n / 4), st.sampled_from([0.0, 1.0, 0.25]),
+       st.sampled_from(["rectangle", "buffered", "polygon"]))
+def test_casting_only_the_rays_that_may_be_nearest(x: int, y: int, face: float,
+                                                   heading: float, limit: float,
+                                                   clearance: float, kind: str) -> None:
+    # obstacles on the half-inch grid, edges parallel to the move, vertices on its lines
+    mover = Footprint("M", 0, 0, face, 2, 2, 1)
+    shape: Any = shapely.box(x / 2, y / 2, x / 2 + 2, y / 2 + 1)
+    if kind == "buffered":
+        shape = shapely.buffer(shape, clearance or 1.0)
+    elif kind == "polygon":
+        shape = Polygon([(x / 2, y / 2), (x / 2 + 3, y / 2), (x / 2 + 1, y / 2 + 2)])
+    (dx, dy), _ = bearing_vectors(face + heading)
+    assert _contact_distance(mover.corners, shape, dx, dy, limit) == \
+        _reference_contact_distance(mover.corners, shape, dx, dy, limit)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(list(K)), st.one_of(st.none(), st.fractions(
+    Fraction(1, 10), Fraction(2), max_denominator=100))),
+    st.sets(st.sampled_from(list(K)), max_size=3), st.sampled_from(list(Combine)))
+def test_remembered_rates_are_the_rates(speeds: dict[TerrainKind, Fraction | None],
+                                        kinds: set[TerrainKind], combine: Combine) -> None:
+    # two tables that differ in one rate answer apart: the memo's key is the whole table
+    rates = RateTable(speeds=speeds, combine=combine, masks={K.ROAD: {K.DENSE_WOODS}})
+    other = RateTable(speeds={**speeds, K.SWAMP: Fraction(1, 7)}, combine=combine,
+                      masks={K.ROAD: {K.DENSE_WOODS}})
+    for table_, given_speeds in ((rates, speeds), (other, {**speeds, K.SWAMP: Fraction(1, 7)})):
+        for kind in K:
+            assert table_.rate(kind) == given_speeds.get(kind, Fraction(1))
+        counted = [k for k in kinds if not (K.ROAD in kinds and k is K.DENSE_WOODS)]
+        listed = [given_speeds.get(k, Fraction(1)) for k in counted]
+        if any(r is None for r in listed):
+            expected = None
+        elif combine is Combine.SLOWEST:
+            expected = min(listed, default=Fraction(1))
+        else:
+            expected = math.prod(listed, start=Fraction(1))
+        assert table_.speed(frozenset(kinds)) == expected
+    assert rates.passage(K.FENCE, PassageKind.CROSS) == CrossingCost()
+    assert WILL_CO_FOOT.passage(K.FENCE, PassageKind.CROSS) == CrossingCost(share=Fraction(1, 2))

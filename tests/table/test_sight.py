@@ -8,6 +8,7 @@ import math
 import attrs
 import numpy as np
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely import affinity
@@ -377,3 +378,22 @@ def test_sifting_candidates_by_bounding_circles_changes_no_answer(
             answers.append([_fields(s) for s in sightings(fresh, chosen, rules=DEEP)]
                            + [_fields(s) for s in sightings(fresh, chosen)])
     assert answers[0] == answers[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(layouts())
+def test_woods_along_each_line_are_its_length_inside_each_kind(units: list[Footprint]) -> None:
+    # to the last bit: light woods then dense woods, the length of the line of fire inside
+    # all woods of that kind, for every pair asked at once (kinds it does not enter left out)
+    for features in (COVERED, TERRAIN, TERRAIN[1:]):  # both kinds, dense only, none
+        table = Table(200, 200, features=features, footprints=units)
+        every = enemy_pairs(table)
+        for s in sightings(table, every):
+            expected = []
+            for kind in (TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS):
+                union = table.terrain.union(kind)
+                if union is not None:
+                    inside = float(shapely.length(shapely.intersection(s.line, union)))
+                    if inside > 0:
+                        expected.append((kind, inside))
+            assert s.woods == tuple(expected)

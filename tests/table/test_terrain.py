@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import Feature, Table, TerrainKind, terrain_kind
+from smoothbore.table.terrain import TerrainIndex
 
 
 def test_kinds_are_read_from_the_texts_words() -> None:
@@ -70,6 +72,39 @@ def test_hill_levels() -> None:
     assert table.level_at(20, 20) == 2
     assert table.level_at(12, 20) == 1
     assert table.level_at(1, 1) == 0
+
+
+def test_levels_of_many_points_are_each_points_level() -> None:
+    # levels_at answers for an array of points at once (few hits in plain Python, many with
+    # numpy): each is level_at of that point; woods and a table without hills are level
+    hill = Feature.rectangle("h", "gentle hill", 20, 20, 20, 20)
+    top = Feature.rectangle("top", "steep hill", 20, 20, 4, 4, level=2)
+    other = Feature.rectangle("o", "steep hill", 14, 14, 8, 8, level=3)
+    woods = Feature.rectangle("w", "light woods", 20, 20, 30, 30)
+    table = Table(40, 40, features=(woods, hill, top, other))
+    points = np.array([(x, y) for x in range(0, 41, 2) for y in range(0, 41, 3)], dtype=float)
+    for chosen in (points[:3], points[100:104], points):  # few hits, then many
+        assert table.terrain.levels_at(chosen).tolist() == [
+            table.level_at(x, y) for x, y in chosen]
+    assert sorted(set(table.terrain.levels_at(points).tolist())) == [0, 1, 2, 3]
+    flat = Table(40, 40, features=(woods,))
+    assert flat.terrain.levels_at(points).tolist() == [0] * len(points)
+
+
+def test_kinds_at_a_point_remembered_are_those_worked_out_afresh() -> None:
+    # the kinds at each point are remembered on the ground: asked again (in another order,
+    # and at points sharing an x or a y) they are those of a ground that remembers nothing
+    river = Feature("r", "river", line=((0, 10), (40, 10)), width=6)
+    ford = Feature.rectangle("ford", "ford", 20, 10, 4, 8)
+    woods = Feature.rectangle("w", "dense woods", 10, 25, 12, 10, facing=30)
+    features = (river, ford, woods)
+    table = Table(40, 40, features=features)
+    points = [(float(x), float(y)) for x in range(0, 41, 3) for y in range(0, 41, 2)]
+    first = [table.terrain.kinds_at(x, y) for x, y in points]
+    again = [table.terrain.kinds_at(x, y) for x, y in reversed(points)][::-1]
+    fresh = [TerrainIndex(features).kinds_at(x, y) for x, y in points]
+    assert first == again == fresh
+    assert len(set(first)) == 4  # nothing, river, ford, woods
 
 
 def test_scaling_a_feature() -> None:

@@ -203,16 +203,14 @@ def _shares(table: Table, rows: npt.NDArray[np.intp]) -> list[tuple[tuple[Terrai
         return [()] * len(rows)
     unions = np.empty(len(kinds), dtype=object)
     unions[:] = [union for _, union in kinds]
-    # every kind against every unit in one question (the unions are prepared)
-    meets = shapely.intersects(unions[:, np.newaxis], shapes[np.newaxis, :])
-    for (kind, union), row in zip(kinds, meets, strict=True):
-        hit = np.flatnonzero(row)
-        if not len(hit):
-            continue
-        common = shapely.area(shapely.intersection(shapes[hit], union))
-        for i, a in zip(hit, common, strict=True):
+    # every kind against every unit in one question (the unions are prepared), then the
+    # ground each unit shares with each kind it meets, kind by kind, in one question too
+    k, i = shapely.intersects(unions[:, np.newaxis], shapes[np.newaxis, :]).nonzero()
+    if len(k):
+        common = shapely.area(shapely.intersection(shapes[i], unions[k]))
+        for kind, unit, a in zip(k.tolist(), i.tolist(), common, strict=True):
             if a > 0:
-                found[i].append((kind, min(1.0, float(a / areas[i]))))
+                found[unit].append((kinds[kind][0], min(1.0, float(a / areas[unit]))))
     return [tuple(items) for items in found]
 
 

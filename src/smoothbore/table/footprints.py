@@ -189,11 +189,6 @@ class Footprint:
         return np.array([(x - wx + hx, y - wy + hy), (x + wx + hx, y + wy + hy),
                          (x + wx - hx, y + wy - hy), (x - wx - hx, y - wy - hy)])
 
-    def _points(self, local: FloatArray) -> FloatArray:
-        (fx, fy), (rx, ry) = self.frame
-        u, v = local[..., 0], local[..., 1]
-        return np.stack([self.x + u * rx + v * fx, self.y + u * ry + v * fy], axis=-1)
-
     @functools.cached_property
     def base_corners(self) -> FloatArray:
         """Every base's corners in table coordinates, shape (bases, 4, 2), front rank and
@@ -203,20 +198,26 @@ class Footprint:
         if self.formation is Formation.BUILDING:
             return self.corners[np.newaxis]
         steps = np.arange(self.bases, dtype=float)
-        if self.formation.side_by_side:
+        left: FloatArray | float
+        front: FloatArray | float
+        if self.formation.side_by_side:  # files side by side, or ranks one behind another
             left = -w + steps * (fw + gap)
-            right = left + fw
-            front = np.full_like(left, h)
-            rear = front - fd
+            front = h
         else:
             front = h - steps * (fd + gap)
-            rear = front - fd
-            left = np.full_like(front, -w)
-            right = left + fw
-        local = np.stack(
-            [np.stack([left, front], -1), np.stack([right, front], -1),
-             np.stack([right, rear], -1), np.stack([left, rear], -1)], axis=1)
-        return self._points(local)
+            left = -w
+        right, rear = left + fw, front - fd
+        (fx, fy), (rx, ry) = self.frame
+        us = np.empty((self.bases, 4))
+        us[:, 0] = us[:, 3] = left
+        us[:, 1] = us[:, 2] = right
+        vs = np.empty((self.bases, 4))
+        vs[:, 0] = vs[:, 1] = front
+        vs[:, 2] = vs[:, 3] = rear
+        found = np.empty((self.bases, 4, 2))
+        found[..., 0] = self.x + us * rx + vs * fx
+        found[..., 1] = self.y + us * ry + vs * fy
+        return found
 
     # -- shapes ------------------------------------------------------------------------------
 
@@ -231,7 +232,9 @@ class Footprint:
         stand apart (skirmishers); ranges and contacts are measured to this."""
         if self.gap == 0 or self.bases == 1 or self.formation is Formation.BUILDING:
             return self.outline
-        return MultiPolygon([Polygon(c) for c in self.base_corners])
+        # every base at once (one Shapely call, not a Polygon built per base)
+        bases = cast(npt.NDArray[np.object_], shapely.polygons(self.base_corners))
+        return cast(MultiPolygon, shapely.multipolygons(bases))
 
     def base_shapes(self) -> tuple[Polygon, ...]:
         """Each base as a polygon."""

@@ -228,28 +228,51 @@ class Layout:
     def inner_of(self, rows: IntArray) -> Geometries:
         """The shapes of these rows shrunk by a hair, prepared: a line or cone that meets
         these crosses the unit rather than grazing its edge (Shapely's plain test instead of
-        relate). Each is made on first use."""
+        relate). Each is made on first use, once for each footprint and hair on this ground
+        (``TerrainIndex.remember``): a unit that has not moved keeps its shape."""
         made, done = self._inner
-        need = np.unique(rows[~done[rows]])
-        if len(need):
+        if not _every(done[rows]):
+            terrain = self._terrain
             hair = INNER * (1.0 + float(np.abs(self.centre).max(initial=1.0)))
-            shrunk = vec.polygons(_corners(
-                self.centre[need], self.fwd[need], self.right[need],
-                np.maximum(self.half_w[need] - hair, hair / 2),
-                np.maximum(self.half_l[need] - hair, hair / 2)))
-            for j in np.flatnonzero(np.isin(need, self._apart)).tolist():
-                shrunk[j] = shapely.buffer(self.shapes[need[j]], -hair, join_style="mitre")
-            shapely.prepare(shrunk)
-            made[need] = shrunk
-            done[need] = True
+            keys = {r: (_INNER, self.footprints[r], hair)
+                    for r in rows.tolist() if not done[r]}
+            new = []
+            for r, key in keys.items():
+                known = terrain.recalled(key)
+                if known is None:
+                    new.append(r)
+                else:
+                    made[r] = known
+            if new:
+                need = np.array(sorted(new), dtype=np.intp)
+                shrunk = vec.polygons(_corners(
+                    self.centre[need], self.fwd[need], self.right[need],
+                    np.maximum(self.half_w[need] - hair, hair / 2),
+                    np.maximum(self.half_l[need] - hair, hair / 2)))
+                for j in np.flatnonzero(np.isin(need, self._apart)).tolist():
+                    shrunk[j] = shapely.buffer(self.shapes[need[j]], -hair, join_style="mitre")
+                shapely.prepare(shrunk)
+                made[need] = shrunk
+                for r, shape in zip(need.tolist(), shrunk, strict=True):
+                    terrain.remember(keys[r], shape)
+            done[list(keys)] = True
         found: Geometries = made[rows]
         return found
 
     @functools.cached_property
     def levels(self) -> IntArray:
-        """The ground's height at each unit's centre."""
-        found: IntArray = self._terrain.levels_at(self.centre)
-        return found
+        """The ground's height at each unit's centre (once for each centre on this ground,
+        ``TerrainIndex.remember``)."""
+        terrain = self._terrain
+        keys = [(_LEVEL, f.x, f.y) for f in self.footprints]
+        known: list[int | None] = [terrain.recalled(key) for key in keys]
+        new = [i for i, level in enumerate(known) if level is None]
+        if new:
+            for i, level in zip(new, terrain.levels_at(self.centre[new]).tolist(),
+                                strict=True):
+                known[i] = level
+                terrain.remember(keys[i], level)
+        return np.array(known, dtype=np.intp).reshape(len(keys))
 
     def rows(self, unit_ids: Sequence[str]) -> IntArray:
         """The rows of these units."""
@@ -272,6 +295,11 @@ class Layout:
         return (np.einsum("ij,ij->i", d, self.right[rows]),
                 np.einsum("ij,ij->i", d, self.fwd[rows]))
 
+
+_INNER, _LEVEL = "layout: shape shrunk by a hair", "layout: ground level"
+"""Keys of what a layout remembers on the ground, per footprint."""
+_every = np.logical_and.reduce
+"""Whether all of a boolean array holds (the ufunc: fewer Python wrappers than ``all``)."""
 
 _SIGNS = np.array([[-1.0, 1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
 """Front left, front right, rear right, rear left: the signs of (across, deep)."""

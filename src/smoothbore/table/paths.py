@@ -11,11 +11,12 @@ rules that slow the whole unit when any of it enters difficult ground."""
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -235,11 +236,11 @@ class RateTable:
 
     def rate(self, kind: TerrainKind) -> Rate:
         """The share of normal speed in ``kind`` (None: impassable)."""
-        return dict(self.speeds).get(kind, Fraction(1))
+        return _lookups(self)[0].get(kind, _FULL_SPEED)
 
     def passage(self, kind: TerrainKind, event: PassageKind) -> CrossingCost | None:
         """The price of a passage (no price: CrossingCost(); None: impassable)."""
-        return dict(self.passages).get((kind, event), CrossingCost())
+        return _lookups(self)[1].get((kind, event), _FREE)
 
     def counted(self, kinds: frozenset[TerrainKind]) -> frozenset[TerrainKind]:
         """The kinds that count where these are (after masks)."""
@@ -250,6 +251,9 @@ class RateTable:
 
     def speed(self, kinds: frozenset[TerrainKind]) -> Rate:
         """The share of normal speed where these kinds are (None: impassable)."""
+        return _speed(self, kinds)
+
+    def _speed(self, kinds: frozenset[TerrainKind]) -> Rate:
         rates = [self.rate(k) for k in self.counted(kinds)]
         if any(r is None for r in rates):
             return None
@@ -292,6 +296,26 @@ class RateTable:
         return total
 
 
+_FULL_SPEED = Fraction(1)
+_FREE = CrossingCost()
+
+
+@functools.lru_cache(maxsize=256)
+def _lookups(rates: RateTable) -> tuple[dict[TerrainKind, Rate],
+                                        dict[tuple[TerrainKind, PassageKind],
+                                             CrossingCost | None], Fraction]:
+    """A rate table's speeds and passages by key, and its fastest speed (worked out once per
+    rate table: a mover's table is asked again and again)."""
+    fastest = max([_FULL_SPEED] + [r for _, r in rates.speeds if r is not None])
+    return dict(rates.speeds), dict(rates.passages), fastest
+
+
+@functools.lru_cache(maxsize=1024)
+def _speed(rates: RateTable, kinds: frozenset[TerrainKind]) -> Rate:
+    """``RateTable.speed`` (remembered per rate table and kinds of ground)."""
+    return rates._speed(kinds)
+
+
 def _share(share: Fraction, full_move: float | None) -> float:
     if not share:
         return 0.0
@@ -308,6 +332,69 @@ def _point(value: Any, field: str) -> Point:
     if not (isinstance(value, tuple | list) and len(value) == 2):
         raise InvalidValueError(field, value, "an (x, y) point")
     return (check_number(f"{field}[0]", value[0]), check_number(f"{field}[1]", value[1]))
+
+
+IntArray = npt.NDArray[np.intp]
+
+
+@attrs.frozen(eq=False)
+class _Near:
+    """The areas, lines and other units (rows of the terrain's and the layout's arrays, in
+    their trees' order) whose boxes meet the box round a move: nothing else can be touched.
+    None: not asked (anything may be)."""
+
+    area_rows: IntArray | None
+    line_rows: IntArray | None
+    unit_rows: IntArray | None
+
+    @property
+    def areas(self) -> bool:
+        """Whether some area may be touched."""
+        return self.area_rows is None or len(self.area_rows) > 0
+
+    @property
+    def lines(self) -> bool:
+        """Whether some line may be touched."""
+        return self.line_rows is None or len(self.line_rows) > 0
+
+    @property
+    def units(self) -> bool:
+        """Whether some other unit may be touched."""
+        return self.unit_rows is None or len(self.unit_rows) > 0
+
+
+_ANYTHING = _Near(None, None, None)
+
+
+def _near(table: Table, footprint: Footprint, path: Sequence[Point]) -> _Near:
+    """What lies in a box round every place of the footprint on the way, widened against
+    rounding: a bounding-box question to each tree, no exact geometry."""
+    terrain, layout = table.terrain, table.layout
+    x0, y0, x1, y1 = footprint.bounds
+    ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    pad = _EPS * (1.0 + ex + ey + max(map(abs, xs)) + max(map(abs, ys)))
+    box = shapely.box(min(xs) - ex - pad, min(ys) - ey - pad, max(xs) + ex + pad,
+                      max(ys) + ey + pad)
+    units = layout.tree.query(box)
+    own = footprint.unit_id
+    others = units[np.fromiter((layout.footprints[u].unit_id != own for u in units), bool,
+                               len(units))]
+    return _Near(terrain.area_tree.query(box) if len(terrain.areas) else _NONE,
+                 terrain.line_tree.query(box) if len(terrain.lines) else _NONE, others)
+
+
+def _meeting(tree: shapely.STRtree, geoms: Any, rows: IntArray | None,
+             geometry: BaseGeometry) -> IntArray:
+    """The rows of ``geoms`` that ``geometry`` intersects, in the tree's order: of ``rows``
+    (those whose boxes meet a box holding ``geometry``) when known, else asking the tree."""
+    if rows is None:
+        found: IntArray = tree.query(geometry, predicate="intersects")
+        return found
+    if not len(rows):
+        return rows
+    meeting: IntArray = rows[shapely.intersects(geometry, geoms[rows])]
+    return meeting
 
 
 def route(table: Table, unit_id: str, *points: Point) -> Route:
@@ -342,31 +429,40 @@ def _path(footprint: Footprint, points: tuple[Point, ...]) -> tuple[Point, ...]:
 
 
 def _route(table: Table, footprint: Footprint, path: tuple[Point, ...], *, quick: bool,
-           near: _Near | None = None) -> Route:
+           near: _Near | None = None,
+           found: tuple[tuple[Leg, ...], tuple[Passage, ...]] | None = None) -> Route:
     """The route along ``path``; ``quick``: taking the shortcuts for open ground, ``near``
-    (what lies round the move, or round a longer move on the same line) when known."""
+    (what lies round the move, or round a longer move on the same line) when known,
+    ``found``: its legs and passages when known (``_legs``)."""
     if near is None:
         near = _near(table, footprint, path) if quick else _ANYTHING
+    legs, passages = found or _legs(table, path, quick=quick, near=near)
+    end = footprint.moved_to(*path[-1])
+    swept, crossed = _sweep(table, footprint, path, near)
+    dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
+    (fx, fy), _ = footprint.frame
+    retiring = dx * fx + dy * fy < -_EPS * max(1.0, math.hypot(dx, dy))
+    return Route(footprint.unit_id, path, legs, passages, swept, crossed, retiring, end,
+                 table.holds(end))
+
+
+def _legs(table: Table, path: tuple[Point, ...], *, quick: bool,
+          near: _Near) -> tuple[tuple[Leg, ...], tuple[Passage, ...]]:
+    """The legs along ``path`` and the passages, in order along it."""
     legs: list[Leg] = []
     passages: list[Passage] = []
     along = 0.0
     inside: tuple[str, ...] | None = None
     for a, b in itertools.pairwise(path):
         if near.areas or near.lines or not math.dist(a, b) > _EPS:
-            seg_legs, seg_passages, inside = _segment(table, a, b, along, inside, quick=quick)
+            seg_legs, seg_passages, inside = _segment(table, a, b, along, inside, quick=quick,
+                                                      near=near)
         else:  # the box round the move holds the centre's path: it meets nothing
             seg_legs, seg_passages, inside = _open_segment(table, a, b, along, inside)
         legs.extend(seg_legs)
         passages.extend(seg_passages)
         along += math.dist(a, b)
-    end = footprint.moved_to(*path[-1])
-    swept, crossed = _sweep(table, footprint, path, near)
-    dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
-    (fx, fy), _ = footprint.frame
-    retiring = dx * fx + dy * fy < -_EPS * max(1.0, math.hypot(dx, dy))
-    return Route(footprint.unit_id, path, tuple(legs),
-                 tuple(sorted(passages, key=lambda p: p.at)), swept, crossed, retiring, end,
-                 table.holds(end))
+    return tuple(legs), tuple(sorted(passages, key=lambda p: p.at))
 
 
 def retire(table: Table, unit_id: str, distance: float) -> Route:
@@ -377,26 +473,29 @@ def retire(table: Table, unit_id: str, distance: float) -> Route:
 
 
 def _segment(table: Table, a: Point, b: Point, along: float,
-             before: tuple[str, ...] | None, *,
-             quick: bool) -> tuple[list[Leg], list[Passage], tuple[str, ...]]:
+             before: tuple[str, ...] | None, *, quick: bool,
+             near: _Near = _ANYTHING) -> tuple[list[Leg], list[Passage], tuple[str, ...]]:
     """The legs and passages of one straight stretch, and the areas it ends in (``quick``:
-    one open leg at once when it meets no area and no line)."""
+    one open leg at once when it meets no area and no line; ``near``: what lies round it)."""
     terrain = table.terrain
     length = math.dist(a, b)
     segment = LineString([a, b])
     ts = [0.0, 1.0]
-    candidates = terrain.area_tree.query(segment, predicate="intersects") if len(
+    candidates = _meeting(terrain.area_tree, terrain.areas, near.area_rows, segment) if len(
         terrain.areas) else _NONE
-    hits = terrain.line_tree.query(segment, predicate="intersects") if length > 0 and len(
-        terrain.lines) else _NONE
+    hits = _meeting(terrain.line_tree, terrain.lines, near.line_rows, segment) if (
+        length > 0 and len(terrain.lines)) else _NONE
     if quick and length > _EPS and not len(candidates) and not len(hits):
         return _open_segment(table, a, b, along, before)
     areas = terrain.areas[candidates]
     if length > 0 and len(candidates):
-        meet = shapely.intersection(segment, shapely.boundary(areas))
-        coords = shapely.get_coordinates(meet)
-        if len(coords):
-            ts.extend(_along(a, b, coords, length))
+        rings = shapely.boundary(areas)
+        crossing = shapely.intersects(segment, rings)  # not those it lies wholly inside
+        if crossing.any():
+            meet = shapely.intersection(segment, rings[crossing])
+            coords = shapely.get_coordinates(meet)
+            if len(coords):
+                ts.extend(_along(a, b, coords, length))
     ts = _merge(sorted(t for t in ts if -_EPS <= t <= 1 + _EPS))
     pieces: list[tuple[float, float, tuple[str, ...]]] = []
     if len(ts) == 1:
@@ -404,12 +503,12 @@ def _segment(table: Table, a: Point, b: Point, along: float,
     mids = np.array([(ts[i] + ts[i + 1]) / 2 for i in range(len(ts) - 1)])
     xs = a[0] + (b[0] - a[0]) * mids
     ys = a[1] + (b[1] - a[1]) * mids
-    member = np.zeros((len(candidates), len(mids)), dtype=bool)
-    for row, geometry in enumerate(areas):
-        member[row] = shapely.intersects_xy(geometry, xs, ys)
-    features = [terrain.area_features[k] for k in candidates]
+    member = shapely.intersects_xy(areas[:, np.newaxis], xs[np.newaxis, :],
+                                   ys[np.newaxis, :]).T.tolist()
+    names = [terrain.area_features[k].feature_id for k in candidates]
     for i in range(len(mids)):
-        ids = tuple(sorted(features[r].feature_id for r in np.flatnonzero(member[:, i])))
+        ids = tuple(sorted(name for name, inside in zip(names, member[i], strict=True)
+                           if inside))
         if pieces and pieces[-1][2] == ids:
             pieces[-1] = (pieces[-1][0], ts[i + 1], ids)
         else:
@@ -426,7 +525,8 @@ def _segment(table: Table, a: Point, b: Point, along: float,
             legs.append(Leg(start, end, float((t1 - t0) * length), kinds, ids))
         passages.extend(_edges(by_id, previous, ids, float(along + t0 * length)))
         previous = ids
-    passages.extend(_crossings(table, segment, hits, a, b, length, along))
+    if len(hits):
+        passages.extend(_crossings(table, segment, hits, a, b, length, along))
     return legs, passages, previous
 
 
@@ -503,35 +603,6 @@ def _crossings(table: Table, segment: LineString, hits: npt.NDArray[np.intp], a:
     return found
 
 
-@attrs.frozen
-class _Near:
-    """Whether any area, line or other unit lies in the box round a move (no: it touches
-    none of them)."""
-
-    areas: bool
-    lines: bool
-    units: bool
-
-
-_ANYTHING = _Near(True, True, True)
-
-
-def _near(table: Table, footprint: Footprint, path: Sequence[Point]) -> _Near:
-    """What lies in a box round every place of the footprint on the way, widened against
-    rounding: a bounding-box question to each tree, no exact geometry."""
-    terrain, layout = table.terrain, table.layout
-    x0, y0, x1, y1 = footprint.bounds
-    ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
-    xs, ys = [p[0] for p in path], [p[1] for p in path]
-    pad = _EPS * (1.0 + ex + ey + max(map(abs, xs)) + max(map(abs, ys)))
-    box = shapely.box(min(xs) - ex - pad, min(ys) - ey - pad, max(xs) + ex + pad,
-                      max(ys) + ey + pad)
-    return _Near(
-        bool(len(terrain.areas)) and len(terrain.area_tree.query(box)) > 0,
-        bool(len(terrain.lines)) and len(terrain.line_tree.query(box)) > 0,
-        any(layout.footprints[u].unit_id != footprint.unit_id for u in layout.tree.query(box)))
-
-
 def _sweep(table: Table, footprint: Footprint, path: Sequence[Point],
            near: _Near) -> tuple[frozenset[TerrainKind], tuple[str, ...]]:
     """The kinds of ground and the other units the footprint touches on its way (``near``:
@@ -539,10 +610,10 @@ def _sweep(table: Table, footprint: Footprint, path: Sequence[Point],
     if not (near.areas or near.lines or near.units):
         return frozenset(), ()
     terrain, layout = table.terrain, table.layout
-    kinds_in = ((near.areas and bool(terrain.area_features), terrain.area_features,
-                 terrain.area_tree, terrain.areas),
-                (near.lines and bool(terrain.crossed_features), terrain.crossed_features,
-                 terrain.line_tree, terrain.lines))
+    kinds_in = ((near.areas and bool(terrain.area_features), near.area_rows,
+                 terrain.area_features, terrain.area_tree, terrain.areas),
+                (near.lines and bool(terrain.crossed_features), near.line_rows,
+                 terrain.crossed_features, terrain.line_tree, terrain.lines))
     corners = footprint.corners - (footprint.x, footprint.y)
     placed = [corners + p for p in path]
     # a convex outline moved in a straight line sweeps the hull of where it starts and ends
@@ -550,17 +621,21 @@ def _sweep(table: Table, footprint: Footprint, path: Sequence[Point],
                         for a, b in itertools.pairwise(placed)]
     swept = hulls[0] if len(hulls) == 1 else shapely.union_all(hulls)
     kinds: set[TerrainKind] = set()
-    for wanted, features, tree, geoms in kinds_in:
+    for wanted, rows, features, tree, geoms in kinds_in:
         if wanted:
-            found = tree.query(swept, predicate="intersects")
+            # what the swept area's interior meets also meets its box: ``rows`` holds it
+            found = tree.query(swept, predicate="intersects") if rows is None else rows
             if len(found):
                 inside = shapely.relate_pattern(swept, geoms[found], "T********")
                 kinds.update(features[k].kind for k in found[inside])
     units: list[str] = []
     if near.units:
-        found = layout.tree.query(swept, predicate="intersects")
-        found = found[np.array([layout.footprints[u].unit_id != footprint.unit_id
-                                for u in found], dtype=bool)]
+        if near.unit_rows is None:
+            found = layout.tree.query(swept, predicate="intersects")
+            found = found[np.array([layout.footprints[u].unit_id != footprint.unit_id
+                                    for u in found], dtype=bool)]
+        else:
+            found = near.unit_rows
         if len(found):
             inside = shapely.relate_pattern(swept, layout.shapes[found], "T********")
             units = [layout.footprints[u].unit_id for u in found[inside]]
@@ -599,7 +674,7 @@ def furthest(table: Table, unit_id: str, heading: float, budget: float, rates: R
     footprint = table.footprint(unit_id)
     (dx, dy), _ = bearing_vectors(footprint.facing + heading)
     limit, why = _edge_limit(table, footprint, dx, dy), "table edge"
-    fastest = max([Fraction(1)] + [r for _, r in rates.speeds if r is not None])
+    fastest = _lookups(rates)[2]
     if budget * float(fastest) < limit:  # nothing beyond this can be paid for
         limit, why = budget * float(fastest), "allowance"
     block, what = _first_contact(table, footprint, dx, dy, limit, rates, set(through),
@@ -608,14 +683,15 @@ def furthest(table: Table, unit_id: str, heading: float, budget: float, rates: R
         limit, why = block, what
     path = _path(footprint, ((footprint.x + dx * limit, footprint.y + dy * limit),))
     near = _near(table, footprint, path)
-    ray = _route(table, footprint, path, quick=True, near=near)
+    ray = _legs(table, path, quick=True, near=near)
     go, spent, reason = _walk(ray, rates, table, budget, full_move)
     if go < limit - _EPS or reason != "allowance":
         limit, why = go, reason
     point = (footprint.x + dx * limit, footprint.y + dy * limit)
     # a shorter move on the ray lies in the ray's box: what is near it is near the ray
     final = _route(table, footprint, _path(footprint, (point,)), quick=True, near=near) if (
-        0 < limit < ray.length - _EPS) else ray
+        0 < limit < sum(leg.length for leg in ray[0]) - _EPS) else _route(
+            table, footprint, path, quick=True, near=near, found=ray)
     return Destination(normal_degrees(heading), point, limit, spent if limit > 0 else 0.0, why,
                        final)
 
@@ -640,33 +716,57 @@ def _first_contact(table: Table, footprint: Footprint, dx: float, dy: float, lim
                    clearance: float) -> tuple[float, str]:
     """How far the footprint goes along (dx, dy) before touching another unit or an area
     it cannot enter (inf: nothing within ``limit``), and what it touches."""
-    outline = footprint.outline
     corners = footprint.corners
-    swept = shapely.convex_hull(shapely.multipoints(
-        np.concatenate((corners, np.add(corners, (dx * limit, dy * limit))))))
-    obstacles: list[tuple[str, BaseGeometry]] = []
+    places = np.concatenate((corners, np.add(corners, (dx * limit, dy * limit))))
+    # the box round the sweep first (the swept hull's own box): most moves meet nothing
+    x0, y0 = (float(v) for v in places.min(axis=0))
+    x1, y1 = (float(v) for v in places.max(axis=0))
+    pad = clearance * (1.0 + 1e-6) + _EPS * (1.0 + abs(x0) + abs(y0) + abs(x1) + abs(y1)) if (
+        clearance) else 0.0  # enemies kept off: the sweep widened by ``clearance``
     layout = table.layout
-    enemies = set(table.enemies_of(footprint.unit_id))
-    reached = shapely.buffer(swept, clearance) if clearance else swept  # enemies kept off
-    for u in layout.tree.query(reached, predicate="intersects"):
-        other = layout.footprints[u]
-        if other.unit_id == footprint.unit_id or other.unit_id in through:
-            continue
-        shape = layout.shapes[u]
-        if clearance and other.unit_id in enemies:
-            shape = shapely.buffer(shape, clearance)
-        obstacles.append((other.unit_id, shape))
+    own = footprint.unit_id
+    rows = layout.tree.query(shapely.box(x0 - pad, y0 - pad, x1 + pad, y1 + pad))
+    rows = rows[np.fromiter((layout.footprints[u].unit_id != own
+                             and layout.footprints[u].unit_id not in through for u in rows),
+                            bool, len(rows))]
+    swept: BaseGeometry | None = None
+    if len(rows):  # what the (widened) sweep meets lies in that box: the same rows, in order
+        swept = cast(BaseGeometry, shapely.convex_hull(shapely.multipoints(places)))
+        reached = shapely.buffer(swept, clearance) if clearance else swept
+        rows = rows[shapely.intersects(reached, layout.shapes[rows])]
+    names = [layout.footprints[u].unit_id for u in rows]
+    shapes = list(layout.shapes[rows])
+    if clearance and names:
+        enemies = set(table.enemies_of(own))
+        widened = [i for i, name in enumerate(names) if name in enemies]
+        if widened:
+            for i, shape in zip(widened, shapely.buffer(
+                    np.array([shapes[i] for i in widened], dtype=object), clearance),
+                    strict=True):
+                shapes[i] = shape
     terrain = table.terrain
-    for k in terrain.area_tree.query(swept, predicate="intersects") if len(terrain.areas) else ():
-        feature = terrain.area_features[k]
-        if rates.rate(feature.kind) is None and not (
-                feature.kind in _WATER and _dry_here(table, feature)):
-            obstacles.append((feature.feature_id, feature.area))
+    if len(terrain.areas) and any(rates.rate(f.kind) is None for f in terrain.area_features):
+        found = terrain.area_tree.query(shapely.box(x0, y0, x1, y1))
+        found = found[np.fromiter(
+            (rates.rate(terrain.area_features[k].kind) is None and not (
+                terrain.area_features[k].kind in _WATER
+                and _dry_here(table, terrain.area_features[k])) for k in found),
+            bool, len(found))]
+        if len(found):
+            if swept is None:
+                swept = cast(BaseGeometry, shapely.convex_hull(shapely.multipoints(places)))
+            for k in found[shapely.intersects(swept, terrain.areas[found])]:
+                names.append(terrain.area_features[k].feature_id)
+                shapes.append(terrain.area_features[k].area)
     best, what = math.inf, ""
-    corners = footprint.corners
-    for name, shape in obstacles:
-        if shapely.relate_pattern(outline, shape, "T********"):
-            continue  # already overlapping at the start: moving off it is allowed
+    if not names:
+        return best, what
+    # already overlapping at the start: moving off it is allowed
+    overlapping = shapely.relate_pattern(footprint.outline, np.array(shapes, dtype=object),
+                                         "T********")
+    for name, shape, start in zip(names, shapes, overlapping, strict=True):
+        if start:
+            continue
         t = _contact_distance(corners, shape, dx, dy, limit)
         if t < best:
             best, what = t, name
@@ -687,36 +787,91 @@ def _contact_distance(corners: npt.NDArray[np.float64], shape: BaseGeometry, dx:
                       dy: float, limit: float) -> float:
     """How far a convex outline (its corners) moves along (dx, dy) before it touches
     ``shape`` (inf: not within ``limit``): the nearest hit of rays from the outline's
-    corners forward onto the shape and from the shape's vertices back onto the outline."""
+    corners forward onto the shape and from the shape's vertices back onto the outline.
+    Only the rays that may give the nearest hit within ``limit`` are cast (``_worth_casting``);
+    the distance is Shapely's hit on them."""
     reach = limit + 1.0
     best = math.inf
-    rays = shapely.linestrings(
-        np.stack([corners, corners + np.array([dx, dy]) * reach], axis=1))
-    meet = shapely.intersection(rays, shapely.boundary(shape))
-    coords, which = shapely.get_coordinates(meet, return_index=True)
-    if len(coords):
-        d = (coords[:, 0] - corners[which, 0]) * dx + (coords[:, 1] - corners[which, 1]) * dy
-        best = min(best, float(d.min()))
+    boundary = shapely.boundary(shape)
     vertices = shapely.get_coordinates(shape)
-    polygon = Polygon(corners)
-    back = shapely.linestrings(
-        np.stack([vertices, vertices - np.array([dx, dy]) * reach], axis=1))
-    meet = shapely.intersection(back, polygon.exterior)
-    coords, which = shapely.get_coordinates(meet, return_index=True)
-    if len(coords):
-        d = (vertices[which, 0] - coords[:, 0]) * dx + (vertices[which, 1] - coords[:, 1]) * dy
-        best = min(best, float(d.min()))
+    ring = np.concatenate((corners, corners[:1]))
+    scale = 1.0 + reach + float(np.abs(corners).max()) + float(np.abs(vertices).max(initial=0))
+    direction = np.array([dx, dy])
+    forward, back = _worth_casting(
+        (corners, _segments(boundary)), (vertices, (ring[:-1], ring[1:])), direction, reach,
+        limit, scale)
+    if forward.any():
+        starts = corners[forward]
+        rays = shapely.linestrings(np.stack([starts, starts + direction * reach], axis=1))
+        meet = shapely.intersection(rays, boundary)
+        coords, which = shapely.get_coordinates(meet, return_index=True)
+        if len(coords):
+            d = (coords[:, 0] - starts[which, 0]) * dx + (coords[:, 1] - starts[which, 1]) * dy
+            best = min(best, float(d.min()))
+    if back.any():
+        starts = vertices[back]
+        polygon = Polygon(corners)
+        rays = shapely.linestrings(np.stack([starts, starts - direction * reach], axis=1))
+        meet = shapely.intersection(rays, polygon.exterior)
+        coords, which = shapely.get_coordinates(meet, return_index=True)
+        if len(coords):
+            d = (starts[which, 0] - coords[:, 0]) * dx + (starts[which, 1] - coords[:, 1]) * dy
+            best = min(best, float(d.min()))
     return best if best <= limit else math.inf
 
 
-def _walk(ray: Route, rates: RateTable, table: Table, budget: float,
-          full_move: float | None) -> tuple[float, float, str]:
-    """How far along a straight route the allowance lasts: (distance, cost, what stopped
-    it), stopping before impassable ground or lines and before a passage it cannot pay."""
-    events = sorted(ray.passages, key=lambda p: p.at)
+def _segments(boundary: BaseGeometry) -> tuple[npt.NDArray[np.float64],
+                                               npt.NDArray[np.float64]]:
+    """The straight pieces of a boundary: their starts and ends."""
+    coords, which = shapely.get_coordinates(shapely.get_parts(boundary), return_index=True)
+    same = which[:-1] == which[1:]
+    return coords[:-1][same], coords[1:][same]
+
+
+def _worth_casting(forward: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                   back: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                   direction: npt.NDArray[np.float64], reach: float, limit: float,
+                   scale: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which rays (forward from the first points, back from the second, each ``reach`` long)
+    may give the nearest hit on the other's segments within ``limit``, judged from hits
+    worked out roughly (a few parts in a million of ``scale``: far wider than their error):
+    a ray is cast unless it surely misses, or surely hits only further than some ray surely
+    hits, or further than ``limit``; rays nearly along a segment are always cast."""
+    tol = 1e-6 * scale
+    found = []
+    for (origins, (p, q)), sign in ((forward, 1.0), (back, -1.0)):
+        d = direction * sign
+        e = q - p
+        w = p[np.newaxis, :, :] - origins[:, np.newaxis, :]
+        denom = d[0] * e[:, 1] - d[1] * e[:, 0]
+        length = np.hypot(e[:, 0], e[:, 1])
+        parallel = np.abs(denom) <= 1e-6 * length
+        safe = np.where(parallel, 1.0, denom)
+        t = (w[:, :, 0] * e[:, 1] - w[:, :, 1] * e[:, 0]) / safe
+        u = (w[:, :, 0] * d[1] - w[:, :, 1] * d[0]) / safe
+        maybe = ~parallel & (t >= -tol) & (t <= reach + tol) & (u >= -1e-6) & (u <= 1 + 1e-6)
+        surely = ~parallel & (t >= tol) & (t <= reach - tol) & (u >= 1e-6) & (u <= 1 - 1e-6)
+        # a segment nearly along the ray: cast it unless the segment lies well to one side
+        off_p = w[:, :, 0] * d[1] - w[:, :, 1] * d[0]
+        off_q = off_p + (e[:, 0] * d[1] - e[:, 1] * d[0])[np.newaxis, :]
+        near = (off_p * off_q <= 0) | (np.minimum(np.abs(off_p), np.abs(off_q)) <= tol)
+        found.append((np.where(maybe, t, np.inf), np.where(surely, t, np.inf),
+                      (parallel[np.newaxis, :] & near).any(axis=1)))
+    nearest = min(float(s.min(initial=np.inf)) for _, s, _ in found)
+    cut = min(nearest, limit) + tol
+    ahead, behind = ((m.min(axis=1, initial=np.inf) <= cut) | along for m, _, along in found)
+    return ahead, behind
+
+
+def _walk(ray: tuple[tuple[Leg, ...], tuple[Passage, ...]], rates: RateTable, table: Table,
+          budget: float, full_move: float | None) -> tuple[float, float, str]:
+    """How far along a straight route (its legs and passages in order) the allowance lasts:
+    (distance, cost, what stopped it), stopping before impassable ground or lines and before
+    a passage it cannot pay."""
+    legs, events = ray
     spent, along = 0.0, 0.0
     e = 0
-    for leg in ray.legs:
+    for leg in legs:
         while e < len(events) and events[e].at <= along + _EPS:
             price = rates.passage(events[e].kind, events[e].event)
             if price is None:

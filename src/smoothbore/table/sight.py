@@ -502,17 +502,19 @@ _WOODS = (TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS)
 
 def _woods(terrain: TerrainIndex,
            lines: Geometries) -> list[tuple[tuple[TerrainKind, float], ...]]:
+    kinds = [kind for kind in _WOODS if terrain.union(kind) is not None]
+    if not kinds:  # no woods on the table
+        return [()] * len(lines)
     found: list[list[tuple[TerrainKind, float]]] = [[] for _ in range(len(lines))]
-    for kind in _WOODS:
-        union = terrain.union(kind)
-        if union is None:
-            continue
-        hit = shapely.intersects(union, lines).nonzero()[0]  # the union is prepared
-        if len(hit):
-            lengths = shapely.length(shapely.intersection(lines[hit], union))
-            for i, length in zip(hit, lengths, strict=True):
-                if length > 0:
-                    found[i].append((kind, float(length)))
+    unions = np.empty(len(kinds), dtype=object)
+    unions[:] = [terrain.union(kind) for kind in kinds]
+    # each kind's union (prepared) against every line, then the lengths inside, kind by kind
+    k, i = shapely.intersects(unions[:, np.newaxis], lines[np.newaxis, :]).nonzero()
+    if len(k):
+        lengths = shapely.length(shapely.intersection(lines[i], unions[k]))
+        for kind, line, length in zip(k.tolist(), i.tolist(), lengths.tolist(), strict=True):
+            if length > 0:
+                found[line].append((kinds[kind], length))
     return [tuple(items) for items in found]
 
 

@@ -213,6 +213,7 @@ class TerrainIndex:
     __slots__ = (
         "_blockers",
         "_by_footprint",
+        "_hill_levels",
         "_subsets",
         "area_features",
         "area_tree",
@@ -229,6 +230,9 @@ class TerrainIndex:
         self.area_features = tuple(f for f in features if not f.crossed)
         self.areas = np.array([f.area for f in self.area_features], dtype=object)
         self.area_tree = shapely.STRtree(self.areas)
+        self._hill_levels = np.fromiter(
+            (f.level if f.kind.is_hill else 0 for f in self.area_features), np.intp,
+            len(self.area_features))
         self.crossed_features = tuple(f for f in features if f.crossed)
         self.lines = np.array([f.centre_line for f in self.crossed_features], dtype=object)
         self.line_tree = shapely.STRtree(self.lines)
@@ -273,20 +277,29 @@ class TerrainIndex:
         return self.unions.get(kind)
 
     def kinds_at(self, x: float, y: float) -> frozenset[TerrainKind]:
-        """The kinds of area at a point (fords and bridges hide the river or stream there)."""
-        point = shapely.Point(x, y)
-        hits = self.area_tree.query(point, predicate="intersects")
-        return mask_crossings(frozenset(self.area_features[i].kind for i in hits))
+        """The kinds of area at a point (fords and bridges hide the river or stream there;
+        once for each point on this ground, ``remember``: units that stay put are asked
+        again on every table)."""
+        key = (_KINDS, x, y)
+        found: frozenset[TerrainKind] | None = self._by_footprint.get(key)
+        if found is None:
+            hits = self.area_tree.query(shapely.Point(x, y), predicate="intersects")
+            found = mask_crossings(frozenset(self.area_features[i].kind for i in hits))
+            self.remember(key, found)
+        return found
 
     def levels_at(self, points: Any) -> Any:
         """The ground's height at each of an (n, 2) array of points."""
         points = np.asarray(points, dtype=float).reshape(-1, 2)
         levels = np.zeros(len(points), dtype=np.intp)
-        if len(points) and len(self.areas):
-            hills = np.fromiter((f.level if f.kind.is_hill else 0 for f in self.area_features),
-                                np.intp, len(self.area_features))
+        if len(points) and _any(self._hill_levels):  # no hill: level ground everywhere
             i, k = self.area_tree.query(shapely.points(points), predicate="intersects")
-            np.maximum.at(levels, i, hills[k])
+            if len(i) > _FEW:
+                np.maximum.at(levels, i, self._hill_levels[k])
+            else:  # the same highest level, without the cost of a ufunc's ``at`` call
+                for at, level in zip(i.tolist(), self._hill_levels[k].tolist(), strict=True):
+                    if level > levels[at]:
+                        levels[at] = level
         return levels
 
     def blockers(self, kinds: frozenset[TerrainKind], hills: bool) -> Blockers:
@@ -310,6 +323,11 @@ class TerrainIndex:
 
 
 _HILLS = frozenset({TerrainKind.GENTLE_HILL, TerrainKind.STEEP_HILL})
+_KINDS = "terrain: kinds at a point"
+_any = np.logical_or.reduce
+_FEW = 16
+"""Up to this many (point, hill) hits, the highest level at each point is found in plain
+Python (cheaper than ``np.maximum.at`` on a few)."""
 
 
 class Blockers:
