@@ -3,6 +3,8 @@ sharpshooters, batteries, commanders with units) that the step tests are written
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from smoothbore.boltaction_acw.state import State, new_battle
 from smoothbore.boltaction_acw.units import (
     CONFEDERATE,
@@ -15,7 +17,7 @@ from smoothbore.boltaction_acw.units import (
     UnitType,
     Weapon,
 )
-from smoothbore.core import Scenario
+from smoothbore.core import Deferred, Scenario
 
 SCENARIO = Scenario("a test battle", turn_limit=6)
 INFANTRY = UnitType.INFANTRY
@@ -66,3 +68,17 @@ def sample_battle(seed: int = 0) -> State:
                   with_unit="c5va"),
     )
     return new_battle(units, commanders, seed=seed, scenario=SCENARIO)
+
+
+def expanded(candidates: Iterable[object]) -> list[object]:
+    """A rule's candidates with each ``Deferred`` group replaced by its actions (what
+    ``legal_actions`` tries), checking that no group lists more than its bound."""
+    out: list[object] = []
+    for item in candidates:
+        if isinstance(item, Deferred):
+            actions = item.actions()
+            assert len(actions) <= item.bound
+            out.extend(actions)
+        else:
+            out.append(item)
+    return out

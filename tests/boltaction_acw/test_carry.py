@@ -42,6 +42,8 @@ from smoothbore.boltaction_acw.units import Formation
 from smoothbore.table import Footprint, Table, charges, sightings
 from smoothbore.table import Formation as Layout
 
+from .battle import expanded
+
 
 def _fresh(table: Table) -> Table:
     """The same table with nothing derived from it."""
@@ -236,17 +238,17 @@ def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) ->
         policy = random_policy(seed)
         for _ in range(90):
             table = state.extra.table
-            made = [list(f(state)) for f in rules]
+            made = [expanded(f(state)) for f in rules]
             fresh = state.with_extra(table=_fresh(table))
-            assert made == [list(f(fresh)) for f in rules]
+            assert made == [expanded(f(fresh)) for f in rules]
             kept += len(table.derived(candidate_memo))
             known = situation(state)
             enemies = [e for u in known.ready.values() for e in known.enemies[u.side]]
             if len(enemies) > 2:  # the same table, two enemies locked in melee
                 locked = state.with_extra(melees=(*state.extra.melees, Engaged(
                     enemies[0], enemies[-1], MeleeFacts())))
-                assert [list(f(locked)) for f in rules] == [
-                    list(f(locked.with_extra(table=_fresh(table)))) for f in rules]
+                assert [expanded(f(locked)) for f in rules] == [
+                    expanded(f(locked.with_extra(table=_fresh(table)))) for f in rules]
                 locks += 1
             actions = TURN.legal_actions(state)
             if not actions:

@@ -21,6 +21,8 @@ from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Commander, Rank,
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import CommanderMark, Table
 
+from .battle import expanded
+
 UNITS = (
     Unit("a", "1st Line", UNION, bases=5, brigade="x"),
     Unit("b", "2nd Line", UNION, bases=5, brigade="x"),
@@ -80,7 +82,8 @@ def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
     # the colonel at (2, 2): line a's centre (20, 10) is sqrt(18² + 8²) = 19.7" away, line
     # b's (34.25, 30) sqrt(32.25² + 28²) = 42.7"
     state = battle((2.0, 2.0), (2.0, 3.0))
-    offered = {(m.commander_id, m.unit_id) for m in candidates_move_commander(state)}
+    offered = {(m.commander_id, m.unit_id) for m in expanded(candidates_move_commander(state))
+               if isinstance(m, MoveCommander)}
     assert ("col", "a") in offered and ("col", "b") not in offered
     assert ("gen", "a") in offered and ("gen", "b") not in offered  # 42.1" from (2, 3)
     with pytest.raises(IllegalActionError, match="42.7\" away: a commander moves 24\""):

@@ -124,3 +124,34 @@ def test_the_situation_is_each_states_own() -> None:
     assert fresh.extra == state.extra and hash(fresh.extra) == hash(state.extra)
     assert state.to_json() == fresh.to_json()
 
+
+
+def test_an_army_is_broken_when_half_its_brigades_are_ineffective_or_gone_home() -> None:
+    """``army_broken`` (one pass over the units) agrees with counting, brigade by brigade,
+    those ``ineffective`` or gone home, on every state of random battles where units are
+    lost and rout."""
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw import TURN
+
+    broken = 0
+    for seed in range(4):
+        state = sample_battle(seed)
+        policy = random_policy(seed)
+        for step in range(400):
+            for side in state.sides:
+                brigades = list(dict.fromkeys(u.brigade for u in state.units
+                                              if u.side == side and u.brigade))
+                lost = sum(1 for b in brigades
+                           if b in state.extra.home or ineffective(state, side, b))
+                expected = bool(brigades) and 2 * lost >= len(brigades)
+                assert army_broken(state, side) == expected
+                broken += expected
+            if step == 10:  # a brigade gone home counts as lost whatever its units
+                home = state.with_extra(home=frozenset({"gibbon"}))
+                union = {u.brigade for u in state.units if u.side == UNION and u.brigade}
+                assert army_broken(home, UNION) == (len(union) <= 2)  # 1 of 1 or 2
+            actions = TURN.legal_actions(state)
+            if not actions:
+                break
+            state, _ = TURN.step(state, policy(state, actions))
+    assert broken > 0

@@ -221,3 +221,43 @@ def test_a_router_tests_once_a_turn_and_routs_only_through_friends() -> None:
     tested = state.with_extra(routs=(), routed=frozenset(), tested=frozenset({"u2wi"}))
     error = refusal(tested, RallyFromRout("u2wi"))
     assert error.rule == RULE_ROUT_TESTS and "has tested this turn" in error.why
+
+
+@pytest.mark.parametrize("battle", ["default", "mcphersons-ridge"])
+def test_table_groups_hold_at_most_their_bound_and_waste_few_slots(battle: str) -> None:
+    """On a table each unit's advances and runs, and each commander's joins, come as one
+    ``Deferred`` group: its bound is never less than what it lists, and the empty slots are
+    only those of a closing move not offered (the advances, one per target or none) and the
+    units beyond a commander's ride."""
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw import RULESET
+    from smoothbore.boltaction_acw.steps_orders import (
+        candidates_advance,
+        candidates_move_commander,
+        candidates_run,
+    )
+    from smoothbore.core import Deferred
+
+    make = dict(RULESET.battles())[battle]
+    groups = {"advance": 0, "run": 0, "commander": 0}
+    for seed in range(2):
+        state = make(seed)
+        policy = random_policy(seed)
+        for _ in range(120):
+            for name, rule in (("advance", candidates_advance), ("run", candidates_run),
+                               ("commander", candidates_move_commander)):
+                for group in rule(state):
+                    assert isinstance(group, Deferred)
+                    actions = group.actions()
+                    assert len(actions) <= group.bound
+                    groups[name] += 1
+                    if name == "run":
+                        assert group.bound - len(actions) <= 1
+                    elif name == "advance":
+                        targets = {a.target_id for a in actions if a.move is not None}
+                        assert group.bound - len(actions) in (0, len(targets))
+            actions = TURN.legal_actions(state)
+            if not actions or TURN.is_over(state):
+                break
+            state, _ = TURN.step(state, policy(state, actions))
+    assert min(groups.values()) > 10

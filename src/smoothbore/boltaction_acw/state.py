@@ -103,15 +103,6 @@ BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
 
 
-def brigades_of(units: tuple[Unit, ...], side: str) -> tuple[str, ...]:
-    """The brigades of a side, in order of first appearance."""
-    seen: dict[str, None] = {}
-    for unit in units:
-        if unit.side == side and unit.brigade:
-            seen[unit.brigade] = None
-    return tuple(seen)
-
-
 def group_of(unit: Unit) -> str:
     """The group a unit acts with: its brigade, or itself if independent (The Turn, 1)."""
     return BRIGADE + unit.brigade if unit.brigade else unit.id
@@ -348,8 +339,13 @@ def ineffective(state: State, side: str, brigade: str) -> bool:
 
 def _ineffective(units: tuple[Unit, ...], side: str, brigade: str, options: Options) -> bool:
     members = [u for u in units if u.side == side and u.brigade == brigade]
-    lost = sum(1 for u in members if lost_for_strength(u, options))
-    return bool(members) and 2 * lost >= len(members)
+    return _half_lost(len(members), sum(1 for u in members if lost_for_strength(u, options)))
+
+
+def _half_lost(count: int, lost: int) -> bool:
+    """Whether ``lost`` of ``count`` (units of a brigade, brigades of an army) is 50% or
+    more (Brigade and army strength); never of none."""
+    return count > 0 and 2 * lost >= count
 
 
 def army_broken(state: State, side: str) -> bool:
@@ -359,14 +355,17 @@ def army_broken(state: State, side: str) -> bool:
 
 def broken_armies(state: State) -> frozenset[str]:
     """The sides whose army has lost 50% of its brigades."""
-    units, home, options = state.units, state.extra.home, state.options
-    out = set()
-    for side in state.sides:
-        brigades = brigades_of(units, side)
-        lost = sum(1 for b in brigades if b in home or _ineffective(units, side, b, options))
-        if brigades and 2 * lost >= len(brigades):
-            out.add(side)
-    return frozenset(out)
+    home, options = state.extra.home, state.options
+    tally: dict[str, dict[str, list[int]]] = {side: {} for side in state.sides}
+    for unit in state.units:  # each brigade's units and units lost, in one pass
+        if unit.brigade and unit.side in tally:
+            counts = tally[unit.side].setdefault(unit.brigade, [0, 0])
+            counts[0] += 1
+            counts[1] += lost_for_strength(unit, options)
+    return frozenset(
+        side for side, brigades in tally.items()
+        if _half_lost(len(brigades), sum(1 for brigade, (count, lost) in brigades.items()
+                                         if brigade in home or _half_lost(count, lost))))
 
 
 def with_units(state: State, *units: Unit) -> State:
@@ -457,9 +456,22 @@ def situation(state: State) -> Situation:
 def _work_out(state: State) -> Situation:
     """The situation; what only a group giving orders asks is left empty without one."""
     units, extra, sides = state.units, state.extra, state.sides
-    standing = {u.side for u in units if u.in_the_fight}
+    locked = engaged_ids(state)
+    index: dict[str, Unit] = {}
+    standing: set[str] = set()
+    on_table: dict[str, list[str]] = {s: [] for s in sides}
+    fighting: dict[str, list[str]] = {s: [] for s in sides}
+    for unit in units:  # one pass: the units by id, the sides standing, the enemies
+        index[unit.id] = unit
+        if unit.lost:
+            continue
+        if not unit.routing:
+            standing.add(unit.side)
+        if unit.id not in locked:
+            on_table[unit.side].append(unit.id)
+            if not unit.routing:
+                fighting[unit.side].append(unit.id)
     broken = tuple(side for side in sides if side not in standing)
-    index = {u.id: u for u in units}
     group = extra.group
     if group is None:
         return Situation(broken, index, None, False, False, {},
@@ -468,18 +480,10 @@ def _work_out(state: State) -> Situation:
     side = members[0].side if members else find(state, group).side
     army_test = _army_test_due(state, members)
     acting = not extra.routs and not broken and not army_test
-    locked = engaged_ids(state)
     ready: dict[str, Unit] = {}
     if acting and not _untested(members, extra):
         ready = {u.id: u for u in members
                  if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
-    on_table: dict[str, list[str]] = {s: [] for s in sides}
-    fighting: dict[str, list[str]] = {s: [] for s in sides}
-    for unit in units:
-        if not unit.lost and unit.id not in locked:
-            on_table[unit.side].append(unit.id)
-            if not unit.routing:
-                fighting[unit.side].append(unit.id)
     enemies = {s: tuple(uid for other in sides if other != s for uid in on_table[other])
                for s in sides}
     friends = {s: tuple(ids) for s, ids in fighting.items()}

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import IllegalActionError, Log
+from smoothbore.core import Deferred, IllegalActionError, Log
 from smoothbore.table import MoveTrace, ShotTrace, Table, Trace
 
 from . import movement, situations
@@ -431,7 +431,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
 
 
 # --- fire and advance --------------------------------------------------------------------
-def candidates_advance(state: State) -> Iterator[Advance]:
+def candidates_advance(state: State) -> Iterator[Advance | Deferred[Advance]]:
     """Each acting unit advancing in the open firing at each enemy or not, or through woods
     without firing; cavalry mounting or dismounting; units in line through each friendly
     unit that stands still for it (in the fight, not locked in melee). (Fire into woods or
@@ -467,21 +467,39 @@ def _advances(unit_id: str, mount: Mount, targets: tuple[str, ...], friends: tup
     return tuple(out)
 
 
-def _table_advances(state: State, known: Situation) -> Iterator[Advance]:
+def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance]]:
     """On a table: each acting unit to each move offered (A28), firing first at each enemy
     that might stand in its weapon's range or not; cavalry mounting or dismounting where it
     stands, firing or not (dismounting cavalry fire dismounted, in skirmish order, all
-    round). Proposals: the check judges the move and measures the shot."""
+    round). Proposals: the check judges the move and measures the shot. One group a unit,
+    its bound told by its targets and the fixed moves (``_advance_bound``), its advances
+    (the closing move found on the table) worked out when random play draws it."""
     table = situations.table_of(state)
-    memo = table.derived(candidate_memo)
     for unit in known.ready.values():
         enemies = known.enemies.get(unit.side, ())
-        key = ("advances", unit.id, unit.kind, unit.formation, unit.mounted,
-               unit.weapon.max_range, shots(unit) > 0, enemies)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _unit_advances(state, table, unit, enemies)
-        yield from found
+        yield Deferred(_advance_bound(state, table, unit, enemies),
+                       functools.partial(_kept_advances, state, table, unit, enemies))
+
+
+def _advance_bound(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]) -> int:
+    """The most advances ``_unit_advances`` offers the unit: each fixed move and a closing
+    move, at each target or none; cavalry mounting or dismounting at each target or none."""
+    targets, aimed = _targets(state, table, unit, enemies)
+    fixed = len(situations.fixed_moves(unit, movement.Pace.ADVANCE))
+    mounts = len(targets) + 1 if unit.kind is UnitType.CAVALRY else 0
+    return (fixed + 1) * (len(aimed) + 1) + mounts
+
+
+def _kept_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
+                   ) -> tuple[Advance, ...]:
+    """``_unit_advances``, made once a table (``candidate_memo``)."""
+    memo = table.derived(candidate_memo)
+    key = ("advances", unit.id, unit.kind, unit.formation, unit.mounted,
+           unit.weapon.max_range, shots(unit) > 0, enemies)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _unit_advances(state, table, unit, enemies)
+    return found
 
 
 def _unit_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
@@ -680,22 +698,29 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
 
 
 # --- run -----------------------------------------------------------------------------------
-def candidates_run(state: State) -> Iterator[Run]:
+def candidates_run(state: State) -> Iterator[Run | Deferred[Run]]:
     """Each acting unit running in the open or through woods; on a table, to each move
-    offered (A28), judged by the check."""
+    offered (A28), judged by the check: one group a unit, at most its fixed moves and a
+    closing move, worked out when random play draws it."""
     if state.extra.table is not None:
-        memo = situations.table_of(state).derived(candidate_memo)
         for unit in actors(state):
-            key = ("runs", unit.id, unit.kind, unit.formation, unit.mounted)
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = _runs_to(unit.id, situations.offered_moves(
-                    state, unit.id, movement.Pace.RUN))
-            yield from found
+            yield Deferred(len(situations.fixed_moves(unit, movement.Pace.RUN)) + 1,
+                           functools.partial(_kept_runs, state, unit))
         return
     for unit in actors(state):
         for terrain in TERRAINS:
             yield Run(unit.id, terrain)
+
+
+def _kept_runs(state: State, unit: Unit) -> tuple[Run, ...]:
+    """The runs of a unit to each move offered, made once a table (``candidate_memo``)."""
+    memo = situations.table_of(state).derived(candidate_memo)
+    key = ("runs", unit.id, unit.kind, unit.formation, unit.mounted)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _runs_to(unit.id, situations.offered_moves(
+            state, unit.id, movement.Pace.RUN))
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
@@ -820,8 +845,11 @@ def apply_down(state: State, action: Down, log: Log) -> State:
 
 
 # --- commanders ----------------------------------------------------------------------------
-def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
-    """The active brigade's commander and the army commander, to each unit they may join."""
+def candidates_move_commander(state: State
+                              ) -> Iterator[MoveCommander | Deferred[MoveCommander]]:
+    """The active brigade's commander and the army commander, to each unit they may join;
+    on a table, each commander's as one group of at most the units of his command, the
+    rides measured when random play draws it."""
     side = situation(state).side
     if side is None or state.extra.routs:
         return
@@ -829,12 +857,27 @@ def candidates_move_commander(state: State) -> Iterator[MoveCommander]:
     for leader in state.commanders:
         if leader.side != side or leader.id in state.extra.commanders_moved:
             continue
-        brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
-        far = frozenset() if table is None else out_of_ride(table, leader.id, side)
-        for unit in state.units:
-            if (unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
-                    and brigade in (None, unit.brigade) and unit.id not in far):
-                yield MoveCommander(leader.id, unit.id)
+        joins = _joins(state, leader, side)
+        if table is None:
+            yield from joins
+        elif joins:
+            yield Deferred(len(joins), functools.partial(_within_ride, table, leader.id,
+                                                         side, joins))
+
+
+def _joins(state: State, leader: Commander, side: str) -> tuple[MoveCommander, ...]:
+    """The commander to each unit of his command he does not stand with, however far."""
+    brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
+    return tuple(MoveCommander(leader.id, unit.id) for unit in state.units
+                 if unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
+                 and brigade in (None, unit.brigade))
+
+
+def _within_ride(table: Table, commander_id: str, side: str,
+                 joins: tuple[MoveCommander, ...]) -> tuple[MoveCommander, ...]:
+    """Those of ``joins`` the commander can ride to (``out_of_ride``)."""
+    far = out_of_ride(table, commander_id, side)
+    return tuple(join for join in joins if join.unit_id not in far)
 
 
 def out_of_ride(table: Table, commander_id: str, side: str) -> frozenset[str]:
