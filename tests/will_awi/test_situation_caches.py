@@ -11,17 +11,25 @@ import random
 import attrs
 import pytest
 
+from smoothbore.core import Deferred, IllegalActionError
 from smoothbore.table import Feature, Table, furthest, route
 from smoothbore.will_awi import RULESET, situations
+from smoothbore.will_awi.charges import check_charge
 from smoothbore.will_awi.movement import Leg, Terrain, move_distance
 from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import (
+    WAYS,
+    Around,
     _place,
     all_reaches,
     all_sightings,
     around,
+    around_on,
+    charge_facts,
     destinations,
     destinations_on,
+    destinations_toward,
+    facing_to_nearest,
     plan_of,
     plan_on,
     plan_routed,
@@ -31,7 +39,9 @@ from smoothbore.will_awi.situations import (
     sightings_of,
     steady_go,
 )
-from smoothbore.will_awi.state import State, new_battle
+from smoothbore.will_awi.state import State, find_unit, new_battle
+from smoothbore.will_awi.steps_charges import candidates_declare_charge, check_declare_charge
+from smoothbore.will_awi.steps_firing import candidates_change_facing
 from smoothbore.will_awi.steps_movement import movers
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, Nationality, Status, TroopType, Unit
@@ -258,10 +268,14 @@ def test_kept_moves_are_the_moves_worked_out_afresh(battle: str) -> None:
                 allowance = float(move_distance(unit, options=state.options))
                 places = destinations(state, unit, allowance)
                 assert places == _uncached_places(state, unit, allowance)
+                _each_way_apart(state, unit, allowance, places)
                 here = table.footprint(unit.id)
                 pick = (here.x + rng.uniform(-allowance, allowance),
                         here.y + rng.uniform(-allowance, allowance), here.facing)
                 for place in (*places, pick):
+                    lane = ((place[0] - here.x, place[1] - here.y),)
+                    _same_around(around(table, unit, state.options, lane),
+                                 around_on(attrs.evolve(table), unit, state.options, lane))
                     fresh = attrs.evolve(table)
                     expected = plan_routed(fresh, unit, place, state.options)
                     assert _same(plan_on(attrs.evolve(table), unit, place, state.options),
@@ -283,6 +297,66 @@ def test_kept_moves_are_the_moves_worked_out_afresh(battle: str) -> None:
         state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
         steps += 1
     assert compared > 20
+
+
+def _same_around(kept: Around, fresh: Around) -> None:
+    """A kept ``Around`` is the one worked out afresh, down to what it was read from."""
+    assert kept == fresh and kept.unit == fresh.unit
+    assert kept.table.footprints == fresh.table.footprints
+    assert kept.table.features == fresh.table.features
+
+
+def _each_way_apart(state: State, unit: Unit, allowance: float,
+                    places: tuple[Place, ...]) -> None:
+    """Each way's places are at most its bound and no other way's (each way is one
+    ``Deferred`` group of moves), and together they are the unit's destinations."""
+    ways = {way: destinations_toward(state, unit, allowance, way) for way in WAYS}
+    for way, found in ways.items():
+        assert len(found) <= WAYS[way]
+    every = [p for found in ways.values() for p in found]
+    assert len(set(every)) == len(every) and tuple(every) == places
+
+
+@pytest.mark.parametrize("battle", ["prestonpans", "germantown", "cowpens"])
+def test_what_the_deferred_and_short_checks_read_gives_the_full_answer(battle: str) -> None:
+    """Random play of an embedded battle: in D each unit's deferred group is its facing
+    change towards the nearest enemy it sees; in F the check of each charge proposed
+    (which reads only the reach, ``charge_ahead``) passes exactly when the book's
+    ``check_charge`` passes on all the facts the table measures (``charge_facts``)."""
+    build = dict(RULESET.battles())[battle]
+    rng = random.Random(5)
+    state = build(5)
+    seen = {"D": 0, "F": 0}
+    steps = 0
+    while not TURN.is_over(state) and steps < 400:
+        if state.extra.table is not None and state.phase == "D":
+            for item in candidates_change_facing(state):
+                assert isinstance(item, Deferred) and item.bound == 1
+                found = item.actions()
+                assert len(found) <= 1
+                for action in found:
+                    assert action.degrees == facing_to_nearest(state, action.unit)
+                seen["D"] += 1
+        if state.extra.table is not None and state.phase == "F":
+            for action in candidates_declare_charge(state):
+                charger = find_unit(state, action.charger)
+                target = find_unit(state, action.target)
+                try:
+                    facts = charge_facts(state, charger.id, target.id)
+                    check_charge(charger, target, facts.distance or 0.0, facts.in_front)
+                    expected = True
+                except IllegalActionError:
+                    expected = False
+                try:
+                    check_declare_charge(state, action)
+                    passed = True
+                except IllegalActionError:
+                    passed = False
+                assert passed is expected
+                seen["F"] += 1
+        state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+        steps += 1
+    assert seen["D"] > 5 and seen["F"] > 0
 
 
 def test_the_reach_read_is_the_fastest_rate() -> None:

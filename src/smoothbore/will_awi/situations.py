@@ -264,9 +264,9 @@ def charge_facts(state: State, charger: str, target: str,
     target is behind an obstacle (as the charger sees it), in a building or a fieldwork it
     holds, and whether the charge goes over the obstacle or uphill."""
     table = table_of(state)
-    reach = reaches_of(table, charger).get((charger, target))
+    reach, ahead = charge_ahead(state, charger, target, action)
     seen = sightings_of(table, charger).get((charger, target))
-    if reach is None or seen is None:
+    if seen is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
     held = seen.cover.holds
     kind = None if held is None else table.feature(held).kind
@@ -277,8 +277,20 @@ def charge_facts(state: State, charger: str, target: str,
         in_building=in_building,
         in_fortification=kind is TerrainKind.FIELDWORK,
     )
-    ahead = None if reach.ahead is None or reach.blocked_by else round(reach.ahead, 6)
     return ChargeSituation(reach, ahead, facts, bool(seen.cover.behind), seen.rise > 0)
+
+
+def charge_ahead(state: State, charger: str, target: str,
+                 action: object = None) -> tuple[ChargeReach, float | None]:
+    """The table's reach answer for ``charger`` at ``target`` and how far the charger goes
+    straight ahead to contact (None: the target is not directly to its front): the part of
+    ``charge_facts`` that decides whether the charge may be declared, read without what
+    the side sees."""
+    reach = reaches_of(table_of(state), charger).get((charger, target))
+    if reach is None:
+        raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
+    ahead = None if reach.ahead is None or reach.blocked_by else round(reach.ahead, 6)
+    return reach, ahead
 
 
 SLACK = 1e-6
@@ -377,7 +389,26 @@ def around(table: Table, unit: Unit, options: Options,
     of the unit only its id and troop type: its rates and retirement) the enemies read are
     the nearest one (the one it heads for) and those whose box comes within 1" and the
     margin of the lanes' box widened by that circle; the others cannot be touched, kept
-    off or met by the 1" tests."""
+    off or met by the 1" tests. Worked out once per table and question (a move's check
+    and its handler ask the same)."""
+    memo = table.derived(known_arounds)
+    key = (unit, options, lanes, destinations)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = around_on(table, unit, options, lanes, destinations=destinations)
+    return found
+
+
+def known_arounds(table: Table) -> dict[tuple[Unit, Options, tuple[tuple[float, float], ...],
+                                              bool], Around]:
+    """The ``Around`` of each question asked so far on this table."""
+    return {}
+
+
+def around_on(table: Table, unit: Unit, options: Options,
+              lanes: tuple[tuple[float, float], ...], *, destinations: bool = False
+              ) -> Around:
+    """``around`` worked out afresh."""
     here = table.footprint(unit.id)
     side = here.side
     turning = _half_diagonal(here) + _MARGIN
@@ -733,36 +764,48 @@ def _nearest_enemy(table: Table, unit_id: str, at: Footprint | None = None) -> f
     return float(shapely.distance(own, [units[e].shape for e in enemies]).min())
 
 
-@functools.lru_cache(maxsize=2048)
-def _destinations(near: Around, allowance: float) -> tuple[Reach | Place, ...]:
-    return destinations_on(near.table, near.unit, allowance, near.options)
+@functools.lru_cache(maxsize=4096)
+def _destinations(near: Around, allowance: float, way: str) -> tuple[Reach | Place, ...]:
+    return destinations_way_on(near.table, near.unit, allowance, near.options, way)
 
 
 def destinations_on(table: Table, unit: Unit, allowance: float,
                     options: Options) -> tuple[Reach | Place, ...]:
     """``destinations`` worked out afresh on ``table``: each place as the Reach whose point
     it is (with its route, when one was asked), or as a place where the unit turns."""
+    return tuple(found for way in WAYS
+                 for found in destinations_way_on(table, unit, allowance, options, way))
+
+
+def destinations_way_on(table: Table, unit: Unit, allowance: float, options: Options,
+                        way: str) -> tuple[Reach | Place, ...]:
+    """``destinations_toward`` worked out afresh on ``table`` (see ``destinations_on``)."""
     here = table.footprint(unit.id)
     found: list[Reach | Place] = []
-    ahead = _go(table, unit, options, 0.0, allowance, allowance)
-    _add(found, here, ahead, 1.0)
-    _add(found, here, ahead, 0.5)
-    toward = _toward(table, here)
-    if toward is not None:
-        bearing, off = toward
-        if abs(off) <= 45 and abs(off) > 1:
-            toward_enemy = _go(table, unit, options, off, allowance, allowance)
-            facing = round(normal_degrees(bearing) % 360.0, 3)
-            faced = here.moved_to(*toward_enemy.point, facing)
-            nearest = _nearest_enemy(table, unit.id, faced)
-            if table.holds(faced) and (nearest is None or round(nearest, 6) >= 1.0):
-                toward_enemy = attrs.evolve(toward_enemy, facing=facing)
-            _add(found, here, toward_enemy, 1.0)
-        elif abs(off) > 45:
-            found.append((here.x, here.y, round(normal_degrees(bearing) % 360.0, 3)))
-    back = allowance - retire_deduction(unit)
-    if back > 0:
-        _add(found, here, _go(table, unit, options, 180.0, back, allowance), 1.0)
+    if way == AHEAD:
+        ahead = _go(table, unit, options, 0.0, allowance, allowance)
+        _add(found, here, ahead, 1.0)
+        _add(found, here, ahead, 0.5)
+    elif way == TOWARD:
+        toward = _toward(table, here)
+        if toward is not None:
+            bearing, off = toward
+            if abs(off) <= 45 and abs(off) > 1:
+                toward_enemy = _go(table, unit, options, off, allowance, allowance)
+                facing = round(normal_degrees(bearing) % 360.0, 3)
+                faced = here.moved_to(*toward_enemy.point, facing)
+                nearest = _nearest_enemy(table, unit.id, faced)
+                if table.holds(faced) and (nearest is None or round(nearest, 6) >= 1.0):
+                    toward_enemy = attrs.evolve(toward_enemy, facing=facing)
+                _add(found, here, toward_enemy, 1.0)
+            elif abs(off) > 45:
+                found.append((here.x, here.y, round(normal_degrees(bearing) % 360.0, 3)))
+    elif way == BACK:
+        back = allowance - retire_deduction(unit)
+        if back > 0:
+            _add(found, here, _go(table, unit, options, 180.0, back, allowance), 1.0)
+    else:
+        raise InvalidValueError("way", way, f"one of {', '.join(WAYS)}")
     return tuple(found)
 
 
@@ -974,9 +1017,16 @@ def _add(found: list[Reach | Place], here: Footprint, where: Reach, share: float
         found.append(item)
 
 
-DESTINATIONS = 4
-"""The most places ``destinations`` offers a unit: ahead, half way ahead, towards the
-nearest enemy (or turning to face it) and back."""
+AHEAD, TOWARD, BACK = "ahead", "toward", "back"
+
+WAYS: Mapping[str, int] = MappingProxyType({AHEAD: 2, TOWARD: 1, BACK: 1})
+"""The ways ``destinations`` go, with the most places each offers: straight ahead (the full
+and half allowance), towards the nearest enemy (or turning to face it where it stands) and
+straight back. No two ways reach the same place (each at least 1/2" on its own heading, or
+turning where the unit stands), so each way's places are one ``Deferred`` group of moves."""
+
+DESTINATIONS = sum(WAYS.values())
+"""The most places ``destinations`` offers a unit."""
 
 
 def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...]:
@@ -984,20 +1034,33 @@ def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...
     allowance, towards the nearest enemy (when within 45 degrees of its front) stopping short
     of 1" from it and turning to face it (so that it may charge), or turning to face it
     where it stands (more than 45 degrees: the whole move), and straight back (retiring,
-    less the deduction), each stopped by the ground, the table edge and other units.
-    Worked out once per ``Around`` (the friends near the lanes of these moves at the
-    fastest rate)."""
+    less the deduction), each stopped by the ground, the table edge and other units: the
+    places of every way (``destinations_toward``)."""
+    return tuple(place for way in WAYS
+                 for place in destinations_toward(state, unit, allowance, way))
+
+
+def destinations_toward(state: State, unit: Unit, allowance: float,
+                        way: str) -> tuple[Place, ...]:
+    """The unit's ``destinations`` one way (of ``WAYS``), worked out once per ``Around``
+    (the friends near the lane of that way at the fastest rate); turning where it stands
+    reads only the nearest enemy."""
+    if way not in WAYS:
+        raise InvalidValueError("way", way, f"one of {', '.join(WAYS)}")
     table = table_of(state)
     here = table.footprint(unit.id)
+    heading = 0.0 if way == AHEAD else 180.0
+    if way == TOWARD:
+        toward = _toward(table, here)
+        if toward is None or abs(toward[1]) <= 1:
+            return ()
+        if abs(toward[1]) > 45:
+            return ((here.x, here.y, round(normal_degrees(toward[0]) % 360.0, 3)),)
+        heading = toward[1]
     reach = allowance * _fastest(rate_table(unit, state.options))
-    headings = [0.0, 180.0]
-    toward = _toward(table, here)
-    if toward is not None and 1 < abs(toward[1]) <= 45:
-        headings.append(toward[1])
-    lanes = tuple((dx * reach, dy * reach) for dx, dy in
-                  (bearing_vectors(here.facing + h)[0] for h in headings))
-    found = _destinations(around(table, unit, state.options, lanes, destinations=True),
-                          allowance)
+    (dx, dy), _ = bearing_vectors(here.facing + heading)
+    found = _destinations(around(table, unit, state.options, ((dx * reach, dy * reach),),
+                                 destinations=True), allowance, way)
     memo = table.derived(known_routes)
     places = []
     for item in found:

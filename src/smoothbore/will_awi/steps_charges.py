@@ -43,6 +43,7 @@ from .situations import (
     SLACK,
     ChargeSituation,
     boxes_apart,
+    charge_ahead,
     charge_facts,
     in_charge_reach,
     rout_facts,
@@ -133,8 +134,8 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
             action, "only cavalry that charged successfully charge again", rules.SECOND_CHARGE
         )
     if state.extra.table is not None:
-        found = declared_situation(state, action)
-        check_charge(charger, target, found.distance or 0.0, found.in_front, action)
+        distance = declared_distance(state, action)
+        check_charge(charger, target, distance or 0.0, distance is not None, action)
         return
     if action.distance is None:
         raise illegal(action, "distance: without a table the player gives the measured facts",
@@ -147,14 +148,23 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
 
 def declared_situation(state: State, action: DeclareCharge) -> ChargeSituation:
     """On a table, the charge as the table measures it (the action must give no measured
-    facts); the check and the handler both read it here."""
+    facts): what the handler reads."""
+    declared_distance(state, action)
+    return charge_facts(state, action.charger, action.target, action)
+
+
+def declared_distance(state: State, action: DeclareCharge) -> float | None:
+    """On a table, how far the charger goes straight ahead to contact (None: the target is
+    not directly to its front), as the table measures it (the action must give no measured
+    facts): what the check reads (``situations.charge_ahead``; the rest of the charge's
+    facts refuse nothing more)."""
     if (action.distance is not None or not action.in_front or action.facts != ChargeFacts()
             or action.over_obstacle or action.uphill):
         raise illegal(action, MEASURED, rules.CHARGING)
     target = find_unit(state, action.target)
     if not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
-    return charge_facts(state, action.charger, action.target, action)
+    return charge_ahead(state, action.charger, action.target, action)[1]
 
 
 def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:

@@ -4,11 +4,12 @@ charge's target in H (Second Cavalry Charges)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import IllegalActionError, Log, enter_phase
+from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase
 from smoothbore.table import ShotTrace
 
 from . import rules
@@ -56,20 +57,25 @@ FACINGS = (90.0, 180.0)
 
 
 # --- D: ChangeFacing ------------------------------------------------------------------------
-def candidates_change_facing(state: State) -> Iterator[ChangeFacing]:
+def candidates_change_facing(state: State) -> Iterator[ChangeFacing | Deferred[ChangeFacing]]:
     """Each unit of the firing side that may still turn: a quarter turn or an about face; on
-    a table, the turn that faces the nearest enemy it sees outside its arc."""
+    a table, the turn that faces the nearest enemy it sees outside its arc, worked out only
+    when random play draws it (what the side sees is asked of the table then)."""
     done = state.extra.done
     table = state.extra.table
     for unit in state.units_of(firing_side(state)):
         if unit.on_table and not unit.routing and unit.id not in done:
             if table is not None:
-                angle = facing_to_nearest(state, unit.id)
-                if angle is not None:
-                    yield ChangeFacing(unit.id, angle)
+                yield Deferred(1, functools.partial(_facing_nearest, state, unit.id))
                 continue
             for angle in FACINGS:
                 yield ChangeFacing(unit.id, angle)
+
+
+def _facing_nearest(state: State, unit_id: str) -> tuple[ChangeFacing, ...]:
+    """The unit's turn to face the nearest enemy it sees (``facing_to_nearest``), if any."""
+    angle = facing_to_nearest(state, unit_id)
+    return () if angle is None else (ChangeFacing(unit_id, angle),)
 
 
 def check_change_facing(state: State, action: ChangeFacing) -> None:

@@ -44,9 +44,9 @@ from .options import Options
 from .phases import D
 from .positions import Place, kept_traces
 from .situations import (
-    DESTINATIONS,
     MEASURED,
-    destinations,
+    WAYS,
+    destinations_toward,
     measures_ride,
     plan_of,
     ride,
@@ -138,7 +138,7 @@ def _holds(plan: MovePlan) -> bool:
 def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
     """Each unit that may move: standing, or a full move in open ground; on a table,
     standing or going to one of a few places the rules let it reach
-    (``situations.destinations``), worked out only when random play draws them."""
+    (``situations.destinations``), each way's worked out only when random play draws it."""
     table = state.extra.table
     for unit in movers(state):
         yield Move(unit.id)
@@ -146,17 +146,19 @@ def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
             continue
         allowance = move_distance(unit, options=state.options)
         if table is not None:
-            yield Deferred(DESTINATIONS, functools.partial(
-                _moves_to, state, unit, float(allowance)))
+            for way, bound in WAYS.items():
+                yield Deferred(bound, functools.partial(
+                    _moves_to, state, unit, float(allowance), way))
             continue
         for distance in full_moves(unit, state.options):
             if distance <= allowance:
                 yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
 
 
-def _moves_to(state: State, unit: Unit, allowance: float) -> tuple[Move, ...]:
-    """The unit's moves to each of its ``destinations``."""
-    return tuple(Move(unit.id, to=place) for place in destinations(state, unit, allowance))
+def _moves_to(state: State, unit: Unit, allowance: float, way: str) -> tuple[Move, ...]:
+    """The unit's moves to each of its destinations one way (``destinations_toward``)."""
+    return tuple(Move(unit.id, to=place)
+                 for place in destinations_toward(state, unit, allowance, way))
 
 
 def check_move_action(state: State, action: Move) -> None:

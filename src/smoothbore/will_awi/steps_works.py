@@ -3,11 +3,12 @@ and leaving demolition charges in C, guns bombarding works and the charges going
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Log
+from smoothbore.core import Deferred, Log
 
 from . import rules
 from .actions import Bombard, Detonate, Engineer, LayCharge, MoveAway
@@ -29,9 +30,10 @@ from .narration import inches, points, score_text
 from .situations import (
     AT_WORK,
     MEASURED,
+    WAYS,
     blast_within,
     bombard_facts,
-    destinations,
+    destinations_toward,
     work_gap,
 )
 from .state import (
@@ -171,9 +173,10 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
 
 
 # --- MoveAway ------------------------------------------------------------------------------
-def candidates_move_away(state: State) -> Iterator[MoveAway]:
+def candidates_move_away(state: State) -> Iterator[MoveAway | Deferred[MoveAway]]:
     """Each layer of the moving side with charges laid: staying, or on a table going to one
-    of its destinations (``situations.destinations``)."""
+    of its destinations (``situations.destinations``), each way's worked out only when
+    random play draws it."""
     moving = state.extra.moving
     for d in state.extra.demolitions:
         unit = find_unit(state, d.unit)
@@ -181,8 +184,16 @@ def candidates_move_away(state: State) -> Iterator[MoveAway]:
             yield MoveAway(d.unit)
             if state.extra.table is not None and unit.on_table and not unit.busy_moves:
                 allowance = float(move_distance(unit, options=state.options))
-                for place in destinations(state, unit, allowance):
-                    yield MoveAway(d.unit, to=place)
+                for way, bound in WAYS.items():
+                    yield Deferred(bound, functools.partial(
+                        _moves_away_to, state, unit, allowance, way))
+
+
+def _moves_away_to(state: State, unit: Unit, allowance: float,
+                   way: str) -> tuple[MoveAway, ...]:
+    """The layers' moves away to each of their destinations one way."""
+    return tuple(MoveAway(unit.id, to=place)
+                 for place in destinations_toward(state, unit, allowance, way))
 
 
 def away_plan(state: State, unit: Unit, action: MoveAway) -> MovePlan:
