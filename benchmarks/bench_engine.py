@@ -3,11 +3,11 @@
     python benchmarks/bench_engine.py [RULESET ...] [--battles N]
 
 RULESET is a registered name or a ``module:ATTRIBUTE`` reference (default: every registered
-ruleset). All figures are medians, measured in this one process on one core, with the garbage
-collector off while a block of calls is timed (as ``timeit`` does). Each is given warm (the
-same values again and again, so every cache keyed on them hits) next to cold (new units
-every iteration: each unit and commander renamed, so every cache keyed on them misses and
-every hash is computed afresh).
+ruleset). All figures are medians (battles also give the mean of the cold ones), measured
+in this one process on one core, with the garbage collector off while a block of calls is
+timed (as ``timeit`` does). Each is given warm (the same values again and again, so every
+cache keyed on them hits) next to cold (new units every iteration: each unit and commander
+renamed, so every cache keyed on them misses and every hash is computed afresh).
 
 1. Battles: a whole battle to its end (``play`` with ``random_policy``, as ``simulate``
    plays it: ``choose_action`` checks candidates only until one passes; ``--listing``: a
@@ -132,8 +132,9 @@ def bench_battle(turn: Any, make: Callable[[int], Any], count: int,
         warm_times += timed(functools.partial(battle, starts[seed], seed), 1)
         cold_times += timed(functools.partial(battle, cold[seed], seed), 1)
     warm, chilled = statistics.median(warm_times), statistics.median(cold_times)
+    mean = statistics.fmean(cold_times)  # what a run of many battles takes, long ones and all
     return (f"{statistics.fmean(steps):>7.0f} {warm * 1e3:>9.2f} {1 / warm:>9.0f} "
-            f"{chilled * 1e3:>9.2f} {1 / chilled:>9.0f}")
+            f"{chilled * 1e3:>9.2f} {1 / chilled:>9.0f} {mean * 1e3:>9.2f} {1 / mean:>9.0f}")
 
 
 # --- 2. the fixed cost of a step ------------------------------------------------------------
@@ -242,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 else [r for r in available_rulesets() if r.turn is not None])
     print("1. Battles to the end with random legal actions, one core (target >= 50/s)")
     print(f"{'ruleset':<14} {'battle':<20} {'actions':>7} {'warm ms':>9} {'warm /s':>9} "
-          f"{'cold ms':>9} {'cold /s':>9}")
+          f"{'cold ms':>9} {'cold /s':>9} {'cold mean':>9} {'mean /s':>9}")
     for ruleset in rulesets:
         for line in bench_battles(ruleset, args.battles, args.listing):
             print(line, flush=True)
