@@ -20,7 +20,7 @@ from smoothbore.table import (
     Feature,
     Footprint,
     Formation,
-    Sighting,
+    SightLine,
     SightRules,
     Table,
     TerrainKind,
@@ -30,6 +30,7 @@ from smoothbore.table import (
     enemy_pairs,
     line_of_fire,
     point_distance,
+    sight_lines,
     sighting,
     sightings,
     visible_enemies,
@@ -331,8 +332,9 @@ DEEP = SightRules(blocking=frozenset({TerrainKind.BUILDING}), units_block=False,
                   see_into={TerrainKind.DENSE_WOODS: 1.5, TerrainKind.LIGHT_WOODS: 3.0})
 
 
-def _fields(value: Sighting | ChargeReach) -> tuple[object, ...]:
-    """Every field of a Sighting or ChargeReach, the line of fire by its coordinates."""
+def _fields(value: SightLine | ChargeReach) -> tuple[object, ...]:
+    """Every field of a SightLine (or Sighting) or ChargeReach, the line of fire by its
+    coordinates."""
     return tuple(tuple(getattr(value, f.name).coords) if f.name == "line"
                  else getattr(value, f.name) for f in attrs.fields(type(value)))
 
@@ -357,6 +359,27 @@ def test_a_few_pairs_answer_as_all_pairs_do(units: list[Footprint], data: st.Dat
         all_charges = dict(zip(every, charges(table, None, reach), strict=True))
         assert [_fields(c) for c in charges(table, chosen, reach)] == [
             _fields(all_charges[p]) for p in chosen]
+
+
+@settings(max_examples=60, deadline=None)
+@given(layouts(), st.data())
+def test_sight_lines_are_the_sightings_lines(units: list[Footprint], data: st.DataObject
+                                             ) -> None:
+    # the lean question leaves out what only a Sighting holds: every field it keeps must be
+    # the Sighting's, to the last bit, under every rule set (sight into woods limited or not,
+    # all-round firers, a nearer cover distance), whichever pairs are asked
+    table = Table(200, 200, features=COVERED, footprints=units)
+    every = enemy_pairs(table)
+    if not every:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
+    kept = [f.name for f in attrs.fields(SightLine)]
+    for rules, half, near in ((SightRules(), 45.0, None), (DEEP, {"U1": 180.0}, 2.5)):
+        lean = sight_lines(table, chosen, half_angle=half, rules=rules, near=near)
+        whole = sightings(table, chosen, half_angle=half, rules=rules, near=near)
+        assert all(type(s) is SightLine for s in lean)
+        assert [_fields(s) for s in lean] == [_fields(s)[:len(kept)] for s in whole]
+    assert sight_lines(table, []) == ()
 
 
 @settings(max_examples=40, deadline=None)

@@ -15,7 +15,7 @@ import attrs
 import shapely
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Face, Footprint, Table, charges, sightings
+from smoothbore.table import Face, Footprint, Table, charges, sight_lines
 
 from . import rules
 from .firing import FireFacts
@@ -73,7 +73,7 @@ def carries_measured_fire(facts: FireFacts) -> bool:
 def shots(table: Table, pairs: Sequence[tuple[str, str]] | None = None
           ) -> dict[tuple[str, str], ShotFacts]:
     """Each unit's shot at each enemy on the table (``pairs``: these (firer, target) only)."""
-    found = sightings(table, pairs, rules=SIGHT)
+    found = sight_lines(table, pairs, rules=SIGHT)
     if not found:
         return {}
     layout = table.layout

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from smoothbore.core import Log
-from smoothbore.table import sightings
+from smoothbore.table import sight_lines
 
 from . import rules
 from .actions import TestMorale
@@ -106,7 +106,7 @@ def routing_past(state: State, unit: Unit) -> int:
                and not surely_apart(state, unit.id, uid, ROUTING_PAST_WITHIN)]
     if not friends:
         return 0
-    seen = sightings(table, [(unit.id, uid) for uid in friends], rules=SIGHT)
+    seen = sight_lines(table, [(unit.id, uid) for uid in friends], rules=SIGHT)
     return sum(1 for s in seen if s.line_clear and s.distance <= ROUTING_PAST_WITHIN)
 
 

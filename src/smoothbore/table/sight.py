@@ -18,7 +18,7 @@ functions); ``sighting`` is one pair."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -48,6 +48,7 @@ from .terrain import TerrainIndex, TerrainKind, terrain_kind
 
 __all__ = [
     "DEFAULT_SIGHT",
+    "SightLine",
     "SightRules",
     "Sighting",
     "angle_off_front",
@@ -56,6 +57,7 @@ __all__ = [
     "enemy_pairs",
     "line_of_fire",
     "point_distance",
+    "sight_lines",
     "sighting",
     "sightings",
     "visible_enemies",
@@ -105,45 +107,53 @@ DEFAULT_SIGHT = SightRules()
 
 
 @attrs.frozen
-class Sighting:
-    """What ``firer`` sees of ``target``.
+class SightLine:
+    """What a shot at ``target`` needs to know of the firer's sight of it (``sight_lines``;
+    a ``Sighting`` knows more).
 
     ``distance``: nearest points; ``angle``: degrees off the firer's front (0: straight
-    ahead of its front edge); ``in_arc``: some part of the target within the arc;
-    ``base_in_arc``: some whole target base within it; ``line``: the line of fire;
-    ``line_clear``: nothing blocks it; ``base_visible``: some target base wholly within the
-    arc is seen whole (Will: "the whole of the target base is visible ... within angle");
-    ``blocked_by``: the terrain features blocking the line; ``units_between``: the units it
-    passes through; ``woods``: its length inside each kind of woods; ``face``: the target's
-    face the firer stands off (a flank: enfilade); ``rise``: the target's ground level less
-    the firer's (above 0: shooting uphill); ``cover``: the target's cover against this firer;
-    ``firer_cover``: the ground the firer stands in."""
+    ahead of its front edge); ``in_arc``: some part of the target within the arc; ``line``:
+    the line of fire; ``line_clear``: nothing blocks it; ``blocked_by``: the terrain
+    features blocking the line; ``units_between``: the units it passes through; ``face``:
+    the target's face the firer stands off (a flank: enfilade); ``cover``: the target's
+    cover against this firer."""
 
     firer: str
     target: str
     distance: float
     angle: float
     in_arc: bool
-    base_in_arc: bool
     line: LineString = attrs.field(eq=False, repr=False)
     line_clear: bool
-    base_visible: bool
     blocked_by: tuple[str, ...]
     units_between: tuple[str, ...]
-    woods: tuple[tuple[TerrainKind, float], ...]
     face: Face
-    rise: int
     cover: Cover
-    firer_cover: Cover
-
-    def woods_length(self, kind: TerrainKind | None = None) -> float:
-        """The length of the line of fire inside woods of ``kind`` (None: any woods)."""
-        return sum(length for k, length in self.woods if kind is None or k is kind)
 
     @property
     def enfilade(self) -> bool:
         """The firer stands off the target's flank."""
         return self.face.is_flank
+
+
+@attrs.frozen
+class Sighting(SightLine):
+    """What ``firer`` sees of ``target``: its ``SightLine``, and ``base_in_arc``: some whole
+    target base within the arc; ``base_visible``: some target base wholly within the arc is
+    seen whole (Will: "the whole of the target base is visible ... within angle");
+    ``woods``: the line of fire's length inside each kind of woods; ``rise``: the target's
+    ground level less the firer's (above 0: shooting uphill); ``firer_cover``: the ground
+    the firer stands in."""
+
+    base_in_arc: bool
+    base_visible: bool
+    woods: tuple[tuple[TerrainKind, float], ...]
+    rise: int
+    firer_cover: Cover
+
+    def woods_length(self, kind: TerrainKind | None = None) -> float:
+        """The length of the line of fire inside woods of ``kind`` (None: any woods)."""
+        return sum(length for k, length in self.woods if kind is None or k is kind)
 
     @property
     def can_fire(self) -> bool:
@@ -227,65 +237,116 @@ def sightings(
     blocks sight; ``near``: how close in front of the target an obstacle must be to cover it
     (default 1 inch); ``front_arc``/``rear_arc``: the zones of the target's faces (see
     ``contact.face_from``)."""
-    check_number("front_arc", front_arc, 0, 180)
-    check_number("rear_arc", rear_arc, 0, 180)
-    if pairs is None:
-        pairs = enemy_pairs(table)
-    if not pairs:
-        return ()
-    _check_pairs(table, pairs)
-    layout = table.layout
-    fi = layout.rows([a for a, _ in pairs])
-    ti = layout.rows([b for _, b in pairs])
-    halves = _halves(half_angle, pairs)
-    shapes = layout.shapes
-    gap = shapely.distance(shapes[fi], shapes[ti])
+    seen = _Seen(table, pairs, half_angle, rules, near, front_arc, rear_arc, whole=True)
+    deep = seen.deep
+    return tuple(Sighting(*(*line, base_arc, visible and p not in deep, wood, up, own))
+                 for p, (line, base_arc, visible, wood, up, own) in enumerate(zip(
+                     seen.lines_fields(), seen.base_in_arc, seen.base_visible, seen.woods,
+                     seen.rise, seen.firer_cover, strict=True)))
 
-    angle, base_max, base_rows, base_pair = _angles(table, layout, fi, ti)
-    all_round = layout.building[fi]
-    in_arc = (angle <= halves + _EPS) | all_round
-    base_ok = (base_max <= halves[base_pair] + _EPS) | all_round[base_pair]
-    base_in_arc = np.zeros(len(fi), dtype=bool)
-    base_in_arc[base_pair[base_ok]] = True
-    angle = np.where(all_round, 0.0, angle)
 
-    lines, starts, ends = fire_lines(layout, fi, ti, table.diagonal, gap)
-    base_visible, ((tp, tk), (up, uu)) = _base_visible(
-        table, rules, fi, ti, _Probes(lines, starts, ends, np.zeros(len(fi))),
-        base_rows[base_ok], base_pair[base_ok])
-    woods = _woods(table.terrain, lines)
-    too_deep = _too_deep(table, rules, lines, woods)
+def sight_lines(
+    table: Table,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    *,
+    half_angle: float | Mapping[str, float] = 45.0,
+    rules: SightRules = DEFAULT_SIGHT,
+    near: float | None = None,
+    front_arc: float = 90.0,
+    rear_arc: float = 90.0,
+) -> tuple[SightLine, ...]:
+    """What a shot needs of each firer's sight of each target (the ``SightLine`` of each
+    pair, the same as the ``Sighting``'s), leaving out what only a ``Sighting`` holds (whole
+    bases in arc and seen, woods crossed unless the rules limit sight into them, the rise,
+    the firer's own ground): about half the work. The arguments are ``sightings``'s."""
+    seen = _Seen(table, pairs, half_angle, rules, near, front_arc, rear_arc, whole=False)
+    return tuple(SightLine(*line) for line in seen.lines_fields())
 
-    faces = face_codes(layout, ti, layout.centre[fi], front_arc, rear_arc)
-    rise = layout.levels[ti] - layout.levels[fi]
-    target_ids = [b for _, b in pairs]
-    firer_ids = [a for a, _ in pairs]
-    cover, own = covers_with_own(table, target_ids, lines, sorted(set(firer_ids)), near=near,
-                                 obstacles=OBSTACLES)
-    firer_cover = {c.unit_id: c for c in own}
 
-    blocked: list[list[str]] = [[] for _ in pairs]
-    between: list[list[str]] = [[] for _ in pairs]
-    features = table.terrain.blockers(rules.blocking, rules.hills_block).features
-    for p, k in zip(tp.tolist(), tk.tolist(), strict=True):
-        blocked[p].append(features[k].feature_id)
-    for p, u in zip(up.tolist(), uu.tolist(), strict=True):
-        between[p].append(layout.footprints[u].unit_id)
-    for p, fids in too_deep.items():
-        blocked[p].extend(fids)
-    result = []
-    units_block = rules.units_block
-    columns = zip(pairs, gap.tolist(), angle.tolist(), in_arc.tolist(), base_in_arc.tolist(),
-                  lines, base_visible.tolist(), blocked, between, woods, faces.tolist(),
-                  rise.tolist(), cover, strict=True)
-    for p, ((a, b), g, an, arc, base_arc, line, seen, stop, units, wood, face, up,
-            hide) in enumerate(columns):
-        deep = p in too_deep
-        result.append(Sighting(
-            a, b, g, an, arc, base_arc, line, not stop and not (units_block and units),
-            seen and not deep, _ids(stop), _ids(units), wood, FACES[face], up, hide,
-            firer_cover[a]))
-    return tuple(result)
+class _Seen:
+    """The arrays of one question of many pairs (``sightings``, and without the parts only a
+    ``Sighting`` holds unless ``whole``, ``sight_lines``)."""
+
+    def __init__(self, table: Table, pairs: Sequence[tuple[str, str]] | None,
+                 half_angle: float | Mapping[str, float], rules: SightRules,
+                 near: float | None, front_arc: float, rear_arc: float, *,
+                 whole: bool) -> None:
+        check_number("front_arc", front_arc, 0, 180)
+        check_number("rear_arc", rear_arc, 0, 180)
+        if pairs is None:
+            pairs = enemy_pairs(table)
+        self.pairs = pairs
+        self.firer_cover: list[Cover] = []
+        self.base_in_arc: list[bool] = []
+        self.base_visible: list[bool] = []
+        self.woods: list[tuple[tuple[TerrainKind, float], ...]] = []
+        self.rise: list[int] = []
+        self.deep: dict[int, list[str]] = {}
+        if not pairs:
+            return
+        _check_pairs(table, pairs)
+        layout = table.layout
+        fi = layout.rows([a for a, _ in pairs])
+        ti = layout.rows([b for _, b in pairs])
+        halves = _halves(half_angle, pairs)
+        shapes = layout.shapes
+        gap = shapely.distance(shapes[fi], shapes[ti])
+
+        angle, base_max, base_rows, base_pair = _angles(table, layout, fi, ti)
+        all_round = layout.building[fi]
+        in_arc = (angle <= halves + _EPS) | all_round
+        angle = np.where(all_round, 0.0, angle)
+
+        lines, starts, ends = fire_lines(layout, fi, ti, table.diagonal, gap)
+        probes = _Probes(lines, starts, ends, np.zeros(len(fi)))
+        if whole:
+            base_ok = (base_max <= halves[base_pair] + _EPS) | all_round[base_pair]
+            base_in_arc = np.zeros(len(fi), dtype=bool)
+            base_in_arc[base_pair[base_ok]] = True
+            base_visible, ((tp, tk), (up, uu)) = _base_visible(
+                table, rules, fi, ti, probes, base_rows[base_ok], base_pair[base_ok])
+            self.base_in_arc, self.base_visible = base_in_arc.tolist(), base_visible.tolist()
+        else:
+            (tp, tk), (up, uu) = _hits(table, rules, probes, fi, ti)
+        woods: list[tuple[tuple[TerrainKind, float], ...]] = (
+            _woods(table.terrain, lines) if whole or rules.see_into else [()] * len(lines))
+        too_deep = _too_deep(table, rules, lines, woods)
+
+        faces = face_codes(layout, ti, layout.centre[fi], front_arc, rear_arc)
+        firer_ids = sorted({a for a, _ in pairs}) if whole else []
+        cover, own = covers_with_own(table, [b for _, b in pairs], lines, firer_ids,
+                                     near=near, obstacles=OBSTACLES)
+        if whole:
+            self.woods = woods
+            self.rise = (layout.levels[ti] - layout.levels[fi]).tolist()
+            by_firer = {c.unit_id: c for c in own}
+            self.firer_cover = [by_firer[a] for a, _ in pairs]
+
+        blocked: list[list[str]] = [[] for _ in pairs]
+        between: list[list[str]] = [[] for _ in pairs]
+        features = table.terrain.blockers(rules.blocking, rules.hills_block).features
+        for p, k in zip(tp.tolist(), tk.tolist(), strict=True):
+            blocked[p].append(features[k].feature_id)
+        for p, u in zip(up.tolist(), uu.tolist(), strict=True):
+            between[p].append(layout.footprints[u].unit_id)
+        for p, fids in too_deep.items():
+            blocked[p].extend(fids)
+        self.deep = too_deep
+        self.gap, self.angle, self.in_arc = gap.tolist(), angle.tolist(), in_arc.tolist()
+        self.lines, self.blocked, self.between = lines, blocked, between
+        self.units_block = rules.units_block
+        self.faces, self.cover = faces.tolist(), cover
+
+    def lines_fields(self) -> Iterator[tuple[Any, ...]]:
+        """The fields of each pair's ``SightLine``, in order."""
+        if not self.pairs:
+            return
+        units_block = self.units_block
+        for (a, b), gap, angle, arc, line, stop, units, face, cover in zip(
+                self.pairs, self.gap, self.angle, self.in_arc, self.lines, self.blocked,
+                self.between, self.faces, self.cover, strict=True):
+            yield (a, b, gap, angle, arc, line, not stop and not (units_block and units),
+                   _ids(stop), _ids(units), FACES[face], cover)
 
 
 def _ids(items: list[str]) -> tuple[str, ...]:
