@@ -48,6 +48,8 @@ from smoothbore.table.paths import (
     _edge_limit,
     _near,
     _route_exact,
+    _run,
+    _run_corners,
     _walk,
 )
 
@@ -228,6 +230,32 @@ def test_a_rout_runs_away_from_the_enemy() -> None:
     options = rout_options(table(others=(north, east)), "A", 6)
     assert options[0] == r and all(180 <= o.heading < 270 for o in options)
     assert len(options) > 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(10, 50), st.floats(10, 30), st.floats(-180, 180), st.floats(0, 12),
+       st.sampled_from([(20, 30, 180), (50, 10, 270), (5, 35, 135)]))
+def test_a_rout_ends_where_its_footprint_would(x: float, y: float, facing: float,
+                                               distance: float,
+                                               enemy: tuple[float, float, float]) -> None:
+    # the headings are priced from corners worked out without making footprints: they must
+    # be the footprints' own to the bit, and each option's gains the distances gained
+    # measured from those footprints
+    a = a_unit(x, y, facing)
+    headings = [i * 5.0 for i in range(72)]
+    corners = _run_corners(a, headings, distance)
+    for h, row in zip(headings, corners, strict=True):
+        assert (row == _run(a, h, distance).corners).all()
+    t = table(others=(a_unit(*enemy, side="blue", uid="N"),))
+    t = t.placed(a)
+    options = rout_options(t, "A", distance)
+    assert rout(t, "A", distance) == (options[0] if options else None)
+    before = shapely.distance(a.shape, t.footprint("N").shape)
+    for option in options:
+        assert option.end == _run(a, option.heading, distance)
+        (_, gain), = option.gains
+        assert gain == shapely.distance(option.end.shape, t.footprint("N").shape) - before
+        assert gain > 0
 
 
 def test_a_surrounded_unit_cannot_rout() -> None:

@@ -1051,8 +1051,10 @@ def rout(table: Table, unit_id: str, distance: float, *, rules: SightRules = DEF
     any visible enemy), taking the heading that gains most from the nearest-gaining enemy;
     None when no heading does. With no enemy in sight it runs for its side's home edge (or
     straight back). ``rout_options`` gives every heading that may be taken."""
-    options = rout_options(table, unit_id, distance, rules=rules, steps=steps)
-    return options[0] if options else None
+    flight = _Flight(table, unit_id, distance, rules, steps)
+    if flight.homeward is not None:
+        return flight.homeward
+    return flight.option(flight.order[0]) if len(flight.order) else None
 
 
 def rout_options(table: Table, unit_id: str, distance: float, *,
@@ -1060,33 +1062,69 @@ def rout_options(table: Table, unit_id: str, distance: float, *,
     """Every heading of ``steps`` that leaves ``unit_id`` further from every visible enemy
     after a rout of ``distance``, best first (the most gained from the nearest-gaining
     enemy, then the most in all): a rule book may prefer one towards cover among them."""
-    check_number("distance", distance, 0)
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 4:
-        raise InvalidValueError("steps", steps, "an integer of at least 4")
-    footprint = table.footprint(unit_id)
-    seen = visible_enemies(table, unit_id, rules=rules)
-    if not seen:
-        heading = _homeward(table, footprint)
-        end = _run(footprint, heading, distance)
-        return (Rout(heading, end, (), not table.holds(end)),)
-    headings = np.arange(steps) * (360.0 / steps)
-    layout = table.layout
-    enemy_shapes = layout.shapes[layout.rows(seen)]
-    before = shapely.distance(footprint.shape, enemy_shapes)
-    ends = [_run(footprint, float(h), distance) for h in headings]
-    if footprint.shape is footprint.outline:  # one rectangle: all the outlines at once
-        shapes = vec.polygons(np.array([e.corners for e in ends]))
-    else:
-        shapes = np.array([e.shape for e in ends], dtype=object)
-    after = shapely.distance(shapes[:, np.newaxis], enemy_shapes[np.newaxis, :])
-    gains = after - before[np.newaxis, :]
-    worst = gains.min(axis=1)
-    order = np.lexsort((-gains.sum(axis=1), -worst))
-    return tuple(
-        Rout(float(headings[i]), ends[i],
-             tuple((e, float(g)) for e, g in zip(seen, gains[i], strict=True)),
-             not table.holds(ends[i]))
-        for i in order if worst[i] > _EPS)
+    flight = _Flight(table, unit_id, distance, rules, steps)
+    if flight.homeward is not None:
+        return (flight.homeward,)
+    return tuple(flight.option(i) for i in flight.order)
+
+
+class _Flight:
+    """The headings of a rout and what each gains from every visible enemy, best first
+    (``order``: only those that gain from all), or the run home (``homeward``) when no enemy
+    is in sight. The ends are worked out as corners, and as footprints only for the headings
+    asked (``option``)."""
+
+    def __init__(self, table: Table, unit_id: str, distance: float, rules: SightRules,
+                 steps: int) -> None:
+        check_number("distance", distance, 0)
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 4:
+            raise InvalidValueError("steps", steps, "an integer of at least 4")
+        self.table, self.distance = table, distance
+        self.footprint = footprint = table.footprint(unit_id)
+        self.seen = seen = visible_enemies(table, unit_id, rules=rules)
+        self.homeward: Rout | None = None
+        if not seen:
+            heading = _homeward(table, footprint)
+            end = _run(footprint, heading, distance)
+            self.homeward = Rout(heading, end, (), not table.holds(end))
+            return
+        self.headings = headings = np.arange(steps) * (360.0 / steps)
+        layout = table.layout
+        enemy_shapes = layout.shapes[layout.rows(seen)]
+        before = shapely.distance(footprint.shape, enemy_shapes)
+        if footprint.shape is footprint.outline:  # one rectangle: all the outlines at once
+            shapes = vec.polygons(_run_corners(footprint, headings.tolist(), distance))
+        else:
+            shapes = np.array([_run(footprint, float(h), distance).shape for h in headings],
+                              dtype=object)
+        after = shapely.distance(shapes[:, np.newaxis], enemy_shapes[np.newaxis, :])
+        self.gains = gains = after - before[np.newaxis, :]
+        worst = gains.min(axis=1)
+        order = np.lexsort((-gains.sum(axis=1), -worst))
+        self.order = order[worst[order] > _EPS]
+
+    def option(self, i: int) -> Rout:
+        """The rout along heading number ``i``."""
+        end = _run(self.footprint, float(self.headings[i]), self.distance)
+        return Rout(float(self.headings[i]), end,
+                    tuple((e, float(g)) for e, g in zip(self.seen, self.gains[i], strict=True)),
+                    not self.table.holds(end))
+
+
+def _run_corners(footprint: Footprint, headings: list[float],
+                 distance: float) -> npt.NDArray[np.float64]:
+    """The corners of ``_run``'s footprint for each heading (the same sums as
+    ``Footprint.corners`` of it, without making the footprints), shape (headings, 4, 2)."""
+    w, h = footprint.width / 2, footprint.length / 2
+    rows = []
+    for heading in headings:
+        (dx, dy), _ = bearing_vectors(heading)
+        x, y = footprint.x + dx * distance, footprint.y + dy * distance
+        (fx, fy), (rx, ry) = bearing_vectors(normal_degrees(heading) % 360.0)
+        wx, wy, hx, hy = w * rx, w * ry, h * fx, h * fy
+        rows.append(((x - wx + hx, y - wy + hy), (x + wx + hx, y + wy + hy),
+                     (x + wx - hx, y + wy - hy), (x - wx - hx, y - wy - hy)))
+    return np.array(rows, dtype=float).reshape(len(headings), 4, 2)
 
 
 def _run(footprint: Footprint, heading: float, distance: float) -> Footprint:
