@@ -7,6 +7,9 @@ from __future__ import annotations
 import attrs
 import numpy as np
 import pytest
+import shapely
+from hypothesis import given
+from hypothesis import strategies as st
 
 from smoothbore.battle import random_policy
 from smoothbore.boltaction_acw import TURN
@@ -14,12 +17,21 @@ from smoothbore.boltaction_acw.actions import Move
 from smoothbore.boltaction_acw.carry import (
     Change,
     arc_memo,
+    box_gap,
+    box_memo,
+    carried,
     charge_memo,
+    gap_over,
     ground_memo,
+    hulls_of,
     move_memo,
     near_in,
     near_memo,
+    nearest_enemy,
+    nearest_memo,
     offer_memo,
+    radii,
+    radius_memo,
     sight_memo,
     unit_boxes,
     zone_of,
@@ -39,7 +51,7 @@ from smoothbore.boltaction_acw.situations import (
 )
 from smoothbore.boltaction_acw.state import Engaged, State, find, situation
 from smoothbore.boltaction_acw.units import Formation
-from smoothbore.table import Footprint, Table, charges, sightings
+from smoothbore.table import Footprint, Table, charges, sight_lines
 from smoothbore.table import Formation as Layout
 
 from .battle import expanded
@@ -99,6 +111,27 @@ def _check_near(table: Table) -> int:
     return len(kept)
 
 
+def _check_boxes(table: Table) -> int:
+    """The boxes and radii of the units that stayed, carried to the new table, are those
+    worked out afresh there (the box of each footprint, ``Layout.radius``)."""
+    kept = len(table.derived(box_memo)) + len(table.derived(radius_memo))
+    fresh = _fresh(table)
+    assert unit_boxes(table) == {f.unit_id: f.bounds for f in table.footprints}
+    assert list(unit_boxes(table)) == list(unit_boxes(fresh))
+    assert radii(table) == radii(fresh) == dict(zip(
+        table.unit_ids, table.layout.radius.tolist(), strict=True))
+    return kept
+
+
+def _check_nearest(table: Table) -> int:
+    """The nearest enemy of each unit, carried to the new table, is the one found afresh
+    there among all its enemies."""
+    kept, fresh = table.derived(nearest_memo), _fresh(table)
+    for uid, found in kept.items():
+        assert found == nearest_enemy(fresh, uid), uid
+    return len(kept)
+
+
 def _check_ground(table: Table) -> int:
     """The ground's shapes carried to the new table are those worked out afresh there."""
     if "feature_shapes" not in table.derived(ground_memo):
@@ -117,7 +150,7 @@ def _check_pairs(table: Table) -> int:
     seen = table.derived(sight_memo)
     if seen:
         pairs = list(seen)
-        assert list(sightings(fresh, pairs, half_angle=half)) == [seen[p] for p in pairs]
+        assert list(sight_lines(fresh, pairs, half_angle=half)) == [seen[p] for p in pairs]
         checked += len(pairs)
     reached = table.derived(charge_memo)
     if reached:
@@ -129,7 +162,7 @@ def _check_pairs(table: Table) -> int:
 
 @pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
 def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> None:
-    kept = offered = grounds = arcs = nears = 0
+    kept = offered = grounds = arcs = nears = boxes = nearest = 0
     for seed in range(2):
         state = make(seed)  # type: ignore[operator]
         policy = random_policy(seed)
@@ -148,11 +181,80 @@ def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> No
                 grounds += _check_ground(table)
                 arcs += _check_arcs(table)
                 nears += _check_near(table)
+                boxes += _check_boxes(table)
+                nearest += _check_nearest(table)
     assert kept > 100
+    assert nearest > 20
+    assert boxes > 100
     assert offered > 20
     assert grounds > 20
     assert arcs > 100
     assert nears > 100
+
+
+_COORD = st.floats(-60.0, 60.0, allow_nan=False)
+
+
+@given(st.tuples(_COORD, _COORD, _COORD, _COORD), st.tuples(_COORD, _COORD, _COORD, _COORD),
+       st.floats(0.0, 30.0, allow_nan=False))
+def test_gap_over_is_the_box_gap_compared(a: tuple[float, ...], b: tuple[float, ...],
+                                          limit: float) -> None:
+    """``gap_over`` says what ``box_gap(a, b) > limit`` says, boxes apart, touching,
+    overlapping, or at the limit exactly."""
+    a = (min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3]))
+    b = (min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3]))
+    assert gap_over(a, b, limit) is (box_gap(a, b) > limit)  # type: ignore[arg-type]
+    exact = box_gap(a, b)  # type: ignore[arg-type]
+    assert gap_over(a, b, exact) is False  # type: ignore[arg-type]
+
+
+def test_gap_over_on_boxes_apart_on_one_axis_and_on_both() -> None:
+    # 3" apart across: over 2.9, not over 3; 3" and 4" apart on the two axes: a 5" gap
+    assert gap_over((0.0, 0.0, 1.0, 1.0), (4.0, 0.5, 5.0, 2.0), 2.9)
+    assert not gap_over((0.0, 0.0, 1.0, 1.0), (4.0, 0.5, 5.0, 2.0), 3.0)
+    assert gap_over((0.0, 0.0, 1.0, 1.0), (4.0, 5.0, 5.0, 6.0), 4.99)
+    assert not gap_over((0.0, 0.0, 1.0, 1.0), (4.0, 5.0, 5.0, 6.0), 5.0)
+    assert not gap_over((0.0, 0.0, 1.0, 1.0), (0.5, 0.5, 2.0, 2.0), 0.0)
+
+
+@given(st.lists(st.tuples(st.integers(-40, 40), st.integers(-40, 40)), min_size=8, max_size=8),
+       st.lists(st.tuples(st.integers(-40, 40), st.integers(-40, 40)), min_size=8, max_size=8))
+def test_hulls_of_are_the_hulls_of_the_points(a: list[tuple[int, int]],
+                                              b: list[tuple[int, int]]) -> None:
+    """The hull of the ring through the points is the hull of the points themselves, to the
+    bit: corners of footprints, repeated points, points in a line, all in one place."""
+    points = np.array([a, b], dtype=float) / 4.0
+    expected = shapely.convex_hull(shapely.multipoints(points))
+    assert list(shapely.to_wkb(hulls_of(points))) == list(shapely.to_wkb(expected))
+
+
+def test_hulls_of_footprint_corners_on_a_diagonal() -> None:
+    # two 1" squares centred on (5, 5) and (12, 12): the hull is their 8" x 8" box less
+    # two triangles with 7" legs, a hexagon of 64 - 2 * 24.5 = 15 square inches
+    first = Footprint("m", 5.0, 5.0, 0.0, bases=1).corners
+    second = Footprint("m", 12.0, 12.0, 0.0, bases=1).corners
+    hull = hulls_of(np.concatenate([first, second])[np.newaxis])[0]
+    assert len(hull.exterior.coords) == 7
+    assert hull.area == pytest.approx(15.0)
+
+
+def test_the_nearest_enemy_carried_is_the_nearer_of_the_one_kept_and_those_that_moved() -> None:
+    # "u" at (10, 10); enemy "a" 10" north of it, enemy "b" 30" east; "b" moves to 5" east
+    u = Footprint("u", 10.0, 10.0, bases=1, side="blue")
+    a = Footprint("a", 10.0, 20.0, bases=1, side="red")
+    b = Footprint("b", 40.0, 10.0, bases=1, side="red")
+    old = Table(60, 60, footprints=(u, a, b))
+    radius = radii(old)["a"]
+    assert nearest_enemy(old, "u") == (10.0 - radius, "a")
+    closer = carried(old, old.placed(b.moved_to(15.0, 10.0)))
+    assert closer.derived(nearest_memo)["u"] == (5.0 - radius, "b")
+    assert nearest_enemy(closer, "u") == nearest_enemy(_fresh(closer), "u")
+    # "b" moves away again: "a" stays the nearest; "a" moves: "u" is worked out afresh
+    farther = carried(old, old.placed(b.moved_to(50.0, 10.0)))
+    assert farther.derived(nearest_memo)["u"] == (10.0 - radius, "a")
+    gone = carried(old, old.placed(a.moved_to(10.0, 50.0)))
+    assert "u" not in gone.derived(nearest_memo)
+    assert nearest_enemy(gone, "u") == (30.0 - radius, "b")
 
 
 def test_a_zone_is_touched_only_by_a_unit_that_comes_near_its_hull() -> None:

@@ -144,3 +144,41 @@ def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
         state, _ = TURN.step(state, policy(state, actions))
     assert checked > 500
     assert far > 50
+
+
+def test_the_joins_offered_are_the_legal_rides_however_often_they_are_made() -> None:
+    """The commanders' joins are made once for each set of units (``_rides_to``): on the
+    states of a random battle, the joins a commander is offered are, in order, one to each
+    unit of his command in the fight that he does not stand with, less those more than
+    24" away (``ride_problem``)."""
+    from smoothbore.battle import random_policy
+    from smoothbore.boltaction_acw.scenarios import brawners_farm
+    from smoothbore.boltaction_acw.state import situation
+    from smoothbore.boltaction_acw.steps_orders import ride_problem
+    from smoothbore.core import Deferred
+
+    state, policy, offered = brawners_farm(7), random_policy(7), 0
+    for _ in range(120):
+        side = situation(state).side
+        groups = list(candidates_move_commander(state))
+        if side is not None and not state.extra.routs and groups:
+            leaders = [c for c in state.commanders
+                       if c.side == side and c.id not in state.extra.commanders_moved]
+            for leader, group in zip(leaders, groups, strict=True):
+                assert isinstance(group, Deferred)
+                brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
+                every = [MoveCommander(leader.id, u.id) for u in state.units
+                         if u.side == side and u.in_the_fight and u.id != leader.with_unit
+                         and brigade in (None, u.brigade)]
+                assert group.bound == len(every)
+                kept = list(group.actions())
+                assert kept == [join for join in every if join in kept]
+                for join in every:  # left out: the rides over 24" (ride_problem)
+                    assert (join in kept) is not bool(ride_problem(state, leader.id,
+                                                                   join.unit_id))
+                offered += len(kept)
+        actions = TURN.legal_actions(state)
+        if not actions:
+            break
+        state, _ = TURN.step(state, policy(state, actions))
+    assert offered > 50

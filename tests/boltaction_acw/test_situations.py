@@ -382,11 +382,11 @@ def test_outside_arc_is_told_by_corners_and_never_wrongly() -> None:
 
 def test_what_outside_arc_refuses_the_table_measures_out_of_arc() -> None:
     """On the states of random battles, every pair ``outside_arc`` settles is out of the
-    arc as ``sightings`` measures it, on a table that knows nothing."""
+    arc as ``sight_lines`` measures it, on a table that knows nothing."""
     from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
     from smoothbore.boltaction_acw.situations import outside_arc
-    from smoothbore.table import sightings
+    from smoothbore.table import sight_lines
 
     settled = 0
     for make, seed in ((brawners_farm, 4), (mcphersons_ridge, 5)):
@@ -398,7 +398,7 @@ def test_what_outside_arc_refuses_the_table_measures_out_of_arc() -> None:
             if pairs:
                 half = {f.unit_id: 180.0 for f in table.footprints
                         if f.formation is Layout.SKIRMISH}
-                seen = sightings(attrs.evolve(table), pairs, half_angle=half)
+                seen = sight_lines(attrs.evolve(table), pairs, half_angle=half)
                 assert not any(s.in_arc for s in seen), pairs
                 settled += len(pairs)
             actions = TURN.legal_actions(state)

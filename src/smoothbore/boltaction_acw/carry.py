@@ -16,7 +16,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.table import ChargeReach, Footprint, Point, Sighting, Table
+from smoothbore.table import ChargeReach, Footprint, Point, SightLine, Table
 
 KEEP_OFF = 1.0
 """A move that is not a charge ends at least 1" from every enemy (A26)."""
@@ -48,8 +48,62 @@ def zone_of(*corners: Sequence[Point] | FloatArray) -> Zone:
 
 
 def unit_boxes(table: Table) -> dict[str, Box]:
-    """The box round each unit on the table (``Footprint.bounds``), by id."""
-    return {f.unit_id: f.bounds for f in table.footprints}
+    """The box round each unit on the table (``Footprint.bounds``), by id: those of the
+    units a move left where they stood carried from the table before (``box_memo``)."""
+    known = table.derived(box_memo)
+    if not known:
+        return {f.unit_id: f.bounds for f in table.footprints}
+    return {f.unit_id: known.get(f.unit_id) or f.bounds for f in table.footprints}
+
+
+def box_memo(table: Table) -> dict[str, Box]:
+    """The boxes of units that stand where they stood on the table before, carried."""
+    return {}
+
+
+def radii(table: Table) -> dict[str, float]:
+    """The radius of the circle round each unit's footprint (its half diagonal), by id:
+    ``Layout.radius``, worked out the same way without building the layout; those of the
+    units that stayed carried from the table before (``radius_memo``)."""
+    known = table.derived(radius_memo)
+    footprints = table.footprints
+    if len(known) < len(footprints):
+        fresh = [f for f in footprints if f.unit_id not in known]
+        half_w = np.fromiter((f.width / 2 for f in fresh), float, len(fresh))
+        half_l = np.fromiter((f.length / 2 for f in fresh), float, len(fresh))
+        known.update(zip((f.unit_id for f in fresh), np.hypot(half_w, half_l).tolist(),
+                         strict=True))
+    return known
+
+
+def nearest_memo(table: Table) -> dict[str, tuple[float, str] | None]:
+    """For each unit asked (``situations.closing_move``), its ``nearest_enemy`` on this
+    table, worked out or carried to it."""
+    return {}
+
+
+def nearest_enemy(table: Table, unit_id: str) -> tuple[float, str] | None:
+    """The unit's nearest enemy by the circles round them: how far its centre lies from the
+    enemy's circle (the distance between centres less the enemy's radius, ``radii``), and
+    the enemy (the first id of those as near); None with no enemy. Kept with the table."""
+    memo = table.derived(nearest_memo)
+    if unit_id in memo:
+        return memo[unit_id]
+    enemies = table.enemies_of(unit_id)
+    found = memo[unit_id] = (_nearest(table, table.footprint(unit_id).centre, enemies)
+                             if enemies else None)
+    return found
+
+
+def _nearest(table: Table, here: Point, enemies: Sequence[str]) -> tuple[float, str]:
+    radius, units = radii(table), table.units
+    return min((math.dist(here, units[e].centre) - radius[e], e) for e in enemies)
+
+
+def radius_memo(table: Table) -> dict[str, float]:
+    """The radii worked out on this table (``radii``), or carried to it for the units that
+    stand as they stood on the table before."""
+    return {}
 
 
 def near_memo(table: Table) -> dict[tuple[str, float], frozenset[str]]:
@@ -61,15 +115,15 @@ def near_in(boxes: dict[str, Box], unit_id: str, inches: float) -> frozenset[str
     """The other units whose box (of ``boxes``, by id) comes within ``inches`` of the box
     round ``unit_id``: the units that might stand within ``inches`` of it (those further
     apart are so for certain: the nearest points are at least as far apart as the boxes)."""
-    box = boxes[unit_id]
-    return frozenset(other for other, b in boxes.items()
-                     if other != unit_id and boxes_within(box, b, inches))
+    box, limit = boxes[unit_id], inches + 1e-3
+    return frozenset([other for other, b in boxes.items()
+                      if not gap_over(box, b, limit) and other != unit_id])
 
 
 def boxes_within(a: Box, b: Box, inches: float) -> bool:
     """Whether boxes ``a`` and ``b`` might hold shapes within ``inches`` of each other as
     measured (A23): false only when they are for certain further apart."""
-    return not box_gap(a, b) > inches + 1e-3
+    return not gap_over(a, b, inches + 1e-3)
 
 
 def move_memo(table: Table) -> dict[tuple[object, ...], object]:
@@ -98,7 +152,7 @@ def offer_memo(table: Table) -> dict[tuple[object, ...], Any]:
     return {}
 
 
-def sight_memo(table: Table) -> dict[tuple[str, str], Sighting]:
+def sight_memo(table: Table) -> dict[tuple[str, str], SightLine]:
     """The sightings worked out on this table, or carried to it, by (firer, target)."""
     return {}
 
@@ -114,6 +168,24 @@ def box_gap(a: Box, b: Box) -> float:
     dx = max(0.0, a[0] - b[2], b[0] - a[2])
     dy = max(0.0, a[1] - b[3], b[1] - a[3])
     return math.hypot(dx, dy)
+
+
+def gap_over(a: Box, b: Box, limit: float) -> bool:
+    """``box_gap(a, b) > limit`` (``limit`` not negative), the distance measured only
+    where neither axis settles it alone (the gap is never less than either axis's)."""
+    dx, other = a[0] - b[2], b[0] - a[2]
+    if other > dx:
+        dx = other
+    if dx > limit:
+        return True
+    dy, other = a[1] - b[3], b[1] - a[3]
+    if other > dy:
+        dy = other
+    if dy > limit:
+        return True
+    if dx <= 0.0 and dy <= 0.0:
+        return False
+    return math.hypot(max(0.0, dx), max(0.0, dy)) > limit
 
 
 @attrs.frozen
@@ -143,24 +215,32 @@ class Change:
     def untouched(self, zones: Sequence[Zone], reach: float) -> list[bool]:
         """For each zone, whether every changed unit stays more than ``reach`` from it
         (the boxes first; only zones a box comes near are tested exactly)."""
-        return self.clear_of([z.box for z in zones], lambda i: zones[i].points, reach)
+        return self.clear_of([z.box for z in zones],
+                             lambda doubt: np.stack([zones[i].points for i in doubt]), reach)
 
-    def clear_of(self, boxes: Sequence[Box], points: Callable[[int], FloatArray],
+    def clear_of(self, boxes: Sequence[Box], points: Callable[[list[int]], FloatArray],
                  reach: float) -> list[bool]:
         """``untouched`` for zones given as their ``boxes`` and, asked only for those a
-        changed unit's box comes near, their ``points`` (by index)."""
+        changed unit's box comes near, their ``points`` (for those indices at once, an array
+        of shape (zones, points, 2))."""
         mine = self.boxes
-        out = [all(box_gap(box, b) > reach for b in mine) for box in boxes]
+        out = [all([gap_over(box, b, reach) for b in mine]) for box in boxes]
         doubt = [i for i, ok in enumerate(out) if not ok]
         if doubt:
-            hulls = np.asarray(shapely.convex_hull(shapely.multipoints(
-                np.stack([points(i) for i in doubt]))), dtype=object)
+            hulls = hulls_of(points(doubt))
             near = np.zeros(len(doubt), dtype=bool)
             for place in self.places:
                 near |= shapely.dwithin(hulls, place.shape, reach)
             for i, hit in zip(doubt, near.tolist(), strict=True):
                 out[i] = not hit
         return out
+
+
+def hulls_of(points: FloatArray) -> npt.NDArray[np.object_]:
+    """The convex hull of each set of points (an array of shape (sets, points, 2)): the
+    hull of the ring through them (the hull of a shape is the hull of its points), made in
+    one call for every set instead of a point at a time."""
+    return np.asarray(shapely.convex_hull(shapely.polygons(points)), dtype=object)
 
 
 def carried(old: Table, new: Table) -> Table:
@@ -178,9 +258,11 @@ def carried(old: Table, new: Table) -> Table:
     for key, value in old.derived(ground_memo).items():
         ground.setdefault(key, value)
     change = Change.between(old, new)
+    _carry_boxes(old, new, change)
     if not change.ids:  # only commanders or traces changed: every answer holds
         memos: tuple[Callable[[Table], dict[Any, Any]], ...] = (
-            move_memo, offer_memo, sight_memo, charge_memo, arc_memo, near_memo)
+            move_memo, offer_memo, sight_memo, charge_memo, arc_memo, near_memo,
+            nearest_memo)
         for memo in memos:
             after, before = new.derived(memo), old.derived(memo)
             if after:  # what the new table knows already stands
@@ -188,12 +270,26 @@ def carried(old: Table, new: Table) -> Table:
             after.update(before)
         return new
     _carry_near(old, new, change)
+    _carry_nearest(old, new, change)
     _carry_moves(old, new, change)
     _carry_offers(old, new, change)
     _carry_arcs(old, new, change)
     _carry_sightings(old, new, change)
     _carry_charges(old, new, change)
     return new
+
+
+def _carry_boxes(old: Table, new: Table, change: Change) -> None:
+    """The box round each unit that stayed where it stood (``Footprint.bounds``) and its
+    radius (``radii``)."""
+    ids, after = change.ids, new.derived(box_memo)
+    for uid, box in old.derived(unit_boxes).items():
+        if uid not in ids:
+            after.setdefault(uid, box)
+    after_radii = new.derived(radius_memo)
+    for uid, radius in old.derived(radius_memo).items():
+        if uid not in ids:
+            after_radii.setdefault(uid, radius)
 
 
 def _carry_near(old: Table, new: Table, change: Change) -> None:
@@ -208,12 +304,29 @@ def _carry_near(old: Table, new: Table, change: Change) -> None:
     after = new.derived(near_memo)
     for key, found in kept.items():
         uid, inches = key
-        if uid in ids or uid not in boxes:
+        if uid in ids or uid not in boxes or key in after:
             continue
-        box = boxes[uid]
-        after.setdefault(key, frozenset(
-            [other for other in found if other not in ids]
-            + [other for other in moved if boxes_within(box, boxes[other], inches)]))
+        box, limit = boxes[uid], inches + 1e-3
+        close = [other for other in moved if not gap_over(box, boxes[other], limit)]
+        after[key] = found.difference(ids).union(close) if close else found.difference(ids)
+
+
+def _carry_nearest(old: Table, new: Table, change: Change) -> None:
+    """The nearest enemy of a unit that stayed, when that enemy stayed too: it is still
+    nearer than every enemy that stayed, so only the enemies that moved or came may be
+    nearer now."""
+    kept = old.derived(nearest_memo)
+    if not kept:
+        return
+    ids, units = change.ids, new.units
+    after = new.derived(nearest_memo)
+    came = [uid for uid in sorted(ids) if uid in units]
+    for uid, found in kept.items():
+        if found is None or uid in ids or found[1] in ids or uid in after:
+            continue
+        side = units[uid].side
+        others = [e for e in came if units[e].side and units[e].side != side]
+        after[uid] = min(found, _nearest(new, units[uid].centre, others)) if others else found
 
 
 def _carry_moves(old: Table, new: Table, change: Change) -> None:
@@ -267,9 +380,10 @@ def _carry_sightings(old: Table, new: Table, change: Change) -> None:
         return
     units, boxes = old.units, old.derived(unit_boxes)
 
-    def points(i: int) -> FloatArray:
-        a, b = kept[i][0]
-        return _padded(np.vstack([units[a].corners, units[b].corners]))
+    def points(doubt: list[int]) -> FloatArray:
+        pairs = [kept[i][0] for i in doubt]
+        return np.concatenate([np.stack([units[a].corners for a, _ in pairs]),
+                               np.stack([units[b].corners for _, b in pairs])], axis=1)
 
     zones = [_union(boxes[a], boxes[b]) for (a, b), _ in kept]
     after = new.derived(sight_memo)
@@ -280,10 +394,6 @@ def _carry_sightings(old: Table, new: Table, change: Change) -> None:
 
 def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-
-
-def _padded(points: FloatArray) -> FloatArray:
-    return np.vstack([points, np.repeat(points[-1:], 12 - len(points), axis=0)])
 
 
 def _carry_charges(old: Table, new: Table, change: Change) -> None:
@@ -316,10 +426,10 @@ def _carry_charges(old: Table, new: Table, change: Change) -> None:
         dx, dy = shifted(charger, ahead)
         zones.append(_union((x0, y0, x1, y1), (x0 + dx, y0 + dy, x1 + dx, y1 + dy)))
 
-    def points(i: int) -> FloatArray:
-        _, _, charger, ahead = doubt[i]
-        corners = charger.corners
-        return _padded(np.vstack([corners, corners + np.array(shifted(charger, ahead))]))
+    def points(indices: list[int]) -> FloatArray:
+        corners = np.stack([doubt[i][2].corners for i in indices])
+        moved = np.array([shifted(doubt[i][2], doubt[i][3]) for i in indices])
+        return np.concatenate([corners, corners + moved[:, np.newaxis, :]], axis=1)
 
     for (pair, reached, _, _), ok in zip(doubt, change.clear_of(zones, points, _TOUCH),
                                          strict=True):

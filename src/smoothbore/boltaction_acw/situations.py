@@ -30,7 +30,7 @@ from smoothbore.table import (
     Point,
     RateTable,
     Route,
-    Sighting,
+    SightLine,
     Table,
     TerrainKind,
     charges,
@@ -38,7 +38,7 @@ from smoothbore.table import (
     furthest,
     rout,
     route,
-    sightings,
+    sight_lines,
 )
 from smoothbore.table import Formation as Layout
 from smoothbore.table.footprints import bearing_vectors
@@ -50,14 +50,17 @@ from .carry import (
     Box,
     Zone,
     arc_memo,
-    box_gap,
     boxes_within,
     charge_memo,
+    gap_over,
     ground_memo,
+    hulls_of,
     move_memo,
     near_in,
     near_memo,
+    nearest_enemy,
     offer_memo,
+    radii,
     sight_memo,
     unit_boxes,
 )
@@ -115,7 +118,7 @@ def measured(distance: float) -> int:
 
 
 # --- shooting -------------------------------------------------------------------------------
-def sighting_of(table: Table, firer_id: str, target_id: str) -> Sighting | None:
+def sighting_of(table: Table, firer_id: str, target_id: str) -> SightLine | None:
     """What ``firer_id`` sees of ``target_id`` on the table (None: not two enemies on it):
     skirmishers fire all round (Shooting), others in the 45° arc either side of their front
     (A24). Kept with the table; the steps' candidates ask for many pairs at once
@@ -137,7 +140,7 @@ def look_at(table: Table, pairs: Iterable[tuple[str, str]]) -> None:
     if missing:
         half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
         memo.update(((s.firer, s.target), s)
-                    for s in sightings(table, missing, half_angle=half))
+                    for s in sight_lines(table, missing, half_angle=half))
 
 
 def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
@@ -184,7 +187,7 @@ def outside_arc(table: Table, firer_id: str, target_id: str) -> bool:
     """Whether the target stands for certain outside the firer's 45° front arc (A24), told
     by its corners alone: all of them behind the firer's front edge, or all beyond one of
     the two lines at 45° from its front corners (the arc is the ground on the inner side of
-    all three; ``sightings`` measures exactly what this leaves in doubt). Never for
+    all three; ``sight_lines`` measures exactly what this leaves in doubt). Never for
     skirmishers nor a unit in a building, who fire all round. Kept with the table."""
     return not in_arc_doubt(table, firer_id, (target_id,))
 
@@ -231,12 +234,12 @@ class ShotSituation:
 
     facts: ShotFacts | None
     distance: float
-    sighting: Sighting
+    sighting: SightLine
     problem: str = ""
     rule: str = ""
 
 
-def cover_of(table: Table, seen: Sighting) -> Cover:
+def cover_of(table: Table, seen: SightLine) -> Cover:
     """The target's cover against this firer (A25): hard behind a wall or fieldwork (or in a
     building or work), soft behind a fence or with half of it in woods, else none."""
     cover = seen.cover
@@ -295,7 +298,7 @@ def shot_memo(table: Table) -> dict[tuple[str, str], ShotSituation]:
     return {}
 
 
-def _situation(table: Table, seen: Sighting) -> ShotSituation:
+def _situation(table: Table, seen: SightLine) -> ShotSituation:
     distance = seen.distance
     inches = measured(distance)
     facts = None
@@ -558,7 +561,7 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
             others.append(f.outline)  # kept with the footprint: no layout is built for it
     if not near and not others:
         return True
-    swept = shapely.convex_hull(shapely.multipoints(corners))
+    swept = hulls_of(np.array([corners]))[0]
     if near and shapely.intersects(swept, areas[near]).any():
         return False
     return not (others and shapely.intersects(swept, others).any())
@@ -638,7 +641,7 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None) 
         enemy = f.side != side
         reach = KEEP_OFF if enemy else _NEAR
         if (b[0] > x1 + reach or b[2] < x0 - reach or b[1] > y1 + reach or b[3] < y0 - reach
-                or f.unit_id == unit_id or box_gap(around, b) > reach):
+                or f.unit_id == unit_id or gap_over(around, b, reach)):
             continue
         if end is None:
             end = ending.footprint()
@@ -744,27 +747,14 @@ def closings(table: Table) -> dict[str, tuple[float, float] | None]:
 def _towards_nearest(table: Table, unit_id: str) -> tuple[float, float] | None:
     """How far the unit may go straight at its nearest enemy's centre before the circles
     round the two come within 1.5", and that heading off its facing (None: no enemy)."""
-    start = table.footprint(unit_id)
-    enemies = table.enemies_of(unit_id)
-    if not enemies:
+    found = nearest_enemy(table, unit_id)
+    if found is None:
         return None
-    radius = table.derived(radii)
-    units = table.units
-    here = start.centre
-    gap, nearest = min((math.dist(here, units[e].centre) - radius[e], e) for e in enemies)
-    ex, ey = units[nearest].centre
+    gap, nearest = found
+    start = table.footprint(unit_id)
+    ex, ey = table.footprint(nearest).centre
     heading = _off(math.degrees(math.atan2(ex - start.x, ey - start.y)) - start.facing)
-    return gap - radius[unit_id] - CLOSE_TO, heading
-
-
-def radii(table: Table) -> dict[str, float]:
-    """The radius of the circle round each unit's footprint (its half diagonal), by id:
-    ``Layout.radius``, worked out the same way without building the layout."""
-    footprints = table.footprints
-    half_w = np.fromiter((f.width / 2 for f in footprints), float, len(footprints))
-    half_l = np.fromiter((f.length / 2 for f in footprints), float, len(footprints))
-    return dict(zip((f.unit_id for f in footprints), np.hypot(half_w, half_l).tolist(),
-                    strict=True))
+    return gap - table.derived(radii)[unit_id] - CLOSE_TO, heading
 
 
 def _off(degrees: float) -> float:

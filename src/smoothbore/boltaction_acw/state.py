@@ -461,8 +461,14 @@ def _work_out(state: State) -> Situation:
     standing: set[str] = set()
     on_table: dict[str, list[str]] = {s: [] for s in sides}
     fighting: dict[str, list[str]] = {s: [] for s in sides}
+    group = extra.group
+    brigade = group[len(BRIGADE):] if group is not None and group.startswith(BRIGADE) else None
+    in_group: list[Unit] = []  # the group's units (``_group_units``), in the same pass
     for unit in units:  # one pass: the units by id, the sides standing, the enemies
         index[unit.id] = unit
+        if group is not None and (unit.brigade == brigade if brigade is not None
+                                  else unit.id == group):
+            in_group.append(unit)
         if unit.lost:
             continue
         if not unit.routing:
@@ -472,11 +478,10 @@ def _work_out(state: State) -> Situation:
             if not unit.routing:
                 fighting[unit.side].append(unit.id)
     broken = tuple(side for side in sides if side not in standing)
-    group = extra.group
     if group is None:
         return Situation(broken, index, None, False, False, {},
                          {}, {}, {})
-    members = _group_units(units, group)
+    members = tuple(in_group)
     side = members[0].side if members else find(state, group).side
     army_test = _army_test_due(state, members)
     acting = not extra.routs and not broken and not army_test

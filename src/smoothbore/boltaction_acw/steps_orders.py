@@ -334,8 +334,7 @@ def _targets(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
     """The enemies that might stand in the unit's range (``within_range``) and of those,
     the ones not for certain outside its arc (``within_arc``): kept with the table."""
     memo = table.derived(candidate_memo)
-    key = ("targets", unit.id, unit.weapon.max_range, shots(unit) > 0, unit.skirmishing,
-           enemies)
+    key = ("targets", unit, enemies)  # the unit's hash is kept with it: a cheap key
     found = memo.get(key)
     if found is None:
         targets = tuple(within_range(state, unit, enemies))
@@ -868,9 +867,16 @@ def candidates_move_commander(state: State
 def _joins(state: State, leader: Commander, side: str) -> tuple[MoveCommander, ...]:
     """The commander to each unit of his command he does not stand with, however far."""
     brigade = leader.brigade if leader.rank is Rank.BRIGADE else None
-    return tuple(MoveCommander(leader.id, unit.id) for unit in state.units
-                 if unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
-                 and brigade in (None, unit.brigade))
+    return _rides_to(leader.id, tuple(
+        unit.id for unit in state.units
+        if unit.side == side and unit.in_the_fight and unit.id != leader.with_unit
+        and brigade in (None, unit.brigade)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _rides_to(commander_id: str, unit_ids: tuple[str, ...]) -> tuple[MoveCommander, ...]:
+    """The commander to each of these units, made once for each set of units."""
+    return tuple(MoveCommander(commander_id, unit_id) for unit_id in unit_ids)
 
 
 def _within_ride(table: Table, commander_id: str, side: str,
