@@ -268,7 +268,7 @@ class Footprint:
         """The front edge, left to right."""
         return self.edge(Face.FRONT)
 
-    @property
+    @functools.cached_property
     def bounds(self) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of the outline."""
         (fx, fy), (rx, ry) = self.frame

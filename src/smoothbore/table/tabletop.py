@@ -205,7 +205,15 @@ class Table:
         side = self.footprint(unit_id).side
         if not side:
             return ()
-        return tuple(f.unit_id for f in self.footprints if f.side and f.side != side)
+        return self._enemies_by_side[side]
+
+    @functools.cached_property
+    def _enemies_by_side(self) -> Mapping[str, tuple[str, ...]]:
+        """``enemies_of`` for a unit of each side, in the order the units are given."""
+        sides = dict.fromkeys(f.side for f in self.footprints if f.side)
+        return MappingProxyType({side: tuple(f.unit_id for f in self.footprints
+                                             if f.side and f.side != side)
+                                 for side in sides})
 
     def friends_of(self, unit_id: str) -> tuple[str, ...]:
         """The other units of the same side."""
@@ -360,7 +368,7 @@ class Table:
 _INIT = tuple(f.name for f in attrs.fields(Table) if f.init)
 _GROUND = ("terrain", "rectangle", "diagonal")
 """What a table works out of its size and terrain alone."""
-_UNITS = (*_GROUND, "units", "layout")
+_UNITS = (*_GROUND, "units", "layout", "_enemies_by_side")
 """... and of its footprints too."""
 
 
