@@ -3,6 +3,7 @@ the events of a battle read them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 
@@ -37,3 +38,9 @@ def points(count: int, what: str = "point") -> str:
 def score_text(score: int, hit: bool) -> str:
     """What a fire score does to the target's strength, in a referee's words."""
     return f"scoring {score}: {'1 strength point lost' if hit else 'no loss'}"
+
+
+def stopper(by: str, names: Mapping[str, str]) -> str:
+    """What stopped a move short, as the referee names it (``by``: "table edge" or a unit's
+    id, named from ``names``)."""
+    return names.get(by, "the table edge" if by == "table edge" else by)

@@ -9,6 +9,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import Log, enter_phase
+from smoothbore.table import MoveTrace
 
 from . import rules
 from .actions import EndPhase, ResolveMelee
@@ -16,8 +17,10 @@ from .charges import Face, test_surrender
 from .effects import general_risk, lose
 from .generals import Risk
 from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
+from .narration import inches, stopper
 from .phases import K
-from .situations import MEASURED
+from .positions import kept_traces
+from .situations import MEASURED, retirement
 from .state import (
     State,
     charges_on,
@@ -29,7 +32,7 @@ from .state import (
     tested_charge,
     with_extra,
 )
-from .units import Status, TroopType
+from .units import Status, TroopType, Unit
 from .variants import end_highland_charge
 
 EFFECT_TEXT: Mapping[Effect, str] = MappingProxyType({
@@ -117,7 +120,8 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
     log.add("melee", melee_text(state, target.name, outcome), rules.MELEE, target.id)
     state = with_extra(state, resolved=state.extra.resolved | {target.id})
     if not outcome.loser:
-        return state
+        return _retire(state, [(f.unit.id, 3.0) for f in (*melee.attackers, *melee.defenders)],
+                       log)
     losers = melee.attackers if outcome.loser == "attackers" else melee.defenders
     winners = melee.defenders if outcome.loser == "attackers" else melee.attackers
     if outcome.loser == "defenders":
@@ -149,10 +153,48 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
         state = state.with_units(end_highland_charge(attrs.evolve(hit, status=status), True, True))
         state = lose(state, find_unit(state, hit.id), outcome.effect.loss, log, rules.MELEE)
         state = general_risk(state, hit.id, Risk.MELEE_LOSS, action.chain_within_18, log)
-    for f in losers:
-        if f.unit.id != hit.id:
-            log.add("retire", f'{f.unit.name} retires 3"', rules.MELEE, f.unit.id)
+    back = {Effect.RETIRE_SHAKEN: 3.0, Effect.RETIRE_6_SHAKEN: 6.0}.get(outcome.effect)
+    others = [(f.unit.id, 3.0) for f in losers if f.unit.id != hit.id]
+    if state.extra.table is None:
+        for uid, _ in others:
+            log.add("retire", f'{find_unit(state, uid).name} retires 3"', rules.MELEE, uid)
+        return state
+    return _retire(state, ([(hit.id, back)] if back else []) + others, log)
+
+
+def _retire(state: State, retiring: list[tuple[str, float]], log: Log) -> State:
+    """On a table, each unit a melee retires goes straight back the inches its result says,
+    keeping its facing, one after the other in the order given (the unit taking the result,
+    then the rest of its side; on a draw the attackers, then the defenders), as a shaken
+    unit's retirement goes (``situations.retirement``: stopped short by the table edge or a
+    unit behind it, over open ground; W26a). Without a table nothing moves."""
+    table = state.extra.table
+    if table is None:
+        return state
+    for uid, distance in retiring:
+        unit = find_unit(state, uid)
+        if not unit.on_table or uid not in table.unit_ids:
+            continue
+        went = retirement(state, unit, distance, False)
+        start = table.footprint(uid)
+        if went.distance > 0:
+            trace = MoveTrace(uid, (start.centre, went.end.centre))
+            table = table.placed(went.end).with_traces(*kept_traces(table), trace)
+            state = with_extra(state, table=table)
+        log.add("retire", _retire_text(state, unit, distance, went.distance, went.stopped_by),
+                rules.MELEE, uid)
     return state
+
+
+def _retire_text(state: State, unit: Unit, distance: float, went: float, by: str) -> str:
+    """A melee retirement as the referee measures it."""
+    if not by:
+        return f"{unit.name} retires {inches(distance)} straight back, keeping its facing"
+    what = stopper(by, {u.id: u.name for u in state.units})
+    if went <= 0:
+        return f"{unit.name} cannot retire {inches(distance)}: {what} stops it where it stands"
+    return (f"{unit.name} retires {inches(went)} of its {inches(distance)} straight back, "
+            f"keeping its facing: {what} stops it")
 
 
 def check_end_j(state: State, action: EndPhase) -> None:

@@ -23,10 +23,10 @@ from .morale import (
     test_shaken,
 )
 from .movement import retire_distance, rout_distance
-from .narration import inches
+from .narration import inches, stopper
 from .phases import B, C
 from .positions import kept_traces
-from .situations import MEASURED, retire_end, rout_facts
+from .situations import MEASURED, Retirement, retirement, rout_facts
 from .state import (
     State,
     building_entered,
@@ -174,7 +174,7 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     action = measured_move(state, action)
     building = building_entered(state, unit, action.enters, action)
     into = "" if building is None else f" into the {building.work.value}"
-    state = _moved_on_table(state, unit, action)
+    state, went = _moved_on_table(state, unit, action)
     if unit.routing:
         if action.blocked:
             if action.enemy_within_6 and test_surrender(unit, dice=log.dice, why="cannot move"):
@@ -196,10 +196,14 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     else:
         distance = retire_distance(unit, action.about_face, action.terrain, options=state.options)
         state = state.with_units(attrs.evolve(unit, must_retire=False))
+        how, short = inches(distance), ""
+        if went is not None and went.stopped_by and distance:
+            how = f"{inches(went.distance)} of its {how}"
+            short = f": {stopper(went.stopped_by, {u.id: u.name for u in state.units})} stops it"
         if action.about_face:
-            text = f"{unit.name} turns about and retires {inches(distance)}{into}"
+            text = f"{unit.name} turns about and retires {how}{into}{short}"
         elif distance:
-            text = f"{unit.name} retires {inches(distance)}{into}, keeping its facing"
+            text = f"{unit.name} retires {how}{into}, keeping its facing{short}"
         else:
             text = f"{unit.name} keeps its facing, which takes its whole retirement"
         log.add("retire", text, rules.MORALE_SHAKEN, unit.id)
@@ -229,25 +233,29 @@ def measured_move(state: State, action: CompulsoryMove) -> CompulsoryMove:
                         enemy_within_6=found.enemy_within_6, leaves_table=found.leaves_table)
 
 
-def _moved_on_table(state: State, unit: Unit, action: CompulsoryMove) -> State:
+def _moved_on_table(state: State, unit: Unit,
+                    action: CompulsoryMove) -> tuple[State, Retirement | None]:
     """On a table, the footprint of a unit that routs or retires goes where the move ends
-    (a unit routing off the table is taken off by the table's sync)."""
+    (a unit routing off the table is taken off by the table's sync); with the retirement
+    as the table found it."""
     table = state.extra.table
     if table is None or (unit.troop is TroopType.WAGON and unit.routing):
-        return state
+        return state, None
+    went = None
     if unit.routing:
         if action.blocked or action.leaves_table:
-            return state
+            return state, None
         distance = float(rout_distance(unit, options=state.options))
         end = rout_facts(state, unit, distance).end
     else:
         distance = float(retire_distance(unit, action.about_face, options=state.options))
-        end = retire_end(state, unit, distance, action.about_face)
+        went = retirement(state, unit, distance, action.about_face)
+        end = went.end
     if end is None:
-        return state
+        return state, went
     start = table.footprint(unit.id)
     trace = MoveTrace(unit.id, (start.centre, end.centre))
-    return with_extra(state, table=table.placed(end).with_traces(*kept_traces(table), trace))
+    return with_extra(state, table=table.placed(end).with_traces(*kept_traces(table), trace)), went
 
 
 def check_end_b(state: State, action: EndPhase) -> None:
