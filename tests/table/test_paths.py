@@ -477,11 +477,22 @@ def _reference_contact(t: Table, fp: Footprint, dx: float, dy: float, limit: flo
             obstacles.append((feature.feature_id, feature.area))
     best, what = math.inf, ""
     for name, shape in obstacles:
-        if shapely.relate_pattern(fp.outline, shape, "T********"):
+        common = shapely.area(shapely.intersection(fp.outline, shape))
+        hair = 1e-6 * (1 + float(np.abs(corners).max()))
+        if common > hair * (fp.width + fp.length):  # standing in it (not a rounding sliver)
             continue
-        d = _reference_contact_distance(corners, shape, dx, dy, limit)
-        if d < best:
-            best, what = d, name
+        # each part on its own: one it touches blocks at once if a small step along the
+        # move enters it, and is left behind otherwise (the parts are convex)
+        step = Polygon(np.add(corners, (dx * 1e-6, dy * 1e-6)))
+        for part in shapely.get_parts(shape):
+            if shapely.distance(fp.outline, part) > 1e-9:
+                d = _reference_contact_distance(corners, part, dx, dy, limit)
+            elif shapely.relate_pattern(step, part, "T********"):
+                d = 0.0
+            else:
+                continue
+            if d < best:
+                best, what = d, name
     return best, what
 
 
@@ -510,6 +521,32 @@ def _reference_furthest(t: Table, uid: str, heading: float, budget: float, rates
 
 WILL_IN_WOODS = RateTable(speeds={**dict(WILL_CO_FOOT.speeds), K.DENSE_WOODS: None},
                           passages=dict(WILL_CO_FOOT.passages), rule="no woods")
+
+
+def test_a_unit_touching_others_moves_off_them_but_not_into_them() -> None:
+    # A (4" x 1" at (20, 10), facing north) with a friend touching its rear (B) and one
+    # touching its right flank (C): ahead it slides past C and leaves B (the whole 6"), to
+    # its left it leaves both; back, right and ahead-right go into a unit at once
+    b = a_unit(20, 9, side="red", uid="B")
+    c = a_unit(24, 10, side="red", uid="C")
+    t = table(others=(b, c))
+    for heading, distance, stopper in [(0, 6.0, "allowance"), (-90, 6.0, "allowance"),
+                                       (-45, 6.0, "allowance"), (180, 0.0, "B"),
+                                       (90, 0.0, "C"), (45, 0.0, "C"), (135, 0.0, "B")]:
+        went = furthest(t, "A", heading, 6, WILL_CO_FOOT)
+        assert (went.distance, went.stopped_by) == (pytest.approx(distance), stopper), heading
+    # a friend whose front is rounded a hair into A's rear touches it, as one exactly there
+    sliver = table(others=(a_unit(20, 9 + 4e-15, side="red", uid="B"),))
+    assert shapely.area(shapely.intersection(sliver.footprint("A").outline,
+                                             sliver.footprint("B").shape)) > 0
+    assert furthest(sliver, "A", 180, 6, WILL_CO_FOOT).distance == 0.0
+    assert furthest(sliver, "A", 0, 6, WILL_CO_FOOT).distance == pytest.approx(6.0)
+    # a friend touching at a corner only: moving away diagonally is free, into it is not
+    d = a_unit(16, 11, side="red", uid="D")  # its right rear corner on A's left front one
+    t = table(others=(d,))
+    assert furthest(t, "A", 135, 3, WILL_CO_FOOT).distance == pytest.approx(3.0)
+    assert furthest(t, "A", -45, 3, WILL_CO_FOOT).stopped_by == "D"
+    assert furthest(t, "A", -45, 3, WILL_CO_FOOT).distance == 0.0
 
 
 @settings(max_examples=400, deadline=None)

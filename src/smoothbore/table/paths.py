@@ -761,16 +761,54 @@ def _first_contact(table: Table, footprint: Footprint, dx: float, dy: float, lim
     best, what = math.inf, ""
     if not names:
         return best, what
-    # already overlapping at the start: moving off it is allowed
-    overlapping = shapely.relate_pattern(footprint.outline, np.array(shapes, dtype=object),
-                                         "T********")
-    for name, shape, start in zip(names, shapes, overlapping, strict=True):
-        if start:
+    # already overlapping at the start: moving off it is allowed; but an overlap a hair
+    # thin is rounding, and counts as touching
+    outline, every = footprint.outline, np.array(shapes, dtype=object)
+    overlapping = shapely.relate_pattern(outline, every, "T********")
+    sliver = np.zeros(len(shapes), dtype=bool)
+    if overlapping.any():
+        sliver[overlapping] = shapely.area(shapely.intersection(
+            outline, every[overlapping])) <= _hair(corners) * (footprint.width + footprint.length)
+    for name, shape, start, thin in zip(names, shapes, overlapping, sliver, strict=True):
+        if start and not thin:
             continue
-        t = _contact_distance(corners, shape, dx, dy, limit)
+        t = 0.0 if thin else _contact_distance(corners, shape, dx, dy, limit)
+        if t <= _TOUCHING * (1.0 + limit):  # touching where it stands: into it, or away?
+            t = _touched_contact(footprint, shape, dx, dy, limit)
         if t < best:
             best, what = t, name
     return best, what
+
+
+_TOUCHING = 1e-9
+"""A contact this near the start (relative to the move) is touching where the unit stands."""
+
+
+def _hair(corners: npt.NDArray[np.float64]) -> float:
+    """A step far below anything measured on a table, far above rounding: how far a unit
+    is tried along its way to tell moving into what it touches from moving off it."""
+    return _TOUCHING * 1e3 * (1.0 + float(np.abs(corners).max()))
+
+
+def _touched_contact(footprint: Footprint, shape: BaseGeometry, dx: float, dy: float,
+                     limit: float) -> float:
+    """How far the footprint goes along (dx, dy) before it runs into ``shape``, which it
+    touches where it stands: at once if a hair's move along the way goes into a part it
+    touches; else the first contact with the parts it does not touch. A part it touches and
+    moves off or slides along is not met again: a unit's bases are rectangles, and a convex
+    part left behind by a straight move stays behind."""
+    corners = footprint.corners
+    hair = _hair(corners)
+    stepped = Polygon(np.add(corners, (dx * hair, dy * hair)))
+    outline = footprint.outline
+    best = math.inf
+    for part in shapely.get_parts(shape):
+        if float(shapely.distance(outline, part)) <= hair:
+            if shapely.relate_pattern(stepped, part, "T********"):
+                return 0.0
+            continue
+        best = min(best, _contact_distance(corners, part, dx, dy, limit))
+    return best
 
 
 def _dry_here(table: Table, feature: Feature) -> bool:

@@ -1141,16 +1141,8 @@ def retirement(state: State, unit: Unit, distance: float, about_face: bool) -> R
     heading = 0.0 if about_face else 180.0
     if distance <= 0:
         return Retirement(here, 0.0, "")
-    (dx, dy), _ = bearing_vectors(here.facing + heading)
-    left, into = _touching(table, here, dx, dy)
-    if into:
-        return Retirement(here, 0.0, into)
-    free = RateTable()
-    where = furthest(table, unit.id, heading, distance, free, through=left)
+    where = furthest(table, unit.id, heading, distance, RateTable())
     end = here.moved_to(*where.point)
-    if left and _overlaps(end, table, left):  # a unit of separate bases met again
-        where = furthest(table, unit.id, heading, distance, free)
-        end = here.moved_to(*where.point)
     gone = min(float(where.distance), distance)
     stopped = "" if where.stopped_by == "allowance" or gone >= distance - 1e-9 else (
         where.stopped_by)
@@ -1160,39 +1152,6 @@ def retirement(state: State, unit: Unit, distance: float, about_face: bool) -> R
 def retire_end(state: State, unit: Unit, distance: float, about_face: bool) -> Footprint:
     """Where a retirement ends (``retirement``)."""
     return retirement(state, unit, distance, about_face).end
-
-
-_STEP = 0.05
-"""How far (inches) a unit is tried along its way to tell moving into a unit it touches
-from moving off it (an overlap of more than ``_OVERLAP`` square inches)."""
-_OVERLAP = 1e-6
-
-
-def _touching(table: Table, here: Footprint, dx: float,
-              dy: float) -> tuple[tuple[str, ...], str]:
-    """The units ``here`` touches that a move along (dx, dy) leaves (away or along a face),
-    and the first one it would move into ("" if none). The table's ``furthest`` stops a
-    move at any unit the mover touches, even moving off it."""
-    layout = table.layout
-    gaps = shapely.distance(here.shape, layout.shapes)
-    rows = [i for i in np.flatnonzero(gaps <= 1e-6).tolist()
-            if layout.footprints[i].unit_id != here.unit_id]
-    if not rows:
-        return (), ""
-    tried = here.moved_to(here.x + dx * _STEP, here.y + dy * _STEP).outline
-    left: list[str] = []
-    for i in rows:
-        name = layout.footprints[i].unit_id
-        if shapely.area(shapely.intersection(tried, layout.shapes[i])) > _OVERLAP:
-            return (), name
-        left.append(name)
-    return tuple(left), ""
-
-
-def _overlaps(end: Footprint, table: Table, others: tuple[str, ...]) -> bool:
-    """Whether ``end`` covers any of ``others`` by more than a hair."""
-    return any(shapely.area(shapely.intersection(end.outline, table.footprint(o).shape))
-               > _OVERLAP for o in others)
 
 
 # --- facing changes --------------------------------------------------------------------------
