@@ -339,17 +339,28 @@ def _fields(value: SightLine | ChargeReach) -> tuple[object, ...]:
                  else getattr(value, f.name) for f in attrs.fields(type(value)))
 
 
+def _some_pairs(units: list[Footprint], data: st.DataObject
+                ) -> tuple[Table, tuple[tuple[str, str], ...], list[tuple[str, str]]] | None:
+    """A covered table with these units, every enemy pair on it and a few of them drawn
+    (None: no enemies)."""
+    table = Table(200, 200, features=COVERED, footprints=units)
+    every = enemy_pairs(table)
+    if not every:
+        return None
+    return table, every, data.draw(st.lists(st.sampled_from(every), min_size=1,
+                                            max_size=len(every)))
+
+
 @settings(max_examples=60, deadline=None)
 @given(layouts(), st.data())
 def test_a_few_pairs_answer_as_all_pairs_do(units: list[Footprint], data: st.DataObject
                                             ) -> None:
     # the rule books ask again only for the pairs a move touched: those answers must be the
     # ones the whole table gives, field by field (one code path, whatever the subset)
-    table = Table(200, 200, features=COVERED, footprints=units)
-    every = enemy_pairs(table)
-    if not every:
+    drawn = _some_pairs(units, data)
+    if drawn is None:
         return
-    chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
+    table, every, chosen = drawn
     for rules, half, near in ((SightRules(), 45.0, None), (DEEP, {"U1": 180.0}, 2.5)):
         whole = dict(zip(every, sightings(table, half_angle=half, rules=rules, near=near),
                          strict=True))
@@ -368,11 +379,10 @@ def test_sight_lines_are_the_sightings_lines(units: list[Footprint], data: st.Da
     # the lean question leaves out what only a Sighting holds: every field it keeps must be
     # the Sighting's, to the last bit, under every rule set (sight into woods limited or not,
     # all-round firers, a nearer cover distance), whichever pairs are asked
-    table = Table(200, 200, features=COVERED, footprints=units)
-    every = enemy_pairs(table)
-    if not every:
+    drawn = _some_pairs(units, data)
+    if drawn is None:
         return
-    chosen = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=len(every)))
+    table, _, chosen = drawn
     kept = [f.name for f in attrs.fields(SightLine)]
     for rules, half, near in ((SightRules(), 45.0, None), (DEEP, {"U1": 180.0}, 2.5)):
         lean = sight_lines(table, chosen, half_angle=half, rules=rules, near=near)

@@ -26,21 +26,15 @@ from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import retire_end
 from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.turn import TURN
-from smoothbore.will_awi.units import Commander, Nationality, TroopType, Unit
+from smoothbore.will_awi.units import Commander
 
+from .test_situations import UNITS
 from .turn_helpers import to_phase
 
 HALF = BASE / 2
 CONTACT = 20 - BASE
 """Where the foot's centre stands once its charge on the Continentals (at y 20) strikes."""
 
-UNITS = {
-    "r1": Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH),
-    "r2": Unit("r2", "Dragoons", "red", TroopType.LIGHT_CAVALRY, Nationality.BRITISH),
-    "r3": Unit("r3", "Grenadiers", "red", TroopType.GRENADIERS, Nationality.BRITISH),
-    "b1": Unit("b1", "Continentals", "blue", TroopType.LINE),
-    "b2": Unit("b2", "Militia", "blue", TroopType.MILITIA),
-}
 
 
 def on_table(places: dict[str, Place], seed: int) -> State:
