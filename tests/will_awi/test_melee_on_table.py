@@ -23,7 +23,7 @@ from smoothbore.will_awi.actions import (
 from smoothbore.will_awi.charges import ChargedResult
 from smoothbore.will_awi.melee import Effect
 from smoothbore.will_awi.positions import BASE, Place, deploy
-from smoothbore.will_awi.situations import retire_end
+from smoothbore.will_awi.situations import retirement
 from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander
@@ -128,7 +128,7 @@ def test_a_unit_behind_the_loser_stops_it_short() -> None:
                      "Grenadiers stops it"]
     touching = {"r1": (20, CONTACT, 0), "b1": (20, 20, 180), "r3": (20, CONTACT - BASE, 0)}
     s = on_table(touching, 1)
-    assert retire_end(s, s.unit("r1"), 3.0, False) == _footprint(s, "r1")
+    assert retirement(s, s.unit("r1"), 3.0, False).end == _footprint(s, "r1")
 
 
 def test_the_other_units_of_a_melee_retire_3_inches_too() -> None:
@@ -172,7 +172,7 @@ def test_a_unit_struck_in_the_flank_slides_back_past_its_charger() -> None:
     assert _at(beaten, "b1") == pytest.approx((20, 23, 180))
     assert _at(beaten, "r2") == pytest.approx((20 - BASE - HALF, 20, 90))
     before, _, _ = fought(places, "r2", "b1", {Effect.RETIRE_SHAKEN}, "b1")
-    away = retire_end(before, before.unit("r2"), 3.0, False)
+    away = retirement(before, before.unit("r2"), 3.0, False).end
     assert (away.x, away.y, away.facing) == pytest.approx((20 - BASE - HALF - 3, 20, 90))
 
 
@@ -214,9 +214,9 @@ def _overlapping(table: Table) -> list[tuple[str, str]]:
             if shapely.area(shapely.intersection(shapes[a], shapes[b])) > 1e-6]
 
 
-def test_random_battles_melee_retirements_stand_where_retire_end_puts_them() -> None:
+def test_random_battles_melee_retirements_stand_where_retirement_puts_them() -> None:
     """Random play of the embedded battles on their tables: after every melee no two units
-    overlap, and each unit retired stands where ``retire_end`` puts it, in turn."""
+    overlap, and each unit retired stands where ``retirement`` puts it, in turn."""
     retired = 0
     for name, build in RULESET.battles():
         if name.endswith("-no-table"):
@@ -234,7 +234,7 @@ def test_random_battles_melee_retirements_stand_where_retire_end_puts_them() -> 
 
 
 def _check_melee(before: State, after: State, events: object) -> int:
-    """The retirements of one melee, replayed one by one with ``retire_end`` from the table
+    """The retirements of one melee, replayed one by one with ``retirement`` from the table
     before it; the number of units retired."""
     table = before.extra.table
     end = after.extra.table
@@ -248,7 +248,7 @@ def _check_melee(before: State, after: State, events: object) -> int:
         distance = float(re.findall(r'([\d.]+)"', event.text)[-1])
         assert distance in (3.0, 6.0)
         unit = before.unit(event.subject)
-        expected = retire_end(before.with_extra(table=table), unit, distance, False)
+        expected = retirement(before.with_extra(table=table), unit, distance, False).end
         got = end.footprint(event.subject)
         assert (got.x, got.y, got.facing) == pytest.approx(
             (expected.x, expected.y, expected.facing))

@@ -795,8 +795,9 @@ def _touched_contact(footprint: Footprint, shape: BaseGeometry, dx: float, dy: f
     """How far the footprint goes along (dx, dy) before it runs into ``shape``, which it
     touches where it stands: at once if a hair's move along the way goes into a part it
     touches; else the first contact with the parts it does not touch. A part it touches and
-    moves off or slides along is not met again: a unit's bases are rectangles, and a convex
-    part left behind by a straight move stays behind."""
+    moves off or slides along is not met again: exact for units (their bases are rectangles,
+    and a convex part left behind by a straight move stays behind); an impassable area bent
+    back across the move after it was left would be missed."""
     corners = footprint.corners
     hair = _hair(corners)
     stepped = Polygon(np.add(corners, (dx * hair, dy * hair)))

@@ -44,3 +44,12 @@ def stopper(by: str, names: Mapping[str, str]) -> str:
     """What stopped a move short, as the referee names it (``by``: "table edge" or a unit's
     id, named from ``names``)."""
     return names.get(by, "the table edge" if by == "table edge" else by)
+
+
+def short_of(distance: float | Fraction, went: float, by: str,
+             names: Mapping[str, str]) -> tuple[str, str]:
+    """How far a move of ``distance`` went, as the referee says it, and what stopped it
+    short (``by``: "" when nothing did): ('3"', "") or ('1.5" of its 3"', ": X stops it")."""
+    if not by:
+        return inches(distance), ""
+    return f"{inches(went)} of its {inches(distance)}", f": {stopper(by, names)} stops it"

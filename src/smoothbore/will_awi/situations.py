@@ -1149,11 +1149,6 @@ def retirement(state: State, unit: Unit, distance: float, about_face: bool) -> R
     return Retirement(end, gone, stopped)
 
 
-def retire_end(state: State, unit: Unit, distance: float, about_face: bool) -> Footprint:
-    """Where a retirement ends (``retirement``)."""
-    return retirement(state, unit, distance, about_face).end
-
-
 # --- facing changes --------------------------------------------------------------------------
 def facing_facts(state: State, unit_id: str,
                  degrees: float) -> tuple[tuple[tuple[str, float], ...], bool]:

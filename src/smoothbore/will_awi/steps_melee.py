@@ -17,7 +17,7 @@ from .charges import Face, test_surrender
 from .effects import general_risk, lose
 from .generals import Risk
 from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
-from .narration import inches, stopper
+from .narration import inches, short_of
 from .phases import K
 from .positions import kept_traces
 from .situations import MEASURED, retirement
@@ -188,13 +188,10 @@ def _retire(state: State, retiring: list[tuple[str, float]], log: Log) -> State:
 
 def _retire_text(state: State, unit: Unit, distance: float, went: float, by: str) -> str:
     """A melee retirement as the referee measures it."""
-    if not by:
-        return f"{unit.name} retires {inches(distance)} straight back, keeping its facing"
-    what = stopper(by, {u.id: u.name for u in state.units})
-    if went <= 0:
-        return f"{unit.name} cannot retire {inches(distance)}: {what} stops it where it stands"
-    return (f"{unit.name} retires {inches(went)} of its {inches(distance)} straight back, "
-            f"keeping its facing: {what} stops it")
+    how, short = short_of(distance, went, by, {u.id: u.name for u in state.units})
+    if by and went <= 0:
+        return f"{unit.name} cannot retire {inches(distance)}{short} where it stands"
+    return f"{unit.name} retires {how} straight back, keeping its facing{short}"
 
 
 def check_end_j(state: State, action: EndPhase) -> None:

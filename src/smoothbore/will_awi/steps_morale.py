@@ -23,7 +23,7 @@ from .morale import (
     test_shaken,
 )
 from .movement import retire_distance, rout_distance
-from .narration import inches, stopper
+from .narration import inches, short_of
 from .phases import B, C
 from .positions import kept_traces
 from .situations import MEASURED, Retirement, retirement, rout_facts
@@ -197,9 +197,9 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
         distance = retire_distance(unit, action.about_face, action.terrain, options=state.options)
         state = state.with_units(attrs.evolve(unit, must_retire=False))
         how, short = inches(distance), ""
-        if went is not None and went.stopped_by and distance:
-            how = f"{inches(went.distance)} of its {how}"
-            short = f": {stopper(went.stopped_by, {u.id: u.name for u in state.units})} stops it"
+        if went is not None and distance:
+            how, short = short_of(distance, went.distance, went.stopped_by,
+                                  {u.id: u.name for u in state.units})
         if action.about_face:
             text = f"{unit.name} turns about and retires {how}{into}{short}"
         elif distance:
