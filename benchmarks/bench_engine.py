@@ -14,7 +14,9 @@ renamed, so every cache keyed on them misses and every hash is computed afresh).
    uniform pick from every legal action listed instead) on each embedded battle of each
    ruleset, seeds 0..N-1: milliseconds a battle and battles a second on one core (target:
    50 a second or more; 20 on a table). Warm plays the same N
-   seeds a second time; cold plays them with renamed units.
+   seeds a second time; cold plays each seed first, with renamed units, before any other
+   play of that seed (renaming alone is not enough: a table's footprints do not carry
+   names, so a seed played before would answer from memos kept on the ground).
 2. The fixed cost of a step: ``Engine.step`` against calling the action's check and handler
    directly with the step's dice, on a step that rolls nothing (the first in a random
    battle; typically ending a phase) and on one that makes exactly one roll. The difference
@@ -125,12 +127,14 @@ def bench_battle(turn: Any, make: Callable[[int], Any], count: int,
     def battle(start: Any, seed: int) -> None:
         steps.append(len(play(turn, start, policy(seed)).steps))
 
-    for seed, start in enumerate(starts):  # a first pass fills the caches
-        battle(start, seed)
     warm_times, cold_times = [], []
     for seed in range(count):  # interleaved, so both see the same machine load
-        warm_times += timed(functools.partial(battle, starts[seed], seed), 1)
+        # cold first: no battle of this seed has been played yet, so no cache keyed on
+        # anything it reaches (units, footprints, tables) can answer from an earlier play;
+        # only what every battle of the scenario shares (its terrain, its start) is known
         cold_times += timed(functools.partial(battle, cold[seed], seed), 1)
+        battle(starts[seed], seed)  # fills the caches
+        warm_times += timed(functools.partial(battle, starts[seed], seed), 1)
     warm, chilled = statistics.median(warm_times), statistics.median(cold_times)
     mean = statistics.fmean(cold_times)  # what a run of many battles takes, long ones and all
     return (f"{statistics.fmean(steps):>7.0f} {warm * 1e3:>9.2f} {1 / warm:>9.0f} "
