@@ -88,8 +88,10 @@ def at_least(low: int) -> Validator:
 def one_of(*allowed: object) -> Validator:
     """attrs validator: a field whose value is one of ``allowed``."""
 
+    identities = frozenset(map(id, allowed))  # the choices live as long as this closure
+
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if any(value is choice for choice in allowed):
+        if id(value) in identities:
             return
         check_choice(_name(instance, attribute), value, allowed)
 

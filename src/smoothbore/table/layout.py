@@ -155,7 +155,8 @@ class Layout:
         apart (centres, half sizes, which slots hold one; padded per unit)."""
         apart, n = self._apart, len(self.footprints)
         if apart:
-            whole = np.setdiff1d(np.arange(n), apart)
+            whole = np.ones(n, dtype=bool)
+            whole[apart] = False
             centre, half, valid = (self.base_centre.copy(), self.base_half.copy(),
                                    self.base_valid.copy())
             valid[whole] = False
@@ -249,8 +250,10 @@ class Layout:
                     self.centre[need], self.fwd[need], self.right[need],
                     np.maximum(self.half_w[need] - hair, hair / 2),
                     np.maximum(self.half_l[need] - hair, hair / 2)))
-                for j in np.flatnonzero(np.isin(need, self._apart)).tolist():
-                    shrunk[j] = shapely.buffer(self.shapes[need[j]], -hair, join_style="mitre")
+                apart = set(self._apart)
+                for j, r in enumerate(need.tolist()):
+                    if r in apart:
+                        shrunk[j] = shapely.buffer(self.shapes[r], -hair, join_style="mitre")
                 shapely.prepare(shrunk)
                 made[need] = shrunk
                 for r, shape in zip(need.tolist(), shrunk, strict=True):
