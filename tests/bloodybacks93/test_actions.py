@@ -6,6 +6,7 @@ from __future__ import annotations
 import typing
 
 import attrs
+import numpy as np
 import pytest
 
 from smoothbore.bloodybacks93.actions import (
@@ -23,7 +24,7 @@ from smoothbore.bloodybacks93.actions import (
 )
 from smoothbore.bloodybacks93.activation import ActionKind
 from smoothbore.bloodybacks93.command import CommandPointUse
-from smoothbore.core import IllegalActionError
+from smoothbore.core import IllegalActionError, InvalidValueError
 
 from .turn_setup import start, step
 
@@ -85,3 +86,30 @@ def test_every_action_kind_is_handled_by_step() -> None:
         with pytest.raises(IllegalActionError) as info:
             step(state, action)  # type: ignore[arg-type]
         assert info.value.rule.startswith("Bloodybacks 9.3")
+
+
+@pytest.mark.parametrize("place", [
+    (1.0, 2.0, True), (1.0, float("nan"), 0.0), (float("inf"), 2.0, 0.0), (1.0, 2.0),
+    [1.0, 2.0, 0.0], (1.0, "2", 0.0), (1.0, None, 0.0)])
+def test_a_destination_is_three_finite_numbers(place: object) -> None:
+    with pytest.raises(InvalidValueError) as info:
+        Move("u1", to=place)  # type: ignore[arg-type]
+    assert info.value.field == "to"
+    with pytest.raises(InvalidValueError):
+        Move("u1", at=place)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("point", [
+    (1.0, False), (float("nan"), 0.0), (1.0, float("-inf")), (1.0, 2.0, 0.0), [1.0, 2.0],
+    ("1", 2.0)])
+def test_a_point_ridden_to_is_two_finite_numbers(point: object) -> None:
+    with pytest.raises(InvalidValueError) as info:
+        SpendCommandPoint("c1", CommandPointUse.MOVE_COMMANDER,
+                          to=point)  # type: ignore[arg-type]
+    assert info.value.field == "to"
+
+
+def test_a_destination_takes_whole_and_numpy_numbers() -> None:
+    assert Move("u1", to=(1, 2, 90)).to == (1, 2, 90)
+    assert Move("u1", at=(np.float64(1.5), 2.0, 0)).at == (1.5, 2.0, 0)
+    assert SpendCommandPoint("c1", CommandPointUse.MOVE_COMMANDER, to=(3, 4.5)).to == (3, 4.5)

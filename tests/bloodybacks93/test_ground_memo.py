@@ -13,9 +13,11 @@ from smoothbore.battle import RandomPolicy, play
 from smoothbore.bloodybacks93 import TURN, ground_memo, situations, steps_units
 from smoothbore.bloodybacks93.placement import refit
 from smoothbore.bloodybacks93.scenarios import example_battle
+from smoothbore.bloodybacks93.shooting import ShotFacts
 from smoothbore.bloodybacks93.state import State, new_battle
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Commander, Formation, Unit
-from smoothbore.table import CommanderMark, Edge, Feature, Footprint, Table
+from smoothbore.core import InvalidValueError
+from smoothbore.table import CommanderMark, Edge, Feature, Footprint, Table, TerrainKind
 
 
 def _states(seeds: range, every: int) -> Iterator[State]:
@@ -38,9 +40,8 @@ def _answers(state: State) -> dict[str, object]:
         unit = state.unit(unit_id)
         found[f"woods {unit_id}"] = situations.stands_in_woods(state, unit_id)
         found[f"sight {unit_id}"] = {
-            t: (s.distance, s.angle, s.in_arc, s.line_clear, s.base_in_arc, s.base_visible,
-                s.blocked_by, s.units_between, s.cover, s.firer_cover, s.face, s.rise,
-                s.woods, s.line.wkt)
+            t: (s.distance, s.angle, s.in_arc, s.line_clear, s.blocked_by, s.units_between,
+                s.cover, s.face, s.line.wkt, situations.ground_between(table, s))
             for t, s in situations.seen_by(table, unit_id).items()}
         shapes = ((Formation.LIMBERED, Formation.UNLIMBERED) if unit.is_artillery
                   else (Formation.DEPLOYED, Formation.COLUMN))
@@ -166,6 +167,20 @@ def test_answers_are_kept_per_layout_whatever_the_commanders() -> None:
     assert again == first and again is not first
 
 
+def test_the_command_points_spent_made_once_equal_those_made_afresh() -> None:
+    # the candidates with the lru-kept actions against the same candidates made afresh (the
+    # kept function unwrapped), on states of random battles
+    compared = 0
+    for state in _states(range(3), 1):
+        kept = list(steps_units.candidates_spend_command_point(state))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(steps_units, "command_points_spent",
+                          steps_units.command_points_spent.__wrapped__)
+            assert list(steps_units.candidates_spend_command_point(state)) == kept
+        compared += len(kept)
+    assert compared > 400
+
+
 def test_the_manoeuvres_made_once_equal_those_made_afresh() -> None:
     compared = 0
     for state in _states(range(2), 5):
@@ -213,3 +228,90 @@ def test_the_shots_made_once_equal_those_made_afresh() -> None:
                 assert {s.target_id for s in made} == offered
                 compared += len(made)
     assert compared > 50
+
+
+def test_the_ground_between_a_pair_is_what_its_sighting_says() -> None:
+    # ground_between (firer in heavier woods, the line's inches in them, the rise) against
+    # the Sighting of the same pair, with units walked through and around Big Wood (7-17 x
+    # 22-28) and the rise (29-43 x 7-13) of the embedded table; and the line seen_of keeps
+    # equals the Sighting's own fields
+    base = example_battle(0).extra.table
+    assert base is not None
+    woods = rises = in_woods = 0
+    for x, y, facing in [(x, y, f) for x in (9.0, 12.0, 15.0, 24.0) for y in (17.0, 25.0, 31.0)
+                         for f in (0.0, 180.0)]:
+        try:
+            table = base.placed(base.footprint("a1").moved_to(x, y, facing),
+                                base.footprint("b1").moved_to(12.0 + (x - 12.0) / 2,
+                                                              y + (6.0 if facing else -6.0),
+                                                              (facing + 180.0) % 360.0))
+        except InvalidValueError:
+            continue
+        for (firer, target), whole in situations.sightings_of(table).items():
+            seen = situations.seen_of(table, firer, (target,))[target]
+            ground = situations.ground_between(table, seen)
+            assert ground == situations.GroundBetween(
+                whole.firer_cover.stands_in(TerrainKind.DENSE_WOODS),
+                whole.woods_length(TerrainKind.DENSE_WOODS), whole.rise)
+            assert (seen.distance, seen.angle, seen.in_arc, seen.line_clear, seen.blocked_by,
+                    seen.units_between, seen.face, seen.cover, seen.line.wkt) == (
+                whole.distance, whole.angle, whole.in_arc, whole.line_clear, whole.blocked_by,
+                whole.units_between, whole.face, whole.cover, whole.line.wkt)
+            woods += ground.woods_inches > 0
+            rises += ground.rise != 0
+            in_woods += ground.firer_in_woods
+    assert woods > 5 and rises > 5 and in_woods > 5
+
+
+def test_the_terrain_bounds_kept_for_a_ground_are_its_own() -> None:
+    # kept per ground: after the embedded table's ground is asked, a table of another ground
+    # (no woods, one wall) gets its own bounds, each equal to those worked out afresh
+    embedded = example_battle(0).extra.table
+    assert embedded is not None
+    wall = Feature("wall", TerrainKind.WALL, line=((10.0, 30.0), (30.0, 30.0)))
+    other = attrs.evolve(embedded, features=(wall,))
+    for table in (embedded, other, attrs.evolve(embedded)):
+        assert situations._terrain_bounds(table) == situations._feature_bounds(table)
+    assert len(situations._terrain_bounds(embedded)) == 7
+    assert situations._terrain_bounds(other) == ((10.0, 30.0, 30.0, 30.0),)
+
+
+def test_the_enemies_near_kept_per_layout_are_those_worked_out_afresh() -> None:
+    # kept by unit and reach: asked at a short, a middling and a long reach in turn, each
+    # answer is the direct filter of out_of_shot; the reaches give different answers
+    differ = compared = 0
+    for state in _states(range(2), 7):
+        table = state.extra.table
+        assert table is not None
+        for unit_id in table.unit_ids:
+            answers = []
+            for reach in (4.0, 16.0, 40.0):
+                fresh = tuple(e for e in table.enemies_of(unit_id)
+                              if not situations.out_of_shot(table, unit_id, e, reach))
+                assert situations.enemies_near(table, unit_id, reach) == fresh
+                answers.append(fresh)
+                compared += 1
+            differ += len(set(answers)) > 1
+    assert compared > 100 and differ > 10
+
+
+def test_the_shots_measured_once_per_layout_equal_those_measured_afresh() -> None:
+    # kept by firer, target and the player's facts: each equals measured_shot on an
+    # unremembered copy of the table, for plain facts, extra orders and a part of the unit
+    compared = 0
+    choices = (ShotFacts(), ShotFacts(extra_orders=1), ShotFacts(size=3))
+    for state in _states(range(2), 7):
+        table = state.extra.table
+        assert table is not None
+        for firer in table.unit_ids:
+            near = situations.enemies_near(table, firer, 30)
+            for target, seen in situations.seen_of(table, firer, near).items():
+                for facts in choices:
+                    kept = situations.shot_on_table(table, firer, target, facts, seen)
+                    with pytest.MonkeyPatch.context() as patch:
+                        patch.setattr(ground_memo, "_STORES", {})
+                        fresh = attrs.evolve(table)
+                        assert kept == situations.measured_shot(fresh, firer, target, facts)
+                    assert (kept.extra_orders, kept.size) == (facts.extra_orders, facts.size)
+                    compared += 1
+    assert compared > 100

@@ -76,6 +76,12 @@ def test_whose_attached_commander_counts_for_tests() -> None:
     mine = unit_commander(both, foot)
     assert mine is not None and mine.id == "cb"
     assert unit_commander(gone, foot) is None
+    # kept per state: the state made with the brigadier removed is asked afresh (the CinC
+    # of the brigade then leads it), and another side's brigade "1" has its own
+    assert unit_commander(both, foot) is mine
+    fallen = both.with_commanders(attrs.evolve(COMMANDERS[0], removed=True))
+    assert unit_commander(fallen, foot) == chief
+    assert unit_commander(fallen, attrs.evolve(foot, id="a9", side="american")) is None
 
 
 def test_units_written_back_record_routs_and_recoveries() -> None:

@@ -7,12 +7,13 @@ import attrs
 import pytest
 
 from smoothbore.bloodybacks93 import TURN
+from smoothbore.bloodybacks93.actions import EndActivation
 from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.deck import BLACK, RED, Card
 from smoothbore.bloodybacks93.phases import ACTIVITY, DEFERRED, DRAW, ENDED
-from smoothbore.bloodybacks93.state import DeferredMelee
-from smoothbore.bloodybacks93.victory import lost, score
-from smoothbore.core import InvalidValueError, Outcome
+from smoothbore.bloodybacks93.state import DeferredMelee, broken_sides
+from smoothbore.bloodybacks93.victory import check_undecided, lost, score
+from smoothbore.core import IllegalActionError, InvalidValueError, Outcome
 
 from .turn_setup import UNITS, active, start
 
@@ -32,6 +33,20 @@ def test_who_acts() -> None:
     broken = active(Card(BLACK, 2)).with_units(
         *(attrs.evolve(u, destroyed=True) for u in UNITS if u.side == "american"))
     assert TURN.to_act(broken) is None
+
+
+def test_a_side_breaking_is_seen_by_the_state_made_after_one_asked() -> None:
+    """B48: the broken sides are worked out once per state (``state.derived``); a state made
+    from one already asked, with a side's last units routing, is asked afresh."""
+    card = active(Card(BLACK, 2))
+    assert TURN.to_act(card) == "american" and TURN.is_legal(card, EndActivation())
+    check_undecided(card, "act")
+    broken = card.with_units(
+        *(attrs.evolve(u, routing=True) for u in UNITS if u.side == "british"))
+    assert broken_sides(broken) == ("british",) and TURN.to_act(broken) is None
+    with pytest.raises(IllegalActionError, match="british side has broken"):
+        check_undecided(broken, "act")
+    assert not TURN.is_legal(broken, EndActivation())
 
 
 def test_is_over_only_once_ended() -> None:

@@ -71,22 +71,28 @@ class RoutTest:
     outside_radius: bool = False
 
 
+def _finite_numbers(value: Any, size: int) -> bool:
+    """Whether ``value`` is a tuple of ``size`` finite numbers (booleans are not numbers)."""
+    if not isinstance(value, tuple) or len(value) != size:
+        return False
+    for v in value:
+        kind = type(v)
+        if kind is not float and kind is not int and (
+                isinstance(v, bool) or not isinstance(v, int | float)):
+            return False
+        if not math.isfinite(v):
+            return False
+    return True
+
+
 def _point(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    ok = value is None or (
-        isinstance(value, tuple) and len(value) == 2 and all(
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-            for v in value))
-    if not ok:
+    if value is not None and not _finite_numbers(value, 2):
         raise InvalidValueError(
             attribute.name, value, "None, or (x, y): where the commander rides to, in inches")
 
 
 def _destination(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    ok = value is None or (
-        isinstance(value, tuple) and len(value) == 3 and all(
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-            for v in value))
-    if not ok:
+    if value is not None and not _finite_numbers(value, 3):
         raise InvalidValueError(
             attribute.name, value, "None, or (x, y, facing): where the unit's centre ends, in "
             "inches, and the compass facing it ends with, in degrees")

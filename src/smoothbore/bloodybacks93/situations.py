@@ -27,6 +27,7 @@ from smoothbore.table import (
     RateTable,
     Route,
     Sighting,
+    SightLine,
     SightRules,
     Table,
     TerrainKind,
@@ -35,6 +36,7 @@ from smoothbore.table import (
     furthest,
     rout,
     route,
+    sight_lines,
     sightings,
     table_of,
 )
@@ -104,22 +106,23 @@ def sightings_of(table: Table) -> Mapping[tuple[str, str], Sighting]:
     return {(s.firer, s.target): s for s in found}
 
 
-def _sight_memo(table: Table) -> dict[tuple[str, str], Sighting]:
+def _sight_memo(table: Table) -> dict[tuple[str, str], SightLine]:
     """What each firer sees of each enemy on this table, by (firer, target) (filled as
     shooting and charges ask)."""
     return {}
 
 
-def seen_by(table: Table, firer: str) -> Mapping[str, Sighting]:
+def seen_by(table: Table, firer: str) -> Mapping[str, SightLine]:
     """What ``firer`` sees of every enemy, by target id (``seen_of`` all of them)."""
     return seen_of(table, firer, table.enemies_of(firer))
 
 
-def seen_of(table: Table, firer: str, targets: tuple[str, ...]) -> dict[str, Sighting]:
+def seen_of(table: Table, firer: str, targets: tuple[str, ...]) -> dict[str, SightLine]:
     """What ``firer`` sees of each of ``targets`` (enemies on the table), by target id: the
-    pairs not yet asked on this layout measured at once, each kept with the layout and for
-    the ground under the two footprints and those of the units between them
-    (``ground_memo``)."""
+    line of sight of each pair (``sight_lines``: the ``Sighting`` less what the rules here
+    take from the ground instead, ``ground_between``), the pairs not yet asked on this
+    layout measured at once, each kept with the layout and for the ground under the two
+    footprints and those of the units between them (``ground_memo``)."""
     memo = by_layout(table, _sight_memo)
     missing = [(firer, t) for t in targets if (firer, t) not in memo]
     if missing:
@@ -127,7 +130,7 @@ def seen_of(table: Table, firer: str, targets: tuple[str, ...]) -> dict[str, Sig
     return {t: memo[(firer, t)] for t in targets}
 
 
-def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Sighting]:
+def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], SightLine]:
     """What the firer of each pair sees of its target, worked out or found in the ground's
     store."""
     store = table.derived(ground_memo)
@@ -135,11 +138,11 @@ def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], S
     for firer, enemy in pairs:
         mine, theirs = table.footprint(firer), table.footprint(enemy)
         between = within(table, spanning(mine, theirs), (firer, enemy))
-        keys[(firer, enemy)] = ("sight", mine, theirs, between)
+        keys[(firer, enemy)] = ("sight line", mine, theirs, between)
     found = {pair: store.get(key) for pair, key in keys.items()}
     missing = [pair for pair, seen in found.items() if seen is None]
     if missing:
-        for seen in sightings(table, missing, half_angle=HALF_ARC, rules=SIGHT):
+        for seen in sight_lines(table, missing, half_angle=HALF_ARC, rules=SIGHT):
             pair = (seen.firer, seen.target)
             found[pair] = store[keys[pair]] = seen
     return found  # type: ignore[return-value]
@@ -157,9 +160,20 @@ _SLACK = 0.01
 def enemies_near(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
     """The enemies on the table that may lie within ``reach`` of the unit's nearest point and
     in its arc (``out_of_shot``): a cheap test that never leaves out one that does (the
-    exact measure is the check's, ``seen_by``)."""
-    return tuple(e for e in table.enemies_of(unit_id) if not out_of_shot(table, unit_id, e,
-                                                                          reach))
+    exact measure is the check's, ``seen_by``). Worked out once per layout for each unit and
+    reach."""
+    memo = by_layout(table, _near_memo)
+    key = (unit_id, reach)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(e for e in table.enemies_of(unit_id)
+                                  if not out_of_shot(table, unit_id, e, reach))
+    return found
+
+
+def _near_memo(table: Table) -> dict[tuple[str, float], tuple[str, ...]]:
+    """The answers of ``enemies_near`` on this layout, by unit and reach."""
+    return {}
 
 
 def out_of_shot(table: Table, firer: str, target: str, reach: float) -> str:
@@ -201,12 +215,40 @@ def may_reach(table: Table, charger: str, target: str, longest: float) -> bool:
             and front - spread <= ahead <= front + longest + spread)
 
 
-def sighting_of(state: State, firer: str, target: str) -> Sighting:
+def sighting_of(state: State, firer: str, target: str) -> SightLine:
     """What ``firer`` sees of ``target`` on the state's table."""
     return seen_of(_table(state), firer, (target,))[target]
 
 
-def cover_against(table: Table, sighting: Sighting) -> shooting.Cover:
+@attrs.frozen
+class GroundBetween:
+    """What a shot or a charge reads of the ground besides the line of sight: whether the
+    firer stands in heavier woods (``firer_in_woods``), how far the line of fire runs inside
+    heavier woods (``woods_inches``), and the target's ground level less the firer's
+    (``rise``): what a ``Sighting`` holds as ``firer_cover``, ``woods`` and ``rise``."""
+
+    firer_in_woods: bool
+    woods_inches: float
+    rise: int
+
+
+def ground_between(table: Table, seen: SightLine) -> GroundBetween:
+    """The ground of a pair seen (``GroundBetween``), measured as ``sightings`` measures it:
+    the firer's own ground (``in_heavy_woods``), the line's length inside the union of the
+    heavier woods, the levels at the two centres."""
+    woods = table.terrain.union(TerrainKind.DENSE_WOODS)
+    inches = 0.0
+    if woods is not None and shapely.intersects(woods, seen.line):
+        length = float(shapely.length(shapely.intersection(seen.line, woods)))
+        if length > 0:
+            inches = length
+    layout = table.layout
+    levels = layout.levels
+    rise = int(levels[layout.index[seen.target]] - levels[layout.index[seen.firer]])
+    return GroundBetween(in_heavy_woods(table, seen.firer), inches, rise)
+
+
+def cover_against(table: Table, sighting: SightLine) -> shooting.Cover:
     """The target's cover (B53): a fieldwork it holds or stands behind is fortifications; a
     building it holds or a wall it stands behind is significant cover; a fence or stream it
     stands behind, or light woods it stands in (at least half its footprint), are light
@@ -227,7 +269,7 @@ def cover_against(table: Table, sighting: Sighting) -> shooting.Cover:
 
 
 def measured_shot(table: Table, firer: str, target: str, facts: shooting.ShotFacts,
-                  seen: Sighting | None = None) -> shooting.ShotFacts:
+                  seen: SightLine | None = None) -> shooting.ShotFacts:
     """``facts`` (the player's choices: the line of the table, extra orders, the part of the
     unit shooting) with what the table measures (``seen``: the sighting of the pair, if
     known): range, cover, woods, enfilade, shooting up a steep hill, line of sight."""
@@ -235,18 +277,36 @@ def measured_shot(table: Table, firer: str, target: str, facts: shooting.ShotFac
         seen = seen_of(table, firer, (target,))[target]
     cover = cover_against(table, seen)
     target_cover = seen.cover
+    ground = ground_between(table, seen)
     return attrs.evolve(
         facts,
         range=float(round(seen.distance, 6)),
         cover=cover,
         target_in_woods=target_cover.stands_in(TerrainKind.DENSE_WOODS),
-        shooter_in_woods=seen.firer_cover.stands_in(TerrainKind.DENSE_WOODS),
-        woods_inches=float(round(seen.woods_length(TerrainKind.DENSE_WOODS), 6)),
+        shooter_in_woods=ground.firer_in_woods,
+        woods_inches=float(round(ground.woods_inches, 6)),
         enfilade=seen.enfilade,
-        uphill=seen.rise > 0 and target_cover.stands_in(TerrainKind.STEEP_HILL),
+        uphill=ground.rise > 0 and target_cover.stands_in(TerrainKind.STEEP_HILL),
         target_fortified=cover is shooting.Cover.FORTIFICATIONS,
         line_of_sight=seen.line_clear,
     )
+
+
+def _shot_memo(table: Table) -> dict[tuple[str, str, shooting.ShotFacts], shooting.ShotFacts]:
+    """The shots measured on this layout, by firer, target and the player's facts."""
+    return {}
+
+
+def shot_on_table(table: Table, firer: str, target: str, facts: shooting.ShotFacts,
+                  seen: SightLine) -> shooting.ShotFacts:
+    """``measured_shot`` with the pair's sighting ``seen``, worked out once per layout (a
+    shot's check and its handler measure it alike)."""
+    memo = by_layout(table, _shot_memo)
+    key = (firer, target, facts)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = measured_shot(table, firer, target, facts, seen)
+    return found
 
 
 MEASURED_SHOT = ("range", "cover", "target_in_woods", "shooter_in_woods", "woods_inches",
@@ -266,7 +326,7 @@ def shot_facts(state: State, firer: str, target: str,
     return measured_shot(_table(state), firer, target, facts)
 
 
-def check_sight(seen: Sighting, action: object) -> None:
+def check_sight(seen: SightLine, action: object) -> None:
     """The target must be in the firer's arc and in sight (B52; Visibility)."""
     if not seen.in_arc:
         raise IllegalActionError(
@@ -351,19 +411,19 @@ class MovePlan:
     cost: float
 
 
-def ground_of(table: Table, path: Route, start_level: int) -> movement.MoveFacts:
+def ground_of(table: Table, path: Route, start: tuple[float, float]) -> movement.MoveFacts:
     """The facts of a move from its route (B55): the roughest ground swept (heavy woods,
-    difficult ground, up a steep hill: ending higher than it started on one; else light woods
-    or open), whether it keeps to roads and bridges all the way, whether it crosses a minor
-    obstacle, and whether it goes backwards."""
+    difficult ground, up a steep hill: ending higher than where it started, ``start``, on
+    one; else light woods or open), whether it keeps to roads and bridges all the way,
+    whether it crosses a minor obstacle, and whether it goes backwards."""
     swept = path.swept
     terrain = movement.Terrain.OPEN
-    end_level = table.level_at(*path.end.centre)
     if TerrainKind.DENSE_WOODS in swept:
         terrain = movement.Terrain.HEAVY_WOODS
     elif any(k in swept for k in _ROUGH):
         terrain = movement.Terrain.DIFFICULT
-    elif TerrainKind.STEEP_HILL in swept and end_level > start_level:
+    elif TerrainKind.STEEP_HILL in swept and (
+            table.level_at(*path.end.centre) > table.level_at(*start)):
         terrain = movement.Terrain.STEEP_HILL
     elif TerrainKind.LIGHT_WOODS in swept:
         terrain = movement.Terrain.LIGHT_WOODS
@@ -412,7 +472,7 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
         if shapely.relate_pattern(end.outline, beside.shape, "T********"):
             raise IllegalActionError(
                 action, f"{unit.name} would end on {beside.unit_id}", RULE_MOVEMENT)
-    facts = ground_of(table, path, table.level_at(start.x, start.y))
+    facts = ground_of(table, path, (start.x, start.y))
     turned = start.width * math.radians(abs(turn_by))  # the outer corner's arc (paths.wheel)
     cost = path.length + turned
     longest = most_allowed(unit, facts)
@@ -441,7 +501,20 @@ def _open_route(table: Table, start: Footprint, point: tuple[float, float]) -> R
 
 
 def _terrain_bounds(table: Table) -> tuple[tuple[float, float, float, float], ...]:
-    """The bounds of every terrain feature of the table (areas and crossed lines)."""
+    """The bounds of every terrain feature of the table (areas and crossed lines), worked
+    out once for the ground (``ground_memo``)."""
+    store = table.derived(ground_memo)
+    found: tuple[tuple[float, float, float, float], ...] | None = store.get(_TERRAIN_BOUNDS)
+    if found is None:
+        found = store[_TERRAIN_BOUNDS] = _feature_bounds(table)
+    return found
+
+
+_TERRAIN_BOUNDS = ("terrain bounds",)
+
+
+def _feature_bounds(table: Table) -> tuple[tuple[float, float, float, float], ...]:
+    """``_terrain_bounds`` worked out."""
     terrain = table.terrain
     found = [tuple(b) for b in shapely.bounds(terrain.areas).tolist()] if len(
         terrain.areas) else []
@@ -741,10 +814,11 @@ def refit_blocked(table: Table, unit: Unit) -> str:
     if found is None:
         new = refit(unit, table.footprint(unit.id))
         store = table.derived(ground_memo)
-        kept = ("refit", unit.name, new, within(table, spanning(new), (unit.id,)))
+        near = within(table, spanning(new), (unit.id,))
+        kept = ("refit", unit.name, new, near)
         found = store.get(kept)
         if found is None:
-            found = store[kept] = _refit_blocked(table, unit, new)
+            found = store[kept] = _refit_blocked(table, unit, new, near)
         memo[key] = found
     return found
 
@@ -767,15 +841,16 @@ def refit_blocked_as(table: Table, unit: Unit, formation: Formation, density: in
     return found
 
 
-def _refit_blocked(table: Table, unit: Unit, new: Footprint) -> str:
+def _refit_blocked(table: Table, unit: Unit, new: Footprint,
+                   near: tuple[Footprint, ...]) -> str:
     """``refit_blocked`` worked out for the unit's new footprint ``new``: it reads the
-    table's size and the footprints that meet its bounds."""
+    table's size and the footprints that meet its bounds (``near``, in the table's order:
+    no other can overlap it)."""
     if not table.holds(new):
         return f"{unit.name} would not fit on the table in its new formation"
-    for other in table.unit_ids:
-        if other != unit.id and shapely.relate_pattern(
-                new.outline, table.footprint(other).outline, "T********"):
-            return f"{unit.name} in its new formation would overlap {other}"
+    for other in near:
+        if shapely.relate_pattern(new.outline, other.outline, "T********"):
+            return f"{unit.name} in its new formation would overlap {other.unit_id}"
     return ""
 
 
@@ -841,17 +916,18 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     ahead, face, _ = reaches[(lead, lead_target)]
     start = table.footprint(lead)
     path = route(table, lead, start.advanced(ahead or 0.0).centre)
-    ground = ground_of(table, path, table.level_at(start.x, start.y))
+    ground = ground_of(table, path, (start.x, start.y))
     seen = seen_of(table, lead, (target,))[target]
     cover = cover_against(table, seen)
     struck = reaches[(lead, target)][1] if (lead, target) in reaches else face
+    between = ground_between(table, seen)
     measured = attrs.evolve(
         facts,
         contact=Contact(_CONTACT[struck]),
-        uphill=seen.rise > 0,
+        uphill=between.rise > 0,
         cover=cover,
         behind_obstacle=bool(seen.cover.behind),
-        charger_in_woods=seen.firer_cover.stands_in(TerrainKind.DENSE_WOODS),
+        charger_in_woods=between.firer_in_woods,
         defender_in_woods=seen.cover.stands_in(TerrainKind.DENSE_WOODS),
     )
     in_open = cover is shooting.Cover.NONE and not seen.cover.stands_in(
@@ -1100,6 +1176,12 @@ def stands_in_woods(state: State, unit_id: str) -> bool:
     table = _table(state)
     if unit_id not in table.units:
         return False
+    return in_heavy_woods(table, unit_id)
+
+
+def in_heavy_woods(table: Table, unit_id: str) -> bool:
+    """Whether the unit on the table stands in heavier woods (at least half its footprint),
+    worked out once per layout and kept for its footprint (``ground_memo``)."""
     memo = by_layout(table, _woods_memo)
     found = memo.get(unit_id)
     if found is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import attrs
 
 from smoothbore.core import BattleState, DiceState, Scenario, phase_scoped, turn_scoped
+from smoothbore.core.state import evolved
 from smoothbore.core.validate import refers_to
 from smoothbore.table import Table
 
@@ -132,17 +133,13 @@ def activated_entry(state: State, unit_id: str) -> Activated | None:
 def with_activated(extra: Extra, entry: Activated) -> Extra:
     """The extra state with this unit's activation entry set."""
     rest = tuple(e for e in extra.activated if e.unit_id != entry.unit_id)
-    return attrs.evolve(extra, activated=(*rest, entry))
+    return evolved(extra, {"activated": (*rest, entry)})
 
 
 def with_activity(extra: Extra, entry: ActivityEntry) -> Extra:
     """The extra state with this commander's activity entry set."""
-    return attrs.evolve(
-        extra,
-        activity=tuple(
-            entry if e.commander_id == entry.commander_id else e for e in extra.activity
-        ),
-    )
+    return evolved(extra, {"activity": tuple(
+        entry if e.commander_id == entry.commander_id else e for e in extra.activity)})
 
 
 def with_units(state: State, *units: Unit) -> State:
@@ -157,14 +154,8 @@ def with_units(state: State, *units: Unit) -> State:
     if not routed and not recovered:
         return new
     extra = state.extra
-    return attrs.evolve(
-        new,
-        extra=attrs.evolve(
-            extra,
-            routed=extra.routed | routed,
-            recovered=(extra.recovered | recovered) - routed,
-        ),
-    )
+    return new.with_extra(routed=extra.routed | routed,
+                          recovered=(extra.recovered | recovered) - routed)
 
 
 def attached_commanders(state: State, unit_id: str) -> tuple[Commander, ...]:
@@ -186,13 +177,17 @@ def led_units(state: State, units: tuple[Unit, ...]) -> frozenset[str]:
 def unit_commander(state: State, unit: Unit) -> Commander | None:
     """The unit's own commander: the living commander of its brigade (not the CinC if a
     brigadier exists)."""
-    mine = [
-        c
-        for c in state.commanders
-        if c.side == unit.side and c.brigade == unit.brigade and not c.removed
-    ]
-    mine.sort(key=lambda c: c.cinc)
-    return mine[0] if mine else None
+    return state.derived(own_commanders).get((unit.side, unit.brigade))
+
+
+def own_commanders(state: State) -> dict[tuple[str, str], Commander]:
+    """The own commander of the units of each (side, brigade) with one (``unit_commander``):
+    its first living brigadier, else its first living CinC; worked out once per state."""
+    found: dict[tuple[str, str], Commander] = {}
+    for leader in sorted((c for c in state.commanders if not c.removed),
+                         key=lambda c: c.cinc):
+        found.setdefault((leader.side, leader.brigade), leader)
+    return found
 
 
 def leaderless(state: State, unit: Unit) -> bool:

@@ -221,8 +221,8 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     action, measured = _measured(state, action)
     extra = state.extra
     for unit_id in action.unit_ids:
-        extra = spend(attrs.evolve(state, extra=extra), unit_id, CHARGE_COST)
-    new = attrs.evolve(state, extra=extra)
+        extra = spend(state.replace(extra=extra), unit_id, CHARGE_COST)
+    new = state.replace(extra=extra)
     chargers = tuple(state.unit(u) for u in action.unit_ids)
     spare = action.charger_spare_move
     if action.distance is not None:
@@ -270,8 +270,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
                 f"{' and '.join(c.name for c in chargers)} reach "
                 f"{' and '.join(t.name for t in standing)}: the melee is deferred to the end "
                 "of the turn", RULE_SEQUENCE, lead.id)
-        return attrs.evolve(new, extra=attrs.evolve(new.extra,
-                                                    deferred=(*new.extra.deferred, melee)))
+        return new.with_extra(deferred=(*new.extra.deferred, melee))
     return fight(new, log, chargers, tuple(standing), action.facts, action.pursue)
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import attrs
-
 from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase
 
 from . import command, commanders, deck
@@ -48,7 +46,7 @@ def apply_determine_activity(state: State, action: DetermineActivity, log: Log) 
         entries.append(ActivityEntry(leader.id, result.level, result.command_points))
         log.add("activity", f"{leader.name}: {result}", RULE_ACTIVITY, leader.id)
     new = enter_phase(state, DRAW)
-    return attrs.evolve(new, extra=attrs.evolve(new.extra, activity=tuple(entries)))
+    return new.with_extra(activity=tuple(entries))
 
 
 def candidates_draw_card(state: State) -> Iterator[DrawCard]:
@@ -85,13 +83,8 @@ def apply_draw_card(state: State, action: DrawCard, log: Log) -> State:
         text += "; activates no commander"
     log.add("card", text, RULE_ACTIVATING)
     new = enter_phase(state, ACTIVATION)
-    return attrs.evolve(
-        new,
-        extra=attrs.evolve(
-            new.extra, deck=deck.without(extra.deck, card), card=card, minutes=minutes,
-            active=active,
-        ),
-    )
+    return new.with_extra(deck=deck.without(extra.deck, card), card=card, minutes=minutes,
+                          active=active)
 
 
 def candidates_end_activation(state: State) -> Iterator[EndActivation]:
@@ -139,7 +132,7 @@ def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> S
     """Resolve the first deferred melee, the tables turned when ``reverse``; it lapses when
     one side has gone (destroyed or routed away) (Determine impetus; B32)."""
     melee, rest = state.extra.deferred[0], state.extra.deferred[1:]
-    new = attrs.evolve(state, extra=attrs.evolve(state.extra, deferred=rest))
+    new = state.with_extra(deferred=rest)
     chargers = tuple(state.unit(u) for u in melee.chargers)
     defenders = tuple(state.unit(u) for u in melee.defenders)
     if action.reverse:

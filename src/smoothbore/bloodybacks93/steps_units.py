@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.core.state import evolved
 from smoothbore.table import CommanderMark, ShotTrace, Table
 
 from . import activation as act
@@ -91,7 +92,7 @@ def spend(state: State, unit_id: str, cost: int, *, shooting_now: bool = False) 
     assert entry is not None  # checked by check_actor
     return with_activated(
         state.extra,
-        attrs.evolve(entry, actions=entry.actions - cost, shot=entry.shot or shooting_now),
+        evolved(entry, {"actions": entry.actions - cost, "shot": entry.shot or shooting_now}),
     )
 
 
@@ -201,7 +202,7 @@ def _pay_for_other_brigade(state: State, unit: Unit, leader: Commander | None) -
     entry = activity_of(state, leader.id)
     assert entry is not None  # checked
     return with_activity(
-        state.extra, attrs.evolve(entry, command_points=entry.command_points - 1)
+        state.extra, evolved(entry, {"command_points": entry.command_points - 1})
     )
 
 
@@ -282,12 +283,12 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
     )
     by = f" under {leader.name}" if leader is not None else " without a commander"
     log.add("activation", f"{unit.name}{by}: {result}", RULE_ACTIVATION, unit.id)
-    extra = attrs.evolve(extra, attempted=extra.attempted | {unit.id})
+    extra = evolved(extra, {"attempted": extra.attempted | {unit.id}})
     if result.actions:
         extra = with_activated(
             extra, Activated(unit.id, leader.id if leader else "", result.actions)
         )
-    new = attrs.evolve(state, extra=extra)
+    new = state.replace(extra=extra)
     if result.morale is None:
         return new
     after = apply_result(unit, result.morale.result)
@@ -345,7 +346,7 @@ def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
         verdict = "stops routing (it may not act this turn)"
     log.add("rout", f"{unit.name}: {test}: {verdict}", RULE_ROUTING, unit.id)
     moves = retire_after_test(log, after, test.result)
-    new = attrs.evolve(state, extra=attrs.evolve(paid, attempted=paid.attempted | {unit.id}))
+    new = state.replace(extra=evolved(paid, {"attempted": paid.attempted | {unit.id}}))
     return situations.retreat(with_units(new, after), moves)
 
 
@@ -385,7 +386,7 @@ def _proposed_moves(state: State, table: Table, unit: Unit) -> tuple[Move, ...]:
     found = memo.get(key)
     if found is None:
         at = situations.standing(table, unit.id)
-        found = memo[key] = tuple(Move(unit.id, to=to, at=at)
+        found = memo[key] = tuple(Move(unit.id, _PLAIN_MOVE, None, to, at)
                                   for to in situations.proposed(state, unit.id))
     return found
 
@@ -464,7 +465,7 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     lines roll when formed infantry passes through formed infantry or guns (Movement;
     Passage of lines)."""
     unit = state.unit(action.unit_id)
-    new = attrs.evolve(state, extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
+    new = state.replace(extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
     facts, plan = _move_facts(state, action)
     result = movement.move(
         unit, facts, dice=log.dice, commander_attached=leader_attached(state, unit)
@@ -627,7 +628,7 @@ def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
     formation refits it, ``state.synced``)."""
     unit = state.unit(action.unit_id)
     after, text = _manoeuvred(unit, action)
-    new = attrs.evolve(state, extra=spend(state, unit.id, action.kind.cost))
+    new = state.replace(extra=spend(state, unit.id, action.kind.cost))
     table = state.extra.table
     if table is not None and action.kind is act.ActionKind.ABOUT_FACE:
         new = with_table(new, table.placed(table.footprint(unit.id).turned(180.0)))
@@ -736,7 +737,7 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
         near = situations.enemies_near(table, action.unit_id, most)
         seen = situations.seen_of(table, action.unit_id, near)[target_id]
         situations.check_sight(seen, action)
-        measured.append((target_id, situations.measured_shot(table, action.unit_id,
+        measured.append((target_id, situations.shot_on_table(table, action.unit_id,
                                                              target_id, facts, seen)))
     return measured
 
@@ -811,7 +812,7 @@ def apply_shoot(state: State, action: Shoot, log: Log) -> State:
         shooting.shooting_cost(fire, facts.extra_orders)
         for fire, (_, facts) in zip(fires, shots, strict=True)
     )
-    new = attrs.evolve(state, extra=spend(state, shooter.id, cost, shooting_now=True))
+    new = state.replace(extra=spend(state, shooter.id, cost, shooting_now=True))
     table = state.extra.table
     traces: list[ShotTrace] = []
     for fire, (target_id, facts) in zip(fires, shots, strict=True):
@@ -854,7 +855,7 @@ def check_rally(state: State, action: Rally) -> None:
 def apply_rally(state: State, action: Rally, log: Log) -> State:
     """Rally off one DRP."""
     unit = state.unit(action.unit_id)
-    new = attrs.evolve(state, extra=spend(state, unit.id, act.ActionKind.RALLY.cost))
+    new = state.replace(extra=spend(state, unit.id, act.ActionKind.RALLY.cost))
     after = remove_disruption(unit, 1)
     log.add("rally", f"{unit.name} rallies off 1 DRP ({after.disruption} left)", RULE_RALLY,
             unit.id)
@@ -872,19 +873,31 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
         entry = activity_of(state, commander_id)
         if leader.removed or entry is None or entry.command_points < 1:
             continue
-        for _, activated in _actors_any(state):
-            if activated.commander_id == commander_id:
-                yield SpendCommandPoint(
-                    commander_id, command.CommandPointUse.EXTRA_ACTION, activated.unit_id
-                )
-        move = command.CommandPointUse.MOVE_COMMANDER
-        yield SpendCommandPoint(commander_id, move)
+        helped = tuple(activated.unit_id for _, activated in _actors_any(state)
+                       if activated.commander_id == commander_id)
+        joined = tuple(unit.id for unit in state.units
+                       if unit.side == leader.side and not unit.destroyed)
+        first, last = command_points_spent(commander_id, helped, joined)
+        yield from first
         if state.extra.table is not None:
+            move = command.CommandPointUse.MOVE_COMMANDER
             for point in situations.commander_points(state, commander_id):
                 yield SpendCommandPoint(commander_id, move, to=point)
-        for unit in state.units:
-            if unit.side == leader.side and not unit.destroyed:
-                yield SpendCommandPoint(commander_id, move, attach_to=unit.id)
+        yield from last
+
+
+@functools.lru_cache(maxsize=1024)
+def command_points_spent(commander_id: str, helped: tuple[str, ...], joined: tuple[str, ...],
+                         ) -> tuple[tuple[SpendCommandPoint, ...], tuple[SpendCommandPoint, ...]]:
+    """The commander's points spent on an extra action for each unit ``helped`` and on his
+    move standing where he is, then on his move to join each unit ``joined``
+    (``candidates_spend_command_point``, the points ridden to on a table between the two):
+    made once for each."""
+    move = command.CommandPointUse.MOVE_COMMANDER
+    first = (*(SpendCommandPoint(commander_id, command.CommandPointUse.EXTRA_ACTION, unit_id)
+               for unit_id in helped), SpendCommandPoint(commander_id, move))
+    return first, tuple(SpendCommandPoint(commander_id, move, attach_to=unit_id)
+                        for unit_id in joined)
 
 
 def _actors_any(state: State) -> Iterator[tuple[Unit, Activated]]:
@@ -973,12 +986,12 @@ def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log)
     leader = state.commander(action.commander_id)
     entry = activity_of(state, leader.id)
     assert entry is not None
-    extra = with_activity(state.extra, attrs.evolve(entry, command_points=entry.command_points - 1))
+    extra = with_activity(state.extra, evolved(entry, {"command_points": entry.command_points - 1}))
     new = state
     if action.use is command.CommandPointUse.EXTRA_ACTION:
         target = activated_entry(state, action.unit_id or "")
         assert target is not None
-        extra = with_activated(extra, attrs.evolve(target, actions=target.actions + 1))
+        extra = with_activated(extra, evolved(target, {"actions": target.actions + 1}))
         text = f"{leader.name} gives {state.unit(target.unit_id).name} an extra action"
     else:
         new = state.with_commanders(attrs.evolve(leader, attached_to=action.attach_to))
@@ -993,7 +1006,7 @@ def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log)
         if table is not None and action.to is not None:
             x, y = action.to
             mark = CommanderMark(leader.id, x, y, side=leader.side, label=leader.name)
-            extra = attrs.evolve(extra, table=table.with_commanders(mark))
+            extra = evolved(extra, {"table": table.with_commanders(mark)})
             text += f", riding to ({x:.1f}, {y:.1f})"
     log.add("command point", text, RULE_CP_TARIFF, leader.id)
-    return attrs.evolve(new, extra=extra)
+    return new.replace(extra=extra)

@@ -63,7 +63,7 @@ class UnitType(NamedEnum):
 
     @property
     def is_artillery(self) -> bool:
-        return self not in (UnitType.INFANTRY, UnitType.CAVALRY)
+        return self is not UnitType.INFANTRY and self is not UnitType.CAVALRY
 
 
 class Formation(NamedEnum):

@@ -26,7 +26,7 @@ def who_acts(state: State) -> str | None:
     None for the steps of the sequence the players make together (activity, drawing, ending
     a turn or the battle, settling deferred melees) (B48)."""
     card = state.extra.card
-    if state.phase == ACTIVATION and card is not None and not broken_sides(state):
+    if state.phase == ACTIVATION and card is not None and not state.derived(broken_sides):
         return card.side
     return None
 
@@ -37,8 +37,9 @@ def is_over(state: State) -> bool:
 
 
 def check_undecided(state: State, action: object) -> None:
-    """Raise IllegalActionError once a side has broken: only ending the battle is left."""
-    broken = broken_sides(state)
+    """Raise IllegalActionError once a side has broken: only ending the battle is left (the
+    broken sides worked out once for the state: every check of a step asks)."""
+    broken = state.derived(broken_sides)
     if broken:
         raise IllegalActionError(
             action,
