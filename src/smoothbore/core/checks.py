@@ -277,21 +277,33 @@ def _pool_table(
 def _chunk_tables(faces: tuple[int, ...], hits: tuple[int, ...]) -> tuple[int, tuple[Chunk, ...]]:
     """(width, tables): for c = 1..width dice, table c lists for every value below
     sides**c the successes and faces of reading it as c base-sides digits, lowest first."""
+    width, digits, shown = _digit_tables(faces)
+    counts = np.asarray(hits, dtype=np.int64)
+    tables: list[Chunk] = [()]
+    for count in range(1, width + 1):
+        successes = np.add.reduce(counts[digits[count]], axis=1).tolist()
+        tables.append(tuple(zip(successes, shown[count], strict=True)))
+    return width, tuple(tables)
+
+
+@functools.lru_cache(maxsize=64)
+def _digit_tables(faces: tuple[int, ...]) -> tuple[
+        int, tuple[npt.NDArray[np.int64], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """(width, digits, shown) of a die with these faces, whatever counts as a success: for
+    c = 1..width dice, every value below sides**c as c base-sides digits, lowest first (an
+    array), and the faces those digits show (shared by every threshold of the die)."""
     sides = len(faces)
     width = 1
     while sides ** (width + 1) <= _CHUNK_SPAN:
         width += 1
-    tables: list[Chunk] = [()]
+    digits: list[npt.NDArray[np.int64]] = [np.zeros((1, 0), dtype=np.int64)]
+    shown: list[tuple[tuple[int, ...], ...]] = [()]
     for count in range(1, width + 1):
-        rows = []
-        for value in range(sides**count):
-            digits = []
-            for _ in range(count):
-                value, digit = divmod(value, sides)
-                digits.append(digit)
-            rows.append((sum(hits[d] for d in digits), tuple(faces[d] for d in digits)))
-        tables.append(tuple(rows))
-    return width, tuple(tables)
+        values = np.arange(sides**count, dtype=np.int64)[:, np.newaxis]
+        table = values // sides ** np.arange(count, dtype=np.int64) % sides
+        digits.append(table)
+        shown.append(tuple(tuple(faces[d] for d in row) for row in table.tolist()))
+    return width, tuple(digits), tuple(shown)
 
 
 _PASCAL = tuple(tuple(math.comb(n, k) for k in range(n + 1)) for n in range(65))
