@@ -25,6 +25,7 @@ from smoothbore.will_awi.situations import (
     all_sightings,
     around,
     around_on,
+    bombard_facts,
     charge_facts,
     destinations,
     destinations_on,
@@ -36,13 +37,14 @@ from smoothbore.will_awi.situations import (
     rate_table,
     reaches_of,
     rout_facts,
+    sighting_of,
     sightings_of,
     steady_go,
 )
 from smoothbore.will_awi.state import State, find_unit, new_battle
 from smoothbore.will_awi.steps_charges import candidates_declare_charge, check_declare_charge
 from smoothbore.will_awi.steps_firing import candidates_change_facing
-from smoothbore.will_awi.steps_movement import movers
+from smoothbore.will_awi.steps_movement import movers, movers_afresh
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, Nationality, Status, TroopType, Unit
 
@@ -226,7 +228,8 @@ def test_a_move_over_one_ground_is_read_off_the_positions() -> None:
 
 
 def _same_by_side(table: Table) -> None:
-    """Each side's sightings and charge reaches are that side's entries of every pair's."""
+    """Each side's sightings and charge reaches, and each pair's sighting asked alone, are
+    the entries of every pair's."""
     fresh = attrs.evolve(table)
     every_sighting, every_reach = all_sightings(fresh), all_reaches(fresh)
     for footprint in table.footprints:
@@ -238,6 +241,16 @@ def _same_by_side(table: Table) -> None:
         assert dict(reach) == {k: v for k, v in every_reach.items()
                                if table.footprint(k[0]).side == footprint.side}
     assert sightings_of(table, "nobody") == {} and reaches_of(table, "nobody") == {}
+    # one pair at a time, on a table with no side asked (each pair asked alone and kept)
+    # and on the table as it stands: every pair's entry; None for two units not enemies
+    alone = attrs.evolve(table)
+    for _ in range(2):
+        for a in table.units:
+            for b in table.units:
+                expected = every_sighting.get((a, b))
+                assert sighting_of(alone, a, b) == expected
+                assert sighting_of(table, a, b) == expected
+    assert sighting_of(table, "nobody", table.footprints[0].unit_id) is None
 
 
 def _same(found: object, expected: object) -> bool:
@@ -440,3 +453,77 @@ def test_every_step_leaves_the_table_in_step_with_the_units(battle: str) -> None
         assert afresh.commanders == table.commanders
         removed = max(removed, sum(not u.on_table for u in state.units))
     assert removed > 0 and steps > 100
+
+
+def test_kept_bombardments_are_those_worked_out_afresh() -> None:
+    """Random play of Germantown (two guns, two works): in every phase E, each gun's fire at
+    each work, asked twice on the table as it stands, is what a new table gives when
+    worked out with nothing kept."""
+    rng = random.Random(7)
+    state = dict(RULESET.battles())["germantown"](7)
+    guns = [u.id for u in state.units if u.troop.is_gun]
+    works = [w.id for w in state.extra.works]
+    compared = steps = 0
+    while not TURN.is_over(state) and steps < 400:
+        table = state.extra.table
+        if state.phase == "E" and table is not None:
+            fresh = attrs.evolve(table)
+            for _ in range(2):
+                for gun in guns:
+                    for work in works:
+                        if gun in table.units:
+                            afresh = situations._bombard_facts(
+                                fresh, fresh.terrain.by_id[work], fresh.footprint(gun))
+                            assert bombard_facts(state, gun, work) == afresh
+                            compared += 1
+        state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+        steps += 1
+    assert compared > 20
+
+
+def test_kept_allowances_and_stands_are_those_worked_out_afresh() -> None:
+    """Random play of the default battle, Germantown and Prestonpans: in every phase C the
+    kept movers (Highland charges and the others) are those worked out afresh; each
+    mover's kept allowance is ``move_distance`` worked out afresh, its kept standing move
+    is ``Move(unit id)``, and each general's kept ride to it (or alone), its kept works at
+    (and bombardments of) each work and its kept fire at each unit the actions made afresh,
+    for several units and kinds of troops; the generals marked on the table are those of
+    its marks."""
+    from smoothbore.will_awi.actions import Bombard, Engineer, Fire, Move, MoveGeneral
+    from smoothbore.will_awi.steps_firing import _fire_at
+    from smoothbore.will_awi.steps_movement import _allowance, _ride_to, _stand
+    from smoothbore.will_awi.steps_works import _bombard, _engineer
+
+    kinds = set()
+    for battle in ("default", "germantown", "prestonpans"):
+        rng = random.Random(11)
+        state = dict(RULESET.battles())[battle](11)
+        steps = 0
+        while not TURN.is_over(state) and steps < 300:
+            if state.phase == "C":
+                for highland in (False, True):
+                    assert movers(state, highland=highland) == tuple(
+                        movers_afresh(state, highland=highland))
+                for unit in movers(state):
+                    assert _allowance(unit, state.options) == move_distance(
+                        unit, options=state.options)
+                    assert _stand(unit.id) == Move(unit.id)
+                    for general in state.commanders:
+                        assert _ride_to(general.id, unit.id) == MoveGeneral(
+                            general.id, 0.0, unit.id)
+                        assert _ride_to(general.id, "") == MoveGeneral(general.id)
+                    for work in state.extra.works:
+                        for build in (False, True):
+                            assert _engineer(unit.id, work.id, build) == Engineer(
+                                unit.id, work.id, build=build)
+                        assert _bombard(unit.id, work.id) == Bombard(unit.id, work.id)
+                    for enemy in state.units:
+                        assert _fire_at(unit.id, enemy.id) == Fire(unit.id, enemy.id)
+                    kinds.add((unit.troop, _allowance(unit, state.options)))
+                table = state.extra.table
+                assert table is not None
+                assert situations.marked(table) == frozenset(
+                    m.commander_id for m in attrs.evolve(table).commanders)
+            state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+            steps += 1
+    assert len({allowance for _, allowance in kinds}) > 2

@@ -79,6 +79,21 @@ def test_weapons_by_type() -> None:
     assert default_weapon(TroopType.HOWITZER) is Weapon.HOWITZER
 
 
+def test_every_troop_types_weapon() -> None:
+    """Rules - Firing, FAQs (3) 4, W37, for every troop type: a gun's own weapon, rifles for
+    riflemen and jaegers, muskets for the other foot but pikemen, nothing for the rest."""
+    for troop in TroopType:
+        weapon = default_weapon(troop)
+        if troop.is_gun:
+            assert weapon is not None and weapon.is_gun
+        elif troop in (TroopType.RIFLEMEN, TroopType.JAEGERS):
+            assert default_weapon(troop) is Weapon.RIFLE
+        elif troop.is_foot and troop is not TroopType.PIKEMEN:
+            assert default_weapon(troop) is Weapon.MUSKET
+        else:
+            assert default_weapon(troop) is None, troop
+
+
 def test_pikemen_carry_pikes() -> None:
     """Ireland 1798 (W37): pikemen do not fire unless given muskets; the Irish rebels are not
     European regulars."""

@@ -3,6 +3,8 @@ conditions, which a scenario may replace)."""
 
 from __future__ import annotations
 
+import itertools
+
 import attrs
 import pytest
 
@@ -14,7 +16,7 @@ from smoothbore.will_awi.phases import ORDER
 from smoothbore.will_awi.state import State
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Status, TroopType, Unit
-from smoothbore.will_awi.victory import broken, scores, strength_lost
+from smoothbore.will_awi.victory import broken, is_over, scores, strength_lost
 
 from .turn_helpers import battle, to_phase
 
@@ -53,6 +55,19 @@ def test_a_side_that_has_surrendered_has_lost() -> None:
     assert outcome.winner == "blue" and outcome.rule == rules.VICTORY
     assert outcome.scores == (("red", 0), ("blue", 5))
     assert "red has no unit left in the fight" in outcome.reason
+
+
+def test_the_battle_is_over_exactly_when_a_side_is_broken() -> None:
+    """W47: every mix of statuses (and a unit made a wagon) of the units of a small battle:
+    the battle is over (before its last turn) exactly when some side is broken."""
+    s = to_phase(battle(), "E")
+    ids = [u.id for u in s.units]
+    wagon = attrs.evolve(s.unit(ids[0]), troop=TroopType.WAGON)
+    for start in (s, s.with_units(wagon)):
+        for mix in itertools.product(list(Status), repeat=len(ids)):
+            state = start.with_units(*(attrs.evolve(start.unit(i), status=st)
+                                       for i, st in zip(ids, mix, strict=True)))
+            assert is_over(state) == any(broken(state, side) for side in state.sides)
 
 
 def test_eliminated_and_off_the_table_count_as_lost() -> None:

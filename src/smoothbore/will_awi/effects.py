@@ -59,9 +59,9 @@ def general_risk(
 ) -> State:
     """Each general with the unit rolls his risk; killed or captured, he shakes the steady
     units of his chain of command measured within 18" (``chain``; on a table the table
-    measures them from the unit he rides with, ``situations.chain_within``)."""
-    if state.extra.table is not None:
-        chain = chain_within(state, unit_id)
+    measures them from the unit he rides with, ``situations.chain_within``, when a general
+    falls)."""
+    measured = state.extra.table is not None
     for g in state.commanders:
         if not (g.active and g.attached_to == unit_id):
             continue
@@ -74,6 +74,9 @@ def general_risk(
         log.add("general", text, rule, g.id)
         state = state.with_commanders(after)
         if shakes_chain(fate):
+            if measured:  # the footprints, which the generals' fates do not move
+                chain = chain_within(state, unit_id)
+                measured = False
             for u in state.units:
                 if (
                     u.id in chain

@@ -140,6 +140,30 @@ def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]
         (s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
 
 
+def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
+    """What ``firer`` sees of ``target`` (None: not two enemies on the table): read from
+    the side's answers when they were asked on this table, else asked of the table for
+    this one pair and kept per table and pair (a declared charge reads one pair, and the
+    side's table changes with each charger's move)."""
+    units = table.units
+    found = units.get(firer)
+    if found is None or target not in units or target not in table.enemies_of(firer):
+        return None
+    side = table.derived(by_side).get(("sightings", found.side))
+    if side is not None:
+        return side.get((firer, target))  # type: ignore[return-value]
+    memo = table.derived(pair_sightings)
+    seen = memo.get((firer, target))
+    if seen is None:
+        seen = memo[(firer, target)] = sightings(table, [(firer, target)], rules=SIGHT)[0]
+    return seen
+
+
+def pair_sightings(table: Table) -> dict[tuple[str, str], Sighting]:
+    """The sightings asked pair by pair so far on this table, by (firer, target)."""
+    return {}
+
+
 def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeReach]:
     """How every unit of ``charger``'s side could charge every enemy (the entries of
     ``all_reaches`` for that side), worked out once per table and side."""
@@ -265,7 +289,7 @@ def charge_facts(state: State, charger: str, target: str,
     holds, and whether the charge goes over the obstacle or uphill."""
     table = table_of(state)
     reach, ahead = charge_ahead(state, charger, target, action)
-    seen = sightings_of(table, charger).get((charger, target))
+    seen = sighting_of(table, charger, target)
     if seen is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
     held = seen.cover.holds
@@ -719,7 +743,7 @@ def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
     """The line the centre moves along (a point when it does not move)."""
     if dx == 0 and dy == 0:
         return shapely.Point(here.x, here.y)
-    return shapely.LineString([(here.x, here.y), (here.x + dx, here.y + dy)])
+    return shapely.linestrings([(here.x, here.y), (here.x + dx, here.y + dy)])
 
 
 def _enters_ground(table: Table, here: Footprint, dx: float, dy: float) -> bool:
@@ -1219,10 +1243,25 @@ def bombard_facts(state: State, firer: str, work_id: str, action: object = None)
     ground when the two stand at different levels; the work is taken as seen (an
     IllegalActionError when the work is not on the table)."""
     table = table_of(state)
-    feature = table.terrain.by_id.get(work_id)
-    here = table.units.get(firer)
-    if feature is None or here is None:
-        raise illegal(action, "the work and the gun must be on the table", rules.FORT_VALUES)
+    memo = table.derived(known_bombardments)
+    found = memo.get((firer, work_id))
+    if found is None:
+        feature = table.terrain.by_id.get(work_id)
+        here = table.units.get(firer)
+        if feature is None or here is None:
+            raise illegal(action, "the work and the gun must be on the table",
+                          rules.FORT_VALUES)
+        found = memo[(firer, work_id)] = _bombard_facts(table, feature, here)
+    return found
+
+
+def known_bombardments(table: Table) -> dict[tuple[str, str], FireFacts]:
+    """The facts of each gun's fire at a work asked so far on this table, by (gun, work):
+    the check and the handler ask the same."""
+    return {}
+
+
+def _bombard_facts(table: Table, feature: Feature, here: Footprint) -> FireFacts:
     near, _ = shapely.ops.nearest_points(feature.area, here.shape)
     gap = float(shapely.distance(feature.area, here.shape))
     fx, fy = here.front_centre
@@ -1342,7 +1381,7 @@ def ride(state: State, general_id: str, unit_id: str) -> float | None:
     (he stays where he is). None when the table does not measure it: no table, no mark for
     him, or the unit is not on the table."""
     table = state.extra.table
-    if table is None or general_id not in {m.commander_id for m in table.commanders}:
+    if table is None or general_id not in table.derived(marked):
         return None
     if not unit_id:
         return 0.0
@@ -1354,7 +1393,12 @@ def ride(state: State, general_id: str, unit_id: str) -> float | None:
 def measures_ride(state: State, general_id: str) -> bool:
     """Whether the table measures this general's rides (a table with his mark on it)."""
     table = state.extra.table
-    return table is not None and any(m.commander_id == general_id for m in table.commanders)
+    return table is not None and general_id in table.derived(marked)
+
+
+def marked(table: Table) -> frozenset[str]:
+    """The ids of the commanders with a mark on the table."""
+    return frozenset(m.commander_id for m in table.commanders)
 
 
 CINC_NEAR = 6.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from types import MappingProxyType
 
 import attrs
 
@@ -203,8 +204,12 @@ def within_range(state: State, firer: Unit, target: str) -> bool:
     weapon = firer.fires_with
     if weapon is None:
         return False
-    longest = max(r for r in RANGES[weapon] if r is not None)
-    return not boxes_apart(state, firer.id, target, longest + SLACK)
+    return not boxes_apart(state, firer.id, target, _LONGEST[weapon] + SLACK)
+
+
+_LONGEST = MappingProxyType({weapon: max(r for r in bands if r is not None)
+                             for weapon, bands in RANGES.items()})
+"""Each weapon's longest range."""
 
 
 def candidates_fire(state: State) -> Iterator[Fire]:
@@ -225,11 +230,18 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             if table is not None:
                 for target in targets:
                     if within_range(state, firer, target):
-                        yield Fire(firer.id, target)
+                        yield _fire_at(firer.id, target)
                 continue
             facts = FireFacts(default_range(firer))
             for target in targets:
                 yield Fire(firer.id, target, facts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fire_at(firer_id: str, target_id: str) -> Fire:
+    """The unit fires at the target, the table measuring the facts (one action per pair,
+    shared: every step of E offers them)."""
+    return Fire(firer_id, target_id)
 
 
 def check_fire(state: State, action: Fire) -> None:

@@ -91,10 +91,24 @@ def check_mover(state: State, unit_id: str, action: object) -> Unit:
     return unit
 
 
-def movers(state: State, *, highland: bool = False) -> Iterator[Unit]:
+def movers(state: State, *, highland: bool = False) -> tuple[Unit, ...]:
     """The moving player's units that might still act in C (the cheap part of
     ``check_mover``: candidates for the steps of C): ordered ones under command and control,
-    and only those in a Highland charge (``highland``) or only the others."""
+    and only those in a Highland charge (``highland``) or only the others. Worked out once
+    per state (every action type of C asks)."""
+    return state.derived(_highland_movers if highland else _movers)
+
+
+def _movers(state: State) -> tuple[Unit, ...]:
+    return tuple(movers_afresh(state))
+
+
+def _highland_movers(state: State) -> tuple[Unit, ...]:
+    return tuple(movers_afresh(state, highland=True))
+
+
+def movers_afresh(state: State, *, highland: bool = False) -> Iterator[Unit]:
+    """``movers`` worked out afresh."""
     extra = state.extra
     moving, done, rallied, compelled = extra.moving, extra.done, extra.rallied, extra.compelled
     ordered = extra.ordered if state.options.command_control else None
@@ -141,10 +155,10 @@ def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
     (``situations.destinations``), each way's worked out only when random play draws it."""
     table = state.extra.table
     for unit in movers(state):
-        yield Move(unit.id)
+        yield _stand(unit.id)
         if unit.busy_moves:
             continue
-        allowance = move_distance(unit, options=state.options)
+        allowance = _allowance(unit, state.options)
         if table is not None:
             for way, bound in WAYS.items():
                 yield Deferred(bound, functools.partial(
@@ -153,6 +167,18 @@ def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
         for distance in full_moves(unit, state.options):
             if distance <= allowance:
                 yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _stand(unit_id: str) -> Move:
+    """The unit stands (one action per unit id, shared: every step of C offers it)."""
+    return Move(unit_id)
+
+
+@functools.lru_cache(maxsize=1024)
+def _allowance(unit: Unit, options: Options) -> int:
+    """``move_distance`` in the unit's present mode, kept by unit and options."""
+    return move_distance(unit, options=options)
 
 
 def _moves_to(state: State, unit: Unit, allowance: float, way: str) -> tuple[Move, ...]:
@@ -360,7 +386,7 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
     own = [u.id for u in state.units if u.side == moving and u.on_table]
     for g in state.commanders:
         if g.side == moving and g.active and "general:" + g.id not in state.extra.done:
-            yield MoveGeneral(g.id)
+            yield _ride_to(g.id, "")
             measured = measures_ride(state, g.id)
             limit = general_move(g)
             for unit_id in own:
@@ -368,7 +394,14 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
                     gap = ride(state, g.id, unit_id)
                     if gap is None or gap > limit:
                         continue
-                yield MoveGeneral(g.id, 0.0, unit_id)
+                yield _ride_to(g.id, unit_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ride_to(general_id: str, unit_id: str) -> MoveGeneral:
+    """The general rides to join the unit ("": alone), as the table measures it (one action
+    per general and unit, shared: every step of C offers them)."""
+    return MoveGeneral(general_id, 0.0, unit_id)
 
 
 def check_move_general(state: State, action: MoveGeneral) -> None:

@@ -70,9 +70,16 @@ def candidates_engineer(state: State) -> Iterator[Engineer]:
     for unit in movers(state):
         if unit.arm is Arm.CLOSE_ORDER_FOOT:
             for work in state.extra.works:
-                yield Engineer(unit.id, work.id)
+                yield _engineer(unit.id, work.id, False)
                 if work.work in FIELDWORKS:
-                    yield Engineer(unit.id, work.id, build=True)
+                    yield _engineer(unit.id, work.id, True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _engineer(unit_id: str, work_id: str, build: bool) -> Engineer:
+    """The unit works at the work (one action per unit, work and kind of work, shared:
+    every step of C offers them)."""
+    return Engineer(unit_id, work_id, build=build)
 
 
 def check_engineer(state: State, action: Engineer) -> None:
@@ -259,7 +266,15 @@ def candidates_bombard(state: State) -> Iterator[Bombard]:
             facts = None if measured else FireFacts(bombard_range(unit))
             for work in state.extra.works:
                 if not work.destroyed:
-                    yield Bombard(unit.id, work.id, facts)
+                    yield _bombard(unit.id, work.id) if measured else Bombard(
+                        unit.id, work.id, facts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bombard(firer_id: str, work_id: str) -> Bombard:
+    """The gun fires at the work, the table measuring the facts (one action per gun and
+    work, shared: every step of E offers them)."""
+    return Bombard(firer_id, work_id)
 
 
 def bombard_situation(state: State, action: Bombard) -> FireFacts:

@@ -170,6 +170,10 @@ def default_weapon(troop: TroopType) -> Weapon | None:
     """What a troop type fires: rifles for riflemen and jaegers, muskets for other foot, guns for
     artillery, nothing for cavalry (FAQs (3) 4: cavalry do not fire), wagons and the pike-armed
     pikemen of Ireland 1798 (W37; a unit's ``weapon`` gives pikemen muskets)."""
+    return _DEFAULT_WEAPON[troop]
+
+
+def _default_weapon(troop: TroopType) -> Weapon | None:
     if troop in _GUN_WEAPON:
         return _GUN_WEAPON[troop]
     if troop in (TroopType.RIFLEMEN, TroopType.JAEGERS):
@@ -177,6 +181,11 @@ def default_weapon(troop: TroopType) -> Weapon | None:
     if troop.is_foot and troop is not TroopType.PIKEMEN:
         return Weapon.MUSKET
     return None
+
+
+_DEFAULT_WEAPON: Mapping[TroopType, Weapon | None] = MappingProxyType(
+    {troop: _default_weapon(troop) for troop in TroopType})
+"""``default_weapon`` of every troop type, looked up once."""
 
 
 def _strength_ok(instance: object, attribute: attrs.Attribute[int], value: int) -> None:

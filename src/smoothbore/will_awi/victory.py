@@ -53,7 +53,20 @@ def is_over(state: State) -> bool:
     limit = state.scenario.turn_limit
     if limit is not None and state.turn > limit:
         return True
-    return len(_fighting_sides(state)) < len(state.sides)
+    return not _all_fighting(state)
+
+
+def _all_fighting(state: State) -> bool:
+    """Every side has a fighting unit (``_fighting_sides`` is every side), looking only as
+    far down the units as it takes to find one of each."""
+    wanted = set(state.sides)
+    for u in state.units:
+        if (u.status is Status.STEADY or u.status is Status.SHAKEN) and (
+                u.troop is not TroopType.WAGON):
+            wanted.discard(u.side)
+            if not wanted:
+                return True
+    return False
 
 
 def strength_lost(state: State, side: str) -> int:
