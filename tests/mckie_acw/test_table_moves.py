@@ -10,14 +10,15 @@ import random
 
 import attrs
 import pytest
+import shapely
 
 from smoothbore.battle import random_policy
 from smoothbore.core import IllegalActionError
-from smoothbore.mckie_acw import TURN
+from smoothbore.mckie_acw import TURN, positions
 from smoothbore.mckie_acw.actions import Move
 from smoothbore.mckie_acw.movement import Manoeuvre, Mover, max_move, rate
 from smoothbore.mckie_acw.phases import CHARGES, FIRING, MOVEMENT
-from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES, synced
+from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES, kept, synced
 from smoothbore.mckie_acw.scenarios import example_battle, sharpshooters_battle
 from smoothbore.mckie_acw.situations import (
     beyond_reach,
@@ -56,8 +57,11 @@ from smoothbore.table import ImpassableError, Table, TerrainKind, route
 
 
 def fresh(state: State) -> State:
-    """The same state on a copy of its table with nothing worked out yet."""
+    """The same state on a copy of its table with nothing worked out yet (nor kept for its
+    footprints: the state's table keeps what it was given, the copy starts afresh)."""
     table = table_of(state)
+    table.derived(positions._same_footprints)
+    positions._footprints_memo.cache_clear()
     return with_extra(state, table=attrs.evolve(table))
 
 
@@ -278,8 +282,9 @@ def test_ends_are_bounded_and_cornered_as_the_footprints_moved_there() -> None:
 
 def test_ground_in_the_open_is_found_as_the_terrain_finds_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Footprints all over the field: those the shortcut finds in the open are on open
-    ground by the full measure, and the measure is the same with and without it."""
+    """Footprints all over the field: the ground measured asking only the terrain near the
+    footprint (its areas by their bounds, its obstacles within 20 mm) is the ground measured
+    asking all of it."""
     from smoothbore.mckie_acw import positions
     table = table_of(example_battle(0))
     rng = random.Random(2)
@@ -292,10 +297,17 @@ def test_ground_in_the_open_is_found_as_the_terrain_finds_it(
                 fps.append(moved)
     arms = [Arm.FOOT, Arm.CAVALRY]
     quick = [positions.ground_at(table, fp, arm) for fp in fps for arm in arms]
-    opened = sum(positions._in_the_open(table.terrain, fp) for fp in fps)
-    monkeypatch.setattr(positions, "_in_the_open", lambda terrain, fp: False)
+    near = [positions._nearby(table.terrain, fp) for fp in fps]
+    opened = sum(near == ([], []) for near in near)
+    everything = (list(range(len(table.terrain.areas))), list(range(len(table.terrain.lines))))
+    monkeypatch.setattr(positions, "_nearby", lambda terrain, fp: everything)
     assert quick == [positions.ground_at(table, fp, arm) for fp in fps for arm in arms]
     assert 50 < opened < len(fps) and len(set(quick)) >= 3
+    assert {(bool(a), bool(b)) for a, b in near} == {(False, False), (True, False),
+                                                     (False, True), (True, True)}
+    woods = {k for k, f in enumerate(table.terrain.area_features)
+             if f.kind in (TerrainKind.DENSE_WOODS, TerrainKind.LIGHT_WOODS)}
+    assert any(a and not woods & set(a) for a, _ in near)  # areas without woods: no outline
 
 
 def test_what_a_table_keeps_answers_as_a_fresh_table() -> None:
@@ -360,3 +372,77 @@ def test_a_move_passed_over_as_surely_advancing_advances() -> None:
                 elif isinstance(facts, MoveFacts) and facts.advancing:
                     kept += 1
     assert dropped > 100 and kept > 20
+
+
+def test_what_is_kept_for_the_footprints_is_shared_by_a_table_a_general_rides_off() -> None:
+    """A general who rides makes a new table with every unit where it stood: it shares what
+    was kept for the footprints (the moves offered, the places), and offers what a copy
+    with nothing kept offers; a table where a unit stands elsewhere keeps its own."""
+    from smoothbore.mckie_acw.steps_movement import _offers
+    shared = 0
+    for state in movement_states():
+        table = table_of(state)
+        if not table.commanders:
+            continue
+        offered = list(candidates_move(state))
+        mark = table.commanders[0]
+        ridden, again = (table.with_commanders(attrs.evolve(
+            mark, attached_to=None, x=mark.x + step, y=mark.y + step)) for step in (1.0, 2.0))
+        assert ridden.footprints is table.footprints and ridden != again
+        assert kept(ridden, _offers) is kept(again, _offers)
+        after = with_extra(state, table=ridden)
+        assert list(candidates_move(after)) == offered == list(candidates_move(fresh(after)))
+        assert list(candidates_move(with_extra(state, table=again))) == offered
+        fp = table.footprints[0]
+        moved = table.placed(fp.moved_to(fp.x, fp.y, fp.facing + 90.0))
+        assert kept(moved, _offers) is not kept(table, _offers)
+        shared += 1
+    assert shared > 20
+
+
+def test_what_synced_keeps_of_a_table_is_true_of_it() -> None:
+    """After a formation change (a footprint re-laid) and after every step of the random
+    battles: each unit the table keeps as in step has the footprint its formation, mount,
+    limber and strength give, and the table is the one a copy with nothing kept makes."""
+    relaid = 0
+    for state in movement_states():
+        changes = [m for m in candidates_move(state)
+                   if m.manoeuvre is Manoeuvre.CHANGE_FORMATION][:2]
+        for move in changes:
+            try:
+                after, _ = TURN.step(state, move)
+            except IllegalActionError:
+                continue
+            table = table_of(after)
+            assert synced(after) is after
+            assert synced(with_extra(fresh(after), table=attrs.evolve(
+                table_of(state)))).extra.table == table
+            units = {u.id: u for u in after.units}
+            for uid, (unit, tables) in kept(table, positions._in_step).items():
+                if uid not in table.units:
+                    continue
+                fp = table.footprint(uid)
+                layout, bases, frontage, depth, spacing = positions._shape_of(unit, tables)
+                assert (fp.formation, fp.bases, fp.frontage, fp.depth, fp.spacing) == (
+                    layout, bases, frontage, depth, spacing)
+            assert kept(table, positions._in_step)[move.unit][0] is units[move.unit]
+            relaid += 1
+    assert relaid > 20
+
+
+def test_the_rectangles_distance_is_shapelys() -> None:
+    """The distance between two outlines in plain arithmetic (``Place.advances`` decides on
+    it where the answer is clear by more than a hair) is Shapely's, to rounding: apart,
+    touching, crossing and one inside the other."""
+    from smoothbore.mckie_acw.table_moves import _rect_distance, _rect_of
+    from smoothbore.table import Footprint
+    rng = random.Random(5)
+    met = 0
+    for _ in range(3000):
+        a, b = (Footprint(uid, rng.uniform(0, 300), rng.uniform(0, 300),
+                          rng.choice([0.0, 90.0, rng.uniform(0, 360)]), rng.randint(1, 8),
+                          rng.uniform(5, 40), rng.uniform(5, 30)) for uid in "ab")
+        exact = float(shapely.distance(a.outline, b.outline))
+        assert abs(_rect_distance(_rect_of(a), _rect_of(b)) - exact) < 1e-9
+        met += exact == 0.0
+    assert 100 < met < 2900

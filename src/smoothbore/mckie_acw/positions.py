@@ -15,6 +15,7 @@ import attrs
 import shapely
 
 from smoothbore.core import Log
+from smoothbore.core.derived import derive
 from smoothbore.table import (
     OBSTACLES,
     CrossingCost,
@@ -137,10 +138,15 @@ def synced(state: State) -> State:
     if done and done[0] is state.units and done[1] is state.commanders and done[2] is tables:
         return state  # the very units and commanders found in step with this table
     on = table.units
-    seen = table.derived(_in_step)
+    seen = kept(table, _in_step)
     gone: list[str] = []
     new: list[Footprint] = []
-    for unit in state.units:
+    relaid: list[Unit] = []
+    units = state.units
+    if done and done[2] is tables and len(done[0]) == len(units):
+        # the very units last found in step with this table still are: only the others ask
+        units = tuple(u for u, was in zip(units, done[0], strict=True) if u is not was)
+    for unit in units:
         last = seen.get(unit.id)
         if last is not None and last[0] is unit and last[1] is tables:
             continue
@@ -156,15 +162,20 @@ def synced(state: State) -> State:
             new.append(fit_on(table, attrs.evolve(
                 fp, formation=layout, bases=bases, frontage=frontage, depth=depth,
                 spacing=spacing)))
+            relaid.append(unit)
         else:
             seen[unit.id] = (unit, tables)
-    if gone:
-        table = table.removed(*gone)
-    if new:
-        table = table.placed(*new)
+    if gone or new:
+        # the units left in step, and those re-laid, are in step with the new footprints
+        table = table.removed(*gone) if gone else table
+        table = table.placed(*new) if new else table
+        out = set(gone)
+        kept(table, _in_step).update(
+            [(k, v) for k, v in seen.items() if k not in out]
+            + [(unit.id, (unit, tables)) for unit in relaid])
     marked = _marks_in_step(state, table)
+    marked.derived(_synced_with)[:] = [state.units, state.commanders, tables]
     if marked is table and not gone and not new:
-        done[:] = [state.units, state.commanders, tables]
         return state
     return with_extra(state, table=marked)
 
@@ -202,8 +213,31 @@ def _marks_in_step(state: State, table: Table) -> Table:
         seen[:] = [state.commanders]
         return table
     if len(marks) == len(table.commanders):  # the same generals, some changed
-        return table.with_commanders(*marks)
-    return attrs.evolve(table, commanders=tuple(marks))
+        marked = table.with_commanders(*marks)
+    else:
+        marked = attrs.evolve(table, commanders=tuple(marks))
+    marked.derived(_commanders_in_step)[:] = [state.commanders]
+    return marked
+
+
+def kept(table: Table, query: Callable[[Table], A]) -> A:
+    """``table.derived(query)`` for a ``query`` that reads only the table's ground and
+    footprints, never its commanders' marks or traces: shared by the tables with the same
+    ground and footprints (a general who rides makes a new table with every unit where it
+    stood), for the last few sets of footprints."""
+    return derive(table.derived(_same_footprints), query, table)
+
+
+def _same_footprints(table: Table) -> dict[Any, Any]:
+    """What ``kept`` keeps for this table's ground and footprints."""
+    return _footprints_memo(table.terrain, table.width, table.depth, table.footprints)
+
+
+@functools.lru_cache(maxsize=16)
+def _footprints_memo(terrain: TerrainIndex, width: float, depth: float,
+                     footprints: tuple[Footprint, ...]) -> dict[Any, Any]:
+    """The answers ``kept`` for a ground and footprints (by query)."""
+    return {}
 
 
 def moved_in_step(old: Table, new: Table, unit_id: str) -> Table:
@@ -211,9 +245,9 @@ def moved_in_step(old: Table, new: Table, unit_id: str) -> Table:
     same ids, the same commanders' marks), knowing what ``old`` knew of being in step
     (``synced``): the other units and the commanders found in step with it are in step
     with ``new`` too."""
-    seen = old.derived(_in_step)
+    seen = kept(old, _in_step)
     if seen:
-        new.derived(_in_step).update((k, v) for k, v in seen.items() if k != unit_id)
+        kept(new, _in_step).update((k, v) for k, v in seen.items() if k != unit_id)
     marks = old.derived(_commanders_in_step)
     if marks:
         new.derived(_commanders_in_step)[:] = marks
@@ -256,25 +290,19 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     half its footprint in them), cover (half in woods, or a fence, wall or linear work within
     20 mm in front), or open ground (interpretation M31)."""
     terrain = table.terrain
-    if _in_the_open(terrain, fp):
+    areas, lines = _nearby(terrain, fp)
+    if not areas and not lines:
         return Ground.OPEN
-    outline = fp.outline
-    centre = shapely.points(fp.x, fp.y)
     woods = {K.DENSE_WOODS: 0.0, K.LIGHT_WOODS: 0.0}
-    if len(terrain.areas):
-        for k in terrain.area_tree.query(outline, predicate="intersects").tolist():
-            feature = terrain.area_features[k]
-            if feature.kind in (K.BUILDING, K.FIELDWORK) and shapely.contains(
-                    feature.area, centre):
-                return Ground.TOWN if feature.kind is K.BUILDING else Ground.PERMANENT
-            if feature.kind in woods:
-                woods[feature.kind] += shapely.area(
-                    shapely.intersection(outline, feature.area)) / outline.area
+    if areas:
+        found = _in_areas(terrain, fp, areas, woods)
+        if found is not None:
+            return found
     if woods[K.DENSE_WOODS] >= 0.5:
         return Ground.DENSE_WOODS if arm is Arm.FOOT else Ground.COVER
     if woods[K.DENSE_WOODS] + woods[K.LIGHT_WOODS] >= 0.5:
         return Ground.COVER
-    if len(terrain.lines):
+    if lines:
         fl, fr = fp.corners[0], fp.corners[1]
         (fx, fy), _ = fp.frame
         strip = shapely.polygons([tuple(fl), tuple(fr), (fr[0] + fx * NEAR, fr[1] + fy * NEAR),
@@ -285,22 +313,64 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     return Ground.OPEN
 
 
-def _in_the_open(terrain: TerrainIndex, fp: Footprint) -> bool:
-    """Whether a footprint, widened by ``NEAR`` all round, keeps clear of the bounds of
-    every terrain area and crossed line: it then stands on open ground, with no obstacle in
-    front (what ``ground_at`` would find, without asking the terrain)."""
+_HELD = (K.BUILDING, K.FIELDWORK)
+
+
+def _in_areas(terrain: TerrainIndex, fp: Footprint, near: list[int],
+              woods: dict[TerrainKind, float]) -> Ground | None:
+    """A town or permanent defenses where the footprint's centre is in a building or a
+    fieldwork area (None: neither), adding to ``woods`` the share of the footprint in each
+    kind of woods; ``near``: the areas whose bounds meet the footprint's. Where none of
+    them is woods and at most one holds the centre, the outline is not needed (an outline
+    holds its centre)."""
+    features = terrain.area_features
+    if not any(features[k].kind in woods for k in near):
+        inside = [features[k] for k in near if features[k].kind in _HELD
+                  and shapely.contains_xy(features[k].area, fp.x, fp.y)]
+        if len(inside) <= 1:
+            return (None if not inside else Ground.TOWN if inside[0].kind is K.BUILDING
+                    else Ground.PERMANENT)
+    outline = fp.outline
+    for k in terrain.area_tree.query(outline, predicate="intersects").tolist():
+        feature = features[k]
+        if feature.kind in _HELD and shapely.contains_xy(feature.area, fp.x, fp.y):
+            return Ground.TOWN if feature.kind is K.BUILDING else Ground.PERMANENT
+        if feature.kind in woods:
+            woods[feature.kind] += shapely.area(
+                shapely.intersection(outline, feature.area)) / outline.area
+    return None
+
+
+def _nearby(terrain: TerrainIndex, fp: Footprint) -> tuple[list[int], list[int]]:
+    """The terrain areas whose bounds meet the footprint's, and the crossed lines whose
+    bounds meet those of the strip ``NEAR`` deep in front of it: the areas it may stand in
+    and the obstacles that may cover it (what ``ground_at`` asks of the terrain)."""
     x0, y0, x1, y1 = fp.bounds
-    x0, y0, x1, y1 = x0 - NEAR, y0 - NEAR, x1 + NEAR, y1 + NEAR
-    return not any(x0 <= bx1 and bx0 <= x1 and y0 <= by1 and by0 <= y1
-                   for bx0, by0, bx1, by1 in _terrain_boxes(terrain))
+    areas, lines = _terrain_boxes(terrain)
+    near = [k for k, (bx0, by0, bx1, by1) in enumerate(areas)
+            if x0 <= bx1 and bx0 <= x1 and y0 <= by1 and by0 <= y1]
+    if not lines:
+        return near, []
+    (fx, fy), (rx, ry) = fp.frame
+    w, h = fp.width / 2, fp.length / 2
+    xs = [fp.x + su * w * rx + sv * fx for su in (-1.0, 1.0) for sv in (h, h + NEAR)]
+    ys = [fp.y + su * w * ry + sv * fy for su in (-1.0, 1.0) for sv in (h, h + NEAR)]
+    slack = 1e-6 * (1.0 + max(abs(x0), abs(y0), abs(x1), abs(y1)) + NEAR)
+    x0, y0 = min(xs) - slack, min(ys) - slack
+    x1, y1 = max(xs) + slack, max(ys) + slack
+    return near, [k for k, (bx0, by0, bx1, by1) in enumerate(lines)
+                  if x0 <= bx1 and bx0 <= x1 and y0 <= by1 and by0 <= y1]
+
+
+Box = tuple[float, float, float, float]
 
 
 @functools.lru_cache(maxsize=64)
-def _terrain_boxes(terrain: TerrainIndex) -> tuple[tuple[float, float, float, float], ...]:
-    """The bounds of the terrain's areas and crossed lines, widened by a hair."""
-    shapes = [*terrain.areas, *terrain.lines]
-    return tuple((x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6)
-                 for x0, y0, x1, y1 in (shapely.bounds(g).tolist() for g in shapes))
+def _terrain_boxes(terrain: TerrainIndex) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
+    """The bounds of the terrain's areas and of its crossed lines, widened by a hair."""
+    return tuple(tuple((x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6)
+                       for x0, y0, x1, y1 in (shapely.bounds(g).tolist() for g in shapes))
+                 for shapes in (terrain.areas, terrain.lines))  # type: ignore[return-value]
 
 
 def grounded(state: State) -> State:

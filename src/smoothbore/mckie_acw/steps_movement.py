@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -20,7 +20,7 @@ from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resu
 from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
-from .positions import SIGHT, fit_on, ground_at, home_heading
+from .positions import SIGHT, fit_on, ground_at, home_heading, kept
 from .state import (
     State,
     add_amount,
@@ -186,15 +186,19 @@ def free_unit(state: State, unit_id: str, action: object) -> Unit:
     return unit
 
 
-def candidates_move(state: State) -> Iterator[Move]:
+def candidates_move(state: State) -> Iterable[Move]:
     """For each unit free to act (and not resting): a full advance (if its orders let it
     advance) and a move that is not an advance, a double advance, each formation change,
     facing, mounting or dismounting, limbering or unlimbering and manhandling, at the
     distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
-    tables = state.options.tables
     if state.extra.table is not None:
-        yield from _table_moves(state)
-        return
+        return _table_moves(state)
+    return _moves(state)
+
+
+def _moves(state: State) -> Iterator[Move]:
+    """``candidates_move`` without a table."""
+    tables = state.options.tables
     for unit in state.derived(free_units).values():
         if unit.resting:
             continue
@@ -237,7 +241,7 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
     return tuple(out)
 
 
-def _table_moves(state: State) -> Iterator[Move]:
+def _table_moves(state: State) -> list[Move]:
     """On a table: each unit free to act (not resting) moves to the destinations proposed it
     and changes face (``table_moves.proposed``: the check measures each one, and refuses an
     advance the unit may not make; a unit that may not advance is not offered the moves that
@@ -246,7 +250,8 @@ def _table_moves(state: State) -> Iterator[Move]:
     unit moves)."""
     tables = state.options.tables
     table = table_of(state)
-    memo = table.derived(_offers)
+    memo = kept(table, _offers)
+    out: list[Move] = []
     for unit in state.derived(free_units).values():
         if unit.resting:
             continue
@@ -256,7 +261,8 @@ def _table_moves(state: State) -> Iterator[Move]:
                 or found[2] is not advance:
             found = memo[unit.id] = (unit, tables, advance, unit_offers(
                 unit, tables, advance, table.footprint(unit.id), enemies_of(state, unit.id)))
-        yield from found[3]
+        out += found[3]
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -545,7 +551,7 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
 
 
 # --- step 3: generals -----------------------------------------------------------------------
-def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
+def candidates_move_general(state: State) -> list[MoveGeneral]:
     """Each general in action of the acting side who has not ridden this step, to each
     friendly unit on the table he is not with, or away alone; on a table with his mark, the
     distance left to the table (the check measures the ride, M38)."""
@@ -553,12 +559,14 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
     units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
     done = state.extra.done
     table = state.extra.table is not None
+    out: list[MoveGeneral] = []
     for g in state.commanders:
         if g.side == acting and g.active and f"general:{g.id}" not in done:
             if not table or ride_length(state, g.id, "") is None:
-                yield from rides(g.id, g.attached_to, units)
+                out += rides(g.id, g.attached_to, units)
                 continue
-            yield from table_rides(g.id, g.attached_to, units)
+            out += table_rides(g.id, g.attached_to, units)
+    return out
 
 
 def _marked(table: Table) -> frozenset[str]:

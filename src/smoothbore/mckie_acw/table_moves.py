@@ -40,7 +40,7 @@ from smoothbore.table.terrain import terrain_index
 from . import rules
 from .actions import Move
 from .movement import Manoeuvre, Mover, reach
-from .positions import FOOT_RATES, MOUNTED_RATES, moved_in_step
+from .positions import FOOT_RATES, MOUNTED_RATES, kept, moved_in_step
 from .state import State, with_extra
 from .tables import Tables
 from .units import Arm, Unit
@@ -122,7 +122,7 @@ def _at_place(state: State, unit: Unit) -> tuple[frozenset[Wanted], Place, Aroun
     move offered is measured at its place, any other alone)."""
     table = table_of(state)
     tables = state.options.tables
-    memo = table.derived(_at_place_memo)
+    memo = kept(table, _at_place_memo)
     found = memo.get(unit.id)
     if found is None or found[0] is not unit or found[1] is not tables:
         found = memo[unit.id] = (unit, tables, proposed(state, unit)[1],
@@ -156,7 +156,7 @@ def measured(state: State, unit: Unit, to: tuple[float, float, float],
              manoeuvre: Manoeuvre, double: bool) -> Measured:
     """The move measured alone (kept on the table: the check and the step share it)."""
     key = _key(state, unit, to, manoeuvre, double)
-    memo = table_of(state).derived(_move_memo)
+    memo = kept(table_of(state), _move_memo)
     found = memo.get(key)
     if found is None:
         measure_moves(state, ((unit, to, manoeuvre, double),))
@@ -168,8 +168,8 @@ def measure_moves(state: State, requests: Any) -> None:
     """Measure many moves at once (the ground alone first, then the other units in one
     vectorised pass) and keep the answers on the table for ``measured``."""
     table = table_of(state)
-    memo = table.derived(_move_memo)
-    field = table.derived(field_of)
+    memo = kept(table, _move_memo)
+    field = kept(table, field_of)
     pending: list[tuple[Any, tuple[Footprint, Footprint, int, float, int, bool]]] = []
     for unit, to, manoeuvre, double in requests:
         key = _key(state, unit, to, manoeuvre, double)
@@ -359,12 +359,6 @@ def _bounds(fp: Footprint, x: float, y: float, facing: float
     return (x - ex, y - ey, x + ex, y + ey)
 
 
-@functools.lru_cache(maxsize=4096)
-def _box(fp: Footprint) -> tuple[float, float, float, float]:
-    """``fp.bounds`` (remembered: the other units' footprints are asked again and again)."""
-    return _bounds(fp, fp.x, fp.y, fp.facing)
-
-
 def _corners(fp: Footprint, poses: list[tuple[float, float, float]]) -> Any:
     """The corners (as ``Footprint.corners``) of ``fp`` moved to each of ``poses``, an (n, 4,
     2) array, without making the footprints."""
@@ -387,7 +381,7 @@ def _clearances(table: Table, moves: list[tuple[Footprint, Footprint]]
     its outlines at both ends) or ends on, less those it overlapped at the start; and whether
     it ends nearer the nearest enemy's outline. All moves in one vectorised pass, on the
     footprints' outlines (no full layout of the table is needed)."""
-    ids, sides, outlines, tree = table.derived(_outlines)
+    ids, sides, outlines, tree = kept(table, _outlines)
     index = {uid: i for i, uid in enumerate(ids)}
     starts = [s for s, _ in moves]
     rows = np.array([index[s.unit_id] for s in starts], dtype=np.intp)
@@ -409,7 +403,7 @@ def _clearances(table: Table, moves: list[tuple[Footprint, Footprint]]
         mine[:, np.newaxis] != "")
     after = np.where(enemy, shapely.distance(ends[:, np.newaxis],
                                              outlines[np.newaxis, :]), np.inf).min(axis=1)
-    before = np.where(enemy, table.derived(_gaps)[rows], np.inf).min(axis=1)
+    before = np.where(enemy, kept(table, _gaps)[rows], np.inf).min(axis=1)
     nearer = (after < before - _TOL).tolist()
     return list(zip(crossed, nearer, strict=True))
 
@@ -425,7 +419,7 @@ def _outlines(table: Table) -> tuple[tuple[str, ...], Any, Any, Any]:
 
 def _gaps(table: Table) -> Any:
     """The distance between every two footprints' outlines (once a table)."""
-    outlines = table.derived(_outlines)[2]
+    outlines = kept(table, _outlines)[2]
     return shapely.distance(outlines[:, np.newaxis], outlines[np.newaxis, :])
 
 
@@ -471,9 +465,8 @@ def _nearest(fp: Footprint, enemies: tuple[Footprint, ...]) -> Target | None:
     return (other.x, other.y, math.hypot(w, h))
 
 
-@functools.lru_cache(maxsize=4096)
 def _halves(fp: Footprint) -> tuple[float, float]:
-    """Half the width and half the length of a footprint's outline (remembered)."""
+    """Half the width and half the length of a footprint's outline."""
     return fp.width / 2, fp.length / 2
 
 
@@ -487,14 +480,11 @@ def wanted(x: float, y: float, facing: float, length: float, full: int, turning:
     outline's circle (a plain move if it is straight ahead). Destinations are rounded to
     0.001 mm and facings to 0.001 degree."""
     out: list[Wanted] = []
-    if full > 0:
-        for heading, singles, doubles in STEPS:
-            (dx, dy), _ = bearing_vectors(facing + heading)
-            for share, double in [(f, False) for f in singles] + [(f, True) for f in doubles]:
-                d = int(share * full)
-                if d > 0:
-                    out.append(((round(x + dx * d, 3), round(y + dy * d, 3), facing),
-                                Manoeuvre.NONE, double))
+    for heading, distances in _steps(full):
+        (dx, dy), _ = bearing_vectors(facing + heading)
+        for d, double in distances:
+            out.append(((round(x + dx * d, 3), round(y + dy * d, 3), facing), Manoeuvre.NONE,
+                        double))
     out += [((x, y, round(normal_degrees(facing + t) % 360.0, 6)), Manoeuvre.FACE, False)
             for t in TURNS]
     if target is not None:
@@ -513,6 +503,20 @@ def wanted(x: float, y: float, facing: float, length: float, full: int, turning:
     return tuple(dict.fromkeys(out))
 
 
+@functools.lru_cache(maxsize=64)
+def _steps(full: int) -> tuple[tuple[float, tuple[tuple[int, bool], ...]], ...]:
+    """The moves of ``STEPS`` for a unit whose full move is ``full`` mm: each heading with
+    its distances (whole mm, none of 0) and whether each is a double move."""
+    if full <= 0:
+        return ()
+    out = []
+    for heading, singles, doubles in STEPS:
+        shares = [(f, False) for f in singles] + [(f, True) for f in doubles]
+        out.append((heading, tuple((d, double) for share, double in shares
+                                   if (d := int(share * full)) > 0)))
+    return tuple(out)
+
+
 def where_now(table: Table, unit_id: str) -> tuple[float, float, float]:
     """A unit's position and facing, as a move's ``at`` names it."""
     fp = table.footprint(unit_id)
@@ -526,7 +530,7 @@ def proposed(state: State, unit: Unit) -> tuple[tuple[Move, ...], frozenset[Want
     (the candidates and the check ask, step after step)."""
     table = table_of(state)
     tables = state.options.tables
-    memo = table.derived(_proposed_memo)
+    memo = kept(table, _proposed_memo)
     found = memo.get(unit.id)
     if found is not None and found[0] is unit and found[1] is tables:
         return found[2]
@@ -589,17 +593,35 @@ def not_surely_advancing(start: Footprint, moves: tuple[Move, ...],
         return moves
     mine = math.hypot(*_halves(start))
     x0, y0 = start.x, start.y
-    nearest = min(math.hypot(e.x - x0, e.y - y0) - mine - math.hypot(*_halves(e))
-                  for e in enemies)
+    apart = sorted(((math.hypot(e.x - x0, e.y - y0), e) for e in enemies),
+                   key=lambda pair: pair[0])
+    nearest = min(d - mine - math.hypot(*_halves(e)) for d, e in apart)
     bound = nearest - _TOL - 1e-6 * (1.0 + abs(nearest))
-    centres = [(e.x, e.y) for e in enemies]
+    # an end within ``bound`` of the centre of an enemy d from the start has gone more than
+    # d - bound: shorter moves are kept, and only the enemies nearer than the move's length
+    # plus ``bound`` are asked (a hair of slack keeps the exact test wherever rounding tells)
+    reach = bound + 1e-6 * (1.0 + abs(bound))
+    centres = [(d, e.x, e.y) for d, e in apart]
     out = []
     for move in moves:
         x1, y1, _ = move.to  # type: ignore[misc]
-        if math.hypot(x1 - x0, y1 - y0) <= 1.0 or not any(
-                math.hypot(ex - x1, ey - y1) < bound for ex, ey in centres):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length <= 1.0 or not _near_a_centre(centres, x1, y1, length + reach, bound):
             out.append(move)
     return tuple(out)
+
+
+def _near_a_centre(centres: list[tuple[float, float, float]], x: float, y: float,
+                   limit: float, bound: float) -> bool:
+    """Whether (x, y) is nearer than ``bound`` to one of ``centres`` ((distance from the
+    start, x, y), nearest the start first), asking only those nearer the start than
+    ``limit``."""
+    for d, cx, cy in centres:
+        if d >= limit:
+            return False
+        if math.hypot(cx - x, cy - y) < bound:
+            return True
+    return False
 
 
 Box = tuple[float, float, float, float]
@@ -671,7 +693,7 @@ class Place:
         """Bounds holding the move's outlines at both ends (plain arithmetic)."""
         found = self.boxes.get(want)
         if found is None:
-            a0, a1, a2, a3 = _box(self.start)
+            a0, a1, a2, a3 = self.start.bounds
             b0, b1, b2, b3 = _bounds(self.start, *pose)
             found = self.boxes[want] = (min(a0, b0), min(a1, b1), max(a2, b2), max(a3, b3))
         return found
@@ -747,17 +769,22 @@ class Place:
         after = [math.hypot(e.x - x1, e.y - y1) for e in enemies]
         bound0, bound1 = min(before), min(after)
         slack = 1e-6 * (1.0 + max(max(before), max(after)))
+        near = [e for e, b, a in zip(enemies, before, after, strict=True)
+                if b - (r := mine + math.hypot(*_halves(e))) <= bound0 + slack
+                or a - r <= bound1 + slack]
+        sure = self._surely(ground[1], near)
+        if sure is not None:
+            self.advancing[key] = sure
+            return sure
         gap = far = math.inf
         unknown = []
-        for e, b, a in zip(enemies, before, after, strict=True):
-            r = mine + math.hypot(*_halves(e))
-            if b - r <= bound0 + slack or a - r <= bound1 + slack:
-                gap = min(gap, self._gap(e))
-                d = self.apart.get((want, e))
-                if d is None:
-                    unknown.append(e)
-                else:
-                    far = min(far, d)
+        for e in near:
+            gap = min(gap, self._gap(e))
+            d = self.apart.get((want, e))
+            if d is None:
+                unknown.append(e)
+            else:
+                far = min(far, d)
         if unknown:
             end = self.end(want, ground[1])
             for e, d in zip(unknown, shapely.distance(
@@ -766,6 +793,26 @@ class Place:
                 far = min(far, d)
         found = self.advancing[key] = far < gap - _TOL
         return found
+
+    def _surely(self, pose: tuple[float, float, float], near: list[Footprint]) -> bool | None:
+        """``advances`` measured in plain arithmetic on the outlines' rectangles: True or
+        False where the answer is clear by more than rounding could blur, None where the
+        outlines must be measured."""
+        start = self.start
+        w, h = _halves(start)
+        here = _rect(start.x, start.y, start.facing, w, h)
+        there = _rect(pose[0], pose[1], pose[2], w, h)
+        gap = far = math.inf
+        for e in near:
+            other = _rect_of(e)
+            gap = min(gap, _rect_distance(here, other))
+            far = min(far, _rect_distance(there, other))
+        margin = 1e-6 * (1.0 + gap + far)
+        if far < gap - _TOL - margin:
+            return True
+        if far > gap - _TOL + margin:
+            return False
+        return None
 
     def _gap(self, enemy: Footprint) -> float:
         """The distance from the start's outline to the enemy's (once for each place the
@@ -777,10 +824,58 @@ class Place:
         return found
 
 
+Rect = tuple[float, float, float, float, float, float, float, float]
+"""A footprint's outline as plain numbers: its centre (x, y), its forward and right unit
+vectors, half its width and half its length."""
+
+
+def _rect(x: float, y: float, facing: float, w: float, h: float) -> Rect:
+    (fx, fy), (rx, ry) = bearing_vectors(facing)
+    return (x, y, fx, fy, rx, ry, w, h)
+
+
+def _rect_of(fp: Footprint) -> Rect:
+    """A footprint's outline as plain numbers."""
+    return _rect(fp.x, fp.y, fp.facing, *_halves(fp))
+
+
+def _rect_distance(a: Rect, b: Rect) -> float:
+    """The distance between two outlines (0 where they meet), as Shapely measures it: no
+    axis of either separates them (they meet), or the nearest of a corner of one to the
+    other (disjoint convex outlines are nearest at a corner of one)."""
+    ax, ay, afx, afy, arx, ary, aw, ah = a
+    bx, by, bfx, bfy, brx, bry, bw, bh = b
+    dx, dy = bx - ax, by - ay
+    for nx, ny in ((afx, afy), (arx, ary), (bfx, bfy), (brx, bry)):
+        if abs(dx * nx + dy * ny) > (aw * abs(arx * nx + ary * ny) + ah * abs(afx * nx + afy * ny)
+                                     + bw * abs(brx * nx + bry * ny)
+                                     + bh * abs(bfx * nx + bfy * ny)):
+            break
+    else:
+        return 0.0
+    return min(_corners_to(a, b), _corners_to(b, a))
+
+
+def _corners_to(a: Rect, b: Rect) -> float:
+    """The distance from the nearest corner of ``a`` to the rectangle ``b``."""
+    ax, ay, afx, afy, arx, ary, aw, ah = a
+    bx, by, bfx, bfy, brx, bry, bw, bh = b
+    best = math.inf
+    for su, sv in ((-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)):
+        qx = ax + su * aw * arx + sv * ah * afx - bx
+        qy = ay + su * aw * ary + sv * ah * afy - by
+        u = abs(qx * brx + qy * bry) - bw
+        v = abs(qx * bfx + qy * bfy) - bh
+        d = math.hypot(u if u > 0.0 else 0.0, v if v > 0.0 else 0.0)
+        if d < best:
+            best = d
+    return best
+
+
 def place_of(state: State, unit: Unit) -> Place:
     """The unit's place on the state's table (``_place``)."""
     table = table_of(state)
-    return _place(table.derived(field_of), table.footprint(unit.id), Mover.of(unit),
+    return _place(kept(table, field_of), table.footprint(unit.id), Mover.of(unit),
                   state.options.tables)
 
 
@@ -800,19 +895,19 @@ def _around(state: State, unit_id: str) -> Around:
     """The footprints on the table, their bounds, and the footprints of the unit's enemies
     (worked out once a table)."""
     table = table_of(state)
-    return table.footprints, table.derived(_table_boxes), enemies_of(state, unit_id)
+    return table.footprints, kept(table, _table_boxes), enemies_of(state, unit_id)
 
 
 def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
     """The footprints of the unit's enemies on the table, in the table's order."""
     table = table_of(state)
     side = table.footprint(unit_id).side
-    return table.derived(_enemies).get(side, ()) if side else ()
+    return kept(table, _enemies).get(side, ()) if side else ()
 
 
 def _table_boxes(table: Table) -> tuple[Box, ...]:
     """The bounds of the table's footprints."""
-    return tuple(_box(f) for f in table.footprints)
+    return tuple(f.bounds for f in table.footprints)
 
 
 def _enemies(table: Table) -> dict[str, tuple[Footprint, ...]]:
