@@ -34,6 +34,7 @@ from smoothbore.table import (
     sighting,
     sightings,
     visible_enemies,
+    woods_along,
 )
 from smoothbore.table import sight as sight_module
 
@@ -91,8 +92,10 @@ def test_a_target_thirty_degrees_off_the_front() -> None:
 def test_a_line_of_fire_through_three_inches_of_woods() -> None:
     # dense woods from y = 14 to 17 across the line of fire (y 10.5 to 20.5): 3"
     woods = Feature.rectangle("w1", "dense woods", 20, 15.5, 10, 3)
-    s = sighting(facing_lines(woods), "A", "B")
+    table = facing_lines(woods)
+    s = sighting(table, "A", "B")
     assert s.woods == ((TerrainKind.DENSE_WOODS, pytest.approx(3.0)),)
+    assert woods_along(table, s.line) == s.woods
     assert s.woods_length() == pytest.approx(3.0)
     assert s.woods_length(TerrainKind.LIGHT_WOODS) == 0
     assert s.line_clear  # woods do not block by default
@@ -429,4 +432,4 @@ def test_woods_along_each_line_are_its_length_inside_each_kind(units: list[Footp
                     inside = float(shapely.length(shapely.intersection(s.line, union)))
                     if inside > 0:
                         expected.append((kind, inside))
-            assert s.woods == tuple(expected)
+            assert s.woods == tuple(expected) == woods_along(table, s.line)

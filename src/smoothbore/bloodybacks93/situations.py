@@ -39,6 +39,7 @@ from smoothbore.table import (
     sight_lines,
     sightings,
     table_of,
+    woods_along,
 )
 from smoothbore.table.footprints import Formation as FootprintFormation
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
@@ -234,14 +235,10 @@ class GroundBetween:
 
 def ground_between(table: Table, seen: SightLine) -> GroundBetween:
     """The ground of a pair seen (``GroundBetween``), measured as ``sightings`` measures it:
-    the firer's own ground (``in_heavy_woods``), the line's length inside the union of the
-    heavier woods, the levels at the two centres."""
-    woods = table.terrain.union(TerrainKind.DENSE_WOODS)
-    inches = 0.0
-    if woods is not None and shapely.intersects(woods, seen.line):
-        length = float(shapely.length(shapely.intersection(seen.line, woods)))
-        if length > 0:
-            inches = length
+    the firer's own ground (``in_heavy_woods``), the line's length inside the heavier woods
+    (``woods_along``), the levels at the two centres."""
+    inches = sum((length for kind, length in woods_along(table, seen.line)
+                  if kind is TerrainKind.DENSE_WOODS), 0.0)
     layout = table.layout
     levels = layout.levels
     rise = int(levels[layout.index[seen.target]] - levels[layout.index[seen.firer]])

@@ -63,6 +63,7 @@ from smoothbore.table.sight import (
     sighting,
     sightings,
     visible_enemies,
+    woods_along,
 )
 from smoothbore.table.svg import draw, write_svg
 from smoothbore.table.tabletop import Edge, Table, table_of
@@ -139,5 +140,6 @@ __all__ = [
     "turn",
     "visible_enemies",
     "wheel",
+    "woods_along",
     "write_svg",
 ]

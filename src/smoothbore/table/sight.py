@@ -61,6 +61,7 @@ __all__ = [
     "sighting",
     "sightings",
     "visible_enemies",
+    "woods_along",
 ]
 
 Geometries = npt.NDArray[np.object_]
@@ -578,6 +579,14 @@ def _woods(terrain: TerrainIndex,
             if length > 0:
                 found[line].append((kinds[kind], length))
     return [tuple(items) for items in found]
+
+
+def woods_along(table: Table, line: LineString) -> tuple[tuple[TerrainKind, float], ...]:
+    """The length of ``line`` inside each kind of woods it enters, light then dense (what a
+    ``Sighting`` holds as ``woods`` for its line of fire)."""
+    lines = np.empty(1, dtype=object)
+    lines[0] = line
+    return _woods(table.terrain, lines)[0]
 
 
 def _too_deep(table: Table, rules: SightRules, lines: Geometries,

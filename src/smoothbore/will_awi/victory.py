@@ -15,7 +15,7 @@ from smoothbore.core import Outcome
 from . import rules
 from .phases import FIRING_PHASES
 from .state import State, firing_side
-from .units import Status, TroopType
+from .units import Status, TroopType, Unit
 
 IN_THE_FIGHT = frozenset({Status.STEADY, Status.SHAKEN})
 """The statuses of a unit still in the fight (a routing unit has left it until it rallies)."""
@@ -37,12 +37,13 @@ def broken(state: State, side: str) -> bool:
 
 
 def _fighting_sides(state: State) -> set[str]:
-    return {
-        u.side
-        for u in state.units
-        if (u.status is Status.STEADY or u.status is Status.SHAKEN)
-        and u.troop is not TroopType.WAGON
-    }
+    return {u.side for u in state.units if _fights(u)}
+
+
+def _fights(unit: Unit) -> bool:
+    """A unit that keeps its side in the battle (W47): steady or shaken, not a wagon."""
+    return ((unit.status is Status.STEADY or unit.status is Status.SHAKEN)
+            and unit.troop is not TroopType.WAGON)
 
 
 def is_over(state: State) -> bool:
@@ -61,8 +62,7 @@ def _all_fighting(state: State) -> bool:
     far down the units as it takes to find one of each."""
     wanted = set(state.sides)
     for u in state.units:
-        if (u.status is Status.STEADY or u.status is Status.SHAKEN) and (
-                u.troop is not TroopType.WAGON):
+        if _fights(u):
             wanted.discard(u.side)
             if not wanted:
                 return True
