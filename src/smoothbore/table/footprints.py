@@ -197,26 +197,26 @@ class Footprint:
         w, h = self.width / 2, self.length / 2
         if self.formation is Formation.BUILDING:
             return self.corners[np.newaxis]
-        steps = np.arange(self.bases, dtype=float)
-        left: FloatArray | float
-        front: FloatArray | float
+        # plain floats, then one array: numpy's per-call cost would outweigh a few bases
+        n = self.bases
         if self.formation.side_by_side:  # files side by side, or ranks one behind another
-            left = -w + steps * (fw + gap)
-            front = h
+            step = fw + gap
+            lefts = [-w + i * step for i in range(n)]
+            fronts = [h] * n
         else:
-            front = h - steps * (fd + gap)
-            left = -w
-        right, rear = left + fw, front - fd
+            step = fd + gap
+            fronts = [h - i * step for i in range(n)]
+            lefts = [-w] * n
         (fx, fy), (rx, ry) = self.frame
-        us = np.empty((self.bases, 4))
-        us[:, 0] = us[:, 3] = left
-        us[:, 1] = us[:, 2] = right
-        vs = np.empty((self.bases, 4))
-        vs[:, 0] = vs[:, 1] = front
-        vs[:, 2] = vs[:, 3] = rear
-        found = np.empty((self.bases, 4, 2))
-        found[..., 0] = self.x + us * rx + vs * fx
-        found[..., 1] = self.y + us * ry + vs * fy
+        x, y = self.x, self.y
+        points = []
+        for left, front in zip(lefts, fronts, strict=True):
+            right, rear = left + fw, front - fd
+            points += [(x + left * rx + front * fx, y + left * ry + front * fy),
+                       (x + right * rx + front * fx, y + right * ry + front * fy),
+                       (x + right * rx + rear * fx, y + right * ry + rear * fy),
+                       (x + left * rx + rear * fx, y + left * ry + rear * fy)]
+        found: FloatArray = np.array(points, dtype=float).reshape(n, 4, 2)
         return found
 
     # -- shapes ------------------------------------------------------------------------------
