@@ -4,6 +4,8 @@ states of random battles (a zone drawn too small would keep a stale answer and f
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import attrs
 import numpy as np
 import pytest
@@ -51,6 +53,7 @@ from smoothbore.boltaction_acw.situations import (
 )
 from smoothbore.boltaction_acw.state import Engaged, State, find, situation
 from smoothbore.boltaction_acw.units import Formation
+from smoothbore.core import Deferred
 from smoothbore.table import Footprint, Table, charges, sight_lines
 from smoothbore.table import Formation as Layout
 
@@ -318,6 +321,12 @@ def test_the_judgements_routes_and_shots_kept_on_a_table_are_those_asked_afresh(
     assert asked > 100 and routes > 10 and shots > 10 and closes > 20
 
 
+def _bounds(candidates: Iterable[object]) -> list[int | None]:
+    """The bound of each ``Deferred`` group among a rule's candidates (None: an action):
+    the slots random play draws from."""
+    return [item.bound if isinstance(item, Deferred) else None for item in candidates]
+
+
 @pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
 def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) -> None:
     """The targets, advances, runs and charges the candidates keep with a table
@@ -343,17 +352,35 @@ def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) ->
             made = [expanded(f(state)) for f in rules]
             fresh = state.with_extra(table=_fresh(table))
             assert made == [expanded(f(fresh)) for f in rules]
+            assert [_bounds(f(state)) for f in rules] == [_bounds(f(fresh)) for f in rules]
             kept += len(table.derived(candidate_memo))
             known = situation(state)
             enemies = [e for u in known.ready.values() for e in known.enemies[u.side]]
             if len(enemies) > 2:  # the same table, two enemies locked in melee
                 locked = state.with_extra(melees=(*state.extra.melees, Engaged(
                     enemies[0], enemies[-1], MeleeFacts())))
+                again = locked.with_extra(table=_fresh(table))
                 assert [expanded(f(locked)) for f in rules] == [
-                    expanded(f(locked.with_extra(table=_fresh(table)))) for f in rules]
+                    expanded(f(again)) for f in rules]
+                assert [_bounds(f(locked)) for f in rules] == [_bounds(f(again)) for f in rules]
                 locks += 1
             actions = TURN.legal_actions(state)
             if not actions:
                 break
             state, _ = TURN.step(state, policy(state, actions))
     assert kept > 200 and locks > 20
+
+
+def test_what_changed_is_told_the_same_way_whatever_the_order_of_the_units() -> None:
+    a = Footprint("a", 10.0, 10.0, bases=1, side="blue")
+    b = Footprint("b", 20.0, 10.0, bases=1, side="red")
+    c = Footprint("c", 30.0, 10.0, bases=1, side="red")
+    old = Table(60, 60, footprints=(a, b, c))
+    moved = old.placed(b.moved_to(25.0, 10.0))
+    assert Change.between(old, moved).ids == frozenset({"b"})
+    same = Table(60, 60, footprints=(a, Footprint("b", 20.0, 10.0, bases=1, side="red"), c))
+    assert Change.between(old, same).ids == frozenset()  # equal, not the same: unchanged
+    shuffled = Table(60, 60, footprints=(c, a, b.moved_to(25.0, 10.0)))
+    assert Change.between(old, shuffled).ids == frozenset({"b"})
+    assert Change.between(old, old.removed("a")).ids == frozenset({"a"})
+    assert Change.between(old.removed("a"), old).ids == frozenset({"a"})

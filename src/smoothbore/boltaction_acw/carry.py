@@ -64,7 +64,8 @@ def box_memo(table: Table) -> dict[str, Box]:
 def radii(table: Table) -> dict[str, float]:
     """The radius of the circle round each unit's footprint (its half diagonal), by id:
     ``Layout.radius``, worked out the same way without building the layout; those of the
-    units that stayed carried from the table before (``radius_memo``)."""
+    units that stayed, or moved keeping their size, carried from the table before
+    (``radius_memo``)."""
     known = table.derived(radius_memo)
     footprints = table.footprints
     if len(known) < len(footprints):
@@ -102,7 +103,7 @@ def _nearest(table: Table, here: Point, enemies: Sequence[str]) -> tuple[float, 
 
 def radius_memo(table: Table) -> dict[str, float]:
     """The radii worked out on this table (``radii``), or carried to it for the units that
-    stand as they stood on the table before."""
+    stand as they stood on the table before, or moved keeping their size."""
     return {}
 
 
@@ -206,8 +207,10 @@ class Change:
     def between(cls, old: Table, new: Table) -> Change:
         """What changed from ``old`` to ``new``."""
         before, after = old.units, new.units
-        ids = frozenset(u for u in before.keys() | after.keys()
-                        if (a := before.get(u)) is not (b := after.get(u)) and a != b)
+        ids = _changed(old.footprints, new.footprints)
+        if ids is None:  # units came, went or changed places in the order
+            ids = frozenset(u for u in before.keys() | after.keys()
+                            if (a := before.get(u)) is not (b := after.get(u)) and a != b)
         places = [f for u in sorted(ids) for f in (before.get(u), after.get(u))
                   if f is not None]
         return cls(ids, tuple(f.bounds for f in places), tuple(places))
@@ -215,25 +218,42 @@ class Change:
     def untouched(self, zones: Sequence[Zone], reach: float) -> list[bool]:
         """For each zone, whether every changed unit stays more than ``reach`` from it
         (the boxes first; only zones a box comes near are tested exactly)."""
-        return self.clear_of([z.box for z in zones],
-                             lambda doubt: np.stack([zones[i].points for i in doubt]), reach)
+        return self.clear_of([z.box for z in zones], lambda doubt: hulls_of(
+            np.stack([zones[i].points for i in doubt])), reach)
 
-    def clear_of(self, boxes: Sequence[Box], points: Callable[[list[int]], FloatArray],
+    def clear_of(self, boxes: Sequence[Box],
+                 shapes: Callable[[list[int]], npt.NDArray[np.object_]],
                  reach: float) -> list[bool]:
         """``untouched`` for zones given as their ``boxes`` and, asked only for those a
-        changed unit's box comes near, their ``points`` (for those indices at once, an array
-        of shape (zones, points, 2))."""
+        changed unit's box comes near, their ``shapes`` (for those indices at once, an
+        array of geometries)."""
         mine = self.boxes
         out = [all([gap_over(box, b, reach) for b in mine]) for box in boxes]
         doubt = [i for i, ok in enumerate(out) if not ok]
         if doubt:
-            hulls = hulls_of(points(doubt))
+            hulls = shapes(doubt)
             near = np.zeros(len(doubt), dtype=bool)
             for place in self.places:
                 near |= shapely.dwithin(hulls, place.shape, reach)
             for i, hit in zip(doubt, near.tolist(), strict=True):
                 out[i] = not hit
         return out
+
+
+def _changed(before: Sequence[Footprint], after: Sequence[Footprint]) -> frozenset[str] | None:
+    """The units whose footprints differ between two tables listing the same units in the
+    same order (a move puts the new footprint where the old one was); None when they do
+    not."""
+    if len(before) != len(after):
+        return None
+    ids = []
+    for a, b in zip(before, after, strict=True):
+        if a is not b:
+            if a.unit_id != b.unit_id:
+                return None
+            if a != b:
+                ids.append(a.unit_id)
+    return frozenset(ids)
 
 
 def hulls_of(points: FloatArray) -> npt.NDArray[np.object_]:
@@ -281,15 +301,19 @@ def carried(old: Table, new: Table) -> Table:
 
 def _carry_boxes(old: Table, new: Table, change: Change) -> None:
     """The box round each unit that stayed where it stood (``Footprint.bounds``) and its
-    radius (``radii``)."""
+    radius (``radii``), which a unit moved keeps while its width and depth stay the same."""
     ids, after = change.ids, new.derived(box_memo)
     for uid, box in old.derived(unit_boxes).items():
         if uid not in ids:
             after.setdefault(uid, box)
     after_radii = new.derived(radius_memo)
+    before, now = old.units, new.units
     for uid, radius in old.derived(radius_memo).items():
-        if uid not in ids:
-            after_radii.setdefault(uid, radius)
+        if uid in ids:
+            a, b = before.get(uid), now.get(uid)
+            if a is None or b is None or a.width != b.width or a.length != b.length:
+                continue
+        after_radii.setdefault(uid, radius)
 
 
 def _carry_near(old: Table, new: Table, change: Change) -> None:
@@ -371,23 +395,25 @@ def _carry_arcs(old: Table, new: Table, change: Change) -> None:
 
 
 def _carry_sightings(old: Table, new: Table, change: Change) -> None:
-    """A sighting looks only inside the hull of firer and target (its lines and cones of
-    sight): carried where no changed unit touches it."""
+    """A sighting depends on the ground, the firer and the target, and on the other units
+    only where they cross its line of fire (``SightLine.line``, inside the box round the
+    two): carried where no changed unit comes near that line."""
     seen = old.derived(sight_memo)
+    ids = change.ids
     kept = [(pair, found) for pair, found in seen.items()
-            if pair[0] not in change.ids and pair[1] not in change.ids]
+            if pair[0] not in ids and pair[1] not in ids]
     if not kept:
         return
-    units, boxes = old.units, old.derived(unit_boxes)
+    boxes = old.derived(unit_boxes)
 
-    def points(doubt: list[int]) -> FloatArray:
-        pairs = [kept[i][0] for i in doubt]
-        return np.concatenate([np.stack([units[a].corners for a, _ in pairs]),
-                               np.stack([units[b].corners for _, b in pairs])], axis=1)
+    def lines(doubt: list[int]) -> npt.NDArray[np.object_]:
+        found = np.empty(len(doubt), dtype=object)
+        found[:] = [kept[i][1].line for i in doubt]
+        return found
 
     zones = [_union(boxes[a], boxes[b]) for (a, b), _ in kept]
     after = new.derived(sight_memo)
-    for (pair, found), ok in zip(kept, change.clear_of(zones, points, _TOUCH), strict=True):
+    for (pair, found), ok in zip(kept, change.clear_of(zones, lines, _TOUCH), strict=True):
         if ok:
             after.setdefault(pair, found)
 
@@ -431,7 +457,8 @@ def _carry_charges(old: Table, new: Table, change: Change) -> None:
         moved = np.array([shifted(doubt[i][2], doubt[i][3]) for i in indices])
         return np.concatenate([corners, corners + moved[:, np.newaxis, :]], axis=1)
 
-    for (pair, reached, _, _), ok in zip(doubt, change.clear_of(zones, points, _TOUCH),
+    for (pair, reached, _, _), ok in zip(doubt, change.clear_of(
+            zones, lambda indices: hulls_of(points(indices)), _TOUCH),
                                          strict=True):
         if ok:
             after.setdefault(pair, reached)

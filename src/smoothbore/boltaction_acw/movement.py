@@ -31,17 +31,23 @@ class Pace(NamedEnum):
     RUN = "run"
 
 
+# enum members read off their class cost about ten times a module name (Python 3.11): the
+# rates asked at every step read them once here
+_ARTILLERY, _WAGON, _CAVALRY = UnitType.ARTILLERY, UnitType.WAGON, UnitType.CAVALRY
+_LIMBERED, _COLUMN = Formation.LIMBERED, Formation.COLUMN
+
+
 def rate(unit: Unit) -> int:
     """The move rate in inches (Movement): infantry 6" in line, 12" in column; cavalry 9" and
     18"; limbered artillery 12", unlimbered 3"; wagons 12". Skirmishers and dismounted
     cavalry move as infantry in line (A7)."""
     kind, formation = unit.kind, unit.formation
-    if kind is UnitType.ARTILLERY:
-        return 12 if formation is Formation.LIMBERED else 3
-    if kind is UnitType.WAGON:
+    if kind is _ARTILLERY:
+        return 12 if formation is _LIMBERED else 3
+    if kind is _WAGON:
         return 12
-    column = formation is Formation.COLUMN
-    if kind is UnitType.CAVALRY and unit.mounted:
+    column = formation is _COLUMN
+    if kind is _CAVALRY and unit.mounted:
         return 18 if column else 9
     return 12 if column else 6
 
@@ -58,12 +64,18 @@ def move_distance(unit: Unit, pace: Pace = Pace.ADVANCE, terrain: Terrain = Terr
     """The furthest the unit moves (Movement; Terrain Movement Modifiers): double when
     running; half over a linear obstacle or through woods (skirmishers ignore every penalty,
     woods too); double on a road for a column."""
-    inches = rate(unit) * (2 if pace is Pace.RUN else 1)
-    if terrain in (Terrain.LINEAR_OBSTACLE, Terrain.WOODS) and not unit.skirmishing:
+    inches = rate(unit) * (2 if pace is _RUN else 1)
+    if terrain is _OPEN:
+        return inches
+    if terrain in _HALVED and not unit.skirmishing:
         return inches // 2
-    if terrain is Terrain.ROAD and unit.formation is Formation.COLUMN:
+    if terrain is _ROAD and unit.formation is _COLUMN:
         return inches * 2
     return inches
+
+
+_RUN, _OPEN, _ROAD = Pace.RUN, Terrain.OPEN, Terrain.ROAD
+_HALVED = (Terrain.LINEAR_OBSTACLE, Terrain.WOODS)
 
 
 def charge_reach(unit: Unit) -> int:

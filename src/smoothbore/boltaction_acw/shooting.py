@@ -93,15 +93,21 @@ def shots(unit: Unit) -> int:
     if unit.bases == 0 or unit.weapon.max_range == 0:
         return 0
     kind, formation = unit.kind, unit.formation
-    if kind is UnitType.INFANTRY:
-        return 2 * (unit.bases if formation is Formation.LINE else 1)
-    if kind is UnitType.SKIRMISHERS:
+    if kind is _INFANTRY:
+        return 2 * (unit.bases if formation is _LINE else 1)
+    if kind is _SKIRMISHERS:
         return unit.bases
-    if kind is UnitType.CAVALRY:
+    if kind is _CAVALRY:
         if not unit.mounted:
             return max(0, unit.bases - 1)
-        return unit.figures // 2 if formation is Formation.LINE else 1
-    return unit.bases if kind is UnitType.ARTILLERY and formation is Formation.UNLIMBERED else 0
+        return unit.figures // 2 if formation is _LINE else 1
+    return unit.bases if kind is _ARTILLERY and formation is _UNLIMBERED else 0
+
+
+_INFANTRY, _SKIRMISHERS, _CAVALRY, _ARTILLERY = (
+    UnitType.INFANTRY, UnitType.SKIRMISHERS, UnitType.CAVALRY, UnitType.ARTILLERY)
+_LINE, _UNLIMBERED = Formation.LINE, Formation.UNLIMBERED
+"""Enum members read once (read off their class they cost about ten times a module name)."""
 
 
 def fire_problem(firer: Unit, target: Unit, facts: ShotFacts) -> str:

@@ -455,7 +455,9 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
     way: Route | None = None
     clear = False
     ending = _Ending(start, to, ends)
-    if not _holds(table, ending):  # refused whatever the way: no need to find it
+    holds = _holds(table, ending)
+    settled = False  # the end found on no unit and clear of the enemy, passing through none
+    if not holds:  # refused whatever the way: no need to find it
         clear = True
     elif math.dist(start.centre, (x, y)) > _EPS:
         clear = _clear(table, start, here + there, rates(unit))
@@ -465,8 +467,10 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
                 return MoveSituation(start, to, 0.0, float(move_distance(unit, pace)),
                                      Terrain.OPEN, None, (start.centre,), problem,
                                      RULE_MOVE_CLEAR, zone)
+            settled = True
             way = _route(table, unit.id, (x, y))
-    return _assess(table, unit, pace, ending, way, zone, clear=clear)
+    return _assess(table, unit, pace, ending, way, zone, clear=clear, holds=holds,
+                   settled=settled)
 
 
 def routes_taken(table: Table) -> dict[tuple[str, float, float], Route]:
@@ -493,8 +497,9 @@ class _Ending:
     to: Place
     corners: list[Point]
 
-    @property
+    @functools.cached_property
     def box(self) -> Box:
+        """The box round the footprint where the move ends."""
         xs, ys = [p[0] for p in self.corners], [p[1] for p in self.corners]
         return (min(xs), min(ys), max(xs), max(ys))
 
@@ -568,10 +573,13 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
 
 
 def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
-            zone: Zone | None, *, clear: bool = False) -> MoveSituation:
+            zone: Zone | None, *, clear: bool = False, holds: bool | None = None,
+            settled: bool = False) -> MoveSituation:
     """The judgement of a move to ``ending`` whose centre's route is ``way`` (None: it
     stays, perhaps turning, or with ``clear`` it goes straight over open ground touching
-    nothing)."""
+    nothing). ``holds``: whether the table holds the end, if known; ``settled``: the end
+    already found to stand on no unit and clear of the enemy, for a move passing through
+    none."""
     start = ending.start
     allowance = float(move_distance(unit, pace))
     x, y, _ = ending.to
@@ -581,7 +589,7 @@ def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | 
         return MoveSituation(start, ending.to, cost, allowance, Terrain.OPEN, None, path,
                              problem, rule, zone)
 
-    if not _holds(table, ending):
+    if not (_holds(table, ending) if holds is None else holds):
         return refused("the move would leave the table")
     cost, terrain, through = 0.0, Terrain.OPEN, None
     if clear:
@@ -611,7 +619,8 @@ def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | 
             terrain = Terrain.WOODS
         elif any(p.event is PassageKind.CROSS and p.kind in LINEAR for p in way.passages):
             terrain = Terrain.LINEAR_OBSTACLE
-    problem = _overlaps(table, unit.id, ending, through)
+    problem = "" if settled and through is None else _overlaps(table, unit.id, ending,
+                                                                through)
     if problem:
         return refused(problem, RULE_MOVE_CLEAR, cost)
     return MoveSituation(start, ending.to, cost, allowance, terrain, through, path, zone=zone)

@@ -10,7 +10,9 @@ brigades...) is ``turn_scoped``: ``begin_turn`` resets it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 import attrs
 
@@ -99,6 +101,32 @@ def find(state: State, unit_id: str) -> Unit:
     return state.unit(unit_id)
 
 
+T = TypeVar("T")
+
+_KEPT: dict[tuple[Callable[..., Any], int], tuple[tuple[Unit, ...], tuple[Any, ...], Any]] = {}
+"""What ``of_units`` keeps: by question and the id of the units tuple asked of, that tuple
+(held, so its id names it while kept), the other arguments and the answer."""
+KEEP = 64
+"""The most answers ``of_units`` keeps (it forgets them all when full)."""
+
+
+def of_units(work: Callable[..., T], units: tuple[Unit, ...], *rest: Hashable) -> T:
+    """``work(units, *rest)``, kept for the very same tuple of units and equal ``rest``: a
+    step that changes no unit hands the next state the same tuple, so most states ask of
+    one already seen, and telling it by identity costs nothing (hashing the units costs
+    more than most answers)."""
+    key = (work, id(units))
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] is units and kept[1] == rest:
+        found: T = kept[2]
+        return found
+    found = work(units, *rest)
+    if len(_KEPT) >= KEEP:
+        _KEPT.clear()
+    _KEPT[key] = (units, rest, found)
+    return found
+
+
 BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
 
@@ -114,6 +142,10 @@ def group_units(state: State, group: str) -> tuple[Unit, ...]:
 
 
 def _group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
+    return of_units(_work_group_units, units, group)
+
+
+def _work_group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
     if group.startswith(BRIGADE):
         name = group[len(BRIGADE):]
         return tuple(u for u in units if u.brigade == name)
@@ -355,9 +387,15 @@ def army_broken(state: State, side: str) -> bool:
 
 def broken_armies(state: State) -> frozenset[str]:
     """The sides whose army has lost 50% of its brigades."""
-    home, options = state.extra.home, state.options
-    tally: dict[str, dict[str, list[int]]] = {side: {} for side in state.sides}
-    for unit in state.units:  # each brigade's units and units lost, in one pass
+    return of_units(_broken_armies, state.units, state.extra.home, state.options, state.sides)
+
+
+def _broken_armies(units: tuple[Unit, ...], home: frozenset[str], options: Options,
+                   sides: tuple[str, ...]) -> frozenset[str]:
+    """``broken_armies`` of a state with these units, brigades gone home, options and
+    sides: most steps change none of them."""
+    tally: dict[str, dict[str, list[int]]] = {side: {} for side in sides}
+    for unit in units:  # each brigade's units and units lost, in one pass
         if unit.brigade and unit.side in tally:
             counts = tally[unit.side].setdefault(unit.brigade, [0, 0])
             counts[0] += 1
@@ -457,18 +495,44 @@ def _work_out(state: State) -> Situation:
     """The situation; what only a group giving orders asks is left empty without one."""
     units, extra, sides = state.units, state.extra, state.sides
     locked = engaged_ids(state)
+    standing = of_units(_sides_standing, units, locked, sides)
+    group = extra.group
+    if group is None:
+        return Situation(standing.broken, standing.units, None, False, False, {},
+                         {}, {}, {})
+    members = _group_units(units, group)
+    side = members[0].side if members else find(state, group).side
+    army_test = _army_test_due(state, members)
+    acting = not extra.routs and not standing.broken and not army_test
+    ready: dict[str, Unit] = {}
+    if acting and not _untested(members, extra):
+        ready = {u.id: u for u in members
+                 if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
+    return Situation(standing.broken, standing.units, side, army_test, acting,
+                     ready, standing.enemies, standing.enemy_set, standing.friends)
+
+
+@attrs.frozen(eq=False)
+class _Standing:
+    """What ``Situation`` reads of the units alone (and of those locked in melee)."""
+
+    broken: tuple[str, ...]
+    units: Mapping[str, Unit]
+    enemies: Mapping[str, tuple[str, ...]]
+    enemy_set: Mapping[str, frozenset[str]]
+    friends: Mapping[str, tuple[str, ...]]
+
+
+def _sides_standing(units: tuple[Unit, ...], locked: frozenset[str], sides: tuple[str, ...]
+                    ) -> _Standing:
+    """The ``Situation``'s sides broken, units by id, enemies and friends of each side:
+    the same for every state with these units and melees (most steps change neither)."""
     index: dict[str, Unit] = {}
     standing: set[str] = set()
     on_table: dict[str, list[str]] = {s: [] for s in sides}
     fighting: dict[str, list[str]] = {s: [] for s in sides}
-    group = extra.group
-    brigade = group[len(BRIGADE):] if group is not None and group.startswith(BRIGADE) else None
-    in_group: list[Unit] = []  # the group's units (``_group_units``), in the same pass
     for unit in units:  # one pass: the units by id, the sides standing, the enemies
         index[unit.id] = unit
-        if group is not None and (unit.brigade == brigade if brigade is not None
-                                  else unit.id == group):
-            in_group.append(unit)
         if unit.lost:
             continue
         if not unit.routing:
@@ -478,23 +542,12 @@ def _work_out(state: State) -> Situation:
             if not unit.routing:
                 fighting[unit.side].append(unit.id)
     broken = tuple(side for side in sides if side not in standing)
-    if group is None:
-        return Situation(broken, index, None, False, False, {},
-                         {}, {}, {})
-    members = tuple(in_group)
-    side = members[0].side if members else find(state, group).side
-    army_test = _army_test_due(state, members)
-    acting = not extra.routs and not broken and not army_test
-    ready: dict[str, Unit] = {}
-    if acting and not _untested(members, extra):
-        ready = {u.id: u for u in members
-                 if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
     enemies = {s: tuple(uid for other in sides if other != s for uid in on_table[other])
                for s in sides}
     friends = {s: tuple(ids) for s, ids in fighting.items()}
-    return Situation(broken, index, side, army_test, acting,
-                     ready, enemies, {s: frozenset(ids) for s, ids in enemies.items()},
-                     friends)
+    return _Standing(broken, MappingProxyType(index), MappingProxyType(enemies),
+                     MappingProxyType({s: frozenset(ids) for s, ids in enemies.items()}),
+                     MappingProxyType(friends))
 
 
 def broken_sides(state: State) -> tuple[str, ...]:

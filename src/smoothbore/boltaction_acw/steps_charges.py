@@ -87,16 +87,23 @@ def _table_charges(state: State, chargers: list[Unit], known: Situation) -> Iter
     table = situations.table_of(state)
     memo = table.derived(candidate_memo)
     for unit in chargers:
-        if _cannot_charge(unit):
-            continue
-        reach, enemies = charge_reach(unit), known.enemies.get(unit.side, ())
-        key = ("charges", unit.id, reach, enemies)
+        enemies = known.enemies.get(unit.side, ())
+        key = ("charges", unit, enemies)  # the unit's hash is kept with it: a cheap key
         found = memo.get(key)
         if found is None:
-            close = situations.near(table, unit.id, reach)
-            found = memo[key] = tuple(Charge(unit.id, target_id) for target_id in enemies
-                                      if target_id in close)
+            if _cannot_charge(unit):
+                found = memo[key] = ()
+            else:
+                close = situations.near(table, unit.id, charge_reach(unit))
+                found = memo[key] = _charges_at(unit.id, tuple(
+                    target_id for target_id in enemies if target_id in close))
         yield from found
+
+
+@functools.lru_cache(maxsize=4096)
+def _charges_at(unit_id: str, targets: tuple[str, ...]) -> tuple[Charge, ...]:
+    """The charges of a unit at each of ``targets``, made once for each set of targets."""
+    return tuple(Charge(unit_id, target_id) for target_id in targets)
 
 
 def _cannot_charge(unit: Unit) -> bool:

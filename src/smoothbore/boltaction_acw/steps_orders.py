@@ -323,9 +323,9 @@ def candidates_fire(state: State) -> Iterator[Fire]:
 
 
 def candidate_memo(table: Table) -> dict[tuple[object, ...], tuple[Any, ...]]:
-    """What the candidates make of a unit on this table, by what (targets, advances, runs,
-    charges), the unit's id and all else they read of the unit and the state: the same on
-    every state with this table."""
+    """What the candidates make of a unit on this table, by what (targets, advance bounds,
+    advances, runs, charges), the unit's id and all else they read of the unit and the
+    state: the same on every state with this table."""
     return {}
 
 
@@ -482,11 +482,18 @@ def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance
 
 def _advance_bound(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]) -> int:
     """The most advances ``_unit_advances`` offers the unit: each fixed move and a closing
-    move, at each target or none; cavalry mounting or dismounting at each target or none."""
-    targets, aimed = _targets(state, table, unit, enemies)
-    fixed = len(situations.fixed_moves(unit, movement.Pace.ADVANCE))
-    mounts = len(targets) + 1 if unit.kind is UnitType.CAVALRY else 0
-    return (fixed + 1) * (len(aimed) + 1) + mounts
+    move, at each target or none; cavalry mounting or dismounting at each target or none.
+    Kept with the table (``candidate_memo``)."""
+    memo = table.derived(candidate_memo)
+    key = ("bound", unit, enemies)
+    found = memo.get(key)
+    if found is None:
+        targets, aimed = _targets(state, table, unit, enemies)
+        fixed = len(situations.fixed_moves(unit, movement.Pace.ADVANCE))
+        mounts = len(targets) + 1 if unit.kind is UnitType.CAVALRY else 0
+        found = memo[key] = ((fixed + 1) * (len(aimed) + 1) + mounts,)
+    bound: int = found[0]
+    return bound
 
 
 def _kept_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
@@ -703,12 +710,17 @@ def candidates_run(state: State) -> Iterator[Run | Deferred[Run]]:
     closing move, worked out when random play draws it."""
     if state.extra.table is not None:
         for unit in actors(state):
-            yield Deferred(len(situations.fixed_moves(unit, movement.Pace.RUN)) + 1,
-                           functools.partial(_kept_runs, state, unit))
+            yield Deferred(_run_bound(unit), functools.partial(_kept_runs, state, unit))
         return
     for unit in actors(state):
         for terrain in TERRAINS:
             yield Run(unit.id, terrain)
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_bound(unit: Unit) -> int:
+    """The most runs a unit is offered: its fixed moves and a closing move."""
+    return len(situations.fixed_moves(unit, movement.Pace.RUN)) + 1
 
 
 def _kept_runs(state: State, unit: Unit) -> tuple[Run, ...]:
@@ -769,8 +781,13 @@ def formations_for(unit: Unit) -> tuple[Formation, ...]:
 def candidates_change_formation(state: State) -> Iterator[ChangeFormation]:
     """Each acting unit to each other formation."""
     for unit in actors(state):
-        for formation in formations_for(unit):
-            yield ChangeFormation(unit.id, formation)
+        yield from _formation_changes(unit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _formation_changes(unit: Unit) -> tuple[ChangeFormation, ...]:
+    """The unit to each other formation, made once for each unit."""
+    return tuple(ChangeFormation(unit.id, formation) for formation in formations_for(unit))
 
 
 def check_change_formation(state: State, action: ChangeFormation) -> None:
@@ -798,7 +815,13 @@ def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> S
 def candidates_rally(state: State) -> Iterator[Rally]:
     """Each acting unit with pins."""
     for unit in actors(state):
-        yield Rally(unit.id)
+        yield _rally(unit.id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rally(unit_id: str) -> Rally:
+    """A unit's rally, made once."""
+    return Rally(unit_id)
 
 
 def check_rally(state: State, action: Rally) -> None:
@@ -823,7 +846,13 @@ def apply_rally(state: State, action: Rally, log: Log) -> State:
 def candidates_down(state: State) -> Iterator[Down]:
     """Each acting unit."""
     for unit in actors(state):
-        yield Down(unit.id)
+        yield _down(unit.id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _down(unit_id: str) -> Down:
+    """A unit going down, made once."""
+    return Down(unit_id)
 
 
 def check_down(state: State, action: Down) -> None:

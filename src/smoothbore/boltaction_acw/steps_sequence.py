@@ -64,10 +64,15 @@ def without(bag: tuple[str, ...], colour: str) -> tuple[str, ...]:
     return bag[:index] + bag[index + 1:]
 
 
+_DRAW_DIE, _END_TURN, _ARMY_TEST = DrawDie(), EndTurn(), ArmyTest()
+_END_ACTIVATION = EndActivation()
+"""The actions without fields, made once (each equal to any other of its type)."""
+
+
 # --- drawing ---------------------------------------------------------------------------
 def candidates_draw_die(state: State) -> Iterator[DrawDie]:
     """The next die."""
-    yield DrawDie()
+    yield _DRAW_DIE
 
 
 def check_draw_die(state: State, action: DrawDie) -> None:
@@ -95,7 +100,7 @@ def apply_draw_die(state: State, action: DrawDie, log: Log) -> State:
 
 def candidates_end_turn(state: State) -> Iterator[EndTurn]:
     """The end of the turn."""
-    yield EndTurn()
+    yield _END_TURN
 
 
 def check_end_turn(state: State, action: EndTurn) -> None:
@@ -164,7 +169,7 @@ def brigade_commander(state: State, brigade: str) -> Commander | None:
 
 def candidates_army_test(state: State) -> Iterator[ArmyTest]:
     """The army test of the active brigade."""
-    yield ArmyTest()
+    yield _ARMY_TEST
 
 
 def check_army_test(state: State, action: ArmyTest) -> None:
@@ -209,7 +214,7 @@ def army_test_need(leader: Commander | None, options: Options) -> Modified:
 # --- the end of an activation ---------------------------------------------------------------
 def candidates_end_activation(state: State) -> Iterator[EndActivation]:
     """Finishing with the brigade."""
-    yield EndActivation()
+    yield _END_ACTIVATION
 
 
 def check_end_activation(state: State, action: EndActivation) -> None:

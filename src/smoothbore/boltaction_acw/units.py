@@ -170,6 +170,12 @@ def _casualties_below_a_base(instance: Unit, attribute: attrs.Attribute[int],
     in_range(0, CASUALTIES_PER_BASE - 1)(instance, attribute, value)
 
 
+# enum members read off their class cost about ten times a module name (Python 3.11): the
+# properties asked at every step read them once here
+_SKIRMISH, _LIMBERED, _WAGON = Formation.SKIRMISH, Formation.LIMBERED, UnitType.WAGON
+_COUNTS_BASES = (UnitType.INFANTRY, UnitType.SKIRMISHERS, UnitType.CAVALRY)
+
+
 @attrs.frozen(cache_hash=True)
 class Unit:
     """A Bolt Action ACW unit.
@@ -241,12 +247,12 @@ class Unit:
     @property
     def skirmishing(self) -> bool:
         """In skirmish order: skirmishers and dismounted cavalry (Unit Sizes)."""
-        return self.formation is Formation.SKIRMISH
+        return self.formation is _SKIRMISH
 
     @property
     def counts_bases(self) -> bool:
         """Infantry or cavalry, which lose 1 per base below 5 (Morale modifiers)."""
-        return self.kind in (UnitType.INFANTRY, UnitType.SKIRMISHERS, UnitType.CAVALRY)
+        return self.kind in _COUNTS_BASES
 
     @property
     def bases_below_five(self) -> int:
@@ -256,8 +262,7 @@ class Unit:
     @property
     def may_go_down(self) -> bool:
         """Mounted cavalry, limbered artillery and wagons cannot go down (Orders, 6)."""
-        return not (self.mounted or self.formation is Formation.LIMBERED
-                    or self.kind is UnitType.WAGON)
+        return not (self.mounted or self.formation is _LIMBERED or self.kind is _WAGON)
 
     @property
     def small(self) -> bool:
