@@ -228,8 +228,8 @@ def test_a_move_over_one_ground_is_read_off_the_positions() -> None:
 
 
 def _same_by_side(table: Table) -> None:
-    """Each side's sightings and charge reaches, and each pair's sighting asked alone, are
-    the entries of every pair's."""
+    """Each side's sightings, each charger's reaches and each pair's sighting asked alone
+    are the entries of every pair's."""
     fresh = attrs.evolve(table)
     every_sighting, every_reach = all_sightings(fresh), all_reaches(fresh)
     for footprint in table.footprints:
@@ -238,8 +238,7 @@ def _same_by_side(table: Table) -> None:
         side = {k for k in every_sighting if table.footprint(k[0]).side == footprint.side}
         assert set(seen) == side
         assert all(seen[k] == every_sighting[k] for k in side)
-        assert dict(reach) == {k: v for k, v in every_reach.items()
-                               if table.footprint(k[0]).side == footprint.side}
+        assert dict(reach) == {k: v for k, v in every_reach.items() if k[0] == unit}
     assert sightings_of(table, "nobody") == {} and reaches_of(table, "nobody") == {}
     # one pair at a time, on a table with no side asked (each pair asked alone and kept)
     # and on the table as it stands: every pair's entry; None for two units not enemies

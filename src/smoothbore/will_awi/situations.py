@@ -165,10 +165,23 @@ def pair_sightings(table: Table) -> dict[tuple[str, str], Sighting]:
 
 
 def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeReach]:
-    """How every unit of ``charger``'s side could charge every enemy (the entries of
-    ``all_reaches`` for that side), worked out once per table and side."""
-    return _for_side(table, charger, "reaches", lambda pairs: {
-        (c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
+    """How ``charger`` could charge every enemy (the entries of ``all_reaches`` for that
+    charger; empty for a unit not on the table), worked out once per table and charger: a
+    phase asks of one or two chargers, and the table changes with each charge move."""
+    if charger not in table.units:
+        return MappingProxyType({})
+    memo = table.derived(charger_reaches)
+    known = memo.get(charger)
+    if known is None:
+        pairs = [(charger, e) for e in table.enemies_of(charger)]
+        known = memo[charger] = MappingProxyType(
+            {(c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
+    return known
+
+
+def charger_reaches(table: Table) -> dict[str, Mapping[tuple[str, str], ChargeReach]]:
+    """The reaches asked charger by charger so far on this table (``reaches_of``)."""
+    return {}
 
 
 def _for_side(table: Table, unit_id: str, what: str,
