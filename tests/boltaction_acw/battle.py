@@ -3,8 +3,10 @@ sharpshooters, batteries, commanders with units) that the step tests are written
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from smoothbore.battle import random_policy
+from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.state import State, new_battle
 from smoothbore.boltaction_acw.units import (
     CONFEDERATE,
@@ -82,3 +84,15 @@ def expanded(candidates: Iterable[object]) -> list[object]:
         else:
             out.append(item)
     return out
+
+
+def random_states(state: State, seed: int, steps: int) -> Iterator[State]:
+    """``state`` and the states random play (seeded ``seed``) leads it through, at most
+    ``steps`` of them, stopping early when no action is legal."""
+    policy = random_policy(seed)
+    for _ in range(steps):
+        yield state
+        actions = TURN.legal_actions(state)
+        if not actions:
+            return
+        state, _ = TURN.step(state, policy(state, actions))

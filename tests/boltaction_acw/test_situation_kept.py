@@ -8,8 +8,6 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from smoothbore.battle import random_policy
-from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.melee import MeleeFacts
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.state import (
@@ -21,6 +19,8 @@ from smoothbore.boltaction_acw.state import (
     lost_for_strength,
     situation,
 )
+
+from .battle import random_states
 
 
 def _fresh_situation(state: State) -> tuple[object, ...]:
@@ -71,9 +71,7 @@ def _read(state: State) -> tuple[object, ...]:
 def test_the_situation_kept_across_states_is_the_one_read_afresh(make: object) -> None:
     checked = locks = homes = 0
     for seed in range(2):
-        state = make(seed)  # type: ignore[operator]
-        policy = random_policy(seed)
-        for _ in range(120):
+        for state in random_states(make(seed), seed, 120):  # type: ignore[operator]
             assert _read(state) == _fresh_situation(state)
             assert broken_armies(state) == _fresh_broken_armies(state)
             checked += 1
@@ -93,10 +91,6 @@ def test_the_situation_kept_across_states_is_the_one_read_afresh(make: object) -
                 if others:
                     moved = state.with_extra(group=BRIGADE + others[0].brigade)
                     assert _read(moved) == _fresh_situation(moved)
-            actions = TURN.legal_actions(state)
-            if not actions:
-                break
-            state, _ = TURN.step(state, policy(state, actions))
     assert checked > 150 and locks > 150 and homes > 150
 
 
@@ -162,19 +156,13 @@ def test_the_candidates_made_once_a_unit_are_those_made_afresh() -> None:
 
     checked = 0
     for seed in range(2):
-        state = brawners_farm(seed)
-        policy = random_policy(seed)
-        for _ in range(100):
+        for state in random_states(brawners_farm(seed), seed, 100):
             for unit in situation(state).ready.values():
                 assert _formation_changes(unit) == tuple(
                     ChangeFormation(unit.id, f) for f in formations_for(unit))
                 assert _run_bound(unit) == runs(unit)
                 assert _rally(unit.id) == Rally(unit.id) and _down(unit.id) == Down(unit.id)
                 checked += 1
-            actions = TURN.legal_actions(state)
-            if not actions:
-                break
-            state, _ = TURN.step(state, policy(state, actions))
     assert checked > 100
     infantry = next(u for u in brawners_farm(0).units if u.kind is UnitType.INFANTRY)
     for formation in ALLOWED_FORMATIONS[UnitType.INFANTRY]:
