@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TypeVar
 
 import attrs
 import numpy as np
@@ -106,8 +105,6 @@ _LINES: Mapping[TerrainKind, Crossing] = MappingProxyType({
 _MASKS = {TerrainKind.FORD: {TerrainKind.RIVER, TerrainKind.STREAM},
           TerrainKind.BRIDGE: {TerrainKind.RIVER, TerrainKind.STREAM}}
 
-T = TypeVar("T")
-
 
 # --- the table's answers, once per ground, units and side ------------------------------------
 def all_sightings(table: Table) -> Mapping[tuple[str, str], Sighting]:
@@ -122,8 +119,8 @@ def all_reaches(table: Table) -> Mapping[tuple[str, str], ChargeReach]:
                              for c in charges(table, None, CHARGE_REACH)})
 
 
-def by_side(table: Table) -> dict[tuple[str, str], Mapping[tuple[str, str], object]]:
-    """The answers for one side's units asked so far on this table, by (question, side)."""
+def side_sightings(table: Table) -> dict[str, Mapping[tuple[str, str], Sighting]]:
+    """The sightings of a whole side asked so far on this table, by side."""
     return {}
 
 
@@ -135,9 +132,18 @@ def _side_pairs(table: Table, side: str) -> list[tuple[str, str]]:
 def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]:
     """What every unit of ``firer``'s side sees of every enemy (by (firer, target); the
     entries of ``all_sightings`` for that side), worked out once per table and side: a
-    phase asks only of the side whose turn it is to fire, turn or charge."""
-    return _for_side(table, firer, "sightings", lambda pairs: {
-        (s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
+    phase asks only of the side whose turn it is to fire, turn or charge. Empty for a unit
+    not on the table."""
+    found = table.units.get(firer)
+    if found is None:
+        return MappingProxyType({})
+    memo = table.derived(side_sightings)
+    known = memo.get(found.side)
+    if known is None:
+        known = memo[found.side] = MappingProxyType({
+            (s.firer, s.target): s
+            for s in sightings(table, _side_pairs(table, found.side), rules=SIGHT)})
+    return known
 
 
 def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
@@ -149,9 +155,9 @@ def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
     found = units.get(firer)
     if found is None or target not in units or target not in table.enemies_of(firer):
         return None
-    side = table.derived(by_side).get(("sightings", found.side))
+    side = table.derived(side_sightings).get(found.side)
     if side is not None:
-        return side.get((firer, target))  # type: ignore[return-value]
+        return side.get((firer, target))
     memo = table.derived(pair_sightings)
     seen = memo.get((firer, target))
     if seen is None:
@@ -182,22 +188,6 @@ def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeRea
 def charger_reaches(table: Table) -> dict[str, Mapping[tuple[str, str], ChargeReach]]:
     """The reaches asked charger by charger so far on this table (``reaches_of``)."""
     return {}
-
-
-def _for_side(table: Table, unit_id: str, what: str,
-              work: Callable[[list[tuple[str, str]]], dict[tuple[str, str], T]]
-              ) -> Mapping[tuple[str, str], T]:
-    """``work`` of every (unit of ``unit_id``'s side, enemy) pair, kept per table and side
-    under ``what`` (empty for a unit not on the table)."""
-    found = table.units.get(unit_id)
-    if found is None:
-        return MappingProxyType({})
-    memo = table.derived(by_side)
-    key = (what, found.side)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = MappingProxyType(work(_side_pairs(table, found.side)))
-    return known  # type: ignore[return-value]
 
 
 def table_of(state: State) -> Table:
