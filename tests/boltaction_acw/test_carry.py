@@ -4,6 +4,7 @@ states of random battles (a zone drawn too small would keep a stale answer and f
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import attrs
@@ -57,7 +58,7 @@ from smoothbore.core import Deferred
 from smoothbore.table import Footprint, Table, charges, sight_lines
 from smoothbore.table import Formation as Layout
 
-from .battle import expanded
+from .battle import expanded, random_states
 
 
 def _fresh(table: Table) -> Table:
@@ -167,15 +168,8 @@ def _check_pairs(table: Table) -> int:
 def test_what_a_move_carries_is_what_the_new_table_works_out(make: object) -> None:
     kept = offered = grounds = arcs = nears = boxes = nearest = 0
     for seed in range(2):
-        state = make(seed)  # type: ignore[operator]
-        policy = random_policy(seed)
-        for _ in range(70):
-            actions = TURN.legal_actions(state)
-            if not actions:
-                break
-            before = state.extra.table
-            state, _ = TURN.step(state, policy(state, actions))
-            table = state.extra.table
+        for was, state in itertools.pairwise(random_states(make(seed), seed, 71)):  # type: ignore[operator]
+            before, table = was.extra.table, state.extra.table
             if table is not before and table._derived is not before._derived:
                 # only what was carried is there yet: nothing has been asked of the table
                 # (a commander riding off carries everything: no unit moved)
@@ -345,9 +339,7 @@ def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) ->
 
     kept = locks = 0
     for seed in range(2):
-        state = make(seed)  # type: ignore[operator]
-        policy = random_policy(seed)
-        for _ in range(90):
+        for state in random_states(make(seed), seed, 90):  # type: ignore[operator]
             table = state.extra.table
             made = [expanded(f(state)) for f in rules]
             fresh = state.with_extra(table=_fresh(table))
@@ -364,10 +356,6 @@ def test_the_candidates_kept_with_a_table_are_those_made_afresh(make: object) ->
                     expanded(f(again)) for f in rules]
                 assert [_bounds(f(locked)) for f in rules] == [_bounds(f(again)) for f in rules]
                 locks += 1
-            actions = TURN.legal_actions(state)
-            if not actions:
-                break
-            state, _ = TURN.step(state, policy(state, actions))
     assert kept > 200 and locks > 20
 
 

@@ -21,7 +21,7 @@ from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Commander, Rank,
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import CommanderMark, Table
 
-from .battle import expanded
+from .battle import expanded, random_states
 
 UNITS = (
     Unit("a", "1st Line", UNION, bases=5, brigade="x"),
@@ -107,7 +107,6 @@ def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
     those of his side ``ride_problem`` refuses on a table that knows nothing yet."""
     import attrs
 
-    from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm
     from smoothbore.boltaction_acw.steps_orders import (
         out_of_ride,
@@ -117,8 +116,8 @@ def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
         too_far,
     )
 
-    state, policy, checked, far = brawners_farm(6), random_policy(6), 0, 0
-    for _ in range(80):
+    checked = far = 0
+    for state in random_states(brawners_farm(6), 6, 80):
         table = state.extra.table
         for leader in state.commanders:
             for unit in state.units:
@@ -138,10 +137,6 @@ def test_rides_kept_with_a_table_are_the_distances_measured_afresh() -> None:
                         if unit_id in fresh.units else None)
             assert kept == expected, (leader_id, unit_id)
             checked += 1
-        actions = TURN.legal_actions(state)
-        if not actions:
-            break
-        state, _ = TURN.step(state, policy(state, actions))
     assert checked > 500
     assert far > 50
 
@@ -151,14 +146,13 @@ def test_the_joins_offered_are_the_legal_rides_however_often_they_are_made() -> 
     states of a random battle, the joins a commander is offered are, in order, one to each
     unit of his command in the fight that he does not stand with, less those more than
     24" away (``ride_problem``)."""
-    from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm
     from smoothbore.boltaction_acw.state import situation
     from smoothbore.boltaction_acw.steps_orders import ride_problem
     from smoothbore.core import Deferred
 
-    state, policy, offered = brawners_farm(7), random_policy(7), 0
-    for _ in range(120):
+    offered = 0
+    for state in random_states(brawners_farm(7), 7, 120):
         side = situation(state).side
         groups = list(candidates_move_commander(state))
         if side is not None and not state.extra.routs and groups:
@@ -177,8 +171,4 @@ def test_the_joins_offered_are_the_legal_rides_however_often_they_are_made() -> 
                     assert (join in kept) is not bool(ride_problem(state, leader.id,
                                                                    join.unit_id))
                 offered += len(kept)
-        actions = TURN.legal_actions(state)
-        if not actions:
-            break
-        state, _ = TURN.step(state, policy(state, actions))
     assert offered > 50

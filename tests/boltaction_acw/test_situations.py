@@ -29,6 +29,8 @@ from smoothbore.core import DiceState, IllegalActionError, InvalidValueError
 from smoothbore.table import Feature, Table, in_contact
 from smoothbore.table import Formation as Layout
 
+from .battle import random_states
+
 UNITS = {
     "a": Unit("a", "Union line", UNION, bases=5),
     "b": Unit("b", "Confederate line", CONFEDERATE, bases=5),
@@ -329,12 +331,11 @@ def test_near_and_radii_kept_with_a_table_are_what_is_measured_afresh() -> None:
     asked of each unit, and every unit it leaves out is truly farther than that; ``radii``
     is the layout's circle round each footprint, to the last bit; on the states of a random
     battle."""
-    from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm
     from smoothbore.boltaction_acw.situations import beyond, near, radii
 
-    state, policy, checked = brawners_farm(3), random_policy(3), 0
-    for _ in range(60):
+    checked = 0
+    for state in random_states(brawners_farm(3), 3, 60):
         table = state.extra.table
         fresh = attrs.evolve(table)
         assert table.derived(radii) == dict(zip(table.unit_ids,
@@ -348,10 +349,6 @@ def test_near_and_radii_kept_with_a_table_are_what_is_measured_afresh() -> None:
                     assert table.footprint(uid).shape.distance(
                         table.footprint(other).shape) > inches
                 checked += 1
-        actions = TURN.legal_actions(state)
-        if not actions:
-            break
-        state, _ = TURN.step(state, policy(state, actions))
     assert checked > 1000
 
 
@@ -383,15 +380,13 @@ def test_outside_arc_is_told_by_corners_and_never_wrongly() -> None:
 def test_what_outside_arc_refuses_the_table_measures_out_of_arc() -> None:
     """On the states of random battles, every pair ``outside_arc`` settles is out of the
     arc as ``sight_lines`` measures it, on a table that knows nothing."""
-    from smoothbore.battle import random_policy
     from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
     from smoothbore.boltaction_acw.situations import outside_arc
     from smoothbore.table import sight_lines
 
     settled = 0
     for make, seed in ((brawners_farm, 4), (mcphersons_ridge, 5)):
-        state, policy = make(seed), random_policy(seed)
-        for _ in range(50):
+        for state in random_states(make(seed), seed, 50):
             table = state.extra.table
             pairs = [(u, e) for u in table.unit_ids for e in table.enemies_of(u)
                      if outside_arc(table, u, e)]
@@ -401,8 +396,4 @@ def test_what_outside_arc_refuses_the_table_measures_out_of_arc() -> None:
                 seen = sight_lines(attrs.evolve(table), pairs, half_angle=half)
                 assert not any(s.in_arc for s in seen), pairs
                 settled += len(pairs)
-            actions = TURN.legal_actions(state)
-            if not actions:
-                break
-            state, _ = TURN.step(state, policy(state, actions))
     assert settled > 300
