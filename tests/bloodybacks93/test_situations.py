@@ -402,6 +402,22 @@ def test_command_radius_and_woods_are_measured_on_the_table() -> None:
 
 
 # --- what follows a melee, on the table (B57, B59) ------------------------------------------
+def test_only_a_steep_hill_costs_a_charger_uphill() -> None:
+    # Determine impetus: "Deduct 1 d12 if charging up a steep hill". The target stands 4"
+    # ahead on a hill (level 1) the charger (level 0) is below: a gentle hill costs nothing,
+    # a steep one costs the d12; on a steep hill no higher than the charger, nothing either.
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    y = 10 + FOOT_DEPTH / 2 + 4.0 + FOOT_DEPTH / 2
+    places = {"b": (20, 10, 0), "a": (20, y, 180)}
+    for kind, level_b, uphill in (("gentle hill", 0, False), ("steep hill", 0, True),
+                                  ("steep hill", 1, False)):
+        hill = (Feature.rectangle("rise", kind, 20, y + 2, 20, 8),)
+        under = (Feature.rectangle("below", "steep hill", 20, 10, 20, 6),) if level_b else ()
+        state = on_table(units, places, hill + under)
+        measured = situations.measured_charge(state, ("b",), ("a",), ChargeFacts())
+        assert measured.facts.uphill is uphill, kind
+
+
 def _seeded(state: State, seed: int) -> State:
     """The same state with the dice of another seed."""
     return state.replace(dice=new_battle(state.units, state.commanders, seed=seed).dice)

@@ -12,6 +12,7 @@ from smoothbore.bloodybacks93.charges import ChargeFacts
 from smoothbore.bloodybacks93.deck import BLACK, RED, Card
 from smoothbore.bloodybacks93.phases import ACTIVITY, DEFERRED, DRAW, ENDED
 from smoothbore.bloodybacks93.state import DeferredMelee, broken_sides
+from smoothbore.bloodybacks93.units import Formation, Unit, UnitType, Weapon
 from smoothbore.bloodybacks93.victory import check_undecided, lost, score
 from smoothbore.core import IllegalActionError, InvalidValueError, Outcome
 
@@ -59,11 +60,17 @@ def test_is_over_only_once_ended() -> None:
 
 def test_losses_score_for_the_enemy() -> None:
     """B48: a unit standing gives the enemy its stamina losses; one destroyed or routing its
-    whole size."""
+    whole size (a battery its models), or its stamina losses when they outnumber it."""
     foot = UNITS[0]
     assert lost(attrs.evolve(foot, stamina_losses=4, disruption=3)) == 4
     assert lost(attrs.evolve(foot, routing=True, stamina_losses=4)) == 20
     assert lost(attrs.evolve(foot, destroyed=True, stamina_losses=25)) == 25
+    guns = Unit("g", "Royal Artillery", "british", kind=UnitType.FIELD_ARTILLERY, size=4,
+                density=3, sections=2, formation=Formation.UNLIMBERED, weapon=Weapon.CANNON)
+    assert lost(attrs.evolve(guns, destroyed=True, stamina_losses=2)) == 4  # its 4 models
+    # seed 3's battery: 4 models and 5 stamina losses; broken it gives the 5 it gave standing
+    assert lost(attrs.evolve(guns, stamina_losses=5)) == 5
+    assert lost(attrs.evolve(guns, destroyed=True, stamina_losses=5)) == 5
     state = start().with_units(attrs.evolve(UNITS[3], stamina_losses=5),
                                attrs.evolve(UNITS[0], destroyed=True))
     assert (score(state, "british"), score(state, "american")) == (5, 20)

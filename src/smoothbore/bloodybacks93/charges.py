@@ -251,6 +251,14 @@ class Evade:
         return f'evades {self.distance}"; {self.morale}'
 
 
+def evade_move(defender: Unit, *, dice: Dice) -> int:
+    """The evade move: 2dAv + quality inches (Evade)."""
+    return dice.roll(
+        TotalCheck.of(2, AVERAGE_DIE, defender.quality),
+        reason=f"evade move of {defender.name}", rule=RULE_EVADE,
+    )
+
+
 def evade(
     defender: Unit,
     charger: Unit,
@@ -260,25 +268,28 @@ def evade(
     charger_continues: bool = True,
     hard_cover: bool = False,
     commander_attached: bool = False,
+    moved: int | None = None,
+    reached: bool | None = None,
 ) -> Evade:
     """Evade 2dAv + quality inches, take a DRP and a morale test; destroyed if the chargers
     continue far enough to contact it (``charger_spare_move`` is what the chargers could still
-    move on reaching the defenders' old position) (Evade)."""
+    move on reaching the defenders' old position) (Evade). On a table the caller rolls the
+    move (``moved``, ``evade_move``), makes it, and says whether the chargers going on
+    reach the evader where it ended (``reached``, which then decides the catch)."""
     if not may_evade(defender, charger, hard_cover=hard_cover):
         raise IllegalActionError(
             "evade", "only density 3-4 infantry charged by density 5+ infantry, out of hard "
             "cover, may evade", RULE_EVADE,
         )
-    distance = dice.roll(
-        TotalCheck.of(2, AVERAGE_DIE, defender.quality),
-        reason=f"evade move of {defender.name}", rule=RULE_EVADE,
-    )
-    if charger_continues and charger_spare_move >= distance:
+    distance = evade_move(defender, dice=dice) if moved is None else moved
+    if reached is None:
+        reached = charger_spare_move >= distance
+    if charger_continues and reached:
         return Evade(distance, True, attrs.evolve(defender, destroyed=True))
-    moved = add_disruption(defender, 1)
-    test = take_test(moved, TestKind.MORALE, dice=dice, commander_attached=commander_attached,
+    shaken = add_disruption(defender, 1)
+    test = take_test(shaken, TestKind.MORALE, dice=dice, commander_attached=commander_attached,
                      reason=f"{defender.name} evaded")
-    return Evade(distance, False, apply_result(moved, test.result), test)
+    return Evade(distance, False, apply_result(shaken, test.result), test)
 
 
 def pursuit_distance(unit: Unit, *, dice: Dice) -> int:

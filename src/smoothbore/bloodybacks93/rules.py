@@ -72,3 +72,4 @@ RULE_VICTORY = (
     f"{TEXT} sets no victory conditions: the default ones of {INTERPRETATIONS}, B48"
 )
 RULE_CHARGING_ROUTERS = f"{RULE_CHARGES} (charging a routing unit: {INTERPRETATIONS}, B49)"
+RULE_DEFERRED = f"{RULE_SEQUENCE} (deferred melees: {INTERPRETATIONS}, B32)"

@@ -34,11 +34,13 @@ from smoothbore.table import (
     charges,
     cover_of,
     furthest,
+    in_contact,
     rout,
     route,
     sight_lines,
     sightings,
     table_of,
+    touching_faces,
     woods_along,
 )
 from smoothbore.table.footprints import Formation as FootprintFormation
@@ -921,7 +923,7 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     measured = attrs.evolve(
         facts,
         contact=Contact(_CONTACT[struck]),
-        uphill=between.rise > 0,
+        uphill=between.rise > 0 and seen.cover.stands_in(TerrainKind.STEEP_HILL),
         cover=cover,
         behind_obstacle=bool(seen.cover.behind),
         charger_in_woods=between.firer_in_woods,
@@ -932,6 +934,32 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     hard = cover.value >= shooting.Cover.SIGNIFICANT.value
     return MeasuredCharge(round(max(needs), 6), ground, measured, in_open, hard,
                           tuple(contacts))
+
+
+def counter_charge_facts(state: State, counter_chargers: tuple[str, ...],
+                         targets: tuple[str, ...], facts: ChargeFacts) -> ChargeFacts:
+    """The facts of a deferred melee whose tables have turned, measured afresh from the
+    counter-chargers' side where the units stand in contact (Determine impetus: "to
+    counter-charging units if the tables have turned"; B32): the face of the first target
+    the lead counter-charger touches, that target's cover, woods and slope as the lead sees
+    it, whether the lead stands in heavier woods; the players' choices (cold steel, a cavalry
+    counter-charge) are kept."""
+    table = _table(state)
+    lead = counter_chargers[0]
+    target = next((t for t in targets if in_contact(table, lead, t)), targets[0])
+    faces = touching_faces(table, target, lead)
+    struck = faces[0] if faces else Face.FRONT
+    seen = seen_of(table, lead, (target,))[target]
+    between = ground_between(table, seen)
+    return attrs.evolve(
+        facts,
+        contact=Contact(_CONTACT[struck]),
+        uphill=between.rise > 0 and seen.cover.stands_in(TerrainKind.STEEP_HILL),
+        cover=cover_against(table, seen),
+        behind_obstacle=bool(seen.cover.behind),
+        charger_in_woods=between.firer_in_woods,
+        defender_in_woods=seen.cover.stands_in(TerrainKind.DENSE_WOODS),
+    )
 
 
 MEASURED_CHARGE = ("contact", "uphill", "cover", "behind_obstacle", "charger_in_woods",
@@ -966,6 +994,27 @@ def in_contact_after(state: State, reaches: tuple[tuple[str, str], ...],
     return state.with_extra(table=table.placed(*placed).with_traces(*traces))
 
 
+def evader_reached(state: State, chargers: tuple[str, ...], evader: str,
+                   spare: float) -> bool:
+    """Whether chargers going on their ``spare`` move straight ahead contact the evader where
+    its evade move ended: one still touches it, or has it directly to its front, clear of
+    other units, within the spare move (Evade: "if the attacker's move takes them into
+    contact with evading defenders, the defenders are destroyed"; B58)."""
+    table = _table(state)
+    if evader not in table.units:
+        return False
+    reaches = by_layout(table, reaches_of)
+    for charger in chargers:
+        if charger not in table.units:
+            continue
+        if in_contact(table, charger, evader):
+            return True
+        ahead, _, blocked = reaches.get((charger, evader), (None, Face.FRONT, True))
+        if ahead is not None and not blocked and ahead <= spare + 1e-6:
+            return True
+    return False
+
+
 ChargeKey = tuple[tuple[Unit, ...], tuple[str, ...], ChargeFacts]
 
 
@@ -994,11 +1043,55 @@ def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str,
 _HOMEWARD = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}
 
 
-def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
+def enemy_face(state: State, table: Table, unit_id: str) -> Face | None:
+    """The face of the unit towards the enemy that pushes it back (B57): the face enemies in
+    contact touch (the front if any does), else the face looking towards the nearest enemy it
+    can see (the line between them clear, in any direction: the quarter of the compass off
+    its facing where that enemy's centre lies); None when it sees none."""
+    side = state.unit(unit_id).side
+    enemies = tuple(u.id for u in state.units
+                    if u.side != side and not u.destroyed and u.id in table.units)
+    touched = [face for enemy in enemies if in_contact(table, unit_id, enemy)
+               for face in touching_faces(table, unit_id, enemy)]
+    if touched:
+        return Face.FRONT if Face.FRONT in touched else touched[0]
+    seen = [s for s in seen_of(table, unit_id, enemies).values() if s.line_clear]
+    if not seen:
+        return None
+    nearest = min(seen, key=lambda s: (s.distance, s.target))
+    me = table.footprint(unit_id)
+    there = table.footprint(nearest.target)
+    forward, right = bearing_vectors(me.facing)
+    dx, dy = there.x - me.x, there.y - me.y
+    ahead = dx * forward[0] + dy * forward[1]
+    aside = dx * right[0] + dy * right[1]
+    if abs(ahead) >= abs(aside):
+        return Face.FRONT if ahead >= 0 else Face.REAR
+    return Face.RIGHT if aside > 0 else Face.LEFT
+
+
+def _pushed_back(state: State, table: Table, unit_id: str, length: float,
+                 rates: RateTable, straight_back: bool) -> tuple[Footprint, bool]:
+    """Where a push back of ``length`` ends (B57): away from the enemy (``enemy_face``),
+    then turned about its centre to face it where the turned footprint fits; straight back
+    keeping its facing when the enemy is to its front, when it sees none, and when
+    ``straight_back`` (an evade move, B58). A charger's 3" fall back moves alike."""
+    face = None if straight_back else enemy_face(state, table, unit_id)
+    if face is None or face is Face.FRONT:
+        return _retire(table, unit_id, 180.0, length, rates)
+    towards = _FACE_HEADING[face]
+    end, off = _retire(table, unit_id, normal_degrees(towards + 180.0), length, rates)
+    faced = _facing_towards(table.placed(end), unit_id, towards)
+    return faced.footprint(unit_id), off
+
+
+def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = False
+            ) -> State:
     """The push back and rout moves rolled (``reports.retire``) made on the table (B57): a
-    pushed back unit goes straight back, facing the enemy; a routing unit turns its back on
-    every enemy it sees and runs the heading that takes it furthest from them
-    (``paths.rout``; with no such heading, towards its home edge), and is lost when that
+    pushed back unit goes away from the enemy that pushes it back and ends facing it
+    (``_pushed_back``; straight back when ``straight_back``: an evade move); a routing unit
+    turns its back on every enemy it sees and runs the heading that takes it furthest from
+    them (``paths.rout``; with no such heading, towards its home edge), and is lost when that
     takes it off the table (Morale: Push Back move, Rout move). Either goes over ground it
     may cross and stops just short of any unit in its way (``_retire``). Without a table,
     or with no move, the state as it is."""
@@ -1013,7 +1106,8 @@ def retreat(state: State, moves: tuple[Retreat, ...]) -> State:
         start = table.footprint(unit_id)
         rates = rates_for(state.unit(unit_id))
         if fate is Fate.FALLS_BACK:
-            end, off = _retire(table, unit_id, 180.0, float(length), rates)
+            end, off = _pushed_back(state, table, unit_id, float(length), rates,
+                                    straight_back)
         else:
             run = rout(table, unit_id, float(length), rules=SIGHT)
             if run is not None:
@@ -1053,11 +1147,80 @@ def _retire(table: Table, unit_id: str, heading: float, length: float,
     return table.footprint(unit_id).advanced(go, heading), over_edge
 
 
-def pursue(state: State, pursuits: tuple[Pursuit, ...]) -> State:
-    """The pursuit moves rolled made on the table: each pursuer goes straight ahead (towards
-    the enemy it beat) as far as its roll, over ground it may cross, stopping at the table
-    edge and just short of any unit it would meet: a pursuit makes no new contact (Pursuit;
-    B59). Without a table, or with no pursuit, the state as it is."""
+_FACE_HEADING = {Face.FRONT: 0.0, Face.RIGHT: 90.0, Face.REAR: 180.0, Face.LEFT: -90.0}
+
+
+def pursuit_headings(state: State, moves: Moves) -> dict[str, float]:
+    """Where each pursuer goes, in degrees off its facing, worked out before the routers
+    run: towards the face a routing enemy touches (straight ahead for a charger that struck
+    it with its front; behind or to a flank for counter-chargers the enemy had charged
+    there, B59); straight ahead when none touches it."""
+    table = state.extra.table
+    retreats, pursuits = moves
+    if table is None or not pursuits:
+        return {}
+    routers = [u for u, fate, _ in retreats if fate is Fate.ROUTS and u in table.units]
+    headings = {}
+    for unit_id, _ in pursuits:
+        side = state.unit(unit_id).side
+        heading = 0.0
+        if unit_id in table.units:
+            for router in routers:
+                if state.unit(router).side == side or not in_contact(table, unit_id, router):
+                    continue
+                faces = touching_faces(table, unit_id, router)
+                heading = _FACE_HEADING[faces[0]] if faces else 0.0
+                break
+        headings[unit_id] = heading
+    return headings
+
+
+def _facing_towards(table: Table, unit_id: str, heading: float) -> Table:
+    """The table with the unit turned about its centre to face ``heading`` (degrees off its
+    facing) when it fits there (on the table, overlapping nobody); else as it is."""
+    if heading == 0.0:
+        return table
+    turned = table.footprint(unit_id).turned(heading)
+    if not table.holds(turned):
+        return table
+    near = within(table, turned.bounds, (unit_id,))
+    if any(shapely.relate_pattern(turned.outline, o.outline, "T********") for o in near):
+        return table
+    return table.placed(turned)
+
+
+def turned_to_face(state: State, unit_ids: tuple[str, ...],
+                   enemies: tuple[str, ...]) -> State:
+    """The state with each of the units that an enemy of ``enemies`` touches on a flank or
+    its rear turned about its centre to face that enemy, where the turned footprint fits (on
+    the table, overlapping nobody): counter-chargers whose tables have turned charge with
+    their front, as a charger does (B32)."""
+    table = state.extra.table
+    if table is None:
+        return state
+    for unit_id in unit_ids:
+        if unit_id not in table.units:
+            continue
+        for enemy in enemies:
+            if enemy not in table.units or not in_contact(table, unit_id, enemy):
+                continue
+            faces = touching_faces(table, unit_id, enemy)
+            if faces and Face.FRONT not in faces:
+                table = _facing_towards(table, unit_id, _FACE_HEADING[faces[0]])
+            break
+    if table is state.extra.table:
+        return state
+    return state.with_extra(table=table)
+
+
+def pursue(state: State, pursuits: tuple[Pursuit, ...],
+           headings: Mapping[str, float] | None = None) -> State:
+    """The pursuit moves rolled made on the table: each pursuer turns to face the way it
+    pursues (``headings``, degrees off its facing: ``pursuit_headings``; none: straight
+    ahead) when it fits, then goes straight ahead (towards the enemy it beat) as far as its
+    roll, over ground it may cross, stopping at the table edge and just short of any unit it
+    would meet: a pursuit makes no new contact (Pursuit; B59). Without a table, or with no
+    pursuit, the state as it is."""
     table = state.extra.table
     if table is None or not pursuits:
         return state
@@ -1066,25 +1229,32 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...]) -> State:
         if unit_id not in table.units or state.unit(unit_id).gone:
             continue
         start = table.footprint(unit_id)
-        found = furthest(table, unit_id, 0.0, float(length), rates_for(state.unit(unit_id)))
+        heading = (headings or {}).get(unit_id, 0.0)
+        faced = _facing_towards(table, unit_id, heading)
+        if faced is not table:
+            table, heading = faced, 0.0
+        found = furthest(table, unit_id, heading, float(length),
+                         rates_for(state.unit(unit_id)))
         go = found.distance
         if found.stopped_by in table.units:
             go = max(0.0, go - _SHORT)
         if go <= 0:
             continue
-        end = start.advanced(go)
+        end = table.footprint(unit_id).advanced(go, heading)
         traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
         table = table.placed(end)
-    if not traces:
+    if not traces and table is state.extra.table:
         return state
     return state.with_extra(table=table.with_traces(*table.traces, *traces))
 
 
 def after_melee(state: State, moves: Moves) -> State:
     """The moves after a melee made on the table: push backs, routs and falls back first
-    (``retreat``), then the pursuits (``pursue``)."""
+    (``retreat``), then the pursuits (``pursue``), each towards the routing enemy that
+    touched it (``pursuit_headings``)."""
     retreats, pursuits = moves
-    return pursue(retreat(state, retreats), pursuits)
+    headings = pursuit_headings(state, moves)
+    return pursue(retreat(state, retreats), pursuits, headings)
 
 
 # --- commanders and woods -----------------------------------------------------------------

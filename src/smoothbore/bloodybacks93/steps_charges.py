@@ -16,7 +16,14 @@ from smoothbore.core.stages import Again, Roll, Staged, closing
 from . import activation as act
 from . import commanders, movement, situations
 from .actions import Charge
-from .charges import ChargeFacts, evade, may_evade, must_evade, pursuit_distance
+from .charges import (
+    ChargeFacts,
+    evade,
+    evade_move,
+    may_evade,
+    must_evade,
+    pursuit_distance,
+)
 from .melee import (
     FALL_BACK_INCHES,
     ChargeOutcome,
@@ -247,17 +254,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
                     "destroyed", RULE_CHARGING_ROUTERS, target.id)
             new = with_units(new, caught)
         elif wants and may_evade(target, lead, hard_cover=action.hard_cover):
-            result = evade(
-                target, lead, dice=log.dice, charger_spare_move=spare,
-                hard_cover=action.hard_cover,
-                commander_attached=leader_attached(new, target),
-            )
-            log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
-            moves = () if result.morale is None else retire_after_test(
-                log, result.unit, result.morale.result)
-            if not result.caught:  # the evade move, straight back, then the test's move
-                moves = ((target.id, Fate.FALLS_BACK, result.distance), *moves)
-            new = situations.retreat(with_units(new, result.unit), moves)
+            new = _evade(new, log, target, chargers, action, spare, measured is not None)
         else:
             standing.append(target)
     if not standing:
@@ -272,6 +269,37 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
                 "of the turn", RULE_SEQUENCE, lead.id)
         return new.with_extra(deferred=(*new.extra.deferred, melee))
     return fight(new, log, chargers, tuple(standing), action.facts, action.pursue)
+
+
+def _evade(state: State, log: Log, target: Unit, chargers: tuple[Unit, ...], action: Charge,
+           spare: float, on_table: bool) -> State:
+    """The target evades (Evade): on a table it makes its evade move straight back first,
+    and is caught and destroyed if the chargers, going on their spare move straight ahead,
+    reach it where it ended (still touching one, or directly ahead within the spare move,
+    B58); without a table, if the spare move is at least the evade move. An evader not
+    caught takes its DRP and morale test and makes the test's move."""
+    lead = chargers[0]
+    attached = leader_attached(state, target)
+    moved: int | None = None
+    reached: bool | None = None
+    placed = state
+    if on_table:
+        moved = evade_move(target, dice=log.dice)
+        placed = situations.retreat(state, ((target.id, Fate.FALLS_BACK, moved),),
+                                    straight_back=True)
+        reached = situations.evader_reached(placed, tuple(c.id for c in chargers), target.id,
+                                            spare)
+    result = evade(target, lead, dice=log.dice, charger_spare_move=spare,
+                   hard_cover=action.hard_cover, commander_attached=attached, moved=moved,
+                   reached=reached)
+    log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
+    if result.caught:
+        return with_units(state, result.unit)
+    moves = () if result.morale is None else retire_after_test(
+        log, result.unit, result.morale.result)
+    if not on_table:  # the evade move, straight back, then the test's move
+        moves = ((target.id, Fate.FALLS_BACK, result.distance), *moves)
+    return situations.retreat(with_units(placed, result.unit), moves)
 
 
 def _charge_moves(

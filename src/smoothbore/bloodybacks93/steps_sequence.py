@@ -7,21 +7,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase
+from smoothbore.table import in_contact
 
-from . import command, commanders, deck
+from . import command, commanders, deck, situations
 from .actions import DetermineActivity, DrawCard, EndActivation, EndBattle, EndTurn, ResolveDeferred
 from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, ENDED
 from .rules import (
     RULE_ACTIVATING,
     RULE_ACTIVITY,
+    RULE_CHARGES,
+    RULE_DEFERRED,
     RULE_FATE,
     RULE_ROUTING,
     RULE_SEQUENCE,
     RULE_VICTORY,
 )
-from .state import ActivityEntry, State, broken_sides, due_rout_tests
-from .steps_charges import fight
-from .units import Commander
+from .state import ActivityEntry, DeferredMelee, State, broken_sides, due_rout_tests
+from .steps_charges import fight, may_charge
+from .units import Commander, Unit
 from .victory import at_turn_limit, check_undecided, ending
 
 
@@ -122,27 +125,78 @@ def candidates_resolve_deferred(state: State) -> Iterator[ResolveDeferred]:
 
 
 def check_resolve_deferred(state: State, action: ResolveDeferred) -> None:
-    """Deferred melees are resolved in order, after the last card (Sequence of Play)."""
+    """Deferred melees are resolved in order, after the last card (Sequence of Play); the
+    tables turn only for defenders that may charge: guns do not (unless the option lets
+    unlimbered guns charge), and a melee with such a defender is fought as charged
+    (Determine impetus; B32, B47)."""
     check_undecided(state, action)
     if not state.extra.deferred:
         raise IllegalActionError(action, "no deferred melee", RULE_SEQUENCE)
+    if action.reverse:
+        chargers, defenders, _ = deferred_sides(state, state.extra.deferred[0])
+        option = state.options.artillery_may_charge
+        barred = [u.name for u in defenders if chargers and not may_charge(u, option)]
+        if barred:
+            raise IllegalActionError(
+                action, f"the tables cannot turn: {', '.join(barred)} may not charge (B47)",
+                RULE_CHARGES)
+
+
+def deferred_sides(state: State, melee: DeferredMelee
+                   ) -> tuple[tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...]]:
+    """The units of a deferred melee that still fight it: its chargers and its defenders
+    neither destroyed nor routing and, on a table, each still in contact with one of the
+    other side that fights; and the units that have left the contact (B32)."""
+    chargers = tuple(u for u in (state.unit(i) for i in melee.chargers) if not u.gone)
+    defenders = tuple(u for u in (state.unit(i) for i in melee.defenders) if not u.gone)
+    table = state.extra.table
+    if table is None:
+        return chargers, defenders, ()
+    placed = set(table.units)
+
+    def touching(unit: Unit, others: tuple[Unit, ...]) -> bool:
+        return unit.id in placed and any(
+            o.id in placed and in_contact(table, unit.id, o.id) for o in others)
+
+    still = tuple(u for u in chargers if touching(u, defenders))
+    held = tuple(u for u in defenders if touching(u, still))
+    left = tuple(u for u in chargers + defenders if u not in still + held)
+    return still, held, left
 
 
 def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> State:
     """Resolve the first deferred melee, the tables turned when ``reverse``; it lapses when
-    one side has gone (destroyed or routed away) (Determine impetus; B32)."""
+    one side has gone (destroyed or routed away) or, on a table, no longer touches the
+    other: units that left the contact take no part (Determine impetus; B32)."""
     melee, rest = state.extra.deferred[0], state.extra.deferred[1:]
     new = state.with_extra(deferred=rest)
-    chargers = tuple(state.unit(u) for u in melee.chargers)
-    defenders = tuple(state.unit(u) for u in melee.defenders)
+    chargers, defenders, left = deferred_sides(state, melee)
+    if chargers and defenders and left:
+        log.add("melee", f"{' and '.join(u.name for u in left)} no longer in contact: "
+                "out of the deferred melee", RULE_DEFERRED, left[0].id)
+    if not chargers or not defenders:
+        gone = any(all(state.unit(i).gone for i in side)
+                   for side in (melee.chargers, melee.defenders))
+        why = "one side has gone" if gone else (
+            f"{' and '.join(u.name for u in left)} no longer in contact with the enemy")
+        log.add("melee", f"the deferred melee lapses: {why}", RULE_DEFERRED)
+        return new
+    facts = melee.facts
     if action.reverse:
         chargers, defenders = defenders, chargers
-    chargers = tuple(u for u in chargers if not u.gone)
-    defenders = tuple(u for u in defenders if not u.gone)
-    if not chargers or not defenders:
-        log.add("melee", "the deferred melee lapses: one side has gone", RULE_SEQUENCE)
-        return new
-    return fight(new, log, chargers, defenders, melee.facts, action.pursue)
+        if state.extra.table is not None:
+            counter = tuple(u.id for u in chargers)
+            targets = tuple(u.id for u in defenders)
+            before = new.extra.table
+            new = situations.turned_to_face(new, counter, targets)
+            after = new.extra.table
+            for unit in chargers:
+                if before is not None and after is not None and unit.id in after.units and (
+                        after.footprint(unit.id).facing != before.footprint(unit.id).facing):
+                    log.add("melee", f"{unit.name} turns to face the enemy and counter-charges",
+                            RULE_DEFERRED, unit.id)
+            facts = situations.counter_charge_facts(new, counter, targets, facts)
+    return fight(new, log, chargers, defenders, facts, action.pursue)
 
 
 def candidates_end_turn(state: State) -> Iterator[EndTurn]:

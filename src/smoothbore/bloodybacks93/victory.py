@@ -7,8 +7,9 @@ are the library's documented defaults, which a scenario may replace with
 - At the end of the scenario's last turn, once its deferred melees are resolved, the battle
   ends; where the scenario allows, the players may end it after any turn.
 - Each side scores the losses of the enemy: one point per stamina loss on an enemy unit still
-  standing, and the whole size of an enemy unit destroyed or routing at the end. Without a
-  broken side, the higher score wins; equal scores are a draw.
+  standing, and the whole size of an enemy unit destroyed or routing at the end (its
+  stamina losses if more: they are hits, not figures, and are not capped by the size).
+  Without a broken side, the higher score wins; equal scores are a draw.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ def at_turn_limit(state: State) -> bool:
 
 
 def lost(unit: Unit) -> int:
-    """What a unit's losses score for the enemy: its whole size when destroyed or routing,
-    otherwise its stamina losses."""
+    """What a unit's losses score for the enemy: its whole size (a battery its models) when
+    destroyed or routing, or its stamina losses if more (stamina losses are hits, which can
+    outnumber the figures: breaking a unit never scores less than hurting it); otherwise its
+    stamina losses (B48)."""
     if unit.gone:
         return max(unit.size, unit.stamina_losses)
     return unit.stamina_losses
