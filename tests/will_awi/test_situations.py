@@ -40,6 +40,7 @@ UNITS = {
     "b1": Unit("b1", "Continentals", "blue", TroopType.LINE),
     "b2": Unit("b2", "Militia", "blue", TroopType.MILITIA),
     "b4": Unit("b4", "Riflemen", "blue", TroopType.RIFLEMEN),
+    "r9": Unit("r9", "Wagon", "red", TroopType.WAGON, Nationality.BRITISH),
 }
 
 
@@ -464,7 +465,9 @@ def test_engineers_and_demolition_parties_must_stand_at_the_work() -> None:
     fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
     works = (Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)
     for gap, allowed in ((0.5, True), (3.0, False)):
-        places = {"r1": (24.0, 17.0 - gap - HALF, 0.0), "b1": (40.0, 32.0, 180.0)}
+        y = 17.0 - gap - HALF
+        places = {"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
+                  "r9": (24.0 + BASE + 0.5 + HALF, y - HALF, 0.0)}
         s = to_phase(on_table(places, fieldwork, works=works), "C")
         for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
                        LayCharge("r1", "fw")):
@@ -473,6 +476,30 @@ def test_engineers_and_demolition_parties_must_stand_at_the_work() -> None:
                 TURN.check(s, action)
             else:
                 with pytest.raises(IllegalActionError, match='stands 3" from the work'):
+                    TURN.check(s, action)
+
+
+def test_the_wagon_must_be_at_hand_on_the_table() -> None:
+    """Field Engineering, Demolition (W35, W36): on a table the wagon of tools and charges
+    must stand within 1" of the unit (nearest points). The foot 0.5" below the fieldwork,
+    its wagon 0.5" beside it: it may dismantle, build and lay a charge; the wagon 3" off:
+    each is refused and not offered."""
+    from smoothbore.will_awi.actions import Engineer, LayCharge
+
+    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
+    works = (Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)
+    y = 17.0 - 0.5 - HALF
+    for gap, allowed in ((0.5, True), (3.0, False)):
+        places = {"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
+                  "r9": (24.0 + BASE + gap + HALF, y - HALF, 0.0)}
+        s = to_phase(on_table(places, fieldwork, works=works), "C")
+        for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
+                       LayCharge("r1", "fw")):
+            assert (action in TURN.legal_actions(s)) is allowed
+            if allowed:
+                TURN.check(s, action)
+            else:
+                with pytest.raises(IllegalActionError, match='no wagon of its side within 1"'):
                     TURN.check(s, action)
 
 
@@ -561,3 +588,30 @@ def test_a_fallen_general_shakes_his_units_within_18_inches_measured() -> None:
     e = to_phase(s, "E")
     with pytest.raises(IllegalActionError, match="the table measures this"):
         TURN.check(e, Fire("b1", "r1", chain_within_18=frozenset({"b2"})))
+
+
+def test_a_charge_pays_the_ground_as_a_move_does() -> None:
+    """Rules - Terrain ("Rivers cannot be crossed except by fords or bridges") and Charging:
+    the dragoons (reach 6") face militia across the creek (y 14 to 16), their front at y 13.
+    4" away over the river the charge is refused naming the creek, and not offered. At the
+    ford (x 30 to 34, 2/3 speed) 4" and 5" away it goes: 1.9" open, 2" of ford costing 3",
+    then 0.1" (5" away: 1.1"), 5.0" and 6.0" of the 6"; 5.5" away it needs 6.5": refused."""
+    def facing(x: float, gap: float) -> State:
+        places = {"r2": (x, 13 - HALF, 0), "b2": (x, 13 + gap + HALF, 180),
+                  "b1": (5, 33, 180)}
+        return to_phase(on_table(places, CREEK, FORD), "F")
+
+    s = facing(10, 4)
+    assert DeclareCharge("r2", "b2") not in TURN.legal_actions(s)
+    with pytest.raises(ImpassableError, match="creek") as error:
+        TURN.check(s, DeclareCharge("r2", "b2"))
+    assert error.value.feature == "creek"
+    for gap in (4, 5):
+        s = facing(32, gap)
+        assert DeclareCharge("r2", "b2") in TURN.legal_actions(s)
+        after, _ = TURN.step(s, DeclareCharge("r2", "b2"))
+        assert after.extra.charges[0].distance == pytest.approx(gap)
+    s = facing(32, 5.5)
+    assert DeclareCharge("r2", "b2") not in TURN.legal_actions(s)
+    with pytest.raises(IllegalActionError, match='it needs 6.5" of its 6" reach'):
+        TURN.check(s, DeclareCharge("r2", "b2"))

@@ -211,6 +211,26 @@ def test_forty_five_highland_charge_in_the_turn() -> None:
     assert 0 < launched < 60
 
 
+def test_a_failed_highland_charge_test_is_shown() -> None:
+    """Battles of the '45: the test of an unshaken clan under fire is reported whichever way
+    it goes, the event naming the rule and carrying the 1d6 (5-6 at 5", in musket range)."""
+    clan = Unit("r1", "Clan", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE)
+    outcomes = set()
+    for seed in range(40):
+        s = to_phase(battle(seed, Options(variant=FORTY_FIVE), r1=clan), "E")
+        s, events = TURN.step(s, Fire("b1", "r1", FireFacts(5)))
+        if s.unit("r1").status is not Status.STEADY:
+            continue
+        (tested,) = [e for e in events if e.kind == "highland"]
+        assert tested.rule == rules.FORTY_FIVE
+        (roll,) = [r for r in tested.rolls if "Highland charge" in r.reason]
+        (face,) = roll.faces
+        assert s.unit("r1").highland_charge is (face >= 5)
+        assert ("holds its ground" in tested.text) is (face < 5)
+        outcomes.add(face >= 5)
+    assert outcomes == {True, False}
+
+
 def test_a_highland_charge_spreads_in_the_firing_phase() -> None:
     """Battles of the '45: "any unshaken Highland unit within 12" of other Highlanders already
     in a Highland charge also test": in E such a unit of the moving side is offered the test

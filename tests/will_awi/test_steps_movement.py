@@ -7,8 +7,10 @@ import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError
+from smoothbore.views import action_words
 from smoothbore.will_awi.actions import (
     ChangeFormation,
+    Deploy,
     EndPhase,
     Entering,
     HighlandChargeMove,
@@ -98,6 +100,38 @@ def test_limber_and_deploy_take_a_whole_move() -> None:
         TURN.step(after, Move("r1", MovePlan(legs=(Leg(1),))))
     with pytest.raises(IllegalActionError):
         TURN.step(s, Limber("r2"))  # dragoons have no gun to limber
+
+
+def test_a_limbered_gun_deploys_and_the_action_says_so() -> None:
+    """Rules - Movement note (c): a deployed gun is offered ``Limber``, a limbered one
+    ``Deploy``; each is refused for a gun already in that state, and the action and its
+    event say the same thing."""
+    gun = Unit("r1", "Guns", "red", TroopType.LIGHT_GUN, limbered=True)
+    s = to_phase(battle(r1=gun), "C")
+    legal = TURN.legal_actions(s)
+    assert Deploy("r1") in legal and Limber("r1") not in legal
+    with pytest.raises(IllegalActionError, match="already limbered"):
+        TURN.step(s, Limber("r1"))
+    after, events = TURN.step(s, Deploy("r1"))
+    assert not after.unit("r1").limbered and events[0].text == "Guns deploys"
+    assert action_words(Deploy("r1"), s) == "Guns: deploy"
+    deployed = to_phase(battle(r1=attrs.evolve(gun, limbered=False)), "C")
+    with pytest.raises(IllegalActionError, match="already deployed"):
+        TURN.step(deployed, Deploy("r1"))
+    assert action_words(Limber("r1"), deployed) == "Guns: limber"
+
+
+def test_a_retiring_move_says_it_retires_and_how_far() -> None:
+    """Rules - Movement note (d): retiring keeping its facing deducts 3" foot, 6" mounted; the
+    event says the unit retires, how far it went and what of its allowance it used: the
+    foot 3" back (6" of its 6"), the dragoons 9" back (15" of their 15")."""
+    s = to_phase(battle(), "C")
+    _, events = TURN.step(s, Move("r1", MovePlan(legs=(Leg(3),), retiring=True)))
+    assert events[0].text == ('Foot retires 3", keeping its facing (using 6" of its 6", '
+                              '3" of it for retiring)')
+    _, events = TURN.step(s, Move("r2", MovePlan(legs=(Leg(9),), retiring=True)))
+    assert events[0].text == ('Dragoons retires 9", keeping its facing (using 15" of its '
+                              '15", 6" of it for retiring)')
 
 
 def test_generals_move_and_join_units() -> None:

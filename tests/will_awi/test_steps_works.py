@@ -23,7 +23,7 @@ from smoothbore.will_awi.morale import morale_total
 from smoothbore.will_awi.state import State, with_extra
 from smoothbore.will_awi.steps_works import bombard_range
 from smoothbore.will_awi.turn import TURN
-from smoothbore.will_awi.units import Status
+from smoothbore.will_awi.units import Status, TroopType, Unit
 
 from .turn_helpers import next_own_move, to_phase, works_battle
 
@@ -68,7 +68,8 @@ def test_demolition_over_moves() -> None:
     """Demolition: lay a charge in each movement phase (one per phase, a wagon's 6 at most),
     move away in a later one, and the charges go off in that move's firing phase with 2d6
     plus 1d6 for each charge after the first."""
-    s = to_phase(works_battle(3), "C")
+    grenadiers = Unit("r3", "Grenadiers", "red", TroopType.GRENADIERS)
+    s = to_phase(works_battle(3, r3=grenadiers), "C")
     assert LayCharge("r1", "fw") in TURN.legal_actions(s)
     s, events = TURN.step(s, LayCharge("r1", "fw"))
     assert events[0].text == "Foot lays a demolition charge at the timber fieldwork (per 100mm)"
@@ -80,7 +81,7 @@ def test_demolition_over_moves() -> None:
     with pytest.raises(IllegalActionError, match="elsewhere"):
         TURN.step(s, LayCharge("r1", "rd"))
     with pytest.raises(IllegalActionError, match="under way"):
-        TURN.step(s, LayCharge("r2", "fw"))
+        TURN.step(s, LayCharge("r3", "fw"))
     s, events = TURN.step(s, LayCharge("r1", "fw"))
     assert events[0].text == "Foot lays demolition charge 2 at the timber fieldwork (per 100mm)"
     with pytest.raises(IllegalActionError):
@@ -106,6 +107,49 @@ def test_a_wagon_holds_six_charges() -> None:
     with pytest.raises(IllegalActionError, match="holds 6 charges"):
         TURN.step(s, LayCharge("r1", "fw"))
     assert MoveAway("r1") in TURN.legal_actions(s)
+
+
+def test_engineering_and_demolition_need_a_wagon() -> None:
+    """Field Engineering: "1 wagon can hold enough tools for 1 close order infantry unit";
+    Demolition: "1 wagon can hold 6 charges" (W35, W36): with no wagon of its side the foot
+    neither works nor mines (not offered, refused naming the rule); with one, it may."""
+    s = to_phase(works_battle(wagon=False), "C")
+    legal = TURN.legal_actions(s)
+    assert not any(isinstance(a, (Engineer, LayCharge)) for a in legal)
+    for action, rule in ((Engineer("r1", "fw"), rules.FIELD_ENGINEERING),
+                         (LayCharge("r1", "fw"), rules.DEMOLITION)):
+        with pytest.raises(IllegalActionError, match="no wagon of its side") as refused:
+            TURN.step(s, action)
+        assert refused.value.rule == rule
+    with_wagon = to_phase(works_battle(), "C")
+    assert {Engineer("r1", "fw"), LayCharge("r1", "fw")} <= set(TURN.legal_actions(with_wagon))
+
+
+def test_only_close_order_infantry_lay_a_wagons_charges() -> None:
+    """Demolition (W36): the wagon's charges are laid by close order infantry, as its tools
+    are used: the dragoons and a gun crew are refused, and not offered."""
+    gunners = Unit("r5", "Royal Artillery", "red", TroopType.LIGHT_GUN)
+    s = to_phase(works_battle(r5=gunners), "C")
+    legal = TURN.legal_actions(s)
+    for unit in ("r2", "r5"):
+        assert LayCharge(unit, "fw") not in legal
+        with pytest.raises(IllegalActionError, match="only close order infantry"):
+            TURN.step(s, LayCharge(unit, "fw"))
+
+
+def test_one_wagon_serves_one_unit_a_move() -> None:
+    """Field Engineering: a wagon's tools are for 1 unit: once the foot has drawn on red's
+    only wagon this move, the grenadiers have none; a second wagon serves them."""
+    grenadiers = Unit("r3", "Grenadiers", "red", TroopType.GRENADIERS)
+    s = to_phase(works_battle(r3=grenadiers), "C")
+    s, _ = TURN.step(s, Engineer("r1", "fw"))
+    assert Engineer("r3", "rd") not in TURN.legal_actions(s)
+    with pytest.raises(IllegalActionError, match="no wagon"):
+        TURN.step(s, Engineer("r3", "rd"))
+    second = Unit("r8", "Second wagon", "red", TroopType.WAGON)
+    s = to_phase(works_battle(r3=grenadiers, r8=second), "C")
+    s, _ = TURN.step(s, Engineer("r1", "fw"))
+    TURN.step(s, Engineer("r3", "rd"))
 
 
 def ready(seed: int) -> State:

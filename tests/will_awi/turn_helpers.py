@@ -51,9 +51,13 @@ def charge_state(seed: int) -> State:
     return s
 
 
-def works_battle(seed: int = 1) -> State:
-    """The battle with a timber fieldwork and a redoubt."""
-    s = battle(seed)
+WAGON = Unit("r9", "Wagon", "red", TroopType.WAGON, Nationality.BRITISH)
+"""Red's wagon of tools and charges (Field Engineering, Demolition)."""
+
+
+def works_battle(seed: int = 1, wagon: bool = True, **changes: Unit) -> State:
+    """The battle with a timber fieldwork and a redoubt, and a wagon of red's (or none)."""
+    s = battle(seed, r9=WAGON, **changes) if wagon else battle(seed, **changes)
     return with_extra(
         s, works=(Defence.new(Work.TIMBER_FIELDWORK, "fw"), Defence.new(Work.REDOUBT, "rd"))
     )

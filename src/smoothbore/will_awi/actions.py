@@ -151,7 +151,14 @@ class ChangeFormation:
 
 @attrs.frozen
 class Limber:
-    """C: limber or deploy a gun (a whole move stationary)."""
+    """C: limber a deployed gun (a whole move stationary)."""
+
+    unit: str = attrs.field(validator=_ID)
+
+
+@attrs.frozen
+class Deploy:
+    """C: deploy a limbered gun (a whole move stationary)."""
 
     unit: str = attrs.field(validator=_ID)
 
@@ -362,6 +369,7 @@ Action: TypeAlias = (
     | Move
     | ChangeFormation
     | Limber
+    | Deploy
     | Order
     | IndependentTest
     | HighlandChargeMove

@@ -96,7 +96,7 @@ def synced(table: Table, units: tuple[Unit, ...]) -> Table:
         if not unit.on_table:
             gone.append(unit.id)
         elif not _matches(unit, found):
-            changed.append(_kept_on(table, footprint(unit, found.x, found.y, found.facing)))
+            changed.append(relaid(table, unit))
     if not gone and not changed:
         return table
     if changed:
@@ -104,6 +104,13 @@ def synced(table: Table, units: tuple[Unit, ...]) -> Table:
     if gone:
         table = table.removed(*gone)
     return table
+
+
+def relaid(table: Table, unit: Unit) -> Footprint:
+    """The footprint of ``unit`` (in its new formation, limbered or deployed) laid out about
+    the centre and facing of its footprint on ``table``, kept wholly on the table."""
+    found = table.footprint(unit.id)
+    return _kept_on(table, footprint(unit, found.x, found.y, found.facing))
 
 
 def _kept_on(table: Table, found: Footprint) -> Footprint:

@@ -4,14 +4,14 @@ demolitions, the '45 and Ireland 1798 variants, second cavalry charges and evasi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from smoothbore.core import Scenario
 from smoothbore.table import CommanderMark, Edge, Feature, Table
 
 from .fortifications import Defence, Demolition, Work
 from .options import FORTY_FIVE, IRELAND_1798, Options
-from .positions import Place, deploy
+from .positions import BASE, Place, deploy
 from .state import State, new_battle
 from .units import Commander, Nationality, Rank, TroopType, Unit
 
@@ -59,8 +59,16 @@ def _marks(generals: tuple[Commander, ...], near: str) -> tuple[CommanderMark, .
 
 
 def _table(units: tuple[Unit, ...], generals: tuple[Commander, ...], near: str, far: str,
-           features: tuple[Feature, ...]) -> Table:
-    return deploy(units, _lines(units, near), width=WIDTH, depth=DEPTH, features=features,
+           features: tuple[Feature, ...], behind: Mapping[str, str] | None = None) -> Table:
+    """The battle's table: the units in their lines, and each unit of ``behind`` (a wagon,
+    by id) close behind the unit it follows (its value: 0.5" between them)."""
+    behind = behind or {}
+    places = _lines(tuple(u for u in units if u.id not in behind), near)
+    for follower, leader in behind.items():
+        x, y, facing = places[leader]
+        back = BASE / 2 + 0.5 + BASE  # the leader's half depth, the gap, a wagon's half
+        places[follower] = (x, y - back if facing == 0.0 else y + back, facing)
+    return deploy(units, places, width=WIDTH, depth=DEPTH, features=features,
                   home_edges={near: Edge.NEAR, far: Edge.FAR}).with_commanders(
                       *_marks(generals, near))
 
@@ -148,9 +156,11 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Germantown in miniature: around the Chew House (a large stone building) and a timber
     fieldwork, the 40th Foot, light infantry and guns face Sullivan's brigade, which carries
     tools and has already laid a demolition charge against the fieldwork; six turns. (Who is
-    in a building is a fact each action states, W46: the battle does not place units.)"""
+    in a building is a fact each action states, W46: the battle does not place units.) The
+    brigade's tools and charges are in its wagon, close behind the Delaware Regiment (W35)."""
     units = (
         Unit("b1", "Delaware Regiment", "American", TroopType.LINE, commander="bw"),
+        Unit("b5", "Sullivan's tool wagon", "American", TroopType.WAGON, commander="bw"),
         Unit("b2", "3rd Virginia", "American", TroopType.LINE, commander="bw"),
         Unit("b3", "Knox's Artillery", "American", TroopType.MEDIUM_GUN, commander="bw"),
         Unit("b4", "Pennsylvania Militia", "American", TroopType.MILITIA, commander="bw"),
@@ -180,7 +190,8 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("American", "British"), units, generals, seed=seed, works=works,
         demolitions=(Demolition("fieldwork", "b1", 1),),
         scenario=Scenario("Germantown: the Chew House", turn_limit=6),
-        table=_table(units, generals, "American", "British", ground()) if on_table else None,
+        table=_table(units, generals, "American", "British", ground(), {"b5": "b1"})
+        if on_table else None,
     )
 
 

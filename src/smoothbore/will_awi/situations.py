@@ -61,9 +61,11 @@ from .movement import (
     Terrain,
     mover_of,
     retire_deduction,
+    terrain_speed,
 )
+from .narration import inches
 from .options import Options
-from .positions import Place
+from .positions import Place, relaid
 from .state import State, illegal
 from .units import Rank, Unit, Weapon
 
@@ -341,10 +343,48 @@ def boxes_apart(state: State, a: str, b: str, gap: float) -> bool:
 
 
 def in_charge_reach(state: State, charger: Unit, target: str) -> bool:
-    """The target is directly ahead within the charger's reach, nothing in the way."""
+    """The target is directly ahead within the charger's reach, nothing in the way, over
+    ground the charge may cross (``charge_ground``)."""
     found = reaches_of(table_of(state), charger.id).get((charger.id, target))
-    return (found is not None and found.ahead is not None and not found.blocked_by
-            and found.ahead <= charge_reach(charger) + 1e-9)
+    if (found is None or found.ahead is None or found.blocked_by
+            or found.ahead > charge_reach(charger) + 1e-9):
+        return False
+    try:
+        charge_ground(state, charger, target, found.ahead)
+    except IllegalActionError:
+        return False
+    return True
+
+
+_SHORT = 0.01
+"""How far short of contact the charge's route is priced (the table counts a route that
+ends touching an enemy as passing through it)."""
+
+
+def charge_ground(state: State, charger: Unit, target: str, ahead: float,
+                  action: object = None) -> None:
+    """The ground of a charge straight ahead ``ahead`` inches to contact, priced as a move's
+    route is (``plan_of``: the legs over the ground, W49): ground or a line the charger
+    cannot cross (a river but at a ford or bridge, Movement note (a)) refuses it
+    (ImpassableError naming the feature), and the ground slows it as it slows a move: the
+    legs' inches over their terrain's rate must fit the charge reach. Fences, walls and
+    streams crossed cost none of the reach: the text prices them in the melee ("charging
+    over an obstacle"), W49."""
+    if ahead <= 1e-9:
+        return
+    table = table_of(state)
+    here = table.footprint(charger.id)
+    (dx, dy), _ = bearing_vectors(here.facing)
+    short = max(0.0, ahead - _SHORT)  # touching the target is not passing through it
+    to = (here.x + dx * short, here.y + dy * short, here.facing)
+    plan = plan_of(state, charger, to, action)
+    cost = sum((Fraction(leg.inches).limit_denominator(1000)
+                / terrain_speed(charger, leg.terrain, state.options, action)
+                for leg in plan.legs), Fraction(0))
+    reach = charge_reach(charger)
+    if cost > reach + Fraction(1, 10**6):
+        raise illegal(action, f"the ground slows the charge: it needs {inches(cost)} of its "
+                      f"{inches(reach)} reach", rules.CHARGING)
 
 
 # --- moving ----------------------------------------------------------------------------------
@@ -1176,6 +1216,45 @@ def retirement(state: State, unit: Unit, distance: float, about_face: bool) -> R
     return Retirement(end, gone, stopped)
 
 
+def onto(state: State, unit: Unit, point: Point) -> Retirement:
+    """A charger taking its target's original position (Rules - Charging; Move Sequence I):
+    straight ahead keeping its facing until its centre is level with ``point`` (the target's
+    centre when charged), over open ground as its charge move went, stopped short by the
+    table edge or another unit (``Retirement``'s fields: where it ends, how far it went, what
+    stopped it)."""
+    table = table_of(state)
+    here = table.footprint(unit.id)
+    (dx, dy), _ = bearing_vectors(here.facing)
+    ahead = (point[0] - here.x) * dx + (point[1] - here.y) * dy
+    if ahead <= 1e-9:
+        return Retirement(here, 0.0, "")
+    where = furthest(table, unit.id, 0.0, ahead, RateTable())
+    gone = min(float(where.distance), ahead)
+    stopped = "" if where.stopped_by == "allowance" or gone >= ahead - 1e-9 else (
+        where.stopped_by)
+    return Retirement(here.moved_to(*where.point), gone, stopped)
+
+
+def relaid_clash(state: State, after: Unit) -> str:
+    """What a formation change or limbering would strike on a table (Move Sequence C: moves
+    end "not within 1" of any enemy unit"; W49): the new footprint laid out about the same
+    centre (``positions.relaid``) overlapping another unit, friend or foe, or ending within
+    1" of an enemy (nearest points); "" when clear."""
+    table = table_of(state)
+    new = relaid(table, after)
+    enemies = set(table.enemies_of(after.id))
+    layout = table.layout
+    for i in sorted(layout.tree.query(new.shape, predicate="dwithin", distance=1.0).tolist()):
+        other = layout.footprints[i]
+        if other.unit_id == after.id:
+            continue
+        if shapely.relate_pattern(new.shape, other.shape, "T********"):
+            return f"its new footprint would overlap {other.label or other.unit_id}"
+        if other.unit_id in enemies and float(shapely.distance(new.shape, other.shape)) < 1 - 1e-9:
+            return f'its new footprint would end within 1" of {other.label or other.unit_id}'
+    return ""
+
+
 # --- facing changes --------------------------------------------------------------------------
 def facing_facts(state: State, unit_id: str,
                  degrees: float) -> tuple[tuple[tuple[str, float], ...], bool]:
@@ -1298,6 +1377,24 @@ def chain_within(state: State, unit_id: str) -> frozenset[str]:
 AT_WORK = 1.0
 """How near a work a unit must stand to build, dismantle or mine it on a table: the text is
 silent; within 1" of its ground (nearest points), as near as moves may end to an enemy."""
+
+
+WITH_WAGON = 1.0
+"""How near its wagon a unit must stand to use its tools or charges on a table: the text
+("1 wagon can hold enough tools for 1 close order infantry unit", "1 wagon can hold 6
+charges") is silent; within 1" (nearest points), as near as it stands to the work."""
+
+
+def units_within(state: State, unit_id: str, others: tuple[str, ...],
+                 reach: float) -> tuple[str, ...]:
+    """Those of ``others`` whose bases come within ``reach`` of the unit's (nearest points),
+    on the table."""
+    table = table_of(state)
+    here = table.units.get(unit_id)
+    if here is None:
+        return ()
+    return tuple(o for o in others if o in table.units
+                 and float(shapely.distance(here.shape, table.units[o].shape)) <= reach + 1e-9)
 
 
 def work_gap(state: State, unit_id: str, work_id: str) -> float | None:

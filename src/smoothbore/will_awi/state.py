@@ -62,6 +62,9 @@ class TestedCharge:
     decided: bool = False
     evaded: bool = False
     surrender_tested: bool = False
+    origin: tuple[float, float] | None = None
+    """On a table, the centre the target stood on when charged (its "original position",
+    Rules - Charging), kept when it routs or evades away from it."""
 
 
 @attrs.frozen
@@ -72,7 +75,8 @@ class Extra:
     measure, and the actions carry what they measured).
 
     Per phase: ``done`` (units, or ``general:<id>``, that have acted), ``failed`` and
-    ``independents`` (command and control in C). Per move: ``ordered`` (units with an order
+    ``independents`` (command and control in C), the wagons that have ``supplied`` a unit's
+    tools or charges (one unit each). Per move: ``ordered`` (units with an order
     or a passed independent test: they may move in C and charge in F), ``rallied``
     (halted shaken in A), ``compelled`` (routed or retired in B), ``fired`` and
     ``half_fired`` (a unit in a building whose first base has fired alone), the ``charges``
@@ -87,6 +91,7 @@ class Extra:
     table: Table | None = None
     done: frozenset[str] = phase_scoped(frozenset())
     failed: frozenset[str] = phase_scoped(frozenset())
+    supplied: frozenset[str] = phase_scoped(frozenset())
     independents: bool = phase_scoped(False)
     ordered: frozenset[str] = turn_scoped(frozenset())
     rallied: frozenset[str] = turn_scoped(frozenset())

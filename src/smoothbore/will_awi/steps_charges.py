@@ -31,11 +31,10 @@ from .charges import (
     charge_reach,
     check_charge,
     test_charged,
-    test_surrender,
 )
 from .effects import lose
 from .movement import move_distance
-from .narration import inches
+from .narration import inches, stopper
 from .phases import A, F, G, H, I, J
 from .positions import kept_traces
 from .situations import (
@@ -45,7 +44,9 @@ from .situations import (
     boxes_apart,
     charge_ahead,
     charge_facts,
+    charge_ground,
     in_charge_reach,
+    onto,
     rout_facts,
 )
 from .state import (
@@ -64,6 +65,7 @@ from .state import (
     tested_charge,
     with_extra,
 )
+from .steps_morale import rout_at_once
 from .units import Arm, Status, TroopType, Unit
 
 CHARGED_TEXT: Mapping[ChargedResult, str] = MappingProxyType({
@@ -164,7 +166,11 @@ def declared_distance(state: State, action: DeclareCharge) -> float | None:
     target = find_unit(state, action.target)
     if not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
-    return charge_ahead(state, action.charger, action.target, action)[1]
+    ahead = charge_ahead(state, action.charger, action.target, action)[1]
+    charger = find_unit(state, action.charger)
+    if ahead is not None and ahead <= charge_reach(charger) + 1e-9:
+        charge_ground(state, charger, action.target, ahead, action)
+    return ahead
 
 
 def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
@@ -262,12 +268,17 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
     surrender_tested = target.routing or (
         facts.face is Face.REAR and result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS)
     )
+    table = state.extra.table
     tested = TestedCharge(
         action.target,
         result,
         decided=result is not ChargedResult.COUNTER_CHARGE,
         surrender_tested=surrender_tested,
+        origin=(table.footprint(target.id).centre
+                if table is not None and target.id in table.unit_ids else None),
     )
+    if result is ChargedResult.ROUTS:
+        state = rout_at_once(state, target.id, log)
     if result in (ChargedResult.ROUTS, ChargedResult.ROUTS_SURRENDERS, ChargedResult.SURRENDERS):
         state = with_extra(
             state, winners=state.extra.winners | {c.id for c in chargers if c.troop.is_cavalry}
@@ -425,8 +436,9 @@ def check_contact(state: State, action: Contact) -> None:
 
 
 def apply_contact(state: State, action: Contact, log: Log) -> State:
-    """A routed target caught within reach has been successfully charged: it may surrender;
-    otherwise the charger takes the target's original position."""
+    """A routed target still within reach: the charger moves into contact with it (it does
+    not fight; Surrender (b) was its test's, W24); otherwise the charger takes the target's
+    original position (on a table, straight ahead onto the ground it stood on)."""
     charge = next(c for c in contacts_needed(state) if c.charger == action.charger)
     building = building_entered(state, find_unit(state, charge.charger), action.enters, action)
     charges = tuple(
@@ -436,22 +448,34 @@ def apply_contact(state: State, action: Contact, log: Log) -> State:
     state = with_extra(state, charges=charges)
     target = find_unit(state, charge.target)
     tested = tested_charge(state, charge.target)
-    already = tested is not None and tested.surrender_tested
-    charger = find_unit(state, charge.charger).name
+    charger = find_unit(state, charge.charger)
+    table = state.extra.table
     if action.in_reach:
-        if not already and test_surrender(target, dice=log.dice,
-                                           why="routing and successfully charged"):
-            state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
-            log.add("surrender", f"{target.name} surrenders to {charger}", rules.SURRENDER,
-                    target.id)
-        else:
-            log.add("contact", f"{charger} catches {target.name}, which runs on",
-                    rules.CHARGING, target.id)
+        if table is not None:
+            state = moved_into_contact(state, charger.id, target.id)
+        log.add("contact", f"{charger.name} is in contact with {target.name}, which is "
+                "routing and does not fight", rules.CHARGING, target.id)
         return state
+    short = ""
+    if table is not None and tested is not None and tested.origin is not None:
+        went = onto(state, charger, tested.origin)
+        by = stopper(went.stopped_by, {u.id: u.name for u in state.units})
+        if went.distance < 0.05 and went.stopped_by:
+            log.add("contact", f"{charger.name} cannot move onto the ground its target left: "
+                    f"{by} is in the way", rules.CHARGING, charge.charger)
+            return state
+        if went.distance > 0:
+            trace = MoveTrace(charger.id, (table.footprint(charger.id).centre, went.end.centre))
+            state = with_extra(state, table=table.placed(went.end).with_traces(
+                *kept_traces(table), trace))
+        if went.distance >= 0.05:
+            short = f" ({inches(went.distance)})"
+        if went.stopped_by:
+            short += f": {by} stops it short"
     if building is not None:
-        text = f"{charger} occupies the {building.work.value} its target left"
+        text = f"{charger.name} occupies the {building.work.value} its target left"
     else:
-        text = f"{charger} moves onto the ground its target left"
+        text = f"{charger.name} moves onto the ground its target left{short}"
     log.add("contact", text, rules.CHARGING, charge.charger)
     return state
 

@@ -299,6 +299,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         and after.troop is TroopType.HIGHLANDERS
         and after.status is Status.STEADY
         and not after.highland_charge
+        and after.on_table
     ):
         in_range = facts.range_inches <= 6
         if test_highland_charge(after, in_range, dice=log.dice):
@@ -306,6 +307,9 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
             log.add(
                 "highland", f"{after.name} launches a Highland charge", rules.FORTY_FIVE, after.id
             )
+        else:
+            log.add("highland", f"{after.name} holds its ground: no Highland charge",
+                    rules.FORTY_FIVE, after.id)
     return state
 
 

@@ -32,6 +32,7 @@ from .state import (
     tested_charge,
     with_extra,
 )
+from .steps_morale import rout_at_once
 from .units import Status, TroopType, Unit
 from .variants import end_highland_charge
 
@@ -148,6 +149,7 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
             gone = attrs.evolve(find_unit(state, hit.id), status=Status.SURRENDERED)
             state = state.with_units(gone)
             log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id)
+        state = rout_at_once(state, hit.id, log)
     else:
         status = Status.ROUTING if hit.routing else Status.SHAKEN
         state = state.with_units(end_highland_charge(attrs.evolve(hit, status=status), True, True))

@@ -9,7 +9,7 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import Log, enter_phase
-from smoothbore.table import MoveTrace
+from smoothbore.table import Footprint, MoveTrace
 
 from . import rules
 from .actions import CompulsoryMove, EndPhase, TestMorale
@@ -26,7 +26,7 @@ from .movement import retire_distance, rout_distance
 from .narration import inches, short_of
 from .phases import B, C
 from .positions import kept_traces
-from .situations import MEASURED, Retirement, retirement, rout_facts
+from .situations import MEASURED, Retirement, RoutSituation, retirement, rout_facts
 from .state import (
     State,
     building_entered,
@@ -241,21 +241,51 @@ def _moved_on_table(state: State, unit: Unit,
     table = state.extra.table
     if table is None or (unit.troop is TroopType.WAGON and unit.routing):
         return state, None
-    went = None
     if unit.routing:
         if action.blocked or action.leaves_table:
             return state, None
-        distance = float(rout_distance(unit, options=state.options))
-        end = rout_facts(state, unit, distance).end
+        return _ran(state, unit.id, _rout_on_table(state, unit).end), None
+    distance = float(retire_distance(unit, action.about_face, options=state.options))
+    went = retirement(state, unit, distance, action.about_face)
+    return _ran(state, unit.id, went.end), went
+
+
+def _rout_on_table(state: State, unit: Unit) -> RoutSituation:
+    """The rout of ``unit`` at rout speed as the table finds it (Rules - Charging: Rout)."""
+    return rout_facts(state, unit, float(rout_distance(unit, options=state.options)))
+
+
+def _ran(state: State, unit_id: str, end: Footprint | None) -> State:
+    """The unit's footprint placed where its move ends, with a trace (None: it stays)."""
+    table = state.extra.table
+    if table is None or end is None:
+        return state
+    trace = MoveTrace(unit_id, (table.footprint(unit_id).centre, end.centre))
+    return with_extra(state, table=table.placed(end).with_traces(*kept_traces(table), trace))
+
+
+def rout_at_once(state: State, unit_id: str, log: Log) -> State:
+    """A unit that routs at its charged test (G) or in a melee (J) routs then (Move Sequence
+    H, J: "immediately rout"): on a table it makes the rout move of phase B at once, at rout
+    speed away from every enemy it sees, or off its side's edge (then out of the battle);
+    when no way leaves it further from every visible enemy it cannot move and stays where
+    it is. Routed wagons are immobilised (note (h)); without a table the players move it."""
+    unit = find_unit(state, unit_id)
+    if (state.extra.table is None or not unit.on_table or not unit.routing
+            or unit.troop is TroopType.WAGON):
+        return state
+    found = _rout_on_table(state, unit)
+    if found.leaves_table:
+        state = state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
+        text = f"{unit.name} routs off the table"
+    elif found.end is None:
+        text = (f"{unit.name} cannot rout: no way takes it further from every enemy it sees, "
+                "so it stays where it is")
     else:
-        distance = float(retire_distance(unit, action.about_face, options=state.options))
-        went = retirement(state, unit, distance, action.about_face)
-        end = went.end
-    if end is None:
-        return state, went
-    start = table.footprint(unit.id)
-    trace = MoveTrace(unit.id, (start.centre, end.centre))
-    return with_extra(state, table=table.placed(end).with_traces(*kept_traces(table), trace)), went
+        state = _ran(state, unit.id, found.end)
+        text = f"{unit.name} routs {inches(rout_distance(unit, options=state.options))}"
+    log.add("rout", text, rules.ROUT, unit.id)
+    return state
 
 
 def check_end_b(state: State, action: EndPhase) -> None:

@@ -17,6 +17,7 @@ from smoothbore.table import MoveTrace
 from . import rules
 from .actions import (
     ChangeFormation,
+    Deploy,
     EndPhase,
     HighlandChargeMove,
     Limber,
@@ -38,6 +39,7 @@ from .movement import (
     check_limber,
     check_move,
     move_distance,
+    retire_deduction,
 )
 from .narration import degrees, inches, listed, place
 from .options import Options
@@ -49,6 +51,7 @@ from .situations import (
     destinations_toward,
     measures_ride,
     plan_of,
+    relaid_clash,
     ride,
     rush_end,
 )
@@ -156,7 +159,7 @@ def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
     table = state.extra.table
     for unit in movers(state):
         yield _stand(unit.id)
-        if unit.busy_moves:
+        if unit.busy_moves or unit.immobilised:
             continue
         allowance = _allowance(unit, state.options)
         if table is not None:
@@ -281,7 +284,13 @@ def move_text(
             return f"{name} turns {degrees(abs(plan.facing_change))}, taking the whole move"
         if not plan.crossings:
             return f"{name} spends its move without advancing"
-    text = f"{name} moves {inches(checked.used)} of its {inches(checked.allowance)}"
+    if plan.retiring:
+        gone = sum(leg.inches for leg in plan.legs)
+        text = (f"{name} retires {inches(gone)}, keeping its facing (using "
+                f"{inches(checked.used)} of its {inches(checked.allowance)}, "
+                f"{inches(retire_deduction(unit))} of it for retiring)")
+    else:
+        text = f"{name} moves {inches(checked.used)} of its {inches(checked.allowance)}"
     crossings = [
         c.value for c in plan.crossings if building is None or c is not Crossing.ENTER_BUILDING
     ]
@@ -314,7 +323,19 @@ def check_change_formation(state: State, action: ChangeFormation) -> None:
     """C, note (b): an idle mover of foot or cavalry, no base moving further than a line
     move."""
     unit = check_idle_mover(state, action.unit, action)
-    check_formation_change(unit, action.base_distance, action)
+    formation = check_formation_change(unit, action.base_distance, action)
+    _check_relaid(state, attrs.evolve(unit, formation=formation), action)
+
+
+def _check_relaid(state: State, after: Unit, action: object) -> None:
+    """On a table, a formation change or limbering may not leave the unit's new footprint on
+    another unit or within 1" of an enemy (Move Sequence C; W49)."""
+    if state.extra.table is None:
+        return
+    clash = relaid_clash(state, after)
+    if clash:
+        raise illegal(action, f"{after.name} cannot change formation here: {clash}",
+                      rules.SEQUENCE)
 
 
 def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
@@ -326,22 +347,34 @@ def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> S
 
 
 def candidates_limber(state: State) -> Iterator[Limber]:
-    """Each gun that may move: limber or deploy."""
+    """Each deployed gun that may move: limber it."""
     for unit in movers(state):
-        if unit.troop.is_gun:
+        if unit.troop.is_gun and not unit.limbered:
             yield Limber(unit.id)
 
 
-def check_limber_action(state: State, action: Limber) -> None:
-    """C, note (c): an idle gun."""
+def candidates_deploy(state: State) -> Iterator[Deploy]:
+    """Each limbered gun that may move: deploy it."""
+    for unit in movers(state):
+        if unit.troop.is_gun and unit.limbered:
+            yield Deploy(unit.id)
+
+
+def check_limber_action(state: State, action: Limber | Deploy) -> None:
+    """C, note (c): an idle gun, deployed to limber or limbered to deploy, whose new
+    footprint is clear on a table."""
     unit = check_idle_mover(state, action.unit, action)
     check_limber(unit, action)
+    if unit.limbered is isinstance(action, Limber):
+        have = "limbered" if unit.limbered else "deployed"
+        raise illegal(action, f"{unit.name} is already {have}", rules.MOVEMENT_WHEELED)
+    _check_relaid(state, attrs.evolve(unit, limbered=not unit.limbered), action)
 
 
-def apply_limber(state: State, action: Limber, log: Log) -> State:
+def apply_limber(state: State, action: Limber | Deploy, log: Log) -> State:
     """Limber or deploy the gun: a whole move stationary."""
     unit = find_unit(state, action.unit)
-    limbered = not unit.limbered
+    limbered = isinstance(action, Limber)
     verb = "limbers" if limbered else "deploys"
     log.add("limber", f"{unit.name} {verb}", rules.MOVEMENT_WHEELED, unit.id)
     return mark_done(state.with_units(attrs.evolve(unit, limbered=limbered)), unit.id)

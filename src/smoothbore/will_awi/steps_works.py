@@ -31,9 +31,11 @@ from .situations import (
     AT_WORK,
     MEASURED,
     WAYS,
+    WITH_WAGON,
     blast_within,
     bombard_facts,
     destinations_toward,
+    units_within,
     work_gap,
 )
 from .state import (
@@ -48,7 +50,7 @@ from .state import (
     work_named,
 )
 from .steps_movement import check_mover, movers, placed_at, plan_for
-from .units import Arm, Unit
+from .units import Arm, TroopType, Unit
 
 
 def check_at_work(state: State, unit: Unit, work_id: str, action: object, rule: str) -> None:
@@ -63,12 +65,39 @@ def check_at_work(state: State, unit: Unit, work_id: str, action: object, rule: 
                       f'within {inches(AT_WORK)}', rule)
 
 
+def wagon_at_hand(state: State, unit: Unit) -> str | None:
+    """The wagon whose tools or charges the unit may use this phase (Field Engineering,
+    Demolition: "1 wagon can hold enough tools for 1 close order infantry unit", "1 wagon can
+    hold 6 charges"): a wagon of its side on the table that has not supplied another unit
+    this phase, on a table within ``WITH_WAGON`` of it (W35); None when there is none."""
+    free = tuple(sorted(
+        u.id for u in state.units_of(unit.side)
+        if u.troop is TroopType.WAGON and u.on_table and u.id not in state.extra.supplied
+    ))
+    if free and state.extra.table is not None:
+        free = units_within(state, unit.id, free, WITH_WAGON)
+    return free[0] if free else None
+
+
+def check_wagon(state: State, unit: Unit, action: object, rule: str) -> str:
+    """The wagon the unit draws on, refused when none is at hand."""
+    wagon = wagon_at_hand(state, unit)
+    if wagon is None:
+        where = (f' within {inches(WITH_WAGON)}' if state.extra.table is not None else "")
+        raise illegal(action, f"{unit.name} has no wagon of its side{where} to draw on", rule)
+    return wagon
+
+
+def _supplied(state: State, wagon: str) -> State:
+    return with_extra(state, supplied=state.extra.supplied | {wagon})
+
+
 # --- Engineer ------------------------------------------------------------------------------
 def candidates_engineer(state: State) -> Iterator[Engineer]:
     """Each close order foot unit that may move, at each work: dismantling, or building a
     fieldwork."""
     for unit in movers(state):
-        if unit.arm is Arm.CLOSE_ORDER_FOOT:
+        if unit.arm is Arm.CLOSE_ORDER_FOOT and wagon_at_hand(state, unit) is not None:
             for work in state.extra.works:
                 yield _engineer(unit.id, work.id, False)
                 if work.work in FIELDWORKS:
@@ -84,10 +113,13 @@ def _engineer(unit_id: str, work_id: str, build: bool) -> Engineer:
 
 def check_engineer(state: State, action: Engineer) -> None:
     """C, Field Engineering: a close order foot mover with a wagon's tools dismantles a point
-    of a work that has one, or builds a fieldwork that is not complete."""
+    of a work that has one, or builds a fieldwork that is not complete. The tools are a wagon
+    of its side at hand (``wagon_at_hand``); ``has_tools`` False says the player has none."""
     unit = check_mover(state, action.unit, action)
     if unit.arm is not Arm.CLOSE_ORDER_FOOT:
         raise illegal(action, "only close order infantry work with tools", rules.FIELD_ENGINEERING)
+    if action.has_tools:
+        check_wagon(state, unit, action, rules.FIELD_ENGINEERING)
     work = work_named(state, action.work, action)
     check_at_work(state, unit, work.id, action, rules.FIELD_ENGINEERING)
     if action.build:
@@ -117,6 +149,7 @@ def apply_engineer(state: State, action: Engineer, log: Log) -> State:
         left = points(after.points)
         text = f"{unit.name} dismantles part of the {work.work.value}: {left} left"
     log.add("work", text, rules.FIELD_ENGINEERING, work.id)
+    state = _supplied(state, check_wagon(state, unit, action, rules.FIELD_ENGINEERING))
     return with_extra(with_work(state, after), done=state.extra.done | {unit.id})
 
 
@@ -130,6 +163,8 @@ def candidates_lay_charge(state: State) -> Iterator[LayCharge]:
     it has none, a first charge at each work still standing that no one else is mining."""
     mined = {d.work for d in state.extra.demolitions}
     for unit in movers(state):
+        if unit.arm is not Arm.CLOSE_ORDER_FOOT or wagon_at_hand(state, unit) is None:
+            continue
         laying = _laying(state, unit)
         if laying is not None:
             if not laying.away and laying.charges < CHARGES_PER_WAGON:
@@ -143,8 +178,13 @@ def candidates_lay_charge(state: State) -> Iterator[LayCharge]:
 def check_lay_charge(state: State, action: LayCharge) -> None:
     """C, Demolition: a mover lays one charge a movement phase at a work still standing: the
     first of a new demolition, or one more of its own demolition there (a wagon holds 6);
-    never once it has moved away, nor at a work another unit is mining."""
+    never once it has moved away, nor at a work another unit is mining. The charges come
+    from a wagon of its side at hand, and close order infantry lay them (W36)."""
     unit = check_mover(state, action.unit, action)
+    if unit.arm is not Arm.CLOSE_ORDER_FOOT:
+        raise illegal(action, "only close order infantry lay a wagon's charges",
+                      rules.DEMOLITION)
+    check_wagon(state, unit, action, rules.DEMOLITION)
     work = work_named(state, action.work, action)
     if work.destroyed:
         raise illegal(action, f"nothing is left of the {work.work.value}", rules.DEMOLITION)
@@ -176,6 +216,7 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
     laid = "a demolition charge" if new.charges == 1 else f"demolition charge {new.charges}"
     log.add("demolition", f"{unit.name} lays {laid} at the {work.work.value}",
             rules.DEMOLITION, work.id)
+    state = _supplied(state, check_wagon(state, unit, action, rules.DEMOLITION))
     return with_extra(state, demolitions=(*others, new), done=state.extra.done | {unit.id})
 
 
