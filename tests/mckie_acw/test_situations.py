@@ -36,7 +36,7 @@ from smoothbore.mckie_acw.state import State, new_battle
 from smoothbore.mckie_acw.steps_melee import into_contact
 from smoothbore.mckie_acw.steps_morale import routing_past
 from smoothbore.mckie_acw.table_moves import move_facts
-from smoothbore.mckie_acw.units import Formation, Ground, Status, Unit, changed
+from smoothbore.mckie_acw.units import Arm, Formation, Ground, Status, Unit, Weapon, changed
 from smoothbore.table import (
     CommanderMark,
     Edge,
@@ -328,7 +328,8 @@ def test_on_a_table_a_general_rides_to_units_within_600_mm_of_where_he_is() -> N
     assert "rides 533 mm to a3" in events[0].text
     table = after.extra.table
     assert table is not None and table.commander("a-div").attached_to == "a3"
-    alone, _ = TURN.step(state, MoveGeneral("a-div", ""))
+    alone, events = TURN.step(state, MoveGeneral("a-div", ""))
+    assert events[0].text == "Blue division leaves a1 and stays where he is"
     mark = alone.extra.table.commander("a-div")  # type: ignore[union-attr]
     assert (mark.attached_to, mark.x, mark.y) == (None, 100, 100)  # where he left a1
 
@@ -486,3 +487,58 @@ def test_a_destination_and_a_start_are_three_finite_numbers(where: object) -> No
         with pytest.raises(InvalidValueError, match=f"Move.{name}"):
             Move("a1", **{name: where})  # type: ignore[arg-type]
     assert Move("a1", to=(1.0, 2.5, 359.0), at=(1, 2, 0)).at == (1, 2, 0)
+
+
+# --- charges over the ground ------------------------------------------------------------------
+def charger_and(target_y: float, *features: Feature, charger: Unit = COLUMN) -> State:
+    """A charger at (300, 100) facing 0 and b1, a line facing it at (300, ``target_y``)."""
+    return at(battle({charger: (300, 100, 0), foot("b1", B): (300, target_y, 180),
+                      foot("b2", B): (540, 380, 180)}, *features), CHARGES)
+
+
+def test_a_charge_crosses_a_river_only_at_a_ford() -> None:
+    # the column's front edge y = 124, b1's front edge y = 188: 64 mm, across the creek
+    state = charger_and(200, RIVER)
+    assert charge_facts(state, "a1", "b1").distance == 64
+    assert DeclareCharge("a1", "b1") not in TURN.legal_actions(state)
+    with pytest.raises(ImpassableError, match="creek \\(river\\) is impassable"):
+        TURN.step(state, DeclareCharge("a1", "b1"))
+    # at the ford: 40 mm open, 36 mm of ford at half rate (72): 112 of the column's 200
+    forded = charger_and(200, RIVER, FORD)
+    assert DeclareCharge("a1", "b1") in TURN.legal_actions(forded)
+
+
+def test_a_charge_pays_rough_ground_and_cavalry_keep_out_of_dense_woods() -> None:
+    # a line (a move of 120 mm, front edge y = 112) charges b1 100 mm off (front edge 212):
+    # its centre goes 100 mm, all in rough ground at half rate: 200 > 120
+    rough = Feature.rectangle("scrub", "rough ground", 300, 200, 400, 200)
+    state = charger_and(224, rough, charger=FIRER)
+    assert charge_facts(state, "a1", "b1").distance == 100
+    with pytest.raises(IllegalActionError, match="the route costs 200 mm of a1's move"):
+        TURN.step(state, DeclareCharge("a1", "b1"))
+    assert DeclareCharge("a1", "b1") in TURN.legal_actions(charger_and(224, charger=FIRER))
+    woods = Feature.rectangle("copse", "dense woods", 300, 160, 400, 40)  # y 140 to 180
+    horse = foot("a1", arm=Arm.CAVALRY, weapon=Weapon.BREECH_LOADING_RIFLE,
+                 mounted=True)
+    with pytest.raises(ImpassableError, match="copse"):
+        TURN.step(charger_and(224, woods, charger=horse), DeclareCharge("a1", "b1"))
+    assert DeclareCharge("a1", "b1") in TURN.legal_actions(charger_and(224, charger=horse))
+
+
+def test_a_retreat_is_slowed_by_dense_woods_and_stopped_by_a_river() -> None:
+    # b1 retreats a full move (120 mm) straight away from a1, still facing it, from y = 200:
+    # 50 mm open to the woods' edge at y = 250, then 70 mm of move buys 35 mm at half rate
+    woods = Feature.rectangle("copse", "dense woods", 300, 300, 200, 100)  # y 250 to 350
+    state = battle({FIRER: (300, 100, 0), foot("b1", B, status=Status.RETREATING):
+                    (300, 200, 180), foot("b2", B): (520, 330, 180)}, woods)
+    after, events = TURN.step(at(state, COMPULSORY, B), CompulsoryMove("b1"))
+    fp = after.extra.table.footprint("b1")  # type: ignore[union-attr]
+    assert (fp.x, fp.y, fp.facing) == pytest.approx((300, 285, 180), abs=0.01)
+    assert "retreats 85 mm" in events[0].text and "slowed by the ground" in events[0].text
+    # a river at y 250 to 270 (no ford): the centre stops on its bank, 50 mm back
+    river = Feature("creek", "river", line=((0, 260), (600, 260)), width=20)
+    state = battle({FIRER: (300, 100, 0), foot("b1", B, status=Status.RETREATING):
+                    (300, 200, 180), foot("b2", B): (520, 330, 180)}, river)
+    after, _ = TURN.step(at(state, COMPULSORY, B), CompulsoryMove("b1"))
+    fp = after.extra.table.footprint("b1")  # type: ignore[union-attr]
+    assert fp.y == pytest.approx(250, abs=0.01)

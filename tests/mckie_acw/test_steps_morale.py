@@ -9,10 +9,11 @@ import pytest
 from smoothbore.core import IllegalActionError
 from smoothbore.mckie_acw import TURN
 from smoothbore.mckie_acw.actions import EndPhase, TestMorale
+from smoothbore.mckie_acw.melee import Attack
 from smoothbore.mckie_acw.morale import Circumstance
 from smoothbore.mckie_acw.options import Options, PlusOrMinus
 from smoothbore.mckie_acw.phases import CHARGER_TESTS, MORALE, RECEIVE_TESTS
-from smoothbore.mckie_acw.state import Charge
+from smoothbore.mckie_acw.state import Charge, morale_facts
 from smoothbore.mckie_acw.units import Ground, Quality, Status
 
 from .support import B, at, battle, exact, foot
@@ -45,6 +46,19 @@ def test_receiving_a_charge_in_step_6() -> None:
     state = at(battle(), RECEIVE_TESTS, acting=B, charges=(Charge("a1", "b1"),))
     assert TestMorale("b1", C.RECEIVING) in TURN.legal_actions(state)
     assert TestMorale("b2", C.RECEIVING) not in TURN.legal_actions(state)
+
+
+@pytest.mark.parametrize(("attack", "retreats"), [(Attack.FRONT, 0), (Attack.FLANK, 0),
+                                                  (Attack.REAR, Fraction(1, 6))])
+def test_receiving_a_charge_counts_the_face_it_strikes(attack: Attack,
+                                                       retreats: Fraction) -> None:
+    # experienced +1, flank -1, rear -2 on the average die (2, 3, 3, 4, 4, 5): from the rear
+    # only the 2 gives 1, a retreat; 2 or 3 halts, which stands to receive (M6)
+    state = at(battle(), RECEIVE_TESTS, acting=B, charges=(Charge("a1", "b1", attack=attack),))
+    facts = morale_facts(state, state.unit("b1"), C.RECEIVING)
+    assert (facts.flank, facts.rear) == (attack is Attack.FLANK, attack is Attack.REAR)
+    dist = exact(state, TestMorale("b1", C.RECEIVING), lambda s: s.unit("b1").status)
+    assert dist.probability(Status.RETREATING) == retreats
 
 
 def test_friends_routing_past_and_rallies_in_step_8() -> None:

@@ -15,7 +15,7 @@ import shapely
 from smoothbore.battle import random_policy
 from smoothbore.core import IllegalActionError
 from smoothbore.mckie_acw import TURN, positions
-from smoothbore.mckie_acw.actions import Move
+from smoothbore.mckie_acw.actions import AttachHelpers, Move
 from smoothbore.mckie_acw.movement import Manoeuvre, Mover, max_move, rate
 from smoothbore.mckie_acw.phases import CHARGES, FIRING, MOVEMENT
 from smoothbore.mckie_acw.positions import FOOT_RATES, MOUNTED_RATES, kept, synced
@@ -52,8 +52,10 @@ from smoothbore.mckie_acw.table_moves import (
     table_of,
     wanted,
 )
-from smoothbore.mckie_acw.units import Arm
+from smoothbore.mckie_acw.units import Arm, Formation
 from smoothbore.table import ImpassableError, Table, TerrainKind, route
+from tests.mckie_acw.support import B, at, foot, guns
+from tests.mckie_acw.test_situations import battle
 
 
 def fresh(state: State) -> State:
@@ -446,3 +448,37 @@ def test_the_rectangles_distance_is_shapelys() -> None:
         assert abs(_rect_distance(_rect_of(a), _rect_of(b)) - exact) < 1e-9
         met += exact == 0.0
     assert 100 < met < 2900
+
+
+def test_a_formation_change_may_not_lay_a_unit_on_another() -> None:
+    # a1, a line of 16 (96 x 24 mm) at (300, 100): y 88 to 112. a2, a column of 16 (48 x 48
+    # mm) at (300, 140): y 116 to 164. In column a1 would be 48 x 48 about its centre, y 76
+    # to 124, on a2; in skirmish order 282 x 12 mm (16 bases, 15 gaps of 6), y 94 to 106.
+    state = at(battle({foot("a1"): (300, 100, 0),
+                       foot("a2", formation=Formation.COLUMN): (300, 140, 0),
+                       foot("b1", B): (300, 350, 180)}), MOVEMENT)
+    changes = {m.formation: m for m in TURN.legal_actions(state) if isinstance(m, Move)
+               and m.unit == "a1" and m.manoeuvre is Manoeuvre.CHANGE_FORMATION}
+    assert set(changes) == {Formation.SKIRMISH}
+    column = attrs.evolve(changes[Formation.SKIRMISH], formation=Formation.COLUMN)
+    with pytest.raises(IllegalActionError, match="would stand on a2"):
+        TURN.step(state, column)
+    after, _ = TURN.step(state, changes[Formation.SKIRMISH])
+    table = after.extra.table
+    assert table is not None and table.footprint("a1").width == 282
+
+
+@pytest.mark.parametrize(("y", "reaches"), [(250, True), (254, False)])
+def test_helpers_come_only_from_a_unit_within_a_move_of_the_battery(y: float,
+                                                                    reaches: bool) -> None:
+    # the gun model (30 x 40 mm) at (300, 100): its far edge y = 120. a1, a line (24 mm deep,
+    # a move of 120 mm) at y = 250 stands 118 mm off it, at y = 254 122 mm (M11)
+    state = at(battle({guns("g"): (300, 100, 180), foot("a1"): (300, y, 180),
+                       foot("b1", B): (300, 380, 180)}), MOVEMENT)
+    offered = AttachHelpers("g", "a1", 1) in TURN.legal_actions(state)
+    assert offered is reaches
+    if not reaches:
+        with pytest.raises(IllegalActionError, match="beyond a move \\(120 mm\\) of g"):
+            TURN.step(state, AttachHelpers("g", "a1", 1))
+    else:
+        assert TURN.step(state, AttachHelpers("g", "a1", 1))[0].unit("g").helpers == 1

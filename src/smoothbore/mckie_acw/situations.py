@@ -15,15 +15,15 @@ import attrs
 import shapely
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Face, Footprint, Table, charges, sight_lines
+from smoothbore.table import Face, Footprint, Table, charges, contact_position, sight_lines
 
 from . import rules
 from .firing import FireFacts
 from .melee import Attack
-from .movement import rate
+from .movement import Manoeuvre, rate
 from .positions import SIGHT
 from .state import State, illegal
-from .table_moves import table_of, whole_mm
+from .table_moves import move_facts, table_of, whole_mm
 from .units import Unit
 
 MAX_RANGE = 2000
@@ -235,3 +235,22 @@ def check_charge(state: State, unit: Unit, facts: ChargeFacts, action: object) -
     if facts.distance > reach:
         raise IllegalActionError(action, f"{facts.distance} mm is beyond {unit.name}'s move "
                                  f"({reach})", rules.MOVEMENT)
+    move_facts(state, unit, charge_end(state, facts.charger, facts.target), Manoeuvre.NONE,
+               False, action)
+
+
+SHORT_OF_CONTACT = 1e-3
+"""A move into contact is measured to this many mm short of the enemy it touches (contact is
+measured to a hundredth of an inch; a move may not end on another unit)."""
+
+
+def charge_end(state: State, charger: str, target: str) -> tuple[float, float, float]:
+    """Where a charge straight ahead ends, touching its target (x, y, facing): its path is
+    a move like any other, paying the ground at the charger's rates (M30, M33)."""
+    table = table_of(state)
+    start = table.footprint(charger)
+    end = contact_position(table, charger, target)
+    length = math.hypot(end.x - start.x, end.y - start.y)
+    scale = max(0.0, length - SHORT_OF_CONTACT) / length if length else 0.0
+    return (start.x + (end.x - start.x) * scale, start.y + (end.y - start.y) * scale,
+            start.facing)

@@ -79,7 +79,8 @@ class Extra:
     (``shifted``), advanced, fired, worked (no rest), was fired on by whom, from flank or
     rear, under artillery fire, won or lost a melee, lost what, routed, and the tests taken.
     Per step: the acting side, units done, passes, the casualties awaiting the percentage
-    roll, a follow-up to decide, and the generals who have run the risk of this step's fire
+    roll, a follow-up to decide (and how far the loser was pushed back on a table,
+    ``pushed`` as (dx, dy) mm), and the generals who have run the risk of this step's fire
     (``risked``: one throw a general, M26)."""
 
     first: str
@@ -114,6 +115,7 @@ class Extra:
     passed: frozenset[str] = phase_scoped(frozenset())
     pending: tuple[tuple[str, Cell], ...] = phase_scoped(())
     follow: tuple[str, ...] = phase_scoped(())
+    pushed: tuple[float, float] = phase_scoped((0.0, 0.0))
     risked: frozenset[str] = phase_scoped(frozenset())
 
 
@@ -344,8 +346,11 @@ def in_cover(unit: Unit) -> bool:
 
 def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_past: int = 0,
                  subtract_quality: bool = False, subtract_cover: bool = False) -> MoraleFacts:
-    """The morale tactical factors of a unit now, from the state."""
+    """The morale tactical factors of a unit now, from the state: attacked from the flank or
+    rear when marked so this period or when a charge still going in strikes it there (so the
+    test to receive that charge counts it, M27)."""
     x = state.extra
+    struck = {c.attack for c in live_charges(state) if c.target == unit.id and not c.counter}
     advancing = circumstance in (Circumstance.CHARGING, Circumstance.CHARGER_FIRED_ON) or (
         unit.id in x.advanced)
     return MoraleFacts(
@@ -360,8 +365,8 @@ def morale_facts(state: State, unit: Unit, circumstance: Circumstance, routing_p
         routing_past=routing_past,
         tired=unit.tired,
         exhausted=unit.exhausted,
-        flank=unit.id in x.flanked,
-        rear=unit.id in x.rear,
+        flank=unit.id in x.flanked or Attack.FLANK in struck,
+        rear=unit.id in x.rear or Attack.REAR in struck,
         retreating=unit.status.value == "retreating",
         routing=unit.status.value == "routing",
         subtract_quality=subtract_quality,

@@ -3,12 +3,14 @@ generals)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import attrs
+import shapely
 
-from smoothbore.core import InvalidValueError, Log
-from smoothbore.table import contact_position
+from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.table import Footprint, Table, in_contact
 
 from . import effort, rules
 from .actions import FollowUp, Melee
@@ -16,7 +18,9 @@ from .effects import apply_result, lose, risk, set_status
 from .losses import guards_needed
 from .melee import Attack, Fighter, fighters, resolve_melee
 from .morale import Circumstance, test_morale
-from .positions import fit_on
+from .movement import Manoeuvre
+from .positions import fit_on, synced
+from .situations import SHORT_OF_CONTACT, charge_end
 from .state import (
     Contact,
     State,
@@ -28,7 +32,7 @@ from .state import (
     morale_facts,
     with_extra,
 )
-from .table_moves import placed
+from .table_moves import MoveFacts, move_facts, placed
 from .units import Status, changed
 
 PUSH_BACK = 50
@@ -36,57 +40,128 @@ PUSH_BACK = 50
 
 
 def into_contact(state: State, charger: str, target: str) -> State:
-    """On a table: the charger goes straight ahead until it touches its target (it stays
-    where it is if the target is no longer to its front or the move would leave the table or
-    run into another unit)."""
-    table = state.extra.table
-    if table is None:
+    """On a table: the charger goes straight ahead until it touches its target, a move paying
+    the ground as any other (M33); it stays where it is if the target is no longer to its
+    front, or the move is beyond it (too long for its move, through ground it may not
+    enter, through or onto another unit, or off the table)."""
+    if state.extra.table is None:
         return state
     try:
-        end = contact_position(table, charger, target)
-    except InvalidValueError:
+        to = charge_end(state, charger, target)
+        facts = move_facts(state, find_unit(state, charger), to, Manoeuvre.NONE, False,
+                           f"charge of {charger} at {target}")
+    except (InvalidValueError, IllegalActionError):
         return state
-    if not table.holds(end):
-        return state
-    return placed(state, charger, end)
+    return placed(state, charger, facts.end)
 
 
 def pushed_back(state: State, loser: str, winner: str) -> State:
     """On a table: the loser of a melee goes 50 mm straight back, keeping its facing
-    (stopping at the table edge)."""
+    (stopping at the table edge, or against a unit in the way); how far it went is kept for
+    the winner's follow-up."""
     table = state.extra.table
     if table is None:
         return state
     fp = table.footprint(loser)
-    return placed(state, loser, fit_on(table, fp.advanced(PUSH_BACK, 180.0)))
+    end = fit_on(table, fp.advanced(PUSH_BACK, 180.0))
+    if _in_the_way(table, fp, end):
+        lo, hi = 0.0, 1.0
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if _in_the_way(table, fp, _part_way(fp, end, mid)) else (mid, hi)
+        end = _part_way(fp, end, lo)
+    state = placed(state, loser, end)
+    return with_extra(state, pushed=(end.x - fp.x, end.y - fp.y))
 
 
-def new_contacts(state: State) -> State:
+def _part_way(fp: Footprint, end: Footprint, t: float) -> Footprint:
+    return fp.moved_to(fp.x + (end.x - fp.x) * t, fp.y + (end.y - fp.y) * t)
+
+
+def _in_the_way(table: Table, fp: Footprint, end: Footprint) -> bool:
+    """Whether going from ``fp`` to ``end`` passes through or onto another unit (one it
+    already overlaps aside): a loser pushed back stops against it (M39)."""
+    swept = shapely.convex_hull(shapely.union(fp.outline, end.outline))
+    x0, y0, x1, y1 = swept.bounds
+    for other in table.footprints:
+        if other.unit_id == fp.unit_id:
+            continue
+        b0, b1, b2, b3 = other.bounds
+        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
+            continue
+        if shapely.relate_pattern(swept, other.outline, "T********") and not (
+                shapely.relate_pattern(fp.outline, other.outline, "T********")):
+            return True
+    return False
+
+
+def follow_up_to(state: State, winner: str) -> tuple[float, float, float] | None:
+    """On a table: where the winner goes to follow up, straight after the loser as far as the
+    loser was pushed back, keeping its facing (back into contact); None where it need not
+    move (off a table, or the loser was not moved)."""
+    table = state.extra.table
+    dx, dy = state.extra.pushed
+    if table is None or (dx == 0 and dy == 0):
+        return None
+    fp = table.footprint(winner)
+    length = math.hypot(dx, dy)
+    scale = max(0.0, length - SHORT_OF_CONTACT) / length
+    return fp.x + dx * scale, fp.y + dy * scale, fp.facing
+
+
+def _follow_move(state: State, winner: str, action: object) -> MoveFacts | None:
+    """The follow-up move measured as any move of the winner's (M39): its full move (an
+    unlimbered field battery only manhandled), through the ground at its rates, through
+    and onto no other unit; raises IllegalActionError when it cannot follow."""
+    to = follow_up_to(state, winner)
+    if to is None:
+        return None
+    unit = find_unit(state, winner)
+    loser = state.extra.follow[1]
+    other = [c for c in state.extra.contacts
+             if winner in (c.attacker, c.defender) and loser not in (c.attacker, c.defender)]
+    if other:
+        enemy = other[0].defender if other[0].attacker == winner else other[0].attacker
+        raise illegal(action, f"{unit.name} cannot follow up: it is still in melee with "
+                      f"{find_unit(state, enemy).name}", rules.MELEE_RESULTS)
+    manoeuvre = (Manoeuvre.MANHANDLE if unit.is_gun and not unit.limbered
+                 else Manoeuvre.NONE)
+    try:
+        return move_facts(state, unit, to, manoeuvre, False, action)
+    except IllegalActionError as e:
+        raise illegal(action, f"{unit.name} cannot follow up: {e.why}",
+                      rules.MELEE_RESULTS) from e
+
+
+def new_contacts(state: State, log: Log) -> State:
     """When the receiving tests are done: every charge still going in meets its target (a
-    counter charger meets the charger it countered), unless the target has gone; a melee
-    already going on continues. A charge into the flank or rear marks the defender as
-    attacked from there this period (Morale: Tactical factors; Melee factors)."""
+    counter charger meets the charger it countered), even a target already in melee (a
+    second charger joins it, placed in contact on the face it struck, and fights it in turn)
+    or retreating (M40); a charge whose target has left the table finds none (said in an
+    event). A melee already going on continues. A charge into the flank or rear marks the
+    defender as attacked from there this period (Morale: Tactical factors; Melee factors)."""
     contacts = list(state.extra.contacts)
-    busy = {u for c in contacts for u in (c.attacker, c.defender)}
+    going_on = {u for c in contacts for u in (c.attacker, c.defender)}
     charges = live_charges(state)
     countered = {c.target: c.charger for c in charges if c.counter}
     flanked: set[str] = set()
     rear: set[str] = set()
     for charge in charges:
-        if charge.counter or charge.charger in busy:
+        if charge.counter or charge.charger in going_on:
             continue
         charger = find_unit(state, charge.charger)
         defender_id = countered.get(charge.charger, charge.target)
         defender = find_unit(state, defender_id)
-        if not charger.steady or not defender.on_table or defender_id in busy:
+        if not charger.steady:
             continue
-        if defender.status is Status.RETREATING:
+        if not defender.on_table:
+            log.add("melee", f"{charger.name}'s charge finds no enemy: {defender.name} has "
+                    "left the table", rules.MELEE, charger.id)
             continue
         attack = Attack.FRONT if defender_id != charge.target else charge.attack
         contacts.append(Contact(charger.id, defender_id, True, defender_id in countered.values(),
                                 attack))
         state = into_contact(state, charger.id, defender_id)
-        busy |= {charger.id, defender_id}
         if attack is Attack.FLANK:
             flanked.add(defender_id)
         elif attack is Attack.REAR:
@@ -94,6 +169,26 @@ def new_contacts(state: State) -> State:
     x = state.extra
     return with_extra(state, contacts=tuple(contacts), flanked=x.flanked | flanked,
                             rear=x.rear | rear)
+
+
+def out_of_contact(state: State, log: Log) -> State:
+    """On a table, as the melees are to be fought: a melee whose units no longer touch ends
+    (fighting needs base to base contact; a melee continues only while both sides remain in
+    contact, M39)."""
+    table = state.extra.table
+    if table is None:
+        return state
+    kept = []
+    for c in state.extra.contacts:
+        a, d = find_unit(state, c.attacker), find_unit(state, c.defender)
+        if a.on_table and d.on_table and not in_contact(table, a.id, d.id):
+            log.add("melee", f"{a.name} and {d.name} are not in contact: no melee",
+                    rules.MELEE_RESULTS, a.id)
+            continue
+        kept.append(c)
+    if len(kept) == len(state.extra.contacts):
+        return state
+    return with_extra(state, contacts=tuple(kept))
 
 
 def melees_due(state: State) -> tuple[Contact, ...]:
@@ -146,21 +241,27 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     log.add("melee", f"{a.name} and {d.name} fight: {a.name} loses {result.a_lost}, "
             f"{d.name} {result.b_lost}", rules.MELEE, a.id)
     for unit in (a, d):
-        u = find_unit(state, unit.id)
-        state = state.with_units(effort.earn(u, effort.MELEE))
+        if f"fought:{unit.id}" in state.extra.done:
+            continue  # a unit fighting two melees this period earns the points once
+        state = state.with_units(effort.earn(find_unit(state, unit.id), effort.MELEE))
+        state = with_extra(state, done=state.extra.done | {f"fought:{unit.id}"})
     state = with_extra(state, worked=state.extra.worked | {a.id, d.id})
     state = lose(state, a.id, result.a_lost, log, rules.MELEE)
     state = lose(state, d.id, result.b_lost, log, rules.MELEE)
-    state = risk(risk(state, a.id, log), d.id, log)
+    state = synced(risk(risk(state, a.id, log), d.id, log))
     order = [d.id, a.id] if result.winner == "a" else [a.id, d.id]
     if result.winner:
         loser, winner = order
         state = with_extra(state, won_melee=state.extra.won_melee | {winner},
                                  lost_melee=state.extra.lost_melee | {loser})
         if find_unit(state, loser).on_table:
-            log.add("melee", f"{find_unit(state, loser).name} loses the melee and is pushed "
-                    f"back {PUSH_BACK} mm", rules.MELEE_RESULTS, loser)
             state = pushed_back(state, loser, winner)
+            back = (PUSH_BACK if state.extra.table is None
+                    else round(math.hypot(*state.extra.pushed)))
+            short = "" if back >= PUSH_BACK else " (stopped by a unit or the table edge)"
+            log.add("melee", f"{find_unit(state, loser).name} loses the melee and is pushed "
+                    f"back {back} mm{short}", rules.MELEE_RESULTS, loser)
+            state = _parted(state, loser, contact, log)
     for uid in order:
         unit = find_unit(state, uid)
         if unit.on_table:
@@ -179,7 +280,38 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
         return with_extra(state, follow=(winner_id, d.id if winner_id == a.id else a.id))
     log.add("melee", "neither side gives way: the melee continues next period",
             rules.MELEE_RESULTS, a.id)
-    return state
+    return closed_up(state, a.id, d.id)
+
+
+def closed_up(state: State, attacker: str, defender: str) -> State:
+    """On a table: units still in melee whose lines, re-laid after their losses, no longer
+    touch close up again, the attacker going straight ahead into contact (or else the
+    defender) as when the melee was joined (M39)."""
+    table = state.extra.table
+    if table is None or in_contact(table, attacker, defender):
+        return state
+    closed = into_contact(state, attacker, defender)
+    if closed is state:
+        closed = into_contact(state, defender, attacker)
+    return closed
+
+
+def _parted(state: State, unit_id: str, fought: Contact, log: Log) -> State:
+    """On a table: the unit's other melees whose enemy it no longer touches (it was pushed
+    back from them) end."""
+    table = state.extra.table
+    if table is None:
+        return state
+    kept = []
+    for c in state.extra.contacts:
+        if c != fought and unit_id in (c.attacker, c.defender) and not in_contact(
+                table, c.attacker, c.defender):
+            a, d = find_unit(state, c.attacker), find_unit(state, c.defender)
+            log.add("melee", f"{a.name} and {d.name} are no longer in contact: no melee",
+                    rules.MELEE_RESULTS, a.id)
+            continue
+        kept.append(c)
+    return with_extra(state, contacts=tuple(kept))
 
 
 def _end_contact(state: State, contact: Contact) -> State:
@@ -207,26 +339,42 @@ def _surrender(state: State, contact: Contact, log: Log) -> State:
 
 def candidates_follow_up(state: State) -> Iterator[FollowUp]:
     if state.extra.follow:
-        yield FollowUp(state.extra.follow[0], True)
-        yield FollowUp(state.extra.follow[0], False)
+        winner = state.extra.follow[0]
+        follow = FollowUp(winner, True)
+        try:
+            _follow_move(state, winner, follow)
+        except IllegalActionError:
+            pass
+        else:
+            yield follow
+        yield FollowUp(winner, False)
 
 
 def check_follow_up(state: State, action: FollowUp) -> None:
-    """Only the winner of the melee just fought decides."""
+    """Only the winner of the melee just fought decides; on a table it follows up only if it
+    can move after the loser into contact (M39)."""
     if not state.extra.follow or state.extra.follow[0] != action.unit:
         raise illegal(action, "no melee won by this unit awaits a follow-up", rules.MELEE_RESULTS)
+    if action.follow:
+        _follow_move(state, action.unit, action)
 
 
 def apply_follow_up(state: State, action: FollowUp, log: Log) -> State:
-    """Following up keeps the contact: the melee continues next period; otherwise contact is
-    broken."""
+    """Following up keeps the contact: on a table the winner moves after the loser back into
+    contact, and the melee continues next period; otherwise contact is broken."""
     winner, loser = state.extra.follow
     name = find_unit(state, winner).name
-    state = with_extra(state, follow=())
     if action.follow:
-        log.add("melee", f"{name} follows up: the melee continues next period",
+        facts = _follow_move(state, winner, action)
+        state = with_extra(state, follow=(), pushed=(0.0, 0.0))
+        moved = ""
+        if facts is not None:
+            state = placed(state, winner, facts.end)
+            moved = f" {facts.distance} mm into contact"
+        log.add("melee", f"{name} follows up{moved}: the melee continues next period",
                 rules.MELEE_RESULTS, winner)
         return state
+    state = with_extra(state, follow=(), pushed=(0.0, 0.0))
     log.add("melee", f"{name} does not follow up: contact is broken", rules.MELEE_RESULTS,
             winner)
     contacts = tuple(c for c in state.extra.contacts

@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 import attrs
+import shapely
 
 from smoothbore.core import Log
 from smoothbore.table import Footprint, Table
@@ -20,7 +21,7 @@ from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resu
 from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
-from .positions import SIGHT, fit_on, ground_at, home_heading, kept
+from .positions import SIGHT, fit_on, footprint, ground_at, home_heading, kept
 from .state import (
     State,
     add_amount,
@@ -36,6 +37,7 @@ from .state import (
 )
 from .table_moves import (
     enemies_of,
+    ground_cost,
     move_advances,
     move_facts,
     not_surely_advancing,
@@ -132,6 +134,8 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
         end = fp.moved_to(fp.x + dx * distance, fp.y + dy * distance, heading)
     else:
         end = run.end
+    full = end
+    end = slowed(state, unit, fp, end, distance)
     if unit.status is Status.ROUTING and not table.holds(end):
         log.add("move", f"{unit.name} routs {distance:.0f} mm, off the table",
                 rules.BATTLE_PERIOD, unit.id)
@@ -143,13 +147,43 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
     ground = ground_at(table_of(state), end, unit.arm)
     verb = ("routs" if unit.status is Status.ROUTING else "retreats"
             if unit.status is Status.RETREATING else "retires, exhausted, to rest,")
+    short = " (slowed by the ground)" if end.centre != fit_on(table, full).centre else ""
     log.add("move", f"{unit.name} {verb} {math.dist(fp.centre, end.centre):.0f} mm to "
-            f"{where(end)}", rules.MELEE_EXHAUSTED if retiring else rules.BATTLE_PERIOD,
+            f"{where(end)}{short}", rules.MELEE_EXHAUSTED if retiring else rules.BATTLE_PERIOD,
             unit.id)
     if retiring:
         return state.with_units(changed(unit, must_retire=False, resting=True, dug=0,
                                         ground=ground))
     return state.with_units(changed(unit, dug=0, ground=ground))
+
+
+def slowed(state: State, unit: Unit, fp: Footprint, end: Footprint,
+           allowance: float) -> Footprint:
+    """A compulsory move from ``fp`` towards ``end`` cut short where the ground stops it or
+    its cost (paid as a move pays it, ``table_moves.ground_cost``) uses up the full move it
+    is allowed (M35); a rout going off the table pays up to the edge."""
+    table = table_of(state)
+    (x0, y0), (x1, y1) = fp.centre, end.centre
+    dx, dy = x1 - x0, y1 - y0
+    t_max = 1.0
+    for p, d, size in ((x0, dx, table.width), (y0, dy, table.depth)):
+        if p + d > size and d > 0:
+            t_max = min(t_max, (size - p) / d)
+        elif p + d < 0 and d < 0:
+            t_max = min(t_max, -p / d)
+    t_max = max(0.0, t_max)
+
+    def fits(t: float) -> bool:
+        cost = ground_cost(state, unit, (x0, y0), (x0 + t * dx, y0 + t * dy))
+        return cost is not None and cost <= allowance + 1e-6 * max(1.0, allowance)
+
+    if fits(t_max):
+        return end
+    lo, hi = 0.0, t_max
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return end.moved_to(x0 + lo * dx, y0 + lo * dy)
 
 
 def where(fp: Footprint) -> str:
@@ -259,8 +293,10 @@ def _table_moves(state: State) -> list[Move]:
         found = memo.get(unit.id)
         if found is None or found[0] is not unit or found[1] is not tables \
                 or found[2] is not advance:
-            found = memo[unit.id] = (unit, tables, advance, unit_offers(
-                unit, tables, advance, table.footprint(unit.id), enemies_of(state, unit.id)))
+            offers = unit_offers(unit, tables, advance, table.footprint(unit.id),
+                                 enemies_of(state, unit.id))
+            found = memo[unit.id] = (unit, tables, advance, tuple(
+                m for m in offers if m.to is not None or relaid_onto(state, unit, m) is None))
         out += found[3]
     return out
 
@@ -378,6 +414,54 @@ def _check_in_place(state: State, unit: Unit, action: Move) -> None:
                       "woods", rules.DENSE_WOODS)
     max_move(unit, action.manoeuvre, double=action.double, dense_woods=action.dense_woods,
              formation=action.formation, tables=state.options.tables, action=action)
+    onto = relaid_onto(state, unit, action)
+    if onto is not None:
+        raise illegal(action, f"{unit.name} re-laid in place would stand on {onto} (M34)",
+                      rules.MANOEUVRES)
+
+
+def manoeuvred(unit: Unit, action: Move) -> Unit:
+    """The unit as its manoeuvre leaves it: new formation, mounted or not, limbered or not."""
+    m = action.manoeuvre
+    if m is Manoeuvre.CHANGE_FORMATION:
+        return changed(unit, formation=action.formation)
+    if m in (Manoeuvre.MOUNT, Manoeuvre.DISMOUNT):
+        return changed(unit, mounted=m is Manoeuvre.MOUNT)
+    if m in (Manoeuvre.LIMBER, Manoeuvre.UNLIMBER):
+        return changed(unit, limbered=m is Manoeuvre.LIMBER)
+    return unit
+
+
+@functools.lru_cache(maxsize=4096)
+def _relaid(unit: Unit, action: Move, now: Footprint, tables: Tables) -> Footprint:
+    """The unit's footprint re-laid by the manoeuvre about where it stands (remembered: a
+    unit standing still is asked again each time another unit moves)."""
+    return footprint(manoeuvred(unit, action), now.x, now.y, now.facing, tables)
+
+
+def relaid_onto(state: State, unit: Unit, action: Move) -> str | None:
+    """On a table: the name of another unit that the unit's footprint, re-laid by a
+    manoeuvre in place about its centre and facing (shifted back onto the table, as
+    ``positions.synced`` lays it, M29), would overlap and does not overlap now; None when
+    clear (no unit ends on another, M34)."""
+    table = state.extra.table
+    if table is None or action.manoeuvre in (Manoeuvre.NONE, Manoeuvre.FACE):
+        return None
+    now = table.footprint(unit.id)
+    new = fit_on(table, _relaid(unit, action, now, state.options.tables))
+    if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
+        return None
+    x0, y0, x1, y1 = new.bounds
+    for other in table.footprints:
+        if other.unit_id == unit.id:
+            continue
+        b0, b1, b2, b3 = other.bounds
+        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
+            continue
+        if shapely.relate_pattern(new.outline, other.outline, "T********") and not (
+                shapely.relate_pattern(now.outline, other.outline, "T********")):
+            return other.label or other.unit_id
+    return None
 
 
 def apply_move(state: State, action: Move, log: Log) -> State:
@@ -517,7 +601,19 @@ def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
               and u.arm is not Arm.ARTILLERY and u.figures > 1]
     for battery in batteries:
         for unit in donors:
-            yield AttachHelpers(battery.id, unit.id, 1)
+            if helpers_reach(state, unit, battery):
+                yield AttachHelpers(battery.id, unit.id, 1)
+
+
+def helpers_reach(state: State, unit: Unit, battery: Unit) -> bool:
+    """Whether figures of ``unit`` reach ``battery`` to help its crew: on a table its
+    outline is within the unit's full move of the gun model's, edge to edge (M11); without a
+    table the players say so."""
+    table = state.extra.table
+    if table is None:
+        return True
+    gap = shapely.distance(table.footprint(unit.id).outline, table.footprint(battery.id).outline)
+    return bool(gap <= rate(unit, state.options.tables))
 
 
 def check_attach_helpers(state: State, action: AttachHelpers) -> None:
@@ -534,6 +630,9 @@ def check_attach_helpers(state: State, action: AttachHelpers) -> None:
         raise illegal(action, f"{unit.name} may not detach figures now", r)
     if unit.figures <= action.figures:
         raise illegal(action, f"{unit.name} has only {unit.figures} figure(s)", r)
+    if not helpers_reach(state, unit, battery):
+        raise illegal(action, f"{unit.name} is beyond a move ({rate(unit, state.options.tables)}"
+                      f" mm) of {battery.name} (M11)", r)
 
 
 def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State:
@@ -660,7 +759,13 @@ def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     distance = ride_length(state, g.id, action.attach_to)
     if distance is None:
         distance = action.distance
+    left = g.attached_to
     g = attrs.evolve(g, attached_to=action.attach_to)
-    where = find_unit(state, action.attach_to).name if action.attach_to else "alone"
-    log.add("general", f"{g.name} rides {distance} mm to {where}", rules.MOVEMENT, g.id)
+    if action.attach_to:
+        text = f"{g.name} rides {distance} mm to {find_unit(state, action.attach_to).name}"
+    else:
+        was = f"leaves {find_unit(state, left).name}" if left else "rides alone"
+        text = (f"{g.name} {was} and stays where he is" if not distance
+                else f"{g.name} {was}: rides {distance} mm alone")
+    log.add("general", text, rules.MOVEMENT, g.id)
     return with_extra(state.with_commanders(g), done=state.extra.done | {f"general:{g.id}"})

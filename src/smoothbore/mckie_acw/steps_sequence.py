@@ -32,7 +32,7 @@ from .state import (
     with_extra,
 )
 from .steps_firing import resolve_pending
-from .steps_melee import melees_due, new_contacts
+from .steps_melee import melees_due, new_contacts, out_of_contact
 from .steps_morale import due_tests
 from .steps_movement import compulsory_due
 from .units import Order, Status, changed
@@ -67,7 +67,7 @@ def apply_end(state: State, action: EndPhase, log: Log) -> State:
     if state.phase == FIRING:
         state = resolve_pending(state, log)
     elif state.phase == RECEIVE_TESTS:
-        state = new_contacts(state)
+        state = out_of_contact(new_contacts(state, log), log)
     elif state.phase == MORALE:
         return end_period(state, log)
     return with_extra(enter_phase(state, NEXT[state.phase]), acting=state.extra.first)

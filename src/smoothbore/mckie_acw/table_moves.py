@@ -292,6 +292,35 @@ def _over_open_ground(field: Field, x0: float, y0: float, x1: float, y1: float,
     return total, False
 
 
+def _route_cost(field: Field, mover: Mover, tables: Tables, start: tuple[float, float],
+                point: tuple[float, float], length: float) -> Ground_:
+    """The cost of a straight move of the centre from ``start`` to ``point`` over the ground
+    alone at the mover's rates (M30), or why it may not go."""
+    rates = FOOT_RATES if mover.arm is Arm.FOOT else MOUNTED_RATES
+    plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
+    full = float(plain) if isinstance(plain, int) else 0.0
+    ground = _over_open_ground(field, *start, *point, length, rates, full)
+    if ground is None:
+        ground = _over_ground(field, start, point, rates, full)
+    return ground
+
+
+def ground_cost(state: State, unit: Unit, start: tuple[float, float],
+                point: tuple[float, float]) -> float | None:
+    """What the unit's centre going straight from ``start`` to ``point`` pays of its move
+    over the ground alone, as a move pays it (a gun limbered); None where the ground stops
+    it (M30, M35)."""
+    length = math.hypot(point[0] - start[0], point[1] - start[1])
+    if length <= _TOL:
+        return 0.0
+    mover = Mover.of(unit)
+    if mover.arm is Arm.ARTILLERY:
+        mover = mover._replace(limbered=True)
+    ground = _route_cost(kept(table_of(state), field_of), mover, state.options.tables, start,
+                         point, length)
+    return None if len(ground) == 3 else float(ground[0])
+
+
 @functools.lru_cache(maxsize=64)
 def _boxes(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...], Any,
                                   tuple[int, tuple[Feature, ...]]]:
@@ -335,12 +364,7 @@ def _ground_move(field: Field, fp: Footprint, to: tuple[float, float, float],
     length = math.hypot(x - fp.x, y - fp.y)
     cost, woods = 0.0, False
     if length > _TOL:
-        rates = FOOT_RATES if mover.arm is Arm.FOOT else MOUNTED_RATES
-        plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
-        full = float(plain) if isinstance(plain, int) else 0.0
-        ground = _over_open_ground(field, fp.x, fp.y, x, y, length, rates, full)
-        if ground is None:
-            ground = _over_ground(field, (fp.x, fp.y), (x, y), rates, full)
+        ground = _route_cost(field, mover, tables, (fp.x, fp.y), (x, y), length)
         if len(ground) == 3:
             return ground
         cost, woods = ground
