@@ -232,7 +232,7 @@ def test_a_charge_home_ends_in_contact_with_the_face_it_struck() -> None:
             assert in_contact(met, "a", "b")
             assert table.footprint("a").centre == pytest.approx((20, 11.75))
             homes += 1
-        elif any("retreats 6\"" in e.text for e in events):
+        elif any("retreats 6.0\" of its 6\"" in e.text for e in events):
             # straight away from the charger's centre (20, 10): up the table
             assert table.footprint("b").centre == pytest.approx((20, 22))
             retreats += 1

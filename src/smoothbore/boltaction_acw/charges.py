@@ -13,7 +13,7 @@ from .movement import charge_reach, rate
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_CHARGED, RULE_RETREAT
 from .shooting import CLOSE_RANGE, ShotFacts, ShotResult, shoot, shots
-from .units import Formation, Unit, UnitType, add_pins
+from .units import Formation, Unit, UnitType, add_pins, remove_pins
 
 COUNTER_CHARGE_BEYOND = 12
 """Cavalry counter charge cavalry that start their charge more than 12" away (Melee)."""
@@ -66,13 +66,15 @@ def charge_problem(charger: Unit, target: Unit, facts: ChargeFacts) -> str:
     return ""
 
 
-def responses(charger: Unit, target: Unit, facts: ChargeFacts) -> tuple[Response, ...]:
+def responses(charger: Unit, target: Unit, facts: ChargeFacts, *,
+              in_arc: bool = True) -> tuple[Response, ...]:
     """The charged unit's choices (Melee): skirmishers evade; cavalry may counter charge
-    cavalry charging from beyond 12"; a unit with shots may fire; any may hold."""
+    cavalry charging from beyond 12"; a unit with shots may fire at a charger in its 45°
+    front arc (``in_arc``: Shooting); any may hold."""
     if target.skirmishing or target.kind is UnitType.SKIRMISHERS:
         return (Response.EVADE,)
     out = [Response.HOLD]
-    if shots(target):
+    if shots(target) and in_arc:
         out.insert(0, Response.FIRE)
     if (target.kind is UnitType.CAVALRY and target.mounted and charger.kind is UnitType.CAVALRY
             and facts.distance > COUNTER_CHARGE_BEYOND):
@@ -129,7 +131,8 @@ def receive(
     """The charged unit's reaction (Melee). Skirmishers retreat a full move, destroyed if
     caught. Others take an order test: failed, they retreat a full move, and through a
     friendly unit ``behind`` only by passing an interpolation test (failed: they stop with
-    their back to the enemy and both units take a pin). Passed, they fire at point blank
+    their back to the enemy and both units take a pin). Passed, they remove a pin (Order
+    tests) and fire at point blank
     (the chargers then take a morale test and halt if they fail), hold, or counter charge.
     ``commands``: the charger's, the target's and the unit behind's."""
     if response is Response.EVADE:
@@ -146,6 +149,7 @@ def receive(
             return ChargeOutcome(Reaction.RETREATED, None, charger, target, behind)
         return ChargeOutcome(Reaction.STOPPED, None, charger, add_pins(target, 1),
                              add_pins(behind, 1))
+    target = remove_pins(target, 1)
     if response is Response.COUNTER_CHARGE:
         return ChargeOutcome(Reaction.COUNTER_CHARGED, None, charger, target)
     if response is Response.HOLD:

@@ -85,16 +85,16 @@ def charge_reach(unit: Unit) -> int:
 
 def woods_test(unit: Unit, command: Command = NO_COMMAND, *, dice: Dice,
                options: Options = DEFAULT_OPTIONS) -> Unit:
-    """A unit in line entering woods takes an order test: failed, it moves but takes a pin
-    (Terrain Movement Modifiers)."""
+    """A unit in line moving through woods (any part of it, A26) takes an order test:
+    failed, it moves but takes a pin (Terrain Movement Modifiers)."""
     if order_test(unit, command, dice=dice, options=options,
-                  reason=f"{unit.name} enters woods in line"):
+                  reason=f"{unit.name} moves through woods in line"):
         return unit
     return add_pins(unit, 1)
 
 
 def needs_woods_test(unit: Unit, terrain: Terrain) -> bool:
-    """In line and entering woods (Terrain Movement Modifiers)."""
+    """In line and moving through woods (Terrain Movement Modifiers; A26)."""
     return terrain is Terrain.WOODS and unit.formation is Formation.LINE
 
 

@@ -52,6 +52,16 @@ def fitted(table: Table, new: Footprint) -> Footprint:
     return new.moved_to(new.x + dx, new.y + dy)
 
 
+def relaid(table: Table, unit: Unit) -> Footprint:
+    """The unit's footprint in its new formation (or mounted, or limbered) where it stands:
+    its front edge kept where it was, the new footprint laid behind it ("No advance can be
+    made", Orders, 4; A33), and kept on the table."""
+    old = table.footprint(unit.id)
+    new = footprint(unit, old.x, old.y, old.facing)
+    x, y = old.to_table(0.0, (old.length - new.length) / 2)
+    return fitted(table, new.moved_to(x, y))
+
+
 def synced(table: Table, units: Iterable[Unit]) -> Table:
     """The table with these units' footprints in step with them: a unit out of the battle
     (destroyed or gone home) taken off, a unit whose bases or formation changed reformed

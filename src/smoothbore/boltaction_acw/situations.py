@@ -66,6 +66,7 @@ from .carry import (
 )
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
+from .placing import relaid
 from .rules import RULE_MOVE_CLEAR, RULE_MOVEMENT, RULE_RIVERS, RULE_SIGHT, RULE_TERRAIN
 from .shooting import LONGEST_RANGE, Cover, ShotFacts, shots
 from .state import State, find, situation
@@ -351,7 +352,34 @@ def charge_situation(state: State, charger_id: str, target_id: str, *,
     problem = ""
     if reach.ahead is not None and reach.blocked_by:
         problem = f"{', '.join(reach.blocked_by)} in the way of the charge"
+    elif reach.ahead is not None:
+        problem = _charge_cost_problem(table, find(state, charger_id), reach.ahead)
     return ChargeSituation(facts, reach, problem)
+
+
+def _charge_cost_problem(table: Table, unit: Unit, ahead: float) -> str:
+    """Why the charger cannot pay for going ``ahead`` straight to contact at a run ("" if
+    it can): the charge is a run (Orders, 3), priced as a run's route is (A26): woods and
+    linear obstacles at half, an obstacle crossed within the run's allowance, impassable
+    ground refused. Open ground costs its length, which ``charge_problem`` compares."""
+    if ahead <= _EPS:
+        return ""
+    start = table.footprint(unit.id)
+    (fx, fy), _ = start.frame
+    point = (start.x + fx * ahead, start.y + fy * ahead)
+    here = [(float(px), float(py)) for px, py in start.corners.tolist()]
+    there = _corners(point[0], point[1], start.frame, start.width / 2, start.length / 2)
+    table_rates = rates(unit)
+    if _open_ground(table, here + there, table_rates):
+        return ""
+    allowance = float(move_distance(unit, Pace.RUN))
+    try:
+        cost = table_rates.cost(_route(table, unit.id, point), table, full_move=allowance)
+    except ImpassableError as error:
+        return f"{error.feature} ({error.kind}) cannot be crossed here"
+    if cost > allowance + _EPS:
+        return f"the charge costs {cost:.1f}\" of a run of {allowance:g}\""
+    return ""
 
 
 # --- moves ------------------------------------------------------------------------------------
@@ -551,12 +579,8 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     open ground all the way, and its cost its length (the same answer as pricing the route,
     without working it out). Only what a box round the sweep meets is tested exactly."""
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-    around = (min(xs), min(ys), max(xs), max(ys))
-    boxes, areas = feature_shapes(table)[table_rates]
-    x0, y0 = around[0] - _NEAR, around[1] - _NEAR
-    x1, y1 = around[2] + _NEAR, around[3] + _NEAR
-    near = [i for i, b in enumerate(boxes)
-            if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
+    x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
+    x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
     units = table.derived(unit_boxes)
     others = []
     for f in table.footprints:
@@ -564,12 +588,23 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
         if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0 and (
                 f.unit_id != start.unit_id):
             others.append(f.outline)  # kept with the footprint: no layout is built for it
-    if not near and not others:
-        return True
-    swept = hulls_of(np.array([corners]))[0]
-    if near and shapely.intersects(swept, areas[near]).any():
+    if not _open_ground(table, corners, table_rates):
         return False
-    return not (others and shapely.intersects(swept, others).any())
+    return not (others and shapely.intersects(hulls_of(np.array([corners]))[0], others).any())
+
+
+def _open_ground(table: Table, corners: list[Point], table_rates: RateTable) -> bool:
+    """Whether the ground swept moving straight between the footprints whose ``corners``
+    are given touches no ground these rates price (then a route over it costs its length)."""
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
+    x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
+    boxes, areas = feature_shapes(table)[table_rates]
+    near = [i for i, b in enumerate(boxes)
+            if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
+    if not near:
+        return True
+    return not shapely.intersects(hulls_of(np.array([corners]))[0], areas[near]).any()
 
 
 def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
@@ -666,6 +701,19 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None) 
         elif shapely.relate_pattern(end.shape, f.shape, "T********"):
             return f"the move ends on {f.unit_id}, which it passes through"
     return ""
+
+
+def reform_problem(state: State, unit: Unit) -> str:
+    """Why ``unit`` (the unit in its new formation, mounted, dismounted or limbered) cannot
+    take its new footprint where it stands ("" if it can): laid with its front edge kept
+    (A33), it must end, as every move does (A26), on no other unit and at least 1" from
+    every enemy."""
+    table = table_of(state)
+    if unit.id not in table.units:
+        return ""
+    new = relaid(table, unit)
+    return _overlaps(table, unit.id, _Ending(new, (new.x, new.y, new.facing),
+                                             [tuple(c) for c in new.corners.tolist()]), None)
 
 
 DISTANCES = (3.0, 6.0, 12.0, 24.0)
@@ -779,11 +827,16 @@ def _off(degrees: float) -> float:
 @attrs.frozen
 class Flight:
     """A rout or a retreat on the table: where the unit ends (``end``; None: it leaves the
-    table), the friends it passes through (``through``) and its centre's ``path``."""
+    table), the friends it passes through (``through``) and its centre's ``path``; what
+    stopped it short (``stopped_by``: the unit it would have ended on, or for a retreat
+    "allowance", "table edge" or a feature's id) and, for a retreat, how far it goes
+    (``moved``)."""
 
     end: Footprint | None
     through: tuple[str, ...]
     path: tuple[tuple[float, float], ...]
+    moved: float = 0.0
+    stopped_by: str = ""
 
 
 def rout_flight(state: State, unit_id: str) -> Flight:
@@ -799,10 +852,14 @@ def rout_flight(state: State, unit_id: str) -> Flight:
     return _flight(table, start, run.end, None if run.leaves_table else run.end)
 
 
+RETREAT_CLEARANCE = 1.0
+"""A retreat, as every move, ends at least 1" from every enemy (A26, A27)."""
+
+
 def retreat_flight(state: State, unit_id: str, away_from: str) -> Flight:
     """A charged unit's retreat of a full move straight away from its charger (Melee; A27),
-    keeping its facing, through friends in the way, stopping at the table edge, before an
-    enemy, or where the ground stops it."""
+    keeping its facing, through friends in the way, stopping at the table edge, 1" short of
+    an enemy (as a move does, A26), or where the ground stops it."""
     table = table_of(state)
     unit = find(state, unit_id)
     start = table.footprint(unit_id)
@@ -812,8 +869,28 @@ def retreat_flight(state: State, unit_id: str, away_from: str) -> Flight:
     friends = table.friends_of(unit_id)
     reached = furthest(table, unit_id, heading, float(move_distance(unit)), rates(unit),
                        full_move=float(move_distance(unit)), through=friends,
-                       clearance=0.0)
-    return _flight(table, start, reached.route.end, reached.route.end)
+                       clearance=RETREAT_CLEARANCE)
+    end, landed = short_of_units(table, start, reached.route.end)
+    flight = _flight(table, start, end, end)
+    stopped = landed or reached.stopped_by
+    if stopped == "allowance" and reached.distance < move_distance(unit) - _EPS:
+        stopped = _ground_that_cost(table, start.centre, reached.route.end.centre) or stopped
+    return attrs.evolve(flight, moved=math.dist(start.centre, end.centre), stopped_by=stopped)
+
+
+def _ground_that_cost(table: Table, start: Point, end: Point) -> str:
+    """The feature that took the rest of a straight move's allowance ("" if none found): a
+    linear obstacle the centre stopped at (it could not pay the crossing), else woods the
+    centre passed through."""
+    point, way = shapely.Point(end), shapely.LineString([start, end])
+    for feature in table.features:
+        line = feature.centre_line
+        if feature.kind in LINEAR and line is not None and line.distance(point) <= 1e-3:
+            return feature.feature_id
+    for feature in table.features:
+        if feature.kind in WOODS and way.intersects(feature.area):
+            return feature.feature_id
+    return ""
 
 
 FALL_BACK_GROUND = SKIRMISH
@@ -847,11 +924,59 @@ def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -
 
 def _flight(table: Table, start: Footprint, goal: Footprint,
             end: Footprint | None) -> Flight:
+    landed = ""
+    if end is not None and table.holds(end):
+        end, landed = short_of_units(table, start, end)
+        goal = end
     if math.dist(start.centre, goal.centre) <= _EPS:
-        return Flight(end, (), (start.centre,))
+        return Flight(end, (), (start.centre,), stopped_by=landed)
     way = route(table, start.unit_id, goal.centre)
     friends = set(table.friends_of(start.unit_id))
     through = tuple(u for u in way.units_crossed if u in friends)
     if end is not None and not table.holds(end):
         end = None
-    return Flight(end, through, way.points)
+    return Flight(end, through, way.points, stopped_by=landed)
+
+
+FLIGHT_STEP = 0.1
+"""How far back along its way (inches) a rout or retreat that would end on a unit is tried
+at a time, before the exact point is found between the last two tries."""
+
+
+def short_of_units(table: Table, start: Footprint, end: Footprint) -> tuple[Footprint, str]:
+    """Where a rout or retreat from ``start`` straight to ``end`` stops so as to stand on
+    no other unit (A29), and the unit it would have ended on ("" if none): ``end`` itself
+    when it stands on none, else the furthest point of its way short of that unit (it
+    moves through friends, never stops on one); where it stood (``start``) when no point of
+    the way is clear."""
+    others = [(f.unit_id, f.shape) for f in table.footprints if f.unit_id != start.unit_id]
+    (sx, sy), (ex, ey) = start.centre, end.centre
+    length = math.dist(start.centre, end.centre)
+
+    def at(t: float) -> Footprint:
+        share = t / length
+        return end.moved_to(sx + (ex - sx) * share, sy + (ey - sy) * share)
+
+    def stood_on(t: float) -> str:
+        shape = at(t).shape
+        return next((uid for uid, other in others
+                     if shapely.relate_pattern(shape, other, "T********")), "")
+
+    if length <= _EPS:
+        return end, ""
+    landed = stood_on(length)
+    if not landed:
+        return end, ""
+    blocked = length
+    clear = max(0.0, length - FLIGHT_STEP)
+    while stood_on(clear):
+        if clear <= 0.0:
+            return start, landed
+        blocked, clear = clear, max(0.0, clear - FLIGHT_STEP)
+    for _ in range(30):
+        middle = (clear + blocked) / 2
+        if stood_on(middle):
+            blocked = middle
+        else:
+            clear = middle
+    return (at(clear) if clear > 0.0 else start), landed

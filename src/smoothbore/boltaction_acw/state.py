@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
-from smoothbore.table import CommanderMark, Table, check_deployed
+from smoothbore.table import CommanderMark, Table, check_deployed, distance
 
 from .carry import carried
 from .charges import ChargeFacts
@@ -25,7 +25,7 @@ from .melee import MeleeFacts
 from .morale import Command
 from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
-from .placing import synced
+from .placing import relaid, synced
 from .units import SIDES, Commander, Rank, Unit, UnitType
 
 
@@ -348,8 +348,20 @@ def command_for(state: State, unit: Unit) -> Command:
     return Command(brigade, army)
 
 
+ROUTING_NEAR = 6
+"""-1 for each friendly unit routing within 6" (Morale modifiers)."""
+
+
 def routing_friends(state: State, unit: Unit) -> int:
-    """Friendly units routing within 6": the routing units of its own brigade (A15)."""
+    """Friendly units routing within 6" (A15): on a table, the side's routing units whose
+    nearest point is within 6" of the unit's, measured as the commanders' 6" are; without
+    one, the routing units of its own brigade."""
+    table = state.extra.table
+    if table is not None and unit.id in table.units:
+        return sum(1 for u in state.units
+                   if u.side == unit.side and u.id != unit.id and u.routing and not u.lost
+                   and u.id in table.units
+                   and distance(table, unit.id, u.id) <= ROUTING_NEAR + 1e-6)
     if not unit.brigade:
         return 0
     return sum(1 for u in state.units
@@ -429,6 +441,15 @@ def with_units(state: State, *units: Unit) -> State:
     second = tuple(s for s in extra.second if s[0] not in out)
     return new.with_extra(melees=melees, routs=routs, second=second,
                           routed=extra.routed | set(newly))
+
+
+def with_reformed(state: State, unit: Unit) -> State:
+    """The state with ``unit`` in a new formation (or mounted, dismounted, limbered): on a
+    table its footprint laid with the front edge where it was (A33), not about its centre."""
+    table = state.extra.table
+    if table is not None and unit.id in table.units and not unit.lost:
+        state = state.with_extra(table=carried(table, table.placed(relaid(table, unit))))
+    return with_units(state, unit)
 
 
 # --- what the candidates and checks of one state ask again and again -----------------------

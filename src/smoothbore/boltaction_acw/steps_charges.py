@@ -7,8 +7,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+import shapely
+
 from smoothbore.core import IllegalActionError, Log, enter_phase
-from smoothbore.table import MoveTrace, contact_position
+from smoothbore.table import Footprint, MoveTrace, Table, contact_position
 
 from . import situations
 from .actions import Charge, FightOn, Respond
@@ -196,11 +198,25 @@ def candidates_respond(state: State) -> Iterator[Respond]:
     charger, target = find(state, charge.charger_id), find(state, charge.target_id)
     friends = [u.id for u in state.units
                if u.side == target.side and u.id != target.id and u.in_the_fight]
-    for response in responses(charger, target, charge.facts):
+    for response in responses(charger, target, charge.facts,
+                              in_arc=point_blank_arc(state, target.id, charger.id)):
         yield Respond(target.id, response)
         if response.value != "evade" and state.extra.table is None:
             for friend in friends:
                 yield Respond(target.id, response, friend)
+
+
+def point_blank_arc(state: State, target_id: str, charger_id: str) -> bool:
+    """Whether the charged unit may fire at point blank at the charger: on a table, the
+    charger where it stands in the unit's 45° front arc, as every shot must be (Shooting;
+    A24); without a table the players have said so by charging."""
+    table = state.extra.table
+    if table is None:
+        return True
+    if situations.outside_arc(table, target_id, charger_id):
+        return False
+    seen = situations.sighting_of(table, target_id, charger_id)
+    return seen is not None and seen.in_arc
 
 
 def check_respond(state: State, action: Respond) -> None:
@@ -214,7 +230,8 @@ def check_respond(state: State, action: Respond) -> None:
     if action.unit_id != target.id:
         raise IllegalActionError(action, f"{target.name} is the charged unit, not "
                                  f"{action.unit_id!r}", RULE_CHARGED)
-    allowed = responses(charger, target, charge.facts)
+    allowed = responses(charger, target, charge.facts,
+                        in_arc=point_blank_arc(state, target.id, charger.id))
     if action.response not in allowed:
         raise IllegalActionError(
             action, f"{target.name} may: {', '.join(map(str, allowed))}", RULE_CHARGED)
@@ -242,7 +259,8 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
                      options=state.options, commands=commands,
                      routing_friends=routing_friends(state, charger))
-    log.add("reaction", f"{target.name}: {action.response}: {result}", RULE_CHARGED,
+    unpinned = " (passed its order test: loses a pin)" if result.target.pins < target.pins else ""
+    log.add("reaction", f"{target.name}: {action.response}{unpinned}: {result}", RULE_CHARGED,
             target.id)
     changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
     new = with_units(state, *changed)
@@ -250,7 +268,8 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     new = new.with_extra(charge=None)
     reaction = result.reaction
     if flight is not None:
-        new = _close_in(new, charger.id, target.id, reaction, flight, log)
+        new = _close_in(new, charger.id, target.id, reaction, flight, log,
+                        situations.table_of(state))
     facts = MeleeFacts(charge.facts.flank, charge.facts.rear, charge.facts.obstacle)
     if reaction is Reaction.HALTED:
         return new.with_extra(halted=new.extra.halted | {charger.id})
@@ -266,11 +285,14 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
 
 
 def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
-              flight: situations.Flight, log: Log) -> State:
+              flight: situations.Flight, log: Log, declared: Table) -> State:
     """On a table (A27): a charged unit that retreats or evades goes a full move straight
     away from the charger (through the friend behind it if it passed); one that stops turns
     its back to the enemy; then a charger that charges home or meets a counter charge moves
-    straight ahead into contact (one that halts or routs stays where it was)."""
+    straight ahead into contact (one that halts or routs stays where it was). The contact is
+    measured from the charger as it stood when it declared (``declared``): a charger that
+    lost bases to point blank fire still charges home, its narrower front laid where the
+    wider one touched (A27)."""
     table = situations.table_of(state)
     before = table
     if target_id not in table.units or charger_id not in table.units:
@@ -278,13 +300,15 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
     if reaction in (Reaction.RETREATED, Reaction.EVADED) and flight.end is not None:
         end = flight.end
         table = table.placed(end)
-        log.add("move", f"{find(state, target_id).name} retreats {rate(find(state, target_id))}"
-                f"\" to ({end.x:.1f}, {end.y:.1f})", RULE_CHARGED, target_id)
+        unit = find(state, target_id)
+        log.add("move", f"{unit.name} retreats {flight.moved:.1f}\" of its {rate(unit)}\" to "
+                f"({end.x:.1f}, {end.y:.1f}){_stopped(state, target_id, flight.stopped_by)}",
+                RULE_CHARGED, target_id)
     if reaction is Reaction.STOPPED:
         table = table.placed(table.footprint(target_id).turned(180.0))
     if reaction in (Reaction.CHARGE_HOME, Reaction.COUNTER_CHARGED, Reaction.STOPPED):
-        start = before.footprint(charger_id)
-        contact = contact_position(before, charger_id, target_id)
+        start = declared.footprint(charger_id)
+        contact = _contact(declared, before.footprint(charger_id), target_id)
         table = table.placed(contact)
         if contact.centre != start.centre:
             table = table.with_traces(*recent_traces(before),
@@ -292,6 +316,45 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
         log.add("move", f"{find(state, charger_id).name} moves into contact at "
                 f"({contact.x:.1f}, {contact.y:.1f})", RULE_CHARGE, charger_id)
     return state if table is before else state.with_extra(table=carried(before, table))
+
+
+def _stopped(state: State, unit_id: str, what: str) -> str:
+    """What stopped a retreat short of its full move, for the narration ("" if nothing):
+    an enemy 1" away (A26), a friend it would end on (A29), the table edge, or ground it may
+    not cross in this move."""
+    if what in ("", "allowance"):
+        return ""
+    table = situations.table_of(state)
+    if what in table.units:
+        if what in table.enemies_of(unit_id):
+            return f", stopped 1\" short of {find(state, what).name}"
+        return f", stopped short of {find(state, what).name}, not to end on it"
+    if what == "table edge":
+        return ", stopped by the table edge"
+    feature = table.feature(what)
+    name = feature.label or feature.kind
+    if feature.kind in situations.WOODS:
+        return f", slowed by {name}"
+    if feature.kind in situations.LINEAR:
+        return f", stopped at {name} (crossing it costs half a move)"
+    return f", stopped by {name}"
+
+
+def _contact(declared: Table, now: Footprint, target_id: str) -> Footprint:
+    """The charger (``now``, as it is after the point blank fire) in contact with the
+    target: the declared charger moved straight ahead until it touches, and a charger made
+    narrower or shorter laid with the same front edge, slid along it towards the point of
+    contact so that it still touches (A27)."""
+    wide = contact_position(declared, now.unit_id, target_id)
+    if (now.width, now.length) == (wide.width, wide.length):
+        return now.moved_to(wide.x, wide.y, wide.facing)
+    target = declared.footprint(target_id).shape
+    touch = shapely.shortest_line(wide.shape, target).coords[1]
+    across = float(wide.local([touch])[0][0])
+    room = max(0.0, (wide.width - now.width) / 2)
+    across = min(room, max(-room, across))
+    x, y = wide.to_table(across, (wide.length - now.length) / 2)
+    return now.moved_to(x, y, wide.facing)
 
 
 def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, log: Log,

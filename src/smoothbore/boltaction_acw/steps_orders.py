@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -67,6 +68,7 @@ from .state import (
     routing_friends,
     situation,
     untested_routers,
+    with_reformed,
     with_units,
 )
 from .steps_sequence import check_no_routs
@@ -104,6 +106,14 @@ def check_group_ready(state: State, action: object) -> str:
     return group
 
 
+def check_routers_tested(state: State, action: object) -> None:
+    """The active group's routing units have taken their tests before anything else is done
+    with its die: orders, commanders' rides (The Turn, 2 before 3; A20)."""
+    if untested_routers(state):
+        raise IllegalActionError(action, "the brigade's routing units test first",
+                                 RULE_ROUT_TESTS)
+
+
 def check_actor(state: State, action: object, unit_id: str,
                 known: Situation | None = None) -> Unit:
     """A unit of the active group that may take its one order: in the fight, not locked in
@@ -121,9 +131,7 @@ def check_actor(state: State, action: object, unit_id: str,
     if unit.routing:
         raise IllegalActionError(action, f"{unit.name} is routing: it only tests to rally",
                                  RULE_ROUT_TESTS)
-    if untested_routers(state):
-        raise IllegalActionError(action, "the brigade's routing units test first",
-                                 RULE_ROUT_TESTS)
+    check_routers_tested(state, action)
     if unit.id in state.extra.ordered:
         raise IllegalActionError(action, f"{unit.name} has had its order this turn",
                                  RULE_ONE_ORDER)
@@ -587,6 +595,12 @@ def check_advance(state: State, action: Advance) -> None:
         if moves and action.mount is not Mount.NONE:
             raise IllegalActionError(action, "on a table cavalry mount or dismount where "
                                      "they stand", RULE_TABLE)
+        if action.mount is not Mount.NONE:
+            problem = situations.reform_problem(state, _after_mount(unit, action.mount))
+            if problem:
+                raise IllegalActionError(
+                    action, problem.replace("the move ends", f"it would {action.mount} and end"),
+                    RULE_ADVANCE)
     elif action.move is not None:
         raise IllegalActionError(action, "a destination needs a table: without one the move "
                                  "names its terrain", RULE_TABLE)
@@ -650,10 +664,11 @@ def _advance_on_table(state: State, action: Advance, log: Log) -> State:
     if action.mount is Mount.DISMOUNT:
         unit = _after_mount(unit, action.mount)
         log.add("mount", f"{unit.name} dismounts", RULE_ADVANCE, unit.id)
-        new = with_units(new, unit)
         table = situations.table_of(new)
-        if unit.id in table.units:  # the horses wait where it dismounted (A32)
-            x, y = table.footprint(unit.id).centre
+        stood = table.footprint(unit.id).centre if unit.id in table.units else None
+        new = with_reformed(new, unit)
+        if stood is not None:  # the horses wait where its centre stood (A32)
+            x, y = stood
             holders = tuple(h for h in new.extra.holders if h[0] != unit.id)
             new = new.with_extra(holders=(*holders, (unit.id, x, y)))
     if action.target_id is not None:
@@ -664,7 +679,7 @@ def _advance_on_table(state: State, action: Advance, log: Log) -> State:
     if action.mount is Mount.REMOUNT:
         unit = _after_mount(find(new, unit.id), action.mount)
         log.add("mount", f"{unit.name} remounts", RULE_ADVANCE, unit.id)
-        new = with_units(new, unit)
+        new = with_reformed(new, unit)
         new = new.with_extra(holders=tuple(h for h in new.extra.holders if h[0] != unit.id))
     if found is None:
         return new
@@ -798,6 +813,11 @@ def check_change_formation(state: State, action: ChangeFormation) -> None:
         raise IllegalActionError(
             action, f"{unit.name} ({unit.kind}, {unit.formation}) may change to: {allowed}",
             RULE_FORMATION)
+    if state.extra.table is not None:
+        problem = situations.reform_problem(state, attrs.evolve(unit, formation=action.formation))
+        if problem:
+            raise IllegalActionError(action, problem.replace("the move ends", "it would end"),
+                                     RULE_FORMATION)
 
 
 def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
@@ -808,7 +828,7 @@ def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> S
     if not passed or unit.lost:
         return new
     log.add("formation", f"{unit.name} forms {action.formation}", RULE_FORMATION, unit.id)
-    return with_units(new, attrs.evolve(unit, formation=action.formation))
+    return with_reformed(new, attrs.evolve(unit, formation=action.formation))
 
 
 # --- rally and down ---------------------------------------------------------------------
@@ -879,7 +899,7 @@ def candidates_move_commander(state: State
     on a table, each commander's as one group of at most the units of his command, the
     rides measured when random play draws it."""
     side = situation(state).side
-    if side is None or state.extra.routs:
+    if side is None or state.extra.routs or untested_routers(state):
         return
     table = state.extra.table
     for leader in state.commanders:
@@ -985,6 +1005,7 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
     """A commander moves 24" once a turn, the brigade commander with his brigade's die, the
     army commander with any of his side's, to be with a unit of his command (A14)."""
     group = check_group_ready(state, action)
+    check_routers_tested(state, action)
     leader = commander(state, action.commander_id)
     known = situation(state)
     unit = known.units.get(action.unit_id) or find(state, action.unit_id)
@@ -1130,8 +1151,12 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
     moved = carried(table, table.placed(end))
     if len(flight.path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, flight.path))
-    log.add("rout", f"{unit.name} routs {inches}\" away from the enemy to ({end.x:.1f}, "
-            f"{end.y:.1f}), facing {end.facing % 360:.0f}°{names}", RULE_ROUT, unit.id)
+    gone = math.dist(table.footprint(unit.id).centre, end.centre)
+    short = f"{gone:.1f}\" of its " if gone < inches - 0.05 else ""
+    log.add("rout", f"{unit.name} routs {short}{inches}\" away from the enemy to ({end.x:.1f}, "
+            f"{end.y:.1f}), facing {end.facing % 360:.0f}°{names}"
+            + (f", stopped short of {find(state, flight.stopped_by).name}, not to end on it"
+               if flight.stopped_by else ""), RULE_ROUT, unit.id)
     state = state.with_extra(table=moved)
     return with_units(state, *(add_pins(f, 1) for f in friends)) if friends else state
 
