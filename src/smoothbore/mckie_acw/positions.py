@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import attrs
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import Log
 from smoothbore.core.derived import derive
@@ -123,6 +124,23 @@ def fit_on(table: Table, fp: Footprint) -> Footprint:
     dx = max(0.0, -x0) - max(0.0, x1 - table.width)
     dy = max(0.0, -y0) - max(0.0, y1 - table.depth)
     return fp.moved_to(fp.x + dx, fp.y + dy) if dx or dy else fp
+
+
+def newly_over(table: Table, fp: Footprint, shape: BaseGeometry) -> Footprint | None:
+    """The first other unit's footprint that ``shape`` (where ``fp``'s unit would stand, or
+    the ground it would sweep) overlaps and ``fp`` does not overlap already; None when
+    clear (no unit passes through or ends on another, M34)."""
+    x0, y0, x1, y1 = shape.bounds
+    for other in table.footprints:
+        if other.unit_id == fp.unit_id:
+            continue
+        b0, b1, b2, b3 = other.bounds
+        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
+            continue
+        if shapely.relate_pattern(shape, other.outline, "T********") and not (
+                shapely.relate_pattern(fp.outline, other.outline, "T********")):
+            return other
+    return None
 
 
 def synced(state: State) -> State:

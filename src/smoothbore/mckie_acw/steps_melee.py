@@ -19,7 +19,7 @@ from .losses import guards_needed
 from .melee import Attack, Fighter, fighters, resolve_melee
 from .morale import Circumstance, test_morale
 from .movement import Manoeuvre
-from .positions import fit_on, synced
+from .positions import fit_on, newly_over, synced
 from .situations import SHORT_OF_CONTACT, charge_end
 from .state import (
     Contact,
@@ -82,17 +82,7 @@ def _in_the_way(table: Table, fp: Footprint, end: Footprint) -> bool:
     """Whether going from ``fp`` to ``end`` passes through or onto another unit (one it
     already overlaps aside): a loser pushed back stops against it (M39)."""
     swept = shapely.convex_hull(shapely.union(fp.outline, end.outline))
-    x0, y0, x1, y1 = swept.bounds
-    for other in table.footprints:
-        if other.unit_id == fp.unit_id:
-            continue
-        b0, b1, b2, b3 = other.bounds
-        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
-            continue
-        if shapely.relate_pattern(swept, other.outline, "T********") and not (
-                shapely.relate_pattern(fp.outline, other.outline, "T********")):
-            return True
-    return False
+    return newly_over(table, fp, swept) is not None
 
 
 def follow_up_to(state: State, winner: str) -> tuple[float, float, float] | None:

@@ -21,7 +21,7 @@ from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resu
 from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
-from .positions import SIGHT, fit_on, footprint, ground_at, home_heading, kept
+from .positions import SIGHT, fit_on, footprint, ground_at, home_heading, kept, newly_over
 from .state import (
     State,
     add_amount,
@@ -451,17 +451,8 @@ def relaid_onto(state: State, unit: Unit, action: Move) -> str | None:
     new = fit_on(table, _relaid(unit, action, now, state.options.tables))
     if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
         return None
-    x0, y0, x1, y1 = new.bounds
-    for other in table.footprints:
-        if other.unit_id == unit.id:
-            continue
-        b0, b1, b2, b3 = other.bounds
-        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
-            continue
-        if shapely.relate_pattern(new.outline, other.outline, "T********") and not (
-                shapely.relate_pattern(now.outline, other.outline, "T********")):
-            return other.label or other.unit_id
-    return None
+    other = newly_over(table, now, new.outline)
+    return None if other is None else other.label or other.unit_id
 
 
 def apply_move(state: State, action: Move, log: Log) -> State:
