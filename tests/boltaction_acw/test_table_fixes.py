@@ -183,18 +183,24 @@ def test_a_retreat_stops_1_inch_short_of_an_enemy_and_says_so() -> None:
     but a double 1."""
     units = {"a": UNITS["a"], "b": Unit("b", "Confederate line", CONFEDERATE, bases=5, pins=6),
              "c": Unit("c", "Union reserve", UNION, bases=5)}
+    _retreats_as(on_table(units, {"a": (20, 10, 0), "b": (20, 16, 180), "c": (20, 20, 180)}),
+                 "Confederate line retreats 2.0\" of its 6\" to (20.0, 18.0), stopped 1\" "
+                 "short of Union reserve", (20, 18))
+
+
+def _retreats_as(state: State, told: str, centre: tuple[float, float]) -> None:
+    """Unit a's charge at b, which holds its fire: on each of a dozen dice seeds where b
+    retreats, the event reads ``told`` and b's centre ends at ``centre``."""
     retreats = 0
     for seed in range(12):
-        state = on_table(units, {"a": (20, 10, 0), "b": (20, 16, 180), "c": (20, 20, 180)})
-        state = state.replace(phase=REACTION, dice=DiceState(seed)).with_extra(
+        charged = state.replace(phase=REACTION, dice=DiceState(seed)).with_extra(
             charge=PendingCharge("a", "b", ChargeFacts(5)))
-        after, events = TURN.step(state, Respond("b", Response.HOLD))
+        after, events = TURN.step(charged, Respond("b", Response.HOLD))
         texts = [e.text for e in events]
         if not any("retreats" in t for t in texts):
             continue
-        assert ("Confederate line retreats 2.0\" of its 6\" to (20.0, 18.0), stopped 1\" "
-                "short of Union reserve") in texts
-        assert after.extra.table.footprint("b").centre == pytest.approx((20, 18))
+        assert told in texts
+        assert after.extra.table.footprint("b").centre == pytest.approx(centre)
         retreats += 1
     assert retreats
 
@@ -312,17 +318,6 @@ def test_a_retreat_stopped_at_a_fence_says_so() -> None:
     move) cannot be paid from the 2.5" left: it stops at the fence."""
     units = {"a": UNITS["a"], "b": Unit("b", "Confederate line", CONFEDERATE, bases=5, pins=6)}
     fence = Feature("f", "fence", line=((0, 19.5), (40, 19.5)), label="the farm fence")
-    retreats = 0
-    for seed in range(12):
-        state = on_table(units, {"a": (20, 10, 0), "b": (20, 16, 180)}, (fence,))
-        state = state.replace(phase=REACTION, dice=DiceState(seed)).with_extra(
-            charge=PendingCharge("a", "b", ChargeFacts(5)))
-        after, events = TURN.step(state, Respond("b", Response.HOLD))
-        texts = [e.text for e in events]
-        if not any("retreats" in t for t in texts):
-            continue
-        assert ("Confederate line retreats 3.5\" of its 6\" to (20.0, 19.5), stopped at the "
-                "farm fence (crossing it costs half a move)") in texts
-        assert after.extra.table.footprint("b").centre == pytest.approx((20, 19.5))
-        retreats += 1
-    assert retreats
+    _retreats_as(on_table(units, {"a": (20, 10, 0), "b": (20, 16, 180)}, (fence,)),
+                 "Confederate line retreats 3.5\" of its 6\" to (20.0, 19.5), stopped at the "
+                 "farm fence (crossing it costs half a move)", (20, 19.5))
