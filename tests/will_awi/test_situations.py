@@ -460,23 +460,31 @@ def test_engineers_and_demolition_parties_must_stand_at_the_work() -> None:
     """Field Engineering, Demolition: on a table the unit works within 1" of the work's ground.
     The foot's front edge 0.5" below a 4" x 2" fieldwork: it may dismantle, build and lay a
     charge; 3" below: each is refused, saying how far it stands."""
+    for gap, allowed in ((0.5, True), (3.0, False)):
+        y = 17.0 - gap - HALF
+        _works_allowed({"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
+                        "r9": (24.0 + BASE + 0.5 + HALF, y - HALF, 0.0)},
+                       allowed, 'stands 3" from the work')
+
+
+def _works_allowed(places: dict[str, tuple[float, float, float]], allowed: bool,
+                   refused: str) -> None:
+    """With r1 (foot) and r9 (its wagon) at ``places`` by a 4" x 2" timber fieldwork at
+    (24, 18), in C: r1's dismantling, building and laying a charge are each offered and
+    pass, or (not ``allowed``) are each not offered and refused with ``refused``."""
     from smoothbore.will_awi.actions import Engineer, LayCharge
 
     fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
     works = (Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)
-    for gap, allowed in ((0.5, True), (3.0, False)):
-        y = 17.0 - gap - HALF
-        places = {"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
-                  "r9": (24.0 + BASE + 0.5 + HALF, y - HALF, 0.0)}
-        s = to_phase(on_table(places, fieldwork, works=works), "C")
-        for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
-                       LayCharge("r1", "fw")):
-            assert (action in TURN.legal_actions(s)) is allowed
-            if allowed:
+    s = to_phase(on_table(places, fieldwork, works=works), "C")
+    for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
+                   LayCharge("r1", "fw")):
+        assert (action in TURN.legal_actions(s)) is allowed
+        if allowed:
+            TURN.check(s, action)
+        else:
+            with pytest.raises(IllegalActionError, match=refused):
                 TURN.check(s, action)
-            else:
-                with pytest.raises(IllegalActionError, match='stands 3" from the work'):
-                    TURN.check(s, action)
 
 
 def test_the_wagon_must_be_at_hand_on_the_table() -> None:
@@ -484,23 +492,11 @@ def test_the_wagon_must_be_at_hand_on_the_table() -> None:
     must stand within 1" of the unit (nearest points). The foot 0.5" below the fieldwork,
     its wagon 0.5" beside it: it may dismantle, build and lay a charge; the wagon 3" off:
     each is refused and not offered."""
-    from smoothbore.will_awi.actions import Engineer, LayCharge
-
-    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
-    works = (Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)
     y = 17.0 - 0.5 - HALF
     for gap, allowed in ((0.5, True), (3.0, False)):
-        places = {"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
-                  "r9": (24.0 + BASE + gap + HALF, y - HALF, 0.0)}
-        s = to_phase(on_table(places, fieldwork, works=works), "C")
-        for action in (Engineer("r1", "fw"), Engineer("r1", "fw", build=True),
-                       LayCharge("r1", "fw")):
-            assert (action in TURN.legal_actions(s)) is allowed
-            if allowed:
-                TURN.check(s, action)
-            else:
-                with pytest.raises(IllegalActionError, match='no wagon of its side within 1"'):
-                    TURN.check(s, action)
+        _works_allowed({"r1": (24.0, y, 0.0), "b1": (40.0, 32.0, 180.0),
+                        "r9": (24.0 + BASE + gap + HALF, y - HALF, 0.0)},
+                       allowed, 'no wagon of its side within 1"')
 
 
 def test_the_layers_move_away_on_the_table() -> None:
