@@ -474,6 +474,19 @@ def test_a_retreat_backs_away_still_facing_and_stops_at_the_edge() -> None:
     assert after.unit("b1").status is Status.RETREATING
 
 
+def test_a_retreat_that_would_end_on_a_friend_stops_short_of_it() -> None:
+    # b1 (24 mm deep) retreats 120 mm from y 200 towards y 320; b2 stands across its way
+    # at y 288 to 312: b1 stops with its rear edge on b2's front edge, centre at y 276
+    state = battle({FIRER: (300, 100, 0), foot("b1", B, status=Status.RETREATING):
+                    (300, 200, 180), foot("b2", B): (300, 300, 180)})
+    after, events = TURN.step(at(state, COMPULSORY, B), CompulsoryMove("b1"))
+    fp = after.extra.table.footprint("b1")  # type: ignore[union-attr]
+    assert (fp.x, fp.y, fp.facing) == pytest.approx((300, 276, 180), abs=1e-6)
+    name = state.unit("b2").name
+    assert events[0].text.endswith(f"retreats 76 mm to (300.0, 276.0), facing 180°, stopped "
+                                   f"short of {name}, not to end on it")
+
+
 def test_a_destination_is_three_numbers() -> None:
     with pytest.raises(InvalidValueError, match="Move.to"):
         Move("a1", to=(1.0, 2.0))  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from smoothbore.table import (
     rout,
     rout_options,
     route,
+    short_of_units,
     sweep,
     turn,
     wheel,
@@ -256,6 +257,31 @@ def test_a_rout_ends_where_its_footprint_would(x: float, y: float, facing: float
         (_, gain), = option.gains
         assert gain == shapely.distance(option.end.shape, t.footprint("N").shape) - before
         assert gain > 0
+
+
+def test_a_compulsory_move_stops_short_of_a_unit_it_would_end_on() -> None:
+    # A (4" wide, 1" deep, y 9.5-10.5) runs 10" north, to y 19.5-20.5; a friend F stands
+    # across its way at y 18-20 (2" deep): A stops with its front edge on F's rear edge,
+    # its centre at y 17.5 (7.5" run)
+    friend = Footprint("F", 20, 19, 0, 2, 2, 2, side="red")
+    t = table(others=(friend,))
+    start = t.footprint("A")
+    end, landed = short_of_units(t, start, start.moved_to(20, 20, 0))
+    assert landed == "F" and end.centre == pytest.approx((20, 17.5), abs=1e-6)
+    assert end.facing == 0 and not shapely.relate_pattern(end.shape, friend.shape, "T********")
+    # the end keeps its own facing (a rout turned to run): turned about, the same stop
+    run, _ = short_of_units(t, start, start.moved_to(20, 20, 180))
+    assert run.facing == 180 and run.centre == pytest.approx((20, 17.5), abs=1e-6)
+    # an end clear of every unit is kept, touching is not standing on
+    assert short_of_units(t, start, start.moved_to(20, 17.5, 0)) == (
+        start.moved_to(20, 17.5, 0), "")
+    # a unit along the whole way (y 10.5-21, its rear edge on A's front edge): no point of
+    # the way is clear, and A stays where it stood
+    wall = Footprint("W", 20, 15.75, 0, 1, 4, 10.5, side="blue")
+    blocked = table(others=(wall,))
+    assert short_of_units(blocked, start, start.moved_to(20, 20, 0)) == (start, "W")
+    with pytest.raises(InvalidValueError, match="step"):
+        short_of_units(t, start, start, step=0)
 
 
 def test_a_surrounded_unit_cannot_rout() -> None:

@@ -65,6 +65,15 @@ def test_a_unit_routed_at_its_test_runs_and_the_charger_takes_its_place() -> Non
     assert not contact[0].rolls
 
 
+def test_a_rout_that_would_end_on_a_friend_stops_short_of_it() -> None:
+    """The Continentals stand across the militia's way (y 31 - BASE/2 to 31 + BASE/2): the
+    militia's 12" run would end on them (y 32), so it stops with its front edge on their
+    rear edge, its centre at 31 - BASE (table T21)."""
+    s, _ = _routed_at_test({**CHARGE, "b1": (20, 31, 180)})
+    assert _at(s, "b2") == pytest.approx((20, 31 - BASE, 0), abs=1e-6)
+    assert _at(s, "b1") == pytest.approx((20, 31, 180))
+
+
 def test_a_unit_routed_at_its_test_by_its_home_edge_runs_off_the_table() -> None:
     """Blue's home edge is the far one (y 36): militia at y 30 running 12" leaves the table
     and is out of the battle."""

@@ -256,6 +256,25 @@ def test_destinations_are_legal_and_stop_before_the_enemy() -> None:
     assert ahead[1] + HALF == pytest.approx(18 - HALF - 1, abs=0.01)
 
 
+def test_no_move_ends_on_another_unit() -> None:
+    """W49. The foot go 3" straight ahead (y 10 to 13) and turn to face 045: the line, 2
+    bases wide (3.54") and 1 deep (1.77"), then has its front left corner at (19.37, 14.88),
+    on the grenadiers at y 14.11-15.89 (unturned it would stand at y 12.11-13.89, clear of
+    them). With the grenadiers elsewhere the same move is allowed."""
+    crowded = to_phase(on_table({"r1": (20, 10, 0), "r3": (20, 15, 0), "b1": (5, 33, 180)}),
+                       "C")
+    with pytest.raises(IllegalActionError, match="would end on r3, turned to face 45°"):
+        TURN.check(crowded, Move("r1", to=(20.0, 13.0, 45.0)))
+    # unturned, 4.5" ahead: onto the grenadiers (y 13.61-15.39), passing into them
+    with pytest.raises(IllegalActionError, match="Foot would end on r3 \\("):
+        TURN.check(crowded, Move("r1", to=(20.0, 14.5, 0.0)))
+    clear = to_phase(on_table({"r1": (20, 10, 0), "r3": (30, 15, 0), "b1": (5, 33, 180)}),
+                     "C")
+    after, _ = TURN.step(clear, Move("r1", to=(20.0, 13.0, 45.0)))
+    assert after.extra.table is not None
+    assert after.extra.table.footprint("r1").centre == (20.0, 13.0)
+
+
 # --- keeping the table in step, saving ---------------------------------------------------------
 def test_formation_changes_and_losses_change_the_footprints() -> None:
     """Forming column lays the bases one behind the other about the same centre; a unit

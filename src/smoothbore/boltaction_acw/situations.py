@@ -38,6 +38,7 @@ from smoothbore.table import (
     furthest,
     rout,
     route,
+    short_of_units,
     sight_lines,
 )
 from smoothbore.table import Formation as Layout
@@ -938,45 +939,3 @@ def _flight(table: Table, start: Footprint, goal: Footprint,
     return Flight(end, through, way.points, stopped_by=landed)
 
 
-FLIGHT_STEP = 0.1
-"""How far back along its way (inches) a rout or retreat that would end on a unit is tried
-at a time, before the exact point is found between the last two tries."""
-
-
-def short_of_units(table: Table, start: Footprint, end: Footprint) -> tuple[Footprint, str]:
-    """Where a rout or retreat from ``start`` straight to ``end`` stops so as to stand on
-    no other unit (A29), and the unit it would have ended on ("" if none): ``end`` itself
-    when it stands on none, else the furthest point of its way short of that unit (it
-    moves through friends, never stops on one); where it stood (``start``) when no point of
-    the way is clear."""
-    others = [(f.unit_id, f.shape) for f in table.footprints if f.unit_id != start.unit_id]
-    (sx, sy), (ex, ey) = start.centre, end.centre
-    length = math.dist(start.centre, end.centre)
-
-    def at(t: float) -> Footprint:
-        share = t / length
-        return end.moved_to(sx + (ex - sx) * share, sy + (ey - sy) * share)
-
-    def stood_on(t: float) -> str:
-        shape = at(t).shape
-        return next((uid for uid, other in others
-                     if shapely.relate_pattern(shape, other, "T********")), "")
-
-    if length <= _EPS:
-        return end, ""
-    landed = stood_on(length)
-    if not landed:
-        return end, ""
-    blocked = length
-    clear = max(0.0, length - FLIGHT_STEP)
-    while stood_on(clear):
-        if clear <= 0.0:
-            return start, landed
-        blocked, clear = clear, max(0.0, clear - FLIGHT_STEP)
-    for _ in range(30):
-        middle = (clear + blocked) / 2
-        if stood_on(middle):
-            blocked = middle
-        else:
-            clear = middle
-    return (at(clear) if clear > 0.0 else start), landed

@@ -14,7 +14,7 @@ import shapely
 from smoothbore.core import Log
 from smoothbore.table import Footprint, Table
 from smoothbore.table.footprints import bearing_vectors
-from smoothbore.table.paths import rout
+from smoothbore.table.paths import rout, short_of_units
 
 from . import effort, rules
 from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resupply
@@ -142,12 +142,13 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
         return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
     if unit.status is not Status.ROUTING:
         end = end.moved_to(end.x, end.y, fp.facing)  # backs away, still facing the enemy
-    end = fit_on(table, end)
+    end, landed = short_of_units(table, fp, fit_on(table, end))
     state = placed(state, unit.id, end)
     ground = ground_at(table_of(state), end, unit.arm)
     verb = ("routs" if unit.status is Status.ROUTING else "retreats"
             if unit.status is Status.RETREATING else "retires, exhausted, to rest,")
-    short = " (slowed by the ground)" if end.centre != fit_on(table, full).centre else ""
+    short = (f", stopped short of {find_unit(state, landed).name}, not to end on it" if landed
+             else " (slowed by the ground)" if end.centre != fit_on(table, full).centre else "")
     log.add("move", f"{unit.name} {verb} {math.dist(fp.centre, end.centre):.0f} mm to "
             f"{where(end)}{short}", rules.MELEE_EXHAUSTED if retiring else rules.BATTLE_PERIOD,
             unit.id)

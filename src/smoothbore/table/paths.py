@@ -1,8 +1,8 @@
 """Moves through terrain: the route a unit's centre follows, split into legs by the ground
 under it and the lines it crosses; its cost under a rule book's movement rates (given as
 data: a ``RateTable``); the furthest a unit can go in a direction with a move allowance;
-wheels and facing changes as geometry; retiring; and the direction of a rout, away from
-every visible enemy.
+wheels and facing changes as geometry; retiring; the direction of a rout, away from every
+visible enemy; and where a compulsory move stops so as not to end on another unit.
 
 The ground a move pays for is the ground under the unit's centre as it moves (``Route.legs``);
 the kinds any part of the moving footprint touches are listed too (``Route.swept``), for
@@ -55,6 +55,7 @@ __all__ = [
     "rout",
     "rout_options",
     "route",
+    "short_of_units",
     "sweep",
     "turn",
     "wheel",
@@ -1148,6 +1149,54 @@ class _Flight:
         return Rout(float(self.headings[i]), end,
                     tuple((e, float(g)) for e, g in zip(self.seen, self.gains[i], strict=True)),
                     not self.table.holds(end))
+
+
+FLIGHT_STEP = 0.1
+"""How far back along its way (in the table's measure) a move that would end on a unit is
+tried at a time (``short_of_units``), before the exact point is found between the last two
+tries."""
+
+
+def short_of_units(table: Table, start: Footprint, end: Footprint,
+                   step: float = FLIGHT_STEP) -> tuple[Footprint, str]:
+    """Where a compulsory move (a rout, a retreat) from ``start`` straight to ``end`` stops
+    so as to stand on no other unit, and the unit it would have ended on ("" if none):
+    ``end`` itself when it stands on none, else the furthest point of its way short of that
+    unit, keeping ``end``'s facing (it may move through units, never stop on one); where it
+    stood (``start``) when no point of the way is clear. Units touching are not on each
+    other: their insides must meet."""
+    check_number("step", step, 1e-6)
+    others = [(f.unit_id, f.shape) for f in table.footprints if f.unit_id != start.unit_id]
+    (sx, sy), (ex, ey) = start.centre, end.centre
+    length = math.dist(start.centre, end.centre)
+
+    def at(t: float) -> Footprint:
+        share = t / length
+        return end.moved_to(sx + (ex - sx) * share, sy + (ey - sy) * share)
+
+    def stood_on(t: float) -> str:
+        shape = at(t).shape if t < length else end.shape
+        return next((uid for uid, other in others
+                     if shapely.relate_pattern(shape, other, "T********")), "")
+
+    if length <= _EPS:
+        return end, ""
+    landed = stood_on(length)
+    if not landed:
+        return end, ""
+    blocked = length
+    clear = max(0.0, length - step)
+    while stood_on(clear):
+        if clear <= 0.0:
+            return start, landed
+        blocked, clear = clear, max(0.0, clear - step)
+    for _ in range(30):
+        middle = (clear + blocked) / 2
+        if stood_on(middle):
+            blocked = middle
+        else:
+            clear = middle
+    return (at(clear) if clear > 0.0 else start), landed
 
 
 def _run_corners(footprint: Footprint, headings: list[float],

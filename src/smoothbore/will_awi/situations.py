@@ -40,6 +40,7 @@ from smoothbore.table import (
     point_distance,
     rout,
     route,
+    short_of_units,
     sightings,
 )
 from smoothbore.table import Face as TableFace
@@ -549,6 +550,10 @@ def plan_on(table: Table, unit: Unit, to: Place,
         rates = rate_table(unit, options)
         if kinds is not None and rates.speed(kinds) is not None:
             length = math.dist(here.centre, (x, y))
+            if end.facing != here.facing and length > 1e-9:
+                under = _ends_on(table, unit, end)
+                if under is not None:
+                    return under
             return _plan_read(table, unit, here, end, (
                 (Leg(round(length, 6), _terrain(kinds, rates)),) if length > 1e-9 else ()),
                 (), ahead < 0 and not (dx == 0 and dy == 0), 0, facing)
@@ -616,6 +621,9 @@ def plan_routed(table: Table, unit: Unit, to: Place,
     if enemies:
         return IllegalActionError(None, f"{unit.name} cannot pass through the enemy "
                                   f"{enemies[0]}", rules.MOVEMENT)
+    under = _ends_on(table, unit, end) if path.legs else None
+    if under is not None:
+        return under
     return _plan_read(table, unit, here, end, legs, tuple(crossings), path.retiring,
                       len(path.units_crossed), to[2])
 
@@ -640,6 +648,21 @@ def _plan_read(table: Table, unit: Unit, here: Footprint, end: Footprint,
         facing_change=round(turned, 6),
         nearest_enemy=None if nearest is None else min(round(nearest, 6), 1e6),
     )
+
+
+def _ends_on(table: Table, unit: Unit, end: Footprint) -> IllegalActionError | None:
+    """The refusal of a move whose footprint at its end, turned as it ends, would stand on
+    another unit (their insides meet; W49); None when it stands clear."""
+    layout = table.layout
+    for row in layout.tree.query(end.shape, predicate="intersects").tolist():
+        other = layout.footprints[row]
+        if other.unit_id != end.unit_id and shapely.relate_pattern(end.shape, other.shape,
+                                                                   "T********"):
+            turned = (f", turned to face {normal_degrees(end.facing) % 360:.0f}°"
+                      if end.facing != table.footprint(unit.id).facing else "")
+            return IllegalActionError(None, f"{unit.name} would end on {other.unit_id}"
+                                      f"{turned}", rules.MOVEMENT)
+    return None
 
 
 # --- a straight move over bare ground, read off the positions -----------------------------
@@ -1158,8 +1181,8 @@ class RoutSituation:
 def rout_facts(state: State, unit: Unit, distance: float) -> RoutSituation:
     """Rules - Charging: Rout: directly away at rout speed, ending further from every visible
     enemy; a unit with no such way cannot move; one that runs off the table leaves it by its
-    side's edge. Worked out once per table, unit and distance (the check and the handler
-    both ask)."""
+    side's edge; one that would end on another unit stops short of it (table T21). Worked
+    out once per table, unit and distance (the check and the handler both ask)."""
     table = table_of(state)
     memo = table.derived(known_routs)
     key = (unit.id, distance)
@@ -1180,7 +1203,10 @@ def _rout_facts(table: Table, unit_id: str, distance: float) -> RoutSituation:
     near = nearest is not None and nearest <= 6
     if found is None:
         return RoutSituation(None, False, near)
-    return RoutSituation(None if found.leaves_table else found.end, found.leaves_table, near)
+    if found.leaves_table:
+        return RoutSituation(None, True, near)
+    end, _ = short_of_units(table, table.footprint(unit_id), found.end)
+    return RoutSituation(end, False, near)
 
 
 @attrs.frozen
