@@ -172,6 +172,16 @@ class RoutMove:
 
 
 @attrs.frozen(cache_hash=True)
+class RideTo:
+    """On a table, a commander rides up to 24" straight to the point (``x``, ``y``), with
+    no unit (A14)."""
+
+    commander_id: str
+    x: float
+    y: float
+
+
+@attrs.frozen(cache_hash=True)
 class FightOn:
     """Fight a melee that continues from the last turn (Melee)."""
 
@@ -181,5 +191,6 @@ class FightOn:
 
 Action = Union[  # noqa: UP007 (a runtime alias)
     DrawDie, EndTurn, Activate, ArmyTest, RallyFromRout, Fire, Advance, Run, Charge,
-    ChangeFormation, Rally, Down, MoveCommander, EndActivation, Respond, RoutMove, FightOn,
+    ChangeFormation, Rally, Down, MoveCommander, RideTo, EndActivation, Respond, RoutMove,
+    FightOn,
 ]

@@ -68,6 +68,8 @@ RULE_ARMY = f"{TEXT}, Brigade and army strength (an army that has lost half its 
 
 # Where the text is silent (the library's documented decisions)
 RULE_VICTORY = f"{TEXT} sets no victory conditions: the defaults of {INTERPRETATIONS}, A20"
+RULE_OBJECTIVE = (f"{TEXT} sets no victory conditions: the scenario's objective "
+                  f"({INTERPRETATIONS}, A21)")
 RULE_COMMANDERS = f"{RULE_MORALE_MODIFIERS} (commanders in range: {INTERPRETATIONS}, A14)"
 
 # Playing on a table (docs/interpretations/boltaction_acw.md, A22 to A30)

@@ -129,7 +129,8 @@ def mcphersons_ridge(seed: int = 0, *, on_table: bool = True) -> State:
     Fredericksburg Artillery as an independent battery. Buford and Heth are the army
     commanders. The table (A30): 72" x 48", Gamble's troopers on McPherson's Ridge at the far
     edge, the Confederates at the near edge beyond Willoughby Run (a stream, bridged by the
-    Chambersburg Pike), McPherson's (Herbst) woods on the Union left."""
+    Chambersburg Pike), McPherson's (Herbst) woods on the Union left. The ridge is the
+    objective (A21): the side holding it after the last turn wins."""
     cavalry, dismounted = UnitType.CAVALRY, Formation.SKIRMISH
     units = (
         Unit("u8il", "8th Illinois Cavalry", UNION, cavalry, Experience.VETERAN,
@@ -170,7 +171,8 @@ def mcphersons_ridge(seed: int = 0, *, on_table: bool = True) -> State:
             "c14tn": (46, 6, 0), "c13al": (58, 6, 0), "c5al": (36, 10, 0),
             "cmarye": (36, 3, 0)}, {UNION: Edge.FAR, CONFEDERATE: Edge.NEAR},
             (CommanderMark("heth", 20.0, 1.5, side=CONFEDERATE, label="Heth"),))
-    return new_battle(units, commanders, seed=seed, scenario=MCPHERSONS_RIDGE, table=table)
+    return new_battle(units, commanders, seed=seed, scenario=MCPHERSONS_RIDGE, table=table,
+                      objective=None if table is None else "mcphersons-ridge")
 
 
 MCPHERSONS_FEATURES = (

@@ -68,7 +68,14 @@ from .carry import (
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
 from .placing import relaid
-from .rules import RULE_MOVE_CLEAR, RULE_MOVEMENT, RULE_RIVERS, RULE_SIGHT, RULE_TERRAIN
+from .rules import (
+    RULE_CHARGE,
+    RULE_MOVE_CLEAR,
+    RULE_MOVEMENT,
+    RULE_RIVERS,
+    RULE_SIGHT,
+    RULE_TERRAIN,
+)
 from .shooting import LONGEST_RANGE, Cover, ShotFacts, shots
 from .state import State, find, situation
 from .units import Formation, Unit
@@ -320,11 +327,13 @@ def _situation(table: Table, seen: SightLine) -> ShotSituation:
 @attrs.frozen
 class ChargeSituation:
     """A charge as the table has it: the ``facts`` the rules take, the ``reach`` measured,
-    and what forbids it whatever the charger (``problem``, "" if nothing)."""
+    and what forbids it whatever the charger (``problem``, "" if nothing, with its
+    ``rule``)."""
 
     facts: ChargeFacts
     reach: ChargeReach
     problem: str = ""
+    rule: str = RULE_CHARGE
 
 
 def charge_situation(state: State, charger_id: str, target_id: str, *,
@@ -355,7 +364,22 @@ def charge_situation(state: State, charger_id: str, target_id: str, *,
         problem = f"{', '.join(reach.blocked_by)} in the way of the charge"
     elif reach.ahead is not None:
         problem = _charge_cost_problem(table, find(state, charger_id), reach.ahead)
+        if not problem:
+            problem = _charge_end_problem(table, charger_id, target_id, reach.ahead)
+            if problem:
+                return ChargeSituation(facts, reach, problem, RULE_MOVE_CLEAR)
     return ChargeSituation(facts, reach, problem)
+
+
+def _charge_end_problem(table: Table, charger_id: str, target_id: str, ahead: float) -> str:
+    """What forbids the charger's contact, straight ahead ``ahead`` inches, where it ends
+    ("" if nothing): as every move (A26, A27), it ends at least 1" from every enemy but the
+    one it charges."""
+    start = table.footprint(charger_id)
+    end = start.advanced(ahead)
+    ending = _Ending(start, (end.x, end.y, end.facing),
+                     [(float(x), float(y)) for x, y in end.corners.tolist()])
+    return _overlaps(table, charger_id, ending, None, charged=target_id)
 
 
 def _charge_cost_problem(table: Table, unit: Unit, ahead: float) -> str:
@@ -673,9 +697,11 @@ def _holds(table: Table, ending: _Ending) -> bool:
     return not outside and table.holds(ending.footprint())
 
 
-def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None) -> str:
-    """What forbids the move where it ends: an enemy within 1", a friend it stands on. Only
-    units a box round the end comes near enough are measured exactly."""
+def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, *,
+              charged: str | None = None) -> str:
+    """What forbids the move where it ends: an enemy within 1" (but the one it ``charged``,
+    for a charge's contact), a friend it stands on. Only units a box round the end comes
+    near enough are measured exactly."""
     side = ending.start.side
     around = ending.box
     end: Footprint | None = None
@@ -686,12 +712,16 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None) 
         enemy = f.side != side
         reach = KEEP_OFF if enemy else _NEAR
         if (b[0] > x1 + reach or b[2] < x0 - reach or b[1] > y1 + reach or b[3] < y0 - reach
-                or f.unit_id == unit_id or gap_over(around, b, reach)):
+                or f.unit_id in (unit_id, charged) or gap_over(around, b, reach)):
             continue
         if end is None:
             end = ending.footprint()
         if enemy:
-            if float(shapely.distance(end.shape, f.shape)) < KEEP_OFF - _EPS:
+            gap = float(shapely.distance(end.shape, f.shape))
+            if gap < KEEP_OFF - _EPS and charged is not None:
+                return f"the charge would end {gap:.2f}\" from the enemy ({f.unit_id}), " \
+                       "which it does not charge: a charge makes contact with its target only"
+            if gap < KEEP_OFF - _EPS:
                 return f"the move ends within 1\" of the enemy ({f.unit_id}): only a " \
                        "charge makes contact"
             continue

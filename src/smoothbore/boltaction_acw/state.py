@@ -64,7 +64,7 @@ class Extra:
     ``routs`` to move, brigades gone ``home``, and the ``table`` the battle is played on (None:
     the players measure, and the actions carry what they measured); on a table, the
     ``holders`` of each dismounted cavalry unit: (unit id, x, y) where its horses wait
-    (A32)."""
+    (A32); the ``objective``, a feature of the table the scenario is fought for (A21)."""
 
     bag: tuple[str, ...] = ()
     drawn: str | None = None
@@ -87,6 +87,7 @@ class Extra:
     home: frozenset[str] = frozenset()
     table: Table | None = None
     holders: tuple[tuple[str, float, float], ...] = ()
+    objective: str | None = None
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -190,10 +191,12 @@ def new_battle(
     options: Options = DEFAULT_OPTIONS,
     scenario: Scenario = Scenario(),  # noqa: B008 (a frozen value)
     table: Table | None = None,
+    objective: str | None = None,
 ) -> State:
     """A battle at the start of turn 1, the bag filled, before the first die is drawn.
     A brigade's name belongs to one side. On a ``table``, every unit in the battle stands on
-    it (its footprint's id the unit's), on its own side, and nothing else does."""
+    it (its footprint's id the unit's), on its own side, and nothing else does; the
+    ``objective`` is one of its features (A21)."""
     for name in {u.brigade for u in units if u.brigade}:
         sides = {u.side for u in units if u.brigade == name}
         if len(sides) > 1:
@@ -204,13 +207,17 @@ def new_battle(
         table = _commanders_placed(table, units, commanders)
         holders = tuple((u.id, *table.footprint(u.id).centre) for u in units
                         if u.kind is UnitType.CAVALRY and not u.mounted and not u.lost)
+    if objective is not None:
+        if table is None:
+            raise InvalidValueError("objective", objective, "a feature of the battle's table")
+        table.feature(objective)
     return BattleState(
         ruleset="boltaction_acw",
         sides=SIDES,
         units=units,
         commanders=commanders,
         extra=Extra(bag=fill_bag(units, commanders, frozenset()), table=table,
-                    holders=holders),
+                    holders=holders, objective=objective),
         options=options,
         dice=DiceState(seed),
         turn=1,

@@ -156,7 +156,7 @@ def table_charge(state: State, action: object, charger: Unit, target: Unit) -> C
     found = situations.charge_situation(state, charger.id, target.id,
                                         defended=charger.kind is UnitType.CAVALRY)
     if found.problem:
-        raise IllegalActionError(action, found.problem, RULE_CHARGE)
+        raise IllegalActionError(action, found.problem, found.rule)
     return found.facts
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
+import shapely
 
 from smoothbore.core import Deferred, IllegalActionError, Log
 from smoothbore.table import MoveTrace, ShotTrace, Table, Trace
@@ -27,10 +28,11 @@ from .actions import (
     MoveCommander,
     Rally,
     RallyFromRout,
+    RideTo,
     RoutMove,
     Run,
 )
-from .carry import carried
+from .carry import KEEP_OFF, carried
 from .morale import order_test, rally, recover_from_rout
 from .rules import (
     RULE_ADVANCE,
@@ -1004,19 +1006,10 @@ def commander(state: State, commander_id: str) -> Commander:
 def check_move_commander(state: State, action: MoveCommander) -> None:
     """A commander moves 24" once a turn, the brigade commander with his brigade's die, the
     army commander with any of his side's, to be with a unit of his command (A14)."""
-    group = check_group_ready(state, action)
-    check_routers_tested(state, action)
-    leader = commander(state, action.commander_id)
+    leader = _rider(state, action, action.commander_id)
     known = situation(state)
     unit = known.units.get(action.unit_id) or find(state, action.unit_id)
     side = known.side
-    if leader.side != side:
-        raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
-    if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:
-        raise IllegalActionError(action, f"{leader.name} moves with his own brigade's die",
-                                 RULE_TURN)
-    if leader.id in state.extra.commanders_moved:
-        raise IllegalActionError(action, f"{leader.name} has moved this turn", RULE_MOVEMENT)
     if unit.side != side or not unit.in_the_fight or unit.id == leader.with_unit:
         raise IllegalActionError(action, f"{unit.name} is not a friendly unit to join",
                                  RULE_MOVEMENT)
@@ -1026,6 +1019,22 @@ def check_move_commander(state: State, action: MoveCommander) -> None:
     problem = ride_problem(state, leader.id, unit.id)
     if problem:
         raise IllegalActionError(action, problem, RULE_MOVEMENT)
+
+
+def _rider(state: State, action: object, commander_id: str) -> Commander:
+    """The commander, if he may ride now: of the acting side, the brigade commander with his
+    brigade's die, once a turn, after the brigade's routing units have tested (A14, A20)."""
+    group = check_group_ready(state, action)
+    check_routers_tested(state, action)
+    leader = commander(state, commander_id)
+    if leader.side != situation(state).side:
+        raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
+    if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:
+        raise IllegalActionError(action, f"{leader.name} moves with his own brigade's die",
+                                 RULE_TURN)
+    if leader.id in state.extra.commanders_moved:
+        raise IllegalActionError(action, f"{leader.name} has moved this turn", RULE_MOVEMENT)
+    return leader
 
 
 def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State:
@@ -1044,6 +1053,107 @@ def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State
         moved = table.with_commanders(attrs.evolve(mark, attached_to=unit.id))
         new = new.with_extra(table=carried(table, moved))
     return new
+
+
+def candidates_ride_to(state: State) -> Iterator[Deferred[RideTo]]:
+    """On a table, the active brigade's commander and the army commander to the points a
+    player sends a commander to (``ride_points``), each commander's as one group worked out
+    when random play draws it."""
+    side = situation(state).side
+    table = state.extra.table
+    if table is None or side is None or state.extra.routs or untested_routers(state):
+        return
+    for leader in state.commanders:
+        if leader.side != side or leader.id in state.extra.commanders_moved:
+            continue
+        command = tuple(uid for uid in (*(join.unit_id for join in _joins(state, leader, side)),
+                                        leader.with_unit) if uid is not None and uid in table.units)
+        yield Deferred(len(FRONT_RIDES) + len(command), functools.partial(
+            _rides, table, leader.id, command))
+
+
+FRONT_RIDES = (6.0, 12.0, 24.0)
+"""How far a commander is offered to ride towards the enemy (A14)."""
+
+
+def _rides(table: Table, commander_id: str, command: tuple[str, ...]) -> tuple[RideTo, ...]:
+    return tuple(RideTo(commander_id, x, y)
+                 for x, y in ride_points(table, commander_id, command))
+
+
+def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
+                ) -> tuple[tuple[float, float], ...]:
+    """The points a player sends a commander to (A14): 6", 12" and 24" straight towards the
+    nearest enemy unit's centre (those short of it), and, for each unit of his ``command``,
+    halfway between its centre and the nearest other one's, where he helps both. Whether he
+    may ride there is ``ride_to_problem``'s."""
+    x, y = table.commander_point(commander_id)
+    side = table.commander(commander_id).side
+    enemies = [f.centre for f in table.footprints if f.side != side]
+    points: list[tuple[float, float]] = []
+    if enemies:
+        ex, ey = min(enemies, key=lambda c: math.hypot(c[0] - x, c[1] - y))
+        far = math.hypot(ex - x, ey - y)
+        points += [(x + (ex - x) * step / far, y + (ey - y) * step / far)
+                   for step in FRONT_RIDES if step < far]
+    centres = [table.footprint(uid).centre for uid in command]
+    for i, (ux, uy) in enumerate(centres):
+        others = centres[:i] + centres[i + 1:]
+        if others:
+            nx, ny = min(others, key=lambda c: math.hypot(c[0] - ux, c[1] - uy))
+            points.append(((ux + nx) / 2, (uy + ny) / 2))
+    return tuple(dict.fromkeys(points))
+
+
+def check_ride_to(state: State, action: RideTo) -> None:
+    """A commander rides 24" once a turn, as he does to join a unit (A14), on a table to a
+    point of it (``ride_to_problem``)."""
+    leader = _rider(state, action, action.commander_id)
+    if state.extra.table is None:
+        raise IllegalActionError(action, "without a table a commander rides to a unit (A14)",
+                                 RULE_MOVEMENT)
+    problem = ride_to_problem(state.extra.table, leader.id, action.x, action.y)
+    if problem:
+        raise IllegalActionError(action, problem, RULE_MOVEMENT)
+
+
+def ride_to_problem(table: Table, commander_id: str, x: float, y: float) -> str:
+    """Why the commander cannot ride to (x, y) ("" if he can): it is off the table, where he
+    stands, more than his 24" straight away (a rider, no terrain slows him), within 1" of an
+    enemy unit (where every move ends, A26) or beyond one, his way through it (a move
+    passes through no enemy, A26)."""
+    if not (0.0 <= x <= table.width and 0.0 <= y <= table.depth):
+        return f"({x:.1f}, {y:.1f}) is off the table"
+    here = table.commander_point(commander_id)
+    distance = math.dist(here, (x, y))
+    if distance < 1e-6:
+        return f"{commander_id} stands at ({x:.1f}, {y:.1f})"
+    if _beyond_ride(distance):
+        return f"({x:.1f}, {y:.1f}) is {distance:.1f}\" away: a commander moves 24\""
+    side = table.commander(commander_id).side
+    point, way = shapely.Point(x, y), shapely.LineString((here, (x, y)))
+    enemies = [f for f in table.footprints if f.side != side]
+    for f in enemies:
+        if float(shapely.distance(point, f.shape)) < KEEP_OFF - 1e-6:
+            return f"({x:.1f}, {y:.1f}) is within 1\" of the enemy ({f.unit_id})"
+    for f in enemies:
+        if shapely.intersects(way, f.shape):
+            return f"the ride to ({x:.1f}, {y:.1f}) passes through the enemy ({f.unit_id})"
+    return ""
+
+
+def apply_ride_to(state: State, action: RideTo, log: Log) -> State:
+    """The commander rides to the point, with no unit there."""
+    leader = state.commander(action.commander_id)
+    table = state.extra.table
+    assert table is not None  # checked: a ride to a point is on a table
+    distance = math.dist(table.commander_point(leader.id), (action.x, action.y))
+    log.add("commander", f"{leader.name} rides {distance:.1f}\" to ({action.x:.1f}, "
+            f"{action.y:.1f})", RULE_MOVEMENT, leader.id)
+    new = state.with_commanders(attrs.evolve(leader, with_unit=None))
+    mark = attrs.evolve(table.commander(leader.id), x=action.x, y=action.y, attached_to=None)
+    return new.with_extra(commanders_moved=new.extra.commanders_moved | {leader.id},
+                          table=carried(table, table.with_commanders(mark)))
 
 
 # --- routing units ---------------------------------------------------------------------------

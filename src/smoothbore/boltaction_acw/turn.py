@@ -26,6 +26,7 @@ from .actions import (
     Rally,
     RallyFromRout,
     Respond,
+    RideTo,
     RoutMove,
     Run,
 )
@@ -80,6 +81,8 @@ TURN: Engine[State, Action] = Engine(
                    orders.apply_down),
         ActionRule(MoveCommander, (ORDERS,), orders.candidates_move_commander,
                    orders.check_move_commander, orders.apply_move_commander),
+        ActionRule(RideTo, (ORDERS,), orders.candidates_ride_to, orders.check_ride_to,
+                   orders.apply_ride_to),
         ActionRule(EndActivation, (ORDERS,), sequence.candidates_end_activation,
                    sequence.check_end_activation, sequence.apply_end_activation),
         ActionRule(Respond, (REACTION,), charges.candidates_respond, charges.check_respond,

@@ -4,17 +4,21 @@ which a scenario may replace with ``TURN.with_outcome(...)``:
 
 - a side with no unit left in the fight (every unit destroyed, gone home or routing) has
   lost, at once;
-- at the end of the scenario's last turn, an army that has lost half its brigades loses to
+- at the end of the scenario's last turn, a side that holds the scenario's objective on the
+  table wins (A21: a unit of it in the fight stands there, its centre on the feature, and
+  no enemy unit in the fight does); otherwise an army that has lost half its brigades loses to
   one that has not; otherwise the side that took more enemy units out of the fight wins, and
   equal scores are a draw. Each side scores the enemy units destroyed, gone home or routing.
 """
 
 from __future__ import annotations
 
+import shapely
+
 from smoothbore.core import IllegalActionError, Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
-from .rules import RULE_VICTORY
+from .rules import RULE_OBJECTIVE, RULE_VICTORY
 from .state import State, army_broken, broken_sides, find, situation
 
 
@@ -56,8 +60,21 @@ def score(state: State, side: str) -> int:
     return sum(1 for u in state.units if u.side != side and not u.in_the_fight)
 
 
+def holder(state: State) -> tuple[str, str] | None:
+    """The side that holds the scenario's objective (A21), and the objective's name: a unit of
+    the side in the fight has its centre on the feature and no enemy unit in the fight has;
+    None when nobody or both sides do, or the battle has no objective."""
+    table, objective = state.extra.table, state.extra.objective
+    if table is None or objective is None:
+        return None
+    feature = table.feature(objective)
+    sides = {u.side for u in state.units if u.in_the_fight
+             and feature.area.covers(shapely.Point(table.footprint(u.id).centre))}
+    return (sides.pop(), feature.label or objective) if len(sides) == 1 else None
+
+
 def outcome(state: State) -> Outcome:
-    """The default result (A20)."""
+    """The result: the scenario's objective (A21), else the defaults (A20)."""
     scores = tuple((side, score(state, side)) for side in state.sides)
     broken = broken_sides(state)
     if len(broken) == 1:
@@ -66,6 +83,10 @@ def outcome(state: State) -> Outcome:
                        RULE_VICTORY)
     reason = "the last turn has been played" if not broken else (
         "neither side has a unit left in the fight")
+    held = holder(state)
+    if held is not None:
+        side, place = held
+        return Outcome(side, scores, f"{reason}; the {side} side holds {place}", RULE_OBJECTIVE)
     beaten = [side for side in state.sides if army_broken(state, side)]
     if len(beaten) == 1:
         winner = next(side for side in state.sides if side not in beaten)
