@@ -159,6 +159,26 @@ def test_woods_enfilade_rifles() -> None:
     assert shooting_need(rifles, TARGET, ShotFacts(range=4, enfilade=True)).total == 8
 
 
+def test_a_column_shoots_with_its_leading_base() -> None:
+    """B61: a column of 20 figures based at density 5 fires with the 5 of its leading base:
+    against 20 figures of density 6 the target is 4 times larger, 6 - 4 = 2 (in line it
+    would be 6); split fire divides those 5."""
+    line = _foot(density=5)
+    column = Unit("s", "Shooter", BRITISH, size=20, density=5, formation=Formation.COLUMN)
+    assert shooting_size(line) == 20 and shooting_size(column) == 5
+    assert shooting_need(line, TARGET, ShotFacts(range=4)).total == 6
+    assert shooting_need(column, TARGET, ShotFacts(range=4)).total == 2
+    with pytest.raises(InvalidValueError, match="at most the shooter's size 5"):
+        shooting_need(column, TARGET, ShotFacts(range=4, size=6))
+    # separated to density 3 it is still based at 5: its leading base holds 5 figures
+    spread = Unit("s", "Shooter", BRITISH, size=20, density=3, based_density=5,
+                  formation=Formation.COLUMN)
+    assert shooting_size(spread) == 5
+    # a column smaller than a base fires with all it has
+    assert shooting_size(Unit("s", "S", BRITISH, size=4, density=6,
+                              formation=Formation.COLUMN)) == 4
+
+
 def test_fortified_and_column_densities() -> None:
     """Shooting: infantry manning fortifications count density 4; column of march 8."""
     dense = Unit("t", "T", AMERICAN, size=20, density=8)

@@ -207,6 +207,43 @@ def test_a_move_is_blocked_by_a_river_but_not_at_the_ford() -> None:
     assert "advances 8.0 in. to (30.0, 18.0), facing 0" in events[-1].text
 
 
+def _creek() -> tuple[Feature, ...]:
+    return (Feature("creek", "stream", line=((0, 15), (48, 15))),
+            Feature("ford", "ford", line=((30, 13.5), (30, 16.5)), width=4))
+
+
+def test_a_stream_is_waded_by_any_part_of_the_footprint_off_the_ford() -> None:
+    # two bases of density 6: 4.72" wide; centred on the ford (x 28 to 32) its flanks reach
+    # 27.64 and 32.36, over the water on each side: 1 DRP (Movement: a minor obstacle)
+    units = (foot("b", BRITISH, size=12), foot("a", AMERICAN))
+    line = on_table(units, {"b": (30, 12, 0), "a": (20, 40, 180)}, _creek())
+    assert situations.plan_move(line, "b", (30, 18, 0)).facts.obstacle
+    after, _ = TURN.step(line, Move("b", to=(30, 18, 0)))
+    assert after.unit("b").disruption == 1
+    # in column (one base, 2.36" wide) it keeps to the ford: no DRP
+    column = attrs.evolve(units[0], formation=Formation.COLUMN)
+    narrow = on_table((column, units[1]), {"b": (30, 12, 0), "a": (20, 40, 180)}, _creek())
+    assert not situations.plan_move(narrow, "b", (30, 18, 0)).facts.obstacle
+    after, _ = TURN.step(narrow, Move("b", to=(30, 18, 0)))
+    assert after.unit("b").disruption == 0
+    # the centre short of the water, the front rank over it: still crossed (1.18" deep,
+    # the front edge at 15.5 when the centre stops at 14.9)
+    short = on_table(units, {"b": (10, 12, 0), "a": (20, 40, 180)}, _creek())
+    assert situations.plan_move(short, "b", (10, 14.9, 0)).facts.obstacle
+    # up to the bank and no further: not crossed
+    assert not situations.plan_move(short, "b", (10, 15 - FOOT_DEPTH / 2, 0)).facts.obstacle
+    # a unit already astride the water that turns in place, or steps off it, has crossed
+    # nothing more (it paid stepping in)
+    astride = on_table(units, {"b": (10, 15, 0), "a": (20, 40, 180)}, _creek())
+    assert not situations.plan_move(astride, "b", (10, 15, 30)).facts.obstacle
+    assert not situations.plan_move(astride, "b", (10, 17, 0)).facts.obstacle
+    # a fence is crossed by the footprint too, ford or no ford
+    fence = (Feature("fence", "fence", line=((0, 15), (48, 15))),
+             Feature("ford", "ford", line=((30, 13.5), (30, 16.5)), width=4))
+    fenced = on_table((column, units[1]), {"b": (30, 12, 0), "a": (20, 40, 180)}, fence)
+    assert situations.plan_move(fenced, "b", (30, 18, 0)).facts.obstacle
+
+
 def test_move_costs_obstacles_and_woods_measured_by_hand() -> None:
     units = (foot("b", BRITISH), foot("a", AMERICAN))  # density 6: 6" a move
     ground = (Feature("fence", "fence", line=((0, 13), (48, 13))),
@@ -227,6 +264,82 @@ def test_move_costs_obstacles_and_woods_measured_by_hand() -> None:
     assert turned.cost == pytest.approx(BASE * math.pi / 2)
     with pytest.raises(IllegalActionError, match="at most 90"):
         situations.plan_move(state, "b", (20, 10, 135))
+
+
+def _second_line(density: int = 6, quality: int = 3) -> State:
+    """b (density 6, 6" a move) 3" behind its friend f: its front at 10.59", f's rear at
+    12.41" and front at 13.59"; its full move, to y 16 (15.41" to 16.59"), ends clear
+    beyond f; its half move, to y 13, would end on f."""
+    units = (foot("b", BRITISH, quality=3), foot("f", BRITISH, density=density,
+                                                  size=density, quality=quality),
+             foot("a", AMERICAN))
+    return on_table(units, {"b": (20, 10, 0), "f": (20, 13, 0), "a": (20, 40, 180)})
+
+
+def test_a_second_line_is_offered_the_passage_of_lines_through_the_first() -> None:
+    state = _second_line()
+    moves = {m for m in TURN.legal_actions(state) if isinstance(m, Move) and m.unit_id == "b"}
+    through = {m.to for m in moves if m.through == "f"}
+    alone = {m.to for m in moves if m.through is None}
+    assert (20, 16, 0) in through and (20, 16, 0) not in alone
+    assert (20, 13, 0) not in through | alone  # it would end on f
+    assert (20, 7, 0) in alone and (20, 7, 0) not in through  # back, away from f
+    with pytest.raises(IllegalActionError, match="would not pass through f"):
+        TURN.step(state, Move("b", to=(20, 7, 0), through="f"))
+    # formed infantry of quality 2 may not pass: nothing through it is offered (B25)
+    weak = _second_line(quality=2)
+    assert not any(isinstance(m, Move) and m.through for m in TURN.legal_actions(weak))
+    with pytest.raises(IllegalActionError, match="only by a passage of lines"):
+        TURN.step(weak, Move("b", to=(20, 16, 0), through="f"))
+
+
+def test_a_passage_of_lines_rolls_and_a_one_stops_the_mover_at_contact() -> None:
+    # Passage of lines: quality 3 + 3 = 6 or more passes clean; 2 to 5 passes, each unit
+    # taking 2 DRP (lowest density 6); a 1 stops b where it meets f, its front on f's rear:
+    # its centre at 12.41 - 0.59 = 11.82"
+    seen = set()
+    for seed in range(40):
+        state = _seeded(_second_line(), seed)
+        after, events = TURN.step(state, Move("b", to=(20, 16, 0), through="f"))
+        passage = next(e for e in events if e.kind == "passage")
+        roll = passage.rolls[0].outcome
+        table = after.extra.table
+        assert table is not None
+        b = table.footprint("b")
+        if roll == 1:
+            assert b.centre == pytest.approx((20, 13 - FOOT_DEPTH), abs=1e-3)
+            assert "stops at (20.0, 11.8)" in passage.text
+            assert after.unit("b").disruption == after.unit("f").disruption == 0
+        else:
+            assert b.centre == pytest.approx((20, 16))
+            drp = 0 if roll >= 6 else 2
+            assert after.unit("b").disruption == after.unit("f").disruption == drp
+        seen.add(1 if roll == 1 else 6 if roll >= 6 else 2)
+    assert seen == {1, 2, 6}
+
+
+def test_a_blocked_passage_leaves_a_mover_its_test_sent_elsewhere() -> None:
+    # the mover no longer stands at its destination (a retrograde move's test pushed it
+    # back): the failed passage does not move it
+    state = _second_line()
+    plan = situations.plan_move(state, "b", (20, 16, 0), through="f")
+    after, stop = situations.blocked_passage(state, state, plan)
+    assert after is state and stop.centre == pytest.approx((20, 10))
+    # at its destination it is stopped at contact with f, its front on f's rear
+    there = state.with_extra(table=state.extra.table.placed(plan.end))  # type: ignore[union-attr]
+    _, stop = situations.blocked_passage(state, there, plan)
+    assert stop.centre == pytest.approx((20, 13 - FOOT_DEPTH), abs=1e-3)
+
+
+def test_open_order_interpenetrates_freely_on_the_table() -> None:
+    # density 3 skirmishers (f) may be moved through by any friend (Interpenetration): no
+    # roll, no DRP
+    state = _second_line(density=3)
+    offered = Move("b", through="f", to=(20, 16, 0), at=(20, 10, 0))
+    assert offered in TURN.legal_actions(state)
+    after, events = TURN.step(state, offered)
+    assert [e.kind for e in events] == ["move"] and "through f" in events[0].text
+    assert after.unit("b").disruption == 0
 
 
 def test_the_plain_route_is_the_route_the_table_works_out() -> None:
@@ -473,6 +586,51 @@ def test_melee_push_backs_routs_falls_back_and_pursuits_move_on_the_table() -> N
     assert seen["push back"] and seen["rout"] and seen["pursuit"] and seen["fall back"]
 
 
+def test_a_pursuer_goes_towards_the_enemy_it_routed_where_that_enemy_ran() -> None:
+    # b has routed a, which it touches front to front; c, a British unit off a's right, sees
+    # a too, so a runs away from both, not straight back: b turns towards where a ended its
+    # rout and goes its 6" that way (B59), not straight ahead
+    units = (foot("b", BRITISH), foot("a", AMERICAN), foot("c", BRITISH))
+    state = on_table(units, {"b": (20, 10, 0), "a": (20, 10 + FOOT_DEPTH, 180),
+                             "c": (14, 14, 90)})
+    moves = ((("a", Fate.ROUTS, 8),), (("b", 6),))
+    before = state.extra.table
+    assert before is not None
+    assert situations.chased(state, moves) == {"b": ("a", before.footprint("a").centre)}
+    after = situations.after_melee(state, moves).extra.table
+    assert after is not None
+    ran = after.footprint("a").centre
+    assert ran[0] > 20 + 1  # a ran off to b's right, away from c
+    heading = situations.bearing((20, 10), ran)
+    b = after.footprint("b")
+    assert b.facing == pytest.approx(heading % 360)
+    assert b.centre == pytest.approx((20 + 6 * math.sin(math.radians(heading)),
+                                      10 + 6 * math.cos(math.radians(heading))))
+
+
+def test_a_pursuer_goes_where_its_enemy_stood_when_the_enemy_is_gone() -> None:
+    # the router has left the table: b chases towards where it stood, (30, 20), 45 degrees
+    # to its right, turning to face it and going 5": to (23.54, 13.54)
+    units = (foot("b", BRITISH), foot("a", AMERICAN))
+    state = on_table(units, {"b": (20, 10, 0), "a": (40, 40, 180)})
+    after = situations.pursue(state, (("b", 5),), {"b": ("gone", (30.0, 20.0))}).extra.table
+    assert after is not None
+    b = after.footprint("b")
+    assert b.facing == pytest.approx(45)
+    assert b.centre == pytest.approx((20 + 5 / math.sqrt(2), 10 + 5 / math.sqrt(2)))
+    # with no routing enemy on the table it chases nobody and goes straight ahead
+    assert situations.chased(state, ((("gone", Fate.ROUTS, 8),), (("b", 5),))) == {}
+    ahead = situations.pursue(state, (("b", 5),), {}).extra.table
+    assert ahead is not None and ahead.footprint("b").centre == pytest.approx((20, 15))
+    # a friend at its left leaves no room to turn: it goes that way keeping its facing
+    hemmed = on_table((*units, foot("f", BRITISH)),
+                      {"b": (20, 10, 0), "a": (40, 40, 180), "f": (17.6, 10, 0)})
+    side = situations.pursue(hemmed, (("b", 5),), {"b": ("gone", (30.0, 20.0))}).extra.table
+    assert side is not None and side.footprint("b").facing == 0
+    assert side.footprint("b").centre == pytest.approx(
+        (20 + 5 / math.sqrt(2), 10 + 5 / math.sqrt(2)))
+
+
 def test_an_evading_unit_moves_straight_back_its_evade_move() -> None:
     # density 3 riflemen charged in the open by density 6 foot must evade (Evade)
     units = (foot("b", BRITISH, size=12), foot("a", AMERICAN, size=6, density=3))
@@ -547,6 +705,34 @@ def test_a_commanders_move_is_measured_on_the_table() -> None:
     assert SpendCommandPoint("cb", move, attach_to="b3") in offered
     assert SpendCommandPoint("cb", move, attach_to="b2") not in offered
     assert TURN.is_sampled(state, SpendCommandPoint("cb", move, to=(21.0, 11.0)))
+
+
+def test_a_commander_is_offered_a_ride_towards_each_unit_too_far_to_join() -> None:
+    # Webster, with b at (20, 10): b2's nearest point is 19.41" off, beyond his 12" (it
+    # cannot be joined): he is offered 12" (less a thousandth) towards its centre, to
+    # (20, 21.999); b3, 8.82" off, is joined instead. A brigade "2" unit at (44, 10) is not
+    # his to ride to; as the CinC he is offered that ride too, 12" east to (31.999, 10).
+    units = (foot("b", BRITISH, brigade="1"), foot("b2", BRITISH, brigade="1"),
+             foot("b3", BRITISH, brigade="1"), foot("b4", BRITISH, brigade="2"),
+             foot("a", AMERICAN, brigade="x"))
+    state = on_table(units, {"b": (20, 10, 0), "b2": (20, 30, 0), "b3": (30, 10, 0),
+                             "b4": (44, 10, 0), "a": (20, 40, 180)})
+    state = state.replace(extra=attrs.evolve(state.extra, activity=(
+        ActivityEntry("cb", 3, 2), ActivityEntry("ca", 2, 1))))
+    move = CommandPointUse.MOVE_COMMANDER
+    rides = {a.to for a in TURN.legal_actions(state)
+             if isinstance(a, SpendCommandPoint) and a.use is move and a.to is not None}
+    assert rides == {(23.333, 16.667), (20.0, 21.999)}
+    rode, _ = TURN.step(state, SpendCommandPoint("cb", move, to=(20.0, 21.999)))
+    assert not situations.outside_radius(rode, "cb", "b2")
+    cinc = attrs.evolve(state, commanders=tuple(
+        attrs.evolve(c, cinc=True) if c.id == "cb" else c for c in state.commanders))
+    assert situations.commander_points(cinc, "cb") == (
+        (23.333, 16.667), (20.0, 21.999), (31.999, 10.0))
+    # a commander with no unit of his brigade on the table is offered no ride
+    alone = attrs.evolve(state, commanders=tuple(
+        attrs.evolve(c, brigade="9") if c.id == "cb" else c for c in state.commanders))
+    assert situations.commander_points(alone, "cb") == ()
 
 
 def _table_states(seeds: range, every: int) -> list[State]:

@@ -172,7 +172,10 @@ def best_fire(unit: Unit, measured: float, *, uphill: bool = False) -> Fire:
 
 def shooting_size(unit: Unit, options: Options = DEFAULT_OPTIONS) -> int:
     """Size when shooting: figures, or for artillery the nominal size per section (scaled from
-    1:10 to the figure scale in use) times the sections."""
+    1:10 to the figure scale in use) times the sections. A unit in column brings only its
+    leading base to bear: the figures a base holds at the density it is based at (B61)."""
+    if unit.formation is Formation.COLUMN:
+        return min(unit.size, unit.based_density)
     if not unit.is_artillery:
         return unit.size
     per_section = SECTION_SIZE[unit.kind] * 10 / options.men_per_figure

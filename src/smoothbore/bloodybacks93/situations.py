@@ -9,11 +9,13 @@ Every question of a table is asked for all pairs at once and kept with ``Table.d
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 
 import attrs
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import (
@@ -23,7 +25,6 @@ from smoothbore.table import (
     ImpassableError,
     Leg,
     MoveTrace,
-    PassageKind,
     RateTable,
     Route,
     Sighting,
@@ -428,9 +429,37 @@ def ground_of(table: Table, path: Route, start: tuple[float, float]) -> movement
         terrain = movement.Terrain.LIGHT_WOODS
     road = bool(path.legs) and all(
         leg.kinds & {TerrainKind.ROAD, TerrainKind.BRIDGE} for leg in path.legs)
-    obstacle = any(p.kind in OBSTACLE_KINDS and p.event is PassageKind.CROSS
-                   for p in path.passages)
-    return movement.MoveFacts(terrain, road, obstacle, path.retiring)
+    return movement.MoveFacts(terrain, road, crosses_obstacle(table, path), path.retiring)
+
+
+_DRY = (TerrainKind.FORD, TerrainKind.BRIDGE)
+_HAIR = 1e-6
+
+
+def crosses_obstacle(table: Table, path: Route) -> bool:
+    """Whether the move crosses a minor obstacle (Movement; B55): some part of the unit's
+    footprint, on the way ``path`` sweeps, passes over a fence, wall, linear fieldwork or
+    stream where it did not already stand astride it, a stream counting only away from its
+    fords and bridges (a unit on the ford with a flank in the water wades the stream)."""
+    if not path.swept & (OBSTACLE_KINDS | set(_DRY)):
+        return False
+    terrain = table.terrain
+    start = table.footprint(path.unit_id)
+    offsets = start.corners - (start.x, start.y)
+    hulls = [shapely.convex_hull(shapely.multipoints(
+        [*(offsets + a), *(offsets + b)])) for a, b in itertools.pairwise(path.points)]
+    # a hair inside: a line along its edge is come up to, not crossed
+    swept = shapely.buffer(shapely.union_all(hulls), -_HAIR, join_style="mitre")
+    dry = [found for kind in _DRY if (found := terrain.union(kind)) is not None]
+    for feature in terrain.crossed_features:  # every line crossed is a minor obstacle
+        line: BaseGeometry = feature.area
+        if feature.kind is TerrainKind.STREAM:
+            for crossing in dry:
+                line = line.difference(crossing)
+        line = line.difference(start.outline)  # where it already stands astride it
+        if shapely.relate_pattern(swept, line, "T********"):
+            return True
+    return False
 
 
 def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
@@ -467,6 +496,10 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
             raise IllegalActionError(
                 action, f"{unit.name} would pass through {other}: name it as the unit moved "
                 "through", RULE_MOVEMENT)
+    if through is not None and through not in path.units_crossed:
+        raise IllegalActionError(
+            action, f"{unit.name} would not pass through {through} on this move",
+            RULE_MOVEMENT)
     for beside in within(table, end.bounds, (unit_id,)):
         if shapely.relate_pattern(end.outline, beside.shape, "T********"):
             raise IllegalActionError(
@@ -762,8 +795,12 @@ def squared_up(start: Footprint, near: Footprint, gap: float,
 
 def standing(table: Table, unit_id: str) -> tuple[float, float, float]:
     """Where a unit stands: (x, y, facing) of its footprint."""
-    f = table.footprint(unit_id)
-    return (f.x, f.y, f.facing)
+    return standing_of(table.footprint(unit_id))
+
+
+def standing_of(footprint: Footprint) -> tuple[float, float, float]:
+    """Where a footprint stands: (x, y, facing)."""
+    return (footprint.x, footprint.y, footprint.facing)
 
 
 def stands_at(table: Table, unit_id: str, at: tuple[float, float, float]) -> bool:
@@ -797,6 +834,58 @@ def place_move(state: State, plan: MovePlan, distances: tuple[int, ...],
     words = (f"{verb} {gone:.1f} in. to ({end.x:.1f}, {end.y:.1f}), facing "
              f"{end.facing % 360:.0f}\N{DEGREE SIGN}")
     return state.with_extra(table=moved), words
+
+
+def _friends_memo(table: Table) -> dict[tuple[MoverKey, tuple[float, float, float]],
+                                         tuple[str, ...]]:
+    """The friends in the way of each move asked on this table (filled as candidates ask)."""
+    return {}
+
+
+def friends_in_way(state: State, unit_id: str,
+                   to: tuple[float, float, float]) -> tuple[str, ...]:
+    """The friendly units (ids, sorted) that the unit's footprint would pass through or end
+    on moving straight to ``to`` (the move a player names ``through`` one of them:
+    Interpenetration; Passage of lines)."""
+    table = _table(state)
+    unit = state.unit(unit_id)
+    memo = by_layout(table, _friends_memo)
+    key = (mover(unit), to)
+    found = memo.get(key)
+    if found is None:
+        start = table.footprint(unit_id)
+        end = start.moved_to(to[0], to[1])
+        enemies = set(table.enemies_of(unit_id))
+        near = [f for f in within(table, spanning(start, end, margin=1e-9), (unit_id,))
+                if f.unit_id not in enemies]
+        found = ()
+        if near:
+            swept = shapely.convex_hull(shapely.multipoints([*start.corners, *end.corners]))
+            found = tuple(sorted(f.unit_id for f in near
+                                 if shapely.relate_pattern(swept, f.outline, "T********")))
+        memo[key] = found
+    return found
+
+
+def blocked_passage(before: State, after: State, plan: MovePlan) -> tuple[State, Footprint]:
+    """``after`` with the mover of ``plan`` stopped where, going from where it stood (in
+    ``before``) straight towards its destination keeping its facing, it first touches
+    another unit, and its footprint there: a passage of lines that fails stops the moving
+    unit "when it makes contact with the static unit" (Passage of lines). A mover that no
+    longer stands at its destination (a retrograde move's test sent it elsewhere) is left
+    where it is."""
+    table = _table(before)
+    unit_id = plan.route.unit_id
+    now = _table(after)
+    if unit_id not in now.units or not stands_at(now, unit_id, standing_of(plan.end)):
+        return after, now.footprint(unit_id) if unit_id in now.units else plan.end
+    start = table.footprint(unit_id)
+    heading = normal_degrees(bearing(start.centre, plan.end.centre) - start.facing)
+    found = furthest(table, unit_id, heading, plan.route.length,
+                     rates_for(before.unit(unit_id)))
+    stop = start.advanced(found.distance, heading)
+    moved = now.placed(stop).with_traces(MoveTrace(unit_id, (start.centre, stop.centre)))
+    return after.with_extra(table=moved), stop
 
 
 def _refit_memo(table: Table) -> dict[MoverKey, str]:
@@ -1149,30 +1238,31 @@ def _retire(table: Table, unit_id: str, heading: float, length: float,
 
 _FACE_HEADING = {Face.FRONT: 0.0, Face.RIGHT: 90.0, Face.REAR: 180.0, Face.LEFT: -90.0}
 
+Chased = Mapping[str, tuple[str, tuple[float, float]]]
+"""Each pursuer's quarry: the routing enemy it chases and where that enemy stood before
+it ran (``chased``)."""
 
-def pursuit_headings(state: State, moves: Moves) -> dict[str, float]:
-    """Where each pursuer goes, in degrees off its facing, worked out before the routers
-    run: towards the face a routing enemy touches (straight ahead for a charger that struck
-    it with its front; behind or to a flank for counter-chargers the enemy had charged
-    there, B59); straight ahead when none touches it."""
+
+def chased(state: State, moves: Moves) -> dict[str, tuple[str, tuple[float, float]]]:
+    """The routing enemy each pursuer chases, worked out before the routers run (B59): one
+    touching it (the first listed), else the nearest routing enemy of the melee; with where
+    that enemy stands now. A pursuer with no routing enemy on the table chases nobody."""
     table = state.extra.table
     retreats, pursuits = moves
     if table is None or not pursuits:
         return {}
     routers = [u for u, fate, _ in retreats if fate is Fate.ROUTS and u in table.units]
-    headings = {}
+    found = {}
     for unit_id, _ in pursuits:
         side = state.unit(unit_id).side
-        heading = 0.0
-        if unit_id in table.units:
-            for router in routers:
-                if state.unit(router).side == side or not in_contact(table, unit_id, router):
-                    continue
-                faces = touching_faces(table, unit_id, router)
-                heading = _FACE_HEADING[faces[0]] if faces else 0.0
-                break
-        headings[unit_id] = heading
-    return headings
+        enemies = [r for r in routers if state.unit(r).side != side]
+        if unit_id not in table.units or not enemies:
+            continue
+        here = table.footprint(unit_id).centre
+        quarry = next((r for r in enemies if in_contact(table, unit_id, r)), None) or min(
+            enemies, key=lambda r: math.dist(here, table.footprint(r).centre))
+        found[unit_id] = (quarry, table.footprint(quarry).centre)
+    return found
 
 
 def _facing_towards(table: Table, unit_id: str, heading: float) -> Table:
@@ -1213,14 +1303,15 @@ def turned_to_face(state: State, unit_ids: tuple[str, ...],
     return state.with_extra(table=table)
 
 
-def pursue(state: State, pursuits: tuple[Pursuit, ...],
-           headings: Mapping[str, float] | None = None) -> State:
-    """The pursuit moves rolled made on the table: each pursuer turns to face the way it
-    pursues (``headings``, degrees off its facing: ``pursuit_headings``; none: straight
-    ahead) when it fits, then goes straight ahead (towards the enemy it beat) as far as its
-    roll, over ground it may cross, stopping at the table edge and just short of any unit it
-    would meet: a pursuit makes no new contact (Pursuit; B59). Without a table, or with no
-    pursuit, the state as it is."""
+def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = None
+           ) -> State:
+    """The pursuit moves rolled made on the table (Pursuit; B59): each pursuer goes towards
+    the routing enemy it chases (``quarry``: ``chased``), where that enemy ended its rout
+    (where it stood, when it is destroyed or has left the table), turning about its centre
+    to face it when the turned footprint fits; then it goes that way as far as its roll,
+    over ground it may cross, stopping at the table edge and just short of any unit it
+    would meet: a pursuit makes no new contact. A pursuer chasing nobody goes straight
+    ahead. Without a table, or with no pursuit, the state as it is."""
     table = state.extra.table
     if table is None or not pursuits:
         return state
@@ -1229,7 +1320,12 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...],
         if unit_id not in table.units or state.unit(unit_id).gone:
             continue
         start = table.footprint(unit_id)
-        heading = (headings or {}).get(unit_id, 0.0)
+        heading = 0.0
+        if quarry and unit_id in quarry:
+            router, stood = quarry[unit_id]
+            towards = table.footprint(router).centre if router in table.units else stood
+            if math.dist(start.centre, towards) > _SHORT:
+                heading = normal_degrees(bearing(start.centre, towards) - start.facing)
         faced = _facing_towards(table, unit_id, heading)
         if faced is not table:
             table, heading = faced, 0.0
@@ -1250,11 +1346,11 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...],
 
 def after_melee(state: State, moves: Moves) -> State:
     """The moves after a melee made on the table: push backs, routs and falls back first
-    (``retreat``), then the pursuits (``pursue``), each towards the routing enemy that
-    touched it (``pursuit_headings``)."""
+    (``retreat``), then the pursuits (``pursue``), each towards the routing enemy it
+    chases (``chased``)."""
     retreats, pursuits = moves
-    headings = pursuit_headings(state, moves)
-    return pursue(retreat(state, retreats), pursuits, headings)
+    quarry = chased(state, moves)
+    return pursue(retreat(state, retreats), pursuits, quarry)
 
 
 # --- commanders and woods -----------------------------------------------------------------
@@ -1301,24 +1397,33 @@ def commander_reach(state: State, commander_id: str, attach_to: str | None,
 
 
 def commander_points(state: State, commander_id: str) -> tuple[tuple[float, float], ...]:
-    """The points offered to a commander riding unattached (``to``): 12" (or less) towards
-    the middle of his brigade's units on the table, when he stands more than an inch from
-    it."""
+    """The points offered to a commander riding unattached (``to``), each on the table and
+    within his 12" (B60): towards the middle of his brigade's units, when he stands more
+    than an inch from it; and towards each unit he commands (his brigade's; for the CinC,
+    his side's) that lies too far to join (its nearest point beyond 12"), to bring it within
+    his radius. Each ride is 12", or as far as the middle."""
     table = _table(state)
     leader = state.commander(commander_id)
     where = table.commander_point(commander_id)
-    centres = [table.footprint(u.id).centre for u in state.units
-               if u.brigade == leader.brigade and u.side == leader.side and u.id in table.units]
-    if not centres:
-        return ()
-    mx = sum(c[0] for c in centres) / len(centres)
-    my = sum(c[1] for c in centres) / len(centres)
-    gap = math.dist(where, (mx, my))
-    if gap <= 1.0:
-        return ()
-    share = min(1.0, command.COMMANDER_MOVE / gap)
-    return ((round(where[0] + (mx - where[0]) * share, 3),
-             round(where[1] + (my - where[1]) * share, 3)),)
+    most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
+    ours = [u.id for u in state.units if u.side == leader.side and u.id in table.units]
+    brigade = [u for u in ours if state.unit(u).brigade == leader.brigade]
+    targets: list[tuple[float, float]] = []
+    if brigade:
+        centres = [table.footprint(u).centre for u in brigade]
+        middle = (sum(c[0] for c in centres) / len(centres),
+                  sum(c[1] for c in centres) / len(centres))
+        if math.dist(where, middle) > 1.0:
+            targets.append(middle)
+    for unit_id in ours if leader.cinc else brigade:
+        if _gap(table, unit_id, where) > command.COMMANDER_MOVE:
+            targets.append(table.footprint(unit_id).centre)
+    points = []
+    for x, y in targets:
+        share = min(1.0, most / math.dist(where, (x, y)))
+        points.append((round(where[0] + (x - where[0]) * share, 3),
+                       round(where[1] + (y - where[1]) * share, 3)))
+    return tuple(dict.fromkeys(points))
 
 
 def _gap(table: Table, unit_id: str, point: tuple[float, float]) -> float:

@@ -359,7 +359,7 @@ def candidates_move(state: State) -> Iterator[Move]:
     """A move forward or (where allowed) backwards, for each unit with an action left, in the
     open, alone or through each friendly unit on the table (the path is the player's). On a
     table: the destinations proposed to the unit (``situations.proposed``; the check says
-    which it can reach)."""
+    which it can reach), each alone and through the one friend in its way, if any."""
     table = state.extra.table
     for unit, _ in _actors(state):
         if table is not None:
@@ -380,14 +380,21 @@ def _move_memo(table: Table) -> dict[situations.MoverKey, tuple[Move, ...]]:
 
 def _proposed_moves(state: State, table: Table, unit: Unit) -> tuple[Move, ...]:
     """The moves to the destinations proposed to the unit (``situations.proposed``) from
-    where it stands, made once per layout."""
+    where it stands, made once per layout: each alone, and through the friend in its way
+    when there is just one (Interpenetration; Passage of lines: the check says whether the
+    two may pass)."""
     memo = by_layout(table, _move_memo)
     key = situations.mover(unit)
     found = memo.get(key)
     if found is None:
         at = situations.standing(table, unit.id)
-        found = memo[key] = tuple(Move(unit.id, _PLAIN_MOVE, None, to, at)
-                                  for to in situations.proposed(state, unit.id))
+        moves = []
+        for to in situations.proposed(state, unit.id):
+            moves.append(Move(unit.id, _PLAIN_MOVE, None, to, at))
+            friends = situations.friends_in_way(state, unit.id, to)
+            if len(friends) == 1:
+                moves.append(Move(unit.id, _PLAIN_MOVE, friends[0], to, at))
+        found = memo[key] = tuple(moves)
     return found
 
 
@@ -462,8 +469,8 @@ def check_move(state: State, action: Move) -> None:
 
 def apply_move(state: State, action: Move, log: Log) -> State:
     """The move action; a retrograde move at 3 DRPs tests morale first; then the passage of
-    lines roll when formed infantry passes through formed infantry or guns (Movement;
-    Passage of lines)."""
+    lines roll when formed infantry passes through formed infantry or guns, a 1 stopping the
+    mover at contact on a table (Movement; Passage of lines)."""
     unit = state.unit(action.unit_id)
     new = state.replace(extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
     facts, plan = _move_facts(state, action)
@@ -497,9 +504,11 @@ def apply_move(state: State, action: Move, log: Log) -> State:
         mover_commander_attached=leader_attached(state, unit),
         static_commander_attached=leader_attached(state, through),
     )
-    log.add(
-        "passage", f"{unit.name} through {through.name}: {passage}", RULE_PASSAGE, unit.id
-    )
+    text = f"{unit.name} through {through.name}: {passage}"
+    if passage.result is movement.PassageResult.BLOCKED and plan is not None:
+        new, stop = situations.blocked_passage(state, new, plan)
+        text += f"; it stops at ({stop.x:.1f}, {stop.y:.1f})"
+    log.add("passage", text, RULE_PASSAGE, unit.id)
     moved = (passage.mover, passage.static)
     moves: tuple[Retreat, ...] = ()
     for after, test in zip(moved, passage.tests_by_unit, strict=True):
