@@ -22,17 +22,19 @@ from smoothbore.mckie_acw.actions import (
     Melee,
     Move,
     MoveGeneral,
+    PickOffGeneral,
     TestMorale,
 )
-from smoothbore.mckie_acw.firing import FireFacts
+from smoothbore.mckie_acw.firing import FireFacts, fire_factor
 from smoothbore.mckie_acw.melee import Attack
 from smoothbore.mckie_acw.morale import Circumstance
 from smoothbore.mckie_acw.movement import Manoeuvre
+from smoothbore.mckie_acw.options import Options
 from smoothbore.mckie_acw.phases import CHARGES, COMPULSORY, FIRING, MELEE, MOVEMENT
 from smoothbore.mckie_acw.phases import MORALE as MORALE_STEP
 from smoothbore.mckie_acw.positions import footprint, ground_of, synced
-from smoothbore.mckie_acw.situations import charge_facts, shot_facts
-from smoothbore.mckie_acw.state import State, new_battle
+from smoothbore.mckie_acw.situations import charge_facts, general_point, shot_facts
+from smoothbore.mckie_acw.state import State, new_battle, with_extra
 from smoothbore.mckie_acw.steps_melee import into_contact
 from smoothbore.mckie_acw.steps_morale import routing_past
 from smoothbore.mckie_acw.table_moves import move_facts
@@ -181,8 +183,35 @@ def test_troops_in_dense_woods_are_seen_only_at_the_edge() -> None:
 def test_a_fence_close_in_front_is_cover() -> None:
     fence = Feature("fence", "fence", line=((200, 160), (400, 160)))  # 8 mm before b1
     state = facing_off(foot("b1", B), 180, 180, fence)
-    assert state.unit("b1").ground is Ground.COVER and state.unit("a1").ground is Ground.OPEN
-    assert ground_of(state.extra.table, state.unit("b1")) is Ground.COVER  # type: ignore[arg-type]
+    assert state.unit("b1").ground is Ground.BEHIND_OBSTACLE
+    assert state.unit("a1").ground is Ground.OPEN
+    assert ground_of(state.extra.table, state.unit("b1")) is Ground.BEHIND_OBSTACLE  # type: ignore[arg-type]
+
+
+def _cover_from_a1(b1_facing: float, fence_y: float) -> tuple[Ground, bool, bool]:
+    """b1 (a line at (300, 180): y 168 to 192) with a fence across the table at ``fence_y``,
+    fired on by a1 from (300, 100): b1's ground, whether the shot crosses the fence, and
+    whether the fire counts "target in cover"."""
+    fence = Feature("fence", "fence", line=((100, fence_y), (500, fence_y)))
+    state = facing_off(foot("b1", B), 180, b1_facing, fence)
+    shot = shot_facts(state, "a1", "b1")
+    factor = fire_factor(state.unit("a1"), state.unit("b1"), shot.facts(), moved=False,
+                         target_moved=False)
+    return (state.unit("b1").ground, shot.across_obstacle,
+            any(m.label == "target in cover" for m in factor.modifiers))
+
+
+def test_a_fence_covers_only_against_fire_across_it() -> None:
+    # b1 facing a1, the fence 8 mm before its front edge (y 168): the line of fire crosses it
+    assert _cover_from_a1(180, 160) == (Ground.BEHIND_OBSTACLE, True, True)
+    # b1 facing away, the fence 8 mm before its front edge (now y 192): a1 fires into its
+    # rear (the line of fire ends at y 168) and the fence is not between them
+    assert _cover_from_a1(0, 200) == (Ground.BEHIND_OBSTACLE, False, False)
+    # b1 facing away, the fence 8 mm behind it on a1's side: not in front of it, but the fire
+    # crosses it within 20 mm of b1
+    assert _cover_from_a1(0, 160) == (Ground.OPEN, True, True)
+    # a fence 38 mm out on the line of fire is too far from b1 (20 mm, 100 yards) to cover it
+    assert _cover_from_a1(180, 130) == (Ground.OPEN, False, False)
 
 
 def test_table_mode_fire_measures_and_narrates_the_range() -> None:
@@ -342,6 +371,78 @@ def test_the_embedded_tables_carry_every_general() -> None:
     marks = {m.commander_id: m for m in table.commanders}
     assert set(marks) == {c.id for c in state.commanders}
     assert all(marks[c.id].attached_to == (c.attached_to or None) for c in state.commanders)
+
+
+# --- snipers picking out generals ----------------------------------------------------------
+SNIPER = foot("s", weapon=Weapon.SNIPER_RIFLE, figures=1, formation=Formation.SKIRMISH)
+"""One sniper figure (a 12 x 12 mm base) at (300, 100) facing 0: front edge y = 106."""
+
+
+def sniping(b1_y: float, chief: tuple[float, float], *features: Feature) -> State:
+    """The sniper; b1 (a line, 96 x 24 mm) at (300, ``b1_y``) facing it with the Grey
+    division's general; the Grey chief alone at ``chief``; firing, Blue acting."""
+    units = (SNIPER, foot("b1", B))
+    where = {"s": (300, 100, 0), "b1": (300, b1_y, 180)}
+    generals = tuple(attrs.evolve(c, attached_to="b1") if c.id == "b-div" else c
+                     for c in commanders())
+    marks = (CommanderMark("b-chief", *chief, side=B),
+             CommanderMark("b-div", attached_to="b1", side=B))
+    table = Table(600, 400, "mm", features, tuple(footprint(u, *where[u.id]) for u in units),
+                  marks)
+    state = new_battle((A, B), units, generals, table=table, army_figures=(200, 16),
+                       options=Options(snipers=True), scenario=Scenario("test", turn_limit=6))
+    return at(state, FIRING)
+
+
+def _picks(state: State) -> set[str]:
+    return {a.general for a in TURN.legal_actions(state) if isinstance(a, PickOffGeneral)}
+
+
+def test_a_sniper_measures_to_the_general_with_a_unit_from_its_centre() -> None:
+    # the division's general stands at b1's centre (300, 250): 150 mm from the sniper's
+    # centre (b1's nearest point is 138 mm away); the chief at (300, 340): 240 mm, in reach
+    state = sniping(250, (300, 340))
+    assert _picks(state) == {"b-div", "b-chief"}
+    _, events = TURN.step(state, PickOffGeneral("s", "b-div"))
+    assert "s pick out Grey division (with b1) at 150 mm" in events[0].text
+    _, events = TURN.step(state, PickOffGeneral("s", "b-chief"))
+    assert "s pick out Grey chief (alone) at 240 mm" in events[0].text
+    # b1 at y 345: its nearest point 233 mm away, but the general at its centre 245 mm,
+    # beyond the sniper rifle's 240; the chief at (300, 346) 246 mm
+    far = sniping(345, (300, 346))
+    assert _picks(far) == set()
+    with pytest.raises(IllegalActionError, match="Grey division is not where the sniper"):
+        TURN.step(far, PickOffGeneral("s", "b-div"))
+
+
+def test_a_sniper_picks_out_a_general_alone_in_arc_and_in_sight() -> None:
+    # the chief at (420, 200): 94 mm ahead of the front edge (y 106), 114 mm to the right of
+    # its right end (x 306): outside the 45-degree arc (94 mm at most)
+    assert "b-chief" not in _picks(sniping(250, (420, 200)))
+    state = sniping(250, (380, 200))  # 74 mm out: in the arc, hypot(80, 100) = 128.1 mm
+    _, events = TURN.step(state, PickOffGeneral("s", "b-chief"))
+    assert "s pick out Grey chief (alone) at 129 mm" in events[0].text
+    # behind a farm building on the line between them: not seen
+    farm = Feature.rectangle("farm", "building", 340, 150, 20, 20)
+    hidden = sniping(250, (380, 200), farm)
+    assert "b-chief" not in _picks(hidden)
+    with pytest.raises(IllegalActionError, match="Grey chief is not where the sniper"):
+        TURN.step(hidden, PickOffGeneral("s", "b-chief"))
+
+
+def test_without_marks_a_general_is_placed_only_with_his_unit() -> None:
+    state = sniping(250, (300, 340))
+    table = state.extra.table
+    assert table is not None
+    bare = attrs.evolve(table, commanders=())
+    chief, division = state.commander("b-chief"), state.commander("b-div")
+    assert (general_point(bare, division), general_point(bare, chief)) == ((300, 250), None)
+    unmarked = with_extra(state, table=bare)
+    assert _picks(unmarked) == {"b-div"}
+    with pytest.raises(IllegalActionError, match="Grey chief is not where the sniper"):
+        TURN.step(unmarked, PickOffGeneral("s", "b-chief"))
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.step(state, PickOffGeneral("s", "b-div", range=150))
 
 
 # --- friends routing past ------------------------------------------------------------------

@@ -13,7 +13,7 @@ from smoothbore.mckie_acw.actions import EndPhase, FollowUp, Melee
 from smoothbore.mckie_acw.melee import Attack
 from smoothbore.mckie_acw.phases import MELEE, RECEIVE_TESTS
 from smoothbore.mckie_acw.state import Charge, Contact
-from smoothbore.mckie_acw.units import Status
+from smoothbore.mckie_acw.units import Formation, Status
 
 from .support import A, B, at, battle, exact, foot
 
@@ -66,3 +66,29 @@ def test_fighters_are_at_most_those_in_contact() -> None:
     state = at(battle(), MELEE, contacts=(Contact("a1", "b1"),))
     with pytest.raises(IllegalActionError, match="at most 8 and 8"):
         TURN.step(state, Melee("a1", "b1", attacker_figures=9))
+
+
+def test_a_melee_in_the_flank_exact() -> None:
+    # a1 (line of 16) struck b1's flank: b1's flank file is 2 figures (a line two deep), so a1
+    # fights with 2 + 1 overlap each side = 4 and b1 with 2. a1 charging: factor 6, 4 figures
+    # -> 0/48; b1 attacked in flank: 4 - 2 = 2, 2 figures -> 0/8
+    state = at(battle(), MELEE, contacts=(Contact("a1", "b1", attack=Attack.FLANK),))
+    with pytest.raises(IllegalActionError, match="at most 4 and 2"):
+        TURN.step(state, Melee("a1", "b1", defender_figures=3))
+    dist = exact(state, Melee("a1", "b1"), lambda s: (s.unit("a1").figures,
+                                                      s.unit("b1").figures))
+    assert sum(dist.probability(o) for o in dist.outcomes if o[1] == 15) == Fraction(48, 100)
+    assert sum(dist.probability(o) for o in dist.outcomes if o[0] == 15) == Fraction(8, 100)
+    _, events = TURN.step(state, Melee("a1", "b1"))
+    assert any("fight (4 figures against 2, struck in the flank)" in e.text for e in events)
+
+
+def test_a_melee_in_the_rear_exact() -> None:
+    # b1, a column of 14 (4 ranks, the last of 2), struck in its rear: a1 fights with 2 + 2 = 4
+    # at factor 6 -> 0/48; b1's 2 at 4 - 4 = 0 inflict nothing
+    state = at(battle(foot("a1"), foot("b1", B, formation=Formation.COLUMN, figures=14)),
+               MELEE, contacts=(Contact("a1", "b1", attack=Attack.REAR),))
+    dist = exact(state, Melee("a1", "b1"), lambda s: (s.unit("a1").figures,
+                                                      s.unit("b1").figures))
+    assert dist.probability((16, 13)) == Fraction(48, 100)
+    assert dist.probability((16, 14)) == Fraction(52, 100)

@@ -17,8 +17,8 @@ from smoothbore.mckie_acw.phases import MELEE, RECEIVE_TESTS
 from smoothbore.mckie_acw.positions import synced
 from smoothbore.mckie_acw.state import Charge, Contact, State, with_extra
 from smoothbore.mckie_acw.steps_melee import closed_up, pushed_back
-from smoothbore.mckie_acw.units import Formation, Status, changed
-from smoothbore.table import Table, in_contact
+from smoothbore.mckie_acw.units import Formation, Ground, Status, changed
+from smoothbore.table import Feature, Table, in_contact
 from tests.mckie_acw.support import B, at, exact, foot, guns
 from tests.mckie_acw.test_situations import battle
 
@@ -191,3 +191,20 @@ def test_a_loser_pushed_out_of_another_melee_ends_it() -> None:
 
     # b1 winning is still in melee with a2: it may not follow up (M40)
     assert set(exact(state, Melee("a1", "b1"), may_follow).outcomes) == {None, False}
+
+
+def test_a_unit_moved_by_a_melee_or_re_laid_stands_on_the_ground_measured_again() -> None:
+    # b1 (front edge y 112, facing a1) has a fence 7 mm before it (M31); pushed back 50 mm it
+    # stands in the open
+    fence = Feature("fence", "fence", line=((200, 105), (400, 105)))
+    state = battle({LINE: (300, 100, 0), foot("b1", B): (300, 124, 180)}, fence)
+    assert state.unit("b1").ground is Ground.BEHIND_OBSTACLE
+    after = pushed_back(state, "b1", "a1")
+    assert _table(after).footprint("b1").y == 174 and after.unit("b1").ground is Ground.OPEN
+    # a line at (300, 200) facing 180 (front edge y 188) with a fence at y 170, 18 mm before
+    # it; in skirmish order (12 mm deep) its front edge is at 194, the fence 24 mm off
+    behind = battle({LINE: (300, 50, 0), foot("b1", B): (300, 200, 180)},
+                    Feature("fence", "fence", line=((100, 170), (500, 170))))
+    assert behind.unit("b1").ground is Ground.BEHIND_OBSTACLE
+    spread = synced(behind.with_units(changed(behind.unit("b1"), formation=Formation.SKIRMISH)))
+    assert spread.unit("b1").ground is Ground.OPEN

@@ -75,7 +75,8 @@ class FireFacts:
     (Firing procedure 1), ``figures`` firing (0: every eligible figure or gun), the
     ``angle`` off its front, whether it rests its weapons, whether the target is at the edge
     of dense woods or a town (so seen), whether the fire comes from the target's flank or rear,
-    and whether it passes over friends (only from higher ground or at a higher target)."""
+    whether it passes over friends (only from higher ground or at a higher target), and
+    whether it crosses an obstacle just before the target (which covers it, M31)."""
 
     range: int = 20
     figures: int = 0
@@ -86,6 +87,7 @@ class FireFacts:
     rear: bool = False
     over_friends: bool = False
     from_higher_ground: bool = False
+    across_obstacle: bool = False
 
     def __attrs_post_init__(self) -> None:
         # range 0-2000, figures 0 up, angle 0-180, checked inline (made at every fire)
@@ -189,7 +191,8 @@ def fire_terms(firer: Unit, target: Unit, facts: FireFacts, moved: bool,
         firer.weapon is Weapon.REPEATING_RIFLE,
         firer.quality is Quality.RAW,
         target_moved,
-        (ground is not Ground.OPEN and not permanent) or target.dug >= DIG_PERIODS,
+        (ground.is_cover and not permanent and ground is not Ground.BEHIND_OBSTACLE)
+        or target.dug >= DIG_PERIODS or facts.across_obstacle,
         target_gun and not target.limbered,
         TIRED_AT <= effort < EXHAUSTED_AT,
         firer.arm is Arm.CAVALRY and firer.mounted,

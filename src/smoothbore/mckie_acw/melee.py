@@ -17,21 +17,35 @@ OVERLAP = 1
 """Melee: a figure overlapping on either flank fights too."""
 
 
-def fighters(unit: Unit, enemy: Unit) -> int:
-    """Figures entitled to fight (Melee): those in base contact with the enemy's front, at
-    most its front rank, plus one overlapping figure on each flank. A gun model's crew and
-    helpers fight beside it (M15)."""
-    own = unit.crew if unit.is_gun else front_rank(unit)
-    their = enemy.crew if enemy.is_gun else front_rank(enemy)
-    return min(own, their + 2 * OVERLAP)
-
-
 class Attack(NamedEnum):
     """Where a unit is attacked from (Morale and Melee tactical factors)."""
 
     FRONT = "front"
     FLANK = "flank"
     REAR = "rear"
+
+
+def face_figures(unit: Unit, face: Attack) -> int:
+    """Figures on one face of a unit (M15): its front rank; on a flank its file, one figure
+    from each rank; at the rear its last rank. A gun model's crew and helpers fight beside it
+    whichever face is struck."""
+    if unit.is_gun:
+        return unit.crew
+    front = front_rank(unit)
+    if face is Attack.FRONT:
+        return front
+    ranks = -(-(unit.figures - unit.horseholders) // max(1, front))
+    if face is Attack.FLANK:
+        return ranks
+    return unit.figures - unit.horseholders - front * (ranks - 1)
+
+
+def fighters(unit: Unit, enemy: Unit, face: Attack = Attack.FRONT,
+             enemy_face: Attack = Attack.FRONT) -> int:
+    """Figures entitled to fight (Melee): those of the face in contact (``face``: the face of
+    ``unit`` struck, its front when it struck) touching the enemy's face in contact, plus one
+    overlapping figure on each flank (M15)."""
+    return min(face_figures(unit, face), face_figures(enemy, enemy_face) + 2 * OVERLAP)
 
 
 @attrs.frozen
@@ -67,7 +81,9 @@ def fighting_factor(side: Fighter, tables: Tables = DEFAULT_TABLES) -> Modified:
         Modifier("general with unit", f("general-with-unit"), r) if side.general else None,
         Modifier("won last period of melee", f("won-last-period"), r) if side.won_last else None,
         Modifier("defending cover", f("defending-cover"), r)
-        if defending and unit.ground.is_cover and unit.ground is not Ground.PERMANENT else None,
+        if defending and unit.ground.is_cover and unit.ground is not Ground.PERMANENT
+        and (unit.ground is not Ground.BEHIND_OBSTACLE or side.attacked is Attack.FRONT)
+        else None,
         Modifier("defending permanent defenses", f("defending-permanent-defenses"), r)
         if defending and unit.ground is Ground.PERMANENT else None,
         Modifier("attacked in flank", f("attacked-in-flank"), r)

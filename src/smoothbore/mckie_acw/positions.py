@@ -12,6 +12,8 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import attrs
+import numpy
+import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -32,7 +34,7 @@ from smoothbore.table.terrain import TerrainIndex
 
 from . import rules
 from .firing import COLUMN_FRONT, VISIBLE_WITHIN
-from .state import State, with_extra
+from .state import State, find_unit, with_extra
 from .tables import DEFAULT_TABLES, Tables
 from .units import Arm, Formation, Ground, Unit, changed
 
@@ -188,6 +190,12 @@ def synced(state: State) -> State:
         table = table.removed(*gone) if gone else table
         table = table.placed(*new) if new else table
         out = set(gone)
+        # a re-laid footprint may stand on other ground (M31)
+        moved = {u.id: changed(u, ground=g) for u in relaid
+                 if (g := ground_of(table, u)) is not u.ground}
+        if moved:
+            state = state.with_units(*moved.values())
+            relaid = [moved.get(u.id, u) for u in relaid]
         kept(table, _in_step).update(
             [(k, v) for k, v in seen.items() if k not in out]
             + [(unit.id, (unit, tables)) for unit in relaid])
@@ -299,14 +307,33 @@ def ground_of(table: Table, unit: Unit) -> Ground:
 
 
 NEAR = 20
-"""An obstacle within 20 mm (100 yards) in front of a unit's front edge covers it."""
+"""An obstacle within 20 mm (100 yards) of a unit covers it (in front of its front edge,
+or on the line of fire before it)."""
+
+
+def obstacles_across(table: Table, shapes: npt.NDArray[numpy.object_]
+                     ) -> npt.NDArray[numpy.bool_]:
+    """For each of ``shapes`` (geometries), whether a fence, wall, stream or linear work
+    crosses it (M31)."""
+    out = numpy.zeros(len(shapes), dtype=bool)
+    if len(shapes) and table.terrain.crossed_features:
+        found, lines = table.terrain.line_tree.query(shapes, predicate="intersects")
+        out[found[table.derived(_obstacle_lines)[lines]]] = True
+    return out
+
+
+def _obstacle_lines(table: Table) -> npt.NDArray[numpy.bool_]:
+    """For each crossed line of the table's terrain, whether it is an obstacle (once a
+    table)."""
+    return numpy.array([f.kind in OBSTACLES for f in table.terrain.crossed_features],
+                       dtype=bool)
 
 
 def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     """The ground a footprint stands on, as the rules care: a town (its centre in a
     building), permanent defenses (its centre in a fieldwork area), dense woods (foot with
-    half its footprint in them), cover (half in woods, or a fence, wall or linear work within
-    20 mm in front), or open ground (interpretation M31)."""
+    half its footprint in them), cover (half in woods), behind an obstacle (a fence, wall,
+    stream or linear work within 20 mm in front), or open ground (interpretation M31)."""
     terrain = table.terrain
     areas, lines = _nearby(terrain, fp)
     if not areas and not lines:
@@ -325,9 +352,8 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
         (fx, fy), _ = fp.frame
         strip = shapely.polygons([tuple(fl), tuple(fr), (fr[0] + fx * NEAR, fr[1] + fy * NEAR),
                                   (fl[0] + fx * NEAR, fl[1] + fy * NEAR)])
-        for k in terrain.line_tree.query(strip, predicate="intersects").tolist():
-            if terrain.crossed_features[k].kind in OBSTACLES:
-                return Ground.COVER
+        if obstacles_across(table, numpy.array([strip]))[0]:
+            return Ground.BEHIND_OBSTACLE
     return Ground.OPEN
 
 
@@ -389,6 +415,17 @@ def _terrain_boxes(terrain: TerrainIndex) -> tuple[tuple[Box, ...], tuple[Box, .
     return tuple(tuple((x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6)
                        for x0, y0, x1, y1 in (shapely.bounds(g).tolist() for g in shapes))
                  for shapes in (terrain.areas, terrain.lines))  # type: ignore[return-value]
+
+
+def regrounded(state: State, unit_id: str) -> State:
+    """The state with the unit standing on the ground the table shows where it now stands
+    (after a move made outside the movement step: a charge, a push back, a follow-up, M31)."""
+    table = state.extra.table
+    if table is None or unit_id not in table.units:
+        return state
+    unit = find_unit(state, unit_id)
+    ground = ground_of(table, unit)
+    return state if ground is unit.ground else state.with_units(changed(unit, ground=ground))
 
 
 def grounded(state: State) -> State:

@@ -12,19 +12,29 @@ import math
 from collections.abc import Iterable, Sequence
 
 import attrs
+import numpy
+import numpy.typing as npt
 import shapely
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Face, Footprint, Table, charges, contact_position, sight_lines
+from smoothbore.table import (
+    Face,
+    Footprint,
+    Table,
+    arc_polygon,
+    charges,
+    contact_position,
+    sight_lines,
+)
 
 from . import rules
-from .firing import FireFacts
+from .firing import ARC, FireFacts
 from .melee import Attack
 from .movement import Manoeuvre, rate
-from .positions import SIGHT
+from .positions import NEAR, SIGHT, obstacles_across
 from .state import State, illegal
 from .table_moves import move_facts, table_of, whole_mm
-from .units import Unit
+from .units import Commander, Unit
 
 MAX_RANGE = 2000
 """The longest range a FireFacts holds (mm): beyond every weapon's reach."""
@@ -38,7 +48,9 @@ class ShotFacts:
     ``angle`` off the firer's front, whether it ``sees`` the target (the line of fire clear of
     buildings and hills, and no more than 20 mm inside dense woods or a town), what
     ``blocked_by`` it, the units ``between``, whether the firer fires from ``higher`` ground
-    than they stand on, and whether the fire comes from the target's ``flank`` or ``rear``."""
+    than they stand on, whether the fire comes from the target's ``flank`` or ``rear``, and
+    whether it passes ``across_obstacle`` (a fence, wall, stream or linear work on the line of
+    fire within 20 mm of the target, M31)."""
 
     firer: str
     target: str
@@ -50,17 +62,18 @@ class ShotFacts:
     higher: bool = False
     flank: bool = False
     rear: bool = False
+    across_obstacle: bool = False
 
     def facts(self, figures: int = 0, resting: bool = False) -> FireFacts:
         """The facts of the fire, with the player's own choices (figures firing, resting)."""
         return FireFacts(range=min(self.range, MAX_RANGE), figures=figures, angle=self.angle,
                          resting=resting, target_at_edge=True, flank=self.flank,
                          rear=self.rear, over_friends=bool(self.between),
-                         from_higher_ground=self.higher)
+                         from_higher_ground=self.higher, across_obstacle=self.across_obstacle)
 
 
 MEASURED_FIRE = ("range", "angle", "target_at_edge", "flank", "rear", "over_friends",
-                 "from_higher_ground")
+                 "from_higher_ground", "across_obstacle")
 """The fields of FireFacts the table measures (the others are the player's choice)."""
 _PLAIN = FireFacts()
 
@@ -79,17 +92,31 @@ def shots(table: Table, pairs: Sequence[tuple[str, str]] | None = None
     layout = table.layout
     fi = layout.rows([s.firer for s in found])
     ti = layout.rows([s.target for s in found])
-    ranges = shapely.distance(shapely.points(layout.centre[fi]), layout.shapes[ti])
+    lines = shapely.shortest_line(shapely.points(layout.centre[fi]), layout.shapes[ti])
+    ranges = shapely.length(lines)
+    across = _covered(table, lines)
     levels = layout.levels
     out = {}
-    for s, r, f, t in zip(found, ranges.tolist(), fi.tolist(), ti.tolist(), strict=True):
+    for s, r, f, t, o in zip(found, ranges.tolist(), fi.tolist(), ti.tolist(), across.tolist(),
+                             strict=True):
         between = s.units_between
         top = max((int(levels[layout.index[u]]) for u in between), default=0)
         higher = max(int(levels[f]), int(levels[t])) > top
         out[(s.firer, s.target)] = ShotFacts(
             s.firer, s.target, whole_mm(r), min(180, whole_mm(s.angle)), s.line_clear,
-            s.blocked_by, between, higher, s.face.is_flank, s.face is Face.REAR)
+            s.blocked_by, between, higher, s.face.is_flank, s.face is Face.REAR, o)
     return out
+
+
+def _covered(table: Table, lines: npt.NDArray[numpy.object_]) -> npt.NDArray[numpy.bool_]:
+    """For each line of fire (firer's centre to the target's nearest point), whether an
+    obstacle crosses its last ``NEAR`` mm, where it covers the target (M31)."""
+    ends = shapely.get_coordinates(lines).reshape(-1, 2, 2)
+    firer, target = ends[:, 0], ends[:, 1]
+    back = firer - target
+    share = numpy.minimum(1.0, NEAR / numpy.maximum(numpy.hypot(back[:, 0], back[:, 1]), 1e-9))
+    stretch = numpy.stack([target + back * share[:, None], target], axis=1)
+    return obstacles_across(table, numpy.asarray(shapely.linestrings(stretch), dtype=object))
 
 
 def _by_id(table: Table) -> dict[str, Footprint]:
@@ -143,6 +170,42 @@ def beyond_reach(state: State, firer: str, target: str, reach: int) -> bool:
     across = max(0.0, abs(dx * rx + dy * ry) - t.width / 2)
     along = max(0.0, abs(dx * fx + dy * fy) - t.length / 2)
     return math.hypot(across, along) > reach + 1
+
+
+# --- snipers and generals -------------------------------------------------------------------
+def general_point(table: Table, general: Commander) -> tuple[float, float] | None:
+    """Where a general is on the table: his mark's point (the centre of the unit he is with,
+    or where he stands alone), or without a mark the centre of the unit he is with; None
+    when the table cannot place him (M38)."""
+    if any(m.commander_id == general.id for m in table.commanders):
+        return table.commander_point(general.id)
+    if general.attached_to in table.units:
+        return table.footprint(general.attached_to).centre
+    return None
+
+
+def general_shot(state: State, firer: str, general: Commander, reach: int) -> int | None:
+    """The range in whole mm at which a sniper may pick out a general (Sharpshooters,
+    snipers: the general is the target; Firing procedure 1: from the centre of the firing
+    unit): from the sniper's centre to where the general is (``general_point``), if within
+    ``reach`` and the sniper's 45-degree arc, and seen: the unit he is with seen, or a
+    general alone seen where he stands as a unit would be (M18). None: no such shot."""
+    table = table_of(state)
+    point = general_point(table, general)
+    if point is None:
+        return None
+    fp = table.footprint(firer)
+    length = whole_mm(math.hypot(point[0] - fp.x, point[1] - fp.y))
+    if length > reach or not shapely.intersects_xy(arc_polygon(table, firer, ARC), *point):
+        return None
+    if general.attached_to:
+        sees = shot_facts(state, firer, general.attached_to).sees
+    else:
+        x = min(max(point[0], 0.5), table.width - 0.5)  # a 1 mm mark, on the table
+        y = min(max(point[1], 0.5), table.depth - 0.5)
+        mark = Footprint(f"general:{general.id}", x, y, side=general.side)
+        sees = sight_lines(table.placed(mark), [(firer, mark.unit_id)], rules=SIGHT)[0].line_clear
+    return length if sees else None
 
 
 def check_sight(shot: ShotFacts, action: object) -> None:

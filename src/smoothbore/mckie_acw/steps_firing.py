@@ -8,6 +8,7 @@ ends, each target's cells are added together and one percentage roll decides the
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator
 
 import attrs
@@ -19,7 +20,6 @@ from . import effort, rules
 from .actions import Fire, PickOffGeneral
 from .effects import lose, risk
 from .firing import (
-    ARC,
     FireFacts,
     add_cells,
     casualties,
@@ -36,6 +36,8 @@ from .situations import (
     beyond_reach,
     carries_measured_fire,
     check_sight,
+    general_point,
+    general_shot,
     shot_facts,
 )
 from .state import (
@@ -49,7 +51,7 @@ from .state import (
 )
 from .table_moves import table_of
 from .tables import NOTHING, Tables
-from .units import Fate, Status, Unit, Weapon, changed
+from .units import Commander, Fate, Status, Unit, Weapon, changed
 
 
 def can_fire(state: State, unit: Unit) -> bool:
@@ -370,29 +372,24 @@ def candidates_pick_off_general(state: State) -> Iterator[PickOffGeneral]:
     if not state.options.snipers:
         return
     generals = [g for g in state.commanders if g.side != state.extra.acting and g.active]
-    table = state.extra.table is not None
+    table = state.extra.table
     reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
     for firer in state.units_of(state.extra.acting):
         if firer.weapon is Weapon.SNIPER_RIFLE and firer.on_table and can_fire(state, firer):
             for g in generals:
-                if table and (not g.attached_to or beyond_reach(
-                        state, firer.id, g.attached_to, reach)):
-                    continue  # surely no shot (``_general_shot``): the check measures the rest
+                if table is not None and _surely_beyond(table, firer.id, g, reach):
+                    continue  # surely no shot (``general_shot``): the check measures the rest
                 yield PickOffGeneral(firer.id, g.id)
 
 
-def _general_shot(state: State, firer: Unit, unit_id: str) -> int | None:
-    """On a table: the range at which a sniper sees a general, measured to the unit he is
-    with (None: he rides alone, off the table's units, or is out of arc, sight or reach)."""
-    if not unit_id:
-        return None
-    reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
-    if beyond_reach(state, firer.id, unit_id, reach):
-        return None
-    shot = shot_facts(state, firer.id, unit_id)
-    if not shot.sees or shot.angle > ARC or shot.range > reach:
-        return None
-    return shot.range
+def _surely_beyond(table: Table, firer: str, general: Commander, reach: int) -> bool:
+    """Whether a general is surely no target for a sniper: not placed on the table, or more
+    than ``reach`` + 1 mm from the sniper's centre."""
+    point = general_point(table, general)
+    if point is None:
+        return True
+    fp = table.footprint(firer)
+    return math.hypot(point[0] - fp.x, point[1] - fp.y) > reach + 1
 
 
 def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
@@ -413,9 +410,9 @@ def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
     if state.extra.table is not None:
         if action.range != _PLAIN_PICK.range:
             raise illegal(action, "the table measures this: leave range at its default", r)
-        if _general_shot(state, firer, g.attached_to) is None:
-            raise illegal(action, f"{g.name} is not with a unit the sniper sees within "
-                          f"{reach} mm and 45 degrees of its front", rules.VISIBILITY)
+        if general_shot(state, firer.id, g, reach) is None:
+            raise illegal(action, f"{g.name} is not where the sniper sees him within {reach} "
+                          "mm and 45 degrees of its front", rules.VISIBILITY)
         return
     if action.range > reach:
         raise illegal(action, f"{action.range} mm is beyond the sniper rifle ({reach})",
@@ -428,8 +425,11 @@ def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> St
     g = find_commander(state, action.general)
     distance = action.range
     if state.extra.table is not None:
-        distance = _general_shot(state, firer, g.attached_to) or 0
-    log.add("fire", f"{firer.name} pick out {g.name} at {distance} mm", rules.SNIPERS, g.id)
+        reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
+        distance = general_shot(state, firer.id, g, reach) or 0
+    where = f"with {find_unit(state, g.attached_to).name}" if g.attached_to else "alone"
+    log.add("fire", f"{firer.name} pick out {g.name} ({where}) at {distance} mm",
+            rules.SNIPERS, g.id)
     x = state.extra
     state = with_extra(state.with_units(_fired(firer, 1)), fired=x.fired | {firer.id},
                                                           worked=x.worked | {firer.id})

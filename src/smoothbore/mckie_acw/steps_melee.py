@@ -19,7 +19,7 @@ from .losses import guards_needed
 from .melee import Attack, Fighter, fighters, resolve_melee
 from .morale import Circumstance, test_morale
 from .movement import Manoeuvre
-from .positions import fit_on, newly_over, synced
+from .positions import fit_on, newly_over, regrounded, synced
 from .situations import SHORT_OF_CONTACT, charge_end
 from .state import (
     Contact,
@@ -52,7 +52,7 @@ def into_contact(state: State, charger: str, target: str) -> State:
                            f"charge of {charger} at {target}")
     except (InvalidValueError, IllegalActionError):
         return state
-    return placed(state, charger, facts.end)
+    return regrounded(placed(state, charger, facts.end), charger)
 
 
 def pushed_back(state: State, loser: str, winner: str) -> State:
@@ -70,7 +70,7 @@ def pushed_back(state: State, loser: str, winner: str) -> State:
             mid = (lo + hi) / 2
             lo, hi = (lo, mid) if _in_the_way(table, fp, _part_way(fp, end, mid)) else (mid, hi)
         end = _part_way(fp, end, lo)
-    state = placed(state, loser, end)
+    state = regrounded(placed(state, loser, end), loser)
     return with_extra(state, pushed=(end.x - fp.x, end.y - fp.y))
 
 
@@ -205,9 +205,11 @@ def check_melee(state: State, action: Melee) -> None:
     if (action.attacker, action.defender) not in due:
         raise illegal(action, "no such melee to fight now", rules.MELEE)
     a, d = find_unit(state, action.attacker), find_unit(state, action.defender)
-    if action.attacker_figures > fighters(a, d) or action.defender_figures > fighters(d, a):
-        raise illegal(action, f"at most {fighters(a, d)} and {fighters(d, a)} figures fight",
-                      rules.MELEE)
+    face = next(c.attack for c in state.extra.contacts
+                if (c.attacker, c.defender) == (a.id, d.id))
+    most_a, most_d = fighters(a, d, enemy_face=face), fighters(d, a, face)
+    if action.attacker_figures > most_a or action.defender_figures > most_d:
+        raise illegal(action, f"at most {most_a} and {most_d} figures fight", rules.MELEE)
 
 
 def apply_melee(state: State, action: Melee, log: Log) -> State:
@@ -222,14 +224,17 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     tables = state.options.tables
     if d.status is Status.ROUTING:
         return _surrender(state, contact, log)
-    fa = Fighter(a, action.attacker_figures or fighters(a, d), contact.attacker_charging and
-                 contact.periods == 0, general_with(state, a), contact.winner == a.id)
-    fd = Fighter(d, action.defender_figures or fighters(d, a), contact.defender_charging and
-                 contact.periods == 0, general_with(state, d), contact.winner == d.id,
-                 contact.attack)
+    fa = Fighter(a, action.attacker_figures or fighters(a, d, enemy_face=contact.attack),
+                 contact.attacker_charging and contact.periods == 0, general_with(state, a),
+                 contact.winner == a.id)
+    fd = Fighter(d, action.defender_figures or fighters(d, a, contact.attack),
+                 contact.defender_charging and contact.periods == 0, general_with(state, d),
+                 contact.winner == d.id, contact.attack)
     result = resolve_melee(fa, fd, dice=log.dice, tables=tables)
-    log.add("melee", f"{a.name} and {d.name} fight: {a.name} loses {result.a_lost}, "
-            f"{d.name} {result.b_lost}", rules.MELEE, a.id)
+    struck = "" if contact.attack is Attack.FRONT else f", struck in the {contact.attack}"
+    log.add("melee", f"{a.name} and {d.name} fight ({fa.figures} figures against "
+            f"{fd.figures}{struck}): {a.name} loses {result.a_lost}, {d.name} {result.b_lost}",
+            rules.MELEE, a.id)
     for unit in (a, d):
         if f"fought:{unit.id}" in state.extra.done:
             continue  # a unit fighting two melees this period earns the points once
@@ -359,7 +364,7 @@ def apply_follow_up(state: State, action: FollowUp, log: Log) -> State:
         state = with_extra(state, follow=(), pushed=(0.0, 0.0))
         moved = ""
         if facts is not None:
-            state = placed(state, winner, facts.end)
+            state = regrounded(placed(state, winner, facts.end), winner)
             moved = f" {facts.distance} mm into contact"
         log.add("melee", f"{name} follows up{moved}: the melee continues next period",
                 rules.MELEE_RESULTS, winner)

@@ -84,11 +84,14 @@ class Formation(NamedEnum):
 
 class Ground(NamedEnum):
     """Where a unit stands, as far as the rules care: open ground, cover (Morale and Firing:
-    "in cover"), dense woods (cover, seen only within 20 mm, foot only), a town (cover, seen
-    within 20 mm) or permanent defenses."""
+    "in cover"), behind an obstacle (a fence, wall, stream or work in front: "behind ...
+    cover", which covers it from fire only across the obstacle, M31), dense woods (cover,
+    seen only within 20 mm, foot only), a town (cover, seen within 20 mm) or permanent
+    defenses."""
 
     OPEN = "open"
     COVER = "cover"
+    BEHIND_OBSTACLE = "behind-obstacle"
     DENSE_WOODS = "dense-woods"
     TOWN = "town"
     PERMANENT = "permanent-defenses"
