@@ -221,7 +221,7 @@ def test_random_battles_melee_retirements_stand_where_retirement_puts_them() -> 
     for name, build in RULESET.battles():
         if name.endswith("-no-table"):
             continue
-        for seed in (0, 1, 2):
+        for seed in (0, 1, 2, 7):  # seeds whose play fights melees that retire units
             rng = random.Random(seed)
             s = build(seed)
             while not TURN.is_over(s):

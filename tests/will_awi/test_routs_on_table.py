@@ -51,11 +51,11 @@ def test_a_unit_routed_at_its_test_runs_and_the_charger_takes_its_place() -> Non
     """The dragoons charge 20 - 14 - BASE = 4.2" into the militia's front; the militia routs
     at its test and runs 12" straight away from them at once (y 20 to 32, turned to run);
     out of reach, the dragoons go straight on to its original position (y 20 - BASE to 20:
-    1.8")."""
+    1.8"). The event says how far it went and where it ends."""
     s, events = _routed_at_test(CHARGE)
     assert _at(s, "r2") == pytest.approx((20, 20 - BASE, 0))
     assert _at(s, "b2") == pytest.approx((20, 32, 0))
-    assert events[-1] == ("rout", 'Militia routs 12"', rules.ROUT)
+    assert events[-1] == ("rout", 'Militia routs 12" to (20.0, 32.0), facing 000°', rules.ROUT)
     assert s.unit("b2").routed_last_move
     s = to_phase(s, "I")
     assert TURN.legal_actions(s) == (Contact("r2", False),)
@@ -69,9 +69,13 @@ def test_a_rout_that_would_end_on_a_friend_stops_short_of_it() -> None:
     """The Continentals stand across the militia's way (y 31 - BASE/2 to 31 + BASE/2): the
     militia's 12" run would end on them (y 32), so it stops with its front edge on their
     rear edge, its centre at 31 - BASE (table T21)."""
-    s, _ = _routed_at_test({**CHARGE, "b1": (20, 31, 180)})
+    s, events = _routed_at_test({**CHARGE, "b1": (20, 31, 180)})
     assert _at(s, "b2") == pytest.approx((20, 31 - BASE, 0), abs=1e-6)
     assert _at(s, "b1") == pytest.approx((20, 31, 180))
+    # 31 - BASE - 20 = 9.2" of its 12"
+    assert events[-1] == ("rout", 'Militia routs 9.2" of its 12" rout to (20.0, 29.2), '
+                          "facing 000°, stopped short of Continentals, not to end on it",
+                          rules.ROUT)
 
 
 def test_a_unit_routed_at_its_test_by_its_home_edge_runs_off_the_table() -> None:

@@ -7,6 +7,8 @@ the one the table's ``furthest`` and ``route`` give."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TypeVar
 
 import attrs
 import pytest
@@ -16,7 +18,7 @@ from smoothbore.table import Feature, Table, furthest, route
 from smoothbore.will_awi import RULESET, situations
 from smoothbore.will_awi.charges import check_charge
 from smoothbore.will_awi.movement import Leg, Terrain, move_distance
-from smoothbore.will_awi.positions import BASE, Place, deploy
+from smoothbore.will_awi.positions import BASE, Place, deploy, synced
 from smoothbore.will_awi.situations import (
     WAYS,
     Around,
@@ -49,6 +51,8 @@ from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, Nationality, Status, TroopType, Unit
 
 from .turn_helpers import to_phase
+
+T = TypeVar("T")
 
 FOOT = Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH)
 FRIEND = Unit("r2", "Grenadiers", "red", TroopType.GRENADIERS, Nationality.BRITISH)
@@ -436,8 +440,8 @@ def test_a_plan_over_one_ground_is_read_off_the_positions() -> None:
     assert len(found.legs) == 2 and found.retiring
 
 
-@pytest.mark.parametrize("battle", ["default", "germantown"])
-def test_every_step_leaves_the_table_in_step_with_the_units(battle: str) -> None:
+@pytest.mark.parametrize(("battle", "seed"), [("default", 4), ("germantown", 5)])
+def test_every_step_leaves_the_table_in_step_with_the_units(battle: str, seed: int) -> None:
     """Random play of an embedded battle: after every step the table's footprints and
     generals' marks are those ``positions.synced`` and ``marks_synced`` give afresh (on a
     new table, nothing kept) for the step's units and generals, though ``table_synced``
@@ -445,8 +449,8 @@ def test_every_step_leaves_the_table_in_step_with_the_units(battle: str) -> None
     remove units from the table."""
     from smoothbore.will_awi.positions import marks_synced, synced
 
-    rng = random.Random(5)
-    state = dict(RULESET.battles())[battle](5)
+    rng = random.Random(seed)
+    state = dict(RULESET.battles())[battle](seed)
     removed = steps = 0
     while not TURN.is_over(state) and steps < 600:
         state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
@@ -532,3 +536,42 @@ def test_kept_allowances_and_stands_are_those_worked_out_afresh() -> None:
             state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
             steps += 1
     assert len({allowance for _, allowance in kinds}) > 2
+
+
+def test_wagons_at_hand_and_formation_clashes_are_asked_once_per_table() -> None:
+    """Field Engineering (W35) and Move Sequence C (W49): which wagon is at hand and what a
+    formation change would strike are asked once per table and unit: the legal actions of
+    a phase C asked twice ask the table nothing more the second time. The wagon moved 3"
+    off (a new table), it is no longer at hand."""
+    from smoothbore.will_awi import steps_works
+    from smoothbore.will_awi.steps_works import wagon_at_hand
+
+    wagon = Unit("r9", "Tool wagon", "red", TroopType.WAGON)
+    units = (FOOT, FRIEND, ENEMY, wagon)
+    places: dict[str, Place] = {"r1": (20.0, 10.0, 0.0), "r2": (30.0, 10.0, 0.0),
+                                "b1": (20.0, 30.0, 180.0),
+                                "r9": (20.0 + BASE + 0.5, 10.0, 0.0)}
+    table = deploy(units, places, width=48, depth=36)
+    s = to_phase(new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
+                            table=table), "C")
+    asked = {"within": 0, "relaid": 0}
+
+    def counted(name: str, ask: Callable[..., T]) -> Callable[..., T]:
+        def counting(*args: object) -> T:
+            asked[name] += 1
+            return ask(*args)
+        return counting
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(steps_works, "units_within",
+                      counted("within", steps_works.units_within))
+        patch.setattr(situations, "relaid", counted("relaid", situations.relaid))
+        first = TURN.legal_actions(s)
+        once = dict(asked)
+        assert TURN.legal_actions(s) == first and asked == once
+    assert once == {"within": 2, "relaid": 2}  # r1 and r2: at hand, and reformed
+    assert wagon_at_hand(s, s.unit("r1")) == "r9"
+    assert wagon_at_hand(s, s.unit("r2")) is None  # 8.2" off
+    moved = s.with_extra(table=synced(table.placed(
+        table.footprint("r9").moved_to(20.0 + BASE + 3.0, 10.0)), s.units))
+    assert wagon_at_hand(moved, moved.unit("r1")) is None

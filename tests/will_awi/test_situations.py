@@ -11,7 +11,7 @@ import pytest
 
 from smoothbore.core import IllegalActionError
 from smoothbore.table import Feature, ImpassableError, distance, in_contact
-from smoothbore.will_awi import RULESET
+from smoothbore.will_awi import RULESET, rules
 from smoothbore.will_awi.actions import ChangeFormation, DeclareCharge, Fire, Move
 from smoothbore.will_awi.charges import Face
 from smoothbore.will_awi.firing import RANGES, Cover, FireFacts, RangeBand, Woods, range_band
@@ -27,7 +27,14 @@ from smoothbore.will_awi.situations import (
 )
 from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.turn import TURN
-from smoothbore.will_awi.units import Commander, Nationality, Status, TroopType, Unit
+from smoothbore.will_awi.units import (
+    Commander,
+    Formation,
+    Nationality,
+    Status,
+    TroopType,
+    Unit,
+)
 
 from .turn_helpers import to_phase
 
@@ -630,3 +637,29 @@ def test_a_charge_pays_the_ground_as_a_move_does() -> None:
     assert DeclareCharge("r2", "b2") not in TURN.legal_actions(s)
     with pytest.raises(IllegalActionError, match='it needs 6.5" of its 6" reach'):
         TURN.check(s, DeclareCharge("r2", "b2"))
+
+
+def test_a_charge_pays_the_ground_its_whole_footprint_sweeps() -> None:
+    """Rules - Terrain ("Rivers cannot be crossed except by fords or bridges"), W49: the
+    dragoons in column (one base, 1.77", wide) charge militia 4" away across the creek at
+    the ford (x 30 to 34). Centred at x 33.5 the column's centre line stays on the ford but
+    its right 0.39" crosses the river: refused naming the creek, and not offered. Centred at
+    x 33 (its right edge at 33.89) it crosses wholly at the ford."""
+    column = attrs.evolve(UNITS["r2"], formation=Formation.COLUMN)
+
+    def facing(x: float) -> State:
+        places = {"r2": (x, 13 - BASE, 0), "b2": (x, 13 + 4 + HALF, 180), "b1": (5, 33, 180)}
+        units = (column, UNITS["b2"], UNITS["b1"])
+        table = deploy(units, places, width=48, depth=36, features=(CREEK, FORD))
+        return to_phase(new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
+                                   table=table), "F")
+
+    s = facing(33.5)
+    assert DeclareCharge("r2", "b2") not in TURN.legal_actions(s)
+    with pytest.raises(ImpassableError, match="creek") as error:
+        TURN.check(s, DeclareCharge("r2", "b2"))
+    assert error.value.feature == "creek" and error.value.rule == rules.MOVEMENT_TERRAIN
+    s = facing(33.0)
+    assert DeclareCharge("r2", "b2") in TURN.legal_actions(s)
+    after, _ = TURN.step(s, DeclareCharge("r2", "b2"))
+    assert after.extra.charges[0].distance == pytest.approx(4.0)

@@ -72,7 +72,8 @@ def test_demolition_over_moves() -> None:
     s = to_phase(works_battle(3, r3=grenadiers), "C")
     assert LayCharge("r1", "fw") in TURN.legal_actions(s)
     s, events = TURN.step(s, LayCharge("r1", "fw"))
-    assert events[0].text == "Foot lays a demolition charge at the timber fieldwork (per 100mm)"
+    assert events[0].text == ("Foot lays a demolition charge at the timber fieldwork (per "
+                              "100mm); Wagon has 5 of its 6 charges left")
     with pytest.raises(IllegalActionError, match="already moved"):
         TURN.step(s, MoveAway("r1"))  # laying took the move
     s = next_own_move(s)
@@ -83,7 +84,9 @@ def test_demolition_over_moves() -> None:
     with pytest.raises(IllegalActionError, match="under way"):
         TURN.step(s, LayCharge("r3", "fw"))
     s, events = TURN.step(s, LayCharge("r1", "fw"))
-    assert events[0].text == "Foot lays demolition charge 2 at the timber fieldwork (per 100mm)"
+    assert events[0].text == ("Foot lays demolition charge 2 at the timber fieldwork (per "
+                              "100mm); Wagon has 4 of its 6 charges left")
+    assert s.extra.charges_drawn == (("r9", 2),)
     with pytest.raises(IllegalActionError):
         TURN.step(to_phase(s, "E"), Detonate("fw"))  # not moved away yet
     s = next_own_move(s)
@@ -107,6 +110,31 @@ def test_a_wagon_holds_six_charges() -> None:
     with pytest.raises(IllegalActionError, match="holds 6 charges"):
         TURN.step(s, LayCharge("r1", "fw"))
     assert MoveAway("r1") in TURN.legal_actions(s)
+
+
+def test_a_wagon_holds_six_charges_across_demolitions() -> None:
+    """Demolition: "1 wagon can hold 6 charges", counted over the battle: red's wagon has
+    supplied 5 (at works since blown); the foot lays a first charge at the fieldwork from
+    it, the wagon's last (the event says so). A wagon that has supplied all 6 supplies no
+    seventh: not offered, refused naming the rule; a second wagon at hand supplies it, and
+    its tools still serve."""
+    s = with_extra(to_phase(works_battle(), "C"), charges_drawn=(("r9", 5),))
+    after, events = TURN.step(s, LayCharge("r1", "fw"))
+    assert events[0].text == ("Foot lays a demolition charge at the timber fieldwork (per "
+                              "100mm); Wagon has 0 of its 6 charges left")
+    assert after.extra.charges_drawn == (("r9", 6),)
+    empty = with_extra(s, charges_drawn=(("r9", 6),))
+    assert LayCharge("r1", "fw") not in TURN.legal_actions(empty)
+    assert Engineer("r1", "fw") in TURN.legal_actions(empty)
+    with pytest.raises(IllegalActionError, match="every wagon at hand has supplied its 6") as no:
+        TURN.step(empty, LayCharge("r1", "fw"))
+    assert no.value.rule == rules.DEMOLITION
+    second = Unit("r8", "Second wagon", "red", TroopType.WAGON)
+    two = with_extra(to_phase(works_battle(r8=second), "C"), charges_drawn=(("r9", 6),))
+    assert LayCharge("r1", "fw") in TURN.legal_actions(two)
+    after, events = TURN.step(two, LayCharge("r1", "fw"))
+    assert events[0].text.endswith("Second wagon has 5 of its 6 charges left")
+    assert after.extra.charges_drawn == (("r8", 1), ("r9", 6))
 
 
 def test_engineering_and_demolition_need_a_wagon() -> None:

@@ -370,7 +370,9 @@ def charge_ground(state: State, charger: Unit, target: str, ahead: float,
     (ImpassableError naming the feature), and the ground slows it as it slows a move: the
     legs' inches over their terrain's rate must fit the charge reach. Fences, walls and
     streams crossed cost none of the reach: the text prices them in the melee ("charging
-    over an obstacle"), W49."""
+    over an obstacle"), W49. Ground it cannot enter met by any part of its footprint
+    beside the centre's line (a column's front base on the river beside a ford) refuses
+    it too (``_charge_swept``)."""
     if ahead <= 1e-9:
         return
     table = table_of(state)
@@ -379,6 +381,7 @@ def charge_ground(state: State, charger: Unit, target: str, ahead: float,
     short = max(0.0, ahead - _SHORT)  # touching the target is not passing through it
     to = (here.x + dx * short, here.y + dy * short, here.facing)
     plan = plan_of(state, charger, to, action)
+    _charge_swept(table, charger, short, state.options, action)
     cost = sum((Fraction(leg.inches).limit_denominator(1000)
                 / terrain_speed(charger, leg.terrain, state.options, action)
                 for leg in plan.legs), Fraction(0))
@@ -386,6 +389,35 @@ def charge_ground(state: State, charger: Unit, target: str, ahead: float,
     if cost > reach + Fraction(1, 10**6):
         raise illegal(action, f"the ground slows the charge: it needs {inches(cost)} of its "
                       f"{inches(reach)} reach", rules.CHARGING)
+
+
+def _charge_swept(table: Table, charger: Unit, short: float, options: Options,
+                  action: object) -> None:
+    """The ground the charger's whole footprint sweeps going ``short`` straight ahead
+    (the hull of its outline where it stands and where it ends, less the ground it stands
+    on): ground the charger cannot enter (a river but where a ford or bridge crosses it,
+    Movement note (a)) met by any part of it raises ImpassableError naming it. The table
+    judges a river that has a ford by the centre's route alone."""
+    rates = rate_table(charger, options)
+    here = table.footprint(charger.id)
+    (dx, dy), _ = bearing_vectors(here.facing)
+    corners = here.corners
+    swept = shapely.difference(shapely.convex_hull(shapely.multipoints(
+        np.concatenate((corners, np.add(corners, (dx * short, dy * short)))))), here.outline)
+    for feature in table.features:
+        if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
+            continue
+        wet = feature.area
+        for dry in table.features:
+            if feature.kind in _MASKS.get(dry.kind, ()):
+                wet = wet.difference(dry.area)
+        if float(shapely.area(shapely.intersection(swept, wet))) > _SLIVER:
+            raise ImpassableError(action, feature.feature_id, feature.kind,
+                                  rules.MOVEMENT_TERRAIN)
+
+
+_SLIVER = 1e-6
+"""An overlap of ground this small (square inches) is the rounding of a touch."""
 
 
 # --- moving ----------------------------------------------------------------------------------
@@ -931,6 +963,13 @@ def _nearest_footprint(table: Table, here: Footprint) -> Footprint | None:
     return memo[here]
 
 
+def nearest_enemy(state: State, unit_id: str) -> str | None:
+    """The enemy unit nearest the unit on the table, by their outlines (None: no enemy)."""
+    table = table_of(state)
+    found = _nearest_footprint(table, table.footprint(unit_id))
+    return None if found is None else found.unit_id
+
+
 def nearest_enemies(table: Table) -> dict[Footprint, Footprint | None]:
     """The enemy nearest each unit asked so far on this table (by where it stands)."""
     return {}
@@ -1170,12 +1209,14 @@ def _fastest(rates: RateTable) -> float:
 @attrs.frozen
 class RoutSituation:
     """A rout as the table finds it: where the unit ends (None: no way that takes it
-    further from every visible enemy, it cannot move), whether it leaves the table, and
-    whether an enemy is within 6"."""
+    further from every visible enemy, it cannot move), whether it leaves the table, whether
+    an enemy is within 6", and the unit it stopped short of, not to end on it ("" if
+    none; table T21)."""
 
     end: Footprint | None
     leaves_table: bool
     enemy_within_6: bool
+    stopped_by: str = ""
 
 
 def rout_facts(state: State, unit: Unit, distance: float) -> RoutSituation:
@@ -1205,8 +1246,8 @@ def _rout_facts(table: Table, unit_id: str, distance: float) -> RoutSituation:
         return RoutSituation(None, False, near)
     if found.leaves_table:
         return RoutSituation(None, True, near)
-    end, _ = short_of_units(table, table.footprint(unit_id), found.end)
-    return RoutSituation(end, False, near)
+    end, landed = short_of_units(table, table.footprint(unit_id), found.end)
+    return RoutSituation(end, False, near, landed)
 
 
 @attrs.frozen
@@ -1265,8 +1306,23 @@ def relaid_clash(state: State, after: Unit) -> str:
     """What a formation change or limbering would strike on a table (Move Sequence C: moves
     end "not within 1" of any enemy unit"; W49): the new footprint laid out about the same
     centre (``positions.relaid``) overlapping another unit, friend or foe, or ending within
-    1" of an enemy (nearest points); "" when clear."""
+    1" of an enemy (nearest points); "" when clear. Kept per table and unit as it would be
+    (``relaid_clashes``): every step of C asks it of every mover."""
     table = table_of(state)
+    memo = table.derived(relaid_clashes)
+    clash = memo.get(after)
+    if clash is None:
+        clash = memo[after] = _relaid_clash(table, after)
+    return clash
+
+
+def relaid_clashes(table: Table) -> dict[Unit, str]:
+    """What a reformed unit would strike, asked so far on this table, by the unit as it
+    would be (``relaid_clash``)."""
+    return {}
+
+
+def _relaid_clash(table: Table, after: Unit) -> str:
     new = relaid(table, after)
     enemies = set(table.enemies_of(after.id))
     layout = table.layout

@@ -70,8 +70,9 @@ class TestedCharge:
 @attrs.frozen
 class Extra:
     """What only Will's AWI tracks: whose move it is and who moved first, the works and the
-    demolitions under way, whether a player broke off the battle, and the scratch state of
-    the current phase and move; the ``table`` the battle is played on (None: the players
+    demolitions under way, the demolition charges each wagon has supplied in the battle
+    (``charges_drawn``, by wagon id), whether a player broke off the battle, and the scratch
+    state of the current phase and move; the ``table`` the battle is played on (None: the players
     measure, and the actions carry what they measured).
 
     Per phase: ``done`` (units, or ``general:<id>``, that have acted), ``failed`` and
@@ -87,6 +88,7 @@ class Extra:
     first: str = attrs.field(metadata=refers_to("sides"))
     works: tuple[Defence, ...] = ()
     demolitions: tuple[Demolition, ...] = ()
+    charges_drawn: tuple[tuple[str, int], ...] = ()
     ended_by: str = ""
     table: Table | None = None
     done: frozenset[str] = phase_scoped(frozenset())

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import Log, begin_turn, enter_phase
+from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase
 from smoothbore.table import MoveTrace, contact_position
 
 from . import rules
@@ -46,6 +46,7 @@ from .situations import (
     charge_facts,
     charge_ground,
     in_charge_reach,
+    nearest_enemy,
     onto,
     rout_facts,
 )
@@ -83,7 +84,16 @@ def candidates_declare_charge(state: State) -> Iterator[DeclareCharge]:
     """Each unshaken infantry or cavalry unit of the moving side not yet charging (in a second
     round, the successful cavalry), at each enemy unit on the table, from its charge reach
     (on a table, proposals: each enemy whose bounding box is within its reach; the check
-    measures the reach)."""
+    measures the reach). Worked out once per state (the end of F reads them too)."""
+    yield from state.derived(charge_proposals)
+
+
+def charge_proposals(state: State) -> tuple[DeclareCharge, ...]:
+    """``candidates_declare_charge``, listed."""
+    return tuple(_proposals(state))
+
+
+def _proposals(state: State) -> Iterator[DeclareCharge]:
     extra = state.extra
     declared = {c.charger for c in extra.charges}
     targets = [u.id for u in state.units if u.side != extra.moving and u.on_table]
@@ -187,7 +197,7 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
     distance = found.distance or 0.0
     charge = Charge(charger.id, target.id, distance, found.facts, found.over_obstacle,
                     found.uphill)
-    how = (f"{inches(distance)} straight ahead" if distance >= 0.05
+    how = (f"{inches(distance)} straight ahead" if distance >= IN_CONTACT
            else "already in contact")
     log.add("charge", f"{charger.name} charges {target.name}, {how}, into its "
             f"{found.facts.face.value}", rules.CHARGING, charger.id)
@@ -211,8 +221,48 @@ def moved_into_contact(state: State, charger: str, target: str) -> State:
 
 
 
+IN_CONTACT = 0.05
+"""A target this near straight ahead is touched: the charge is "already in contact"."""
+
+
+def compulsory_charges(state: State) -> tuple[DeclareCharge, ...]:
+    """On a table, the charges the moving player must still declare in F (W25): each unit
+    touching an enemy directly to its front ("All units that have enemy units to the front
+    of any of their bases must engage in melee"), and each unit in a Highland charge at
+    the nearest enemy (it "must move its full distance towards the nearest enemy unit"),
+    where that charge may be declared."""
+    if state.extra.table is None:
+        return ()
+    out: list[DeclareCharge] = []
+    for action in candidates_declare_charge(state):
+        unit = find_unit(state, action.charger)
+        if unit.highland_charge:
+            if action.target != nearest_enemy(state, unit.id):
+                continue
+        else:
+            if boxes_apart(state, action.charger, action.target, IN_CONTACT + SLACK):
+                continue
+            ahead = charge_ahead(state, action.charger, action.target, action)[1]
+            if ahead is None or ahead > IN_CONTACT:
+                continue
+        try:
+            check_declare_charge(state, action)
+        except IllegalActionError:
+            continue
+        out.append(action)
+    return tuple(out)
+
+
 def check_end_f(state: State, action: EndPhase) -> None:
-    """F may end at any time: charges are the moving player's choice."""
+    """F ends once no charge is compulsory (``compulsory_charges``); the others are the
+    moving player's choice."""
+    due = compulsory_charges(state)
+    if due:
+        names = ", ".join(f"{find_unit(state, a.charger).name} on "
+                          f"{find_unit(state, a.target).name}" for a in due)
+        highland = all(find_unit(state, a.charger).highland_charge for a in due)
+        raise illegal(action, f"these charges must be declared: {names}",
+                      rules.FORTY_FIVE if highland else rules.MELEE)
 
 
 def apply_end_f(state: State, action: EndPhase, log: Log) -> State:

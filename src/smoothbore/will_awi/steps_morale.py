@@ -3,6 +3,7 @@ compulsory rout and retire moves."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
@@ -23,7 +24,7 @@ from .morale import (
     test_shaken,
 )
 from .movement import retire_distance, rout_distance
-from .narration import inches, short_of
+from .narration import inches, place, short_of
 from .phases import B, C
 from .positions import kept_traces
 from .situations import MEASURED, Retirement, RoutSituation, retirement, rout_facts
@@ -271,8 +272,8 @@ def rout_at_once(state: State, unit_id: str, log: Log) -> State:
     when no way leaves it further from every visible enemy it cannot move and stays where
     it is. Routed wagons are immobilised (note (h)); without a table the players move it."""
     unit = find_unit(state, unit_id)
-    if (state.extra.table is None or not unit.on_table or not unit.routing
-            or unit.troop is TroopType.WAGON):
+    table = state.extra.table
+    if table is None or not unit.on_table or not unit.routing or unit.troop is TroopType.WAGON:
         return state
     found = _rout_on_table(state, unit)
     if found.leaves_table:
@@ -282,10 +283,26 @@ def rout_at_once(state: State, unit_id: str, log: Log) -> State:
         text = (f"{unit.name} cannot rout: no way takes it further from every enemy it sees, "
                 "so it stays where it is")
     else:
+        start = table.footprint(unit.id)
         state = _ran(state, unit.id, found.end)
-        text = f"{unit.name} routs {inches(rout_distance(unit, options=state.options))}"
+        text = _rout_text(state, unit, start, found,
+                          float(rout_distance(unit, options=state.options)))
     log.add("rout", text, rules.ROUT, unit.id)
     return state
+
+
+def _rout_text(state: State, unit: Unit, start: Footprint, found: RoutSituation,
+               speed: float) -> str:
+    """A rout at once as the referee measures it: how far the centre went and where the unit
+    ends, facing the way it ran; the rout speed too when it went less, and the unit it
+    stopped short of, not to end on it (W24, table T21)."""
+    end = found.end
+    assert end is not None
+    went = math.dist(start.centre, end.centre)
+    of = "" if went >= speed - 1e-6 else f" of its {inches(speed)} rout"
+    short = (f", stopped short of {find_unit(state, found.stopped_by).name}, not to end on it"
+             if found.stopped_by else "")
+    return f"{unit.name} routs {inches(went)}{of} to {place(end.x, end.y, end.facing)}{short}"
 
 
 def check_end_b(state: State, action: EndPhase) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import attrs
 
 from smoothbore.core import Deferred, Log
+from smoothbore.table import Table
 
 from . import rules
 from .actions import Bombard, Detonate, Engineer, LayCharge, MoveAway
@@ -65,18 +66,57 @@ def check_at_work(state: State, unit: Unit, work_id: str, action: object, rule: 
                       f'within {inches(AT_WORK)}', rule)
 
 
-def wagon_at_hand(state: State, unit: Unit) -> str | None:
+def wagon_at_hand(state: State, unit: Unit, *, charges: bool = False) -> str | None:
     """The wagon whose tools or charges the unit may use this phase (Field Engineering,
     Demolition: "1 wagon can hold enough tools for 1 close order infantry unit", "1 wagon can
     hold 6 charges"): a wagon of its side on the table that has not supplied another unit
-    this phase, on a table within ``WITH_WAGON`` of it (W35); None when there is none."""
-    free = tuple(sorted(
-        u.id for u in state.units_of(unit.side)
-        if u.troop is TroopType.WAGON and u.on_table and u.id not in state.extra.supplied
-    ))
-    if free and state.extra.table is not None:
-        free = units_within(state, unit.id, free, WITH_WAGON)
+    this phase (for ``charges``, one with charges left: ``charges_left``), on a table within
+    ``WITH_WAGON`` of it (W35); None when there is none."""
+    free = state.derived(free_wagons).get(unit.side, ())
+    if charges:
+        free = tuple(w for w in free if charges_left(state, w))
+    table = state.extra.table
+    if free and table is not None:
+        memo = table.derived(wagons_at_hand)
+        key = (unit.id, free)
+        near = memo.get(key)
+        if near is None:
+            near = memo[key] = units_within(state, unit.id, free, WITH_WAGON)
+        free = near
     return free[0] if free else None
+
+
+def free_wagons(state: State) -> dict[str, tuple[str, ...]]:
+    """Each side's wagons on the table that have supplied no unit this phase, by side."""
+    free: dict[str, list[str]] = {}
+    for u in state.units:
+        if u.troop is TroopType.WAGON and u.on_table and u.id not in state.extra.supplied:
+            free.setdefault(u.side, []).append(u.id)
+    return {side: tuple(sorted(ids)) for side, ids in free.items()}
+
+
+def wagons_at_hand(table: Table) -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
+    """Which of the free wagons are within reach of a unit, asked so far on this table, by
+    (unit, free wagons) (``wagon_at_hand``): every step of C asks it of every mover."""
+    return {}
+
+
+def charges_left(state: State, wagon: str) -> int:
+    """The demolition charges a wagon still holds: 6, less those it has supplied in the
+    battle (Demolition: "1 wagon can hold 6 charges")."""
+    drawn = dict(state.extra.charges_drawn).get(wagon, 0)
+    return CHARGES_PER_WAGON - drawn
+
+
+def check_charges(state: State, unit: Unit, action: object) -> str:
+    """The wagon whose charges the unit lays, refused when every wagon at hand has supplied
+    its 6."""
+    wagon = wagon_at_hand(state, unit, charges=True)
+    if wagon is None:
+        check_wagon(state, unit, action, rules.DEMOLITION)
+        raise illegal(action, f"a wagon holds {CHARGES_PER_WAGON} charges: every wagon at "
+                      f"hand has supplied its {CHARGES_PER_WAGON}", rules.DEMOLITION)
+    return wagon
 
 
 def check_wagon(state: State, unit: Unit, action: object, rule: str) -> str:
@@ -163,7 +203,8 @@ def candidates_lay_charge(state: State) -> Iterator[LayCharge]:
     it has none, a first charge at each work still standing that no one else is mining."""
     mined = {d.work for d in state.extra.demolitions}
     for unit in movers(state):
-        if unit.arm is not Arm.CLOSE_ORDER_FOOT or wagon_at_hand(state, unit) is None:
+        if unit.arm is not Arm.CLOSE_ORDER_FOOT or wagon_at_hand(
+                state, unit, charges=True) is None:
             continue
         laying = _laying(state, unit)
         if laying is not None:
@@ -184,7 +225,7 @@ def check_lay_charge(state: State, action: LayCharge) -> None:
     if unit.arm is not Arm.CLOSE_ORDER_FOOT:
         raise illegal(action, "only close order infantry lay a wagon's charges",
                       rules.DEMOLITION)
-    check_wagon(state, unit, action, rules.DEMOLITION)
+    check_charges(state, unit, action)
     work = work_named(state, action.work, action)
     if work.destroyed:
         raise illegal(action, f"nothing is left of the {work.work.value}", rules.DEMOLITION)
@@ -214,9 +255,14 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
     )
     others = tuple(d for d in state.extra.demolitions if d.work != work.id)
     laid = "a demolition charge" if new.charges == 1 else f"demolition charge {new.charges}"
-    log.add("demolition", f"{unit.name} lays {laid} at the {work.work.value}",
-            rules.DEMOLITION, work.id)
-    state = _supplied(state, check_wagon(state, unit, action, rules.DEMOLITION))
+    wagon = check_charges(state, unit, action)
+    left = charges_left(state, wagon) - 1
+    log.add("demolition", f"{unit.name} lays {laid} at the {work.work.value}; "
+            f"{find_unit(state, wagon).name} has {left} of its {CHARGES_PER_WAGON} charges "
+            "left", rules.DEMOLITION, work.id)
+    drawn = dict(state.extra.charges_drawn)
+    drawn[wagon] = CHARGES_PER_WAGON - left
+    state = with_extra(_supplied(state, wagon), charges_drawn=tuple(sorted(drawn.items())))
     return with_extra(state, demolitions=(*others, new), done=state.extra.done | {unit.id})
 
 
