@@ -6,7 +6,8 @@ every battle ends by its rules within MAX_STEPS actions with an outcome that nam
 The costlier checks of each step run on a sample (every DEEP_EVERY-th battle, about
 DEEP_STEPS steps of each): every listed action is accepted, actions listed earlier in the
 battle and not listed now are refused, a step leaves its state untouched and repeats
-exactly, states round-trip through JSON, and a replay gives the battle back.
+exactly, states round-trip through JSON, no unit on a table stands on another after any
+step, and a replay gives the battle back.
 
 The checks are plain functions raising AssertionError, so ``test_the_checks_catch_...`` can
 show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when it should.
@@ -14,12 +15,14 @@ show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when 
 
 from __future__ import annotations
 
+import types
 from collections.abc import Hashable
 from typing import Any
 
 import attrs
 import numpy as np
 import pytest
+import shapely
 
 from smoothbore import available_rulesets
 from smoothbore.battle import Played, RandomPolicy, play, replay
@@ -33,7 +36,7 @@ from smoothbore.core import (
     odds,
 )
 from smoothbore.core.registry import normalise
-from smoothbore.table import table_of
+from smoothbore.table import Footprint, Table, table_of
 from tests import toy_ruleset
 
 MAX_STEPS = 5_000
@@ -217,7 +220,8 @@ def check_action_types_offered(turn: Any, samples: tuple[Sample, ...]) -> None:
 def check_steps(turn: Any, sample: Sample, stride: int) -> None:
     """Replay a battle, checking every ``stride``-th step: each listed action is accepted,
     earlier actions no longer listed are refused, the step taken is pure and repeats, the
-    state round-trips through JSON; then the whole replay equals the battle."""
+    state round-trips through JSON; after every step, on a table, no unit stands on another;
+    then the whole replay equals the battle."""
     played = sample.played
     rng = np.random.default_rng(sample.seed)
     earlier: dict[Any, None] = {}
@@ -239,8 +243,26 @@ def check_steps(turn: Any, sample: Sample, stride: int) -> None:
             earlier.update(dict.fromkeys(listed))
         earlier[step.action] = None
         state, _ = turn.step(state, step.action)
+        check_table(state, f"{where}, after {step.action!r}")
     assert state == played.end
     assert replay(turn, played.start, played.actions()) == played
+
+
+def check_table(state: Any, where: str) -> None:
+    """On a table, no two units stand on each other: the area they share is at most a speck
+    ((1e-4 of the table's diagonal) squared), far above rounding and far below any base. (A
+    ``Table`` itself refuses a unit off it.)"""
+    table = table_of(state)
+    if table is None:
+        return
+    speck = (1e-4 * table.diagonal) ** 2
+    shapes = table.layout.shapes
+    ids = [f.unit_id for f in table.layout.footprints]
+    first, second = shapely.STRtree(shapes).query(shapes, predicate="intersects")
+    for i, j in zip(first.tolist(), second.tolist(), strict=True):
+        if i < j:
+            shared = shapely.area(shapely.intersection(shapes[i], shapes[j]))
+            assert shared <= speck, f"{where}: {ids[i]} and {ids[j]} overlap by {shared:.3g}"
 
 
 def _check_accepted(turn: Any, state: Any, listed: tuple[Any, ...], where: str) -> None:
@@ -352,6 +374,19 @@ def test_the_checks_pass_on_the_toy_ruleset() -> None:
 def test_the_checks_catch_a_broken_ruleset(kind: str, message: str) -> None:
     with pytest.raises(AssertionError, match=message):
         _all_checks(toy_ruleset.broken(kind))
+
+
+def test_the_table_check_catches_units_standing_on_each_other() -> None:
+    # 4" x 1" units: touching is allowed; one stepping 0.5" onto another shares 2 sq in
+    def units(*places: tuple[str, float, float]) -> Any:
+        return types.SimpleNamespace(extra=types.SimpleNamespace(table=Table(
+            60, 40, footprints=tuple(Footprint(u, x, y, 0, 2, 2, 1, side="red")
+                                     for u, x, y in places))))
+
+    check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 11)), "touching")
+    with pytest.raises(AssertionError, match="step 3: B and C overlap by 2"):
+        check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 10.5)), "step 3")
+    check_table(types.SimpleNamespace(extra=None), "no table")
 
 
 def test_parameters_read_from_the_signature_have_help() -> None:

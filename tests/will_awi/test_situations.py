@@ -169,6 +169,23 @@ def test_a_charge_from_behind_strikes_the_rear_and_foot_reach_only_3() -> None:
         TURN.check(f, DeclareCharge("r1", "b1"))
 
 
+def test_a_charge_over_a_stream_on_its_way_is_a_charge_over_an_obstacle() -> None:
+    """Rules - Melee: "charging over an obstacle (stream, fence etc.)". The dragoons charge
+    the militia 20 - HALF - (14 + HALF) = 4.23" ahead; a stream across at y 16 lies on the
+    way, 3.1" in front of the militia (too far to cover it): the charge goes over it. A
+    fence just in front of the militia covers it and is crossed too; on open ground
+    neither."""
+    place = {"r2": (20, 14, 0), "b2": (20, 20, 180)}
+    stream = Feature("brook", "stream", line=((0, 16), (48, 16)))
+    found = charge_facts(on_table(place, stream), "r2", "b2")
+    assert found.distance == pytest.approx(6 - BASE)
+    assert found.over_obstacle and not found.facts.behind_obstacle
+    fence = Feature("rails", "fence", line=((0, 18.9), (48, 18.9)))
+    covered = charge_facts(on_table(place, fence), "r2", "b2")
+    assert covered.over_obstacle and covered.facts.behind_obstacle
+    assert not charge_facts(on_table(place), "r2", "b2").over_obstacle
+
+
 def test_the_box_test_measures_bounding_boxes() -> None:
     """Two lines side by side, centres 10" apart across: their boxes are 10 - 2 x BASE
     apart (each line is 2 x BASE wide), so apart by 6" but not by 7"; a unit off the table

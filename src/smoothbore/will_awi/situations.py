@@ -292,7 +292,8 @@ def charge_facts(state: State, charger: str, target: str,
                  action: object = None) -> ChargeSituation:
     """Contact straight ahead, the face struck (by where the charger stands), whether the
     target is behind an obstacle (as the charger sees it), in a building or a fieldwork it
-    holds, and whether the charge goes over the obstacle or uphill."""
+    holds, and whether the charge goes over an obstacle (the one the target stands behind,
+    or a fence, wall, fieldwork line or stream its path crosses; W49) or uphill."""
     table = table_of(state)
     reach, ahead = charge_ahead(state, charger, target, action)
     seen = sighting_of(table, charger, target)
@@ -307,7 +308,21 @@ def charge_facts(state: State, charger: str, target: str,
         in_building=in_building,
         in_fortification=kind is TerrainKind.FIELDWORK,
     )
-    return ChargeSituation(reach, ahead, facts, bool(seen.cover.behind), seen.rise > 0)
+    over = bool(seen.cover.behind) or _charge_crosses(table, charger, ahead)
+    return ChargeSituation(reach, ahead, facts, over, seen.rise > 0)
+
+
+def _charge_crosses(table: Table, charger: str, ahead: float | None) -> bool:
+    """Whether a charge straight ahead ``ahead`` inches to contact crosses a fence, wall,
+    fieldwork line or stream on its way (Rules - Melee: "charging over an obstacle (stream,
+    fence etc.)"), as a move's route finds the lines its centre crosses."""
+    if ahead is None or ahead <= _SHORT:
+        return False
+    here = table.footprint(charger)
+    (dx, dy), _ = bearing_vectors(here.facing)
+    short = ahead - _SHORT
+    path = _route(table, charger, (here.x + dx * short, here.y + dy * short))
+    return any(p.event is PassageKind.CROSS and p.kind in _LINES for p in path.passages)
 
 
 def charge_ahead(state: State, charger: str, target: str,
