@@ -1131,14 +1131,19 @@ def ride_to_problem(table: Table, commander_id: str, x: float, y: float) -> str:
     if _beyond_ride(distance):
         return f"({x:.1f}, {y:.1f}) is {distance:.1f}\" away: a commander moves 24\""
     side = table.commander(commander_id).side
-    point, way = shapely.Point(x, y), shapely.LineString((here, (x, y)))
-    enemies = [f for f in table.footprints if f.side != side]
-    for f in enemies:
-        if float(shapely.distance(point, f.shape)) < KEEP_OFF - 1e-6:
-            return f"({x:.1f}, {y:.1f}) is within 1\" of the enemy ({f.unit_id})"
-    for f in enemies:
-        if shapely.intersects(way, f.shape):
-            return f"the ride to ({x:.1f}, {y:.1f}) passes through the enemy ({f.unit_id})"
+    layout = table.layout
+    rows = [i for i, f in enumerate(layout.footprints) if f.side != side]
+    if not rows:
+        return ""
+    ids = [layout.footprints[i].unit_id for i in rows]
+    shapes = layout.shapes[rows]
+    near = shapely.distance(shapely.Point(x, y), shapes) < KEEP_OFF - 1e-6
+    if near.any():
+        return f"({x:.1f}, {y:.1f}) is within 1\" of the enemy ({ids[int(near.argmax())]})"
+    across = shapely.intersects(shapely.LineString((here, (x, y))), shapes)
+    if across.any():
+        return (f"the ride to ({x:.1f}, {y:.1f}) passes through the enemy "
+                f"({ids[int(across.argmax())]})")
     return ""
 
 
