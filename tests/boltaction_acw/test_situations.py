@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from smoothbore.boltaction_acw import TURN
-from smoothbore.boltaction_acw.actions import Advance, Charge, Fire, Move, Respond, Run
+from smoothbore.boltaction_acw.actions import Advance, Charge, Fire, Move, Respond, RideTo, Run
 from smoothbore.boltaction_acw.charges import ChargeFacts, Response
 from smoothbore.boltaction_acw.movement import Pace, Terrain
 from smoothbore.boltaction_acw.phases import ORDERS
@@ -324,6 +324,9 @@ def test_moves_outside_the_fixed_set_are_samples_of_a_continuous_choice() -> Non
     assert sampled(state, Run("a", move=Move(6, 45)))  # runs go ahead or back only
     assert not sampled(state, Charge("a", "b"))
     assert not sampled(state.with_extra(table=None), Advance("a", move=Move(5)))
+    # a ride to a point: any point within the ride is the commander's choice (A14)
+    assert sampled(state, RideTo("c", 20.0, 15.0))
+    assert not sampled(state.with_extra(table=None), RideTo("c", 20.0, 15.0))
 
 
 def test_near_and_radii_kept_with_a_table_are_what_is_measured_afresh() -> None:

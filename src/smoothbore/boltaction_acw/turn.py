@@ -42,9 +42,14 @@ from .victory import is_over, outcome, who_acts
 def sampled(state: State, action: object) -> bool:
     """Whether ``action`` is one of a continuous choice that the candidates only sample: on
     a table, an advance or a run to a destination outside the fixed set (A28), such as the
-    move towards the nearest enemy, which follows the units. Offered earlier and no longer
-    offered, it may still be legal."""
-    if state.extra.table is None or not isinstance(action, Advance | Run):
+    move towards the nearest enemy, which follows the units, and a commander's ride to a
+    point (A14: any point within his ride). Offered earlier and no longer offered, it may
+    still be legal."""
+    if state.extra.table is None:
+        return False
+    if isinstance(action, RideTo):
+        return True
+    if not isinstance(action, Advance | Run):
         return False
     return action.move is not None and not situations.fixed_move(
         action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
