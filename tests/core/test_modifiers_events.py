@@ -64,3 +64,17 @@ def test_event_narrates_its_rolls_and_counts_them_in_its_repr() -> None:
     assert narrate([none, one]).splitlines()[0] == "Dusk [Turn end]"
     assert narrate([none, one]).splitlines()[1] == "The 5th waver [Morale]"
     assert "The 5th waver" in one._repr_html_() and "Morale" in one._repr_html_()
+
+
+def test_an_event_carries_its_outcome_as_structured_facts() -> None:
+    from smoothbore.core import Log, SamplingDice
+
+    log = Log(SamplingDice(1))
+    event = log.add("morale", "The 5th carries on.", "Morale 2", "5th",
+                    facts={"test": "morale", "result": "carry-on", "score": 7})
+    assert event.facts == (("test", "morale"), ("result", "carry-on"), ("score", 7))
+    assert event.fact("result") == "carry-on"
+    assert event.fact("missing") is None
+    assert Event("k", "t", "r").facts == ()
+    with pytest.raises(InvalidValueError, match="Event.facts"):
+        Event("k", "t", "r", facts={"bad": [1]})  # type: ignore[dict-item]

@@ -52,7 +52,7 @@ from smoothbore.core.errors import (
     SmoothboreError,
     UnknownRulesetError,
 )
-from smoothbore.core.events import Event, narrate
+from smoothbore.core.events import Event, Fact, narrate
 from smoothbore.core.modifiers import Modified, Modifier
 from smoothbore.core.protocols import Commander, Phase, Turn, Unit
 from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
@@ -112,6 +112,7 @@ __all__ = [
     "Estimate",
     "Event",
     "FacesCheck",
+    "Fact",
     "Help",
     "IllegalActionError",
     "InvalidValueError",

@@ -28,7 +28,7 @@ import attrs
 
 from smoothbore.core.chance import Dice, RollRecord
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
-from smoothbore.core.events import Event
+from smoothbore.core.events import Event, Fact
 from smoothbore.core.protocols import Phase
 from smoothbore.core.state import BattleState, evolved
 
@@ -97,9 +97,11 @@ class Log:
         self._mark += len(rolls)
         return rolls
 
-    def add(self, kind: str, text: str, rule: str, subject: str = "") -> Event:
-        """Report something that happened, with the rolls made since the last report."""
-        event = Event(kind, text, rule, subject, self._rolls())
+    def add(self, kind: str, text: str, rule: str, subject: str = "",
+            facts: Mapping[str, Fact] | None = None) -> Event:
+        """Report something that happened, with the rolls made since the last report and,
+        in ``facts``, its outcome as structured values (the test taken, its result)."""
+        event = Event(kind, text, rule, subject, self._rolls(), facts or {})
         self._events.append(event)
         return event
 

@@ -2,25 +2,55 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import attrs
 
 from smoothbore.core.chance import RollRecord
 
-__all__ = ["Event", "narrate"]
+__all__ = ["Event", "Fact", "narrate"]
+
+Fact = str | int | float | bool
+"""One structured fact an event carries beside its words: a test's name, its outcome, a
+distance, a count."""
+
+_FACT_KINDS = (str, int, float, bool)
+
+
+def _as_facts(
+    value: Mapping[str, Fact] | Iterable[tuple[str, Fact]],
+) -> tuple[tuple[str, Fact], ...]:
+    pairs = tuple(value.items() if isinstance(value, Mapping) else value)
+    for pair in pairs:
+        if (not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str)
+                or not isinstance(pair[1], _FACT_KINDS)):
+            from smoothbore.core.errors import InvalidValueError
+
+            raise InvalidValueError("Event.facts", pair, "pairs of a name and a str, int, "
+                                    "float or bool")
+    return pairs
 
 
 @attrs.frozen
 class Event:
     """Something that happened in a battle: what kind, a sentence, the rule, whom it
-    concerns, and the rolls that decided it."""
+    concerns, the rolls that decided it, and ``facts``: the same outcome as structured
+    values (``{"test": "morale", "result": "carry-on"}``) for programs that read results
+    rather than words."""
 
     kind: str
     text: str
     rule: str
     subject: str = ""
     rolls: tuple[RollRecord, ...] = ()
+    facts: tuple[tuple[str, Fact], ...] = attrs.field(default=(), converter=_as_facts)
+
+    def fact(self, name: str, default: Fact | None = None) -> Fact | None:
+        """The structured fact called ``name`` (``event.fact("result")``), or ``default``."""
+        for key, value in self.facts:
+            if key == name:
+                return value
+        return default
 
     def narrate(self) -> str:
         """The sentence, its rule, then one indented line per roll."""
