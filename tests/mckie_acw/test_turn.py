@@ -123,3 +123,17 @@ def test_ruleset_metadata_and_battles() -> None:
                                                      "sharpshooters-no-table"]
     sharp = RULESET.battle("sharpshooters")(0)
     assert sharp.options.snipers and any(u.id == "berdan" for u in sharp.units)
+
+
+def test_the_ruleset_pickles_also_after_evolve() -> None:
+    """Issue 27: the ruleset goes to a process pool (Battle period: every step's handler is
+    a module-level callable, so pickle finds it by name), also when changed by evolve; the
+    copy plays the same step."""
+    import pickle
+
+    changed = attrs.evolve(RULESET, title="McKie, house copy")
+    for ruleset in (RULESET, changed):
+        copy = pickle.loads(pickle.dumps(ruleset))
+        assert copy.title == ruleset.title
+        state = example_battle(1)
+        assert copy.turn.step(state, RollInitiative())[0] == TURN.step(state, RollInitiative())[0]

@@ -9,7 +9,7 @@ import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 import numpy
@@ -291,14 +291,21 @@ def _in_step(table: Table) -> dict[str, tuple[Unit, Tables]]:
     return {}
 
 
-def on_table(apply: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
+@attrs.frozen
+class OnTable(Generic[A]):
     """A step's handler followed by ``synced``: every handler that changes a unit's formation,
-    bases or strength, or takes it off the table, keeps the table in step in the same step."""
-    @functools.wraps(apply)
-    def handler(state: State, action: A, log: Log) -> State:
-        return synced(apply(state, action, log))
+    bases or strength, or takes it off the table, keeps the table in step in the same step.
+    A module-level callable (not a closure), so that a ruleset pickles by name."""
 
-    return handler
+    apply: Callable[[State, A, Log], State]
+
+    def __call__(self, state: State, action: A, log: Log) -> State:
+        return synced(self.apply(state, action, log))
+
+
+def on_table(apply: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
+    """``apply`` followed by ``synced`` (an ``OnTable``)."""
+    return OnTable(apply)
 
 
 def ground_of(table: Table, unit: Unit) -> Ground:
