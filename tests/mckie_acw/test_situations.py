@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -38,7 +39,16 @@ from smoothbore.mckie_acw.state import State, new_battle, with_extra
 from smoothbore.mckie_acw.steps_melee import into_contact
 from smoothbore.mckie_acw.steps_morale import routing_past
 from smoothbore.mckie_acw.table_moves import move_facts
-from smoothbore.mckie_acw.units import Arm, Formation, Ground, Status, Unit, Weapon, changed
+from smoothbore.mckie_acw.units import (
+    Arm,
+    Formation,
+    Ground,
+    Quality,
+    Status,
+    Unit,
+    Weapon,
+    changed,
+)
 from smoothbore.table import (
     CommanderMark,
     Edge,
@@ -480,6 +490,37 @@ def test_on_a_table_a_friend_routing_out_of_sight_is_not_counted() -> None:
     assert not [a for a in TURN.legal_actions(state) if isinstance(a, TestMorale)]
     with pytest.raises(IllegalActionError, match="no friendly unit routed past a1"):
         TURN.step(state, TestMorale("a1", Circumstance.FRIEND_ROUTED))
+
+
+def test_on_a_table_the_friend_routed_test_is_compulsory_in_step_8() -> None:
+    """Morale: when to test, 5 ("when a friendly unit routs past within 200mm") and Battle
+    period 8: a test the table finds due cannot be skipped by ending the step (issue 27,
+    sharpshooters seed 21)."""
+    state = routed_near()
+    with pytest.raises(IllegalActionError, match="every compulsory morale test"):
+        TURN.step(state, EndPhase())
+    after, _ = TURN.step(state, TestMorale("a1", Circumstance.FRIEND_ROUTED))
+    TURN.step(after, EndPhase())  # taken: the step may end
+
+
+def test_on_a_table_friends_routing_past_count_in_a_rally_too() -> None:
+    """Morale: Tactical factors, "each friendly unit in sight routing past within 200mm: -1"
+    is a factor of every test, not only of the test for friends routing past (M43): a raw
+    unit rallying from retreat with one router 126 mm off (the other 226 mm) takes -1.
+    Raw (0), retreating -2, one router -1 on the average die (2, 3, 3, 4, 4, 5): -1 routs
+    (1 in 6), 0 or 1 retreat (4 in 6), 2 halts, which rallies it (1 in 6)."""
+    raw = foot("a1", quality=Quality.RAW, status=Status.RETREATING)
+    state = at(battle({raw: (300, 100, 0), foot("a2", status=Status.ROUTING): (300, 250, 0),
+                       foot("a3", status=Status.ROUTING): (300, 350, 0),
+                       foot("b1", B): (100, 380, 180)}),
+               MORALE_STEP, routed=frozenset({"a2", "a3"}))
+    rally = TestMorale("a1", Circumstance.RALLY)
+    assert rally in TURN.legal_actions(state)
+    dist = exact(state, rally, lambda s: s.unit("a1").status)
+    assert dist.probability(Status.ROUTING) == Fraction(1, 6)
+    assert dist.probability(Status.STEADY) == Fraction(1, 6)
+    with pytest.raises(IllegalActionError, match="the table measures this: the friends"):
+        TURN.step(state, TestMorale("a1", Circumstance.RALLY, 1))
 
 
 # --- whole battles on the embedded tables -----------------------------------------------

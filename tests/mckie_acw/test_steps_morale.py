@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from smoothbore.core import IllegalActionError
+from smoothbore.core import DiceState, IllegalActionError
 from smoothbore.mckie_acw import TURN
 from smoothbore.mckie_acw.actions import EndPhase, TestMorale
 from smoothbore.mckie_acw.melee import Attack
@@ -90,3 +90,42 @@ def test_plus_or_minus_choices_only_where_a_factor_applies() -> None:
     plain = at(battle(foot("a1", status=Status.ROUTING), foot("a3"), foot("b1", B)), MORALE)
     with pytest.raises(IllegalActionError, match="are added"):
         TURN.step(plain, TestMorale("a1", C.RALLY, subtract_quality=True))
+
+
+def test_friends_routing_past_count_in_every_test_the_player_counts() -> None:
+    """Morale: Tactical factors: "each friendly unit in sight routing past within 200mm: -1"
+    counts in every test (M43), so without a table the player may count them in a rally
+    (issue 27: a raw unit rallying from retreat beside two routers). Raw (0), retreating -2,
+    two routers -2 on the average die (2, 3, 3, 4, 4, 5): -2 or -1 routs (3 in 6), 0 or 1
+    retreat; without them 2 or 3 would halt, which rallies it (3 in 6)."""
+    state = at(battle(foot("a1", status=Status.RETREATING, quality=Quality.RAW),
+                      foot("a2", status=Status.ROUTING), foot("a3", status=Status.ROUTING),
+                      foot("b1", B)), MORALE, routed=frozenset({"a2", "a3"}))
+    legal = TURN.legal_actions(state)
+    assert TestMorale("a1", C.RALLY, 2) in legal
+    dist = exact(state, TestMorale("a1", C.RALLY, 2), lambda s: s.unit("a1").status)
+    assert dist.probability(Status.ROUTING) == Fraction(1, 2)
+    assert dist.probability(Status.STEADY) == 0
+    plain = exact(state, TestMorale("a1", C.RALLY), lambda s: s.unit("a1").status)
+    assert plain.probability(Status.STEADY) == Fraction(1, 2)
+    with pytest.raises(IllegalActionError, match="none is counted twice"):
+        TURN.step(state, TestMorale("a1", C.RALLY, 3))
+
+
+def test_every_test_event_carries_its_outcome_as_facts() -> None:
+    """Morale: Test procedure (the result read on the results table, M6): standing to
+    receive a charge, carry on and halt have the same effect, so the event carries the test
+    and its result as facts beside its words (issue 27)."""
+    state = at(battle(), RECEIVE_TESTS, acting=B, charges=(Charge("a1", "b1"),))
+    seen = set()
+    for seed in range(12):
+        _, events = TURN.step(state.replace(dice=DiceState(seed)),
+                              TestMorale("b1", C.RECEIVING))
+        (event,) = [e for e in events if e.kind == "morale"]
+        assert event.fact("test") == "morale"
+        assert event.fact("circumstance") == "receiving-a-charge"
+        assert event.fact("status") == "steady"
+        result = event.fact("result")
+        assert isinstance(result, str) and event.text.endswith(result)
+        seen.add(result)
+    assert seen == {"carry-on", "halt"}  # experienced +1: 3 to 6, never a retreat

@@ -93,10 +93,16 @@ def apply_result(state: State, unit_id: str, circumstance: Circumstance,
     - receiving a charge: carry on or halt, it stands; retreat or rout;
     - rallying: carry on, a routing or retreating unit is steady again; halt, a routing unit
       only retreats now and a retreating one rallies; retreat, no change; rout, it routs;
-    - any other test: carry on or halt, no effect; retreat or rout."""
+    - any other test: carry on or halt, no effect; retreat or rout.
+
+    The event carries the outcome as facts beside its words (``test``: "morale",
+    ``circumstance``, ``result``, and ``status``: the unit's status as it tested), so a
+    halt that changes nothing is still told from a carry on."""
     unit = find_unit(state, unit_id)
     r = rules.MORALE_TABLE
-    log.add("morale", f"{unit.name} tests morale ({circumstance}): {result}", r, unit.id)
+    log.add("morale", f"{unit.name} tests morale ({circumstance}): {result}", r, unit.id,
+            facts={"test": "morale", "circumstance": circumstance.value,
+                   "result": result.value, "status": unit.status.value})
     state = mark(state, "tested", f"{unit_id}:{circumstance.value}")
     stop = circumstance in (Circumstance.CHARGING, Circumstance.CHARGER_FIRED_ON)
     if circumstance is Circumstance.RALLY:

@@ -26,6 +26,7 @@ from .state import (
     own_unit,
     with_extra,
 )
+from .steps_morale import measured_past
 from .units import Unit
 
 CHARGE_DISTANCE = 60
@@ -121,7 +122,8 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
         charges=(*x.charges, Charge(unit.id, target.id, counter=action.counter,
                                     attack=attack)),
     )
-    facts = morale_facts(state, unit, Circumstance.CHARGING)
+    facts = morale_facts(state, unit, Circumstance.CHARGING,
+                         measured_past(state, unit))
     result = test_morale(facts, dice=log.dice, tables=state.options.tables,
                          reason=f"{unit.name} charging")
     state = apply_result(state, unit.id, Circumstance.CHARGING, result, log)

@@ -32,6 +32,7 @@ from .state import (
     morale_facts,
     with_extra,
 )
+from .steps_morale import measured_past
 from .table_moves import MoveFacts, move_facts, placed
 from .units import Status, changed
 
@@ -260,7 +261,8 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     for uid in order:
         unit = find_unit(state, uid)
         if unit.on_table:
-            facts = morale_facts(state, unit, Circumstance.AFTER_MELEE)
+            facts = morale_facts(state, unit, Circumstance.AFTER_MELEE,
+                                 measured_past(state, unit))
             res = test_morale(facts, dice=log.dice, tables=tables,
                               reason=f"{unit.name} after melee")
             state = apply_result(state, uid, Circumstance.AFTER_MELEE, res, log)

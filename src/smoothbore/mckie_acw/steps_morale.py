@@ -83,8 +83,22 @@ def friend_routed_open(state: State, unit: Unit) -> int:
         return 0
     if state.extra.table is not None:
         return routing_past(state, unit)
+    return friends_routed(state, unit)
+
+
+def friends_routed(state: State, unit: Unit) -> int:
+    """The friendly units (not the unit itself) that routed this period: without a table,
+    the most the player may count as routing past it in any test."""
     return sum(1 for uid in state.extra.routed
                if uid != unit.id and find_unit(state, uid).side == unit.side)
+
+
+def measured_past(state: State, unit: Unit) -> int:
+    """The tactical factor "each friendly unit in sight routing past within 200mm: -1"
+    (Morale: Tactical factors), a factor of every morale test: on a table the friends the
+    table finds routing past the unit (``routing_past``, M37); without a table none unless
+    the player counts them in his ``TestMorale`` (M43)."""
+    return routing_past(state, unit) if state.extra.table is not None else 0
 
 
 ROUTING_PAST_WITHIN = 200
@@ -127,7 +141,11 @@ def _due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
     if state.phase == RECEIVE_TESTS:
         return tuple((u, C.RECEIVING) for u in units if receiver_due(state, u))
     if state.phase == MORALE:
-        return tuple((u, C.LOSSES) for u in units if losses_due(state, u))
+        due = [(u, C.LOSSES) for u in units if losses_due(state, u)]
+        if state.extra.table is not None:
+            # Morale, when to test 5: compulsory when the table finds friends routing past
+            due.extend((u, C.FRIEND_ROUTED) for u in units if friend_routed_open(state, u))
+        return tuple(due)
     return ()
 
 
@@ -143,23 +161,30 @@ def _signs(state: State, unit: Unit) -> tuple[tuple[bool, bool], ...]:
 
 def candidates_test_morale(state: State) -> Iterator[TestMorale]:
     """The due tests; in step 8 also each rally and, for steady units of a side one of whose
-    units routed this period, the test for friends routing past (counting each)."""
+    units routed this period, the test for friends routing past (counting each). Friends
+    routing past count in every test (Morale: Tactical factors): on a table the table counts
+    them (``routing_past`` 0); without one each test is offered with each count the player
+    may give (none up to the friends that routed this period; at least one for the test for
+    friends routing past, M43)."""
+    table = state.extra.table is not None
     for unit, circumstance in due_tests(state):
-        for q, c in _signs(state, unit):
-            yield TestMorale(unit.id, circumstance, 0, q, c)
+        counts = (0,) if table else range(friends_routed(state, unit) + 1)
+        for count in counts:
+            for q, c in _signs(state, unit):
+                yield TestMorale(unit.id, circumstance, count, q, c)
     if state.phase != MORALE:
         return
     for unit in state.units_of(state.extra.acting):
         rally = rally_open(state, unit)
-        routed = friend_routed_open(state, unit)
+        routed = 0 if table else friend_routed_open(state, unit)
         if not rally and not routed:
             continue
         signs = _signs(state, unit)
         if rally:
-            for q, c in signs:
-                yield TestMorale(unit.id, C.RALLY, 0, q, c)
-        counts = (0,) if routed and state.extra.table is not None else range(1, routed + 1)
-        for count in counts:
+            for count in (0,) if table else range(friends_routed(state, unit) + 1):
+                for q, c in signs:
+                    yield TestMorale(unit.id, C.RALLY, count, q, c)
+        for count in range(1, routed + 1):
             for q, c in signs:
                 yield TestMorale(unit.id, C.FRIEND_ROUTED, count, q, c)
 
@@ -197,10 +222,11 @@ def check_test_morale(state: State, action: TestMorale) -> None:
         C.LOSSES: losses_due,
         C.RALLY: rally_open,
     }
-    if circumstance is C.FRIEND_ROUTED and state.extra.table is not None:
-        if action.routing_past:
-            raise illegal(action, "the table measures this: the friends routing past in "
-                          "sight within 200 mm (leave routing_past at 0)", r)
+    table = state.extra.table is not None
+    if table and action.routing_past:
+        raise illegal(action, "the table measures this: the friends routing past in "
+                      "sight within 200 mm (leave routing_past at 0)", rules.MORALE_FACTORS)
+    if circumstance is C.FRIEND_ROUTED and table:
         if not friend_routed_open(state, unit):
             raise illegal(action, f"no friendly unit routed past {unit.name} this period "
                           "within 200 mm in its sight", r)
@@ -209,18 +235,21 @@ def check_test_morale(state: State, action: TestMorale) -> None:
         if not 1 <= action.routing_past <= routed:
             raise illegal(action, f"{routed} friendly unit(s) routed this period and "
                           "none is counted twice", r)
-    elif action.routing_past:
-        raise illegal(action, "friends routing past are counted in that test only", r)
-    elif not ok[circumstance](state, unit):
-        raise illegal(action, f"{unit.name} has no {circumstance} test to take", r)
+    else:
+        if not ok[circumstance](state, unit):
+            raise illegal(action, f"{unit.name} has no {circumstance} test to take", r)
+        routed = friends_routed(state, unit)
+        if action.routing_past > routed:
+            raise illegal(action, f"{routed} friendly unit(s) routed this period and "
+                          "none is counted twice", rules.MORALE_FACTORS)
 
 
 def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
     """The test (an average die plus the factors) and what its result does."""
     unit = find_unit(state, action.unit)
     past = action.routing_past
-    if action.circumstance is C.FRIEND_ROUTED and state.extra.table is not None:
-        past = routing_past(state, unit)
+    if state.extra.table is not None:
+        past = routing_past(state, unit)  # every test counts them (Morale: Tactical factors)
     facts = morale_facts(state, unit, action.circumstance, past,
                          action.subtract_quality, action.subtract_cover)
     result = test_morale(facts, dice=log.dice, tables=state.options.tables,
