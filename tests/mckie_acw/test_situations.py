@@ -31,7 +31,14 @@ from smoothbore.mckie_acw.melee import Attack
 from smoothbore.mckie_acw.morale import Circumstance
 from smoothbore.mckie_acw.movement import Manoeuvre
 from smoothbore.mckie_acw.options import Options
-from smoothbore.mckie_acw.phases import CHARGES, COMPULSORY, FIRING, MELEE, MOVEMENT
+from smoothbore.mckie_acw.phases import (
+    CHARGES,
+    COMPULSORY,
+    FIRING,
+    MELEE,
+    MOVEMENT,
+    RECEIVE_TESTS,
+)
 from smoothbore.mckie_acw.phases import MORALE as MORALE_STEP
 from smoothbore.mckie_acw.positions import footprint, ground_of, synced
 from smoothbore.mckie_acw.situations import charge_facts, general_point, shot_facts
@@ -273,6 +280,55 @@ def test_a_charge_that_goes_in_reaches_contact() -> None:
             reached += 1
             assert in_contact(state.extra.table, "a1", "b1")  # type: ignore[arg-type]
     assert reached
+
+
+def _charged_then(target_at: tuple[float, float, float],
+                  turn_to: tuple[float, float, float] | None) -> State:
+    """a1 (Blue, a line at y 100 facing up the table) charges b1 in step 2; in step 3 b1
+    turns (or moves) to ``turn_to``; the state in step 6 with Grey to test."""
+    target = foot("b1", B)
+    state = at(battle({FIRER: (300, 100, 0), target: target_at}), CHARGES)
+    state, _ = TURN.step(state, DeclareCharge("a1", "b1"))  # +1 +1: always carries on
+    while state.phase != MOVEMENT or state.extra.acting != B:
+        state, _ = TURN.step(state, EndPhase())
+    if turn_to is not None:
+        manoeuvre = Manoeuvre.FACE if turn_to[:2] == target_at[:2] else Manoeuvre.NONE
+        state, _ = TURN.step(state, Move("b1", manoeuvre=manoeuvre, to=turn_to, at=target_at))
+    while state.phase != RECEIVE_TESTS or state.extra.acting != B:
+        state, _ = TURN.step(state, EndPhase())
+    return state
+
+
+def test_a_target_that_turns_its_back_is_charged_in_the_rear() -> None:
+    """Battle period 2-3 and 6-7; Morale and Melee: "attacked ... from the rear": the face a
+    charge strikes is where it meets the target, not where the target stood when the charge
+    was declared (issue 27, seed 21; M44). Experienced +1, rear -2 on the average die
+    (2, 3, 3, 4, 4, 5): the 2 gives 1, a retreat, in the test to receive the charge."""
+    state = _charged_then((300, 180, 180), (300, 180, 0))
+    assert [c.attack for c in state.extra.charges] == [Attack.REAR]
+    assert exact(state, TestMorale("b1", Circumstance.RECEIVING),
+                 lambda s: s.unit("b1").status).probability(Status.RETREATING) == Fraction(1, 6)
+    state, _ = TURN.step(state, TestMorale("b1", Circumstance.RECEIVING))
+    while state.phase != MELEE:
+        state, _ = TURN.step(state, EndPhase())
+    assert [(c.attacker, c.attack) for c in state.extra.contacts] == [("a1", Attack.REAR)]
+    assert "b1" in state.extra.rear
+    facing = _charged_then((300, 180, 180), None)
+    assert [c.attack for c in facing.extra.charges] == [Attack.FRONT]
+
+
+def test_a_target_that_moved_out_of_reach_does_not_test_to_receive_the_charge() -> None:
+    """Battle period 6: only a unit "standing to receive a charge" tests; a target that moved
+    out of the charger's reach in step 3 is not charged any more (issue 27, default seed 17:
+    214 mm from a charger that moves 200 mm; M44). a1's line moves 120 mm: b1's near edge
+    at 112 + 100 is charged, then falls back 60 mm to 172 mm away."""
+    state = _charged_then((300, 224, 180), (300, 284, 180))
+    assert not any(isinstance(a, TestMorale) for a in TURN.legal_actions(state))
+    assert [c.stopped for c in state.extra.charges] == [True]
+    state, _ = TURN.step(state, EndPhase())
+    assert state.phase == MELEE and not state.extra.contacts
+    stays = _charged_then((300, 224, 180), None)
+    assert TestMorale("b1", Circumstance.RECEIVING) in TURN.legal_actions(stays)
 
 
 # --- moves ----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from smoothbore.core import Log
+import attrs
+
+from smoothbore.core import IllegalActionError, InvalidValueError, Log
 
 from . import effort, rules
 from .actions import DeclareCharge
@@ -134,3 +136,48 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
         state = with_extra(state, moved=x.moved | {unit.id}, shifted=x.shifted | {unit.id},
                                  advanced=x.advanced | {unit.id}, worked=x.worked | {unit.id})
     return state
+
+
+def charges_remeasured(state: State, log: Log) -> State:
+    """On a table, when step 3 ends: every charge still going in is measured again where its
+    target now stands (M44). A target that moved out of the charger's reach (beyond its move,
+    no longer to its front, or behind a unit now in the way) is no longer charged: the
+    charge stops short, so the target has no charge to stand and receive (step 6) and no
+    melee; a target that turned is struck on the face it now shows the charger (its front,
+    flank or rear), which the test to receive the charge and the melee count. Counter
+    charges, and charges at a unit that is itself charging, meet where they were declared
+    (neither side moves in step 3)."""
+    if state.extra.table is None:
+        return state
+    live = live_charges(state)
+    chargers = {c.charger for c in live}
+    charges = []
+    changed_any = False
+    for charge in state.extra.charges:
+        if charge.stopped or charge.counter or charge.target in chargers:
+            charges.append(charge)
+            continue
+        unit, target = find_unit(state, charge.charger), find_unit(state, charge.target)
+        if not (unit.on_table and target.on_table):
+            charges.append(charge)
+            continue
+        facts = charge_facts(state, unit.id, target.id)
+        try:
+            check_charge(state, unit, facts, f"charge of {unit.id} at {target.id}")
+        except (IllegalActionError, InvalidValueError) as e:
+            why = e.why if isinstance(e, IllegalActionError) else str(e)
+            log.add("charge", f"{target.name} is out of {unit.name}'s reach ({why}): the "
+                    "charge stops short", rules.BATTLE_PERIOD, unit.id,
+                    facts={"charge": "out of reach", "target": target.id})
+            charges.append(attrs.evolve(charge, stopped=True))
+            changed_any = True
+            continue
+        if facts.attack is not charge.attack:
+            log.add("charge", f"{target.name} has turned: {unit.name}'s charge strikes its "
+                    f"{facts.attack}", rules.BATTLE_PERIOD, unit.id,
+                    facts={"charge": "face struck", "target": target.id,
+                           "attack": facts.attack.value})
+            charge = attrs.evolve(charge, attack=facts.attack)
+            changed_any = True
+        charges.append(charge)
+    return with_extra(state, charges=tuple(charges)) if changed_any else state

@@ -21,6 +21,7 @@ from .phases import (
     INITIATIVE,
     MELEE,
     MORALE,
+    MOVEMENT,
     NEXT,
     RECEIVE_TESTS,
 )
@@ -31,6 +32,7 @@ from .state import (
     other,
     with_extra,
 )
+from .steps_charges import charges_remeasured
 from .steps_firing import resolve_pending
 from .steps_melee import melees_due, new_contacts, out_of_contact
 from .steps_morale import due_tests
@@ -64,7 +66,9 @@ def apply_end(state: State, action: EndPhase, log: Log) -> State:
         return with_extra(state, acting=other(state, x.acting), passed=x.passed | {x.acting})
     if x.acting == x.first:
         return with_extra(state, acting=second)
-    if state.phase == FIRING:
+    if state.phase == MOVEMENT:
+        state = charges_remeasured(state, log)
+    elif state.phase == FIRING:
         state = resolve_pending(state, log)
     elif state.phase == RECEIVE_TESTS:
         state = out_of_contact(new_contacts(state, log), log)
