@@ -175,3 +175,21 @@ def test_play_through_variants_and_options(which: str, seed: int) -> None:
         s = a
     assert s.turn > 2 or TURN.is_over(s)
     assert all(0 <= u.strength <= 6 for u in s.units)
+
+
+def test_the_ruleset_pickles_also_after_evolve() -> None:
+    """Issue 27 (Rules - Move Sequence run on a process pool): every step's handler and every
+    embedded battle is a module-level callable, so pickle finds it by name, also when the
+    ruleset is changed by evolve; the copy plays the same step."""
+    import pickle
+
+    import attrs
+
+    changed = attrs.evolve(RULESET, title="Will's AWI, house copy")
+    for ruleset in (RULESET, changed):
+        copy = pickle.loads(pickle.dumps(ruleset))
+        assert copy.title == ruleset.title
+        for name, build in copy.battles():
+            assert build(1) == dict(ruleset.battles())[name](1)
+        state = battle(1)
+        assert copy.turn.step(state, EndPhase())[0] == TURN.step(state, EndPhase())[0]

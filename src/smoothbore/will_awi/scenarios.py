@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import attrs
+
 from smoothbore.core import Scenario
 from smoothbore.table import CommanderMark, Edge, Feature, Table
 
@@ -73,15 +75,20 @@ def _table(units: tuple[Unit, ...], generals: tuple[Commander, ...], near: str, 
                       *_marks(generals, near))
 
 
+@attrs.frozen
+class WithoutTable:
+    """The same battle measured by the players (no table: ``on_table=False``). A module-level
+    callable, not a closure, so that the ruleset pickles by name (issue 27)."""
+
+    battle: Callable[..., State]
+
+    def __call__(self, seed: int = 0) -> State:
+        return self.battle(seed, on_table=False)
+
+
 def without_table(battle: Callable[..., State]) -> Callable[[int], State]:
-    """The same battle measured by the players (no table: ``on_table=False``)."""
-
-    def build(seed: int = 0) -> State:
-        return battle(seed, on_table=False)
-
-    build.__name__ = battle.__name__ + "_without_table"
-    build.__doc__ = f"{battle.__doc__} Without a table: the players measure."
-    return build
+    """The same battle measured by the players (a ``WithoutTable``)."""
+    return WithoutTable(battle)
 
 
 def example_battle(seed: int = 0, *, on_table: bool = True) -> State:

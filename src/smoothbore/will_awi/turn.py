@@ -3,7 +3,7 @@ check, handler) per action type and phase (Rules - Move Sequence)."""
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -57,16 +57,22 @@ from .victory import is_over, outcome, who_acts
 _end = morale.candidates_end
 
 
+@attrs.frozen
+class KeptInStep:
+    """A step's handler followed by ``state.table_synced``, so that no handler can leave a
+    footprint behind (a lost unit leaves the table in every path). A module-level callable,
+    not a closure, so that the ruleset pickles by name (issue 27)."""
+
+    handler: Callable[[State, Any, Log], State]
+
+    def __call__(self, state: State, action: Any, log: Log) -> State:
+        return table_synced(self.handler(state, action, log))
+
+
 def _kept_in_step(rule: ActionRule[State, Any]) -> ActionRule[State, Any]:
-    """The rule with its handler keeping the table in step with the units
-    (``state.table_synced``), so that no handler can leave a footprint behind."""
-    handler = rule.handler
+    """The rule with its handler kept in step with the table (``KeptInStep``)."""
+    return attrs.evolve(rule, handler=KeptInStep(rule.handler))
 
-    @functools.wraps(handler)
-    def apply(state: State, action: Any, log: Log) -> State:
-        return table_synced(handler(state, action, log))
-
-    return attrs.evolve(rule, handler=apply)
 
 _RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(TestMorale, (A,), morale.candidates_test_morale, morale.check_test_morale,
