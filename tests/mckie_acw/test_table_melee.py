@@ -208,3 +208,23 @@ def test_a_unit_moved_by_a_melee_or_re_laid_stands_on_the_ground_measured_again(
     assert behind.unit("b1").ground is Ground.BEHIND_OBSTACLE
     spread = synced(behind.with_units(changed(behind.unit("b1"), formation=Formation.SKIRMISH)))
     assert spread.unit("b1").ground is Ground.OPEN
+
+
+@pytest.mark.parametrize(("facing", "attack", "formation", "y"), [
+    (0, Attack.REAR, Formation.LINE, 124),  # its back to a1 (y 112 to 136): driven on
+    (90, Attack.FLANK, Formation.COLUMN, 136),  # its flank (a column, y 112 to 160): sideways
+])
+def test_a_loser_struck_in_flank_or_rear_is_pushed_away_from_the_winner(
+        facing: float, attack: Attack, formation: Formation, y: float) -> None:
+    """Melee: Results of melees, "pushed back 50mm": back from the winner, never into it
+    (issue 27: a loser struck in the rear was "pushed back 0 mm" into its charger; M39).
+    b1 touches a1's front edge (y 112) with the face struck: it goes 50 mm on the way a1
+    charged, keeping its facing."""
+    state = battle({LINE: (300, 100, 0), foot("b1", B, formation=formation): (300, y, facing)})
+    assert in_contact(_table(state), "a1", "b1")
+    state = at(state, MELEE, contacts=(Contact("a1", "b1", attack=attack, winner="a1",
+                                               periods=1),))
+    after = pushed_back(state, "b1", "a1")
+    fp = _table(after).footprint("b1")
+    assert (round(fp.x, 6), round(fp.y, 6), fp.facing) == (300, y + 50, facing)
+    assert after.extra.pushed == pytest.approx((0, 50))

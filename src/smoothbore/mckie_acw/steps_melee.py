@@ -57,14 +57,22 @@ def into_contact(state: State, charger: str, target: str) -> State:
 
 
 def pushed_back(state: State, loser: str, winner: str) -> State:
-    """On a table: the loser of a melee goes 50 mm straight back, keeping its facing
+    """On a table: the loser of a melee goes 50 mm back from the winner, keeping its facing
     (stopping at the table edge, or against a unit in the way); how far it went is kept for
-    the winner's follow-up."""
+    the winner's follow-up. Back is away from the face in contact (M39): a loser fought on
+    its front goes straight back along its own facing; a defender beaten on its flank or
+    rear is driven on the way the attacker struck it (the attacker's facing: a charge goes
+    straight ahead, M33), never back into the winner."""
     table = state.extra.table
     if table is None:
         return state
     fp = table.footprint(loser)
-    end = fit_on(table, fp.advanced(PUSH_BACK, 180.0))
+    heading = 180.0
+    for c in state.extra.contacts:
+        if c.attacker == winner and c.defender == loser and c.attack is not Attack.FRONT:
+            heading = table.footprint(winner).facing - fp.facing
+            break
+    end = fit_on(table, fp.advanced(PUSH_BACK, heading))
     if _in_the_way(table, fp, end):
         lo, hi = 0.0, 1.0
         for _ in range(30):
