@@ -160,6 +160,24 @@ def test_on_a_table_a_priority_target_within_reach_is_fired_on_first() -> None:
         Fire("a1", "b1"), Fire("a1", "b2")]
 
 
+def test_on_a_table_priority_2_is_the_nearest_enemy_that_fired_last_period() -> None:
+    """Small arms and artillery fire: Target priorities 2, "nearest enemy firing on the unit
+    last period" (issue 27; M36): b1 (68 mm) and b2 (100 mm) both fired on a1 and both are
+    within the rifle's reach: a1 must fire on b1, the nearer."""
+    state = battle({FIRER: (300, 100, 0), foot("b1", B): (300, 180, 180),
+                    foot("b2", B): (420, 180, 180)})
+    both = at(state, FIRING, last_fired_on_by=(("a1", "b2"), ("a1", "b1")))
+    assert [a for a in TURN.legal_actions(both) if isinstance(a, Fire)] == [Fire("a1", "b1")]
+    with pytest.raises(IllegalActionError, match="b1, the nearest enemy that fired on it"):
+        TURN.step(both, Fire("a1", "b2"))
+    # b1 out of sight behind a farm: b2 is the nearest a1 can fire on
+    farm = Feature.rectangle("farm", "building", 300, 150, 40, 20)
+    hidden = at(battle({FIRER: (300, 100, 0), foot("b1", B): (300, 180, 180),
+                        foot("b2", B): (420, 180, 180)}, farm),
+                FIRING, last_fired_on_by=(("a1", "b2"), ("a1", "b1")))
+    assert [a for a in TURN.legal_actions(hidden) if isinstance(a, Fire)] == [Fire("a1", "b2")]
+
+
 def test_a_target_far_off_to_the_side_is_outside_the_arc() -> None:
     # the target's corner nearest the arc, (452, 142), from the firer's front right corner
     # (348, 112): atan(104 / 30) = 73.9 degrees off the front, beyond 45

@@ -215,30 +215,48 @@ def priority_waived(state: State, firer: str) -> bool:
     enemies that fired on it last period) because the table puts every one of them out of
     range or sight (beyond reach, out of sight or arc, or behind troops it may not fire
     over: interpretation M36). Never the enemies charging it (priority 1)."""
+    able = state.derived(firers).get(firer)
+    return able is not None and bool(able.top) and not able.charged and not (
+        priority_two(state, firer))
+
+
+def priority_two(state: State, firer: str) -> tuple[str, ...]:
+    """On a table, Target priorities 2, "nearest enemy firing on the unit last period": of
+    the enemies that fired on the firer last period, the nearest (range from the firer's
+    centre to the target's nearest point, Firing procedure 1) that it can fire on now; all
+    those at that range where several are equally near; () when it can fire on none of them
+    (M36: priority 2 waived). The enemies charging the firer (priority 1) are all its top
+    priority, as off a table."""
     memo = state.derived(_waived)
     found = memo.get(firer)
     if found is None:
-        found = memo[firer] = _waive(state, firer)
+        found = memo[firer] = _priority_two(state, firer)
     return found
 
 
-def _waived(state: State) -> dict[str, bool]:
-    """``priority_waived`` on this state, by firer (each worked out when first asked)."""
+def _waived(state: State) -> dict[str, tuple[str, ...]]:
+    """``priority_two`` on this state, by firer (each worked out when first asked)."""
     return {}
 
 
-def _waive(state: State, uid: str) -> bool:
+def _priority_two(state: State, uid: str) -> tuple[str, ...]:
     able = state.derived(firers).get(uid)
-    if able is None or not able.top or able.charged:
-        return False
+    if able is None or not able.top:
+        return ()
+    if able.charged:
+        return able.top
     firer = find_unit(state, uid)
     figures, reach = _plain_fire(state, firer)
     on = table_of(state).derived(_on_table)
     moved = uid in state.extra.moved
-    return not any(
-        t in on and not beyond_reach(state, uid, t, reach)
-        and _fire_open(state, firer, t, figures, moved, "priority")
-        for t in able.top)
+    open_ = [t for t in able.top
+             if t in on and not beyond_reach(state, uid, t, reach)
+             and _fire_open(state, firer, t, figures, moved, "priority")]
+    if not open_:
+        return ()
+    ranges = {t: shot_facts(state, uid, t).range for t in open_}
+    nearest = min(ranges.values())
+    return tuple(t for t in open_ if ranges[t] == nearest)
 
 
 def _on_table(table: Table) -> frozenset[str]:
@@ -276,9 +294,12 @@ def check_fire(state: State, action: Fire) -> None:
             raise illegal(action, "the table measures this: whether every target of higher "
                           "priority is out of range or sight (leave beyond_priority False)",
                           rules.TARGET_PRIORITIES)
-        if top and target.id not in top and not priority_waived(state, firer.id):
+        nearest = priority_two(state, firer.id)
+        if top and nearest and target.id not in nearest:
+            names = ", ".join(find_unit(state, t).name for t in nearest)
             raise illegal(action, "a target of higher priority must be fired on first: the "
-                          "table puts one within range and sight", rules.TARGET_PRIORITIES)
+                          f"table puts one within range and sight ({names}, the nearest "
+                          "enemy that fired on it last period)", rules.TARGET_PRIORITIES)
     elif top and target.id not in top and not action.beyond_priority:
         raise illegal(action, "a target of higher priority must be fired on first",
                       rules.TARGET_PRIORITIES)
