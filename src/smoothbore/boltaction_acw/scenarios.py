@@ -2,7 +2,8 @@
 each with a scenario that ends it (A20, A21), each played on a table with the terrain that
 matters to the rules (woods, linear obstacles, a river with its crossing, a road, a hill)
 and the two sides deployed out of musket range, facing each other (A30). Each is also
-available without its table (``<name>-no-table``), the players measuring."""
+available without its table (``<name>-no-table``), the players measuring. Every battle is
+a module-level function, so that a ruleset pickles by name."""
 
 
 from __future__ import annotations
@@ -189,18 +190,19 @@ MCPHERSONS_FEATURES = (
 )
 
 
-def _without_table(make: Callable[..., State]) -> Callable[[int], State]:
-    def battle(seed: int = 0) -> State:
-        return make(seed, on_table=False)
+def brawners_farm_no_table(seed: int = 0) -> State:
+    """Brawner's Farm, the players measuring (no table)."""
+    return brawners_farm(seed, on_table=False)
 
-    battle.__name__ = f"{make.__name__}_no_table"
-    battle.__doc__ = f"{make.__name__.replace('_', ' ')}, the players measuring (no table)."
-    return battle
+
+def mcphersons_ridge_no_table(seed: int = 0) -> State:
+    """McPherson's Ridge, the players measuring (no table)."""
+    return mcphersons_ridge(seed, on_table=False)
 
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("mcphersons-ridge", mcphersons_ridge),
-    ("default-no-table", _without_table(brawners_farm)),
-    ("mcphersons-ridge-no-table", _without_table(mcphersons_ridge)),
+    ("default-no-table", brawners_farm_no_table),
+    ("mcphersons-ridge-no-table", mcphersons_ridge_no_table),
 )
 """The embedded battles besides ``example_battle`` (Brawner's Farm)."""

@@ -40,6 +40,7 @@ from .state import (
     group_units,
     groups_to_activate,
     untested_routers,
+    with_units,
 )
 from .units import Commander, Experience, Rank
 from .victory import check_undecided
@@ -193,16 +194,16 @@ def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
     extra = state.extra
     tested = extra.army_tested | {group}
     if passed:
-        log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group)
+        log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group,
+                facts={"test": "army", "result": "stays"})
         return state.with_extra(army_tested=tested)
-    log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group)
+    log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group,
+            facts={"test": "army", "result": "goes home"})
     gone = tuple(attrs.evolve(u, home=True) for u in group_units(state, group) if not u.lost)
-    new = state.with_units(*gone)
-    return new.with_extra(
-        army_tested=tested, home=extra.home | {brigade},
-        melees=tuple(m for m in extra.melees
-                     if not any(u.id in (m.charger_id, m.defender_id) for u in gone)),
-        routs=tuple(r for r in extra.routs if not any(u.id == r for u in gone)))
+    # the book's own with_units: the units leave the table and their melees, routs and
+    # second charges end (Brigade and army strength; a lost unit is off the table)
+    new = with_units(state, *gone)
+    return new.with_extra(army_tested=tested, home=new.extra.home | {brigade})
 
 
 def army_test_need(leader: Commander | None, options: Options) -> Modified:
