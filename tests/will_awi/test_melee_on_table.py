@@ -176,6 +176,22 @@ def test_a_unit_struck_in_the_flank_slides_back_past_its_charger() -> None:
     assert (away.x, away.y, away.facing) == pytest.approx((20 - BASE - HALF - 3, 20, 90))
 
 
+def test_a_unit_struck_in_the_flank_at_89_9_degrees_slides_back_past_its_charger() -> None:
+    """Issue 27 (Rules - Melee: "retire 3""; Rules - Morale: Testing shaken units, "retire a
+    full move"; W26a): the Continentals turned 0.1 degrees (facing 179.9), so the dragoons
+    strike their flank at 89.9 degrees (Prestonpans, seed 1, Gardiner's Dragoons). Straight
+    back runs a hair's angle into the dragoons' front; the loser slides back along it the
+    whole 3", and its shaken retirement in B (turned about, 12") goes the whole way too,
+    instead of both going 0" and the unit being fought again."""
+    places = {"r2": (14, 20, 90), "b1": (20, 20, 179.9)}
+    before, beaten, texts = fought(places, "r2", "b1", {Effect.RETIRE_SHAKEN}, "b1")
+    assert _at(beaten, "b1") == pytest.approx((20, 23, 179.9))
+    assert texts == ['Continentals retires 3" straight back, keeping its facing']
+    full = retirement(before, before.unit("b1"), 12.0, True)
+    assert (full.distance, full.stopped_by) == (12.0, "")
+    assert (full.end.x, full.end.y) == pytest.approx((20, 32))
+
+
 def test_a_shaken_retirement_leaves_a_neighbour_in_line() -> None:
     """A unit side by side with a friend (flank touching flank) retires its full 3" in B:
     the friend beside it does not stop it (W49); a friend 1" behind it stops it after 1",

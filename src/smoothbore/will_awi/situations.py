@@ -1291,11 +1291,35 @@ def retirement(state: State, unit: Unit, distance: float, about_face: bool) -> R
     if distance <= 0:
         return Retirement(here, 0.0, "")
     where = furthest(table, unit.id, heading, distance, RateTable())
+    if where.distance <= 1e-9 and where.stopped_by in table.units:
+        slide = _along_face(table, here, heading, where.stopped_by)
+        if slide is not None:
+            where = furthest(table, unit.id, slide, distance, RateTable())
     end = here.moved_to(*where.point)
     gone = min(float(where.distance), distance)
     stopped = "" if where.stopped_by == "allowance" or gone >= distance - 1e-9 else (
         where.stopped_by)
     return Retirement(end, gone, stopped)
+
+
+SLIDE_DEGREES = 5.0
+"""How far off a face of a unit it touches a retirement straight back may run and still slide
+along that face (W26a): a unit struck in the flank at 89.9 degrees goes back along its
+charger's front, as a referee squares it, instead of reading the hair's turn as a move into
+the charger."""
+
+
+def _along_face(table: Table, here: Footprint, heading: float, other_id: str) -> float | None:
+    """The heading (off ``here``'s facing) along the face of ``other_id`` (which ``here``
+    touches) nearest to ``heading``, when it is no more than ``SLIDE_DEGREES`` off it; None
+    otherwise (the retirement runs into the unit, as one charged in the rear does)."""
+    other = table.footprint(other_id)
+    bearing = here.facing + heading
+    for quarter in range(4):
+        off = normal_degrees(other.facing + 90.0 * quarter - bearing)
+        if 0.0 < abs(off) <= SLIDE_DEGREES:
+            return heading + off
+    return None
 
 
 def onto(state: State, unit: Unit, point: Point) -> Retirement:
