@@ -6,8 +6,10 @@ every battle ends by its rules within MAX_STEPS actions with an outcome that nam
 The costlier checks of each step run on a sample (every DEEP_EVERY-th battle, about
 DEEP_STEPS steps of each): every listed action is accepted, actions listed earlier in the
 battle and not listed now are refused, a step leaves its state untouched and repeats
-exactly, states round-trip through JSON, no unit on a table stands on another after any
-step, and a replay gives the battle back.
+exactly, states round-trip through JSON, and a replay gives the battle back; after every step
+of those battles, on a table, no unit stands on another and the table's footprints are
+exactly the units that stand (``Engine.stands``: lost units leave the table, DESIGN.md "The
+table seam").
 
 The checks are plain functions raising AssertionError, so ``test_the_checks_catch_...`` can
 show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when it should.
@@ -16,7 +18,7 @@ show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when 
 from __future__ import annotations
 
 import types
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import attrs
@@ -220,12 +222,15 @@ def check_action_types_offered(turn: Any, samples: tuple[Sample, ...]) -> None:
 def check_steps(turn: Any, sample: Sample, stride: int) -> None:
     """Replay a battle, checking every ``stride``-th step: each listed action is accepted,
     earlier actions no longer listed are refused, the step taken is pure and repeats, the
-    state round-trips through JSON; after every step, on a table, no unit stands on another;
-    then the whole replay equals the battle."""
+    state round-trips through JSON; at the start and after every step, on a table, no unit
+    stands on another and the footprints are exactly the standing units; then the whole
+    replay equals the battle."""
     played = sample.played
     rng = np.random.default_rng(sample.seed)
     earlier: dict[Any, None] = {}
     state = played.start
+    stands = getattr(turn, "stands", None)
+    check_table(state, f"{sample.battle} seed {sample.seed}, at the start", stands)
     for index, step in enumerate(played.steps):
         where = f"{sample.battle} seed {sample.seed}, step {index + 1} (turn {state.turn}, " \
                 f"{state.phase})"
@@ -243,18 +248,32 @@ def check_steps(turn: Any, sample: Sample, stride: int) -> None:
             earlier.update(dict.fromkeys(listed))
         earlier[step.action] = None
         state, _ = turn.step(state, step.action)
-        check_table(state, f"{where}, after {step.action!r}")
+        check_table(state, f"{where}, after {step.action!r}", stands)
     assert state == played.end
     assert replay(turn, played.start, played.actions()) == played
 
 
-def check_table(state: Any, where: str) -> None:
-    """On a table, no two units stand on each other: the area they share is at most a speck
-    ((1e-4 of the table's diagonal) squared), far above rounding and far below any base. (A
-    ``Table`` itself refuses a unit off it.)"""
+def check_table(state: Any, where: str, stands: Callable[[Any], bool] | None = None,
+                *, needs_stands: bool = True) -> None:
+    """On a table, the footprints are exactly the units that stand (``stands(unit)``, the
+    ruleset's ``Engine.stands``, which a ruleset playing on a table must declare): a lost
+    unit leaves the table, a standing one keeps its footprint. And no two units stand on
+    each other: the area they share is at most a speck ((1e-4 of the table's diagonal)
+    squared), far above rounding and far below any base. (A ``Table`` itself refuses a unit
+    off it.)"""
     table = table_of(state)
     if table is None:
         return
+    if stands is None:
+        assert not needs_stands, (
+            f"{where}: the battle is on a table, but the turn does not say which units stand "
+            "on it (Engine.stands), so lost units cannot be taken off it")
+    else:
+        standing = {unit.id for unit in state.units if stands(unit)}
+        placed = set(table.units)
+        ghosts, missing = sorted(placed - standing), sorted(standing - placed)
+        assert not ghosts, f"{where}: footprints of units that no longer stand: {ghosts}"
+        assert not missing, f"{where}: standing units without a footprint: {missing}"
     speck = (1e-4 * table.diagonal) ** 2
     shapes = table.layout.shapes
     ids = [f.unit_id for f in table.layout.footprints]
@@ -369,6 +388,8 @@ def test_the_checks_pass_on_the_toy_ruleset() -> None:
         ("impure", "step does not repeat"),
         ("never-ends", "did not end: the step limit was reached after 300 actions"),
         ("never-offered", "never offered in 40 battles: Rally"),
+        ("no-stands", "does not say which units stand on it"),
+        ("lifting", r"field seed \d+, step \d+ .*standing units without a footprint: \['[rb]\d'\]"),
     ],
 )
 def test_the_checks_catch_a_broken_ruleset(kind: str, message: str) -> None:
@@ -383,10 +404,24 @@ def test_the_table_check_catches_units_standing_on_each_other() -> None:
             60, 40, footprints=tuple(Footprint(u, x, y, 0, 2, 2, 1, side="red")
                                      for u, x, y in places))))
 
-    check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 11)), "touching")
+    check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 11)), "touching",
+                needs_stands=False)
     with pytest.raises(AssertionError, match="step 3: B and C overlap by 2"):
-        check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 10.5)), "step 3")
+        check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 10.5)), "step 3",
+                    needs_stands=False)
     check_table(types.SimpleNamespace(extra=None), "no table")
+
+
+def test_the_table_check_catches_the_footprint_of_a_lost_unit() -> None:
+    """DESIGN.md, The table seam: "lost units leave it". A destroyed toy company whose
+    footprint stays (a book's path that forgot its table keeping) fails the check."""
+    start = toy_ruleset.field_battle(0)
+    lost = start.with_units(attrs.evolve(start.unit("b1"), strength=0))
+    check_table(start, "start", toy_ruleset.stands)
+    with pytest.raises(AssertionError, match=r"no longer stand: \['b1'\]"):
+        check_table(lost, "b1 destroyed", toy_ruleset.stands)
+    kept, _ = toy_ruleset.TURN.step(lost, toy_ruleset.EndPhase())
+    check_table(kept, "after the next step", toy_ruleset.stands)  # the engine took it off
 
 
 def test_parameters_read_from_the_signature_have_help() -> None:

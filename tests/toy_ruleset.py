@@ -185,6 +185,11 @@ def apply_end(state: Toy, action: EndPhase, log: Log) -> Toy:
     return attrs.evolve(new, extra=attrs.evolve(new.extra, active=RED))
 
 
+def stands(company: Company) -> bool:
+    """A destroyed company leaves the table (Toy rules 2)."""
+    return company.strength > 0
+
+
 def who_acts(state: Toy) -> str:
     return state.extra.active
 
@@ -223,7 +228,8 @@ ACTIONS = (
     ActionRule(EndPhase, (FIRE, RALLY), candidates_end, check_end, apply_end),
 )
 TURN: Engine[Toy, Fire | Rally | EndPhase] = Engine(
-    "toy", PHASES, ACTIONS, who_acts, is_over, outcome, (Company, Captain, Extra, Options), RULE
+    "toy", PHASES, ACTIONS, who_acts, is_over, outcome, (Company, Captain, Extra, Options), RULE,
+    stands=stands,
 )
 
 
@@ -298,10 +304,22 @@ def _never_over(state: Toy) -> bool:
     return False
 
 
+def _apply_rally_lifting(state: Toy, action: Rally, log: Log) -> Toy:
+    """A handler that lifts the rallying company's footprint off the table, though it still
+    stands."""
+    new = apply_rally(state, action, log)
+    table = new.extra.table
+    if table is None or action.company not in table.units:
+        return new
+    return new.with_extra(table=table.removed(action.company))
+
+
 def broken(kind: str) -> Ruleset:
     """The toy ruleset with one defect: ``incomplete`` candidates, a handler that
-    ``refuses`` a listed action, an ``impure`` step, a battle that ``never-ends``, or an
-    action type that is ``never-offered``."""
+    ``refuses`` a listed action, an ``impure`` step, a battle that ``never-ends``, an
+    action type that is ``never-offered``, a turn that does not say which units stand on its
+    table (``no-stands``: destroyed companies' footprints stay), or a handler ``lifting`` the
+    footprint of a company that still stands."""
     actions = list(ACTIONS)
     turn = TURN
     if kind == "incomplete":
@@ -314,6 +332,10 @@ def broken(kind: str) -> Ruleset:
         actions[1] = attrs.evolve(actions[1], candidates=lambda state: ())
     elif kind == "never-ends":
         turn = turn.with_outcome(over=_never_over)
+    elif kind == "no-stands":
+        turn = attrs.evolve(turn, stands=None)
+    elif kind == "lifting":
+        actions[1] = attrs.evolve(actions[1], handler=_apply_rally_lifting)
     else:
         raise ValueError(kind)
     turn = attrs.evolve(turn, actions=tuple(actions))

@@ -11,7 +11,11 @@ does the rest, the same way for every rule book:
   records every roll with its reason and rule, runs the handler, closes the log and advances
   the dice, so the same state and action always give the same result;
 - ``to_act``, ``is_over`` and ``outcome`` say who decides now, whether the battle is over and
-  who won.
+  who won;
+- after every handler, the ruleset's ``after`` hook keeps derived things in step whatever the
+  handler did, and, where the ruleset says which units ``stand`` (have a footprint), the
+  footprints of units that no longer stand leave the battle's table: a path that forgets its
+  own table keeping (a unit changed with ``BattleState.with_units``) still loses them.
 
 Per-phase and per-turn scratch state (what a unit did this phase, the card in play) is
 declared on the ruleset's ``Extra`` with ``phase_scoped`` and ``turn_scoped`` fields, and
@@ -36,10 +40,12 @@ __all__ = [
     "ActionRule",
     "Deferred",
     "Engine",
+    "Kept",
     "Log",
     "Outcome",
     "begin_turn",
     "enter_phase",
+    "lost_leave_table",
     "phase_scoped",
     "turn_scoped",
 ]
@@ -164,7 +170,16 @@ class Engine(Generic[S, A]):
     and options classes, so ``load`` can read a saved state. ``sampled(state, action)``
     (optional) says whether an action stands for a continuous choice that the candidates
     only sample, such as a destination on a table: ``legal_actions`` lists a few of them and
-    ``step`` accepts any the rules allow, so one listed earlier may still be accepted."""
+    ``step`` accepts any the rules allow, so one listed earlier may still be accepted.
+
+    Kept in step after every handler, whatever it did (``Kept``): ``after(before, new)``
+    (optional) gives the state with what the ruleset derives from its units brought up to
+    date (its table's footprints refitted, commanders' marks following them); ``stands(unit)``
+    says whether a unit stands on the table (has a footprint there): the footprints of units
+    that no longer stand then leave the table (``lost_leave_table``). A ruleset that plays on
+    a table declares ``stands``; the conformance suite checks after every step that the
+    table's footprints are exactly the standing units. Both must be module-level callables
+    (or instances of module-level classes), so that the engine pickles."""
 
     name: str
     phases: tuple[Phase, ...]
@@ -175,6 +190,8 @@ class Engine(Generic[S, A]):
     types: tuple[type, type, type, type] = attrs.field(eq=False)
     rule: str = ""
     sampled: Callable[[S, A], bool] | None = attrs.field(default=None, eq=False)
+    stands: Callable[[Any], bool] | None = attrs.field(default=None, eq=False)
+    after: Callable[[S, S], S] | None = attrs.field(default=None, eq=False)
     _table: Mapping[tuple[str, type], ActionRule[Any, Any]] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -186,7 +203,8 @@ class Engine(Generic[S, A]):
         names = [p.name for p in self.phases]
         table: dict[tuple[str, type], ActionRule[Any, Any]] = {}
         by_phase: dict[str, list[ActionRule[Any, Any]]] = {name: [] for name in names}
-        for action_rule in self.actions:
+        for declared in self.actions:
+            action_rule = self._kept(declared)
             for phase in action_rule.phases:
                 if phase not in by_phase:
                     raise InvalidValueError(
@@ -200,9 +218,19 @@ class Engine(Generic[S, A]):
                     )
                 table[phase, action_rule.kind] = action_rule
                 by_phase[phase].append(action_rule)
-        # private lookups, never handed out; plain dicts so that an engine pickles
+        # private lookups (the rules with their handlers ``Kept``), never handed out; plain
+        # dicts so that an engine pickles
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_by_phase", {k: tuple(v) for k, v in by_phase.items()})
+
+    def _kept(self, action_rule: ActionRule[Any, Any]) -> ActionRule[Any, Any]:
+        """The rule with its handler followed by the engine's keeping (``Kept``)."""
+        if self.after is None and self.stands is None:
+            return action_rule
+        handler = action_rule.handler
+        if isinstance(handler, Kept):  # a rule taken from another engine: kept once
+            handler = handler.handler
+        return attrs.evolve(action_rule, handler=Kept(handler, self.stands, self.after))
 
     # --- the Turn protocol ------------------------------------------------------------
     def to_act(self, state: S) -> str | None:
@@ -391,6 +419,51 @@ def _passes(state: Any, action: Any, first: ActionRule[Any, Any],
             continue
         return True
     return False
+
+
+# --- keeping derived things in step -------------------------------------------------------
+@attrs.frozen
+class Kept:
+    """A handler followed by what keeps the state in step whatever the handler did: the
+    ruleset's ``after(before, new)`` hook, then ``lost_leave_table`` with its ``stands``.
+    A module-level class, so that an engine's rules pickle (a closure would not)."""
+
+    handler: Callable[[Any, Any, Log], Any]
+    stands: Callable[[Any], bool] | None = None
+    after: Callable[[Any, Any], Any] | None = None
+
+    def __call__(self, state: Any, action: Any, log: Log) -> Any:
+        new = self.handler(state, action, log)
+        if self.after is not None:
+            new = self.after(state, new)
+        if self.stands is not None:
+            new = lost_leave_table(state, new, self.stands)
+        return new
+
+    @property
+    def __name__(self) -> str:
+        """The handler's name (errors and traces name the handler, not this wrapper)."""
+        return str(getattr(self.handler, "__name__", type(self.handler).__name__))
+
+
+def lost_leave_table(before: S, state: S, stands: Callable[[Any], bool]) -> S:
+    """``state`` with the footprints of units that do not stand (``stands(unit)`` false:
+    destroyed, gone home, surrendered) taken off the table kept in its ``extra.table``, with
+    their commanders riding alone where they stood (the table's ``removed``). The state as it
+    is without a table or when every footprint's unit stands (every step asks: a few
+    microseconds, and a state loaded with a lost unit's footprint is mended at its first
+    step). Core reads the table only through ``units`` (footprints by unit id) and
+    ``removed``, so it imports nothing of ``smoothbore.table``; ``before`` is the state the
+    step began from (the ``after`` hooks' signature)."""
+    table = getattr(state.extra, "table", None)
+    if table is None:
+        return state
+    placed = table.units
+    gone = [unit.id for unit in state.units if unit.id in placed and not stands(unit)]
+    if not gone:
+        return state
+    kept: S = state.with_extra(table=table.removed(*gone))  # type: ignore[assignment]
+    return kept
 
 
 # --- scratch state ------------------------------------------------------------------------
