@@ -65,6 +65,12 @@ def sampled(state: State, action: Action) -> bool:
             and action.to is not None)
 
 
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): destroyed units leave it
+    (Bloodybacks 9.3, Morale: results table; the engine takes their footprints off)."""
+    return not unit.destroyed
+
+
 TURN: Engine[State, Action] = Engine(
     name="bloodybacks93",
     phases=PHASES,
@@ -105,6 +111,7 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=RULE_SEQUENCE,
     sampled=sampled,
+    stands=stands,
 )
 """The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
 ``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""

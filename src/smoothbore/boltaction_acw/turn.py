@@ -55,6 +55,12 @@ def sampled(state: State, action: object) -> bool:
         action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
 
 
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): lost units, destroyed or gone
+    home after a failed army test, leave it (the engine takes their footprints off)."""
+    return not unit.lost
+
+
 TURN: Engine[State, Action] = Engine(
     name="boltaction_acw",
     phases=PHASES,
@@ -101,6 +107,7 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=RULE_TURN,
     sampled=sampled,
+    stands=stands,
 )
 """The turn: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``, ``to_act``,
 ``is_over`` and ``outcome`` (the default victory conditions, A20)."""

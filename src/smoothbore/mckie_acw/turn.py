@@ -105,6 +105,12 @@ def sampled(state: State, action: object) -> bool:
     return state.extra.table is not None and isinstance(action, Move) and action.to is not None
 
 
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): units destroyed, surrendered or
+    gone off the table leave it (the engine takes their footprints off)."""
+    return unit.on_table
+
+
 TURN: Engine[State, Action] = Engine(
     name="mckie_acw",
     phases=PHASES,
@@ -115,6 +121,7 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=rules.BATTLE_PERIOD,
     sampled=sampled,
+    stands=stands,
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""

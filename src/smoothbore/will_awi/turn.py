@@ -153,6 +153,12 @@ def sampled(state: State, action: Action) -> bool:
         isinstance(action, Move | MoveAway) and action.to is not None)
 
 
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): units not yet arrived or gone
+    have none (the engine takes the footprints of units that leave off)."""
+    return unit.on_table
+
+
 TURN: Engine[State, Action] = Engine(
     name="will_awi",
     phases=PHASES,
@@ -163,6 +169,7 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=rules.SEQUENCE,
     sampled=sampled,
+    stands=stands,
 )
 """Will's AWI move sequence: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
