@@ -50,6 +50,7 @@ from smoothbore.mckie_acw.units import (
     Arm,
     Formation,
     Ground,
+    OrderKind,
     Quality,
     Status,
     Unit,
@@ -358,6 +359,27 @@ COLUMN = foot("a1", formation=Formation.COLUMN)  # 48 x 48 mm, 200 mm a period
 def mover(*features: Feature) -> State:
     return at(battle({COLUMN: (300, 100, 0), foot("b1", B): (300, 350, 180)}, *features),
               MOVEMENT)
+
+
+def test_a_march_towards_and_past_the_enemy_is_an_advance() -> None:
+    """Generalship: Activation, "may not voluntarily advance troops" (issue 27; M34): a
+    column (y 76 to 124) whose commander holds marches 200 mm up the gap between b1 and b2
+    (x 152 to 248 and 352 to 448, y 138 to 162): it ends 117 mm from them, further than the
+    31 mm it started, but passes 28 mm from each: an advance, refused."""
+    state = battle({COLUMN: (300, 100, 0), foot("b1", B): (200, 150, 180),
+                    foot("b2", B): (400, 150, 180)})
+    held = state.with_commanders(*(attrs.evolve(c, order=attrs.evolve(
+        c.order, kind=OrderKind.HOLD)) for c in state.commanders))
+    held = at(held, MOVEMENT)
+    facts = move_facts(held, held.unit("a1"), (300, 300, 0), Manoeuvre.NONE, False, "m")
+    assert (facts.distance, facts.advancing) == (200, False)  # it ends further off
+    with pytest.raises(IllegalActionError, match="forbid advancing"):
+        TURN.step(held, Move("a1", to=(300, 300, 0)))
+    assert Move("a1", to=(300, 300, 0), at=(300, 100, 0)) not in TURN.legal_actions(held)
+    TURN.step(held, Move("a1", to=(300, 50, 0)))  # straight back: no advance
+    free = at(state, MOVEMENT)
+    after, _ = TURN.step(free, Move("a1", to=(300, 300, 0)))
+    assert "a1" in after.extra.advanced
 
 
 def test_a_river_is_crossed_only_at_the_ford() -> None:

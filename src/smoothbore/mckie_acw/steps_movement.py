@@ -41,6 +41,7 @@ from .table_moves import (
     move_advances,
     move_facts,
     not_surely_advancing,
+    passes_nearer,
     placed,
     proposed_at,
     table_of,
@@ -401,7 +402,7 @@ def check_table_move(state: State, unit: Unit, action: Move) -> None:
         raise illegal(action, f"{unit.name} no longer stands at {action.at}: the move was "
                       "ordered from elsewhere", rules.MOVEMENT)
     advancing = move_advances(state, unit, action.to, action.manoeuvre, action.double, action)
-    if advancing and not may_advance(state, unit):
+    if not may_advance(state, unit) and (advancing or passes_nearer(state, unit, action.to)):
         raise illegal(action, f"{unit.name}'s orders or its commander's activation forbid "
                       "advancing", rules.ACTIVATION)
 
@@ -468,7 +469,8 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     to = ""
     if action.to is not None:
         facts = move_facts(state, unit, action.to, m, action.double, action)
-        distance, advancing = facts.distance, facts.advancing
+        distance = facts.distance
+        advancing = facts.advancing or passes_nearer(state, unit, action.to)
         state = placed(state, unit.id, facts.end)
         ends_in = ground_at(table_of(state), facts.end, unit.arm)
         to = f" to {where(facts.end)}"

@@ -116,6 +116,27 @@ def move_advances(state: State, unit: Unit, to: tuple[float, float, float],
     return verdict
 
 
+def passes_nearer(state: State, unit: Unit, to: tuple[float, float, float]) -> bool:
+    """Whether a move to ``to`` comes nearer an enemy on its way than the unit stood (the
+    hull its outline sweeps, from where it stands to ``to``, nearer some enemy's outline
+    than its start is to the nearest): a march towards the enemy and past him is an
+    advance though it ends further off (Generalship: Activation, "may not voluntarily
+    advance"; M34). A move that goes nowhere, or straight away, does not."""
+    table = table_of(state)
+    start = table.footprint(unit.id)
+    if math.hypot(to[0] - start.x, to[1] - start.y) <= _TOL:
+        return False
+    enemies = [fp.outline for fp in table.footprints
+               if fp.side and fp.side != unit.side and fp.unit_id != unit.id]
+    if not enemies:
+        return False
+    end = start.moved_to(*to)
+    swept = shapely.convex_hull(shapely.union(start.outline, end.outline))
+    gap = float(np.min(shapely.distance(start.outline, enemies)))
+    passed = float(np.min(shapely.distance(swept, enemies)))
+    return passed < gap - _TOL
+
+
 def _at_place(state: State, unit: Unit) -> tuple[frozenset[Wanted], Place, Around]:
     """The moves offered to the unit where it stands (by ``to``, manoeuvre, double), its
     place, and what its moves are measured against (kept on the table for each unit: a
