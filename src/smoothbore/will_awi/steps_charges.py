@@ -41,6 +41,7 @@ from .situations import (
     MEASURED,
     SLACK,
     ChargeSituation,
+    RoutSituation,
     boxes_apart,
     charge_ahead,
     charge_facts,
@@ -407,6 +408,16 @@ def check_evade(state: State, action: Evade) -> None:
         raise illegal(
             action, "only open order foot or cavalry that did not rout evade", rules.CHARGING
         )
+    way = _evasion(state, unit) if state.extra.table is not None else None
+    if way is not None and way.end is None and not way.leaves_table:
+        raise illegal(action, f"{unit.name} has no way to fall back a full move further from "
+                      "every enemy it sees, so it cannot evade and must fight (W23)",
+                      rules.CHARGING)
+
+
+def _evasion(state: State, unit: Unit) -> RoutSituation:
+    """Where an evading unit's full move goes on a table: the way a rout would go (W23)."""
+    return rout_facts(state, unit, float(move_distance(unit, options=state.options)))
 
 
 def apply_evade(state: State, action: Evade, log: Log) -> State:
@@ -416,7 +427,10 @@ def apply_evade(state: State, action: Evade, log: Log) -> State:
         for x in state.extra.tests
     )
     unit = find_unit(state, action.target)
-    log.add("evade", f"{unit.name} evades", rules.CHARGING, action.target)
+    leaves = state.extra.table is not None and _evasion(state, unit).leaves_table
+    text = (f"{unit.name} evades off the table and is out of the battle" if leaves
+            else f"{unit.name} evades")
+    log.add("evade", text, rules.CHARGING, action.target)
     state = with_extra(state, tests=tests)
     if state.extra.table is not None:
         state = evaded_on_table(state, unit)
@@ -425,10 +439,14 @@ def apply_evade(state: State, action: Evade, log: Log) -> State:
 
 def evaded_on_table(state: State, unit: Unit) -> State:
     """On a table the evading unit falls back a full move away from every enemy it sees
-    (as a rout goes, W23), facing the way it went; it stays put when no way is open."""
+    (as a rout goes, W23), facing the way it went; a full move that runs over its side's
+    edge takes it off the table, out of the battle, as a rout's does (the check refuses an
+    evasion with no way open: the unit fights)."""
     table = state.extra.table
     assert table is not None
-    found = rout_facts(state, unit, float(move_distance(unit, options=state.options)))
+    found = _evasion(state, unit)
+    if found.leaves_table:
+        return state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
     if found.end is None:
         return state
     trace = MoveTrace(unit.id, (table.footprint(unit.id).centre, found.end.centre))
