@@ -8,14 +8,31 @@ import pickle
 from typing import Any
 
 import attrs
+import pytest
 
 from smoothbore.boltaction_acw import RULESET, TURN
-from smoothbore.boltaction_acw.actions import ArmyTest
-from smoothbore.boltaction_acw.phases import ORDERS
+from smoothbore.boltaction_acw.actions import (
+    Advance,
+    ArmyTest,
+    Charge,
+    Fire,
+    Move,
+    MoveCommander,
+    Respond,
+)
+from smoothbore.boltaction_acw.charges import ChargeFacts, Reaction, Response, receive
+from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
+from smoothbore.boltaction_acw.phases import ORDERS, REACTION
+from smoothbore.boltaction_acw.placing import footprint
+from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS
 from smoothbore.boltaction_acw.scenarios import brawners_farm
-from smoothbore.boltaction_acw.state import State, find, with_units
-from smoothbore.boltaction_acw.units import revise
-from smoothbore.core import Check
+from smoothbore.boltaction_acw.state import PendingCharge, State, find, new_battle, with_units
+from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Formation, Unit, revise
+from smoothbore.core import Check, DiceState, IllegalActionError, odds
+from smoothbore.table import Table
+
+from .battle import sample_battle
+from .oracle import two_d6_at_most
 
 
 class Told:
@@ -66,3 +83,125 @@ def test_the_ruleset_pickles_also_after_evolve() -> None:
         state = copy.battle("default-no-table")(1)
         assert state.extra.table is None
         assert copy.turn.legal_actions(state) == TURN.legal_actions(state)
+
+
+def on_table(units: dict[str, Unit], places: dict[str, tuple[float, float, float]]) -> State:
+    """A battle of ``units`` at their places (centre x, y, facing) on a 40" x 40" table, the
+    first unit's group in action."""
+    feet = tuple(footprint(units[uid], *place) for uid, place in places.items())
+    state = new_battle(tuple(units[uid] for uid in places), (),
+                       table=Table(40, 40, footprints=feet))
+    return state.replace(phase=ORDERS).with_extra(group=next(iter(places)))
+
+
+LINE = Unit("a", "Union line", UNION, bases=5)
+FRIEND = Unit("c", "Union column", UNION, bases=5, formation=Formation.COLUMN)
+ENEMY = Unit("b", "Confederate line", CONFEDERATE, bases=5)
+
+
+# --- 3: a failed interpolation ends 1" behind the front unit --------------------------------
+def test_a_failed_interpolation_leaves_the_mover_1_inch_behind_the_front_unit() -> None:
+    """Interpolation of units: failed, "both units take a pin and the rear unit stays 1"
+    behind the front unit". A line (front edge at y 10.5) advancing 6" through a column
+    lying across its way (y 12.25 to 13.75) fails its test: it goes 0.75", its front 1"
+    short of the column (until issue 27 it stayed where it started, 1.75" short)."""
+    state = on_table({"a": LINE, "c": FRIEND, "b": ENEMY},
+                     {"a": (20, 10, 0), "c": (20, 13, 90), "b": (20, 36, 180)})
+    new, events = TURN.apply(state, Advance("a", move=Move(6)), Told(False))
+    line = new.extra.table.footprint("a")
+    assert line.centre == pytest.approx((20, 10.75), abs=1e-6)
+    assert line.facing == 0
+    assert (find(new, "a").pins, find(new, "c").pins) == (1, 1)
+    tested = [e for e in events if e.fact("test") == "interpolation"]
+    assert [e.fact("result") for e in tested] == ["failed"]
+
+
+def test_a_failed_interpolation_already_1_inch_behind_stays() -> None:
+    """Interpolation of units: a line whose front is already 1" from the column stays
+    where it is when it fails (it never goes back)."""
+    state = on_table({"a": LINE, "c": FRIEND, "b": ENEMY},
+                     {"a": (20, 10.75, 0), "c": (20, 13, 90), "b": (20, 36, 180)})
+    new, _ = TURN.apply(state, Advance("a", move=Move(6)), Told(False))
+    assert new.extra.table.footprint("a").centre == pytest.approx((20, 10.75))
+
+
+# --- 4: a passed woods or interpolation test removes a pin --------------------------------
+def test_a_passed_woods_test_removes_a_pin() -> None:
+    """Terrain Movement Modifiers (woods: an order test in line) and Order tests ("if the
+    order test is passed ... it removes 1 pin"): a regular line with 2 pins and its colonel
+    passes on 2D6 at most 8 - 2 + 1 = 7, ending with 1 pin; failing, it takes a third."""
+    pinned = revise(LINE, pins=2)
+    dist = odds(lambda dice: woods_test(pinned, dice=dice).pins)
+    assert dist.probability(1) == two_d6_at_most(7)
+    assert dist.probability(3) == 1 - two_d6_at_most(7)
+
+
+def test_a_passed_interpolation_test_removes_the_movers_pin() -> None:
+    """Interpolation of units: the test is an order test; passed, the mover (2 pins)
+    removes one and the friend it passes through keeps none."""
+    pinned = revise(LINE, pins=2)
+    passed, mover, friend = interpenetrate(pinned, FRIEND, dice=Told(True))
+    assert passed and mover.pins == 1 and friend.pins == 0
+
+
+def test_a_charged_unit_passing_its_interpolation_test_removes_a_pin() -> None:
+    """Melee: a charged unit failing its order test retreats; meeting a friend it takes an
+    interpolation test, an order test: passed, it passes through and removes a pin."""
+    charger = Unit("x", "Confederate line", CONFEDERATE, bases=5)
+    target = revise(LINE, pins=2)
+    out = receive(charger, target, ChargeFacts(6), Response.HOLD, FRIEND,
+                  dice=Told(False, True))
+    assert out.reaction is Reaction.RETREATED
+    assert out.target.pins == 1 and out.behind is not None and out.behind.pins == 0
+
+
+# --- 5: a charged unit that fails its order test has no orders that turn ----------------------
+def test_a_charged_unit_that_fails_its_order_test_is_given_no_orders_that_turn() -> None:
+    """Order tests: "a failed morale test means that unit cannot complete that order or any
+    other orders that turn except hand to hand fighting". The 4th Virginia, charged, fails
+    its order test and retreats; when its brigade's die comes it may not fire (until issue
+    27 it could: Brawner's Farm seed 3, turn 5, the 6th Wisconsin)."""
+    state = sample_battle(0).replace(phase=REACTION).with_extra(
+        group="brigade:gibbon", charge=PendingCharge("u2wi", "c4va", ChargeFacts(6)))
+    new, events = TURN.apply(state, Respond("c4va", Response.HOLD), Told(False))
+    assert events[0].fact("test") == "order" and events[0].fact("result") == "failed"
+    later = new.with_extra(group="brigade:stonewall", activated=frozenset({"brigade:stonewall"}))
+    legal = TURN.legal_actions(later)
+    orders = [a for a in legal if not isinstance(a, MoveCommander)]
+    assert not [a for a in orders if getattr(a, "unit_id", None) == "c4va"]
+    assert any(getattr(a, "unit_id", None) == "c2va" for a in orders)
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(later, Fire("c4va", "u2wi"))
+    assert raised.value.rule == RULE_ORDER_TESTS
+
+
+# --- 6: victorious cavalry charge a second time, not a third ----------------------------------
+def _cavalry_wins(state: State, charge: Charge) -> State | None:
+    """The state after ``charge`` (its order test, the target holding, the melee) when the
+    cavalry win and the infantry rout, over seeds 0 to 199 (None: never)."""
+    for seed in range(200):
+        charged, _ = TURN.step(state.replace(dice=DiceState(seed)), charge)
+        if charged.phase != REACTION:
+            continue
+        after, events = TURN.step(charged, Respond("u19in", Response.HOLD))
+        if find(after, "u19in").routing and any(
+                e.kind == "melee" and "the charger wins" in e.text for e in events):
+            return after
+    return None
+
+
+def test_victorious_cavalry_charge_a_second_time_but_not_a_third() -> None:
+    """Melee: "Victorious cavalry can launch a 2nd charge in the same turn if they pass
+    another order test". The 2nd Virginia Cavalry charge the 19th Indiana in the flank and
+    win: they may charge again; winning that second charge, they may not charge a third
+    time (until issue 27 each victory gave another)."""
+    base = sample_battle(0).replace(phase=ORDERS).with_extra(group="c2vac")
+    charge = Charge("c2vac", "u19in", ChargeFacts(6, flank=True))
+    first = _cavalry_wins(base, charge)
+    assert first is not None and dict(first.extra.second).get("c2vac") == 12
+    second = base.with_extra(ordered=frozenset({"c2vac"}), second=(("c2vac", 12),))
+    assert charge in TURN.legal_actions(second)
+    won = _cavalry_wins(second, charge)
+    assert won is not None
+    assert "c2vac" not in dict(won.extra.second)
+    assert not [a for a in TURN.legal_actions(won) if isinstance(a, Charge)]

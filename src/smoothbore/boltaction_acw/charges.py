@@ -130,9 +130,9 @@ def receive(
 ) -> ChargeOutcome:
     """The charged unit's reaction (Melee). Skirmishers retreat a full move, destroyed if
     caught. Others take an order test: failed, they retreat a full move, and through a
-    friendly unit ``behind`` only by passing an interpolation test (failed: they stop with
-    their back to the enemy and both units take a pin). Passed, they remove a pin (Order
-    tests) and fire at point blank
+    friendly unit ``behind`` only by passing an interpolation test (passed, an order test:
+    they remove a pin; failed: they stop with their back to the enemy and both units take a
+    pin). Passed, they remove a pin (Order tests) and fire at point blank
     (the chargers then take a morale test and halt if they fail), hold, or counter charge.
     ``commands``: the charger's, the target's and the unit behind's."""
     if response is Response.EVADE:
@@ -146,7 +146,9 @@ def receive(
             return ChargeOutcome(Reaction.RETREATED, None, charger, target)
         if order_test(target, commands[1], dice=dice, options=options,
                       reason=f"{target.name} retreats through {behind.name}"):
-            return ChargeOutcome(Reaction.RETREATED, None, charger, target, behind)
+            # the interpolation test is an order test: passed, it removes a pin
+            return ChargeOutcome(Reaction.RETREATED, None, charger, remove_pins(target, 1),
+                                 behind)
         return ChargeOutcome(Reaction.STOPPED, None, charger, add_pins(target, 1),
                              add_pins(behind, 1))
     target = remove_pins(target, 1)

@@ -7,7 +7,7 @@ from smoothbore.core import Dice, NamedEnum
 
 from .morale import NO_COMMAND, Command, order_test
 from .options import DEFAULT_OPTIONS, Options
-from .units import Formation, Unit, UnitType, add_pins
+from .units import Formation, Unit, UnitType, add_pins, remove_pins
 
 COMMANDER_MOVE = 24
 """Commanders move 24" (Movement)."""
@@ -86,10 +86,11 @@ def charge_reach(unit: Unit) -> int:
 def woods_test(unit: Unit, command: Command = NO_COMMAND, *, dice: Dice,
                options: Options = DEFAULT_OPTIONS) -> Unit:
     """A unit in line moving through woods (any part of it, A26) takes an order test:
-    failed, it moves but takes a pin (Terrain Movement Modifiers)."""
+    failed, it moves but takes a pin (Terrain Movement Modifiers); passed, as every order
+    test, it removes a pin (Order tests)."""
     if order_test(unit, command, dice=dice, options=options,
                   reason=f"{unit.name} moves through woods in line"):
-        return unit
+        return remove_pins(unit, 1)
     return add_pins(unit, 1)
 
 
@@ -101,10 +102,10 @@ def needs_woods_test(unit: Unit, terrain: Terrain) -> bool:
 def interpenetrate(mover: Unit, stationary: Unit, command: Command = NO_COMMAND, *,
                    dice: Dice, options: Options = DEFAULT_OPTIONS) -> tuple[bool, Unit, Unit]:
     """(passed, mover, stationary): passing through a stationary friendly unit needs an order
-    test; failed, both units take a pin and the mover stays 1" behind (Interpolation of
-    units)."""
+    test; passed, the mover removes a pin, as every order test (Order tests); failed, both
+    units take a pin and the mover stays 1" behind (Interpolation of units)."""
     if order_test(mover, command, dice=dice, options=options,
                   reason=f"{mover.name} passes through {stationary.name}"):
-        return True, mover, stationary
+        return True, remove_pins(mover, 1), stationary
     return False, add_pins(mover, 1), add_pins(stationary, 1)
 

@@ -55,10 +55,12 @@ class Extra:
     ``bag``: the colours of the order dice left this turn; ``drawn``: the colour just drawn,
     until its side picks what it activates; ``group``: the brigade or independent unit in
     action. Per turn: ``activated`` groups, units ``ordered`` (given their one order),
-    ``failed`` (failed an order test: only hand-to-hand fighting left), ``rallied`` (stopped
-    routing: stationary), ``tested`` (routing units tested), ``army_tested`` brigades,
+    ``failed`` (failed an order test, their own or that of a charged unit: no orders, only
+    hand-to-hand fighting left), ``rallied`` (stopped routing: an order that does not move
+    it), ``tested`` (routing units tested), ``army_tested`` brigades,
     ``interpenetrated`` (passed through a friend: -1 to hit), ``halted`` chargers (may still
-    fire at -1), ``second`` (victorious cavalry and the charge reach left),
+    fire at -1), ``second`` (victorious cavalry and the charge reach left), ``recharged``
+    (cavalry that have made their second charge: no third),
     ``commanders_moved``, melees ``fought`` (charger, defender), units ``routed`` this turn
     (they test from the next). Lasting: ``charge`` waiting for its reaction, ``melees`` going on,
     ``routs`` to move, brigades gone ``home``, and the ``table`` the battle is played on (None:
@@ -78,6 +80,7 @@ class Extra:
     interpenetrated: frozenset[str] = turn_scoped(frozenset())
     halted: frozenset[str] = turn_scoped(frozenset())
     second: tuple[tuple[str, int], ...] = turn_scoped(())
+    recharged: frozenset[str] = turn_scoped(frozenset())
     commanders_moved: frozenset[str] = turn_scoped(frozenset())
     fought: tuple[tuple[str, str], ...] = turn_scoped(())
     routed: frozenset[str] = turn_scoped(frozenset())
@@ -535,7 +538,8 @@ def _work_out(state: State) -> Situation:
     ready: dict[str, Unit] = {}
     if acting and not _untested(members, extra):
         ready = {u.id: u for u in members
-                 if u.in_the_fight and u.id not in extra.ordered and u.id not in locked}
+                 if u.in_the_fight and u.id not in extra.ordered and u.id not in locked
+                 and u.id not in extra.failed}
     return Situation(standing.broken, standing.units, side, army_test, acting,
                      ready, standing.enemies, standing.enemy_set, standing.friends)
 

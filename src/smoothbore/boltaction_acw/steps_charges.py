@@ -15,7 +15,7 @@ from smoothbore.table import Footprint, MoveTrace, Table, contact_position
 from . import situations
 from .actions import Charge, FightOn, Respond
 from .carry import carried
-from .charges import ChargeFacts, Reaction, charge_problem, receive, responses
+from .charges import ChargeFacts, Reaction, Response, charge_problem, receive, responses
 from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, fight
 from .movement import charge_reach, rate
 from .phases import DRAW, ORDERS, REACTION
@@ -171,10 +171,11 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     unit, target = find(state, action.unit_id), find(state, action.target_id)
     facts = _charge_facts(state, action)
     second = second_reach(state, unit.id) is not None
-    if second:
+    if second:  # the one more charge victorious cavalry may make this turn (Melee)
         extra = state.extra
         state = state.with_extra(
-            second=tuple(s for s in extra.second if s[0] != unit.id))
+            second=tuple(s for s in extra.second if s[0] != unit.id),
+            recharged=extra.recharged | {unit.id})
     what = f"{'second ' if second else ''}charge {target.name}"
     passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
     if not passed or not find(new, unit.id).in_the_fight:
@@ -259,14 +260,20 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
                      options=state.options, commands=commands,
                      routing_friends=routing_friends(state, charger))
-    unpinned = " (passed its order test: loses a pin)" if result.target.pins < target.pins else ""
+    reaction = result.reaction
+    failed = reaction in (Reaction.RETREATED, Reaction.STOPPED)
+    unpinned = ""
+    if result.target.pins < target.pins:
+        unpinned = (" (passed its interpolation test: loses a pin)" if failed
+                    else " (passed its order test: loses a pin)")
     log.add("reaction", f"{target.name}: {action.response}{unpinned}: {result}", RULE_CHARGED,
-            target.id)
+            target.id, facts=_reaction_facts(action.response, reaction, result.behind))
     changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
     new = with_units(state, *changed)
     new = enter_phase(new, ORDERS)
     new = new.with_extra(charge=None)
-    reaction = result.reaction
+    if failed:  # no other orders this turn but hand to hand fighting (Order tests)
+        new = new.with_extra(failed=new.extra.failed | {target.id})
     if flight is not None:
         new = _close_in(new, charger.id, target.id, reaction, flight, log,
                         situations.table_of(state))
@@ -282,6 +289,20 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     if reaction is Reaction.COUNTER_CHARGED:
         return melee(new, charger.id, target.id, facts, log, charge.facts, counter=True)
     return new
+
+
+def _reaction_facts(response: Response, reaction: Reaction, behind: Unit | None
+                    ) -> dict[str, str]:
+    """The charged unit's tests as structured facts: its order test (none for skirmishers,
+    who evade) and, retreating into a friend, its interpolation test (Melee)."""
+    if response is Response.EVADE:
+        return {"reaction": reaction.name.lower()}
+    if reaction not in (Reaction.RETREATED, Reaction.STOPPED):
+        return {"test": "order", "result": "passed", "reaction": reaction.name.lower()}
+    facts = {"test": "order", "result": "failed", "reaction": reaction.name.lower()}
+    if behind is not None:
+        facts["interpolation"] = "failed" if reaction is Reaction.STOPPED else "passed"
+    return facts
 
 
 def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
@@ -406,11 +427,15 @@ def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:
 
 
 def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:
-    """Victorious cavalry may charge again this turn with the reach they have left
-    (Melee)."""
+    """Victorious cavalry may charge a second time this turn with the reach they have left
+    (Melee: "a 2nd charge", not a third)."""
     unit = find(state, charger_id)
     left = charge_reach(unit) - charge.distance
     if unit.kind is not UnitType.CAVALRY or not unit.mounted or left <= 0:
+        return state
+    if unit.id in state.extra.recharged:
+        log.add("charge", f"{unit.name} have made their second charge: no other this turn",
+                RULE_CAVALRY, unit.id)
         return state
     if not unit.in_the_fight or any(uid == unit.id for uid, _ in state.extra.second):
         return state

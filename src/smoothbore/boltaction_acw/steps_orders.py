@@ -15,7 +15,7 @@ import attrs
 import shapely
 
 from smoothbore.core import Deferred, IllegalActionError, Log
-from smoothbore.table import MoveTrace, ShotTrace, Table, Trace
+from smoothbore.table import Footprint, MoveTrace, Point, ShotTrace, Table, Trace
 
 from . import movement, situations
 from .actions import (
@@ -134,6 +134,9 @@ def check_actor(state: State, action: object, unit_id: str,
         raise IllegalActionError(action, f"{unit.name} is routing: it only tests to rally",
                                  RULE_ROUT_TESTS)
     check_routers_tested(state, action)
+    if unit.id in state.extra.failed:
+        raise IllegalActionError(action, f"{unit.name} failed an order test this turn: no "
+                                 "other orders but hand to hand fighting", RULE_ORDER_TESTS)
     if unit.id in state.extra.ordered:
         raise IllegalActionError(action, f"{unit.name} has had its order this turn",
                                  RULE_ONE_ORDER)
@@ -271,22 +274,22 @@ def table_move(state: State, action: object, unit: Unit, pace: movement.Pace,
 def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, verb: str,
                   log: Log) -> State:
     """The move judged as ``found``: woods in line need an order test (failed: a pin),
-    passing through a friend an interpolation test (failed: both pinned, and the mover stays
-    where it was); then the unit stands at its destination and the move is drawn."""
+    passing through a friend an interpolation test (passed, each removes a pin; failed: both
+    pinned, and the mover goes only as far as 1" behind the friend, A26); then the unit
+    stands at its destination and the move is drawn."""
     unit = find(state, unit_id)
     state, unit = _woods_test(state, unit, found.terrain, log)
     if found.through is not None:
-        friend = find(state, found.through)
+        friend, before = find(state, found.through), unit
         passed, unit, friend = movement.interpenetrate(
             unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
         state = with_units(state, unit, friend)
         if not passed:
-            log.add("move", f"{unit.name} fails to pass through {friend.name}: both take a "
-                    "pin and it stays behind", RULE_INTERPENETRATION, unit.id)
-            return state
+            return _stopped_behind(state, unit, friend, found, log)
         state = state.with_extra(interpenetrated=state.extra.interpenetrated | {unit.id})
-        log.add("move", f"{unit.name} passes through {friend.name} at walking pace",
-                RULE_INTERPENETRATION, unit.id)
+        log.add("move", f"{unit.name} passes its interpolation test{_unpinned(before, unit)} and "
+                f"passes through {friend.name} at walking pace", RULE_INTERPENETRATION,
+                unit.id, facts={"test": "interpolation", "result": "passed"})
     table = situations.table_of(state)
     if unit.id not in table.units:
         return state
@@ -303,6 +306,80 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
             + (f" ({found.terrain})" if found.terrain is not Terrain.OPEN else ""),
             RULE_MOVEMENT, unit.id)
     return state.with_extra(table=moved)
+
+
+BEHIND = 1.0
+"""A unit failing its interpolation test stays 1" behind the front unit (Interpolation of
+units)."""
+
+
+def _unpinned(before: Unit, after: Unit) -> str:
+    """How a passed test's removed pin is told ("" if the unit had none)."""
+    return " and loses a pin" if after.pins < before.pins else ""
+
+
+def _stopped_behind(state: State, unit: Unit, friend: Unit,
+                    found: situations.MoveSituation, log: Log) -> State:
+    """A failed interpolation test on a table: both units have their pin; the mover goes
+    along its way only until it stands 1" behind the friend (where it stood, if it is
+    already as close), keeping its facing (Interpolation of units; A26)."""
+    table = situations.table_of(state)
+    stop = found.start
+    if unit.id in table.units and friend.id in table.units:
+        stop = behind_friend(table, found, friend.id)
+    moved = 0.0
+    if stop.centre != found.start.centre:
+        moved = math.dist(found.start.centre, stop.centre)
+        placed = carried(table, table.placed(stop))
+        state = state.with_extra(table=placed.with_traces(
+            *recent_traces(table), MoveTrace(unit.id, (found.start.centre, stop.centre))))
+    log.add("move", f"{unit.name} fails its interpolation test: both it and {friend.name} "
+            f"take a pin, and it stops 1\" behind {friend.name}"
+            + (f" after {moved:.1f} in." if moved else ", where it stood"),
+            RULE_INTERPENETRATION, unit.id,
+            facts={"test": "interpolation", "result": "failed", "moved": round(moved, 2)})
+    return state
+
+
+def behind_friend(table: Table, found: situations.MoveSituation, friend_id: str) -> Footprint:
+    """Where a mover failing its interpolation test stops (Interpolation of units): the
+    furthest point of its way (``found.path``), facing as it started, before its footprint
+    comes within 1" of the friend's; where it started if it is already within 1"."""
+    start, goal = found.start, table.footprint(friend_id).shape
+
+    def gap(x: float, y: float) -> float:
+        return float(shapely.distance(start.moved_to(x, y).shape, goal))
+
+    if gap(*start.centre) < BEHIND + 1e-6:
+        return start
+    x, y, _ = found.to
+    path = found.path if found.path[-1] == (x, y) else (*found.path, (x, y))
+    for a, b in itertools.pairwise(path):
+        length = math.dist(a, b)
+        steps = max(1, math.ceil(length / STEP))
+
+        def at(t: float, a: Point = a, b: Point = b) -> Point:
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+        low = 0.0  # a fraction of the leg where the mover is still clear
+        for i in range(1, steps + 1):
+            high = i / steps
+            if gap(*at(high)) >= BEHIND:
+                low = high
+                continue
+            for _ in range(30):  # between a clear sample and one too near
+                mid = (low + high) / 2
+                if gap(*at(mid)) >= BEHIND:
+                    low = mid
+                else:
+                    high = mid
+            return start.moved_to(*at(low))
+    return start.moved_to(*path[-1])
+
+
+STEP = 0.25
+"""How finely a failed interpolation's way is searched for the point 1" behind the friend
+(then found exactly between two samples)."""
 
 
 # --- fire ------------------------------------------------------------------------------
@@ -701,7 +778,7 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
     inches = movement.move_distance(unit, pace, terrain)
     state, unit = _woods_test(state, unit, terrain, log)
     if through is not None:
-        friend = find(state, through)
+        friend, before = find(state, through), unit
         passed, unit, friend = movement.interpenetrate(
             unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
         state = with_units(state, unit, friend)
@@ -709,11 +786,14 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
             extra = state.extra
             state = state.with_extra(
                 interpenetrated=extra.interpenetrated | {unit.id})
-            log.add("move", f"{unit.name} passes through {friend.name} at walking pace",
-                    RULE_INTERPENETRATION, unit.id)
+            log.add("move", f"{unit.name} passes its interpolation test"
+                    f"{_unpinned(before, unit)} and passes through {friend.name} at walking "
+                    "pace", RULE_INTERPENETRATION, unit.id,
+                    facts={"test": "interpolation", "result": "passed"})
         else:
             log.add("move", f"{unit.name} fails to pass through {friend.name}: both take a "
-                    "pin and it stays 1\" behind", RULE_INTERPENETRATION, unit.id)
+                    "pin and it stays 1\" behind", RULE_INTERPENETRATION, unit.id,
+                    facts={"test": "interpolation", "result": "failed"})
             return state
     log.add("move", f"{unit.name} moves up to {inches}\" ({pace}, {terrain})", RULE_MOVEMENT,
             unit.id)
@@ -1286,5 +1366,8 @@ def _woods_test(state: State, unit: Unit, terrain: movement.Terrain, log: Log
                                 options=state.options)
     if after.pins > unit.pins:
         log.add("move", f"{unit.name} fails its woods test: moves but takes a pin",
-                RULE_TERRAIN, unit.id)
+                RULE_TERRAIN, unit.id, facts={"test": "woods", "result": "failed"})
+    else:
+        log.add("move", f"{unit.name} passes its woods test{_unpinned(unit, after)}",
+                RULE_TERRAIN, unit.id, facts={"test": "woods", "result": "passed"})
     return with_units(state, after), after
