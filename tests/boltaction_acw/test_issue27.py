@@ -15,16 +15,20 @@ from smoothbore.boltaction_acw.actions import (
     Advance,
     ArmyTest,
     Charge,
+    Down,
     Fire,
     Move,
     MoveCommander,
+    Rally,
+    RallyFromRout,
     Respond,
+    Run,
 )
 from smoothbore.boltaction_acw.charges import ChargeFacts, Reaction, Response, receive
 from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
 from smoothbore.boltaction_acw.phases import ORDERS, REACTION
 from smoothbore.boltaction_acw.placing import footprint
-from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS
+from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS, RULE_RALLY_ROUT
 from smoothbore.boltaction_acw.scenarios import brawners_farm
 from smoothbore.boltaction_acw.state import PendingCharge, State, find, new_battle, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Formation, Unit, revise
@@ -69,7 +73,8 @@ def test_a_brigade_sent_home_by_the_army_test_leaves_the_table() -> None:
     assert all(find(after, uid).home for uid in ("u2wi", "u6wi", "u7wi", "u19in", "ub4us"))
     assert standing_on_table(after)
     assert not set(after.extra.table.units) & {"u2wi", "u6wi", "u7wi", "u19in", "ub4us"}
-    assert events[-1].fact("test") == "army" and events[-1].fact("result") == "goes home"
+    assert events[-1].fact("test") == "army" and events[-1].fact("result") == "failed"
+    assert events[-1].fact("outcome") == "goes home"
 
 
 # --- 10: the ruleset pickles ------------------------------------------------------------------
@@ -205,3 +210,29 @@ def test_victorious_cavalry_charge_a_second_time_but_not_a_third() -> None:
     assert won is not None
     assert "c2vac" not in dict(won.extra.second)
     assert not [a for a in TURN.legal_actions(won) if isinstance(a, Charge)]
+
+
+# --- 7: a rallied router remains stationary, with an order ---------------------------------
+def test_a_rallied_router_may_take_an_order_that_does_not_move_it() -> None:
+    """Morale Test: a routing unit that passes its test at the start of the next turn
+    "must remain stationary for that turn": the 2nd Wisconsin rallies, then may fire, go
+    down or rally off its pins, but not advance, run or charge (until issue 27 it got no
+    order at all) (A34)."""
+    state = sample_battle(0)
+    state = with_units(state, revise(find(state, "u2wi"), routing=True, pins=2))
+    state = state.replace(phase=ORDERS, turn=2).with_extra(group="brigade:gibbon", routs=(),
+                                                           routed=frozenset())
+    rallied, events = TURN.apply(state, RallyFromRout("u2wi"), Told(True, 1))
+    assert not find(rallied, "u2wi").routing and find(rallied, "u2wi").pins == 1
+    assert events[0].fact("test") == "morale" and events[0].fact("result") == "passed"
+    mine = [a for a in TURN.legal_actions(rallied) if getattr(a, "unit_id", "") == "u2wi"
+            and not isinstance(a, MoveCommander)]
+    kinds = {type(a) for a in mine}
+    assert {Fire, Down, Rally} <= kinds
+    assert not kinds & {Advance, Run, Charge}
+    for moving in (Advance("u2wi"), Run("u2wi"), Charge("u2wi", "c4va", ChargeFacts(6))):
+        with pytest.raises(IllegalActionError) as raised:
+            TURN.check(rallied, moving)
+        assert raised.value.rule == RULE_RALLY_ROUT
+    fired, _ = TURN.step(rallied, Fire("u2wi", "c4va"))
+    assert "u2wi" in fired.extra.ordered

@@ -43,6 +43,8 @@ from .steps_orders import (
     check_actor,
     check_enemy,
     check_group_ready,
+    check_moves,
+    movers,
     recent_traces,
     refuse_measured,
     take_order,
@@ -72,7 +74,7 @@ CAVALRY_CHARGES = (ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, fl
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
     known = situation(state)
-    chargers = list(known.ready.values()) + [find(state, uid) for uid, _ in state.extra.second]
+    chargers = list(movers(state, known)) + [find(state, uid) for uid, _ in state.extra.second]
     if state.extra.table is not None:
         yield from _table_charges(state, chargers, known)
         return
@@ -129,6 +131,7 @@ def check_charge(state: State, action: Charge) -> None:
     reach = second_reach(state, action.unit_id) if state.extra.second else None
     if reach is None:
         unit = check_actor(state, action, action.unit_id, known)
+        check_moves(state, action, unit)
     else:
         check_group_ready(state, action)
         unit = find(state, action.unit_id)

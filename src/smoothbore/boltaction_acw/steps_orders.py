@@ -526,7 +526,7 @@ def candidates_advance(state: State) -> Iterator[Advance | Deferred[Advance]]:
     if state.extra.table is not None:
         yield from _table_advances(state, known)
         return
-    for unit in known.ready.values():
+    for unit in movers(state, known):
         mount = Mount.NONE
         if unit.kind is UnitType.CAVALRY:
             mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
@@ -561,7 +561,7 @@ def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance
     its bound told by its targets and the fixed moves (``_advance_bound``), its advances
     (the closing move found on the table) worked out when random play draws it."""
     table = situations.table_of(state)
-    for unit in known.ready.values():
+    for unit in movers(state, known):
         enemies = known.enemies.get(unit.side, ())
         yield Deferred(_advance_bound(state, table, unit, enemies),
                        functools.partial(_kept_advances, state, table, unit, enemies))
@@ -633,6 +633,7 @@ def check_advance(state: State, action: Advance) -> None:
     (dismounting cavalry fire dismounted, remounting cavalry fire before they remount)."""
     known = situation(state)
     unit = check_actor(state, action, action.unit_id, known)
+    check_moves(state, action, unit)
     problem = movement.terrain_problem(unit, action.terrain)
     if problem:
         raise IllegalActionError(action, problem, RULE_TERRAIN)
@@ -805,11 +806,12 @@ def candidates_run(state: State) -> Iterator[Run | Deferred[Run]]:
     """Each acting unit running in the open or through woods; on a table, to each move
     offered (A28), judged by the check: one group a unit, at most its fixed moves and a
     closing move, worked out when random play draws it."""
+    known = situation(state)
     if state.extra.table is not None:
-        for unit in actors(state):
+        for unit in movers(state, known):
             yield Deferred(_run_bound(unit), functools.partial(_kept_runs, state, unit))
         return
-    for unit in actors(state):
+    for unit in movers(state, known):
         for terrain in TERRAINS:
             yield Run(unit.id, terrain)
 
@@ -841,6 +843,7 @@ def check_run(state: State, action: Run) -> None:
     """Run at double speed (Orders, 3) over terrain the unit may cross (on a table, to a
     destination it reaches)."""
     unit = check_actor(state, action, action.unit_id)
+    check_moves(state, action, unit)
     if state.extra.table is not None:
         refuse_measured(action, action.terrain is not Terrain.OPEN)
         table_move(state, action, unit, movement.Pace.RUN, action.move)
@@ -1271,15 +1274,32 @@ def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> Stat
     extra = state.extra
     tested = extra.tested | {unit.id}
     if after.routing:
-        log.add("rout", f"{unit.name} fails to rally and routs on", RULE_RALLY_ROUT, unit.id)
-        return state.with_extra(tested=tested,
-                                                routs=(*extra.routs, unit.id))
-    log.add("rout", f"{unit.name} rallies: {unit.pins} pins to {after.pins}; it stays "
-            "stationary this turn", RULE_RALLY_ROUT, unit.id)
-    new = state.with_units(after)
-    return new.with_extra(
-        tested=tested, rallied=extra.rallied | {unit.id},
-        ordered=extra.ordered | {unit.id})
+        log.add("rout", f"{unit.name} fails to rally and routs on", RULE_RALLY_ROUT, unit.id,
+                facts={"test": "morale", "result": "failed", "outcome": "routs on"})
+        return state.with_extra(tested=tested, routs=(*extra.routs, unit.id))
+    log.add("rout", f"{unit.name} rallies: {unit.pins} pins to {after.pins}; it remains "
+            "stationary this turn (an order that does not move it)", RULE_RALLY_ROUT, unit.id,
+            facts={"test": "morale", "result": "passed", "outcome": "rallies"})
+    new = with_units(state, after)
+    return new.with_extra(tested=tested, rallied=new.extra.rallied | {unit.id})
+
+
+def check_moves(state: State, action: object, unit: Unit) -> None:
+    """A unit that rallied from rout this turn "must remain stationary" (Morale Test): it
+    may take an order that does not move it (fire, change formation, rally, down), not one
+    that does (fire and advance, run, charge) (A34)."""
+    if unit.id in state.extra.rallied:
+        raise IllegalActionError(action, f"{unit.name} rallied from rout this turn: it must "
+                                 "remain stationary", RULE_RALLY_ROUT)
+
+
+def movers(state: State, known: Situation) -> Iterator[Unit]:
+    """The units of the active group that may take an order that moves them (``actors``
+    less those that rallied from rout this turn)."""
+    rallied = state.extra.rallied
+    for unit in known.ready.values():
+        if unit.id not in rallied:
+            yield unit
 
 
 def candidates_rout_move(state: State) -> Iterator[RoutMove]:

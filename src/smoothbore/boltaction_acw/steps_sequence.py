@@ -195,10 +195,10 @@ def apply_army_test(state: State, action: ArmyTest, log: Log) -> State:
     tested = extra.army_tested | {group}
     if passed:
         log.add("army test", f"{group_name(state, group)} stays in the battle", RULE_ARMY, group,
-                facts={"test": "army", "result": "stays"})
+                facts={"test": "army", "result": "passed", "outcome": "stays"})
         return state.with_extra(army_tested=tested)
     log.add("army test", f"{group_name(state, group)} goes home", RULE_ARMY, group,
-            facts={"test": "army", "result": "goes home"})
+            facts={"test": "army", "result": "failed", "outcome": "goes home"})
     gone = tuple(attrs.evolve(u, home=True) for u in group_units(state, group) if not u.lost)
     # the book's own with_units: the units leave the table and their melees, routs and
     # second charges end (Brigade and army strength; a lost unit is off the table)
