@@ -572,6 +572,35 @@ def test_the_layers_move_away_on_the_table() -> None:
         TURN.check(bare, MoveAway("r1", to=back))
 
 
+def test_the_layers_moving_away_must_end_further_from_the_work() -> None:
+    """Issue 27 (Fortifications and Fieldworks: Demolition, "move away on the next movement
+    phase"; W49): the foot 0.5" below the fieldwork; a move 2" sideways (still 0.5" from it)
+    or up to touching it is no move away and is refused; every destination offered ends
+    further from the work; and Germantown starts the Delaware Regiment, which laid its
+    charge, within the 1" of the work that laying asks (it stood 15.6" off)."""
+    from smoothbore.will_awi.actions import MoveAway
+    from smoothbore.will_awi.fortifications import Demolition
+    from smoothbore.will_awi.situations import AT_WORK, work_gap
+    from smoothbore.will_awi.state import with_extra
+
+    fieldwork = Feature.rectangle("fw", "fieldwork", 24.0, 18.0, 4.0, 2.0)
+    places = {"r1": (24.0, 17.0 - 0.5 - HALF, 0.0), "b1": (40.0, 32.0, 180.0)}
+    s = to_phase(on_table(places, fieldwork,
+                          works=(Defence(Work.TIMBER_FIELDWORK, 3, id="fw"),)), "C")
+    s = with_extra(s, demolitions=(Demolition("fw", "r1"),))
+    x, y, _ = places["r1"]
+    for nearer in ((x + 2.0, y, 0.0), (x, y + 0.5, 0.0)):
+        with pytest.raises(IllegalActionError, match="must move away from the work"):
+            TURN.check(s, MoveAway("r1", to=nearer))
+    offered = [a.to for a in TURN.legal_actions(s) if isinstance(a, MoveAway) and a.to]
+    assert offered
+    assert all((work_gap(s, "r1", "fw", to) or 0.0) > 0.5 for to in offered)
+    germantown = dict(RULESET.battles())["germantown"](1)
+    (laid,) = germantown.extra.demolitions
+    gap = work_gap(germantown, laid.unit, laid.work)
+    assert gap is not None and gap <= AT_WORK
+
+
 def test_the_move_towards_the_enemy_ends_facing_it_within_charge_reach() -> None:
     """The Continentals' centre 6" right and 9" ahead of the foot's: 33.7 degrees off its
     front (within 45). The destination towards them goes the foot's whole 6" along that

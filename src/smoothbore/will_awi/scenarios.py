@@ -61,11 +61,13 @@ def _marks(generals: tuple[Commander, ...], near: str) -> tuple[CommanderMark, .
 
 
 def _table(units: tuple[Unit, ...], generals: tuple[Commander, ...], near: str, far: str,
-           features: tuple[Feature, ...], behind: Mapping[str, str] | None = None) -> Table:
-    """The battle's table: the units in their lines, and each unit of ``behind`` (a wagon,
-    by id) close behind the unit it follows (its value: 0.5" between them)."""
+           features: tuple[Feature, ...], behind: Mapping[str, str] | None = None,
+           forward: Mapping[str, Place] | None = None) -> Table:
+    """The battle's table: the units in their lines (those of ``forward`` at their own
+    places instead), and each unit of ``behind`` (a wagon, by id) close behind the unit it
+    follows (its value: 0.5" between them)."""
     behind = behind or {}
-    places = _lines(tuple(u for u in units if u.id not in behind), near)
+    places = {**_lines(tuple(u for u in units if u.id not in behind), near), **(forward or {})}
     for follower, leader in behind.items():
         x, y, facing = places[leader]
         back = BASE / 2 + 0.5 + BASE  # the leader's half depth, the gap, a wagon's half
@@ -159,12 +161,20 @@ def command_battle(seed: int = 0, *, on_table: bool = True) -> State:
     )
 
 
+LAYERS_AT_WORK: Place = (12.0, 24.5 - 0.5 - BASE / 2, 0.0)
+"""Where the Delaware Regiment stands at Germantown, having laid its charge: its front edge
+0.5" short of the fieldwork's line (y 24.5), within the 1" at which a unit works at a work on
+a table (``situations.AT_WORK``, W49), its left flank 0.2" short of the line's west end."""
+
+
 def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
     """Germantown in miniature: around the Chew House (a large stone building) and a timber
     fieldwork, the 40th Foot, light infantry and guns face Sullivan's brigade, which carries
     tools and has already laid a demolition charge against the fieldwork; six turns. (Who is
-    in a building is a fact each action states, W46: the battle does not place units.) The
-    brigade's tools and charges are in its wagon, close behind the Delaware Regiment (W35)."""
+    in a building is a fact each action states, W46: the battle does not place units.) On a
+    table the Delaware Regiment, which laid the charge, stands at the fieldwork
+    (``LAYERS_AT_WORK``); the brigade's tools and charges are in its wagon, close behind the
+    Delaware (W35)."""
     units = (
         Unit("b1", "Delaware Regiment", "American", TroopType.LINE, commander="bw"),
         Unit("b5", "Sullivan's tool wagon", "American", TroopType.WAGON, commander="bw"),
@@ -197,8 +207,8 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("American", "British"), units, generals, seed=seed, works=works,
         demolitions=(Demolition("fieldwork", "b1", 1),),
         scenario=Scenario("Germantown: the Chew House", turn_limit=6),
-        table=_table(units, generals, "American", "British", ground(), {"b5": "b1"})
-        if on_table else None,
+        table=_table(units, generals, "American", "British", ground(), {"b5": "b1"},
+                     {"b1": LAYERS_AT_WORK}) if on_table else None,
     )
 
 

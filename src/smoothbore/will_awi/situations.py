@@ -1518,14 +1518,17 @@ def units_within(state: State, unit_id: str, others: tuple[str, ...],
                  and float(shapely.distance(here.shape, table.units[o].shape)) <= reach + 1e-9)
 
 
-def work_gap(state: State, unit_id: str, work_id: str) -> float | None:
+def work_gap(state: State, unit_id: str, work_id: str, at: Place | None = None) -> float | None:
     """The distance between the unit's bases and the work's ground on the table (None: the
-    work or the unit is not on the table)."""
+    work or the unit is not on the table); ``at``: with the unit's centre and facing there
+    (where a move would put it)."""
     table = table_of(state)
     feature = table.terrain.by_id.get(work_id)
     here = table.units.get(unit_id)
     if feature is None or here is None:
         return None
+    if at is not None:
+        here = here.moved_to(*at)
     return round(float(shapely.distance(feature.area, here.shape)), 6)
 
 

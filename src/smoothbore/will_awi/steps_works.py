@@ -28,6 +28,7 @@ from .fortifications import (
 )
 from .movement import MovePlan, check_move, move_distance
 from .narration import inches, points, score_text
+from .positions import Place
 from .situations import (
     AT_WORK,
     MEASURED,
@@ -306,6 +307,20 @@ def check_move_away(state: State, action: MoveAway) -> None:
     if plan.legs or plan.crossings or abs(plan.facing_change) > 45:
         check_move(unit, plan, options=state.options, action=action)
     building_entered(state, unit, action.enters, action)
+    if action.to is not None and state.extra.table is not None:
+        check_going_away(state, unit, current.work, action.to, action)
+
+
+def check_going_away(state: State, unit: Unit, work_id: str, to: Place,
+                     action: object) -> None:
+    """Demolition: "move away on the next movement phase": on a table a move to ``to`` must
+    end further from the work's ground than the layers stand (nearest points); staying where
+    they are is ``to=None`` (W49)."""
+    before, after = work_gap(state, unit.id, work_id), work_gap(state, unit.id, work_id, to)
+    if before is not None and after is not None and after <= before:
+        raise illegal(action, f"{unit.name} must move away from the work: this move ends "
+                      f"{inches(after)} from it, where it stands {inches(before)}",
+                      rules.DEMOLITION)
 
 
 def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
