@@ -24,6 +24,7 @@ from smoothbore.mckie_acw.actions import (
     Move,
     MoveGeneral,
     PickOffGeneral,
+    Resupply,
     TestMorale,
 )
 from smoothbore.mckie_acw.firing import FireFacts, fire_factor
@@ -43,6 +44,7 @@ from smoothbore.mckie_acw.phases import MORALE as MORALE_STEP
 from smoothbore.mckie_acw.positions import footprint, ground_of, synced
 from smoothbore.mckie_acw.situations import charge_facts, general_point, shot_facts
 from smoothbore.mckie_acw.state import State, new_battle, with_extra
+from smoothbore.mckie_acw.steps_firing import fire_facts
 from smoothbore.mckie_acw.steps_melee import into_contact
 from smoothbore.mckie_acw.steps_morale import routing_past
 from smoothbore.mckie_acw.table_moves import move_facts
@@ -222,6 +224,47 @@ def test_a_fence_close_in_front_is_cover() -> None:
     assert state.unit("b1").ground is Ground.BEHIND_OBSTACLE
     assert state.unit("a1").ground is Ground.OPEN
     assert ground_of(state.extra.table, state.unit("b1")) is Ground.BEHIND_OBSTACLE  # type: ignore[arg-type]
+
+
+def test_on_a_table_resting_weapons_is_measured() -> None:
+    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M45):
+    a1 standing still behind a fence 8 mm before its front rests its weapons; the player
+    does not say so on a table; in the open, or once it has moved this period, it does not."""
+    fence = Feature("fence", "fence", line=((200, 120), (400, 120)))
+    state = at(facing_off(foot("b1", B), 180, 180, fence), FIRING)
+    assert state.unit("a1").ground is Ground.BEHIND_OBSTACLE
+    assert fire_facts(state, Fire("a1", "b1")).resting
+    with pytest.raises(IllegalActionError, match="the table measures this: whether the firer"):
+        TURN.step(state, Fire("a1", "b1", FireFacts(resting=True)))
+    moved = with_extra(state, moved=frozenset({"a1"}))
+    assert not fire_facts(moved, Fire("a1", "b1")).resting
+    open_ = at(facing_off(foot("b1", B), 180, 180), FIRING)
+    assert not fire_facts(open_, Fire("a1", "b1")).resting
+
+
+def test_a_unit_draws_ammunition_only_within_reach_of_its_train() -> None:
+    """Ammunition: the reserve is kept "in all ammunition train behind each corps" (issue 27;
+    M10): on a table the train stands somewhere (by default 100 mm behind the middle of the
+    corps) and a unit draws from it only with its outline within its full move (120 mm for
+    a line) of the train."""
+    def placed(y: float) -> State:
+        unit = foot("a1", ammo=10)
+        table = Table(600, 400, "mm", (), (footprint(unit, 300, y, 0),
+                                           footprint(foot("b1", B), 300, 380, 180)),
+                      home_edges={A: Edge.NEAR, B: Edge.FAR})
+        return at(new_battle((A, B), (unit, foot("b1", B)), commanders(), table=table,
+                             trains={"a-chief": (300, 20)}), MOVEMENT)
+
+    far = placed(300)  # its rear edge at y 288: 268 mm from the train
+    assert Resupply("a1") not in TURN.legal_actions(far)
+    with pytest.raises(IllegalActionError, match="268 mm from its corps' ammunition train"):
+        TURN.step(far, Resupply("a1"))
+    near = placed(100)  # 68 mm
+    after, _ = TURN.step(near, Resupply("a1"))
+    assert after.unit("a1").ammo == after.unit("a1").full_ammo
+    default = battle({foot("a1"): (300, 200, 0), foot("a2"): (100, 200, 0),
+                      foot("b1", B): (300, 380, 180)})
+    assert default.extra.trains == (("a-chief", 200.0, 100.0), ("b-chief", 300.0, 399.0))
 
 
 def _cover_from_a1(b1_facing: float, fence_y: float) -> tuple[Ground, bool, bool]:

@@ -161,3 +161,15 @@ def test_the_generals_marks_change_no_fire_offered() -> None:
         if offered >= 4:
             break
     assert offered >= 4 and battles >= 2
+
+
+def test_without_a_table_a_unit_that_moved_does_not_rest_its_weapons() -> None:
+    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M45):
+    the player says so without a table, but not for a unit that moved or manoeuvred this
+    period (the state knows it moved)."""
+    resting = Fire("a1", "b1", FireFacts(range=60, resting=True))
+    still = at(battle(), FIRING)
+    TURN.step(still, resting)
+    moved = at(battle(), FIRING, moved=frozenset({"a1"}))
+    with pytest.raises(IllegalActionError, match="moved or manoeuvred this period"):
+        TURN.step(moved, resting)

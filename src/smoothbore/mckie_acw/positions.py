@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -17,7 +17,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.core import Log
+from smoothbore.core import InvalidValueError, Log
 from smoothbore.core.derived import derive
 from smoothbore.table import (
     OBSTACLES,
@@ -30,11 +30,12 @@ from smoothbore.table import (
     TerrainKind,
 )
 from smoothbore.table import Formation as Layout
+from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.terrain import TerrainIndex
 
 from . import rules
 from .firing import COLUMN_FRONT, VISIBLE_WITHIN
-from .state import State, find_unit, with_extra
+from .state import State, corps_of, find_unit, with_extra
 from .tables import DEFAULT_TABLES, Tables
 from .units import Arm, Formation, Ground, Unit, changed
 
@@ -118,6 +119,50 @@ def home_heading(table: Table, fp: Footprint) -> float:
     if edge is None:
         return (fp.facing + 180.0) % 360.0
     return {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}[edge]
+
+
+TRAIN_BEHIND = 100
+"""Ammunition: the train kept "behind each corps": by default 100 mm (500 yards) behind the
+middle of the corps (the mean of its units' centres), towards its home edge (M10)."""
+
+
+def trains_behind(table: Table, state: State, given: Mapping[str, tuple[float, float]]
+                  ) -> tuple[tuple[str, float, float], ...]:
+    """Where each corps' ammunition train stands on the table (corps commander, x, y): as
+    ``given``, else ``TRAIN_BEHIND`` mm behind the middle of the corps (the mean of its
+    units' centres at deployment) towards its home edge, kept on the table (M10). Trains do
+    not move."""
+    corps: dict[str, list[Footprint]] = {}
+    for unit in state.units:
+        fp = table.units.get(unit.id)
+        if fp is not None:
+            corps.setdefault(corps_of(state, unit), []).append(fp)
+    for name in given:
+        if name not in corps and name not in {c.id for c in state.commanders}:
+            raise InvalidValueError("trains", name, "a corps commander's id")
+    out = []
+    for name in sorted(set(corps) | set(given)):
+        if name in given:
+            x, y = given[name]
+            if not (0 <= x <= table.width and 0 <= y <= table.depth):
+                raise InvalidValueError(f"trains[{name}]", (x, y), "a point on the table")
+        else:
+            fps = corps[name]
+            (hx, hy), _ = bearing_vectors(home_heading(table, fps[0]))
+            mx, my = sum(f.x for f in fps) / len(fps), sum(f.y for f in fps) / len(fps)
+            depth = mx * hx + my * hy + TRAIN_BEHIND  # behind the middle of the corps
+            across = mx * -hy + my * hx
+            x, y = depth * hx - across * hy, depth * hy + across * hx
+            x = round(min(max(x, 1.0), table.width - 1.0), 3)  # to the thousandth of a mm
+            y = round(min(max(y, 1.0), table.depth - 1.0), 3)
+        out.append((name, float(x), float(y)))
+    return tuple(out)
+
+
+def train_of(state: State, unit: Unit) -> tuple[float, float] | None:
+    """Where the ammunition train serving ``unit`` stands (None: no table, or no place)."""
+    corps = corps_of(state, unit)
+    return next(((x, y) for c, x, y in state.extra.trains if c == corps), None)
 
 
 def fit_on(table: Table, fp: Footprint) -> Footprint:

@@ -7,6 +7,7 @@ A turn is one battle period (``begin_turn``): ``turn_scoped`` fields last a peri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 import attrs
@@ -73,7 +74,8 @@ class Extra:
     terrain on a tabletop, or None: the players measure and actions carry the facts),
     ``contacts`` (melees that go on), ``last_fired_on_by`` (last period's (target, firer)
     pairs, for target priority 2),
-    ``reserves`` ((corps commander, rounds) of each ammunition train) and ``prisoners``
+    ``reserves`` ((corps commander, rounds) of each ammunition train), ``trains`` (on a
+    table, (corps commander, x, y): where each train stands, M10) and ``prisoners``
     ((side holding them, figures)). Per period: the initiative winner, commanders activated
     and tried, charges, who moved or manoeuvred (``moved``), who moved position
     (``shifted``), advanced, fired, worked (no rest), was fired on by whom, from flank or
@@ -88,6 +90,7 @@ class Extra:
     contacts: tuple[Contact, ...] = ()
     last_fired_on_by: tuple[tuple[str, str], ...] = ()
     reserves: tuple[tuple[str, int], ...] = ()
+    trains: tuple[tuple[str, float, float], ...] = ()
     prisoners: tuple[tuple[str, int], ...] = ()
     table: Table | None = None
     initiative: str = turn_scoped("")
@@ -134,13 +137,16 @@ def new_battle(
     army_figures: tuple[int, int] | None = None,
     scenario: Scenario = NO_SCENARIO,
     table: Table | None = None,
+    trains: Mapping[str, tuple[float, float]] | None = None,
 ) -> State:
     """A battle at the start of its first period (initiative not yet rolled). Each corps (a
     corps commander, or the commander-in-chief where there is none) has an ammunition train of
     ``reserve_rounds`` (at most 6) per figure or gun of its units. ``army_figures``: the
     figures of each whole army, where the battle fields part of it (for the 1-in-200 sniper
     limit; default the figures on the table). ``table``: where the units stand (millimetres;
-    footprints from ``positions.footprint``): shots, charges and moves are then measured on it."""
+    footprints from ``positions.footprint``): shots, charges and moves are then measured on it.
+    ``trains``: on a table, where each corps' ammunition train stands (x, y mm, by corps
+    commander); by default behind its corps (``positions.trains_behind``, M10)."""
     from .ammunition import reserve_for
 
     if not 0 <= reserve_rounds <= 6:
@@ -175,16 +181,19 @@ def new_battle(
         dice=DiceState(seed),
         turn=1, phase=INITIATIVE, scenario=scenario,
     )
-    trains: dict[str, list[Unit]] = {}
+    served: dict[str, list[Unit]] = {}
     for u in units:
-        trains.setdefault(corps_of(base, u), []).append(u)
+        served.setdefault(corps_of(base, u), []).append(u)
     reserves = tuple((corps, reserve_for(tuple(us), reserve_rounds))
-                     for corps, us in trains.items())
+                     for corps, us in served.items())
     state = with_extra(base, reserves=reserves)
     if table is not None:
-        from .positions import grounded, synced
+        from .positions import grounded, synced, trains_behind
 
-        state = grounded(synced(state))
+        placed = trains_behind(table, state, trains or {})
+        state = with_extra(grounded(synced(state)), trains=placed)
+    elif trains:
+        raise InvalidValueError("trains", dict(trains), "positions only on a table")
     return state
 
 

@@ -46,6 +46,7 @@ from .state import (
     find_commander,
     find_unit,
     illegal,
+    in_cover,
     own_unit,
     with_extra,
 )
@@ -271,7 +272,17 @@ def fire_facts(state: State, action: Fire) -> FireFacts:
     if state.extra.table is None:
         return action.facts
     return shot_facts(state, action.firer, action.target).facts(
-        action.facts.figures, action.facts.resting)
+        action.facts.figures, resting_weapons(state, find_unit(state, action.firer)))
+
+
+def resting_weapons(state: State, firer: Unit) -> bool:
+    """Small arms and artillery fire: Tactical factors, "Resting weapons +1", as the state
+    knows it (M45): a firer that has not moved, faced or changed formation this period and
+    stands where its weapons have a rest (behind an obstacle, in cover, works, a town or
+    its finished trench: ``in_cover``). On a table this is measured (the ground a unit stands
+    on is the table's, M31); without one the player says so, and a unit that moved this
+    period is refused it."""
+    return firer.id not in state.extra.moved and in_cover(firer)
 
 
 def check_fire(state: State, action: Fire) -> None:
@@ -308,6 +319,12 @@ def check_fire(state: State, action: Fire) -> None:
     if action.beyond_priority and able.charged:
         raise illegal(action, "an enemy charging the firer is in sight and closing: it must be "
                       "fired on first", rules.TARGET_PRIORITIES)
+    if action.facts.resting and (state.extra.table is not None
+                                 or firer.id in state.extra.moved):
+        why = ("the table measures this: whether the firer stood still with its weapons "
+               "rested (leave resting False)" if state.extra.table is not None else
+               f"{firer.name} moved or manoeuvred this period: its weapons are not rested")
+        raise illegal(action, why, rules.FIRING_FACTORS)
     if state.extra.table is not None:
         if carries_measured_fire(action.facts):
             raise illegal(action, "the table measures this: leave range, angle, edge, flank, "

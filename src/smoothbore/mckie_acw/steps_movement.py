@@ -21,7 +21,16 @@ from .actions import AttachHelpers, CompulsoryMove, Dig, Move, MoveGeneral, Resu
 from .ammunition import resupply
 from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
-from .positions import SIGHT, fit_on, footprint, ground_at, home_heading, kept, newly_over
+from .positions import (
+    SIGHT,
+    fit_on,
+    footprint,
+    ground_at,
+    home_heading,
+    kept,
+    newly_over,
+    train_of,
+)
 from .state import (
     State,
     add_amount,
@@ -553,11 +562,27 @@ def apply_dig(state: State, action: Dig, log: Log) -> State:
 
 
 def candidates_resupply(state: State) -> Iterator[Resupply]:
-    """Each unit free to act that has not moved and is short of rounds."""
+    """Each unit free to act that has not moved, is short of rounds and (on a table) within
+    reach of its corps' train."""
     moved = state.extra.moved
     for unit in state.derived(free_units).values():
-        if unit.id not in moved and unit.ammo < unit.full_ammo:
+        if unit.id not in moved and unit.ammo < unit.full_ammo and train_gap(
+                state, unit) is None:
             yield Resupply(unit.id)
+
+
+def train_gap(state: State, unit: Unit) -> tuple[int, int] | None:
+    """On a table, Ammunition ("kept in reserve in all ammunition train behind each corps"):
+    None where the unit's outline is within its full move of its corps' train (the wagons
+    and the unit meet within a period's march, M10), else (the distance in whole mm, the
+    full move). Without a table (or a train with no place) the players say so: None."""
+    table = state.extra.table
+    where = train_of(state, unit)
+    if table is None or where is None:
+        return None
+    gap = float(shapely.distance(table.footprint(unit.id).outline, shapely.Point(*where)))
+    full = rate(unit, state.options.tables)
+    return None if gap <= full else (math.ceil(gap - 1e-6), full)
 
 
 def check_resupply(state: State, action: Resupply) -> None:
@@ -570,6 +595,10 @@ def check_resupply(state: State, action: Resupply) -> None:
         raise illegal(action, f"{unit.name} is full ({unit.ammo} rounds)", r)
     if amount(state.extra.reserves, corps_of(state, unit)) <= 0:
         raise illegal(action, "the corps' ammunition train is empty", r)
+    gap = train_gap(state, unit)
+    if gap is not None:
+        raise illegal(action, f"{unit.name} is {gap[0]} mm from its corps' ammunition train, "
+                      f"beyond its full move ({gap[1]})", r)
 
 
 def apply_resupply(state: State, action: Resupply, log: Log) -> State:
