@@ -431,6 +431,41 @@ def test_musket_range_of_a_spreading_charge_is_measured() -> None:
         assert {5, 6} <= seen
 
 
+def test_the_highland_charge_tells_the_distance_moved_not_the_roll() -> None:
+    """Issue 27 (Battles of the 45: the Highland charge moves its move plus 1d6 at the
+    nearest enemy): the Camerons 4" from the Continentals' front go 4" and reach them, and
+    the referee says 4" of the rolled allowance (6" + 1d6) and whom they reach; with the
+    enemy 20" off they go the whole allowance, as rolled."""
+    from smoothbore.core import enter_phase
+    from smoothbore.will_awi.actions import HighlandChargeMove
+    from smoothbore.will_awi.options import FORTY_FIVE, Options
+    from smoothbore.will_awi.phases import C
+
+    camerons = Unit("j1", "Camerons", "red", TroopType.HIGHLANDERS, Nationality.JACOBITE,
+                    highland_charge=True)
+    foot = Unit("b1", "Continentals", "blue", TroopType.LINE)
+    for gap in (4.0, 20.0):
+        places = {"j1": (10.0, 5.0, 0.0), "b1": (10.0, 5.0 + BASE + gap, 180.0)}
+        table = deploy((camerons, foot), places, width=48, depth=36)
+        s = enter_phase(new_battle(("red", "blue"), (camerons, foot),
+                                   (Commander("rg", "Charles", "red"),), table=table,
+                                   options=Options(variant=FORTY_FIVE)), C)
+        after, events = TURN.step(s, HighlandChargeMove("j1"))
+        (face,) = events[0].rolls[0].faces
+        allowance = 6 + face
+        moved = after.extra.table.footprint("j1").y - 5.0  # type: ignore[union-attr]
+        text = events[0].text
+        if gap == 4.0:
+            assert moved == pytest.approx(4.0)
+            assert text.startswith(f'Camerons makes its Highland charge at the nearest enemy: '
+                                   f'4" of its {allowance}", to (10.0, 9.0)')
+            assert text.endswith(", reaching Continentals")
+        else:
+            assert moved == pytest.approx(allowance)
+            assert text.startswith("Camerons makes its Highland charge at the nearest enemy: "
+                                   f'{allowance}", to (10.0, {5 + allowance}.0)')
+
+
 # --- a demolition's blast, measured on the table ------------------------------------------------
 def test_the_blast_catches_the_units_within_its_radius_measured() -> None:
     """Demolition: one charge catches the units within 3" of the work. The fieldwork is a 4" x

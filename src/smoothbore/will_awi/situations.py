@@ -1577,10 +1577,11 @@ def spread_facts(state: State, unit: Unit) -> SpreadSituation:
     return SpreadSituation(near, nearest is not None and round(nearest, 6) <= MUSKET_RANGE)
 
 
-def rush_end(state: State, unit: Unit, distance: float) -> Footprint | None:
+def rush_end(state: State, unit: Unit, distance: float) -> Retirement | None:
     """Where a Highland charge of ``distance`` ends ('45): the unit turns to the nearest
     enemy and goes straight at it until it touches it, the ground stops it or the distance
-    is spent (None: no enemy on the table)."""
+    is spent (None: no enemy on the table); with how far it went and what stopped it short
+    (``Retirement``'s fields: "" when it went the whole distance)."""
     table = table_of(state)
     enemies = table.enemies_of(unit.id)
     if not enemies:
@@ -1596,7 +1597,10 @@ def rush_end(state: State, unit: Unit, distance: float) -> Footprint | None:
     facing_enemy = table.placed(turned)
     where = furthest(facing_enemy, unit.id, 0.0, distance, rate_table(unit, state.options),
                      full_move=distance)
-    return turned.moved_to(*where.point)
+    gone = min(float(where.distance), distance)
+    stopped = "" if where.stopped_by == "allowance" or gone >= distance - 1e-9 else (
+        where.stopped_by)
+    return Retirement(turned.moved_to(*where.point), gone, stopped)
 
 
 def ride(state: State, general_id: str, unit_id: str) -> float | None:

@@ -41,7 +41,7 @@ from .movement import (
     move_distance,
     retire_deduction,
 )
-from .narration import degrees, inches, listed, place
+from .narration import degrees, inches, listed, place, stopper
 from .options import Options
 from .phases import D
 from .positions import Place, kept_traces
@@ -400,15 +400,32 @@ def apply_highland_charge_move(state: State, action: HighlandChargeMove, log: Lo
     distance = highland_charge_move(unit, dice=log.dice, options=state.options)
     text = f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy"
     table = state.extra.table
-    end = None if table is None else rush_end(state, unit, float(distance))
-    if table is not None and end is not None:
+    rush = None if table is None else rush_end(state, unit, float(distance))
+    if table is not None and rush is not None:
+        end = rush.end
         start = table.footprint(unit.id)
         trace = MoveTrace(unit.id, (start.centre, end.centre))
         state = with_extra(state, table=table.placed(end).with_traces(
             *kept_traces(table), trace))
-        text += f", to {place(end.x, end.y, end.facing)}"
+        text = rush_text(state, unit, float(distance), rush.distance, rush.stopped_by,
+                         place(end.x, end.y, end.facing))
     log.add("move", text, rules.FORTY_FIVE, unit.id)
     return mark_done(state, unit.id)
+
+
+def rush_text(state: State, unit: Unit, allowance: float, went: float, by: str,
+              where: str) -> str:
+    """A Highland charge on a table as the referee measures it: the distance moved (of the
+    rolled allowance when something stopped it short: the enemy it reaches, the ground or
+    the table edge) and where it ends."""
+    names = {u.id: u.name for u in state.units}
+    if not by:
+        return (f"{unit.name} makes its Highland charge at the nearest enemy: "
+                f"{inches(went)}, to {where}")
+    reached = by in names and find_unit(state, by).side != unit.side
+    why = f", reaching {names[by]}" if reached else f": {stopper(by, names)} stops it"
+    return (f"{unit.name} makes its Highland charge at the nearest enemy: {inches(went)} of "
+            f"its {inches(allowance)}, to {where}{why}")
 
 
 # --- MoveGeneral -------------------------------------------------------------------------
