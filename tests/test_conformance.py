@@ -17,6 +17,8 @@ show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when 
 
 from __future__ import annotations
 
+import functools
+import sys
 import types
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -31,6 +33,7 @@ from smoothbore.battle import Played, RandomPolicy, play, replay
 from smoothbore.core import (
     Distribution,
     IllegalActionError,
+    InvalidValueError,
     Mechanism,
     Ruleset,
     SamplingDice,
@@ -38,6 +41,7 @@ from smoothbore.core import (
     odds,
 )
 from smoothbore.core.registry import normalise
+from smoothbore.core.ruleset import is_validated
 from smoothbore.table import Footprint, Table, table_of
 from tests import toy_ruleset
 
@@ -93,6 +97,7 @@ def check_metadata(ruleset: Ruleset) -> None:
 
 def check_mechanism(mechanism: Mechanism) -> None:
     assert mechanism.rule and mechanism.summary
+    check_mechanism_validates(mechanism)
     for parameter in mechanism.parameters:
         assert parameter.help.strip(), f"{mechanism.name} {parameter.name} has no help"
         assert parameter.parse(parameter.show(parameter.default)) == parameter.default
@@ -107,6 +112,42 @@ def check_mechanism(mechanism: Mechanism) -> None:
     assert dist.probability(result) > 0
     assert first.records == second.records
     assert all(record.rule and record.reason for record in first.records)
+
+
+def check_mechanism_validates(mechanism: Mechanism) -> None:
+    """A mechanism checks its arguments however it is called (issue 27): its function is
+    ``validated``, and so is the module-level function of that name (a plain call from
+    Python); a value of the wrong kind, or past its range, raises InvalidValueError naming
+    the parameter, directly and through ``odds``."""
+    function = mechanism.function
+    assert is_validated(function), f"{mechanism.name}: not validated"
+    module = sys.modules.get(getattr(function, "__module__", ""))
+    named = getattr(module, getattr(function, "__name__", ""), None)
+    assert named is function, (
+        f"{mechanism.name}: the module's {function.__name__} does not validate its arguments "
+        "(decorate it with core.ruleset.validated)")
+    for parameter in mechanism.parameters:
+        bad: list[Any] = [object()]
+        if parameter.kind in (int, float) and not parameter.choices:
+            assert parameter.high is not None, (
+                f"{mechanism.name} {parameter.name}: no bound (issue 28)")
+            bad.append(parameter.high + 1)
+            if parameter.low is not None:
+                bad.append(parameter.low - 1)
+        for value in bad:
+            given = {parameter.name: value}
+            _refused(mechanism, parameter.name, value,
+                     functools.partial(function, dice=SamplingDice(0), **given))
+            _refused(mechanism, parameter.name, value, functools.partial(odds, function, **given))
+
+
+def _refused(mechanism: Mechanism, name: str, value: Any, call: Callable[[], Any]) -> None:
+    try:
+        call()
+    except InvalidValueError as error:
+        assert error.field == name, f"{mechanism.name}: {error} names {error.field}, not {name}"
+        return
+    raise AssertionError(f"{mechanism.name} accepts {name}={value!r}")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=_id)

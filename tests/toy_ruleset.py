@@ -41,6 +41,7 @@ from smoothbore.core import (
     enter_phase,
     phase_scoped,
 )
+from smoothbore.core.ruleset import validated
 from smoothbore.table import Feature, Footprint, Table
 
 RULE = "Toy rules"
@@ -110,6 +111,7 @@ PHASES = (
 )
 
 
+@validated
 def fire_roll(*, dice: Dice, hit_on: Annotated[int, Help("the d6 score that hits", low=1,
                                                          high=7)] = 4) -> bool:
     """Whether a company's fire takes a strength point."""

@@ -216,3 +216,82 @@ def test_charge_commanders_reach_the_rules() -> None:
         want = odds(resolve_charge, (charger,), (defender,), facts).map(lambda o: o.verdict())
         assert got == want
         assert got != odds(charge.function, **charge.arguments({}))
+
+
+# --- issue 27: mechanisms called from Python validate as the command line does -----------
+def test_morale_test_spelled_morale_is_the_morale_test() -> None:
+    """Morale: MORALE TESTS (2 x quality) against COHESION TESTS (quality + density): the
+    command line's spelling ``kind="morale"`` computed a cohesion test when called from
+    Python; now it is the morale test, as ``TestKind.MORALE`` is."""
+    from smoothbore.bloodybacks93 import mechanisms
+    from smoothbore.bloodybacks93.morale import TestKind
+
+    spelled = odds(mechanisms.test, kind="morale")
+    assert spelled == odds(mechanisms.test, kind=TestKind.MORALE)
+    assert spelled != odds(mechanisms.test, kind=TestKind.COHESION)
+    assert odds(mechanisms.test, kind="cohesion") == odds(mechanisms.test,
+                                                         kind=TestKind.COHESION)
+
+
+@pytest.mark.parametrize(("mechanism", "arguments", "field"), [
+    ("test", {"kind": "nonsense"}, "kind"),
+    ("test", {"quality": 6}, "quality"),
+    ("test", {"quality": True}, "quality"),
+    ("test", {"quality": 3.5}, "quality"),
+    ("shoot", {"weapon": "sword"}, "weapon"),
+    ("shoot", {"range": 121}, "range"),
+    ("impetus", {"charger_size": 100_000}, "charger_size"),
+    ("pursuit", {"kind": UnitType.LIGHT_ARTILLERY}, "kind"),
+    ("pursuit", {"speed": 3}, "pursuit parameter"),
+    ("melee_roll", {"count": 8}, "count"),
+    ("commander_risk", {"losses": 15}, "losses"),
+])
+def test_a_bad_argument_from_python_names_the_parameter(
+    mechanism: str, arguments: dict[str, object], field: str
+) -> None:
+    """Every mechanism checks its arguments against the Parameters the command line parses
+    with (core.ruleset.validated): the error names the parameter, the value and what is
+    allowed, never a bare KeyError or a silent other rule."""
+    from smoothbore.core import SamplingDice
+    from smoothbore.bloodybacks93 import mechanisms
+
+    with pytest.raises(InvalidValueError) as caught:
+        getattr(mechanisms, mechanism)(dice=SamplingDice(1), **arguments)
+    assert caught.value.field == field
+    assert caught.value.allowed
+    with pytest.raises(InvalidValueError):
+        odds(getattr(mechanisms, mechanism), **arguments)
+
+
+def test_shooting_with_a_musket_spelled_as_the_command_line_spells_it() -> None:
+    """Shooting: Musketry. ``shoot(weapon="musket")`` raised a bare KeyError."""
+    from smoothbore.bloodybacks93 import mechanisms
+
+    assert odds(mechanisms.shoot, weapon="musket") == odds(mechanisms.shoot,
+                                                           weapon=mechanisms.Arm.MUSKET)
+
+
+def test_cavalry_pursuit_given_as_the_unit_type_is_the_cavalry_pursuit() -> None:
+    """Charges and melee: Pursuit: infantry pursue dAv + quality inches, cavalry dAv + d12.
+    ``pursuit(kind=UnitType.CAVALRY)`` gave the infantry pursuit (5 to 8 inches)."""
+    from smoothbore.bloodybacks93 import mechanisms
+
+    cavalry = odds(mechanisms.pursuit, kind=UnitType.CAVALRY)
+    assert cavalry == odds(mechanisms.pursuit, kind="cavalry")
+    assert (min(cavalry.outcomes), max(cavalry.outcomes)) == (3, 17)
+    infantry = odds(mechanisms.pursuit, kind=UnitType.INFANTRY, quality=3)
+    assert (min(infantry.outcomes), max(infantry.outcomes)) == (5, 8)
+
+
+def test_numeric_parameters_are_bounded_by_the_rules() -> None:
+    """Every numeric parameter has a highest value (issue 28: ``impetus charger_size=100000``
+    took 11 s): sizes by ten 24-figure units (Unit size), ranges by siege roundshot's 10'
+    (Shooting: Artillery)."""
+    from smoothbore.bloodybacks93 import mechanisms
+
+    for mechanism in RULESET.mechanisms:
+        for parameter in mechanism.parameters:
+            if parameter.kind in (int, float) and not parameter.choices:
+                assert parameter.high is not None, f"{mechanism.name} {parameter.name}"
+    assert RULESET.mechanism("impetus").parameter("charger_size").high == 240
+    assert RULESET.mechanism("shooting").parameter("range").high == mechanisms.MAX_RANGE == 120

@@ -5,6 +5,7 @@ the parameter as the user typed it."""
 from __future__ import annotations
 
 import enum
+import pickle
 from typing import Annotated, Literal
 
 import pytest
@@ -15,10 +16,12 @@ from smoothbore.core import (
     Help,
     InvalidValueError,
     Mechanism,
+    SamplingDice,
     ThresholdCheck,
     odds,
     spell,
 )
+from smoothbore.core.ruleset import is_validated, parameters_of, validated
 
 
 class Ground(enum.Enum):
@@ -121,3 +124,73 @@ def test_choices_whose_values_are_numbers_are_written_by_name() -> None:
     cover = Mechanism.of(shot, "Toy").parameter("cover")
     assert cover.parse("Significant") is cover.parse("2") is Cover.SIGNIFICANT
     assert cover.allowed() == "one of none, significant"
+
+
+# --- a call from Python validates exactly as the command line parses (issue 27) ------------
+class Formation(enum.Enum):
+    LINE = "line"
+    COLUMN = "column"
+
+
+@validated
+def checked_volley(
+    *,
+    dice: Dice,
+    firers: Annotated[int, Help("how many bases fire", low=1, high=4)] = 2,
+    ground: Annotated[Ground, "the ground the target stands on"] = Ground.OPEN,
+    order: Annotated[Literal["line", "column"], "the firers' formation"] = "line",
+    steady: Annotated[bool, "the firers are steady"] = True,
+    share: Annotated[float, Help("share of the bases firing", low=0, high=1)] = 1.0,
+) -> int:
+    """The volley, validated."""
+    return volley(dice=dice, firers=firers, ground=ground, order=order, steady=steady)
+
+
+def test_choices_are_taken_as_members_or_as_the_command_line_spells_them() -> None:
+    spelled = odds(checked_volley, ground="light-woods", order=Formation.COLUMN)
+    assert spelled == odds(volley, ground=Ground.LIGHT_WOODS, order="column")
+    assert odds(checked_volley, steady="no") == odds(volley, steady=False)
+    assert odds(checked_volley, share=1) == odds(checked_volley)
+
+
+@pytest.mark.parametrize(("arguments", "field", "allowed"), [
+    ({"firers": 5}, "firers", "an integer from 1 to 4"),
+    ({"firers": True}, "firers", "an integer from 1 to 4"),
+    ({"firers": 2.0}, "firers", "an integer from 1 to 4"),
+    ({"firers": "many"}, "firers", "an integer from 1 to 4"),
+    ({"ground": "swamp"}, "ground", "one of open, light-woods, rough-ground"),
+    ({"ground": Formation.LINE}, "ground", "one of open, light-woods, rough-ground"),
+    ({"order": "square"}, "order", "one of line, column"),
+    ({"steady": 1}, "steady", "yes or no (true/false, 1/0)"),
+    ({"share": float("nan")}, "share", "a finite number from 0 to 1"),
+    ({"share": 2}, "share", "a finite number from 0 to 1"),
+    ({"range": 3}, "checked_volley parameter", "one of firers, ground, order, steady, share"),
+])
+def test_a_bad_argument_names_the_parameter_the_value_and_what_is_allowed(
+    arguments: dict[str, object], field: str, allowed: str
+) -> None:
+    with pytest.raises(InvalidValueError) as caught:
+        checked_volley(dice=SamplingDice(1), **arguments)
+    assert (caught.value.field, caught.value.allowed) == (field, allowed)
+    with pytest.raises(InvalidValueError):
+        odds(checked_volley, **arguments)
+
+
+def test_positional_arguments_and_missing_dice_are_refused() -> None:
+    with pytest.raises(InvalidValueError, match="keyword arguments only"):
+        checked_volley(SamplingDice(1))
+    with pytest.raises(InvalidValueError, match="dice"):
+        checked_volley(firers=2)
+
+
+def test_a_mechanism_validates_its_function_once_and_it_still_pickles() -> None:
+    assert not is_validated(volley) and is_validated(checked_volley)
+    assert validated(checked_volley) is checked_volley
+    assert Mechanism.of(checked_volley, "Toy 4.1").function is checked_volley
+    plain = Mechanism.of(volley, "Toy 4.1")
+    assert is_validated(plain.function)
+    with pytest.raises(InvalidValueError):
+        plain.function(dice=SamplingDice(1), firers=0)
+    assert pickle.loads(pickle.dumps(checked_volley)) is checked_volley
+    assert [p.name for p in parameters_of(checked_volley)] == [
+        "firers", "ground", "order", "steady", "share"]

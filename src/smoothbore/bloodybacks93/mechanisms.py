@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from smoothbore.core import Dice, Help, Mechanism, NamedEnum
+from smoothbore.core.ruleset import validated
 
 from . import activation, charges, command, commanders, deck, melee, morale, movement, shooting
 from .charges import ChargeFacts, Contact
@@ -44,11 +45,43 @@ from .units import (
     Weapon,
 )
 
+# The bounds of the numbers the text leaves open (docs/interpretations/bloodybacks93.md, B60):
+MAX_STAMINA = 36
+"""Stamina losses: at 36 the -2 per full 6 (-12) takes the highest to-succeed number (a
+cohesion test of quality 5 and density 8: 13) below 2, so only natural 1s pass; more losses
+change nothing (Morale: Modifiers to the to succeed number)."""
+MAX_SIZE = 240
+"""Figures in a unit or in the chargers combined (mounted count two): ten of the text's
+24-figure units (Unit size; Charges and melee: Multiple unit melee)."""
+MAX_IMPETUS = 18
+"""An impetus beyond a unit's quality (at most 5) plus the highest to-succeed number (13)
+leaves only natural 1s passing the test to stand or receive the charge: more changes
+nothing."""
+MAX_RANGE = 120
+"""Inches: the longest range of the text, siege roundshot (long) at 10' (Shooting:
+Artillery)."""
+MAX_EXTRA_ORDERS = 5
+"""Extra shooting orders: at most 2 further actions of an activation (the 136=123 hand gives
+at most 3) and 3 command points (half the highest activity level, 5, rounded up)."""
+MAX_SPARE = 15
+"""Inches a charger can go beyond an evader's start: an evade moves at most 15" (2dAv of 5s
+plus quality 5), so from 15" every evader is caught (Charges and melee: Evade)."""
+MAX_MELEE_DICE = 7
+"""The charger's melee dice: 6d12, 7 with cold steel (Resolve melee)."""
+MAX_NEED = 12
+"""A d12 need of 11 or more passes every die but the 12s, which always fail."""
+MAX_LOSSES = 14
+"""Losses at one event: from 12 (14 with rifles' -2) every d12 strikes an attached
+commander (Risk to commanders)."""
+MAX_CONSTITUTION = 12
+"""A commander's constitution: 9 by default; one strike takes at most a d12's 12 from it
+(Risk to commanders)."""
+
 Quality = Annotated[int, Help("unit quality", low=1, high=5)]
 Density = Annotated[int, Help("unit density", low=3, high=8)]
 Drp = Annotated[int, Help("disruption points (DRPs)", low=0, high=3)]
-Stamina = Annotated[int, Help("stamina losses", low=0)]
-Size = Annotated[int, Help("figures (mounted figures count two)", low=1)]
+Stamina = Annotated[int, Help("stamina losses", low=0, high=MAX_STAMINA)]
+Size = Annotated[int, Help("figures (mounted figures count two)", low=1, high=MAX_SIZE)]
 
 
 class Arm(NamedEnum):
@@ -80,6 +113,7 @@ def _formation_for(kind: UnitType) -> Formation:
     return Formation.UNLIMBERED if kind.is_artillery else Formation.DEPLOYED
 
 
+@validated
 def activity(
     *,
     dice: Dice,
@@ -95,17 +129,20 @@ def activity(
     return str(command.roll_activity(leader, dice=dice, options=options))
 
 
+@validated
 def first_card(*, dice: Dice) -> str:
     """The first card of a turn and the turn length it sets."""
     card, minutes = deck.first_card(dice=dice)
     return f"{card}: {minutes} minutes"
 
 
+@validated
 def turn_length(*, dice: Dice) -> int:
     """Minutes in a turn, from the first card."""
     return deck.first_card(dice=dice)[1]
 
 
+@validated
 def activate_unit(
     *,
     dice: Dice,
@@ -129,6 +166,7 @@ def activate_unit(
                                options=Options(activation_naturals=naturals))
 
 
+@validated
 def actions_earned(
     *,
     dice: Dice,
@@ -142,6 +180,7 @@ def actions_earned(
                          disruption=disruption, long_turn=long_turn).actions
 
 
+@validated
 def test(
     *,
     dice: Dice,
@@ -152,8 +191,9 @@ def test(
     density: Density = 6,
     stamina: Stamina = 0,
     charger_impetus: Annotated[int, Help("impetus of a charge being received (0: none)",
-                                         low=0)] = 0,
-    lost_by: Annotated[int, Help("difference in losses of a lost melee", low=0)] = 0,
+                                         low=0, high=MAX_IMPETUS)] = 0,
+    lost_by: Annotated[int, Help("difference in losses of a lost melee", low=0,
+                                 high=MAX_MELEE_DICE)] = 0,
     commander_attached: Annotated[bool, "its own commander or the CinC is attached"] = False,
 ) -> morale.TestResult:
     """A morale or cohesion test."""
@@ -162,6 +202,7 @@ def test(
                             charger_impetus=charger_impetus or None, lost_melee_by=lost_by).result
 
 
+@validated
 def rout_move(
     *, dice: Dice, kind: Annotated[UnitType, "the routing unit's type"] = UnitType.INFANTRY
 ) -> int | str:
@@ -171,11 +212,13 @@ def rout_move(
     return "destroyed" if distance is None else distance
 
 
+@validated
 def push_back(*, dice: Dice) -> int:
     """Inches of a push back."""
     return morale.push_back_distance(dice=dice)
 
 
+@validated
 def move(
     *,
     dice: Dice,
@@ -199,6 +242,7 @@ def move(
     return str(movement.move(unit, facts, dice=dice))
 
 
+@validated
 def passage(
     *,
     dice: Dice,
@@ -216,18 +260,21 @@ def passage(
     return str(result.result)
 
 
+@validated
 def shoot(
     *,
     dice: Dice,
     weapon: Annotated[Arm, "musket, rifle, carbine or a class of artillery"] = Arm.MUSKET,
-    range: Annotated[int, Help("inches to the target", low=0)] = 6,
-    size: Annotated[int, Help("shooter figures (sections for artillery)", low=1)] = 20,
-    target_size: Annotated[int, Help("target figures", low=1)] = 20,
+    range: Annotated[int, Help("inches to the target", low=0, high=MAX_RANGE)] = 6,
+    size: Annotated[int, Help("shooter figures (sections for artillery)", low=1,
+                              high=MAX_SIZE)] = 20,
+    target_size: Annotated[int, Help("target figures", low=1, high=MAX_SIZE)] = 20,
     target_density: Annotated[int, Help("target density", low=3, high=8)] = 6,
     cover: Annotated[Cover, "0 none, 1 light, 2 significant, 3 fortifications"] = Cover.NONE,
     enfilade: Annotated[bool, "enfilading"] = False,
-    extra_orders: Annotated[int, Help("extra shooting orders", low=0)] = 0,
-    woods_inches: Annotated[int, Help("inches of woods crossed", low=0)] = 0,
+    extra_orders: Annotated[int, Help("extra shooting orders", low=0,
+                                      high=MAX_EXTRA_ORDERS)] = 0,
+    woods_inches: Annotated[int, Help("inches of woods crossed", low=0, high=MAX_RANGE)] = 0,
     target_in_woods: Annotated[bool, "target in woods, shooter not"] = False,
 ) -> int:
     """Hits from one shot.
@@ -245,12 +292,14 @@ def shoot(
     return shooting.shoot(shooter, target, facts, dice=dice).hits
 
 
+@validated
 def evade(
     *,
     dice: Dice,
     quality: Annotated[int, Help("evader quality", low=1, high=5)] = 3,
     density: Annotated[Literal[3, 4], "evader density"] = 3,
-    spare_move: Annotated[int, Help("inches the chargers can go beyond", low=0)] = 0,
+    spare_move: Annotated[int, Help("inches the chargers can go beyond", low=0,
+                                    high=MAX_SPARE)] = 0,
 ) -> str:
     """An evade by skirmishers charged by formed infantry."""
     unit = Unit("e", "evader", AMERICAN, quality=quality, density=density)
@@ -265,14 +314,15 @@ ChargerKind = Annotated[Literal["infantry", "cavalry"], "infantry or cavalry"]
 # the parameters that the impetus and the whole charge share, declared once
 ChargerQuality = Annotated[int, Help("charger quality", low=1, high=5)]
 ChargerDensity = Annotated[int, Help("charger density", low=3, high=8)]
-ChargerSize = Annotated[int, Help("figures in the charger(s), combined", low=1)]
+ChargerSize = Annotated[int, Help("figures in the charger(s), combined", low=1,
+                                  high=MAX_SIZE)]
 ChargerTroops = Annotated[Troops, "troop class (cold steel)"]
 ChargerDrp = Annotated[int, Help("charger DRPs", low=0, high=3)]
 Heavy = Annotated[bool, "heavy cavalry"]
 DefenderKind = Annotated[UnitType, "defender type"]
 DefenderQuality = Annotated[int, Help("defender quality", low=1, high=5)]
 DefenderDensity = Annotated[int, Help("defender density", low=3, high=8)]
-DefenderSize = Annotated[int, Help("defender figures", low=1)]
+DefenderSize = Annotated[int, Help("defender figures", low=1, high=MAX_SIZE)]
 DefenderDrp = Annotated[int, Help("defender DRPs", low=0, high=3)]
 
 
@@ -293,6 +343,7 @@ def _charge_units(
     return charger, defender
 
 
+@validated
 def impetus(
     *,
     dice: Dice,
@@ -325,12 +376,13 @@ def impetus(
     return charges.roll_impetus((charger,), (defender,), facts, dice=dice)
 
 
+@validated
 def stand(
     *,
     dice: Dice,
     quality: Annotated[int, Help("defender quality", low=1, high=5)] = 3,
     density: Annotated[int, Help("defender density", low=3, high=8)] = 6,
-    impetus: Annotated[int, Help("attacker impetus", low=0)] = 4,
+    impetus: Annotated[int, Help("attacker impetus", low=0, high=MAX_IMPETUS)] = 4,
     commander_attached: Annotated[bool, "its own commander or the CinC is attached"] = False,
 ) -> str:
     """The check to stand against a charge."""
@@ -341,18 +393,20 @@ def stand(
     return "no test: stands" if test is None else str(test.result)
 
 
+@validated
 def melee_roll(
     *,
     dice: Dice,
-    count: Annotated[int, Help("dice", low=0)] = 6,
+    count: Annotated[int, Help("dice", low=0, high=MAX_MELEE_DICE)] = 6,
     need: Annotated[int, Help("need on each d12 (1s always pass, 12s always fail)",
-                              low=0)] = 3,
+                              low=0, high=MAX_NEED)] = 3,
 ) -> str:
     """The melee roll: successes against failures."""
     successes = melee.roll_melee(count, need, dice=dice)
     return f"{successes}-{count - successes}"
 
 
+@validated
 def charge(
     *,
     dice: Dice,
@@ -397,24 +451,30 @@ def charge(
     return outcome.verdict()
 
 
+@validated
 def pursuit(
     *,
     dice: Dice,
     kind: ChargerKind = "infantry",
     quality: Annotated[int, Help("pursuer quality", low=1, high=5)] = 3,
 ) -> int:
-    """Inches of a pursuit."""
+    """Inches of a pursuit.
+
+    Infantry dAv + quality, cavalry dAv + d12; ``kind`` may be given as ``"cavalry"`` or ``UnitType.CAVALRY`` (Charges and melee:
+    Pursuit)."""
     unit_type = UnitType.CAVALRY if kind == "cavalry" else UnitType.INFANTRY
     unit = Unit("p", "pursuer", BRITISH, kind=unit_type, quality=quality)
     return charges.pursuit_distance(unit, dice=dice)
 
 
+@validated
 def commander_risk(
     *,
     dice: Dice,
-    losses: Annotated[int, Help("losses taken by the unit", low=0)] = 2,
+    losses: Annotated[int, Help("losses taken by the unit", low=0, high=MAX_LOSSES)] = 2,
     rifles: Annotated[bool, "losses from rifle fire"] = False,
-    constitution: Annotated[int, Help("the commander's constitution", low=1)] = 9,
+    constitution: Annotated[int, Help("the commander's constitution", low=1,
+                                      high=MAX_CONSTITUTION)] = 9,
 ) -> str:
     """Risk to an attached commander."""
     leader = Commander("c", "commander", BRITISH, constitution=constitution, attached_to="u")
@@ -424,6 +484,7 @@ def commander_risk(
     return "removed" if risk.commander.removed else "struck, carries on"
 
 
+@validated
 def commander_fate(*, dice: Dice) -> commanders.Fate:
     """Fate of a removed commander."""
     leader = Commander("c", "commander", BRITISH, constitution=0, removed=True)

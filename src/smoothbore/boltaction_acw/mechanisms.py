@@ -10,6 +10,7 @@ from typing import Annotated
 import attrs
 
 from smoothbore.core import Dice, Done, Help, Mechanism, Staged
+from smoothbore.core.ruleset import validated
 
 from . import charges, melee, morale, movement, shooting
 from .charges import ChargeFacts, Response
@@ -62,6 +63,7 @@ def _unit(uid: str, side: str, kind: UnitType, experience: Experience, bases: in
     return unit
 
 
+@validated
 def order_die(
     *,
     dice: Dice,
@@ -73,6 +75,7 @@ def order_die(
     return draw_die(bag, dice=dice) if bag else "empty bag"
 
 
+@validated
 def order_test(
     *,
     dice: Dice,
@@ -90,6 +93,7 @@ def order_test(
     return "passed" if passed else "failed"
 
 
+@validated
 def morale_test(
     *,
     dice: Dice,
@@ -109,12 +113,14 @@ def morale_test(
     return "passed" if passed else "routs"
 
 
+@validated
 def rally(*, dice: Dice, pins: Pins = 3) -> int:
     """The rally order: pins left after losing D6."""
     unit = _unit("unit", "union", UnitType.INFANTRY, Experience.REGULAR, 5, pins)
     return morale.rally(unit, dice=dice).pins
 
 
+@validated
 def rout_recovery(
     *,
     dice: Dice,
@@ -131,6 +137,7 @@ def rout_recovery(
     return "routs on" if after.routing else f"rallies with {after.pins} pins"
 
 
+@validated
 def to_hit(
     *,
     dice: Dice,
@@ -143,6 +150,7 @@ def to_hit(
     return shooting.roll_hits(shots, need, dice=dice, options=options)
 
 
+@validated
 def to_wound(
     *,
     dice: Dice,
@@ -157,6 +165,7 @@ def to_wound(
     return shooting.roll_wounds(hits, experience.to_wound, target, dice=dice)
 
 
+@validated
 def cannon_damage(
     *,
     dice: Dice,
@@ -168,6 +177,7 @@ def cannon_damage(
                      rule=RULE_CANNON)
 
 
+@validated
 def shooting_attack(
     *,
     dice: Dice,
@@ -197,6 +207,7 @@ def shooting_attack(
     return result
 
 
+@validated
 def woods(
     *,
     dice: Dice,
@@ -215,6 +226,7 @@ def woods(
     return f"{inches}\", pinned" if after.pins > unit.pins else f"{inches}\""
 
 
+@validated
 def interpenetration(
     *,
     dice: Dice,
@@ -228,6 +240,7 @@ def interpenetration(
     return "passes through" if passed else "both pinned, 1\" behind"
 
 
+@validated
 def melee_round(
     *,
     dice: Dice,
@@ -254,6 +267,7 @@ def melee_round(
     return str(result)
 
 
+@validated
 def charge(
     *,
     dice: Dice,
@@ -325,6 +339,7 @@ whole_charge: Staged[str] = Staged(
 )
 
 
+@validated
 def army_test(*, dice: Dice, experience: Exp = Experience.REGULAR) -> str:
     """A brigade's test when its army has lost half its brigades: stays, or goes home."""
     leader = Commander("c", "Brigadier", "union", brigade="1", experience=experience)

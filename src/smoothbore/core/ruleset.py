@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 import math
+import numbers
 import typing
 from collections.abc import Callable, Hashable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import attrs
 
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.protocols import Phase, Turn
 
-__all__ = ["Help", "Mechanism", "Parameter", "Ruleset", "find_mechanism", "spell"]
+__all__ = [
+    "Help",
+    "Mechanism",
+    "Parameter",
+    "Ruleset",
+    "find_mechanism",
+    "parameters_of",
+    "spell",
+    "validated",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _KINDS = (int, bool, str, float)
 
@@ -122,6 +135,43 @@ class Parameter:
             return text
         return self.validate(value)
 
+    def accept(self, value: Any) -> Any:
+        """A value given from Python, checked exactly as the command line checks text: a
+        choice is one of the choices, an enum member spelled as one of them
+        (``UnitType.CAVALRY`` for the choice ``"cavalry"``) or its command-line spelling
+        (``"morale"`` for ``TestKind.MORALE``), and comes back as the choice itself; a
+        number is of the parameter's kind (a bool is not a number, an int is a float) and
+        within its range; text is parsed as the command line parses it. Anything else raises
+        InvalidValueError naming the parameter, the value and what is allowed."""
+        if isinstance(value, str) and (self.choices or self.kind is not str):
+            return self.parse(value)
+        if self.choices:
+            for choice in self.choices:
+                if value is choice or (type(value) is type(choice) and value == choice):
+                    return choice
+            if isinstance(value, enum.Enum):
+                spelled = {spell(value), spell(value.name)}
+                for choice in self.choices:
+                    if spell(choice) in spelled:
+                        return choice
+            raise InvalidValueError(self.name, value, self.allowed())
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise InvalidValueError(self.name, value, self.allowed())
+            return value
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise InvalidValueError(self.name, value, self.allowed())
+            return self.validate(int(value))
+        if self.kind is float:
+            if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                    or not math.isfinite(value)):
+                raise InvalidValueError(self.name, value, self.allowed())
+            return self.validate(float(value))
+        if not isinstance(value, str):
+            raise InvalidValueError(self.name, value, self.allowed())
+        return value
+
     def validate(self, value: Any) -> Any:
         """``value`` if it is within the parameter's range."""
         if (self.low is not None and value < self.low) or (
@@ -158,6 +208,87 @@ def _parameter(name: str, hint: Any, default: Any) -> Parameter:
     return Parameter(name, kind, default, help_text, choices, low, high)
 
 
+def parameters_of(function: Callable[..., Any]) -> tuple[Parameter, ...]:
+    """The parameters of a mechanism function, read from its keyword-only signature
+    (``Annotated[int, Help("...", low=0, high=6)]``; choices from an Enum or a ``Literal``):
+    the one definition that the command line parses text with and that ``validated`` checks
+    Python calls with. ``dice`` is not a parameter."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    parameters = []
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.name == "dice":
+            continue
+        if parameter.kind is not inspect.Parameter.KEYWORD_ONLY or (
+            parameter.default is inspect.Parameter.empty
+        ):
+            raise InvalidValueError(
+                f"{function.__name__} parameter", parameter.name,
+                "keyword-only with a default",
+            )
+        parameters.append(_parameter(parameter.name, hints[parameter.name], parameter.default))
+    return tuple(parameters)
+
+
+_CHECKED = "__smoothbore_validated__"
+_MEMO = 256
+"""Argument sets a validated function remembers as checked (exact odds call it once per
+chance branch with the same arguments)."""
+
+
+def validated(function: F) -> F:
+    """``function`` (a mechanism: ``dice`` and keyword-only parameters declared with
+    ``Annotated``) checking every argument of every call against its ``Parameter``, exactly
+    as the command line checks text (``Parameter.accept``): a plain call from Python, a call
+    through ``odds`` and the command line all validate alike. A bad value, an unknown
+    keyword or a positional argument raises InvalidValueError naming the parameter, the
+    value and what is allowed; a choice may be given as its enum member or its command-line
+    spelling. The parameters are read from the signature at the first call (the names its
+    annotations use may be defined after it), once."""
+    if getattr(function, _CHECKED, False):
+        return function
+    name = getattr(function, "__name__", "mechanism")
+    by_name: dict[str, Parameter] = {}
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if args:
+            raise InvalidValueError(f"{name} arguments", args,
+                                    "keyword arguments only (dice=..., name=value)")
+        if "dice" not in kwargs:
+            raise InvalidValueError(f"{name} dice", "(missing)",
+                                    "dice=... (sampling dice, or odds' enumerating dice)")
+        dice = kwargs.pop("dice")
+        try:
+            key: tuple[Any, ...] | None = tuple((k, type(v), v) for k, v in kwargs.items())
+            values = seen.get(key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable value: checked below, and refused there
+            key, values = None, None
+        if values is None:
+            if not by_name:
+                by_name.update((p.name, p) for p in parameters_of(function))
+            values = {}
+            for given, value in kwargs.items():
+                parameter = by_name.get(given)
+                if parameter is None:
+                    raise InvalidValueError(f"{name} parameter", given,
+                                            "one of " + (", ".join(by_name) or "none"))
+                values[given] = parameter.accept(value)
+            if key is not None:
+                if len(seen) >= _MEMO:
+                    seen.clear()
+                seen[key] = values
+        return function(dice=dice, **values)
+
+    setattr(checked, _CHECKED, True)
+    return checked  # type: ignore[return-value]
+
+
+def is_validated(function: Callable[..., Any]) -> bool:
+    """Whether ``function`` checks its arguments (``validated``)."""
+    return bool(getattr(function, _CHECKED, False))
+
+
 @attrs.frozen
 class Mechanism:
     """One random mechanism of a ruleset: ``function(dice=..., **parameters)`` returns a
@@ -176,27 +307,16 @@ class Mechanism:
         """A mechanism declared once, beside its rule: the parameters are read from the
         function's keyword-only signature (``Annotated[int, Help("...", low=0)]``; choices
         from an Enum or a ``Literal``), the summary from its docstring's first line and the
-        name from the function's, with dashes."""
-        hints = typing.get_type_hints(function, include_extras=True)
-        parameters = []
-        for parameter in inspect.signature(function).parameters.values():
-            if parameter.name == "dice":
-                continue
-            if parameter.kind is not inspect.Parameter.KEYWORD_ONLY or (
-                parameter.default is inspect.Parameter.empty
-            ):
-                raise InvalidValueError(
-                    f"{function.__name__} parameter", parameter.name,
-                    "keyword-only with a default",
-                )
-            parameters.append(_parameter(parameter.name, hints[parameter.name], parameter.default))
+        name from the function's, with dashes. The mechanism calls the function
+        ``validated``, so that its arguments are checked however it is called."""
+        parameters = parameters_of(function)
         doc = (inspect.getdoc(function) or "").strip()
         return cls(
             name or function.__name__.strip("_").replace("_", "-"),
             summary or doc.split("\n\n")[0].replace("\n", " ").rstrip("."),
             rule,
-            function,
-            tuple(parameters),
+            validated(function),
+            parameters,
         )
 
     def parameter(self, name: str) -> Parameter:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from smoothbore.core import Dice, Help, Mechanism
+from smoothbore.core.ruleset import validated
 
 from . import rules
 from .firing import FireFacts, add_cells, casualties, counter_battery, figures_lost, fire_total
@@ -21,6 +22,7 @@ from .units import Arm, Formation, Ground, Quality, Unit, Weapon
 Rating = Annotated[int, Help("rating", low=0, high=10)]
 
 
+@validated
 def initiative(*, dice: Dice, first_rating: Rating = 3, second_rating: Rating = 4) -> str:
     """Who gains the initiative: each commander-in-chief's d10 plus his initiative rating.
 
@@ -29,11 +31,13 @@ def initiative(*, dice: Dice, first_rating: Rating = 3, second_rating: Rating = 
     return "first" if won == 0 else "second"
 
 
+@validated
 def activation(*, dice: Dice, rating: Rating = 5) -> bool:
     """Whether a corps or divisional commander is activated: d10 plus his rating over 10."""
     return activate(rating, dice=dice)
 
 
+@validated
 def morale(
     *,
     dice: Dice,
@@ -70,6 +74,7 @@ def _unit(uid: str, weapon: Weapon, quality: Quality = Quality.EXPERIENCED, figu
                 effort=effort, has_fired=has_fired)
 
 
+@validated
 def fire(
     *,
     dice: Dice,
@@ -98,6 +103,7 @@ def fire(
     return figures_lost(casualties(factor, firing), dice=dice)
 
 
+@validated
 def casualty_roll(
     *,
     dice: Dice,
@@ -112,6 +118,7 @@ def casualty_roll(
     return figures_lost(add_cells(Cell(definite, percent), Cell(0, second_percent)), dice=dice)
 
 
+@validated
 def counter_battery_fire(
     *, dice: Dice, factor: Annotated[int, Help("enemy guns' final factor", low=-10, high=20)] = 8,
 ) -> int:
@@ -119,6 +126,7 @@ def counter_battery_fire(
     return counter_battery(factor, dice=dice)
 
 
+@validated
 def melee(
     *,
     dice: Dice,
@@ -140,11 +148,13 @@ def melee(
     return str(result)
 
 
+@validated
 def general_risk(*, dice: Dice) -> str:
     """A general with a unit fired on or in melee: killed on 1, seriously wounded on 9-10."""
     return risk_to_general(dice=dice).value
 
 
+@validated
 def day_losses(
     *, dice: Dice, figures: Annotated[int, Help("figures lost in the day", low=0, high=1000)] = 10,
 ) -> str:

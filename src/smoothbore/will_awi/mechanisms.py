@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from smoothbore.core import Dice, Help, Mechanism, spell
+from smoothbore.core.ruleset import validated
 
 from . import campaign, charges, command, fortifications, generals, rules, variants
 from .charges import ChargeFacts, Face, test_charged, test_surrender
@@ -96,6 +97,7 @@ def _chargers(
 
 
 # ------------------------------------------------------------------ mechanism functions
+@validated
 def fire(
     *,
     dice: Dice,
@@ -123,6 +125,7 @@ def fire(
     return ("-1 SP" if r.hit else "no loss") + (", shaken" if r.shaken else "")
 
 
+@validated
 def shaken_test(
     *,
     dice: Dice,
@@ -142,6 +145,7 @@ def shaken_test(
     return str(test_shaken(unit, _rank(general), dice=dice, in_open=in_open, options=opts))
 
 
+@validated
 def routing_test(
     *,
     dice: Dice,
@@ -158,6 +162,7 @@ def routing_test(
     return str(test_routing(unit, _rank(general), dice=dice, options=opts))
 
 
+@validated
 def charged_test(
     *,
     dice: Dice,
@@ -189,6 +194,7 @@ def charged_test(
     return str(test_charged(t, chargers, facts, dice=dice, options=opts))
 
 
+@validated
 def melee(
     *,
     dice: Dice,
@@ -237,6 +243,7 @@ def melee(
     return f"{out.affected} {out.effect.value}"
 
 
+@validated
 def charge_to_melee(
     *,
     dice: Dice,
@@ -272,6 +279,7 @@ def charge_to_melee(
     return str(result)
 
 
+@validated
 def surrender(*, dice: Dice, mounted: Annotated[bool, Help("mounted unit (5+)")] = False) -> str:
     """A surrender test.
 
@@ -280,6 +288,7 @@ def surrender(*, dice: Dice, mounted: Annotated[bool, Help("mounted unit (5+)")]
     return "surrenders" if test_surrender(unit, dice=dice) else "holds out"
 
 
+@validated
 def general_risk(
     *,
     dice: Dice,
@@ -295,6 +304,7 @@ def general_risk(
     return str(generals.roll_risk(g, table, dice=dice))
 
 
+@validated
 def command_roll(
     *,
     dice: Dice,
@@ -321,6 +331,7 @@ def command_roll(
     return "ordered" if command.give_order(g, u, facts, dice=dice, options=opts) else "fails"
 
 
+@validated
 def independent_command(
     *,
     dice: Dice,
@@ -336,6 +347,7 @@ def independent_command(
     return "moves" if ok else "stays"
 
 
+@validated
 def gun_facing(
     *,
     dice: Dice,
@@ -357,6 +369,7 @@ def gun_facing(
     return "turns" if test_gun_facing(_unit("gun", gun), dice=dice) else "cannot turn"
 
 
+@validated
 def demolition(
     *,
     dice: Dice,
@@ -370,6 +383,7 @@ def demolition(
     return "destroyed" if fortifications.demolish(work, charges, dice=dice) else "stands"
 
 
+@validated
 def demolition_blast(
     *,
     dice: Dice,
@@ -383,6 +397,7 @@ def demolition_blast(
     return ("-1 SP" if r.hit else "no loss") + (", shaken" if r.shaken else "")
 
 
+@validated
 def bombard(
     *,
     dice: Dice,
@@ -397,6 +412,7 @@ def bombard(
     return "-1 defence point" if after.points < work.points else "no damage"
 
 
+@validated
 def highland_charge(
     *,
     dice: Dice,
@@ -409,6 +425,7 @@ def highland_charge(
     return "charges" if variants.test_highland_charge(unit, in_musket_range, dice=dice) else "holds"
 
 
+@validated
 def highland_charge_distance(
     *,
     dice: Dice,
@@ -421,6 +438,7 @@ def highland_charge_distance(
     return variants.highland_charge_move(unit, dice=dice)
 
 
+@validated
 def pre_battle(*, dice: Dice) -> str:
     """The '45 British line pre-battle rolls.
 
@@ -428,6 +446,7 @@ def pre_battle(*, dice: Dice) -> str:
     return str(variants.roll_pre_battle(dice=dice))
 
 
+@validated
 def continental_week(
     *,
     dice: Dice,
@@ -440,6 +459,7 @@ def continental_week(
     return campaign.continental_week(points, dice=dice, four_loses=four_loses).points
 
 
+@validated
 def militia_week(
     *,
     dice: Dice,
@@ -451,6 +471,7 @@ def militia_week(
     return str(campaign.militia_unit_week(points, dice=dice))
 
 
+@validated
 def militia_return(
     *,
     dice: Dice,
@@ -462,6 +483,7 @@ def militia_return(
     return "return" if campaign.militia_return(absent, dice=dice) else "stay away"
 
 
+@validated
 def european_replacements(*, dice: Dice) -> int:
     """Replacements by sea for one nationality.
 
@@ -470,6 +492,7 @@ def european_replacements(*, dice: Dice) -> int:
     return campaign.european_replacements(dice=dice)
 
 
+@validated
 def forced_march(
     *,
     dice: Dice,
