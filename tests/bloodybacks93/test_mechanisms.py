@@ -252,8 +252,8 @@ def test_a_bad_argument_from_python_names_the_parameter(
     """Every mechanism checks its arguments against the Parameters the command line parses
     with (core.ruleset.validated): the error names the parameter, the value and what is
     allowed, never a bare KeyError or a silent other rule."""
-    from smoothbore.core import SamplingDice
     from smoothbore.bloodybacks93 import mechanisms
+    from smoothbore.core import SamplingDice
 
     with pytest.raises(InvalidValueError) as caught:
         getattr(mechanisms, mechanism)(dice=SamplingDice(1), **arguments)

@@ -460,8 +460,8 @@ def pursuit(
 ) -> int:
     """Inches of a pursuit.
 
-    Infantry dAv + quality, cavalry dAv + d12; ``kind`` may be given as ``"cavalry"`` or ``UnitType.CAVALRY`` (Charges and melee:
-    Pursuit)."""
+    Infantry dAv + quality, cavalry dAv + d12; ``kind`` may be given as ``"cavalry"`` or
+    ``UnitType.CAVALRY`` (Charges and melee: Pursuit)."""
     unit_type = UnitType.CAVALRY if kind == "cavalry" else UnitType.INFANTRY
     unit = Unit("p", "pursuer", BRITISH, kind=unit_type, quality=quality)
     return charges.pursuit_distance(unit, dice=dice)
