@@ -138,3 +138,31 @@ def test_the_ruleset_pickles_also_after_evolve() -> None:
         state = example_battle(1)
         assert copy.step(state, RollInitiative())[0] == TURN.step(state, RollInitiative())[0]
     assert pickle.loads(pickle.dumps(RULESET.turn.actions)) == RULESET.turn.actions
+
+
+def test_lost_units_leave_the_table_after_every_step() -> None:
+    """Issue 27 (DESIGN.md, "The table seam": lost units leave the table): after every step
+    of random battles on both tables the footprints are exactly the units on the table
+    (steady, retreating or routing), and the generals' marks exactly the generals in action;
+    a saved state carrying a lost unit's footprint is mended at its next step."""
+    from smoothbore.mckie_acw.positions import synced
+    from smoothbore.mckie_acw.units import Status, changed
+
+    for name, make in RULESET.battles():
+        if "no-table" in name:
+            continue
+        played = play(TURN, make(2), random_policy(2))
+        state = played.start
+        for step in played.steps:
+            state, _ = TURN.step(state, step.action)
+            table = state.extra.table
+            assert table is not None
+            assert set(table.units) == {u.id for u in state.units if u.on_table}, step
+            assert {m.commander_id for m in table.commanders} <= {
+                c.id for c in state.commanders if c.active}
+    state = example_battle(3)
+    lost = state.with_units(changed(state.unit("law"), status=Status.DESTROYED))
+    assert "law" in lost.extra.table.units  # type: ignore[union-attr]
+    after, _ = TURN.step(lost, RollInitiative())
+    assert "law" not in after.extra.table.units  # type: ignore[union-attr]
+    assert synced(lost).extra.table.units.keys() == after.extra.table.units.keys()  # type: ignore[union-attr]

@@ -9,7 +9,7 @@ import functools
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 import numpy
@@ -17,7 +17,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.core import InvalidValueError, Log
+from smoothbore.core import InvalidValueError
 from smoothbore.core.derived import derive
 from smoothbore.table import (
     OBSTACLES,
@@ -336,21 +336,12 @@ def _in_step(table: Table) -> dict[str, tuple[Unit, Tables]]:
     return {}
 
 
-@attrs.frozen
-class OnTable(Generic[A]):
-    """A step's handler followed by ``synced``: every handler that changes a unit's formation,
-    bases or strength, or takes it off the table, keeps the table in step in the same step.
-    A module-level callable (not a closure), so that a ruleset pickles by name."""
-
-    apply: Callable[[State, A, Log], State]
-
-    def __call__(self, state: State, action: A, log: Log) -> State:
-        return synced(self.apply(state, action, log))
-
-
-def on_table(apply: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
-    """``apply`` followed by ``synced`` (an ``OnTable``)."""
-    return OnTable(apply)
+def kept_in_step(before: State, state: State) -> State:
+    """The engine's ``after`` hook (``Engine.after``): after every step's handler, whatever
+    it did, the table in step with the units (``synced``): footprints re-laid where a
+    formation, mount, limber or strength changed, lost units off the table, the generals'
+    marks following them. A module-level function, so that the ruleset pickles."""
+    return synced(state)
 
 
 def ground_of(table: Table, unit: Unit) -> Ground:

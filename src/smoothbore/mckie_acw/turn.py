@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from smoothbore.core import ActionRule, Engine
 
 from . import rules
@@ -51,7 +49,7 @@ from .phases import (
     PHASES,
     RECEIVE_TESTS,
 )
-from .positions import on_table
+from .positions import kept_in_step
 from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
@@ -92,11 +90,11 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(EndPhase, (ACTIVATION, COMPULSORY, CHARGES, MOVEMENT, FIRING, CHARGER_TESTS,
                           RECEIVE_TESTS, MELEE, MORALE), *_end),
 )
-"""Every action type of the battle period, by step (each handler followed by
-``positions.synced``, keeping a table's footprints in step with the units)."""
+"""Every action type of the battle period, by step (the engine follows each handler with
+``positions.kept_in_step``, keeping a table's footprints in step with the units, and takes
+lost units off the table, ``stands``)."""
 
-ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(
-    attrs.evolve(rule, handler=on_table(rule.handler)) for rule in _RULES)
+ACTIONS: tuple[ActionRule[State, Any], ...] = _RULES
 
 def sampled(state: State, action: object) -> bool:
     """Whether ``action`` is one of a continuous choice that the candidates only sample: on
@@ -122,6 +120,7 @@ TURN: Engine[State, Action] = Engine(
     rule=rules.BATTLE_PERIOD,
     sampled=sampled,
     stands=stands,
+    after=kept_in_step,
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
