@@ -25,7 +25,9 @@ from smoothbore.boltaction_acw.actions import (
     Run,
 )
 from smoothbore.boltaction_acw.charges import ChargeFacts, Reaction, Response, receive
+from smoothbore.boltaction_acw.melee import fight
 from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
+from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.phases import ORDERS, REACTION
 from smoothbore.boltaction_acw.placing import footprint
 from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS, RULE_RALLY_ROUT
@@ -236,3 +238,23 @@ def test_a_rallied_router_may_take_an_order_that_does_not_move_it() -> None:
         assert raised.value.rule == RULE_RALLY_ROUT
     fired, _ = TURN.step(rallied, Fire("u2wi", "c4va"))
     assert "u2wi" in fired.extra.ordered
+
+
+# --- 9: when the defenders take their pin -------------------------------------------------------
+def test_defenders_strike_before_they_take_their_pin() -> None:
+    """Melee: "once the attackers have inflicted casualties then the remaining defenders
+    respond"; "any unit losing casualties in a melee takes a pin". A35: the defenders
+    strike with the casualties taken (fewer men) but take the pin at the end of the round,
+    so a regular line with no pins that loses 1 man strikes at 3+, not 4+ (option
+    ``melee_pin_first``: 4+); it ends the round with its pin either way."""
+    charger = Unit("x", "Confederate line", CONFEDERATE, bases=5)
+    defender = LINE
+    for first, need in ((False, "3+"), (True, "4+")):
+        options = Options(melee_pin_first=first)
+        # chargers: 1 hit, 1 wound (no 6); defenders: no hit; the loser holds, the victor too
+        dice = Told(1, (1, 0), 0, True, True)
+        result, _, hurt = fight(charger, defender, charging=True, dice=dice, options=options)
+        assert [r for r in dice.asked if r.startswith("Union line attacks")] == [
+            f"Union line attacks, {need}"]
+        assert (result.by_charger, result.by_defender) == (1, 0)
+        assert hurt.pins == 1

@@ -7,6 +7,7 @@ from fractions import Fraction
 import attrs
 
 from smoothbore.boltaction_acw.melee import MeleeFacts, MeleeOutcome, attacks, fight, melee_need
+from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Formation, Unit, UnitType
 from smoothbore.core import odds
 
@@ -50,13 +51,19 @@ def test_obstacle_makes_it_simultaneous() -> None:
 
 def test_the_staged_melee_composes_to_the_brute_force_odds() -> None:
     chargers = Unit("a", "A", UNION, bases=1)
-    defenders = Unit("d", "D", CONFEDERATE, bases=1, pins=1)
+    defenders = Unit("d", "D", CONFEDERATE, bases=1, pins=1, casualties=3)
     staged = odds(fight, chargers, defenders)
     brute = odds(fight.play, chargers, defenders)
     assert staged == brute
     together = odds(fight, chargers, defenders, simultaneous=True)
     assert together == odds(fight.play, chargers, defenders, simultaneous=True)
     assert together != staged  # the defenders strike with every base
+    # (A35) the pin comes after they strike: with the option, before
+    first = Options(melee_pin_first=True)
+    unhurt = attrs.evolve(defenders, casualties=0)
+    pinned = odds(fight, chargers, unhurt, options=first)
+    assert pinned == odds(fight.play, chargers, unhurt, options=first)
+    assert pinned != odds(fight, chargers, unhurt)
 
 
 def test_a_five_base_melee_has_exact_odds() -> None:

@@ -88,8 +88,12 @@ def test_a_charger_that_loses_a_base_still_charges_home_touching_the_target() ->
         table = after.extra.table
         if "a" not in table.units:
             continue
-        assert table.footprint("a").centre == pytest.approx((20.75, 15.0))
         assert table.footprint("a").width == 6.0
+        if "falls back" in texts:  # the contact was where the event says; then it fell back
+            assert "moves into contact at (20.8, 15.0)" in texts
+            narrowed += 1
+            continue
+        assert table.footprint("a").centre == pytest.approx((20.75, 15.0))
         if "b" in table.units and "falls back" not in texts and "routs" not in texts:
             assert in_contact(table, "a", "b")
         narrowed += 1

@@ -96,12 +96,13 @@ def strike(attacker: Unit, defender: Unit, facts: MeleeFacts = FRONTAL, *, charg
     return roll_wounds(hits, wound_need(attacker, defender, options), defender, dice=dice)
 
 
-def _wounded(unit: Unit, casualties: int, killed: bool) -> Unit:
-    """Casualties taken in melee, with a pin for any (Melee)."""
+def _wounded(unit: Unit, casualties: int, killed: bool, *, pin: bool = True) -> Unit:
+    """Casualties taken in melee, with a pin for any (Melee); ``pin=False``: the casualties
+    and a killed colonel only, the pin still to come (A35)."""
     if killed:
         unit = attrs.evolve(unit, colonel=False)
     unit, _ = take_casualties(unit, casualties)
-    return add_pins(unit, 1) if casualties else unit
+    return add_pins(unit, 1) if casualties and pin else unit
 
 
 @attrs.frozen
@@ -165,10 +166,13 @@ def _chargers_strike(melee: _Melee, value: tuple[int, bool], *,
 
 def _defenders_strike(melee: _Melee, value: tuple[int, bool], *,
                       dice: Dice) -> tuple[int, bool, int, bool]:
-    """The remaining defenders respond (all of them when the combat is simultaneous)."""
+    """The remaining defenders respond (all of them when the combat is simultaneous): less
+    the casualties the chargers inflicted (bases and a killed colonel), but without the pin
+    those casualties give, which they take once they have struck, at the end of the round,
+    as the chargers take theirs (A35; option ``melee_pin_first``: before they strike)."""
     by_charger, charger_killed = value
-    striking = melee.defender if melee.together else _wounded(melee.defender, by_charger,
-                                                              charger_killed)
+    striking = melee.defender if melee.together else _wounded(
+        melee.defender, by_charger, charger_killed, pin=melee.options.melee_pin_first)
     by_defender, defender_killed = strike(striking, melee.charger, FRONTAL,
                                           charging=melee.defender_charging, dice=dice,
                                           options=melee.options)

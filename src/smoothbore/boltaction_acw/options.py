@@ -51,6 +51,8 @@ class Options:
       up, as the morale test lists them (default); off, only one commander bonus counts, as
       in order tests (A13).
     - ``routing_counts_as_lost``: a routing unit counts as lost for the brigade's 50% (A18).
+    - ``melee_pin_first``: defenders take the pin for the chargers' casualties before they
+      strike back (-1 to hit); by default after, at the end of the round (A35).
     """
 
     beyond_six: BeyondSix = BeyondSix.SECOND_ROLL
@@ -59,6 +61,7 @@ class Options:
     doubles: bool = True
     morale_commanders_stack: bool = True
     routing_counts_as_lost: bool = True
+    melee_pin_first: bool = False
 
 
 DEFAULT_OPTIONS = Options()
