@@ -18,9 +18,11 @@ show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when 
 from __future__ import annotations
 
 import functools
+import pickle
 import sys
 import types
 from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
@@ -42,6 +44,7 @@ from smoothbore.core import (
 )
 from smoothbore.core.registry import normalise
 from smoothbore.core.ruleset import is_validated
+from smoothbore.simulation import simulate
 from smoothbore.table import Footprint, Table, table_of
 from tests import toy_ruleset
 
@@ -160,6 +163,55 @@ def test_mechanism_defaults_give_an_exact_distribution(
     ruleset: Ruleset, mechanism: Mechanism
 ) -> None:
     check_mechanism(mechanism)
+
+
+# --- pickling -----------------------------------------------------------------------------
+PICKLE_STEPS = 30
+
+
+def check_pickles(ruleset: Ruleset) -> None:
+    """The ruleset pickles and unpickles, as it is and after ``attrs.evolve`` (of the ruleset
+    and of its turn), so that a changed ruleset can go to worker processes; the unpickled
+    turn plays the first PICKLE_STEPS steps of each embedded battle exactly as the original
+    (issue 27: the handler wrappers were closures)."""
+    variants = [ruleset, attrs.evolve(ruleset, title=f"{ruleset.title} (evolved)")]
+    turn = ruleset.turn
+    if turn is not None and attrs.has(type(turn)):
+        variants.append(attrs.evolve(ruleset, turn=attrs.evolve(turn)))
+    for variant in variants:
+        try:
+            back = pickle.loads(pickle.dumps(variant))
+        except Exception as error:
+            raise AssertionError(f"{ruleset.name} does not pickle: {error!r}") from error
+        assert back == variant
+        if variant.turn is None:
+            continue
+        for name, make in variant.battles():
+            state = make(0)
+            for _ in range(PICKLE_STEPS):
+                actions = variant.turn.legal_actions(state)
+                if not actions:
+                    break
+                action = actions[len(actions) // 2]
+                mine, theirs = variant.turn.step(state, action), back.turn.step(state, action)
+                assert mine == theirs, f"{ruleset.name} {name}: unpickled turn steps otherwise"
+                state = mine[0]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=_id)
+def test_every_ruleset_pickles_also_when_evolved(ruleset: Ruleset) -> None:
+    check_pickles(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
+def test_an_evolved_ruleset_runs_through_a_process_pool(ruleset: Ruleset) -> None:
+    """``simulate`` sends a ruleset that is not the registered one to worker processes by
+    pickling it: the runs give what they give in this process."""
+    evolved = attrs.evolve(ruleset, title=f"{ruleset.title} (evolved)")
+    here = simulate(evolved, runs=2, seed=7, max_steps=MAX_STEPS)
+    with ProcessPoolExecutor(1) as pool:
+        there = simulate(evolved, runs=2, seed=7, executor=pool, max_steps=MAX_STEPS)
+    assert there.to_dict(runs=True) == here.to_dict(runs=True)
 
 
 # --- battles ------------------------------------------------------------------------------
@@ -463,6 +515,12 @@ def test_the_table_check_catches_the_footprint_of_a_lost_unit() -> None:
         check_table(lost, "b1 destroyed", toy_ruleset.stands)
     kept, _ = toy_ruleset.TURN.step(lost, toy_ruleset.EndPhase())
     check_table(kept, "after the next step", toy_ruleset.stands)  # the engine took it off
+
+
+def test_the_pickle_check_catches_a_closure() -> None:
+    check_pickles(toy_ruleset.RULESET)
+    with pytest.raises(AssertionError, match="toy does not pickle"):
+        check_pickles(toy_ruleset.broken("never-offered"))  # its candidates are a lambda
 
 
 def test_parameters_read_from_the_signature_have_help() -> None:
