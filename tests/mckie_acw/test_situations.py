@@ -227,7 +227,7 @@ def test_a_fence_close_in_front_is_cover() -> None:
 
 
 def test_on_a_table_resting_weapons_is_measured() -> None:
-    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M45):
+    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M44):
     a1 standing still behind a fence 8 mm before its front rests its weapons; the player
     does not say so on a table; in the open, or once it has moved this period, it does not."""
     fence = Feature("fence", "fence", line=((200, 120), (400, 120)))
@@ -364,7 +364,7 @@ def _charged_then(target_at: tuple[float, float, float],
 def test_a_target_that_turns_its_back_is_charged_in_the_rear() -> None:
     """Battle period 2-3 and 6-7; Morale and Melee: "attacked ... from the rear": the face a
     charge strikes is where it meets the target, not where the target stood when the charge
-    was declared (issue 27, seed 21; M44). Experienced +1, rear -2 on the average die
+    was declared (issue 27, seed 21; M43). Experienced +1, rear -2 on the average die
     (2, 3, 3, 4, 4, 5): the 2 gives 1, a retreat, in the test to receive the charge."""
     state = _charged_then((300, 180, 180), (300, 180, 0))
     assert [c.attack for c in state.extra.charges] == [Attack.REAR]
@@ -382,7 +382,7 @@ def test_a_target_that_turns_its_back_is_charged_in_the_rear() -> None:
 def test_a_target_that_moved_out_of_reach_does_not_test_to_receive_the_charge() -> None:
     """Battle period 6: only a unit "standing to receive a charge" tests; a target that moved
     out of the charger's reach in step 3 is not charged any more (issue 27, default seed 17:
-    214 mm from a charger that moves 200 mm; M44). a1's line moves 120 mm: b1's near edge
+    214 mm from a charger that moves 200 mm; M43). a1's line moves 120 mm: b1's near edge
     at 112 + 100 is charged, then falls back 60 mm to 172 mm away."""
     state = _charged_then((300, 224, 180), (300, 284, 180))
     assert not any(isinstance(a, TestMorale) for a in TURN.legal_actions(state))
@@ -644,7 +644,7 @@ def test_on_a_table_the_friend_routed_test_is_compulsory_in_step_8() -> None:
 
 def test_on_a_table_friends_routing_past_count_in_a_rally_too() -> None:
     """Morale: Tactical factors, "each friendly unit in sight routing past within 200mm: -1"
-    is a factor of every test, not only of the test for friends routing past (M43): a raw
+    is a factor of every test, not only of the test for friends routing past (M42): a raw
     unit rallying from retreat with one router 126 mm off (the other 226 mm) takes -1.
     Raw (0), retreating -2, one router -1 on the average die (2, 3, 3, 4, 4, 5): -1 routs
     (1 in 6), 0 or 1 retreat (4 in 6), 2 halts, which rallies it (1 in 6)."""

@@ -164,7 +164,7 @@ def test_the_generals_marks_change_no_fire_offered() -> None:
 
 
 def test_without_a_table_a_unit_that_moved_does_not_rest_its_weapons() -> None:
-    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M45):
+    """Small arms and artillery fire: Tactical factors, "Resting weapons +1" (issue 27; M44):
     the player says so without a table, but not for a unit that moved or manoeuvred this
     period (the state knows it moved)."""
     resting = Fire("a1", "b1", FireFacts(range=60, resting=True))

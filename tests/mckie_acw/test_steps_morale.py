@@ -94,7 +94,7 @@ def test_plus_or_minus_choices_only_where_a_factor_applies() -> None:
 
 def test_friends_routing_past_count_in_every_test_the_player_counts() -> None:
     """Morale: Tactical factors: "each friendly unit in sight routing past within 200mm: -1"
-    counts in every test (M43), so without a table the player may count them in a rally
+    counts in every test (M42), so without a table the player may count them in a rally
     (issue 27: a raw unit rallying from retreat beside two routers). Raw (0), retreating -2,
     two routers -2 on the average die (2, 3, 3, 4, 4, 5): -2 or -1 routs (3 in 6), 0 or 1
     retreat; without them 2 or 3 would halt, which rallies it (3 in 6)."""

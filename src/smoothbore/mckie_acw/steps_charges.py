@@ -140,7 +140,7 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
 
 def charges_remeasured(state: State, log: Log) -> State:
     """On a table, when step 3 ends: every charge still going in is measured again where its
-    target now stands (M44). A target that moved out of the charger's reach (beyond its move,
+    target now stands (M43). A target that moved out of the charger's reach (beyond its move,
     no longer to its front, or behind a unit now in the way) is no longer charged: the
     charge stops short, so the target has no charge to stand and receive (step 6) and no
     melee; a target that turned is struck on the face it now shows the charger (its front,

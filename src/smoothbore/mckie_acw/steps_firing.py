@@ -277,7 +277,7 @@ def fire_facts(state: State, action: Fire) -> FireFacts:
 
 def resting_weapons(state: State, firer: Unit) -> bool:
     """Small arms and artillery fire: Tactical factors, "Resting weapons +1", as the state
-    knows it (M45): a firer that has not moved, faced or changed formation this period and
+    knows it (M44): a firer that has not moved, faced or changed formation this period and
     stands where its weapons have a rest (behind an obstacle, in cover, works, a town or
     its finished trench: ``in_cover``). On a table this is measured (the ground a unit stands
     on is the table's, M31); without one the player says so, and a unit that moved this

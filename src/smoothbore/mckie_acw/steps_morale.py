@@ -97,7 +97,7 @@ def measured_past(state: State, unit: Unit) -> int:
     """The tactical factor "each friendly unit in sight routing past within 200mm: -1"
     (Morale: Tactical factors), a factor of every morale test: on a table the friends the
     table finds routing past the unit (``routing_past``, M37); without a table none unless
-    the player counts them in his ``TestMorale`` (M43)."""
+    the player counts them in his ``TestMorale`` (M42)."""
     return routing_past(state, unit) if state.extra.table is not None else 0
 
 
@@ -165,7 +165,7 @@ def candidates_test_morale(state: State) -> Iterator[TestMorale]:
     routing past count in every test (Morale: Tactical factors): on a table the table counts
     them (``routing_past`` 0); without one each test is offered with each count the player
     may give (none up to the friends that routed this period; at least one for the test for
-    friends routing past, M43)."""
+    friends routing past, M42)."""
     table = state.extra.table is not None
     for unit, circumstance in due_tests(state):
         counts = (0,) if table else range(friends_routed(state, unit) + 1)
