@@ -192,5 +192,8 @@ def test_a_mechanism_validates_its_function_once_and_it_still_pickles() -> None:
     with pytest.raises(InvalidValueError):
         plain.function(dice=SamplingDice(1), firers=0)
     assert pickle.loads(pickle.dumps(checked_volley)) is checked_volley
+    back = pickle.loads(pickle.dumps(plain.function))  # wrapped by Mechanism.of: by value
+    assert is_validated(back) and back.function is volley
+    assert odds(back, firers=1) == odds(volley, firers=1)
     assert [p.name for p in parameters_of(checked_volley)] == [
         "firers", "ground", "order", "steady", "share"]

@@ -206,12 +206,13 @@ def test_every_mechanism_function_is_listed() -> None:
     """`smoothbore odds will_awi --list` shows every random mechanism the module defines."""
     import inspect
 
+    from smoothbore.core.ruleset import is_validated
     from smoothbore.will_awi import mechanisms
 
     functions = {
         f
         for name, f in vars(mechanisms).items()
-        if inspect.isfunction(f)
+        if (inspect.isfunction(f) or is_validated(f))
         and not name.startswith("_")
         and f.__module__ == mechanisms.__name__
         and "dice" in inspect.signature(f).parameters

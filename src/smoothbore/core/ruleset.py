@@ -7,6 +7,7 @@ import functools
 import inspect
 import math
 import numbers
+import sys
 import typing
 from collections.abc import Callable, Hashable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
@@ -21,6 +22,7 @@ __all__ = [
     "Mechanism",
     "Parameter",
     "Ruleset",
+    "Validated",
     "find_mechanism",
     "parameters_of",
     "spell",
@@ -213,6 +215,7 @@ def parameters_of(function: Callable[..., Any]) -> tuple[Parameter, ...]:
     (``Annotated[int, Help("...", low=0, high=6)]``; choices from an Enum or a ``Literal``):
     the one definition that the command line parses text with and that ``validated`` checks
     Python calls with. ``dice`` is not a parameter."""
+    function = inspect.unwrap(function)
     hints = typing.get_type_hints(function, include_extras=True)
     parameters = []
     for parameter in inspect.signature(function).parameters.values():
@@ -229,7 +232,6 @@ def parameters_of(function: Callable[..., Any]) -> tuple[Parameter, ...]:
     return tuple(parameters)
 
 
-_CHECKED = "__smoothbore_validated__"
 _MEMO = 256
 """Argument sets a validated function remembers as checked (exact odds call it once per
 chance branch with the same arguments)."""
@@ -243,15 +245,30 @@ def validated(function: F) -> F:
     keyword or a positional argument raises InvalidValueError naming the parameter, the
     value and what is allowed; a choice may be given as its enum member or its command-line
     spelling. The parameters are read from the signature at the first call (the names its
-    annotations use may be defined after it), once."""
-    if getattr(function, _CHECKED, False):
+    annotations use may be defined after it), once. The result pickles: by name when it is
+    the module's own (a decorated function), else as ``validated`` of the function."""
+    if isinstance(function, Validated):
         return function
-    name = getattr(function, "__name__", "mechanism")
-    by_name: dict[str, Parameter] = {}
-    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    return Validated(function)  # type: ignore[return-value]
 
-    @functools.wraps(function)
-    def checked(*args: Any, **kwargs: Any) -> Any:
+
+class Validated:
+    """A mechanism function that validates its arguments (made by ``validated``)."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        functools.update_wrapper(self, function)
+        self.function = function
+        self._parameters: dict[str, Parameter] = {}
+        self._seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def parameters(self) -> dict[str, Parameter]:
+        """The parameters by name (read from the signature once)."""
+        if not self._parameters:
+            self._parameters.update((p.name, p) for p in parameters_of(self.function))
+        return self._parameters
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = self.__name__  # type: ignore[attr-defined]
         if args:
             raise InvalidValueError(f"{name} arguments", args,
                                     "keyword arguments only (dice=..., name=value)")
@@ -259,14 +276,14 @@ def validated(function: F) -> F:
             raise InvalidValueError(f"{name} dice", "(missing)",
                                     "dice=... (sampling dice, or odds' enumerating dice)")
         dice = kwargs.pop("dice")
+        seen = self._seen
         try:
             key: tuple[Any, ...] | None = tuple((k, type(v), v) for k, v in kwargs.items())
             values = seen.get(key)  # type: ignore[arg-type]
         except TypeError:  # an unhashable value: checked below, and refused there
             key, values = None, None
         if values is None:
-            if not by_name:
-                by_name.update((p.name, p) for p in parameters_of(function))
+            by_name = self.parameters()
             values = {}
             for given, value in kwargs.items():
                 parameter = by_name.get(given)
@@ -278,15 +295,22 @@ def validated(function: F) -> F:
                 if len(seen) >= _MEMO:
                     seen.clear()
                 seen[key] = values
-        return function(dice=dice, **values)
+        return self.function(dice=dice, **values)
 
-    setattr(checked, _CHECKED, True)
-    return checked  # type: ignore[return-value]
+    def __reduce__(self) -> Any:
+        module = sys.modules.get(getattr(self, "__module__", ""))
+        qualname = getattr(self, "__qualname__", "")
+        if module is not None and "." not in qualname and getattr(module, qualname, None) is self:
+            return qualname  # the module's own name for it: pickled by reference
+        return (validated, (self.function,))
+
+    def __repr__(self) -> str:
+        return f"<validated {getattr(self, '__qualname__', self.function)!r}>"
 
 
 def is_validated(function: Callable[..., Any]) -> bool:
     """Whether ``function`` checks its arguments (``validated``)."""
-    return bool(getattr(function, _CHECKED, False))
+    return isinstance(function, Validated)
 
 
 @attrs.frozen
