@@ -7,7 +7,7 @@ import pytest
 
 from smoothbore.battle import play, random_policy
 from smoothbore.core import IllegalActionError
-from smoothbore.mckie_acw import RULESET, TURN, example_battle
+from smoothbore.mckie_acw import RULESET, TURN, example_battle, rules
 from smoothbore.mckie_acw.actions import (
     Activate,
     ChangeOrders,
@@ -166,3 +166,23 @@ def test_lost_units_leave_the_table_after_every_step() -> None:
     after, _ = TURN.step(lost, RollInitiative())
     assert "law" not in after.extra.table.units  # type: ignore[union-attr]
     assert synced(lost).extra.table.units.keys() == after.extra.table.units.keys()  # type: ignore[union-attr]
+
+
+def test_every_test_and_roll_of_a_battle_carries_its_outcome_as_facts() -> None:
+    """Issue 27 (events carry structured results beside their words): every morale test
+    (Morale: Test procedure), initiative and activation roll (Generalship), risk to a
+    general (Risk to generals) and melee (Melee: Results of melees) of a battle says its
+    outcome as facts."""
+    played = play(TURN, example_battle(21), random_policy(21))
+    seen: set[str] = set()
+    for step in played.steps:
+        for event in step.events:
+            tested = (event.kind in ("morale", "activation")
+                      or event.rule == rules.RISK_TO_GENERALS
+                      or (event.kind == "initiative" and "gains" in event.text)
+                      or (event.kind == "melee" and " fight (" in event.text))
+            if tested:
+                assert event.fact("test") and event.fact("result", event.fact("winner")) \
+                    is not None, event
+                seen.add(str(event.fact("test")))
+    assert {"morale", "initiative", "activation"} <= seen

@@ -77,10 +77,12 @@ def risk(state: State, unit_id: str, log: Log, *, once: bool = False) -> State:
             state = with_extra(state, risked=state.extra.risked | {g.id})
         fate = risk_to_general(dice=log.dice)
         if fate is Fate.ACTIVE:
-            log.add("general", f"{g.name} is unhurt", rules.RISK_TO_GENERALS, g.id)
+            log.add("general", f"{g.name} is unhurt", rules.RISK_TO_GENERALS, g.id,
+                    facts={"test": "risk to general", "result": fate.value})
             continue
         state = state.with_commanders(attrs.evolve(g, fate=fate, attached_to=""))
-        log.add("general", f"{g.name} is {fate}", rules.RISK_TO_GENERALS, g.id)
+        log.add("general", f"{g.name} is {fate}", rules.RISK_TO_GENERALS, g.id,
+                facts={"test": "risk to general", "result": fate.value})
     return state
 
 

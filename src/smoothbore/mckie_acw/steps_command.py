@@ -47,7 +47,8 @@ def apply_roll_initiative(state: State, action: RollInitiative, log: Log) -> Sta
     rb = b.initiative if b.active else 0
     tie = state.sides.index(state.extra.first)
     won = state.sides[roll_initiative(ra, rb, dice=log.dice, tie_goes_to=tie)]
-    log.add("initiative", f"{won} gains the initiative", rules.INITIATIVE, won)
+    log.add("initiative", f"{won} gains the initiative", rules.INITIATIVE, won,
+            facts={"test": "initiative", "result": won})
     return with_extra(state, initiative=won)
 
 
@@ -174,9 +175,11 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
     x = state.extra
     state = with_extra(state, attempted=x.attempted | {c.id})
     if activate(c.activation, dice=log.dice):
-        log.add("activation", f"{c.name} is activated ({c.order.kind})", rules.ACTIVATION, c.id)
+        log.add("activation", f"{c.name} is activated ({c.order.kind})", rules.ACTIVATION, c.id,
+                facts={"test": "activation", "result": "activated"})
         return with_extra(state, activated=state.extra.activated | {c.id})
     what = "continues his old orders or halts" if c.order.started else (
         "may not advance on his first order")
-    log.add("activation", f"{c.name} fails activation: {what}", rules.ACTIVATION, c.id)
+    log.add("activation", f"{c.name} fails activation: {what}", rules.ACTIVATION, c.id,
+            facts={"test": "activation", "result": "failed"})
     return state

@@ -475,5 +475,6 @@ def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> St
     if fate is not Fate.ACTIVE:
         state = state.with_commanders(attrs.evolve(g, fate=fate, attached_to=""))
     log.add("general", f"{g.name} is {'unhurt' if fate is Fate.ACTIVE else fate}",
-            rules.RISK_TO_GENERALS, g.id)
+            rules.RISK_TO_GENERALS, g.id,
+            facts={"test": "risk to general", "result": fate.value})
     return state

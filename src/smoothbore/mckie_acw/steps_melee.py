@@ -243,7 +243,11 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     struck = "" if contact.attack is Attack.FRONT else f", struck in the {contact.attack}"
     log.add("melee", f"{a.name} and {d.name} fight ({fa.figures} figures against "
             f"{fd.figures}{struck}): {a.name} loses {result.a_lost}, {d.name} {result.b_lost}",
-            rules.MELEE, a.id)
+            rules.MELEE, a.id,
+            facts={"test": "melee", "attacker": a.id, "defender": d.id,
+                   "attack": contact.attack.value, "attacker_lost": result.a_lost,
+                   "defender_lost": result.b_lost,
+                   "winner": {"a": a.id, "b": d.id}.get(result.winner, "")})
     for unit in (a, d):
         if f"fought:{unit.id}" in state.extra.done:
             continue  # a unit fighting two melees this period earns the points once
