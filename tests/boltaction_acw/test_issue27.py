@@ -17,6 +17,7 @@ from smoothbore.boltaction_acw.actions import (
     Charge,
     Down,
     Fire,
+    Mount,
     Move,
     MoveCommander,
     Rally,
@@ -29,11 +30,20 @@ from smoothbore.boltaction_acw.melee import fight
 from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
 from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.phases import ORDERS, REACTION
-from smoothbore.boltaction_acw.placing import footprint
-from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS, RULE_RALLY_ROUT
+from smoothbore.boltaction_acw.placing import footprint, relaid
+from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS, RULE_RALLY_ROUT, RULE_TABLE
 from smoothbore.boltaction_acw.scenarios import brawners_farm
 from smoothbore.boltaction_acw.state import PendingCharge, State, find, new_battle, with_units
-from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Formation, Unit, revise
+from smoothbore.boltaction_acw.units import (
+    CONFEDERATE,
+    UNION,
+    Experience,
+    Formation,
+    Unit,
+    UnitType,
+    Weapon,
+    revise,
+)
 from smoothbore.core import Check, DiceState, IllegalActionError, odds
 from smoothbore.table import Table
 
@@ -258,3 +268,34 @@ def test_defenders_strike_before_they_take_their_pin() -> None:
             f"Union line attacks, {need}"]
         assert (result.by_charger, result.by_defender) == (1, 0)
         assert hurt.pins == 1
+
+
+# --- 2: cavalry mount / dismount and move on a table ----------------------------------------
+CAVALRY = Unit("k", "Union cavalry", UNION, UnitType.CAVALRY, Experience.REGULAR,
+               Weapon.RIFLED_CARBINE)
+TROOPERS = attrs.evolve(CAVALRY, mounted=False, formation=Formation.SKIRMISH)
+
+
+@pytest.mark.parametrize(("unit", "mount", "rate"), [(CAVALRY, Mount.DISMOUNT, 6),
+                                                     (TROOPERS, Mount.REMOUNT, 9)])
+def test_cavalry_mount_or_dismount_and_move_on_a_table(unit: Unit, mount: Mount,
+                                                       rate: int) -> None:
+    """Orders, 2: "Cavalry use this order ... to mount / dismount and move". On a table the
+    unit mounts or dismounts where it stands (its front edge kept, A33) and moves as it
+    then is (dismounted 6", mounted 9", A28); the move is offered and legal, and one beyond
+    the new rate is refused by the movement rules (until issue 27 every such move was
+    refused, citing the table)."""
+    state = on_table({"k": unit, "b": ENEMY}, {"k": (20, 10, 0), "b": (20, 36, 180)})
+    advance = Advance("k", mount=mount, move=Move(6))
+    assert advance in TURN.legal_actions(state)
+    new, _ = TURN.step(state, advance)
+    moved = find(new, "k")
+    assert moved.mounted is (mount is Mount.REMOUNT)
+    start = new_battle((moved, ENEMY), (), table=Table(40, 40, footprints=(
+        footprint(unit, 20, 10, 0), footprint(ENEMY, 20, 36, 180)))).extra.table
+    assert start is not None
+    laid = relaid(start, moved)  # where it mounted or dismounted
+    assert new.extra.table.footprint("k").centre == pytest.approx((laid.x, laid.y + 6))
+    with pytest.raises(IllegalActionError) as raised:
+        TURN.check(state, Advance("k", mount=mount, move=Move(rate + 1)))
+    assert raised.value.rule != RULE_TABLE and str(rate) in raised.value.why

@@ -11,12 +11,13 @@ import attrs
 import pytest
 
 from smoothbore.boltaction_acw import RULESET, TURN
-from smoothbore.boltaction_acw.actions import Advance, ChangeFormation, RoutMove, Run
+from smoothbore.boltaction_acw.actions import Advance, ChangeFormation, Mount, RoutMove, Run
 from smoothbore.boltaction_acw.phases import ORDERS
-from smoothbore.boltaction_acw.placing import footprint, synced
+from smoothbore.boltaction_acw.placing import footprint, relaid, synced
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.situations import destination
 from smoothbore.boltaction_acw.state import State, find, with_units
+from smoothbore.boltaction_acw.steps_orders import _after_mount
 from smoothbore.boltaction_acw.units import Formation, revise
 from smoothbore.core import Event
 from smoothbore.table import Table, in_contact, visible_enemies
@@ -110,7 +111,12 @@ def test_random_battles_on_the_table_move_shoot_charge_and_end(name: str) -> Non
                     and action.unit_id in table.units
                     and any(" in. to (" in e.text for e in events)):
                 fp = table.footprint(action.unit_id)
-                to = destination(old, action.unit_id, action.move)
+                start = old
+                if isinstance(action, Advance) and action.mount is not Mount.NONE:
+                    # mounting or dismounting and moving: from the new footprint (A28, A33)
+                    mounted = _after_mount(find(before, action.unit_id), action.mount)
+                    start = old.placed(relaid(old, mounted))
+                to = destination(start, action.unit_id, action.move)
                 assert (fp.x, fp.y, fp.facing) == pytest.approx(to)
                 moved += (fp.x, fp.y) != old.footprint(action.unit_id).centre
             for event in events:

@@ -557,7 +557,8 @@ def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance
     """On a table: each acting unit to each move offered (A28), firing first at each enemy
     that might stand in its weapon's range or not; cavalry mounting or dismounting where it
     stands, firing or not (dismounting cavalry fire dismounted, in skirmish order, all
-    round). Proposals: the check judges the move and measures the shot. One group a unit,
+    round), or mounting or dismounting and then moving to each of the fixed moves of the
+    unit as it then is (Orders, 2). Proposals: the check judges the move and measures the shot. One group a unit,
     its bound told by its targets and the fixed moves (``_advance_bound``), its advances
     (the closing move found on the table) worked out when random play draws it."""
     table = situations.table_of(state)
@@ -577,7 +578,11 @@ def _advance_bound(state: State, table: Table, unit: Unit, enemies: tuple[str, .
     if found is None:
         targets, aimed = _targets(state, table, unit, enemies)
         fixed = len(situations.fixed_moves(unit, movement.Pace.ADVANCE))
-        mounts = len(targets) + 1 if unit.kind is UnitType.CAVALRY else 0
+        mounts = 0
+        if unit.kind is UnitType.CAVALRY:  # firing or moving as it mounts or dismounts
+            mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
+            mounts = len(targets) + 1 + len(situations.fixed_moves(
+                _after_mount(unit, mount), movement.Pace.ADVANCE))
         found = memo[key] = ((fixed + 1) * (len(aimed) + 1) + mounts,)
     bound: int = found[0]
     return bound
@@ -606,6 +611,10 @@ def _unit_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, .
         mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
         out.append(Advance(unit.id, mount=mount))
         out.extend(Advance(unit.id, target_id=target, mount=mount) for target in targets)
+        # or mounting / dismounting and moving (Orders, 2), as the unit then moves
+        out.extend(Advance(unit.id, mount=mount, move=to)
+                   for to in situations.fixed_moves(_after_mount(unit, mount),
+                                                    movement.Pace.ADVANCE))
     return tuple(out)
 
 
@@ -672,9 +681,11 @@ def check_advance(state: State, action: Advance) -> None:
     if table:
         refuse_measured(action, action.terrain is not Terrain.OPEN or action.through is not None
                         or action.facts != NO_SHOT)
-        if moves and action.mount is not Mount.NONE:
-            raise IllegalActionError(action, "on a table cavalry mount or dismount where "
-                                     "they stand", RULE_TABLE)
+        if action.mount is not Mount.NONE and action.move is not None and (
+                action.target_id is not None):
+            raise IllegalActionError(action, "cavalry dismount and fire, fire and remount, "
+                                     "or mount / dismount and move: not fire and move too",
+                                     RULE_ADVANCE)
         if action.mount is not Mount.NONE:
             problem = situations.reform_problem(state, _after_mount(unit, action.mount))
             if problem:
@@ -697,7 +708,12 @@ def check_advance(state: State, action: Advance) -> None:
         if problem:
             raise IllegalActionError(action, problem, RULE_SHOOTING)
     if moves:
-        table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
+        if action.mount is Mount.NONE:
+            table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
+        else:  # mount or dismount, then move as the unit now is (A28)
+            after = _after_mount(unit, action.mount)
+            table_move(with_reformed(state, after), action, after, movement.Pace.ADVANCE,
+                       action.move)
 
 
 def apply_advance(state: State, action: Advance, log: Log) -> State:
@@ -729,13 +745,17 @@ def apply_advance(state: State, action: Advance, log: Log) -> State:
 
 def _advance_on_table(state: State, action: Advance, log: Log) -> State:
     """On a table: dismount, fire at -1 from where the unit stands, remount, then advance
-    to the destination (A28)."""
+    to the destination (A28); mounting or dismounting and moving, the unit moves as it
+    now is (mounted 9", dismounted 6"), from where its new footprint is laid (A33)."""
     aggressive = action.target_id is not None
     facts, measured = (_shot(state, action.unit_id, action.target_id, action.facts)
                        if action.target_id is not None else (action.facts, None))
-    found = (situations.move_situation(state, action.unit_id, movement.Pace.ADVANCE,
-                                       action.move)
-             if action.move is not None else None)
+    found = None
+    if action.move is not None:  # judged where the check judged it: mounted or dismounted
+        judged = state if action.mount is Mount.NONE else with_reformed(
+            state, _after_mount(find(state, action.unit_id), action.mount))
+        found = situations.move_situation(judged, action.unit_id, movement.Pace.ADVANCE,
+                                          action.move)
     passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
                              aggressive=aggressive)
     unit = find(new, action.unit_id)
