@@ -1205,8 +1205,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
                 edge = table.home_edge(start.side)
                 heading = _HOMEWARD[edge] if edge is not None else start.facing + 180.0
             heading = normal_degrees(heading) % 360.0
-            turned = table.placed(start.moved_to(start.x, start.y, heading))
-            end, off = _retire(turned, unit_id, 0.0, float(length), rates)
+            end, off = _routed(table, unit_id, heading, float(length), rates)
             if off:
                 lost.append(unit_id)
                 continue
@@ -1219,6 +1218,28 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
         new = new.with_units(*(attrs.evolve(new.unit(u), destroyed=True, routing=False)
                                for u in lost))
     return new
+
+
+def _routed(table: Table, unit_id: str, heading: float, length: float,
+            rates: RateTable) -> tuple[Footprint, bool]:
+    """Where a rout of ``length`` towards the compass ``heading`` ends, and whether it
+    carries the unit off the table (Morale: Rout move, "if rout moves take them off the
+    table then the unit is lost"; B62): the unit turns about its centre to face ``heading``
+    and runs straight ahead; where that turn alone would put part of it over a table edge
+    (a unit standing near the edge, turned), it runs ``heading`` as it stands and turns to
+    face it at the end of its run where the turned footprint fits. Either way a run stopped
+    by the table edge before its length is a unit lost off the table, never a footprint
+    placed off it."""
+    start = table.footprint(unit_id)
+    turned = start.moved_to(start.x, start.y, heading)
+    if table.holds(turned):
+        return _retire(table.placed(turned), unit_id, 0.0, length, rates)
+    across = normal_degrees(heading - start.facing)
+    end, off = _retire(table, unit_id, across, length, rates)
+    if off:
+        return end, off
+    faced = _facing_towards(table.placed(end), unit_id, across)
+    return faced.footprint(unit_id), off
 
 
 def _retire(table: Table, unit_id: str, heading: float, length: float,

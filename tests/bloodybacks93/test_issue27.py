@@ -1,0 +1,54 @@
+"""Issue 27 for Bloodybacks 9.3: compulsory moves at the table edge, the measured
+countercharge, the cavalry's default weapon, a picklable ruleset, structured events and lost
+units' footprints (bloodybacks-9.3.txt; decisions B62 to B64 of
+docs/interpretations/bloodybacks93.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from smoothbore.bloodybacks93 import TURN, situations
+from smoothbore.bloodybacks93.actions import Activate
+from smoothbore.bloodybacks93.melee import Fate
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH
+from smoothbore.simulation import play_run
+
+from .test_situations import foot, on_table
+
+
+# --- 1. a rout that turns over the table edge (Morale: Rout move; B62) ---------------------
+def test_rout_move_turning_over_the_edge_it_runs_to_loses_the_unit() -> None:
+    """Morale: Rout move, "if rout moves take them off the table then the unit is lost": a
+    line 2.5" from its home edge routs from an enemy to its north-west (heading 150); turned
+    to face that way it would already cross the edge, so the rout takes it off: lost, never
+    an error from the table."""
+    units = (foot("b", BRITISH, size=24), foot("a", AMERICAN))
+    state = on_table(units, {"b": (20, 2.5, 0), "a": (10, 20, 180)})
+    ran = situations.retreat(state, (("b", Fate.ROUTS, 7),))
+    assert ran.unit("b").destroyed and not ran.unit("b").routing
+
+
+def test_rout_move_along_the_edge_runs_without_turning_first() -> None:
+    """Morale: Rout move (B62): a line 1" from the near edge routs east, away from an enemy
+    beside it; turned to face east its frontage would cross the edge, so it runs its 9" as it
+    stands and stays on the table (not lost: the run does not reach an edge)."""
+    units = (foot("b", BRITISH, size=24), foot("a", AMERICAN))
+    state = on_table(units, {"b": (20, 1.0, 0), "a": (6, 1.5, 90)})
+    ran = situations.retreat(state, (("b", Fate.ROUTS, 9),))
+    table = ran.extra.table
+    assert table is not None and not ran.unit("b").destroyed
+    assert table.footprint("b").centre == pytest.approx((29.0, 1.0))
+    assert table.holds(table.footprint("b"))
+
+
+def test_simulation_run_722_routs_the_virginia_riflemen_off_the_far_edge() -> None:
+    """Morale: Rout move (B62), replayed: run 722 of ``simulate bloodybacks93 --seed 1``
+    (battle ``default``) failed at step 166, when the Virginia Riflemen (a2), skirmishing at
+    the far edge, failed to activate, routed and turned over the edge. They are lost, and
+    their footprint leaves the table."""
+    played = play_run("bloodybacks93", 722, seed=1, max_steps=165)
+    action = Activate(unit_id="a2", commander_id="ca", outside_radius=False, in_woods=False)
+    new, events = TURN.step(played.end, action)
+    assert new.unit("a2").destroyed
+    assert new.extra.table is not None and "a2" not in new.extra.table.units
+    assert any("rout" in e.text for e in events)
