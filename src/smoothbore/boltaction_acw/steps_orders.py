@@ -558,9 +558,10 @@ def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance
     that might stand in its weapon's range or not; cavalry mounting or dismounting where it
     stands, firing or not (dismounting cavalry fire dismounted, in skirmish order, all
     round), or mounting or dismounting and then moving to each of the fixed moves of the
-    unit as it then is (Orders, 2). Proposals: the check judges the move and measures the shot. One group a unit,
-    its bound told by its targets and the fixed moves (``_advance_bound``), its advances
-    (the closing move found on the table) worked out when random play draws it."""
+    unit as it then is (Orders, 2). Proposals: the check judges the move and measures the
+    shot. One group a unit, its bound told by its targets and the fixed moves
+    (``_advance_bound``), its advances (the closing move found on the table) worked out
+    when random play draws it."""
     table = situations.table_of(state)
     for unit in movers(state, known):
         enemies = known.enemies.get(unit.side, ())
