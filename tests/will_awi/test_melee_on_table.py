@@ -26,7 +26,7 @@ from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import retirement
 from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.turn import TURN
-from smoothbore.will_awi.units import Commander
+from smoothbore.will_awi.units import Commander, Nationality, TroopType, Unit
 
 from .test_situations import UNITS
 from .turn_helpers import to_phase
@@ -37,16 +37,18 @@ CONTACT = 20 - BASE
 
 
 
-def on_table(places: dict[str, Place], seed: int) -> State:
-    """Red (to move) and blue on a 48" x 36" table, only the units placed."""
-    units = tuple(UNITS[k] for k in places)
+def on_table(places: dict[str, Place], seed: int, **more: Unit) -> State:
+    """Red (to move) and blue on a 48" x 36" table, only the units placed (``more`` replace
+    those of ``UNITS``)."""
+    known = {**UNITS, **more}
+    units = tuple(known[k] for k in places)
     table = deploy(units, places, width=48, depth=36)
     return new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
                       table=table, seed=seed)
 
 
 def fought(places: dict[str, Place], charger: str, target: str, wanted: set[Effect],
-           loser: str | None = None, also: tuple[str, ...] = ()) -> tuple[State, State, list[str]]:
+           loser: str | None = None) -> tuple[State, State, list[str]]:
     """The first seed whose charge of ``charger`` on ``target`` stands and whose melee has
     one of the ``wanted`` effects (and that loser): the state before the melee, after it
     and the texts of the retire events."""
@@ -58,7 +60,7 @@ def fought(places: dict[str, Place], charger: str, target: str, wanted: set[Effe
         if s.extra.tests[0].result is not ChargedResult.STANDS:
             continue
         s = to_phase(s, "J")
-        after, events = TURN.step(s, ResolveMelee(target, also_defending=also))
+        after, events = TURN.step(s, ResolveMelee(target))
         outcome = events[0].text
         effect = next((e for e in wanted if _says(outcome, e)), None)
         if effect is None or (loser is not None and not _lost(after, loser, effect)):
@@ -133,10 +135,11 @@ def test_a_unit_behind_the_loser_stops_it_short() -> None:
 
 def test_the_other_units_of_a_melee_retire_3_inches_too() -> None:
     """Rules - Melee: "any others will retire 3"": the militia beside the Continentals (flank
-    to flank, x 20 + 2 x BASE) defend with them; beaten by 1, the Continentals take the result
-    and both go back 3"."""
+    to flank, x 20 + 2 x BASE, touching the foot's front corner) defend with them, as the
+    table measures (W25); beaten by 1, the Continentals take the result and both go back
+    3"."""
     places = {**FACING, "b2": (20 + 2 * BASE, 20, 180)}
-    _, after, texts = fought(places, "r1", "b1", {Effect.RETIRE_SHAKEN}, "b1", also=("b2",))
+    _, after, texts = fought(places, "r1", "b1", {Effect.RETIRE_SHAKEN}, "b1")
     assert _at(after, "b1") == pytest.approx((20, 23, 180))
     assert _at(after, "b2") == pytest.approx((20 + 2 * BASE, 23, 180))
     assert _at(after, "r1") == pytest.approx((20, CONTACT, 0))
@@ -274,3 +277,90 @@ def _check_melee(before: State, after: State, events: object) -> int:
         table = table.placed(expected)
         count += 1
     return count
+
+
+def _at_j(places: dict[str, Place], charges: tuple[tuple[str, str], ...], seed: int,
+          moved: dict[str, Place] | None = None, **units: Unit) -> State | None:
+    """Phase J after ``charges`` (charger, target) struck and every target stood, with the
+    units of ``moved`` then set at their places on the table (None: a target did not
+    stand); ``units`` replace those of ``UNITS``."""
+    from smoothbore.will_awi.positions import footprint
+
+    s = to_phase(on_table(places, seed, **units), "F")
+    for charger, target in charges:
+        s, _ = TURN.step(s, DeclareCharge(charger, target))
+    s, _ = TURN.step(s, EndPhase())
+    for target in dict.fromkeys(t for _, t in charges):
+        s, _ = TURN.step(s, TestCharged(target))
+    if any(t.result is not ChargedResult.STANDS for t in s.extra.tests):
+        return None
+    s = to_phase(s, "J")
+    table = s.extra.table
+    assert table is not None
+    for uid, (x, y, facing) in (moved or {}).items():
+        table = table.placed(footprint(s.unit(uid), x, y, facing))
+    return s.with_extra(table=table)
+
+
+def test_a_second_defender_in_contact_fights_and_the_front_is_measured() -> None:
+    """Issue 27 (Rules - Melee: "Where more than one unit is involved only one is effected,
+    any others will retire 3". The unit effected will be that unit engaged to the enemies
+    front"; W25): the foot charges the Continentals face to face; the militia stand against
+    the foot's right flank, facing it. On the table the militia fight beside the
+    Continentals without being named (a second defender touching a lone attacker), and only
+    the Continentals are engaged to the enemy's front: beaten by 1, they take the result
+    (shaken, 3" back) and the militia retire 3" unshaken, whatever the scores. The caller's
+    ``fronts`` and ``also_defending`` are refused on a table."""
+    from smoothbore.core import IllegalActionError
+    from smoothbore.will_awi.situations import melee_contacts
+
+    beside = (20 + BASE + HALF, CONTACT, 270)  # front against the foot's right flank
+    places = {**FACING, "b2": (40, 30, 180)}
+    seen = 0
+    for seed in range(300):
+        s = _at_j(places, (("r1", "b1"),), seed, {"b2": beside})
+        if s is None:
+            continue
+        found = melee_contacts(s, "b1", ("r1",), ("b2",))
+        assert found.also_defending == ("b2",) and found.fronts == {"r1", "b1"}
+        with pytest.raises(IllegalActionError, match="the table measures this"):
+            TURN.check(s, ResolveMelee("b1", also_defending=("b2",)))
+        with pytest.raises(IllegalActionError, match="the table measures this"):
+            TURN.check(s, ResolveMelee("b1", fronts=frozenset({"b2"})))
+        after, events = TURN.step(s, ResolveMelee("b1"))
+        if not _says(events[0].text, Effect.RETIRE_SHAKEN) or not after.unit("b1").shaken:
+            continue
+        assert not after.unit("b2").shaken
+        assert _at(after, "b2") == pytest.approx((beside[0] + 3, beside[1], 270))
+        assert 'Militia retires 3" straight back, keeping its facing' in [
+            e.text for e in events if e.kind == "retire"]
+        seen += 1
+        if seen == 3:
+            return
+    raise AssertionError("the Continentals were not beaten by 1 three times")
+
+
+def test_the_attacker_at_the_enemys_front_takes_the_result() -> None:
+    """Rules - Melee ("the unit effected will be that unit engaged to the enemies front"):
+    militia strike the flank of British grenadiers, then militia dragoons their front
+    (declared in that order, so the militia foot would be first on a tie, and they score
+    less than the dragoons: the lowest score would take the result if every unit counted as
+    front); beaten by 1, the dragoons at the front take the result, and the foot on the
+    flank retire 3" unshaken."""
+    places = {"r2": (15, 20, 90), "r1": (20, CONTACT - 2, 0), "b1": (20, 20, 180)}
+    weak = {"r2": Unit("r2", "Militia", "red", TroopType.MILITIA),
+            "r1": Unit("r1", "Militia horse", "red", TroopType.LIGHT_CAVALRY),
+            "b1": Unit("b1", "Grenadiers", "blue", TroopType.GRENADIERS, Nationality.BRITISH)}
+    seen = 0
+    for seed in range(300):
+        s = _at_j(places, (("r2", "b1"), ("r1", "b1")), seed, **weak)
+        if s is None:
+            continue
+        after, events = TURN.step(s, ResolveMelee("b1"))
+        if not _says(events[0].text, Effect.RETIRE_SHAKEN) or after.unit("b1").shaken:
+            continue
+        assert after.unit("r1").shaken and not after.unit("r2").shaken
+        seen += 1
+        if seen == 3:
+            return
+    raise AssertionError("the attackers were not beaten by 1 three times")

@@ -37,11 +37,13 @@ from smoothbore.table import (
     TerrainKind,
     charges,
     furthest,
+    in_contact,
     point_distance,
     rout,
     route,
     short_of_units,
     sightings,
+    touching_faces,
 )
 from smoothbore.table import Face as TableFace
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
@@ -1493,6 +1495,54 @@ def chain_within(state: State, unit_id: str) -> frozenset[str]:
     gaps = shapely.distance(shapely.Point(here.x, here.y), [f.shape for f in table.footprints])
     return frozenset(f.unit_id for f, gap in zip(table.footprints, gaps.tolist(), strict=True)
                      if round(gap, 6) <= CHAIN)
+
+
+ENGAGED = 0.05
+"""How near two units stand to be in contact in a melee on a table: the 0.05" at which a
+charge is "already in contact" (``steps_charges.IN_CONTACT``)."""
+
+
+@attrs.frozen
+class MeleeContacts:
+    """Who fights a melee on a table and how (Rules - Melee; W25): ``also_defending``, a
+    second unit of the charged side in contact with a lone attacker (or none), and
+    ``fronts``, the fighters engaged to an enemy's front (touching the front face of an
+    enemy fighter)."""
+
+    also_defending: tuple[str, ...]
+    fronts: frozenset[str]
+
+
+def melee_contacts(state: State, target: str, attackers: tuple[str, ...],
+                   candidates: tuple[str, ...]) -> MeleeContacts:
+    """The table's answer for the melee around ``target`` charged by ``attackers``: with a
+    lone attacker, the first of ``candidates`` (the units of the charged side that may
+    fight: standing, not routing, with no melee of their own) touching it, one touching its
+    front before one touching another face (W25: one attacker against at most two
+    defenders); then each fighter that touches the front face of a fighter of the other
+    side (Rules - Melee: "that unit engaged to the enemies front")."""
+    table = table_of(state)
+    units = table.units
+    helpers: tuple[str, ...] = ()
+    if len(attackers) == 1 and attackers[0] in units:
+        (lone,) = attackers
+        touching = [c for c in candidates if c in units and c != target
+                    and in_contact(table, lone, c, ENGAGED)]
+        helpers = tuple(sorted(touching, key=lambda c: (
+            TableFace.FRONT not in touching_faces(table, lone, c, ENGAGED), c))[:1])
+    defenders = (target, *helpers)
+    fronts = {a for a in attackers if _at_front(table, a, defenders)}
+    fronts |= {d for d in defenders if _at_front(table, d, attackers)}
+    return MeleeContacts(helpers, frozenset(fronts))
+
+
+def _at_front(table: Table, unit_id: str, enemies: tuple[str, ...]) -> bool:
+    """Whether ``unit_id`` touches the front face of one of ``enemies`` on the table."""
+    if unit_id not in table.units:
+        return False
+    return any(e in table.units and in_contact(table, e, unit_id, ENGAGED)
+               and TableFace.FRONT in touching_faces(table, e, unit_id, ENGAGED)
+               for e in enemies)
 
 
 AT_WORK = 1.0

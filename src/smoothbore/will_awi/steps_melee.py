@@ -20,7 +20,7 @@ from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
 from .narration import inches, short_of
 from .phases import K
 from .positions import kept_traces
-from .situations import MEASURED, retirement
+from .situations import MEASURED, MeleeContacts, melee_contacts, retirement
 from .state import (
     State,
     charges_on,
@@ -54,6 +54,25 @@ def melee_text(state: State, where: str, outcome: MeleeOutcome) -> str:
     return f"Melee at {where}: {scores}; {loser} {EFFECT_TEXT[outcome.effect]}"
 
 
+def contacts(state: State, action: ResolveMelee) -> MeleeContacts:
+    """Who fights beside the charged unit and who is engaged to the enemy's front: on a table
+    measured (``situations.melee_contacts``: a second defender touching a lone attacker,
+    the fighters touching an enemy's front face), without one the player's
+    ``also_defending`` and ``fronts`` (empty: every unit counts as front)."""
+    target = find_unit(state, action.target)
+    attackers = tuple(c.charger for c in charges_on(state, target.id)
+                      if find_unit(state, c.charger).on_table)
+    if state.extra.table is None:
+        helpers = tuple(uid for uid in action.also_defending if uid != target.id)
+        every = {target.id, *attackers, *helpers}
+        return MeleeContacts(helpers, frozenset(action.fronts) if action.fronts
+                             else frozenset(every))
+    busy = set(pending_melees(state)) | state.extra.resolved
+    candidates = tuple(u.id for u in state.units if u.side == target.side and u.on_table
+                       and not u.routing and u.id not in busy)
+    return melee_contacts(state, target.id, attackers, candidates)
+
+
 def melee_of(state: State, action: ResolveMelee) -> Melee:
     """The melee around the charged unit: its chargers still on the table against it (and a
     second defender in contact with a lone attacker), with the facts of the charges."""
@@ -63,6 +82,7 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
         c for c in charges_on(state, action.target) if find_unit(state, c.charger).on_table
     )
     facts = shared_facts(charges)
+    engaged = contacts(state, action)
     attackers = tuple(
         Fighter(
             find_unit(state, c.charger),
@@ -71,7 +91,7 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
             uphill=c.uphill,
             charging_building=c.facts.in_building,
             charging_fortification=c.facts.in_fortification,
-            front=not action.fronts or c.charger in action.fronts,
+            front=c.charger in engaged.fronts,
         )
         for c in charges
     )
@@ -80,12 +100,11 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
         charging=tested is not None and tested.counter,
         flank=facts.face is Face.FLANK,
         rear=facts.face is Face.REAR,
-        front=not action.fronts or target.id in action.fronts,
+        front=target.id in engaged.fronts,
     )
     helpers = tuple(
-        Fighter(find_unit(state, uid), front=not action.fronts or uid in action.fronts)
-        for uid in action.also_defending
-        if uid != target.id
+        Fighter(find_unit(state, uid), front=uid in engaged.fronts)
+        for uid in engaged.also_defending
     )
     return Melee(attackers, (defender, *helpers), defender_behind_obstacle=facts.behind_obstacle)
 
@@ -103,6 +122,8 @@ def check_resolve_melee(state: State, action: ResolveMelee) -> None:
         raise illegal(action, "no melee to resolve there", rules.MELEE)
     if state.extra.table is not None and action.chain_within_18:
         raise illegal(action, MEASURED, rules.MELEE_GENERALS)
+    if state.extra.table is not None and (action.fronts or action.also_defending):
+        raise illegal(action, MEASURED, rules.MELEE)
     target = find_unit(state, action.target)
     helpers = [uid for uid in action.also_defending if uid != target.id]
     for uid in helpers:
