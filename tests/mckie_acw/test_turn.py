@@ -128,7 +128,7 @@ def test_ruleset_metadata_and_battles() -> None:
 def test_the_ruleset_pickles_also_after_evolve() -> None:
     """Issue 27: the battle period goes to a process pool (Battle period: every step's
     handler is a module-level callable, so pickle finds it by name), also when changed by
-    evolve; the copy plays the same step. (The mechanisms are pickled by their own tests.)"""
+    evolve; the copy plays the same step; so does the whole ruleset."""
     import pickle
 
     changed = attrs.evolve(TURN, name="mckie_acw house copy")
@@ -138,6 +138,8 @@ def test_the_ruleset_pickles_also_after_evolve() -> None:
         state = example_battle(1)
         assert copy.step(state, RollInitiative())[0] == TURN.step(state, RollInitiative())[0]
     assert pickle.loads(pickle.dumps(RULESET.turn.actions)) == RULESET.turn.actions
+    house = attrs.evolve(RULESET, title="McKie, house copy")
+    assert pickle.loads(pickle.dumps(house)).title == house.title
 
 
 def test_lost_units_leave_the_table_after_every_step() -> None:
