@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
+from smoothbore.battle import random_policy
 from smoothbore.boltaction_acw import RULESET, TURN
 from smoothbore.boltaction_acw.actions import (
     Advance,
@@ -31,7 +32,13 @@ from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
 from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.phases import ORDERS, REACTION
 from smoothbore.boltaction_acw.placing import footprint, relaid
-from smoothbore.boltaction_acw.rules import RULE_ORDER_TESTS, RULE_RALLY_ROUT, RULE_TABLE
+from smoothbore.boltaction_acw.rules import (
+    RULE_ARMY,
+    RULE_MORALE,
+    RULE_ORDER_TESTS,
+    RULE_RALLY_ROUT,
+    RULE_TABLE,
+)
 from smoothbore.boltaction_acw.scenarios import brawners_farm
 from smoothbore.boltaction_acw.state import PendingCharge, State, find, new_battle, with_units
 from smoothbore.boltaction_acw.units import (
@@ -299,3 +306,26 @@ def test_cavalry_mount_or_dismount_and_move_on_a_table(unit: Unit, mount: Mount,
     with pytest.raises(IllegalActionError) as raised:
         TURN.check(state, Advance("k", mount=mount, move=Move(rate + 1)))
     assert raised.value.rule != RULE_TABLE and str(rate) in raised.value.why
+
+
+# --- 11: every test's event carries its outcome as facts --------------------------------------
+TESTS = (RULE_ORDER_TESTS, RULE_MORALE, RULE_ARMY, RULE_RALLY_ROUT)
+
+
+@pytest.mark.parametrize("name", ["default", "mcphersons-ridge", "default-no-table"])
+def test_every_event_with_a_test_carries_the_test_and_its_result(name: str) -> None:
+    """Issue 27: an event whose rolls include an order test, a morale test, an army test or
+    a routing unit's test (Order tests; Morale Test; Brigade and army strength) carries the
+    test and its result beside its words (``event.fact("test")``, ``"result"``)."""
+    seen: set[object] = set()
+    for seed in range(3):
+        state = RULESET.battle(name)(seed)
+        policy = random_policy(seed)
+        while not TURN.is_over(state):
+            state, events = TURN.step(state, policy(state, TURN.legal_actions(state)))
+            for event in events:
+                if any(roll.rule in TESTS for roll in event.rolls):
+                    assert event.fact("test") is not None, event
+                    assert event.fact("result") in ("passed", "failed"), event
+                    seen.add(event.fact("test"))
+    assert {"order", "morale"} <= seen

@@ -16,7 +16,7 @@ from . import situations
 from .actions import Charge, FightOn, Respond
 from .carry import carried
 from .charges import ChargeFacts, Reaction, Response, charge_problem, receive, responses
-from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, fight
+from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, MeleeResult, fight
 from .movement import charge_reach, rate
 from .phases import DRAW, ORDERS, REACTION
 from .rules import (
@@ -270,7 +270,8 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
         unpinned = (" (passed its interpolation test: loses a pin)" if failed
                     else " (passed its order test: loses a pin)")
     log.add("reaction", f"{target.name}: {action.response}{unpinned}: {result}", RULE_CHARGED,
-            target.id, facts=_reaction_facts(action.response, reaction, result.behind))
+            target.id, facts=_reaction_facts(action.response, reaction, result.behind,
+                                             result.fire is not None))
     changed = [result.charger, result.target] + ([result.behind] if result.behind else [])
     new = with_units(state, *changed)
     new = enter_phase(new, ORDERS)
@@ -294,14 +295,19 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     return new
 
 
-def _reaction_facts(response: Response, reaction: Reaction, behind: Unit | None
-                    ) -> dict[str, str]:
+def _reaction_facts(response: Response, reaction: Reaction, behind: Unit | None,
+                    fired: bool = False) -> dict[str, str]:
     """The charged unit's tests as structured facts: its order test (none for skirmishers,
-    who evade) and, retreating into a friend, its interpolation test (Melee)."""
+    who evade), retreating into a friend its interpolation test, and after point blank fire
+    the chargers' morale test (Melee)."""
     if response is Response.EVADE:
         return {"reaction": reaction.name.lower()}
     if reaction not in (Reaction.RETREATED, Reaction.STOPPED):
-        return {"test": "order", "result": "passed", "reaction": reaction.name.lower()}
+        facts = {"test": "order", "result": "passed", "reaction": reaction.name.lower()}
+        if fired and reaction in (Reaction.CHARGE_HOME, Reaction.HALTED):
+            facts["chargers' morale"] = ("passed" if reaction is Reaction.CHARGE_HOME
+                                         else "failed")
+        return facts
     facts = {"test": "order", "result": "failed", "reaction": reaction.name.lower()}
     if behind is not None:
         facts["interpolation"] = "failed" if reaction is Reaction.STOPPED else "passed"
@@ -392,7 +398,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
         commands=(command_for(state, charger), command_for(state, defender)),
         routing_friends=(routing_friends(state, charger), routing_friends(state, defender)))
     log.add("melee", f"{charger.name} against {defender.name}: {result}", RULE_COMBAT,
-            charger.id)
+            charger.id, facts=melee_facts(result))
     new = with_units(state, hurt_charger, hurt_defender)
     if result.outcome is MeleeOutcome.CONTINUES:
         if find(new, charger_id).in_the_fight and find(new, defender_id).in_the_fight:
@@ -410,6 +416,22 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
     if result.winner == "charger" and charge is not None:
         return _victory(new, charger_id, charge, log)
     return new
+
+
+def melee_facts(result: MeleeResult) -> dict[str, str | int]:
+    """A round of melee as structured facts: casualties each way, the winner, the loser's
+    morale test and the victors' (when they were taken), and how it ended (Melee)."""
+    facts: dict[str, str | int] = {"by charger": result.by_charger,
+                                   "by defender": result.by_defender,
+                                   "winner": result.winner or "none",
+                                   "outcome": result.outcome.name.lower()}
+    if result.winner and result.outcome is not MeleeOutcome.DESTROYED:
+        routed = result.outcome is MeleeOutcome.LOSER_ROUTS
+        facts.update(test="morale", result="failed" if routed else "passed")
+        if not routed:
+            facts["victors' morale"] = ("failed" if result.outcome
+                                        is MeleeOutcome.VICTOR_FALLS_BACK else "passed")
+    return facts
 
 
 def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:

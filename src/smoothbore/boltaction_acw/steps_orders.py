@@ -55,7 +55,7 @@ from .rules import (
     RULE_TURN,
     RULE_UNIT_SIZES,
 )
-from .shooting import Firing, ShotFacts, fire_problem, shoot, shots
+from .shooting import Firing, ShotFacts, ShotResult, fire_problem, shoot, shots
 from .state import (
     HOLDERS_REACH,
     Situation,
@@ -179,7 +179,8 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
     broken = aggressive and bool(unit.brigade) and ineffective(state, unit.side, unit.brigade)
     new = state.with_extra(ordered=extra.ordered | {unit.id})
     if not (unit.pins or always or broken):
-        log.add("order", f"{unit.name}: {what}", RULE_ONE_ORDER, unit.id)
+        log.add("order", f"{unit.name}: {what}", RULE_ONE_ORDER, unit.id,
+                facts={"order": what, "test": "none"})
         return True, with_units(new, ordered) if ordered is not unit else new
     passed = order_test(ordered, command_for(state, unit), dice=log.dice,
                         options=state.options, reason=f"{unit.name} order test: {what}")
@@ -187,15 +188,18 @@ def take_order(state: State, unit: Unit, log: Log, what: str, *, aggressive: boo
         ordered = revise(ordered, pins=max(0, ordered.pins - 1))
         lost = " and loses a pin" if unit.pins else ""
         log.add("order", f"{unit.name} passes its order test{lost}: {what}",
-                RULE_ORDER_TESTS, unit.id)
+                RULE_ORDER_TESTS, unit.id,
+                facts={"order": what, "test": "order", "result": "passed"})
         return True, with_units(new, ordered)
     new = new.with_extra(failed=new.extra.failed | {unit.id})
     if broken:
         log.add("order", f"{unit.name} fails its order test: its brigade is combat "
-                "ineffective and it goes home", RULE_INEFFECTIVE, unit.id)
+                "ineffective and it goes home", RULE_INEFFECTIVE, unit.id,
+                facts={"order": what, "test": "order", "result": "failed",
+                       "outcome": "goes home"})
         return False, with_units(new, revise(ordered, home=True))
     log.add("order", f"{unit.name} fails its order test: no orders this turn", RULE_ORDER_TESTS,
-            unit.id)
+            unit.id, facts={"order": what, "test": "order", "result": "failed"})
     return False, with_units(new, ordered)
 
 
@@ -211,12 +215,24 @@ def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firin
              else f"range measured {measured:.1f} in., {facts.cover} cover"
              + (", enfilading" if facts.enfilade else ""))
     log.add("fire", f"{firer.name} fires at {target.name} ({where}): {result}",
-            RULE_SHOOTING, firer.id)
+            RULE_SHOOTING, firer.id, facts=shot_facts_of(result, target.id))
     table = state.extra.table
     if table is not None:
         state = state.with_extra(table=table.with_traces(
             *recent_traces(table), ShotTrace(firer_id, target_id, hit != target)))
     return with_units(state, hit)
+
+
+def shot_facts_of(result: ShotResult, target_id: str) -> dict[str, str | int]:
+    """A shooting attack as structured facts: the hits, casualties and bases lost, and the
+    target's morale test for losing a base, if it took one (Enfilading Fire; Morale
+    Test)."""
+    facts: dict[str, str | int] = {"target": target_id, "hits": result.hits,
+                                   "casualties": result.wounds,
+                                   "bases lost": result.bases_lost}
+    if result.morale:
+        facts.update(test="morale", result="passed" if result.morale == "passed" else "failed")
+    return facts
 
 
 def recent_traces(table: Table) -> tuple[Trace, ...]:
