@@ -8,9 +8,12 @@ from __future__ import annotations
 import pytest
 
 from smoothbore.bloodybacks93 import TURN, situations
-from smoothbore.bloodybacks93.actions import Activate
+from smoothbore.bloodybacks93.actions import Activate, Charge
+from smoothbore.bloodybacks93.charges import ChargeFacts, Contact, impetus_dice
 from smoothbore.bloodybacks93.melee import Fate
-from smoothbore.bloodybacks93.units import AMERICAN, BRITISH
+from smoothbore.bloodybacks93.state import State
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Unit, UnitType
+from smoothbore.core import IllegalActionError
 from smoothbore.simulation import play_run
 
 from .test_situations import foot, on_table
@@ -52,3 +55,41 @@ def test_simulation_run_722_routs_the_virginia_riflemen_off_the_far_edge() -> No
     assert new.unit("a2").destroyed
     assert new.extra.table is not None and "a2" not in new.extra.table.units
     assert any("rout" in e.text for e in events)
+
+
+# --- 3. a cavalry countercharge, measured on the table (Determine impetus; B63) -----------
+def _horse(uid: str, side: str) -> Unit:
+    return Unit(uid, uid, side, kind=UnitType.CAVALRY, size=12, density=6, quality=3)
+
+
+def _cavalry_charge(target: Unit, facing: float) -> State:
+    """British horse (c, quality 3: cold steel) 3" short of ``target`` (facing ``facing``)."""
+    units = (_horse("c", BRITISH), target)
+    return on_table(units, {"c": (20, 10, 0), target.id: (20, 14, facing)}, actions=2)
+
+
+def test_cavalry_charging_lone_infantry_is_not_countercharged_on_a_table() -> None:
+    """Determine impetus, "deduct three d12 if charging cavalry are being countercharged by
+    cavalry": charging a lone foot unit, the table sees no cavalry meet the charge, so the
+    impetus stays 4 + cold steel = 5d12; the caller saying otherwise is refused."""
+    state = _cavalry_charge(foot("a", AMERICAN, size=12), 180)
+    measured = situations.measured_charge(state, ("c",), ("a",), ChargeFacts())
+    assert not measured.facts.countercharged_by_cavalry
+    dice = impetus_dice((state.unit("c"),), (state.unit("a"),), measured.facts)
+    assert dice.total == 5
+    claimed = Charge(("c",), ("a",), ChargeFacts(countercharged_by_cavalry=True))
+    with pytest.raises(IllegalActionError):
+        TURN.check(state, claimed)
+
+
+def test_cavalry_meeting_a_cavalry_charge_front_to_front_countercharges() -> None:
+    """Determine impetus (B63): American horse facing the charge, struck in its front,
+    countercharge: 5 - 3 = 2d12; taken in the flank they cannot, 5 + 2 (flank) = 7d12."""
+    front = _cavalry_charge(_horse("a", AMERICAN), 180)
+    met = situations.measured_charge(front, ("c",), ("a",), ChargeFacts())
+    assert met.facts.countercharged_by_cavalry and met.facts.contact is Contact.FRONT
+    assert impetus_dice((front.unit("c"),), (front.unit("a"),), met.facts).total == 2
+    flank = _cavalry_charge(_horse("a", AMERICAN), 90)
+    taken = situations.measured_charge(flank, ("c",), ("a",), ChargeFacts())
+    assert not taken.facts.countercharged_by_cavalry and taken.facts.contact is Contact.FLANK
+    assert impetus_dice((flank.unit("c"),), (flank.unit("a"),), taken.facts).total == 7

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 import shapely
@@ -964,10 +964,11 @@ class MeasuredCharge:
 def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str, ...],
                     facts: ChargeFacts, action: object = None) -> MeasuredCharge:
     """What the table says of a charge by ``chargers`` at ``targets`` (``facts``: the
-    players' choices, cold steel and a cavalry counter-charge). Each charger must have one of
-    the targets directly to its front, with no unit in the way, within the longest move it
-    can make over that ground, and each target must be reached by some charger
-    (Charges and melee: units enter melee if they can move far enough to make contact)."""
+    players' choice of cold steel; whether cavalry countercharge is measured, B63). Each
+    charger must have one of the targets directly to its front, with no unit in the way,
+    within the longest move it can make over that ground, and each target must be reached by
+    some charger (Charges and melee: units enter melee if they can move far enough to make
+    contact)."""
     table = _table(state)
     reaches = by_layout(table, reaches_of)
     contacts: list[tuple[str, str]] = []
@@ -1012,6 +1013,8 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     measured = attrs.evolve(
         facts,
         contact=Contact(_CONTACT[struck]),
+        countercharged_by_cavalry=_countercharged(
+            state, lead, ((t, reaches[(c, t)][1]) for c, t in contacts)),
         uphill=between.rise > 0 and seen.cover.stands_in(TerrainKind.STEEP_HILL),
         cover=cover,
         behind_obstacle=bool(seen.cover.behind),
@@ -1031,8 +1034,8 @@ def counter_charge_facts(state: State, counter_chargers: tuple[str, ...],
     counter-chargers' side where the units stand in contact (Determine impetus: "to
     counter-charging units if the tables have turned"; B32): the face of the first target
     the lead counter-charger touches, that target's cover, woods and slope as the lead sees
-    it, whether the lead stands in heavier woods; the players' choices (cold steel, a cavalry
-    counter-charge) are kept."""
+    it, whether the lead stands in heavier woods, and whether cavalry meet it front to front
+    (a cavalry countercharge, B63); the players' choice of cold steel is kept."""
     table = _table(state)
     lead = counter_chargers[0]
     target = next((t for t in targets if in_contact(table, lead, t)), targets[0])
@@ -1040,9 +1043,13 @@ def counter_charge_facts(state: State, counter_chargers: tuple[str, ...],
     struck = faces[0] if faces else Face.FRONT
     seen = seen_of(table, lead, (target,))[target]
     between = ground_between(table, seen)
+    met = ((t, face) for t in targets if t in table.units for c in counter_chargers
+           if c in table.units and in_contact(table, c, t)
+           for face in touching_faces(table, t, c))
     return attrs.evolve(
         facts,
         contact=Contact(_CONTACT[struck]),
+        countercharged_by_cavalry=_countercharged(state, lead, met),
         uphill=between.rise > 0 and seen.cover.stands_in(TerrainKind.STEEP_HILL),
         cover=cover_against(table, seen),
         behind_obstacle=bool(seen.cover.behind),
@@ -1051,8 +1058,21 @@ def counter_charge_facts(state: State, counter_chargers: tuple[str, ...],
     )
 
 
+def _countercharged(state: State, lead: str, struck: Iterable[tuple[str, Face]]) -> bool:
+    """Whether charging cavalry are countercharged by cavalry (Determine impetus: "deduct
+    three d12 if charging cavalry are being countercharged by cavalry"; B63), measured: the
+    lead charger is cavalry and a cavalry unit it charges, standing (not routing), is
+    struck in its front (``struck``: each target with the face of it a charger meets), so
+    it faces the charge and rides out to meet it. Infantry, artillery, and cavalry taken in
+    the flank or rear never countercharge."""
+    if not state.unit(lead).is_cavalry:
+        return False
+    return any(face is Face.FRONT and state.unit(t).is_cavalry and not state.unit(t).gone
+               for t, face in struck)
+
+
 MEASURED_CHARGE = ("contact", "uphill", "cover", "behind_obstacle", "charger_in_woods",
-                   "defender_in_woods")
+                   "defender_in_woods", "countercharged_by_cavalry")
 """The fields of ChargeFacts the table measures (a caller leaves them at their defaults)."""
 _PLAIN_CHARGE = ChargeFacts()
 
