@@ -150,18 +150,18 @@ def test_brief_shows_only_what_differs_from_the_defaults() -> None:
 
 def test_a_record_round_trips_and_replays_with_its_events() -> None:
     played = play(TURN, toy.example_battle(6), random_policy(6))
-    record = BattleRecord.of("toy", played)
+    record = BattleRecord.of("toy", played, turn=TURN)
     text = record.to_json()
     assert BattleRecord.from_json(text, TURN) == record
     assert BattleRecord.from_json(text, TURN).replay(TURN) == played
-    assert BattleRecord.of("toy", played, with_events=False).events is None
+    assert BattleRecord.of("toy", played, with_events=False, turn=TURN).events is None
     assert record.events is not None
     assert [len(e) for e in record.events] == [len(s.events) for s in played.steps]
 
 
 def test_replay_names_the_first_step_whose_events_differ() -> None:
     played = play(TURN, toy.example_battle(6), random_policy(6))
-    record = BattleRecord.of("toy", played)
+    record = BattleRecord.of("toy", played, turn=TURN)
     assert record.events is not None
     index = next(i for i, events in enumerate(record.events) if events)
     events = list(record.events)

@@ -708,3 +708,127 @@ def test_r05_expected_events_of_the_wrong_length() -> None:
     assert record.events is not None
     with pytest.raises(InvalidValueError, match=r"expected=.*one list of events per action"):
         replay(WA.turn, record.start, record.actions, record.events[:-1])  # type: ignore[arg-type]
+
+
+# --- issue 28: a record never runs code, a replay never lies -------------------------------
+def _run_cli(*argv: str, cwd: Path, env: dict[str, str] | None = None,
+             timeout: float = HANG_GUARD) -> Any:
+    """The command line in a real process (``python -m smoothbore``), bounded in time."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "smoothbore", *argv], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, env=environment,
+                          check=False)
+
+
+@row("S01")
+@pytest.mark.parametrize("name", ["os:abort", "signal:pause", "builtins:breakpoint",
+                                  "evil:RULESET"])
+def test_s01_a_record_never_chooses_code_to_import(tmp_path: Path, name: str) -> None:
+    """A record's ``ruleset`` naming ``module:ATTRIBUTE`` (issue 28) is refused with a
+    ``LoadError`` naming ``$.ruleset``: it was imported and called (``os:abort`` aborted,
+    ``signal:pause`` hung, and ``evil.py`` beside the record ran under ``python -m``)."""
+    (tmp_path / "evil.py").write_text(
+        "import pathlib\npathlib.Path('ran').write_text('x')\nRULESET = None\n")
+    data = json.loads(_record().to_json())
+    data["ruleset"] = name
+    (tmp_path / "record.json").write_text(json.dumps(data))
+    done = _run_cli("replay", "record.json", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"smoothbore: error: $.ruleset='{name}' is invalid")
+    assert "registered ruleset" in done.stderr and done.stderr.count("\n") == 1
+    assert not (tmp_path / "ran").exists()
+
+
+def test_s01_the_user_may_still_name_a_ruleset_on_the_command_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "toy.json"
+    assert main(["battle", "tests.toy_ruleset:RULESET", "--quiet", "--record",
+                 str(record)]) == 0
+    assert main(["replay", str(record), "--quiet", "--ruleset",
+                 "tests.toy_ruleset:RULESET"]) == 0
+    assert "match their digests" in capsys.readouterr().out
+    assert "$.ruleset='toy'" in _cli(capsys, "replay", str(record))  # not registered
+
+
+@row("R06")
+def test_r06_a_changed_start_state_is_refused_by_its_digest() -> None:
+    """Issue 28: a start strength changed in a record replayed to a different end, "every
+    step gave the events recorded"; the start state's digest now refuses it."""
+    data = json.loads(_record().to_json())
+    data["start"]["units"][0]["strength"] -= 1
+    record = BattleRecord.from_json(json.dumps(data), WA.turn)
+    with pytest.raises(ReplayMismatchError, match=r"at step 0 \(the start state.*digest"):
+        record.replay(WA.turn)
+
+
+@row("R07")
+def test_r07_an_action_value_nudged_by_1e_9_is_refused_at_its_step() -> None:
+    """Issue 28: a continuous action value nudged by 1e-9 replayed in silence; the step's
+    digest (of its action and resulting state) now names the step."""
+    record = _record()
+    data = json.loads(record.to_json())
+    index = next(i for i, step in enumerate(data["steps"])
+                 if step["action"]["type"] == "Move" and step["action"]["fields"].get("to")
+                 and step["action"]["fields"]["to"][2] not in (0.0, 180.0))
+    data["steps"][index]["action"]["fields"]["to"][2] += 1e-9  # the facing, in degrees
+    changed = BattleRecord.from_json(json.dumps(data), WA.turn)
+    assert changed.actions[index] != record.actions[index]
+    with pytest.raises(ReplayMismatchError, match=rf"at step {index + 1} \(.*digest") as c:
+        changed.replay(WA.turn)
+    assert c.value.step == index + 1
+
+
+@row("R08")
+def test_r08_a_version_1_record_without_digests_replays_with_a_warning(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """docs/cli.md, "Records without digests": an old record (version 1, no digests) is read and
+    replayed, its events checked, with a warning that its states are not."""
+    data = json.loads(_record().to_json())
+    assert data["record_version"] == 2 and data["start_digest"].startswith("sha256:")
+    data["record_version"] = 1
+    del data["start_digest"]
+    for step in data["steps"]:
+        del step["digest"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("smoothbore: warning: a version 1 record has no state")
+    assert "no state digests" in captured.out
+    data["record_version"] = 2  # a version 2 record must have them
+    path.write_text(json.dumps(data))
+    assert "$.start_digest='(missing)'" in _cli(capsys, "replay", str(path))
+
+
+@row("R09")
+def test_r09_a_lone_surrogate_in_a_record_is_refused_where_it_is_loaded() -> None:
+    """Issue 28: a lone surrogate in a name loaded, then narration failed."""
+    data = json.loads(_record().to_json())
+    data["start"]["units"][0]["name"] = "Bad \ud800 name"
+    with pytest.raises(LoadError, match=r"\$\.start\.units\.0\.name|\$\.start\.units"):
+        BattleRecord.from_json(json.dumps(data), WA.turn)
+
+
+@row("C13")
+def test_c13_a_record_of_8mb_in_utf8_but_fewer_characters_replays(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 28: ``replay`` read 8,000,001 bytes against a limit of 8,000,000 characters,
+    cutting a valid record of many-byte characters mid-string ("bad JSON")."""
+    from tests import toy_ruleset
+
+    ruleset = toy_ruleset.RULESET
+    start: Any = ruleset.example(1)
+    long_name = "\u20ac" * 2_700_000  # 3 bytes each: 8.1 MB, 2.7 million characters
+    start = attrs.evolve(start, commanders=(
+        *start.commanders, toy_ruleset.Captain("x", long_name, toy_ruleset.RED)))
+    played = play(ruleset.turn, start, random_policy(1), max_steps=3)  # type: ignore[arg-type]
+    text = BattleRecord.of("toy", played, turn=ruleset.turn).to_json()
+    path = tmp_path / "big.json"
+    path.write_text(text, "utf-8")
+    assert path.stat().st_size > 8_000_001 and len(text) < 8_000_000
+    assert main(["replay", str(path), "--quiet", "--ruleset",
+                 "tests.toy_ruleset:RULESET"]) == 0, capsys.readouterr().err

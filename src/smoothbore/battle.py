@@ -6,7 +6,9 @@ pure, so a played battle is the initial state plus its list of actions, and repl
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -41,6 +43,8 @@ __all__ = [
     "play",
     "random_policy",
     "replay",
+    "state_digest",
+    "step_digest",
     "unit_table",
 ]
 
@@ -303,26 +307,77 @@ def play(
 
 
 def replay(turn: Turn[S, A], start: S, actions: Sequence[A],
-           expected: Sequence[Sequence[str]] | None = None) -> Played[S, A]:
+           expected: Sequence[Sequence[str]] | None = None,
+           digests: Sequence[str] | None = None) -> Played[S, A]:
     """Apply a recorded list of actions to ``start``: the same battle, step for step. An
     action that ``step`` refuses raises its error with the step number (counted from 1:
     step n is ``actions[n - 1]``), turn and phase. With ``expected`` (for each step, the
     narration of each of its events: ``Event.narrate()``, rolls included) a step whose events
-    differ raises ReplayMismatchError naming the step, so a changed record never plays a
-    different battle in silence."""
-    if expected is not None and len(expected) != len(actions):
-        raise InvalidValueError("expected", f"{len(expected)} steps of events",
-                                f"one list of events per action ({len(actions)})")
+    differ raises ReplayMismatchError naming the step; with ``digests`` (for each step, the
+    ``step_digest`` of its action and the state it gave) so does a step whose action or
+    resulting state differs, so
+    a changed record never plays a different battle in silence."""
+    for name, given, each in (("expected", expected, "list of events"),
+                              ("digests", digests, "digest")):
+        if given is not None and len(given) != len(actions):
+            raise InvalidValueError(name, f"{len(given)} steps",
+                                    f"one {each} per action ({len(actions)})")
     state = start
     steps: list[Step[A]] = []
     for index, action in enumerate(actions):
         state, step = _step(turn, state, action, index)
         if expected is not None:
             _verify(step, tuple(expected[index]), index)
+        if digests is not None:
+            found = step_digest(action, state)
+            if found != digests[index]:
+                raise ReplayMismatchError(
+                    index + 1, f"turn {step.turn}, {step.phase}: {brief(step.action)}; "
+                    "its action and the state it gives", f"digest {digests[index]}",
+                    f"digest {found}")
         steps.append(step)
     if turn.is_over(state):
         return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
     return Played(start, tuple(steps), state, None, Stop.REPLAYED)
+
+
+def state_digest(state: Any) -> str:
+    """A stable digest of a state: ``sha256:`` and the SHA-256 of its canonical JSON
+    (``to_json``, the same text in every process, keys sorted, whole numbers as integers),
+    so any change of any field, down to a float's last bit, changes it."""
+    return "sha256:" + hashlib.sha256(_canonical(state).encode("utf-8")).hexdigest()
+
+
+def _canonical(state: Any) -> str:
+    """A state's JSON with every whole-number float written as an integer: a table built
+    with ``16`` writes ``16`` until a round trip through the loader makes it ``16.0``, the
+    same state (the loader refuses a float where the state's type wants an integer, so the
+    two are never different states)."""
+    data = json.loads(state.to_json(), parse_float=_whole)
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _whole(text: str) -> float | int:
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2.0 ** 53 else value
+
+
+def step_digest(action: Any, state: Any) -> str:
+    """A stable digest of a step: ``sha256:`` and the SHA-256 of the action's canonical JSON
+    (its type and fields, as a record writes it) and of the state it gave, so a record whose
+    action or resulting state changed in any way, even by 1e-9 in a value the state does
+    not keep, no longer matches."""
+    digest = hashlib.sha256(_action_json(action).encode("utf-8"))
+    digest.update(b"\n")
+    digest.update(_canonical(state).encode("utf-8"))
+    return "sha256:" + digest.hexdigest()
+
+
+def _action_json(action: Any) -> str:
+    text = json.dumps({"type": type(action).__name__, "fields": unstructure(action)},
+                      sort_keys=True, allow_nan=False, ensure_ascii=False)
+    return json.dumps(json.loads(text, parse_float=_whole), sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def _verify(step: Step[Any], expected: tuple[str, ...], index: int) -> None:
@@ -353,47 +408,82 @@ def _step(turn: Turn[S, A], state: S, action: A, index: int) -> tuple[S, Step[A]
     return new, Step(where[0], where[1], action, events)
 
 
-RECORD_VERSION = 1
-"""The version of the battle-record format ``BattleRecord.to_json`` writes."""
+RECORD_VERSION = 2
+"""The version of the battle-record format ``BattleRecord.to_json`` writes: 2 carries the
+digest of the start state and of each step's resulting state. ``from_json`` also reads
+version 1 (no digests; ``BattleRecord.digests`` is then None, see docs/cli.md, "Records
+without digests")."""
+READABLE_VERSIONS = (1, 2)
 
 
 @attrs.frozen
 class BattleRecord:
     """A battle as a file: the ruleset's name, the state it started from, each action taken
     and, for each step, the narration of the events it gave (``Event.narrate()``, rolls
-    included) that ``replay`` checks. ``of(played)`` makes one, ``to_json`` writes it,
-    ``from_json(text, turn)`` reads it back strictly and ``replay(turn)`` plays it again."""
+    included) and the digest of its action and the state it gave (``step_digest``), that
+    ``replay``
+    checks, as it checks the start state's digest. ``of(played)`` makes one, ``to_json``
+    writes it, ``from_json(text, turn)`` reads it back strictly and ``replay(turn)`` plays
+    it again."""
 
     ruleset: str
     start: Any
     actions: tuple[Any, ...]
     events: tuple[tuple[str, ...], ...] | None = None
+    start_digest: str | None = None
+    digests: tuple[str, ...] | None = None
 
     @classmethod
-    def of(cls, ruleset: str, played: Played[Any, Any], *, with_events: bool = True
-           ) -> BattleRecord:
-        """The record of a played battle (with the events it expects unless told not)."""
+    def of(cls, ruleset: str, played: Played[Any, Any], *, with_events: bool = True,
+           turn: Any = None) -> BattleRecord:
+        """The record of a played battle (with the events it expects unless told not) and
+        the digests of its states. The states between steps are not kept by ``play``: they
+        are replayed with ``turn``, by default the registered ruleset's of this name."""
+        if turn is None:
+            from smoothbore.rulesets import get_ruleset
+
+            turn = get_ruleset(ruleset).turn
         events = tuple(tuple(e.narrate() for e in step.events) for step in played.steps)
-        return cls(ruleset, played.start, played.actions(), events if with_events else None)
+        state = played.start
+        digests = []
+        for index, action in enumerate(played.actions()):
+            state, _ = _step(turn, state, action, index)
+            digests.append(step_digest(action, state))
+        if played.steps and state != played.end:
+            raise InvalidValueError("turn", getattr(turn, "name", turn),
+                                    "the turn the battle was played with")
+        return cls(ruleset, played.start, played.actions(),
+                   events if with_events else None, state_digest(played.start),
+                   tuple(digests))
 
     def replay(self, turn: Any) -> Played[Any, Any]:
-        """Play the record again with ``turn``, checking its events when it has them."""
+        """Play the record again with ``turn``, checking the start state's digest, and each
+        step's events and resulting state's digest, when the record has them."""
         if getattr(turn, "name", self.ruleset) != self.ruleset:
             raise InvalidValueError("ruleset", self.ruleset, f"{turn.name!r}, the turn given")
-        return replay(turn, self.start, self.actions, self.events)
+        if self.start_digest is not None:
+            found = state_digest(self.start)
+            if found != self.start_digest:
+                raise ReplayMismatchError(0, "the start state, before the first action",
+                                          f"digest {self.start_digest}", f"digest {found}")
+        return replay(turn, self.start, self.actions, self.events, self.digests)
 
     def to_json(self) -> str:
-        """The record as canonical JSON text (``record_version`` first among its keys)."""
-        data = {
-            "record_version": RECORD_VERSION,
+        """The record as canonical JSON text (version 2 when it has its digests, else 1)."""
+        digested = self.start_digest is not None and self.digests is not None
+        data: dict[str, Any] = {
+            "record_version": RECORD_VERSION if digested else 1,
             "ruleset": self.ruleset,
             "start": json.loads(self.start.to_json()),
             "steps": [
                 {"action": {"type": type(action).__name__, "fields": unstructure(action)},
-                 **({"events": list(self.events[i])} if self.events is not None else {})}
+                 **({"events": list(self.events[i])} if self.events is not None else {}),
+                 **({"digest": self.digests[i]} if self.digests is not None else {})}
                 for i, action in enumerate(self.actions)
             ],
         }
+        if digested:
+            data["start_digest"] = self.start_digest
         return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
 
     @classmethod
@@ -401,20 +491,23 @@ class BattleRecord:
         """Read a record written by ``to_json`` for ``turn`` (an Engine) as strictly as
         ``BattleState.from_json``: unknown keys, a wrong version, another ruleset's record,
         an action type the ruleset does not have or a malformed field is a ``LoadError``
-        giving its path."""
+        giving its path. A version 2 record must carry every digest; version 1 has none."""
         data = read_json(text, "record")
         if not isinstance(data, dict):
             raise LoadError("$", type(data).__name__, "an object: a battle record")
-        allowed = {"record_version", "ruleset", "start", "steps"}
+        version = data.get("record_version")
+        if type(version) is not int or version not in READABLE_VERSIONS:
+            raise LoadError("$.record_version", version,
+                            f"{RECORD_VERSION} or 1 (the record formats this library reads)")
+        digested = version >= 2
+        allowed = {"record_version", "ruleset", "start", "steps"} | (
+            {"start_digest"} if digested else set())
         for key in sorted(set(data) - allowed):
             raise LoadError(f"$.{key}", "(an unknown field)",
                             "the fields of a record: " + ", ".join(sorted(allowed)))
         for key in sorted(allowed - set(data)):
             raise LoadError(f"$.{key}", "(missing)", "a value: a record needs " + key)
-        version = data["record_version"]
-        if type(version) is not int or version != RECORD_VERSION:
-            raise LoadError("$.record_version", version,
-                            f"{RECORD_VERSION} (the record format this library reads)")
+        _refuse_surrogates(data, "$")
         name = structure(data["ruleset"], str, "$.ruleset")
         if name != turn.name:
             raise LoadError("$.ruleset", name, f"{turn.name!r}: a record of this ruleset")
@@ -422,25 +515,61 @@ class BattleRecord:
             data["start"], *turn.types, ruleset=turn.name,
             phases=[p.name for p in turn.phases], path="$.start",
         )
+        start_digest = (_digest(data["start_digest"], "$.start_digest") if digested
+                        else None)
         kinds = {kind.__name__: kind for kind in turn.action_types()}
         steps = data["steps"]
         if not isinstance(steps, list):
             raise LoadError("$.steps", type(steps).__name__, "an array of steps")
+        keys = {"action", "events"} | ({"digest"} if digested else set())
         actions: list[Any] = []
         events: list[tuple[str, ...]] = []
+        digests: list[str] = []
         for i, entry in enumerate(steps):
             where = f"$.steps[{i}]"
-            if not isinstance(entry, dict) or "action" not in entry or set(entry) - {
-                    "action", "events"}:
+            if not isinstance(entry, dict) or "action" not in entry or set(entry) - keys:
                 raise LoadError(where, _shown(entry),
-                                'an object {"action": ..., "events": [...]} (events optional)')
+                                'an object {"action": ..., "events": [...]} (events optional)'
+                                + (', "digest": "sha256:..."}' if digested else ""))
             actions.append(_action(entry["action"], kinds, f"{where}.action"))
             if "events" in entry:
                 events.append(structure(entry["events"], tuple[str, ...], f"{where}.events"))
+            if digested:
+                if "digest" not in entry:
+                    raise LoadError(f"{where}.digest", "(missing)",
+                                    "the digest of the state the step gives")
+                digests.append(_digest(entry["digest"], f"{where}.digest"))
         if events and len(events) != len(actions):
             raise LoadError("$.steps", f"{len(events)} of {len(actions)} steps with events",
                             "events on every step or on none")
-        return cls(name, start, tuple(actions), tuple(events) if events else None)
+        return cls(name, start, tuple(actions), tuple(events) if events else None,
+                   start_digest, tuple(digests) if digested else None)
+
+
+def _digest(value: Any, path: str) -> str:
+    if (not isinstance(value, str) or not value.startswith("sha256:") or len(value) != 71
+            or any(c not in "0123456789abcdef" for c in value[7:])):
+        raise LoadError(path, _shown(value), "a digest: 'sha256:' and 64 hex digits")
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(data: Any, path: str) -> None:
+    """Refuse text that is not Unicode: a lone surrogate (``"\\ud800"`` in JSON) loads
+    as a str that cannot be written or narrated later (issue 28)."""
+    if isinstance(data, str):
+        if not data.isascii() and _SURROGATE.search(data):
+            raise LoadError(path, data.encode("utf-8", "backslashreplace").decode("ascii"),
+                            "Unicode text (no lone surrogate)")
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_surrogates(key, f"{path} (a key)")
+            _refuse_surrogates(value, f"{path}.{key}")
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _refuse_surrogates(value, f"{path}[{i}]")
 
 
 def _shown(value: Any) -> Any:

@@ -30,9 +30,14 @@ from smoothbore.battle import (
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, SamplingDice, odds
 from smoothbore.core.distribution import Distribution
-from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError
+from smoothbore.core.errors import (
+    InvalidValueError,
+    LoadError,
+    SmoothboreError,
+    UnknownRulesetError,
+)
 from smoothbore.core.registry import with_suggestion
-from smoothbore.core.ruleset import Mechanism, find_mechanism, spell
+from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.simulation import battle_name, resolve_ruleset, simulate
@@ -474,7 +479,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     played = play(ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
                   until=until)
     if args.record is not None:
-        _write(args.record, BattleRecord.of(ruleset.name, played).to_json(), "--record")
+        record = BattleRecord.of(ruleset.name, played, turn=ruleset.turn)
+        _write(args.record, record.to_json(), "--record")
     if args.svg is not None:
         _draw(args.svg, played.end, f"the {battle} battle")
     if args.json:
@@ -513,28 +519,32 @@ def _draw(path: str, state: Any, battle: str) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, "rb") as source:
-            text = source.read(MAX_JSON_CHARS + 1)
-    except OSError as error:
-        raise InvalidValueError("FILE", args.file, f"a readable file ({error.strerror})"
-                                ) from None
+    text = _read_text(args.file, "FILE", "record")
     data = read_json(text, "record")
     name = data.get("ruleset") if isinstance(data, dict) else None
     if not isinstance(name, str):
         raise LoadError("$.ruleset", name, "the name of a ruleset")
-    ruleset = resolve_ruleset(args.ruleset if args.ruleset is not None else name)
+    # The file never chooses code to import: its name must be a registered ruleset; one
+    # that is not installed is named by the user, on the command line (--ruleset).
+    ruleset = (resolve_ruleset(args.ruleset) if args.ruleset is not None
+               else _registered(name, "$.ruleset"))
     if ruleset.turn is None:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
-    record = BattleRecord.from_json(text.decode("utf-8"), ruleset.turn)
+    record = BattleRecord.from_json(text, ruleset.turn)
+    if record.digests is None:
+        print("smoothbore: warning: a version 1 record has no state digests: only its events "
+              "are checked, not the states (write it again with 'battle --record')",
+              file=sys.stderr)
     played = record.replay(ruleset.turn)
     if args.svg is not None:
         _draw(args.svg, played.end, "this battle")
     if not args.quiet:
         print(played.narrate(ruleset.turn))
         print()
-    checked = "every step gave the events recorded" if record.events is not None else (
-        "the record has no events to check")
+    checked = ("the start state and every step's state match their digests"
+               if record.digests is not None else "the record has no state digests")
+    checked += (", every step gave the events recorded" if record.events is not None
+                else ", the record has no events to check")
     length = f"{_count(len(played.steps), 'action')}"
     if played.outcome is not None:
         print(f"Replayed {length}: {checked}. {played.outcome}")
@@ -542,6 +552,30 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"Replayed {length}: {checked}. The battle is not over "
               f"(turn {played.end.turn}, {played.end.phase}).")
     return 0
+
+
+def _read_text(path: str, option: str, what: str) -> str:
+    """A file's text, read as UTF-8 up to ``MAX_JSON_CHARS`` characters (not bytes: a record
+    of 8,000,000 characters may take up to four times as many bytes) and one more, so that a
+    longer file is refused as too long by ``read_json`` rather than cut mid-string."""
+    try:
+        with open(path, encoding="utf-8", errors="strict", newline="") as source:
+            return source.read(MAX_JSON_CHARS + 1)
+    except UnicodeDecodeError as error:
+        raise LoadError(what, f"byte {error.start}", "UTF-8 encoded JSON text") from None
+    except OSError as error:
+        raise InvalidValueError(option, path, f"a readable file ({error.strerror})") from None
+
+
+def _registered(name: str, field: str) -> Ruleset:
+    """The registered ruleset a file names, never a ``module:ATTRIBUTE`` it names: text
+    from a file must not choose code to import (issue 28)."""
+    try:
+        return get_ruleset(name)
+    except UnknownRulesetError as error:
+        raise LoadError(field, name, f"{error.allowed} (the name of a registered ruleset; "
+                        "give --ruleset module:ATTRIBUTE for one that is not installed)"
+                        ) from None
 
 
 def _ending(played: Played[Any, Any], args: argparse.Namespace) -> str:
