@@ -189,14 +189,44 @@ def test_the_cinc_near_the_commander_is_measured() -> None:
     assert far is not None and not far.cinc_within_6  # 6.5"
 
 
-def test_an_order_on_a_table_refuses_measured_facts_but_keeps_sight() -> None:
+def test_an_order_on_a_table_refuses_every_measured_fact() -> None:
+    """Command & Control (March 2008): on a table the distance, his riding with the unit,
+    his sight of it and the C in C within 6" are all measured; the caller gives none."""
     s = to_phase(ordering_battle(), "C")
     for facts in (OrderFacts(distance=15.0), OrderFacts(attached=True),
-                  OrderFacts(cinc_within_6=True)):
+                  OrderFacts(cinc_within_6=True), OrderFacts(in_sight=False)):
         with pytest.raises(IllegalActionError, match="the table measures this"):
             TURN.step(s, Order("rb", "r1", facts))
-    _, events = TURN.step(s, Order("rb", "r1", OrderFacts(in_sight=False)))
-    assert "needs 6 or less" in events[-1].rolls[0].reason  # 8, -2 out of sight
+
+
+def test_out_of_sight_of_the_commander_is_measured() -> None:
+    """Issue 27 (Command & Control - Ideas (2): "-2 If out of sight of the commander"; W49):
+    a farmhouse 2" square centred on (20, 6) stands on the line from Webster (alone at
+    (10, 4)) to the dragoons' nearest corner, not on the line to the foot just ahead of him:
+    the dragoons are out of his sight (rating 8, -1 for 18.5", -2: needs 5), the foot in
+    it (needs 8); with no farmhouse both are in sight."""
+    from smoothbore.table import Feature
+    from smoothbore.will_awi.situations import commander_sees
+
+    farm = Feature.rectangle("farm", "building", 20.0, 6.0, 2.0, 2.0, label="farmhouse")
+    gens = (Commander("rb", "Webster", "red", rating=8),
+            Commander("bb", "Greene", "blue", Rank.BRIGADIER, attached_to="b1"))
+    marks = (CommanderMark("rb", 10.0, 4.0, side="red"),
+             CommanderMark("bb", attached_to="b1", side="blue"))
+    for features, dragoons_seen in (((farm,), False), ((), True)):
+        table = deploy(UNITS, PLACES, features=features).with_commanders(*marks)
+        s = to_phase(new_battle(("red", "blue"), UNITS, gens, table=table,
+                                options=Options(command_control=True)), "C")
+        assert commander_sees(_table(s), "rb", "r1")
+        assert commander_sees(_table(s), "rb", "r2") is dragoons_seen
+        far = order_facts(s, "rb", "r2")
+        assert far is not None and far.in_sight is dragoons_seen
+        _, events = TURN.step(s, Order("rb", "r2"))
+        need = 7 if dragoons_seen else 5
+        assert f"needs {need} or less" in events[-1].rolls[0].reason
+        _, events = TURN.step(s, Order("rb", "r1"))
+        assert "needs 8 or less" in events[-1].rolls[0].reason
+    assert commander_sees(_table(s), "bb", "b1")  # he rides with it
 
 
 def test_marks_are_saved_and_loaded_with_the_state() -> None:

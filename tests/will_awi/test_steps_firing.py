@@ -259,3 +259,52 @@ def test_a_highland_charge_spreads_in_the_firing_phase() -> None:
         TURN.step(shaken, SpreadHighlandCharge("r2"))
     plain = with_options(s, variant=Options().variant)
     assert SpreadHighlandCharge("r2") not in TURN.legal_actions(plain)
+
+
+def _second_charge_on_table(dragoons_at_e: float, seed: int = 1) -> State:
+    """On a table: the Continentals facing the dragoons ``dragoons_at_e`` inches off (front
+    to front) as the firing phase begins (red moving, blue firing); then, as after their
+    first charge, the dragoons 4" off, charging a second time; phase H once the
+    Continentals stood."""
+    from smoothbore.will_awi.positions import BASE, deploy, footprint
+    from smoothbore.will_awi.state import new_battle
+    from smoothbore.will_awi.units import Commander
+
+    units = (Unit("r2", "Dragoons", "red", TroopType.LIGHT_CAVALRY, Nationality.BRITISH),
+             Unit("b1", "Continentals", "blue", TroopType.LINE))
+    places = {"b1": (20.0, 20.0, 180.0), "r2": (20.0, 20.0 - BASE - dragoons_at_e, 0.0)}
+    for extra in range(100):
+        s = new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
+                       table=deploy(units, places, width=48, depth=36), seed=seed + extra)
+        s = to_phase(s, "F")
+        table = s.extra.table
+        assert table is not None
+        s = with_extra(s, second_round=True, winners=frozenset({"r2"}), table=table.placed(
+            footprint(s.unit("r2"), 20.0, 20.0 - BASE - 4.0, 0.0)))
+        s, _ = TURN.step(s, DeclareCharge("r2", "b1"))
+        s, _ = TURN.step(s, EndPhase())
+        s, _ = TURN.step(s, TestCharged("b1"))
+        if s.extra.tests[0].result is ChargedResult.STANDS:
+            return to_phase(s, "H")
+    raise AssertionError("never stood")
+
+
+def test_a_second_charges_target_could_have_fired_is_measured() -> None:
+    """Issue 27 (Rules - Movement: Second Cavalry Charges: the target "can fire at the
+    cavalry if it could not have fired in the firing phase"; W42): on a table the firing
+    phase notes who could fire as it begins. The dragoons 10" off then (beyond the musket's
+    6"): the Continentals could not have fired, so they may fire at the dragoons charging
+    them again (offered, with no flag); 5" off then, they could have (and held their
+    fire), so they may not. The player's flag is refused on a table."""
+    unable = _second_charge_on_table(10.0)
+    assert "b1" not in unable.extra.could_fire
+    assert Fire("b1", "r2") in TURN.legal_actions(unable)
+    after, events = TURN.step(unable, Fire("b1", "r2"))
+    assert "b1" in after.extra.fired and events[0].kind == "fire"
+    with pytest.raises(IllegalActionError, match="the table measures this"):
+        TURN.check(unable, Fire("b1", "r2", could_not_have_fired=True))
+    able = _second_charge_on_table(5.0)
+    assert "b1" in able.extra.could_fire
+    assert Fire("b1", "r2") not in TURN.legal_actions(able)
+    with pytest.raises(IllegalActionError, match="could have fired"):
+        TURN.check(able, Fire("b1", "r2"))

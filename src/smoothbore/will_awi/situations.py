@@ -1653,6 +1653,40 @@ def rush_end(state: State, unit: Unit, distance: float) -> Retirement | None:
     return Retirement(turned.moved_to(*where.point), gone, stopped)
 
 
+def commander_sees(table: Table, general_id: str, unit_id: str) -> bool:
+    """Whether a commander sees a unit of his (Command & Control: "-2 if out of sight of the
+    commander"), as units see on this table (``SIGHT``, W49): the line from his point (the
+    centre of the unit he rides with, or where he stands alone) to the nearest point of the
+    unit's bases crosses no building that neither end stands in, no hill higher than both
+    ends and no other unit (the one he rides with does not hide anything from him). A unit
+    he rides with is in sight."""
+    mark = table.commander(general_id)
+    if mark.attached_to == unit_id:
+        return True
+    here = table.commander_point(general_id)
+    target = table.footprint(unit_id)
+    line = shapely.shortest_line(shapely.Point(*here), target.shape)
+    blockers = table.terrain.blockers(SIGHT.blocking, SIGHT.hills_block)
+    if len(blockers.features):
+        top = max(table.level_at(*here), table.level_at(target.x, target.y))
+        for k in blockers.tree.query(line).tolist():
+            if blockers.hill[k] and blockers.hills_by_level and blockers.levels[k] <= top:
+                continue
+            if not shapely.intersects(blockers.inner[k], line):
+                continue
+            area = blockers.geoms[k]
+            if not (shapely.intersects_xy(area, *here)
+                    or shapely.intersects_xy(area, target.x, target.y)):
+                return False
+    if not SIGHT.units_block:
+        return True
+    layout = table.layout
+    rows = layout.tree.query(line)
+    others = rows[np.fromiter((layout.footprints[r].unit_id not in (unit_id, mark.attached_to)
+                               for r in rows.tolist()), bool, len(rows))]
+    return not bool(np.any(shapely.intersects(layout.inner_of(others), line)))
+
+
 def ride(state: State, general_id: str, unit_id: str) -> float | None:
     """How far the general rides on the table to join the unit: from his point (the centre
     of the unit he is with, or where he stands alone) to the unit's centre; 0 to ride alone
@@ -1683,16 +1717,17 @@ CINC_NEAR = 6.0
 """The optional +1 when the C in C is within 6" of the commander (Command and Control)."""
 
 
-def order_facts(state: State, general_id: str, unit_id: str, *, in_sight: bool = True,
+def order_facts(state: State, general_id: str, unit_id: str, *,
                 group: bool = False) -> OrderFacts | None:
     """What the table measures for one order (Command and Control): the distance from the
     commander's point to the nearest point of the unit's bases, whether he rides with it,
-    and whether an active C in C of his side stands within 6" of him (point to point). His
-    sight of the unit stays the caller's (``in_sight``). None when the table does not measure
-    it: no table, no mark for him, or the unit is not on the table."""
+    whether he sees it (``commander_sees``) and whether an active C in C of his side stands
+    within 6" of him (point to point). None when the table does not measure it: no table,
+    no mark for him, or the unit is not on the table."""
     table = state.extra.table
     if not measures_ride(state, general_id) or table is None or unit_id not in table.units:
         return None
+    in_sight = commander_sees(table, general_id, unit_id)
     general = state.commander(general_id)
     here = table.commander_point(general_id)
     marked = {m.commander_id for m in table.commanders}

@@ -80,9 +80,10 @@ class Extra:
     tools or charges (one unit each). Per move: ``ordered`` (units with an order
     or a passed independent test: they may move in C and charge in F), ``rallied``
     (halted shaken in A), ``compelled`` (routed or retired in B), ``fired`` and
-    ``half_fired`` (a unit in a building whose first base has fired alone), the ``charges``
-    and their ``tests``, the melees ``resolved``, the cavalry ``winners`` and whether the
-    ``second_round`` of charges is under way."""
+    ``half_fired`` (a unit in a building whose first base has fired alone), on a table the
+    units of the firing side that ``could_fire`` when the firing phase began (Second Cavalry
+    Charges), the ``charges`` and their ``tests``, the melees ``resolved``, the cavalry
+    ``winners`` and whether the ``second_round`` of charges is under way."""
 
     moving: str = attrs.field(metadata=refers_to("sides"))
     first: str = attrs.field(metadata=refers_to("sides"))
@@ -100,6 +101,7 @@ class Extra:
     compelled: frozenset[str] = turn_scoped(frozenset())
     fired: frozenset[str] = turn_scoped(frozenset())
     half_fired: frozenset[str] = turn_scoped(frozenset())
+    could_fire: frozenset[str] = turn_scoped(frozenset())
     charges: tuple[Charge, ...] = turn_scoped(())
     tests: tuple[TestedCharge, ...] = turn_scoped(())
     resolved: frozenset[str] = turn_scoped(frozenset())

@@ -93,10 +93,9 @@ def check_order(state: State, action: Order) -> None:
         if not _commands(general, unit, state):
             raise illegal(action, f"{unit.name} is not under {general.name}", rule)
         check_untested(state, unit, action, rule)
-    if measures_ride(state, general.id) and attrs.evolve(
-            action.facts, in_sight=True) != OrderFacts():
+    if measures_ride(state, general.id) and action.facts != OrderFacts():
         raise illegal(action, "the table measures this: the distance to the commander, his "
-                      "being with the unit and the C in C within 6\" (give only in_sight)",
+                      "being with the unit, his sight of it and the C in C within 6\"",
                       rule)
 
 
@@ -111,8 +110,7 @@ def apply_order(state: State, action: Order, log: Log) -> State:
     if general.attached_to in ids and not facts.attached:
         # The state knows he rides with the unit: +2 without the player saying so.
         facts = attrs.evolve(facts, attached=True)
-    measured = tuple(order_facts(state, general.id, uid, in_sight=facts.in_sight)
-                     for uid in ids)
+    measured = tuple(order_facts(state, general.id, uid) for uid in ids)
     each = tuple(f for f in measured if f is not None)
     ok = give_order(general, group[0], facts, dice=log.dice, options=state.options,
                     also=group[1:], each=each if len(each) == len(ids) else ())

@@ -129,8 +129,28 @@ def check_end_d(state: State, action: EndPhase) -> None:
 
 
 def apply_end_d(state: State, action: EndPhase, log: Log) -> State:
-    """On to E."""
-    return enter_phase(state, E)
+    """On to E; on a table, noting which units of the firing side could fire in it (Second
+    Cavalry Charges: a second charge's target fires only "if it could not have fired in the
+    firing phase")."""
+    state = enter_phase(state, E)
+    if state.extra.table is not None:
+        state = with_extra(state, could_fire=able_to_fire(state))
+    return state
+
+
+def able_to_fire(state: State) -> frozenset[str]:
+    """The units of the firing side with a shot the firing phase allows (``check_fire``: an
+    enemy seen within range and arc, as the table measures) at some enemy, as E begins."""
+    found: set[str] = set()
+    for action in candidates_fire(state):
+        if action.firer in found:
+            continue
+        try:
+            check_fire(state, action)
+        except IllegalActionError:
+            continue
+        found.add(action.firer)
+    return frozenset(found)
 
 
 # --- E: Fire -------------------------------------------------------------------------------
@@ -327,7 +347,8 @@ def _mark_fired(state: State, firer: Unit, facts: FireFacts) -> State:
 # --- H: a second charge's target fires ------------------------------------------------------
 def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
     """H of a second cavalry charge: each target that stood, at each cavalry unit charging it,
-    saying it could or could not have fired in the firing phase."""
+    saying it could or could not have fired in the firing phase (on a table the table
+    measured that as the firing phase began: ``Extra.could_fire``)."""
     if not state.extra.second_round:
         return
     fired = state.extra.fired | state.extra.half_fired
@@ -335,7 +356,10 @@ def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
         target = find_unit(state, charge.target)
         if target.id in fired or not target.on_table or target.fires_with is None:
             continue
-        facts = None if state.extra.table is not None else FireFacts(default_range(target))
+        if state.extra.table is not None:
+            yield _fire_at(target.id, charge.charger)
+            continue
+        facts = FireFacts(default_range(target))
         for unable in (False, True):
             yield Fire(target.id, charge.charger, facts, could_not_have_fired=unable)
 
@@ -343,8 +367,9 @@ def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
 def check_second_charge_fire(state: State, action: Fire) -> None:
     """H (Second Cavalry Charges): only in the second round, the charged unit fires at a
     cavalry unit charging it, if it could not have fired in the firing phase (the fact the
-    player measured; option ``second_charge_fire_if_unfired``: if it did not fire), and it has
-    not fled or evaded the charge."""
+    player measured, on a table the table's: ``Extra.could_fire``; option
+    ``second_charge_fire_if_unfired``: if it did not fire), and it has not fled or evaded the
+    charge."""
     if not state.extra.second_round:
         raise illegal(action, "only the target of a second charge may fire now",
                       rules.SECOND_CHARGE)
@@ -359,7 +384,12 @@ def check_second_charge_fire(state: State, action: Fire) -> None:
     tested = tested_charge(state, firer.id)
     if tested is not None and tested.evaded:
         raise illegal(action, f"{firer.name} has evaded the charge", rules.CHARGING)
-    if not (action.could_not_have_fired or state.options.second_charge_fire_if_unfired):
+    unable = action.could_not_have_fired
+    if state.extra.table is not None:
+        if unable:
+            raise illegal(action, MEASURED, rules.SECOND_CHARGE)
+        unable = firer.id not in state.extra.could_fire
+    if not (unable or state.options.second_charge_fire_if_unfired):
         raise illegal(action, f"{firer.name} could have fired in the firing phase",
                       rules.SECOND_CHARGE)
     if firer.id in state.extra.half_fired:
