@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from smoothbore.bloodybacks93 import TURN, situations
-from smoothbore.bloodybacks93.actions import Activate, Charge
+from smoothbore.bloodybacks93 import TURN, shooting, situations
+from smoothbore.bloodybacks93.actions import Activate, Charge, Shoot
 from smoothbore.bloodybacks93.charges import ChargeFacts, Contact, impetus_dice
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.state import State
-from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Unit, UnitType
+from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Formation, Unit, UnitType, Weapon
 from smoothbore.core import IllegalActionError
 from smoothbore.simulation import play_run
 
@@ -93,3 +93,31 @@ def test_cavalry_meeting_a_cavalry_charge_front_to_front_countercharges() -> Non
     taken = situations.measured_charge(flank, ("c",), ("a",), ChargeFacts())
     assert not taken.facts.countercharged_by_cavalry and taken.facts.contact is Contact.FLANK
     assert impetus_dice((flank.unit("c"),), (flank.unit("a"),), taken.facts).total == 7
+
+
+# --- 4. horsemen carry the carbine (Shooting: Musketry; B64) ------------------------------
+def test_cavalry_built_without_a_weapon_carry_the_carbine() -> None:
+    """Shooting: Musketry: the carbine shoots 2d12 to 6"; cavalry made without a weapon had
+    muskets (volleys to 8", skirmishing to 16"). Foot keep the musket; guns their cannon."""
+    horse = Unit("c", "Light Dragoons", BRITISH, kind=UnitType.CAVALRY, size=12)
+    assert horse.weapon is Weapon.CARBINE
+    assert shooting.bands(horse) == ((shooting.Fire.CARBINE, 0, 6),)
+    assert Unit("f", "Foot", BRITISH).weapon is Weapon.MUSKET
+    guns = Unit("g", "Guns", BRITISH, kind=UnitType.FIELD_ARTILLERY, size=4,
+                formation=Formation.UNLIMBERED)
+    assert guns.weapon is Weapon.CANNON
+    assert Unit("m", "Mounted rifles", BRITISH, kind=UnitType.CAVALRY,
+                weapon=Weapon.RIFLE).weapon is Weapon.RIFLE
+
+
+def test_default_cavalry_on_a_table_shoot_the_carbine_to_6_inches_only() -> None:
+    """Shooting: Musketry (B64): horse 7.5" from enemy foot are out of carbine range (6");
+    with muskets they were offered a volley. At 4.5" they shoot the carbine."""
+    for gap, offered in ((7.5, ()), (4.5, (shooting.Fire.CARBINE,))):
+        state = on_table((_horse("c", BRITISH), foot("a", AMERICAN)),
+                         {"c": (20, 10, 0), "a": (20, 10 + 1.69 + gap, 180)})
+        table = state.extra.table
+        assert table is not None
+        shots = [a for a in TURN.legal_actions(state) if isinstance(a, Shoot)]
+        assert tuple({shooting.best_fire(state.unit("c"), a.facts.range) for a in shots}
+                     ) == offered

@@ -118,6 +118,16 @@ def _woods_quality(
         raise InvalidValueError("woods_quality", value, "None or 1..5")
 
 
+def _weapon_by_kind(unit: Unit) -> Weapon:
+    """The weapon a unit carries unless said: horsemen the carbine, guns their cannon, foot
+    the musket (Shooting: Musketry; B64)."""
+    if unit.kind is UnitType.CAVALRY:
+        return Weapon.CARBINE
+    if unit.kind.is_artillery:
+        return Weapon.CANNON
+    return Weapon.MUSKET
+
+
 def _bayonets_by_weapon(unit: Unit) -> bool:
     return unit.weapon is not Weapon.RIFLE
 
@@ -142,9 +152,11 @@ class Unit:
     shooting size). ``woods_quality`` is the quality in woods of units (indians) rated
     differently there. ``based_density`` is the density its figures are based at (by default
     its density when made): separating the bases lowers the density, closing them up again
-    returns it at most to this. ``troops`` defaults to ``Troops.OTHER`` (no cold steel unless
-    said); ``bayonets`` defaults to true except for riflemen, who carried none. ``cold_steel``
-    is derived from type, troops, quality, bayonets and stamina.
+    returns it at most to this. ``weapon`` defaults by kind: the carbine for cavalry, the
+    cannon for artillery, the musket for infantry (B64). ``troops`` defaults to
+    ``Troops.OTHER`` (no cold steel unless said); ``bayonets`` defaults to true except for
+    riflemen, who carried none. ``cold_steel`` is derived from type, troops, quality,
+    bayonets and stamina.
     """
 
     id: str = attrs.field(validator=text())
@@ -155,7 +167,8 @@ class Unit:
     density: int = attrs.field(default=6, validator=in_range(MIN_DENSITY, MAX_DENSITY))
     size: int = attrs.field(default=20, validator=at_least(1))
     formation: Formation = attrs.field(default=Formation.DEPLOYED, validator=_formation_fits)
-    weapon: Weapon = attrs.field(default=Weapon.MUSKET, validator=one_of(*Weapon))
+    weapon: Weapon = attrs.field(default=attrs.Factory(_weapon_by_kind, takes_self=True),
+                                 validator=one_of(*Weapon))
     disruption: int = attrs.field(default=0, validator=in_range(0, MAX_DISRUPTION))
     stamina_losses: int = attrs.field(default=0, validator=at_least(0))
     troops: Troops = attrs.field(default=Troops.OTHER, validator=one_of(*Troops))
