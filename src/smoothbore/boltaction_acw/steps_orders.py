@@ -331,7 +331,7 @@ units)."""
 
 def _unpinned(before: Unit, after: Unit) -> str:
     """How a passed test's removed pin is told ("" if the unit had none)."""
-    return " and loses a pin" if after.pins < before.pins else ""
+    return " (it loses a pin)" if after.pins < before.pins else ""
 
 
 def _stopped_behind(state: State, unit: Unit, friend: Unit,
