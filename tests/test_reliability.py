@@ -832,3 +832,22 @@ def test_c13_a_record_of_8mb_in_utf8_but_fewer_characters_replays(
     assert path.stat().st_size > 8_000_001 and len(text) < 8_000_000
     assert main(["replay", str(path), "--quiet", "--ruleset",
                  "tests.toy_ruleset:RULESET"]) == 0, capsys.readouterr().err
+
+
+@row("C14")
+def test_c14_a_terminal_that_cannot_show_bars_and_degrees_gets_plain_characters(
+        tmp_path: Path) -> None:
+    """Issue 28: under ``PYTHONIOENCODING=ascii`` plain ``smoothbore odds`` failed on its
+    own bar (an internal error); errors and narration (degrees, arrows) too."""
+    ascii_only = {"PYTHONIOENCODING": "ascii"}
+    done = _run_cli("odds", cwd=tmp_path, env=ascii_only)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "######" in done.stdout and done.stdout.isascii()
+    done = _run_cli("battle", "will_awi", "--seed", "3", "--actions", cwd=tmp_path,
+                    env=ascii_only)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert " deg" in done.stdout and "->" in done.stdout
+    done = _run_cli("odds", "dice", "total", "roll=d6+\u00b2", cwd=tmp_path, env=ascii_only)
+    assert done.returncode == 2
+    assert done.stderr == ("smoothbore: error: roll='d6+\\xb2' is invalid: allowed is an "
+                           "expression such as 2d6+1, d12, 2dAv or d10-2\n")

@@ -4,12 +4,15 @@ a battle to its end, simulate many."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import enum
+import io
 import json
 import signal
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn, TextIO
@@ -715,10 +718,57 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+PLAIN = {
+    "\u2588": "#", "\u258c": "+", "\u00b0": " deg", "\u2192": "->", "\u2026": "...",
+    "\u2014": "--", "\u2013": "-", "\u00b1": "+/-", "\u2030": " per mille",
+    "\u00d7": "x", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+    "\u2265": ">=", "\u2264": "<=", "\u00bd": "1/2",
+}
+"""Plain stand-ins for the characters the command line prints (bars, degrees, arrows), used
+on a terminal that cannot show them (``PYTHONIOENCODING=ascii``, an old Windows console)."""
+PLAIN_ERRORS = "smoothbore.plain"
+"""The codec error handler that writes ``PLAIN``, a letter without its accent, or else the
+character's escape (``\\u00b2``)."""
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    shown = []
+    for char in text:
+        plain = PLAIN.get(char)
+        if plain is None:
+            decomposed = unicodedata.normalize("NFD", char)  # é: e, never ²: 2
+            plain = "".join(c for c in decomposed if c.isascii()) or (
+                char.encode("ascii", "backslashreplace").decode("ascii"))
+        shown.append(plain)
+    return "".join(shown), error.end
+
+
+codecs.register_error(PLAIN_ERRORS, _plain)
+
+
+def _plain_streams() -> None:
+    """Let stdout and stderr fall back to plain characters when their encoding cannot
+    write what the command line prints (issue 28: ``odds`` failed on its own bar)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not isinstance(stream, io.TextIOWrapper) or not encoding:
+            continue
+        try:
+            "".join(PLAIN).encode(encoding)
+        except (UnicodeError, LookupError):
+            with contextlib.suppress(ValueError, OSError, AttributeError):
+                stream.reconfigure(errors=PLAIN_ERRORS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 an error, 130 interrupted).
     Never a traceback: every error is one line on stderr, ``smoothbore: error: ...``, that
-    names the option or parameter as typed; Ctrl-C prints ``smoothbore: interrupted``."""
+    names the option or parameter as typed; Ctrl-C prints ``smoothbore: interrupted``.
+    On a terminal that cannot show its bars, degrees and arrows it prints plain stand-ins."""
+    _plain_streams()
     try:
         return _main(argv)
     except KeyboardInterrupt:
