@@ -204,7 +204,7 @@ def _report(tallies: list[Tally], wall: float, jobs: int, args: argparse.Namespa
         rows.setdefault((tally.book, tally.battle), []).append(tally)
     print(f"soak: seeds {args.first_seed} to {args.first_seed + args.seeds - 1}, "
           f"{jobs} job(s), at most {args.max_steps} actions a battle")
-    print(f"{'book':<16}{'battle':<22}{'runs':>6}{'ended':>7}{'failed':>7}{'steps':>9}"
+    print(f"{'book':<16}{'battle':<30}{'runs':>6}{'ended':>7}{'failed':>7}{'steps':>9}"
           f"{'cpu s':>9}{'ms/run':>8}")
     failures: list[Failure] = []
     summary = []
@@ -215,7 +215,7 @@ def _report(tallies: list[Tally], wall: float, jobs: int, args: argparse.Namespa
         steps = sum(p.steps for p in parts)
         seconds = sum(p.seconds for p in parts)
         failures.extend(failed)
-        print(f"{book:<16}{battle:<22}{runs:>6}{ended:>7}{len(failed):>7}{steps:>9}"
+        print(f"{book:<16}{battle:<30}{runs:>6}{ended:>7}{len(failed):>7}{steps:>9}"
               f"{seconds:>9.1f}{1000 * seconds / runs:>8.0f}")
         summary.append({"book": book, "battle": battle, "runs": runs, "ended": ended,
                         "failed": len(failed), "steps": steps, "cpu_seconds": seconds})
