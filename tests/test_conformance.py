@@ -166,7 +166,7 @@ def test_mechanism_defaults_give_an_exact_distribution(
 
 
 # --- pickling -----------------------------------------------------------------------------
-PICKLE_STEPS = 30
+PICKLE_STEPS = 10
 
 
 def check_pickles(ruleset: Ruleset) -> None:
@@ -184,8 +184,8 @@ def check_pickles(ruleset: Ruleset) -> None:
         except Exception as error:
             raise AssertionError(f"{ruleset.name} does not pickle: {error!r}") from error
         assert back == variant
-        if variant.turn is None:
-            continue
+        if variant is not variants[-1] or variant.turn is None:
+            continue  # the last (the turn evolved too) plays: the others differ in data only
         for name, make in variant.battles():
             state = make(0)
             for _ in range(PICKLE_STEPS):
