@@ -45,7 +45,7 @@ from .units import (
     Weapon,
 )
 
-# The bounds of the numbers the text leaves open (docs/interpretations/bloodybacks93.md, B63):
+# The bounds of the numbers the text leaves open (docs/interpretations/bloodybacks93.md, B65):
 MAX_STAMINA = 36
 """Stamina losses: at 36 the -2 per full 6 (-12) takes the highest to-succeed number (a
 cohesion test of quality 5 and density 8: 13) below 2, so only natural 1s pass; more losses
