@@ -141,3 +141,19 @@ def test_independent_training_exact() -> None:
         j = sum(Fraction(1, 36) for a, b in product(FACES, FACES) if a + b <= january)
         assert odds(roll_independent, u).probability(True) == m
         assert odds(roll_independent, u, options=JANUARY).probability(True) == j
+
+
+def test_independent_test_on_one_die_is_an_option() -> None:
+    """W6a (Command & Control - Ideas (2): "needing a 3 or lower ... (still with +/-1 for
+    training)"): 2d6 by default, as every command roll (3 in 36 for an average unit); option
+    ``independent_test_one_die``: 1d6 at or under 3 (1 in 2), 4 well trained (2 in 3), 2
+    poorly trained (1 in 3); the January post's rating of 6 stays on 2d6."""
+    one_die = Options(independent_test_one_die=True)
+    assert not Options().independent_test_one_die
+    for training, chance in ((Training.WELL, Fraction(2, 3)), (Training.AVERAGE, Fraction(1, 2)),
+                             (Training.POOR, Fraction(1, 3))):
+        u = Unit("u", "U", "x", TroopType.LINE, training=training)
+        assert odds(roll_independent, u, options=one_die).probability(True) == chance
+    u = Unit("u", "U", "x", TroopType.LINE)
+    january = Options(command_post=CommandPost.JANUARY_2008, independent_test_one_die=True)
+    assert odds(roll_independent, u, options=january).probability(True) == p_at_most(6)

@@ -139,8 +139,10 @@ def test_independent(
     dice: Dice,
     options: Options = DEFAULT_OPTIONS,
 ) -> bool:
-    """The independent test after all command rolls. Under the January post only units whose
-    commander failed on another unit may take it."""
+    """The independent test after all command rolls: 2d6 at or under the target, as every
+    command roll (W6a); option ``independent_test_one_die``: the March post's "3 or lower"
+    on 1d6. Under the January post only units whose commander failed on another unit may
+    take it."""
     if options.command_post is CommandPost.JANUARY_2008 and not commander_failed:
         raise IllegalActionError(
             unit.id,
@@ -148,9 +150,11 @@ def test_independent(
             rules.COMMAND_JANUARY,
         )
     target = independent_target(unit, options)
-    return dice.roll(
-        order_check(target.total), reason=f"{unit.name} tests independently", rule=target.rule
-    )
+    one_die = options.independent_test_one_die and (
+        options.command_post is CommandPost.MARCH_2008)
+    check = ThresholdCheck((D6,), target.total, at_least=False) if one_die else order_check(
+        target.total)
+    return dice.roll(check, reason=f"{unit.name} tests independently", rule=target.rule)
 
 
 def command_sequence(

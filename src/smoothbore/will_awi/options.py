@@ -54,6 +54,7 @@ class Options:
     command_control: bool = False
     command_post: CommandPost = CommandPost.MARCH_2008
     cinc_bonus: bool = False
+    independent_test_one_die: bool = False
     cavalry_close_order: bool = True
     militia_rout_in_open: bool = False
     shaken_quality_modifiers: bool = False
