@@ -332,9 +332,14 @@ def _charge_melee(charge: _Charge, value: tuple[charges.Reaction, Unit, Unit], *
     return str(reaction)
 
 
+def _charge_result(charge: _Charge, value: object) -> str:
+    """The charge's result as the mechanism prints it."""
+    return str(value)
+
+
 whole_charge: Staged[str] = Staged(
     "charge", RULE_CHARGED, _begin_charge, (_chargers_test, _reaction, _charge_melee),
-    lambda charge, value: str(value),
+    _charge_result,
     doc="A whole charge as stages: the chargers' order test, the reaction, the melee.",
 )
 
