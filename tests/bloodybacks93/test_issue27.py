@@ -5,15 +5,19 @@ docs/interpretations/bloodybacks93.md)."""
 
 from __future__ import annotations
 
+import pickle
+
+import attrs
 import pytest
 
-from smoothbore.bloodybacks93 import TURN, shooting, situations
+from smoothbore.bloodybacks93 import TURN, example_battle, shooting, situations
 from smoothbore.bloodybacks93.actions import Activate, Charge, Shoot
 from smoothbore.bloodybacks93.charges import ChargeFacts, Contact, impetus_dice
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.state import State
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Formation, Unit, UnitType, Weapon
 from smoothbore.core import IllegalActionError
+from smoothbore.rulesets import get_ruleset
 from smoothbore.simulation import play_run
 
 from .test_situations import foot, on_table
@@ -121,3 +125,21 @@ def test_default_cavalry_on_a_table_shoot_the_carbine_to_6_inches_only() -> None
         shots = [a for a in TURN.legal_actions(state) if isinstance(a, Shoot)]
         assert tuple({shooting.best_fire(state.unit("c"), a.facts.range) for a in shots}
                      ) == offered
+
+
+# --- 5. the ruleset pickles (issue 27) -------------------------------------------------------
+def test_the_ruleset_pickles_also_evolved_and_steps_alike() -> None:
+    """Sequence of Play: the turn's handlers are module-level (the table kept in step by the
+    engine's ``after`` hook, ``turn.kept_in_step``), so the ruleset pickles as it is and
+    after ``attrs.evolve``, and the unpickled turn steps the battle as the original does."""
+    ruleset = get_ruleset("bloodybacks93")
+    for variant in (ruleset, attrs.evolve(ruleset), attrs.evolve(ruleset, turn=attrs.evolve(
+            ruleset.turn))):
+        back = pickle.loads(pickle.dumps(variant))
+        state = example_battle(3)
+        for _ in range(12):
+            action = TURN.legal_actions(state)[0]
+            mine, _ = TURN.step(state, action)
+            theirs, _ = back.turn.step(state, action)
+            assert mine == theirs
+            state = mine

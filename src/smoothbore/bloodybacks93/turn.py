@@ -3,10 +3,7 @@ candidates, check and handler (Bloodybacks 9.3, Sequence of Play)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
-
-from smoothbore.core import ActionRule, Engine, Log
+from smoothbore.core import ActionRule, Engine
 
 from . import steps_charges as charges
 from . import steps_sequence as sequence
@@ -35,26 +32,19 @@ from .state import Extra, State, synced
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
 
-A = TypeVar("A")
 
-
-def on_table(handler: Callable[[State, A, Log], State]) -> Callable[[State, A, Log], State]:
-    """The handler, with the table kept in step with the units in the same step: a unit
-    destroyed is taken off, a new formation, density or size refits its footprint, commanders
-    follow their attachments (``state.synced``). Without a table, or when the step changed
-    no unit or commander, the handler's state as it is."""
-
-    def apply(state: State, action: A, log: Log) -> State:
-        new = handler(state, action, log)
-        if new.extra.table is None or (
-            new.units is state.units and new.commanders is state.commanders
-        ):
-            return new
-        return synced(new)
-
-    apply.__doc__ = handler.__doc__
-    apply.__name__ = getattr(handler, "__name__", "apply")
-    return apply
+def kept_in_step(before: State, new: State) -> State:
+    """The state a handler made, with the table kept in step with the units (the engine's
+    ``after`` hook, run after every handler, so every path keeps it): a unit destroyed is
+    taken off, a new formation, density or size refits its footprint, commanders follow
+    their attachments (``state.synced``). Without a table, or when the step changed no unit
+    or commander, the state as it is. A module-level function, so that the ruleset pickles
+    (a closure round each handler did not)."""
+    if new.extra.table is None or (
+        new.units is before.units and new.commanders is before.commanders
+    ):
+        return new
+    return synced(new)
 
 
 def sampled(state: State, action: Action) -> bool:
@@ -67,7 +57,8 @@ def sampled(state: State, action: Action) -> bool:
 
 def stands(unit: Unit) -> bool:
     """Whether a unit stands on the table (has a footprint): destroyed units leave it
-    (Bloodybacks 9.3, Morale: results table; the engine takes their footprints off)."""
+    (Bloodybacks 9.3, Morale: results table; a rout off the table; the engine takes their
+    footprints off after every step, whatever path destroyed them)."""
     return not unit.destroyed
 
 
@@ -76,34 +67,34 @@ TURN: Engine[State, Action] = Engine(
     phases=PHASES,
     actions=(
         ActionRule(DetermineActivity, (ACTIVITY,), sequence.candidates_determine_activity,
-                   sequence.check_determine_activity, on_table(sequence.apply_determine_activity)),
+                   sequence.check_determine_activity, sequence.apply_determine_activity),
         ActionRule(DrawCard, (DRAW,), sequence.candidates_draw_card,
-                   sequence.check_draw_card, on_table(sequence.apply_draw_card)),
+                   sequence.check_draw_card, sequence.apply_draw_card),
         ActionRule(RoutTest, (ACTIVATION,), units.candidates_rout_test,
-                   units.check_rout_test, on_table(units.apply_rout_test)),
+                   units.check_rout_test, units.apply_rout_test),
         ActionRule(Activate, (ACTIVATION,), units.candidates_activate,
-                   units.check_activate, on_table(units.apply_activate)),
+                   units.check_activate, units.apply_activate),
         ActionRule(Move, (ACTIVATION,), units.candidates_move,
-                   units.check_move, on_table(units.apply_move)),
+                   units.check_move, units.apply_move),
         ActionRule(Manoeuvre, (ACTIVATION,), units.candidates_manoeuvre,
-                   units.check_manoeuvre, on_table(units.apply_manoeuvre)),
+                   units.check_manoeuvre, units.apply_manoeuvre),
         ActionRule(Shoot, (ACTIVATION,), units.candidates_shoot,
-                   units.check_shoot, on_table(units.apply_shoot)),
+                   units.check_shoot, units.apply_shoot),
         ActionRule(Charge, (ACTIVATION,), charges.candidates_charge,
-                   charges.check_charge, on_table(charges.apply_charge)),
+                   charges.check_charge, charges.apply_charge),
         ActionRule(Rally, (ACTIVATION,), units.candidates_rally,
-                   units.check_rally, on_table(units.apply_rally)),
+                   units.check_rally, units.apply_rally),
         ActionRule(SpendCommandPoint, (ACTIVATION,), units.candidates_spend_command_point,
-                   units.check_spend_command_point, on_table(units.apply_spend_command_point)),
+                   units.check_spend_command_point, units.apply_spend_command_point),
         ActionRule(EndActivation, (ACTIVATION,), sequence.candidates_end_activation,
-                   sequence.check_end_activation, on_table(sequence.apply_end_activation)),
+                   sequence.check_end_activation, sequence.apply_end_activation),
         ActionRule(ResolveDeferred, (DEFERRED,), sequence.candidates_resolve_deferred,
-                   sequence.check_resolve_deferred, on_table(sequence.apply_resolve_deferred)),
+                   sequence.check_resolve_deferred, sequence.apply_resolve_deferred),
         ActionRule(EndTurn, (DEFERRED,), sequence.candidates_end_turn,
-                   sequence.check_end_turn, on_table(sequence.apply_end_turn)),
+                   sequence.check_end_turn, sequence.apply_end_turn),
         ActionRule(EndBattle, (ACTIVITY, DRAW, ACTIVATION, DEFERRED),
                    sequence.candidates_end_battle, sequence.check_end_battle,
-                   on_table(sequence.apply_end_battle)),
+                   sequence.apply_end_battle),
     ),
     who_acts=who_acts,
     over=is_over,
@@ -112,6 +103,7 @@ TURN: Engine[State, Action] = Engine(
     rule=RULE_SEQUENCE,
     sampled=sampled,
     stands=stands,
+    after=kept_in_step,
 )
 """The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
 ``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""
