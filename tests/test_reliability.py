@@ -851,3 +851,54 @@ def test_c14_a_terminal_that_cannot_show_bars_and_degrees_gets_plain_characters(
     assert done.returncode == 2
     assert done.stderr == ("smoothbore: error: roll='d6+\\xb2' is invalid: allowed is an "
                            "expression such as 2d6+1, d12, 2dAv or d10-2\n")
+
+
+@row("K06")
+@pytest.mark.parametrize("size", [-1, 10**10, 2.5, "10"])
+def test_k06_sample_sizes_out_of_bounds(size: Any) -> None:
+    """Issue 28: ``check.sample(rng, -1)`` was numpy's ValueError, ``10**10`` a MemoryError
+    (75 GiB asked for); the bound is ``MAX_SAMPLE_SIZE``, refused at once."""
+    import numpy as np
+
+    from smoothbore.core.checks import MAX_SAMPLE_SIZE, TotalCheck
+
+    rng = np.random.default_rng(1)
+    for check in (TotalCheck.of(2, D6), PoolCheck(6, 7)):
+        started = time.perf_counter()
+        with pytest.raises(InvalidValueError, match=r"^size=.* an integer from 0 to 10,000,000"):
+            check.sample(rng, size)
+        assert time.perf_counter() - started < 1.0
+        assert len(check.sample(rng, 3)) == 3 and MAX_SAMPLE_SIZE == 10_000_000
+
+
+@row("K07")
+def test_k07_odds_of_something_not_callable() -> None:
+    """Issue 28: ``odds(5)`` was a TypeError from deep inside the walk."""
+    from smoothbore.core.chance import monte_carlo
+
+    with pytest.raises(InvalidValueError, match=r"^function=5 .*a rule function"):
+        odds(5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError, match=r"^function=5 "):
+        monte_carlo(5, samples=3)  # type: ignore[arg-type]
+
+
+@row("K08")
+def test_k08_a_total_check_with_a_fractional_modifier() -> None:
+    """Issue 28: ``TotalCheck.of(2, D6, modifier=1.5)`` was accepted (dice totals, and every
+    rule's modifiers, are whole numbers)."""
+    from smoothbore.core.checks import Band, TableCheck, TotalCheck
+
+    with pytest.raises(InvalidValueError, match=r"TotalCheck\.modifier=1\.5 .*an integer"):
+        TotalCheck.of(2, D6, modifier=1.5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError, match=r"TableCheck\.modifier=True"):
+        TableCheck((D6,), (Band("any", None, None),), modifier=True)
+    assert TotalCheck.of(2, D6, modifier=-1).distribution().mean() == 6
+
+
+@row("K09")
+def test_k09_drawing_no_table() -> None:
+    """Issue 28: ``table.draw(None)`` was an AttributeError."""
+    from smoothbore.table import draw
+
+    with pytest.raises(InvalidValueError, match=r"^table='NoneType' .*a Table"):
+        draw(None)  # type: ignore[arg-type]

@@ -323,6 +323,8 @@ def odds(
     when the branches are estimated past ``max_branches``, or one branch rolls more than
     ``max_depth`` times. ``progress(share)`` hears how much of a branch walk is done (a
     progress bar's business)."""
+    if not callable(function):
+        raise InvalidValueError("function", function, "a rule function to call with dice=")
     max_branches = _setting("max_branches", max_branches)
     max_depth = _setting("max_depth", max_depth)
     staged = getattr(function, "exact_distribution", None)
@@ -396,6 +398,8 @@ def monte_carlo(
 ) -> Estimate[R]:
     """Call a rule ``samples`` times with seeded ``SamplingDice`` and count its results: the
     third use of a rule, for mechanisms too long to enumerate exactly."""
+    if not callable(function):
+        raise InvalidValueError("function", function, "a rule function to call with dice=")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise InvalidValueError("samples", samples, "a positive integer")
     dice = SamplingDice(rng, record=False)

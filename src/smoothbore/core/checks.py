@@ -22,6 +22,7 @@ __all__ = [
     "MAX_CONVOLUTION_CELLS",
     "MAX_EXACT_BITS",
     "MAX_FACE_COMBINATIONS",
+    "MAX_SAMPLE_SIZE",
     "Band",
     "Check",
     "DrawCheck",
@@ -49,6 +50,31 @@ per die added; about 0.3 s): past it the exact distribution is refused at once."
 MAX_EXACT_BITS = 1 << 28
 """The most bits an exact distribution's weights may take together (32 MiB): a pool of
 n dice has n + 1 weights of about n * log2(sides) bits each."""
+
+
+MAX_SAMPLE_SIZE = 10_000_000
+"""The most outcomes one ``sample`` call draws (80 MB of int64): past it, call it in
+batches. An array of 10**10 outcomes would need 75 GiB (a MemoryError, issue 28)."""
+
+
+def sample_size(size: object) -> int:
+    """``size`` checked for ``Check.sample``: an integer from 0 to ``MAX_SAMPLE_SIZE``, else
+    an InvalidValueError naming ``size`` (not numpy's ValueError or a MemoryError)."""
+    if isinstance(size, bool) or not isinstance(size, int | np.integer) or not (
+            0 <= size <= MAX_SAMPLE_SIZE):
+        raise InvalidValueError("size", size, f"an integer from 0 to {MAX_SAMPLE_SIZE:,} (the "
+                                "outcomes one call draws; draw more in batches)")
+    return int(size)
+
+
+def _integer_modifier(owner: str) -> Callable[[Any, Any, Any], None]:
+    """A validator: a check's modifier is an integer (dice totals are whole numbers)."""
+
+    def check(_: Any, attribute: Any, value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidValueError(f"{owner}.{attribute.name}", value, "an integer")
+
+    return check
 
 
 def refuse(limit: int, what: str, estimate: int, setting: str) -> EnumerationLimitError:
@@ -132,6 +158,7 @@ class _Base(Generic[T]):
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
         """``size`` independent outcomes: one uniform integer per outcome, read through the
         exact cumulative weights (exact, and faster than rolling every die)."""
+        size = sample_size(size)
         table = _sampling_table(self)
         if table is None:
             return self._sample_faces(rng, size)
@@ -452,6 +479,7 @@ class PoolCheck(_Base[int]):
     def sample(self, rng: np.random.Generator, size: int) -> npt.NDArray[Any]:
         """``size`` success counts: through the exact cumulative weights while they fit in
         64 bits, else from numpy's binomial sampler (no exact table is built)."""
+        size = sample_size(size)
         _, sides = self.success_weight()
         if self.count * sides.bit_length() >= 62:
             return self._sample_faces(rng, size)
@@ -485,7 +513,7 @@ class TotalCheck(_Base[int]):
     """The sum of some dice plus a modifier."""
 
     dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
-    modifier: int = 0
+    modifier: int = attrs.field(default=0, validator=_integer_modifier("TotalCheck"))
 
     @classmethod
     def of(cls, count: int, die: Die, modifier: int = 0) -> TotalCheck:
@@ -593,7 +621,7 @@ class TableCheck(_Base[str]):
 
     dice: tuple[Die, ...] = attrs.field(converter=_dice_tuple)
     bands: tuple[Band, ...]
-    modifier: int = 0
+    modifier: int = attrs.field(default=0, validator=_integer_modifier("TableCheck"))
 
     def __attrs_post_init__(self) -> None:
         for natural in _sum_distribution(self.dice):

@@ -20,6 +20,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.validate import check_number
 
 from .footprints import Footprint
@@ -96,6 +97,9 @@ def draw(table: Table, *, scale: float | None = None,
     """The table as an SVG document. ``markers``: status words to show on units, by unit id
     (disrupted, shaken, pinned...); ``arcs``: units whose arc of fire to draw, with its
     half-angle; ``scale``: pixels per unit of measure (default 10 px to the inch)."""
+    if not isinstance(table, Table):
+        raise InvalidValueError("table", type(table).__name__,
+                                "a Table (table_of(state) is None for a battle with no table)")
     px = _PIXELS[table.measure] if scale is None else check_number("scale", scale, 0.001)
     w, d = table.width, table.depth
     line = table.measure.from_inches(0.08)
