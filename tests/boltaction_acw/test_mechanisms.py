@@ -59,3 +59,19 @@ def test_woods_in_column_and_charges_that_cannot_happen() -> None:
     held = odds(charge.function, **charge.arguments({"target": "skirmishers",
                                                     "response": "hold"}))
     assert held.probability("no such reaction: hold fire") == 1
+
+
+def test_a_call_from_python_validates_as_the_command_line_does() -> None:
+    """Shooting: to hit, as `smoothbore odds boltaction_acw to-hit` takes it: a choice may
+    be given as its member or as the command line spells it, and a bad value raises
+    InvalidValueError naming the parameter (issue 27: the Python API accepted any value)."""
+    from smoothbore.boltaction_acw import mechanisms
+    from smoothbore.boltaction_acw.options import BeyondSix
+    from smoothbore.core import InvalidValueError, SamplingDice, odds
+
+    spelled = odds(mechanisms.to_hit, need=8, beyond_six="natural-six")
+    assert spelled == odds(mechanisms.to_hit, need=8, beyond_six=BeyondSix.NATURAL_SIX)
+    for bad in ({"beyond_six": "never"}, {"shots": 41}, {"need": 0}, {"shots": 2.5}):
+        with pytest.raises(InvalidValueError) as caught:
+            mechanisms.to_hit(dice=SamplingDice(1), **bad)
+        assert caught.value.field == next(iter(bad))

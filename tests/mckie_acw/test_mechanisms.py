@@ -31,3 +31,19 @@ def test_golden_numbers() -> None:
         "150 dead, 350 badly wounded, 500 slightly wounded or helping (return)",)
     assert odds(by_name("casualty-roll").function, definite=1, percent=40,
                 second_percent=70).probability(3) == Fraction(10, 100)
+
+
+def test_a_call_from_python_validates_as_the_command_line_does() -> None:
+    """Small arms and artillery fire, as `smoothbore odds mckie_acw fire` takes it: a choice
+    may be given as its member or as the command line spells it, and a bad value raises
+    InvalidValueError naming the parameter (issue 27: the Python API accepted any value)."""
+    from smoothbore.core import InvalidValueError, SamplingDice, odds
+    from smoothbore.mckie_acw import mechanisms
+    from smoothbore.mckie_acw.units import Weapon
+
+    spelled = odds(mechanisms.fire, weapon="smoothbore-musket", range=100)
+    assert spelled == odds(mechanisms.fire, weapon=Weapon.SMOOTHBORE_MUSKET, range=100)
+    for bad in ({"weapon": "longbow"}, {"range": 801}, {"firing": 0}, {"resting": 1}):
+        with pytest.raises(InvalidValueError) as caught:
+            mechanisms.fire(dice=SamplingDice(1), **bad)
+        assert caught.value.field == next(iter(bad))

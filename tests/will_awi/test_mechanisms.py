@@ -270,3 +270,21 @@ def test_mechanism_arguments_from_the_command_line() -> None:
                         "charger": "light-cavalry"})
     d = odds(m.function, **args)
     assert d.probability("routs (-1 SP)") == Fraction(4, 6)
+
+
+def test_a_call_from_python_validates_as_the_command_line_does() -> None:
+    """Rules - Firing, as `smoothbore odds will_awi fire` takes it: a choice may be given as
+    its member or as the command line spells it, and a bad value raises InvalidValueError
+    naming the parameter (issue 27: the Python API accepted any value)."""
+    from smoothbore.core import InvalidValueError, SamplingDice, odds
+    from smoothbore.will_awi import mechanisms
+    from smoothbore.will_awi.firing import Cover
+    from smoothbore.will_awi.units import TroopType
+
+    spelled = odds(mechanisms.fire, firer="light-infantry", cover="solid-cover")
+    assert spelled == odds(mechanisms.fire, firer=TroopType.LIGHT_INFANTRY, cover=Cover.SOLID)
+    for bad in ({"firer": "dragoons"}, {"range": 61}, {"target_militia": 3},
+                {"firer_shaken": "perhaps"}):
+        with pytest.raises(InvalidValueError) as caught:
+            mechanisms.fire(dice=SamplingDice(1), **bad)
+        assert caught.value.field == next(iter(bad))
