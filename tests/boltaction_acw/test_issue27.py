@@ -28,6 +28,7 @@ from smoothbore.boltaction_acw.actions import (
 )
 from smoothbore.boltaction_acw.charges import ChargeFacts, Reaction, Response, receive
 from smoothbore.boltaction_acw.melee import fight
+from smoothbore.boltaction_acw.morale import morale_need
 from smoothbore.boltaction_acw.movement import interpenetrate, woods_test
 from smoothbore.boltaction_acw.options import Options
 from smoothbore.boltaction_acw.phases import ORDERS, REACTION
@@ -40,7 +41,14 @@ from smoothbore.boltaction_acw.rules import (
     RULE_TABLE,
 )
 from smoothbore.boltaction_acw.scenarios import brawners_farm
-from smoothbore.boltaction_acw.state import PendingCharge, State, find, new_battle, with_units
+from smoothbore.boltaction_acw.state import (
+    PendingCharge,
+    State,
+    find,
+    new_battle,
+    routing_friends,
+    with_units,
+)
 from smoothbore.boltaction_acw.units import (
     CONFEDERATE,
     UNION,
@@ -329,3 +337,22 @@ def test_every_event_with_a_test_carries_the_test_and_its_result(name: str) -> N
                     assert event.fact("result") in ("passed", "failed"), event
                     seen.add(event.fact("test"))
     assert {"order", "morale"} <= seen
+
+
+# --- 8: routing friends count in morale tests, not in order tests -----------------------------
+def test_routing_friends_count_in_morale_tests_not_in_order_tests() -> None:
+    """A15: "-1 for each friendly unit routing within 6"" is a modifier of the Morale Test,
+    not of Morale modifiers (the order tests' list). Without a table the 7th Wisconsin,
+    routing, is near the 2nd Wisconsin (same brigade, A15): the 2nd's order test to fire
+    (regular 8, 1 pin, colonel +1: 8) ignores it; its morale test counts it (8 - 1 = 7)."""
+    state = sample_battle(0)
+    state = with_units(state, revise(find(state, "u2wi"), pins=1),
+                       revise(find(state, "u7wi"), routing=True))
+    state = state.replace(phase=ORDERS).with_extra(group="brigade:gibbon", routs=())
+    assert routing_friends(state, find(state, "u2wi")) == 1
+    fire = Fire("u2wi", "c4va")
+    dist = odds(lambda dice: "u2wi" in TURN.apply(state, fire, dice)[0].extra.failed,
+                max_branches=10**7)
+    assert dist.probability(False) == two_d6_at_most(8)
+    need = morale_need(find(state, "u2wi"), routing_friends=1)
+    assert need.total == 8 - 1 - 1 + 1
