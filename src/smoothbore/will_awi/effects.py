@@ -50,7 +50,8 @@ def shake(state: State, unit_id: str, cause: str, log: Log, rule: str) -> State:
     if unit.status is not Status.STEADY:
         return state
     after = attrs.evolve(end_highland_charge(unit, False, True), status=Status.SHAKEN)
-    log.add("shaken", f"{unit.name} is shaken {cause}", rule, unit.id)
+    log.add("shaken", f"{unit.name} is shaken {cause}", rule, unit.id,
+            facts={"test": "morale effect", "result": "shaken", "cause": cause})
     return state.with_units(after)
 
 
@@ -71,7 +72,9 @@ def general_risk(
         if fate is Fate.LIGHT_WOUND and after.state is not g.state:
             text = f"{g.name} takes a second light wound and is out of action"
         rule = rules.FIRE_GENERALS if risk is Risk.FIRE_LOSS else rules.MELEE_GENERALS
-        log.add("general", text, rule, g.id)
+        log.add("general", text, rule, g.id,
+                facts={"test": "risk to generals", "result": fate.value,
+                       "state": after.state.value})
         state = state.with_commanders(after)
         if shakes_chain(fate):
             if measured:  # the footprints, which the generals' fates do not move
@@ -84,5 +87,7 @@ def general_risk(
                     and in_chain_of_command(u, g, state.commanders)
                 ):
                     state = state.with_units(attrs.evolve(u, status=Status.SHAKEN))
-                    log.add("shaken", f"{u.name} is shaken by the loss of {g.name}", rule, u.id)
+                    log.add("shaken", f"{u.name} is shaken by the loss of {g.name}", rule, u.id,
+                            facts={"test": "loss of a general", "result": "shaken",
+                                   "cause": f"the loss of {g.name}"})
     return state

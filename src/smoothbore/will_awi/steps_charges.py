@@ -303,7 +303,8 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
         text = CHARGED_TEXT[result]
         if target.routing and result is ChargedResult.ROUTS:
             text = "does not surrender and routs on, losing 1 strength point"
-        log.add("charged", f"{target.name} {text}", rules.CHARGED_TEST, target.id)
+        log.add("charged", f"{target.name} {text}", rules.CHARGED_TEST, target.id,
+                facts={"test": "charged", "result": result.value})
         if result in (ChargedResult.SURRENDERS, ChargedResult.ROUTS_SURRENDERS):
             state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
         elif result is ChargedResult.ROUTS:

@@ -119,7 +119,8 @@ def apply_order(state: State, action: Order, log: Log) -> State:
         text = f"{general.name} orders {names} to move"
     else:
         text = f"{general.name}'s order to {names} fails: he gives no more orders this move"
-    log.add("order", text, rule, ids[0])
+    log.add("order", text, rule, ids[0],
+            facts={"test": "order", "result": "moves" if ok else "fails", "units": len(ids)})
     if ok:
         return with_extra(state, ordered=state.extra.ordered | set(ids))
     return with_extra(
@@ -163,7 +164,8 @@ def apply_independent_test(state: State, action: IndependentTest, log: Log) -> S
         text = f"{unit.name}, with no orders, tests alone and may move"
     else:
         text = f"{unit.name}, with no orders, tests alone and stays where it is"
-    log.add("order", text, command_rule(state), unit.id)
+    log.add("order", text, command_rule(state), unit.id,
+            facts={"test": "independent", "result": "moves" if ok else "stays"})
     state = with_extra(state, independents=True)
     if ok:
         return with_extra(state, ordered=state.extra.ordered | {unit.id})

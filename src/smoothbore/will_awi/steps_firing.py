@@ -110,7 +110,8 @@ def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
     state = mark_done(state, unit.id)
     rolls = state.options.gun_facing_roll and unit.troop.is_gun
     if rolls and not test_gun_facing(unit, dice=log.dice):
-        log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id)
+        log.add("facing", f"{unit.name} fails to turn", rules.FAQ1, unit.id,
+                facts={"test": "gun facing", "result": "fails"})
         return state
     if action.degrees:
         text = f"{unit.name} turns {degrees(abs(action.degrees))}"
@@ -325,11 +326,12 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         if test_highland_charge(after, in_range, dice=log.dice):
             state = state.with_units(attrs.evolve(after, highland_charge=True))
             log.add(
-                "highland", f"{after.name} launches a Highland charge", rules.FORTY_FIVE, after.id
-            )
+                "highland", f"{after.name} launches a Highland charge", rules.FORTY_FIVE,
+                after.id, facts={"test": "highland charge", "result": "launches"})
         else:
             log.add("highland", f"{after.name} holds its ground: no Highland charge",
-                    rules.FORTY_FIVE, after.id)
+                    rules.FORTY_FIVE, after.id,
+                    facts={"test": "highland charge", "result": "holds"})
     return state
 
 
@@ -446,9 +448,11 @@ def apply_spread_highland_charge(state: State, action: SpreadHighlandCharge, log
     state = mark_done(state, unit.id)
     if test_highland_charge(unit, in_range, dice=log.dice):
         state = state.with_units(attrs.evolve(unit, highland_charge=True))
-        log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id)
+        log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id,
+                facts={"test": "highland charge", "result": "joins"})
     else:
-        log.add("highland", f"{unit.name} holds its ground", rules.FORTY_FIVE, unit.id)
+        log.add("highland", f"{unit.name} holds its ground", rules.FORTY_FIVE, unit.id,
+                facts={"test": "highland charge", "result": "holds"})
     return state
 
 

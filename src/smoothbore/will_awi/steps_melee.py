@@ -139,7 +139,10 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
     melee = melee_of(state, action)
     target = find_unit(state, action.target)
     outcome = resolve_melee(melee, dice=log.dice, options=state.options)
-    log.add("melee", melee_text(state, target.name, outcome), rules.MELEE, target.id)
+    log.add("melee", melee_text(state, target.name, outcome), rules.MELEE, target.id,
+            facts={"test": "melee", "result": outcome.effect.value,
+                   "loser": outcome.loser or "none", "affected": outcome.affected,
+                   "attackers": outcome.attacker, "defenders": outcome.defender})
     state = with_extra(state, resolved=state.extra.resolved | {target.id})
     if not outcome.loser:
         return _retire(state, [(f.unit.id, 3.0) for f in (*melee.attackers, *melee.defenders)],
@@ -169,7 +172,8 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
         ):
             gone = attrs.evolve(find_unit(state, hit.id), status=Status.SURRENDERED)
             state = state.with_units(gone)
-            log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id)
+            log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id,
+                    facts={"test": "surrender", "result": "surrenders"})
         state = rout_at_once(state, hit.id, log)
     else:
         status = Status.ROUTING if hit.routing else Status.SHAKEN

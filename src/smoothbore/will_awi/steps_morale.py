@@ -86,7 +86,8 @@ def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
         after = apply_shaken_result(unit, result, opts)
         adverse = result is not ShakenResult.CARRY_ON
         text = f"{unit.name} tests shaken and {SHAKEN_TEXT[result]}"
-        log.add("morale", text, rules.MORALE_SHAKEN, unit.id)
+        log.add("morale", text, rules.MORALE_SHAKEN, unit.id,
+                facts={"test": "shaken", "result": result.value, "status": after.status.value})
         if result is ShakenResult.ROUT_LOSE_1 and after.status is Status.ELIMINATED:
             log.add(
                 "eliminated",
@@ -100,7 +101,9 @@ def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
         adverse = False
         rule = rules.FAQ1 if routing is RoutingResult.HALT_SHAKEN else rules.MORALE_ROUTING
         text = f"{unit.name} tests routing and {ROUTING_TEXT[routing]}"
-        log.add("morale", text, rule, unit.id)
+        log.add("morale", text, rule, unit.id,
+                facts={"test": "routing", "result": routing.value,
+                       "status": after.status.value})
         if routing is RoutingResult.HALT_SHAKEN:
             state = with_extra(state, rallied=state.extra.rallied | {unit.id})
         if routing is RoutingResult.CONTINUE_LOSE_1 and after.status is Status.ELIMINATED:
@@ -182,8 +185,11 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
                 state = state.with_units(attrs.evolve(unit, status=Status.SURRENDERED))
                 log.add(
                     "surrender", f"{unit.name} cannot move and surrenders", rules.SURRENDER,
-                    unit.id,
+                    unit.id, facts={"test": "surrender", "result": "surrenders"},
                 )
+            elif action.enemy_within_6:
+                log.add("rout", f"{unit.name} cannot move", rules.ROUT, unit.id,
+                        facts={"test": "surrender", "result": "does not surrender"})
             else:
                 log.add("rout", f"{unit.name} cannot move", rules.ROUT, unit.id)
         else:

@@ -462,6 +462,7 @@ def apply_detonate(state: State, action: Detonate, log: Log) -> State:
         f"The demolition {'destroys' if destroyed else 'fails to destroy'} the {work.work.value}",
         rules.DEMOLITION,
         work.id,
+        facts={"test": "demolition", "result": "destroyed" if destroyed else "stands"},
     )
     if destroyed:
         state = with_work(state, attrs.evolve(work, points=0, half_built=False))
