@@ -193,3 +193,20 @@ def test_the_ruleset_pickles_also_after_evolve() -> None:
             assert build(1) == dict(ruleset.battles())[name](1)
         state = battle(1)
         assert copy.turn.step(state, EndPhase())[0] == TURN.step(state, EndPhase())[0]
+
+
+@pytest.mark.parametrize("name", [n for n, _ in RULESET.battles() if not n.endswith("no-table")])
+def test_after_every_step_the_footprints_are_the_standing_units(name: str) -> None:
+    """Issue 27 (DESIGN: lost units leave the table): random play of every embedded battle on
+    a table; after every step the table holds a footprint for exactly the units on it
+    (standing, shaken or routing), whatever path took a unit off (eliminated, surrendered,
+    routed or evaded off the table)."""
+    rng = random.Random(1)
+    state = dict(RULESET.battles())[name](1)
+    steps = 0
+    while not TURN.is_over(state) and steps < 800:
+        state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
+        steps += 1
+        table = state.extra.table
+        assert table is not None
+        assert set(table.units) == {u.id for u in state.units if u.on_table}, (name, steps)
