@@ -143,3 +143,66 @@ def test_the_ruleset_pickles_also_evolved_and_steps_alike() -> None:
             theirs, _ = back.turn.step(state, action)
             assert mine == theirs
             state = mine
+
+
+# --- 6. structured events (issue 27: Event.facts) -------------------------------------------
+TESTED = ("activity", "activation", "rout", "evade", "melee", "passage", "risk", "shooting",
+          "fate")
+"""The kinds of event that report a test or a roll's outcome: each carries test and result."""
+
+
+def test_a_failed_activation_reports_its_morale_test_as_facts() -> None:
+    """Activating Units: when every die fails the unit takes an immediate morale test
+    (Morale: results table). Run 722's Virginia Riflemen roll 0 successes of 3 dice (3 DRP)
+    and rout with 1 success of the test (need 7, as the log says): the event says so in
+    facts, not only in words, and the rout move after it names its move and distance."""
+    played = play_run("bloodybacks93", 722, seed=1, max_steps=165)
+    action = Activate(unit_id="a2", commander_id="ca", outside_radius=False, in_woods=False)
+    _, events = TURN.step(played.end, action)
+    activation = next(e for e in events if e.kind == "activation")
+    assert activation.fact("test") == "activation" and activation.fact("result") == "failed"
+    assert (activation.fact("dice"), activation.fact("successes"), activation.fact("actions")
+            ) == (3, 0, 0)
+    assert activation.fact("morale_test") == "morale"
+    assert (activation.fact("morale_need"), activation.fact("morale_successes"),
+            activation.fact("morale_result")) == (7, 1, "rout")
+    retire = next(e for e in events if e.kind == "retire")
+    assert retire.fact("move") == "routs" and retire.fact("distance") == 10
+
+
+def test_every_test_event_of_table_battles_carries_its_test_and_result() -> None:
+    """Every event reporting a test or roll (activity, activation, rout tests, evades,
+    melees with their checks to stand and cohesion tests, passages of lines, risks to
+    commanders, shooting, commanders' fates) carries ``test`` and ``result`` facts, and a
+    melee's facts name each unit's fate."""
+    seen: set[str] = set()
+    for index in (0, 10, 13):  # run 10 has a rout test, run 13 a melee
+        played = play_run("bloodybacks93", index, seed=1)
+        for step in played.steps:
+            for event in step.events:
+                if event.kind not in TESTED:
+                    continue
+                seen.add(event.kind)
+                assert event.fact("test") is not None, (event.kind, event.text)
+                assert event.fact("result") is not None, (event.kind, event.text)
+                if event.kind == "melee" and event.fact("fought"):
+                    assert any(k.startswith("fate:") for k, _ in event.facts)
+                    assert event.fact("result") in ("chargers won", "defenders won", "drawn")
+                if event.kind == "rout":
+                    assert event.fact("test") == "morale"
+    assert {"activity", "activation", "shooting", "rout", "melee"} <= seen
+
+
+def test_an_evade_reports_caught_or_evaded_with_its_morale_test() -> None:
+    """Evade: an evader caught is destroyed; one that gets away takes a morale test at the
+    end of its move: the event's facts say which, and the test's result."""
+    from .test_charges_on_table import _evaders
+
+    _, events = TURN.step(_evaders(0.0, behind=False), Charge(("b",), ("a",), evade=True))
+    caught = next(e for e in events if e.kind == "evade")
+    assert caught.fact("test") == "evade" and caught.fact("result") == "caught"
+    _, events = TURN.step(_evaders(180.0, behind=False), Charge(("b",), ("a",), evade=True))
+    away = next(e for e in events if e.kind == "evade")
+    assert away.fact("result") == "evaded" and away.fact("morale_test") == "morale"
+    assert away.fact("morale_result") in ("destroyed", "rout", "pushed back", "carry on")
+    assert str(away.fact("morale_result")) in away.text

@@ -4,7 +4,7 @@ that took losses (Bloodybacks 9.3, Morale: Push Back and Rout moves; Risk to com
 
 from __future__ import annotations
 
-from smoothbore.core import Log
+from smoothbore.core import Fact, Log
 
 from . import commanders, morale
 from .melee import Fate
@@ -20,6 +20,27 @@ def fate_after_test(after: Unit, result: morale.TestResult) -> Fate:
     if after.routing:
         return Fate.ROUTS
     return Fate.FALLS_BACK if result is morale.TestResult.PUSHED_BACK else Fate.HOLDS
+
+
+Facts = dict[str, Fact]
+"""The structured facts an event carries beside its words (``Event.facts``): the test taken
+and its result, read with ``event.fact("result")``."""
+
+
+def test_facts(test: morale.TestOutcome, prefix: str = "") -> Facts:
+    """The facts of one morale or cohesion test (Morale): ``test`` (its kind: "morale" or
+    "cohesion"), ``need``, ``successes`` and ``result`` ("destroyed", "rout", "pushed back",
+    "carry on"), each name after ``prefix`` (a test inside another event: ``morale_``)."""
+    return {f"{prefix}test": test.kind.value, f"{prefix}need": test.need,
+            f"{prefix}successes": test.successes, f"{prefix}result": test.result.value}
+
+
+def risk_facts(result: commanders.Risk) -> Facts:
+    """The facts of a risk to a commander (Risk to commanders): ``test`` "risk", the
+    ``roll``, ``result`` ("unhurt", "struck" or "removed") and the ``wound`` rolled."""
+    outcome = ("removed" if result.commander.removed else "struck") if result.struck else (
+        "unhurt")
+    return {"test": "risk", "roll": result.roll, "result": outcome, "wound": result.wound}
 
 
 Retreat = tuple[str, Fate, int]
@@ -48,7 +69,8 @@ def retire(log: Log, units: tuple[Unit, ...], fates: tuple[Fate, ...]) -> tuple[
                 "the table)"
         else:
             continue
-        log.add("retire", text, RULE_MOVES, unit.id)
+        log.add("retire", text, RULE_MOVES, unit.id,
+                facts={"move": fate.value, "distance": distance})
         moves.append((unit.id, fate, distance))
     return tuple(moves)
 
@@ -61,7 +83,8 @@ def retire_after_test(
     if after.destroyed and result is not morale.TestResult.DESTROYED:
         why = "routing guns are" if result is morale.TestResult.ROUT else (
             "deployed guns pushed back are")
-        log.add("retire", f"{after.name} is lost: {why} destroyed", RULE_MOVES, after.id)
+        log.add("retire", f"{after.name} is lost: {why} destroyed", RULE_MOVES, after.id,
+                facts={"move": Fate.DESTROYED.value, "result": "lost"})
         return ()
     return retire(log, (after,), (fate_after_test(after, result),))
 
@@ -86,5 +109,6 @@ def risk(
         for leader in attached_commanders(state, old.id):
             result = commanders.risk_to_commander(leader, losses, dice=log.dice, rifles=rifles)
             state = state.with_commanders(result.commander)
-            log.add("risk", f"{leader.name}, with {old.name}: {result}", RULE_RISK, leader.id)
+            log.add("risk", f"{leader.name}, with {old.name}: {result}", RULE_RISK, leader.id,
+                    facts=risk_facts(result))
     return state

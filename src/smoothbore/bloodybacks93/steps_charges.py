@@ -33,7 +33,7 @@ from .melee import (
     resolve_charge,
 )
 from .options import Options
-from .reports import Moves, Pursuit, Retreat, retire, retire_after_test
+from .reports import Facts, Moves, Pursuit, Retreat, retire, retire_after_test, test_facts
 from .rules import (
     RULE_CHARGES,
     RULE_CHARGING_ROUTERS,
@@ -292,7 +292,11 @@ def _evade(state: State, log: Log, target: Unit, chargers: tuple[Unit, ...], act
     result = evade(target, lead, dice=log.dice, charger_spare_move=spare,
                    hard_cover=action.hard_cover, commander_attached=attached, moved=moved,
                    reached=reached)
-    log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id)
+    reported: Facts = {"test": "evade", "distance": result.distance,
+                       "caught": result.caught, "result": "caught" if result.caught else "evaded"}
+    if result.morale is not None:
+        reported |= test_facts(result.morale, "morale_")
+    log.add("evade", f"{target.name} {result}", RULE_EVADE, target.id, facts=reported)
     if result.caught:
         return with_units(state, result.unit)
     moves = () if result.morale is None else retire_after_test(
@@ -470,7 +474,7 @@ def _melee_stage(fight: _Fight, _: None, *, dice: Dice) -> Fought:
         names = " and ".join(c.name for c in fight.chargers)
         against = " and ".join(d.name for d in fight.defenders)
         log.add("melee", f"{names} charge {against}: {_describe(outcome, fight.defenders)}",
-                RULE_CHARGES, fight.chargers[0].id)
+                RULE_CHARGES, fight.chargers[0].id, facts=melee_facts(outcome))
     return (outcome.chargers + outcome.defenders, outcome.charger_fates + outcome.defender_fates,
             outcome.chargers_fall_back, 0, (), NO_MOVES)
 
@@ -515,7 +519,7 @@ def _pursuit_stage(fight: _Fight, value: Fought, *, dice: Dice) -> Fought | Agai
         if Fate.ROUTS in enemy and fate is Fate.HOLDS and may_pursue(unit):
             distance = pursuit_distance(unit, dice=dice)
             _log(fight, dice).add("pursuit", f'{unit.name} pursues {distance}"', RULE_PURSUIT,
-                                  unit.id)
+                                  unit.id, facts={"move": "pursuit", "distance": distance})
             moves = _kept(fight, moves, (), ((unit.id, distance),))
             if index < last:
                 return Again((units, fates, fall_back, index, hit, moves))
@@ -630,6 +634,29 @@ FATE_WORDS = {
     Fate.ROUTS: "routs",
     Fate.DESTROYED: "is destroyed",
 }
+
+
+def melee_facts(outcome: ChargeOutcome) -> Facts:
+    """The facts of a charge's melee (Determine impetus; Check to stand; Resolve melee):
+    ``test`` "melee", the ``impetus``, whether it was ``fought``, the melee ``successes``,
+    ``failures`` and ``need``, the ``result`` (who won, or no melee), and for each unit by
+    id its check to stand (``stand:<id>``), its cohesion test (``cohesion:<id>``) and its
+    fate (``fate:<id>``: "holds", "falls back", "routs", "destroyed")."""
+    facts: Facts = {"test": "melee", "impetus": outcome.impetus, "fought": outcome.fought,
+                    "successes": outcome.successes, "failures": outcome.failures,
+                    "need": outcome.melee_need, "result": outcome.winner}
+    for unit, stand in zip(outcome.defenders, outcome.stand, strict=False):
+        if stand is not None:
+            facts[f"stand:{unit.id}"] = stand.value
+    units = outcome.chargers + outcome.defenders
+    tests = outcome.charger_tests + outcome.defender_tests
+    for unit, test in zip(units, tests, strict=False):
+        if test is not None:
+            facts[f"cohesion:{unit.id}"] = test.value
+    fates = outcome.charger_fates + outcome.defender_fates
+    for unit, fate in zip(units, fates, strict=True):
+        facts[f"fate:{unit.id}"] = fate.value
+    return facts
 
 
 def _describe(outcome: ChargeOutcome, defenders: tuple[Unit, ...]) -> str:

@@ -47,7 +47,9 @@ def apply_determine_activity(state: State, action: DetermineActivity, log: Log) 
             continue
         result = command.roll_activity(leader, dice=log.dice, options=state.options)
         entries.append(ActivityEntry(leader.id, result.level, result.command_points))
-        log.add("activity", f"{leader.name}: {result}", RULE_ACTIVITY, leader.id)
+        log.add("activity", f"{leader.name}: {result}", RULE_ACTIVITY, leader.id,
+                facts={"test": "activity", "roll": result.roll, "result": result.level,
+                       "command_points": result.command_points})
     new = enter_phase(state, DRAW)
     return new.with_extra(activity=tuple(entries))
 
@@ -173,13 +175,16 @@ def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> S
     chargers, defenders, left = deferred_sides(state, melee)
     if chargers and defenders and left:
         log.add("melee", f"{' and '.join(u.name for u in left)} no longer in contact: "
-                "out of the deferred melee", RULE_DEFERRED, left[0].id)
+                "out of the deferred melee", RULE_DEFERRED, left[0].id,
+                facts={"test": "melee", "result": "out of contact",
+                       "units": " ".join(u.id for u in left)})
     if not chargers or not defenders:
         gone = any(all(state.unit(i).gone for i in side)
                    for side in (melee.chargers, melee.defenders))
         why = "one side has gone" if gone else (
             f"{' and '.join(u.name for u in left)} no longer in contact with the enemy")
-        log.add("melee", f"the deferred melee lapses: {why}", RULE_DEFERRED)
+        log.add("melee", f"the deferred melee lapses: {why}", RULE_DEFERRED,
+                facts={"test": "melee", "result": "lapses"})
         return new
     facts = melee.facts
     if action.reverse:
@@ -194,7 +199,8 @@ def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> S
                 if before is not None and after is not None and unit.id in after.units and (
                         after.footprint(unit.id).facing != before.footprint(unit.id).facing):
                     log.add("melee", f"{unit.name} turns to face the enemy and counter-charges",
-                            RULE_DEFERRED, unit.id)
+                            RULE_DEFERRED, unit.id,
+                            facts={"test": "melee", "result": "turns to face"})
             facts = situations.counter_charge_facts(new, counter, targets, facts)
     return fight(new, log, chargers, defenders, facts, action.pursue)
 
@@ -260,6 +266,7 @@ def apply_end_battle(state: State, action: EndBattle, log: Log) -> State:
             continue
         fate = commanders.commander_fate(leader, dice=log.dice)
         after.append(commanders.after_fate(leader, fate))
-        log.add("fate", f"{leader.name}: {fate}", RULE_FATE, leader.id)
+        log.add("fate", f"{leader.name}: {fate}", RULE_FATE, leader.id,
+                facts={"test": "fate", "result": fate.name.lower().replace("_", " ")})
     new = state.with_commanders(*after) if after else state
     return enter_phase(new, ENDED)

@@ -20,7 +20,7 @@ from . import command, deck, movement, shooting, situations
 from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
 from .ground_memo import by_layout
 from .morale import TestKind, apply_result, take_test
-from .reports import Retreat, retire_after_test, risk
+from .reports import Facts, Retreat, retire_after_test, risk, test_facts
 from .rules import (
     RULE_ACTIVATING,
     RULE_ACTIVATION,
@@ -282,7 +282,13 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
         options=state.options,
     )
     by = f" under {leader.name}" if leader is not None else " without a commander"
-    log.add("activation", f"{unit.name}{by}: {result}", RULE_ACTIVATION, unit.id)
+    reported: Facts = {"test": "activation", "dice": result.dice, "need": result.need,
+                    "successes": result.successes, "actions": result.actions,
+                    "result": "activated" if result.actions else "failed"}
+    if result.morale is not None:
+        reported |= test_facts(result.morale, "morale_")
+    log.add("activation", f"{unit.name}{by}: {result}", RULE_ACTIVATION, unit.id,
+            facts=reported)
     extra = evolved(extra, {"attempted": extra.attempted | {unit.id}})
     if result.actions:
         extra = with_activated(
@@ -344,7 +350,8 @@ def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
         verdict = "is lost"
     else:
         verdict = "stops routing (it may not act this turn)"
-    log.add("rout", f"{unit.name}: {test}: {verdict}", RULE_ROUTING, unit.id)
+    log.add("rout", f"{unit.name}: {test}: {verdict}", RULE_ROUTING, unit.id,
+            facts={**test_facts(test), "routing": after.routing, "lost": after.destroyed})
     moves = retire_after_test(log, after, test.result)
     new = state.replace(extra=evolved(paid, {"attempted": paid.attempted | {unit.id}}))
     return situations.retreat(with_units(new, after), moves)
@@ -508,7 +515,12 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     if passage.result is movement.PassageResult.BLOCKED and plan is not None:
         new, stop = situations.blocked_passage(state, new, plan)
         text += f"; it stops at ({stop.x:.1f}, {stop.y:.1f})"
-    log.add("passage", text, RULE_PASSAGE, unit.id)
+    reported: Facts = {"test": "passage", "roll": passage.roll,
+                       "result": passage.result.name.lower().replace("_", " ")}
+    for who, taken in zip(("mover_", "static_"), passage.tests_by_unit, strict=True):
+        if taken is not None:
+            reported |= test_facts(taken, who)
+    log.add("passage", text, RULE_PASSAGE, unit.id, facts=reported)
     moved = (passage.mover, passage.static)
     moves: tuple[Retreat, ...] = ()
     for after, test in zip(moved, passage.tests_by_unit, strict=True):
@@ -831,7 +843,10 @@ def apply_shoot(state: State, action: Shoot, log: Log) -> State:
         where = f" at {facts.range:.1f} in." if table is not None else ""
         log.add("shooting",
                 f"{shooter.name} at {target.name}{where}: {shot}{_now(target, hit)}",
-                RULE_SHOOTING, shooter.id)
+                RULE_SHOOTING, shooter.id,
+                facts={"test": "shooting", "fire": shot.fire.value, "dice": shot.dice,
+                       "need": shot.need, "hits": shot.hits, "result": shot.hits,
+                       "target": target.id})
         new = with_units(new, hit)
         new = risk(new, log, (target,), (hit,), rifles=fire is shooting.Fire.RIFLE)
         traces.append(ShotTrace(shooter.id, target_id, shot.hits > 0))
