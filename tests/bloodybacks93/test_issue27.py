@@ -206,3 +206,41 @@ def test_an_evade_reports_caught_or_evaded_with_its_morale_test() -> None:
     assert away.fact("result") == "evaded" and away.fact("morale_test") == "morale"
     assert away.fact("morale_result") in ("destroyed", "rout", "pushed back", "carry on")
     assert str(away.fact("morale_result")) in away.text
+
+
+# --- 7. lost units leave the table (Morale: results table, Rout move) -----------------------
+def test_the_footprints_after_every_step_are_exactly_the_standing_units() -> None:
+    """Morale: "unit destroyed/surrenders", "if rout moves take them off the table then the
+    unit is lost": after every step of these battles, the table's footprints are exactly
+    the units not destroyed, and no commander's mark rides with a unit off the table. The
+    runs lose units every way: an activation's morale test (5, 69), a rout test (36), melees
+    (37: guns, 68: both sides, 87), guns pushed back (99), routing off the edge (722)."""
+    for index in (5, 36, 37, 68, 69, 87, 99, 722):
+        played = play_run("bloodybacks93", index, seed=1)
+        state = played.start
+        for step in played.steps:
+            state, _ = TURN.step(state, step.action)
+            table = state.extra.table
+            assert table is not None
+            standing = {u.id for u in state.units if not u.destroyed}
+            assert set(table.units) == standing, (index, step)
+            assert all(m.attached_to is None or m.attached_to in table.units
+                       for m in table.commanders), (index, step)
+        assert any(u.destroyed for u in state.units)
+
+
+def test_a_deferred_cavalry_melee_turned_measures_the_countercharge_afresh() -> None:
+    """Determine impetus, "or to counter-charging units if the tables have turned in a
+    deferred melee" (B32, B63): American horse that the British horse charged front to
+    front counter-charge into cavalry meeting them (-3 dice); foot charged by horse have no
+    cavalry to meet them when they counter-charge (so no deduction, and nothing to claim)."""
+    state = _cavalry_charge(_horse("a", AMERICAN), 180)
+    deferred, _ = TURN.step(state, Charge(("c",), ("a",), defer=True))
+    assert deferred.extra.deferred[0].facts.countercharged_by_cavalry
+    turned = situations.counter_charge_facts(deferred, ("a",), ("c",), ChargeFacts())
+    assert turned.countercharged_by_cavalry
+    foot_state = _cavalry_charge(foot("a", AMERICAN, size=12), 180)
+    deferred, _ = TURN.step(foot_state, Charge(("c",), ("a",), defer=True))
+    claimed = ChargeFacts(countercharged_by_cavalry=True)
+    assert not situations.counter_charge_facts(deferred, ("a",), ("c",), claimed
+                                               ).countercharged_by_cavalry
