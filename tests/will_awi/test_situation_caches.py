@@ -440,7 +440,7 @@ def test_a_plan_over_one_ground_is_read_off_the_positions() -> None:
     assert len(found.legs) == 2 and found.retiring
 
 
-@pytest.mark.parametrize(("battle", "seed"), [("default", 4), ("germantown", 3)])
+@pytest.mark.parametrize(("battle", "seed"), [("default", 4), ("germantown", 1)])
 def test_every_step_leaves_the_table_in_step_with_the_units(battle: str, seed: int) -> None:
     """Random play of an embedded battle: after every step the table's footprints and
     generals' marks are those ``positions.synced`` and ``marks_synced`` give afresh (on a

@@ -164,7 +164,11 @@ def command_battle(seed: int = 0, *, on_table: bool = True) -> State:
 LAYERS_AT_WORK: Place = (12.0, 24.5 - 0.5 - BASE / 2, 0.0)
 """Where the Delaware Regiment stands at Germantown, having laid its charge: its front edge
 0.5" short of the fieldwork's line (y 24.5), within the 1" at which a unit works at a work on
-a table (``situations.AT_WORK``, W49), its left flank 0.2" short of the line's west end."""
+a table (``situations.AT_WORK``, W49), its right flank 0.2" short of the line's west end."""
+
+WAGON_AT_WORK: Place = (12.0 - BASE - 0.5 - BASE / 2, 24.5 - 0.5 - BASE, 0.0)
+"""Where the Delaware's tool wagon stands: 0.5" off its left flank, its front level with the
+regiment's (within the 1" of W35), leaving the way back clear for the move away."""
 
 
 def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
@@ -173,8 +177,8 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
     tools and has already laid a demolition charge against the fieldwork; six turns. (Who is
     in a building is a fact each action states, W46: the battle does not place units.) On a
     table the Delaware Regiment, which laid the charge, stands at the fieldwork
-    (``LAYERS_AT_WORK``); the brigade's tools and charges are in its wagon, close behind the
-    Delaware (W35)."""
+    (``LAYERS_AT_WORK``); the brigade's tools and charges are in its wagon, beside the
+    Delaware (``WAGON_AT_WORK``, W35)."""
     units = (
         Unit("b1", "Delaware Regiment", "American", TroopType.LINE, commander="bw"),
         Unit("b5", "Sullivan's tool wagon", "American", TroopType.WAGON, commander="bw"),
@@ -207,8 +211,9 @@ def works_battle(seed: int = 0, *, on_table: bool = True) -> State:
         ("American", "British"), units, generals, seed=seed, works=works,
         demolitions=(Demolition("fieldwork", "b1", 1),),
         scenario=Scenario("Germantown: the Chew House", turn_limit=6),
-        table=_table(units, generals, "American", "British", ground(), {"b5": "b1"},
-                     {"b1": LAYERS_AT_WORK}) if on_table else None,
+        table=_table(units, generals, "American", "British", ground(),
+                     forward={"b1": LAYERS_AT_WORK, "b5": WAGON_AT_WORK})
+        if on_table else None,
     )
 
 

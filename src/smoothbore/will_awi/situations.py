@@ -670,7 +670,7 @@ def plan_routed(table: Table, unit: Unit, to: Place,
     if enemies:
         return IllegalActionError(None, f"{unit.name} cannot pass through the enemy "
                                   f"{enemies[0]}", rules.MOVEMENT)
-    under = _ends_on(table, unit, end) if path.legs else None
+    under = _ends_on(table, unit, end) if legs else None  # a turn in place: _plan_read
     if under is not None:
         return under
     return _plan_read(table, unit, here, end, legs, tuple(crossings), path.retiring,
