@@ -51,14 +51,15 @@ def test_rout_move_along_the_edge_runs_without_turning_first() -> None:
 def test_simulation_run_722_routs_the_virginia_riflemen_off_the_far_edge() -> None:
     """Morale: Rout move (B62), replayed: run 722 of ``simulate bloodybacks93 --seed 1``
     (battle ``default``) failed at step 166, when the Virginia Riflemen (a2), skirmishing at
-    the far edge, failed to activate, routed and turned over the edge. They are lost, and
-    their footprint leaves the table."""
+    the far edge, failed to activate, routed and turned over the edge. They are lost, the log
+    says so, and their footprint leaves the table."""
     played = play_run("bloodybacks93", 722, seed=1, max_steps=165)
     action = Activate(unit_id="a2", commander_id="ca", outside_radius=False, in_woods=False)
     new, events = TURN.step(played.end, action)
     assert new.unit("a2").destroyed
     assert new.extra.table is not None and "a2" not in new.extra.table.units
-    assert any("rout" in e.text for e in events)
+    lost = [e for e in events if e.kind == "retire" and e.fact("result") == "lost"]
+    assert len(lost) == 1 and lost[0].text == "Virginia Riflemen routs off the table: lost"
 
 
 # --- 3. a cavalry countercharge, measured on the table (Determine impetus; B63) -----------

@@ -17,7 +17,7 @@ import attrs
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.core import IllegalActionError, InvalidValueError, Log
 from smoothbore.table import (
     Edge,
     Face,
@@ -53,7 +53,7 @@ from .ground_memo import around, by_layout, ground_memo, spanning, within
 from .melee import Fate
 from .placement import refit
 from .reports import Moves, Pursuit, Retreat
-from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_VISIBILITY
+from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_MOVES, RULE_VISIBILITY
 from .state import State
 from .units import Formation, Unit, UnitType
 
@@ -1194,16 +1194,17 @@ def _pushed_back(state: State, table: Table, unit_id: str, length: float,
     return faced.footprint(unit_id), off
 
 
-def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = False
-            ) -> State:
+def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = False,
+            log: Log | None = None) -> State:
     """The push back and rout moves rolled (``reports.retire``) made on the table (B57): a
     pushed back unit goes away from the enemy that pushes it back and ends facing it
     (``_pushed_back``; straight back when ``straight_back``: an evade move); a routing unit
     turns its back on every enemy it sees and runs the heading that takes it furthest from
     them (``paths.rout``; with no such heading, towards its home edge), and is lost when that
     takes it off the table (Morale: Push Back move, Rout move). Either goes over ground it
-    may cross and stops just short of any unit in its way (``_retire``). Without a table,
-    or with no move, the state as it is."""
+    may cross and stops just short of any unit in its way (``_retire``). A unit lost off the
+    table is reported to ``log`` (in play). Without a table, or with no move, the state as
+    it is."""
     table = state.extra.table
     if table is None or not moves:
         return state
@@ -1228,6 +1229,9 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
             end, off = _routed(table, unit_id, heading, float(length), rates)
             if off:
                 lost.append(unit_id)
+                if log is not None:
+                    log.add("retire", f"{state.unit(unit_id).name} routs off the table: lost",
+                            RULE_MOVES, unit_id, facts={"move": "routs", "result": "lost"})
                 continue
         traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
         table = table.placed(end)
@@ -1385,13 +1389,13 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = 
     return state.with_extra(table=table.with_traces(*table.traces, *traces))
 
 
-def after_melee(state: State, moves: Moves) -> State:
+def after_melee(state: State, moves: Moves, log: Log | None = None) -> State:
     """The moves after a melee made on the table: push backs, routs and falls back first
     (``retreat``), then the pursuits (``pursue``), each towards the routing enemy it
     chases (``chased``)."""
     retreats, pursuits = moves
     quarry = chased(state, moves)
-    return pursue(retreat(state, retreats), pursuits, quarry)
+    return pursue(retreat(state, retreats, log=log), pursuits, quarry)
 
 
 # --- commanders and woods -----------------------------------------------------------------

@@ -33,7 +33,16 @@ from .melee import (
     resolve_charge,
 )
 from .options import Options
-from .reports import Facts, Moves, Pursuit, Retreat, retire, retire_after_test, test_facts
+from .reports import (
+    Facts,
+    Moves,
+    Pursuit,
+    Retreat,
+    retire,
+    retire_after_test,
+    risk_facts,
+    test_facts,
+)
 from .rules import (
     RULE_CHARGES,
     RULE_CHARGING_ROUTERS,
@@ -303,7 +312,7 @@ def _evade(state: State, log: Log, target: Unit, chargers: tuple[Unit, ...], act
         log, result.unit, result.morale.result)
     if not on_table:  # the evade move, straight back, then the test's move
         moves = ((target.id, Fate.FALLS_BACK, result.distance), *moves)
-    return situations.retreat(with_units(placed, result.unit), moves)
+    return situations.retreat(with_units(placed, result.unit), moves, log=log)
 
 
 def _charge_moves(
@@ -412,7 +421,7 @@ def _new_state(step: _Step, value: Risked) -> State:
     new = step.memo.get((units, moves))
     if new is None:
         new = step.memo[(units, moves)] = situations.after_melee(
-            with_units(step.state, *units), moves)
+            with_units(step.state, *units), moves, step.fight.log)
     return new.with_commanders(*hit) if hit else new
 
 
@@ -590,7 +599,8 @@ def _risk_stage(
                     commanders.risk_to_commander.name, RULE_RISK, after)
     result = commanders.risk_to_commander(leader, losses, dice=dice)
     (log if log is not None else Log(dice)).add(
-        "risk", f"{leader.name}, with {name}: {result}", RULE_RISK, leader.id)
+        "risk", f"{leader.name}, with {name}: {result}", RULE_RISK, leader.id,
+        facts=risk_facts(result))
     return after(result)
 
 

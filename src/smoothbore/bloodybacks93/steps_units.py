@@ -299,7 +299,7 @@ def apply_activate(state: State, action: Activate, log: Log) -> State:
         return new
     after = apply_result(unit, result.morale.result)
     moves = retire_after_test(log, after, result.morale.result)
-    return situations.retreat(with_units(new, after), moves)
+    return situations.retreat(with_units(new, after), moves, log=log)
 
 
 def candidates_rout_test(state: State) -> Iterator[RoutTest]:
@@ -354,7 +354,7 @@ def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
             facts={**test_facts(test), "routing": after.routing, "lost": after.destroyed})
     moves = retire_after_test(log, after, test.result)
     new = state.replace(extra=evolved(paid, {"attempted": paid.attempted | {unit.id}}))
-    return situations.retreat(with_units(new, after), moves)
+    return situations.retreat(with_units(new, after), moves, log=log)
 
 
 # --- moves and manoeuvres ----------------------------------------------------------------
@@ -499,7 +499,7 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     new = with_units(new, result.unit)
     if result.morale is not None:
         new = situations.retreat(
-            new, retire_after_test(log, result.unit, result.morale.result))
+            new, retire_after_test(log, result.unit, result.morale.result), log=log)
     if through is None or not movement.is_passage_of_lines(unit, through):
         return new
     if result.unit.gone:
@@ -526,7 +526,7 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     for after, test in zip(moved, passage.tests_by_unit, strict=True):
         if test is not None:
             moves += retire_after_test(log, after, test.result)
-    return situations.retreat(with_units(new, *moved), moves)
+    return situations.retreat(with_units(new, *moved), moves, log=log)
 
 
 def candidates_manoeuvre(state: State) -> Iterator[Manoeuvre]:
