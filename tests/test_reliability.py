@@ -493,8 +493,12 @@ def test_k04_checks_refuse_text_for_dice_and_targets() -> None:
 def test_k05_huge_melee_is_refused_at_once() -> None:
     melee = BB.mechanism("melee")
     started = time.perf_counter()
-    with pytest.raises(EnumerationLimitError):
+    # refused by the parameter's bound (7 melee dice, B65) before any enumeration; past
+    # the bound, the enumeration limit still stops at once
+    with pytest.raises(InvalidValueError, match="count"):
         odds(melee.function, **melee.arguments({"count": "100000"}))
+    with pytest.raises(EnumerationLimitError):
+        odds(melee.function.function, count=100000)
     assert time.perf_counter() - started < HANG_GUARD
 
 
