@@ -389,39 +389,140 @@ def test_svg_draws_the_table_a_battle_ended_on(capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "none.svg").exists()
 
 
-@pytest.mark.parametrize("argv", [
-    ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"],
-    ["simulate", "will_awi", "--battle", "default-no-table", "--runs", "1000000", "--jobs",
-     "2"],
-], ids=["samples", "simulate-jobs"])
-def test_ctrl_c_stops_cleanly_after_the_exact_results(argv: list[str]) -> None:
+def _own_group() -> None:
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as in a terminal, even under a CI runner
+    os.setpgrp()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started (Linux: /proc), to wait for a pool's workers."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found |= {int(word) for word in task.read_text().split()}
+        except OSError:
+            continue
+    return found
+
+
+def _group_alive(group: int) -> bool:
+    import os
+
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+SIMULATE_JOBS = ["simulate", "will_awi", "--battle", "default-no-table", "--runs", "1000000",
+                 "--jobs", "2"]
+
+
+def test_ctrl_c_stops_cleanly_after_the_exact_results() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    argv = ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"]
+    process = subprocess.Popen([sys.executable, "-m", "smoothbore", *argv],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_own_group)
+    assert process.stdout is not None
+    try:
+        lines = [process.stdout.readline() for _ in range(5)]  # out before sampling starts
+        assert lines[3] == "mean 3.50, standard deviation 1.21\n"
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # a failed test leaves no process running
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130
+    assert err == "smoothbore: interrupted\n"
+
+
+@pytest.mark.parametrize(("signals", "to_group", "status", "said"), [
+    (("SIGINT",), True, 130, "smoothbore: interrupted\n"),
+    (("SIGINT", "SIGINT"), True, 130, "smoothbore: interrupted\n"),
+    (("SIGTERM",), False, 143, "smoothbore: terminated\n"),
+    (("SIGTERM",), True, 143, "smoothbore: terminated\n"),
+], ids=["ctrl-c", "ctrl-c-twice", "sigterm-parent", "sigterm-group"])
+def test_simulate_jobs_stops_within_a_second_workers_included(
+        signals: tuple[str, ...], to_group: bool, status: int, said: str) -> None:
+    """Issue 28: Ctrl-C on ``simulate --jobs N`` took 16-55 s (workers finished their
+    batch), a second Ctrl-C printed a traceback and deadlocked, SIGTERM to the parent left
+    its workers running for good. Now: the exit status and one line, at once, and no
+    worker left. (The time is measured from the signal, so a loaded machine only slows the
+    start, which is waited for: the pool's two workers running.)"""
     import os
     import signal
     import subprocess
     import sys
     import time
 
-    def own_group() -> None:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.setpgrp()
-
-    process = subprocess.Popen([sys.executable, "-m", "smoothbore", *argv],
+    process = subprocess.Popen([sys.executable, "-m", "smoothbore", *SIMULATE_JOBS],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=own_group)
-    assert process.stdout is not None
+                               preexec_fn=_own_group)
     try:
-        if argv[0] == "odds":  # the exact table is out before sampling starts
-            lines = [process.stdout.readline() for _ in range(5)]
-            assert lines[3] == "mean 3.50, standard deviation 1.21\n"
-        time.sleep(2)
-        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
-        _, err = process.communicate(timeout=60)
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_children(process.pid)) == 2, "the pool's workers did not start"
+        time.sleep(0.5)  # the workers are playing battles
+        started = time.monotonic()
+        for name in signals:
+            number = getattr(signal, name)
+            if to_group:
+                os.killpg(process.pid, number)
+            else:
+                os.kill(process.pid, number)
+            time.sleep(0.05)
+        _, err = process.communicate(timeout=30)
+        stopped = time.monotonic() - started
+        while _group_alive(process.pid) and time.monotonic() - started < 30:
+            time.sleep(0.05)
+        gone = time.monotonic() - started
     finally:
-        if process.poll() is None:  # a failed test leaves no simulation running
+        if process.poll() is None or _group_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
-    assert process.returncode == 130
-    assert err == "smoothbore: interrupted\n"
+    assert (process.returncode, err) == (status, said)
+    assert not _group_alive(process.pid)
+    assert stopped < 5.0 and gone < 5.0, (stopped, gone)  # about 0.3 s when idle
+
+
+def test_simulate_workers_exit_when_their_parent_is_killed() -> None:
+    """Issue 28: a parent killed outright (SIGKILL: no handler runs) left its workers."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "smoothbore", *SIMULATE_JOBS],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=_own_group)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(process.pid)
+        assert len(workers) == 2
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        started = time.monotonic()
+        while _group_alive(process.pid) and time.monotonic() - started < 30:
+            time.sleep(0.05)
+        assert not _group_alive(process.pid), "orphaned workers"
+        assert time.monotonic() - started < 5.0
+    finally:
+        if _group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def test_battle_json_keeps_the_action_values(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,9 +9,11 @@ import contextlib
 import enum
 import io
 import json
+import os
 import signal
 import sys
 import textwrap
+import threading
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -43,7 +45,13 @@ from smoothbore.core.registry import with_suggestion
 from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
-from smoothbore.simulation import battle_name, resolve_ruleset, simulate
+from smoothbore.simulation import (
+    battle_name,
+    resolve_ruleset,
+    simulate,
+    stop_executor,
+    worker_start,
+)
 from smoothbore.table import draw, table_of
 from smoothbore.views import distribution_table, headline, percent, say, summary
 
@@ -638,11 +646,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     }
     try:
         if args.jobs > 1:
-            pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=_ignore_interrupt)
+            pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=worker_start,
+                                       initargs=(os.getpid(),))
             try:
                 result = simulate(args.ruleset, executor=pool, **options)
             except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
+                _hold_signals()  # a second Ctrl-C must not break the stopping
+                stop_executor(pool)
                 raise
             pool.shutdown()
         else:
@@ -695,9 +705,62 @@ def _describe(mechanism: Mechanism) -> dict[str, Any]:
     }
 
 
-def _ignore_interrupt() -> None:
-    """In a worker process: leave Ctrl-C to the parent, which stops cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+TERMINATED = 143
+"""The exit status after SIGTERM (128 + 15), what ``timeout`` and CI send."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that it stops as cleanly as Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _trap_signals() -> dict[int, Any] | None:
+    """Make SIGTERM stop the command line as Ctrl-C does (workers included); the handlers
+    it replaced, to restore (None off the main thread, where signals cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    saved: dict[int, Any] = {int(number): signal.getsignal(number)
+                             for number in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, _terminate)
+    return saved
+
+
+def _hold_signals() -> None:
+    """While stopping: Ctrl-C and SIGTERM again are ignored (``main`` restores them)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _kept_for_exit(saved: dict[int, Any] | None, argv: Sequence[str] | None
+                   ) -> dict[int, Any] | None:
+    """After Ctrl-C or SIGTERM the program (``argv`` None: ``smoothbore`` or ``python -m
+    smoothbore``) keeps ignoring both until it has exited, so that another Ctrl-C while the
+    interpreter joins the pool's threads prints no traceback; ``main([...])`` called from
+    Python gets its handlers back."""
+    return None if argv is None else saved
+
+
+def _stopped(status: int, argv: Sequence[str] | None) -> int:
+    """After Ctrl-C or SIGTERM the program (``argv`` None) exits at once, with ``status``:
+    the interpreter's exit would join the threads of any process pool (one made to replace
+    a broken pool as the signal came could keep it waiting); workers still alive see their
+    parent gone and exit (``simulation.worker_start``). Called from Python, it returns."""
+    if argv is not None:
+        return status
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
+
+
+def _restore_signals(saved: dict[int, Any] | None) -> None:
+    for number, handler in (saved or {}).items():
+        with contextlib.suppress(ValueError, TypeError, OSError):
+            signal.signal(number, handler)
 
 
 def _option(option: str, value: int, low: int, high: int | None = None) -> None:
@@ -769,11 +832,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     names the option or parameter as typed; Ctrl-C prints ``smoothbore: interrupted``.
     On a terminal that cannot show its bars, degrees and arrows it prints plain stand-ins."""
     _plain_streams()
+    saved = _trap_signals()
     try:
         return _main(argv)
     except KeyboardInterrupt:
+        _hold_signals()
         print("smoothbore: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        saved = _kept_for_exit(saved, argv)
+        return _stopped(INTERRUPTED, argv)
+    except _Terminated:
+        _hold_signals()
+        print("smoothbore: terminated", file=sys.stderr)
+        saved = _kept_for_exit(saved, argv)
+        return _stopped(TERMINATED, argv)
     except BrokenPipeError:  # the reader (head, less) closed early: nothing more to say
         with contextlib.suppress(OSError):
             sys.stderr.close()
@@ -790,6 +861,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # a bug: still one line, never a traceback
         _fail(f"internal error, please report it: {type(error).__name__}: {error}")
         return 2
+    finally:
+        _restore_signals(saved)
 
 
 def _fail(message: str) -> None:

@@ -10,12 +10,24 @@ are the same for the same seed whatever the executor, the number of workers or t
 
 from __future__ import annotations
 
+import contextlib
 import html
 import math
+import os
 import pickle
+import signal
 import statistics
-from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    BrokenExecutor,
+    Executor,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from typing import Any, Protocol, runtime_checkable
 
 import attrs
@@ -29,9 +41,11 @@ from smoothbore.core.ruleset import Ruleset, spell
 from smoothbore.rulesets import get_ruleset
 
 __all__ = [
+    "MAX_RETRIES",
     "Z95",
     "BattleError",
     "Losses",
+    "LostRunsError",
     "PolicyFactory",
     "Rate",
     "Run",
@@ -43,7 +57,9 @@ __all__ = [
     "resolve_ruleset",
     "run_seeds",
     "simulate",
+    "stop_executor",
     "wilson",
+    "worker_start",
 ]
 
 PolicyFactory = Callable[[int], Policy[Any, Any]]
@@ -54,6 +70,9 @@ Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
 _SEED_BITS = 63
+
+MAX_RETRIES = 2
+"""How many times ``simulate`` plays again a batch lost with its worker process."""
 
 
 def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
@@ -475,6 +494,7 @@ def simulate(
     max_steps: int = MAX_STEPS,
     batch_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    retries: int = MAX_RETRIES,
 ) -> Simulation:
     """Play ``runs`` battles of ``ruleset``'s embedded ``battle`` to their end and report
     who wins.
@@ -485,7 +505,14 @@ def simulate(
     this process, one batch after the other), and the results come back in run order, so the
     same seed gives the same ``Simulation`` on any executor. ``progress(done, runs)`` is
     called as batches finish. Workers get the ruleset by name (or the ``module:ATTRIBUTE``
-    reference given), and ``policy`` by pickling."""
+    reference given), and ``policy`` by pickling.
+
+    A batch lost with its worker (a process killed, as by the out-of-memory killer: a
+    ``BrokenProcessPool``; Dask's ``KilledWorker``) is played again, up to ``retries``
+    times, on a new process pool like the broken one (the caller's own executor is left to
+    the caller); past that ``LostRunsError`` names the runs lost and keeps those finished.
+    On any exception (Ctrl-C included) the pools simulate made are stopped at once, their
+    workers killed."""
     found = resolve_ruleset(ruleset)
     if found.turn is None:
         raise InvalidValueError("ruleset", found.name, "a ruleset with a turn")
@@ -498,6 +525,8 @@ def simulate(
         raise InvalidValueError("policy", policy, "a function of a seed returning a policy")
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise InvalidValueError("executor", executor, "None or a concurrent.futures.Executor")
+    if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= 100:
+        raise InvalidValueError("retries", retries, "an integer from 0 to 100")
     size = (_positive("batch_size", batch_size) if batch_size is not None
             else max(1, min(100, math.ceil(runs / 32))))
     entropy = np.random.SeedSequence(seed).entropy
@@ -515,21 +544,163 @@ def simulate(
                 progress(done, runs)
     else:
         job = _Job(_reference(found, ruleset, executor), name, entropy, policy, max_steps)
-        futures: Mapping[Future[tuple[Run, ...]], int] = {
-            executor.submit(_run_batch, job, start, stop): start for start, stop in batches
-        }
-        try:
-            for future in as_completed(futures):
-                batch = future.result()
-                results[futures[future]] = batch
-                done += len(batch)
-                if progress is not None:
-                    progress(done, runs)
-        finally:
-            for future in futures:
-                future.cancel()
+        _run_on(executor, job, batches, results, retries, _Counter(runs, progress))
     ordered = tuple(run for start, _ in batches for run in results[start])
     return Simulation(found.name, name, entropy, sides, ordered)
+
+
+class LostRunsError(SmoothboreError):
+    """Runs of a simulation lost with their worker processes more often than ``simulate``
+    retries: which runs, why, and the runs that did finish (``finished``, in run order)."""
+
+    def __init__(self, lost: tuple[tuple[int, int], ...], attempts: int, error: str,
+                 finished: tuple[Run, ...] = ()) -> None:
+        self.lost = lost
+        self.attempts = attempts
+        self.error = error
+        self.finished = finished
+        spans = ", ".join(f"{a}" if b == a + 1 else f"{a}-{b - 1}" for a, b in lost)
+        count = sum(b - a for a, b in lost)
+        super().__init__(
+            f"{count} run{'s' if count != 1 else ''} lost with their worker process after "
+            f"{attempts} attempts (runs {spans}): {error}; {len(finished)} finished runs "
+            "are kept in this error's .finished")
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return (type(self), (self.lost, self.attempts, self.error, self.finished))
+
+
+@attrs.define
+class _Counter:
+    """Counts finished runs for ``progress``."""
+
+    runs: int
+    progress: Callable[[int, int], None] | None
+    done: int = 0
+
+    def add(self, count: int) -> None:
+        self.done += count
+        if self.progress is not None:
+            self.progress(self.done, self.runs)
+
+
+def _lost_with_worker(error: BaseException) -> bool:
+    """Whether a batch failed because its worker died, not because of its battles."""
+    return isinstance(error, BrokenExecutor) or type(error).__name__ == "KilledWorker"
+
+
+def _run_on(executor: Executor, job: _Job, batches: list[tuple[int, int]],
+            results: dict[int, tuple[Run, ...]], retries: int, counter: _Counter) -> None:
+    """Play the batches on ``executor``, retrying those lost with a worker (on a fresh pool
+    when the pool broke), filling ``results``."""
+    attempts = {start: 0 for start, _ in batches}
+    stops = dict(batches)
+    made: list[Executor] = []  # pools made here, to replace a broken one
+    current = executor
+    try:
+        pending = {current.submit(_run_batch, job, start, stop): start for start, stop in batches}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            lost: list[int] = []
+            why = ""
+            for future in finished:
+                start = pending.pop(future)
+                try:
+                    batch = future.result()
+                except BaseException as error:
+                    if not _lost_with_worker(error):
+                        raise
+                    lost.append(start)
+                    why = f"{type(error).__name__}: {error}"
+                    continue
+                results[start] = batch
+                counter.add(len(batch))
+            if not lost:
+                continue
+            for start in lost:
+                attempts[start] += 1
+            spent = sorted(start for start in lost if attempts[start] > retries)
+            if spent:
+                for future in pending:
+                    future.cancel()
+                kept = tuple(run for start in sorted(results) for run in results[start])
+                gone = tuple((start, stops[start]) for start in sorted(
+                    set(attempts) - set(results)))
+                raise LostRunsError(gone, retries + 1, why, kept)
+            if _is_broken(current):
+                current = _fresh_pool(current)
+                made.append(current)
+                for future in pending:
+                    future.cancel()
+                lost = sorted({*lost, *pending.values()})
+                pending = {}
+            for start in lost:
+                pending[current.submit(_run_batch, job, start, stops[start])] = start
+    except BaseException:
+        for pool in made:
+            stop_executor(pool)
+        raise
+    for pool in made:
+        pool.shutdown()
+
+
+def _is_broken(executor: Executor) -> bool:
+    return bool(getattr(executor, "_broken", False))
+
+
+def _fresh_pool(broken: Executor) -> Executor:
+    """A process pool like a broken one (its size, start method and initializer)."""
+    if not isinstance(broken, ProcessPoolExecutor):
+        raise InvalidValueError("executor", broken, "an executor that is not broken")
+    return ProcessPoolExecutor(
+        max_workers=getattr(broken, "_max_workers", None),
+        mp_context=getattr(broken, "_mp_context", None),
+        initializer=getattr(broken, "_initializer", None),
+        initargs=getattr(broken, "_initargs", ()),
+    )
+
+
+def stop_executor(executor: Executor) -> None:
+    """Stop an executor at once: queued batches cancelled and, for a process pool, its
+    workers killed (not left to finish their batch, which took up to a minute)."""
+    processes = list(getattr(executor, "_processes", None) or {})
+    workers = [getattr(executor, "_processes", {}).get(pid) for pid in processes]
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker is not None:
+            with contextlib.suppress(Exception):
+                worker.kill()
+    for worker in workers:
+        if worker is not None:
+            with contextlib.suppress(Exception):
+                worker.join(timeout=1.0)
+
+
+def worker_start(parent: int) -> None:
+    """The initializer of ``simulate``'s worker processes: Ctrl-C is left to the parent
+    (which stops them), and a worker exits by itself when its parent dies (a parent killed
+    with SIGKILL cannot stop them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent, os.getppid()), daemon=True,
+                     name="smoothbore-parent-watch").start()
+
+
+def _watch_parent(parent: int, ppid: int, every: float = 0.2) -> None:
+    while True:
+        time.sleep(every)
+        if os.getppid() != ppid or not _alive(parent):
+            os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, though not ours to signal
+        return True
+    return True
 
 
 def _reference(found: Ruleset, given: Ruleset | str, executor: Executor) -> Ruleset | str:
