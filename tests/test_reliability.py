@@ -906,3 +906,40 @@ def test_k09_drawing_no_table() -> None:
 
     with pytest.raises(InvalidValueError, match=r"^table='NoneType' .*a Table"):
         draw(None)  # type: ignore[arg-type]
+
+
+# --- signals and failing workers (the full tests are in test_cli.py and test_simulate.py) --
+@row("W01")
+def test_w01_ctrl_c_on_simulate_jobs_stops_at_once_workers_included() -> None:
+    from tests.test_cli import test_simulate_jobs_stops_within_a_second_workers_included as t
+
+    t(("SIGINT", "SIGINT"), True, 130, "smoothbore: interrupted\n")
+
+
+@row("W02")
+def test_w02_sigterm_to_the_parent_stops_it_and_its_workers() -> None:
+    from tests.test_cli import test_simulate_jobs_stops_within_a_second_workers_included as t
+
+    t(("SIGTERM",), False, 143, "smoothbore: terminated\n")
+
+
+@row("W03")
+def test_w03_workers_exit_when_their_parent_is_killed() -> None:
+    from tests.test_cli import test_simulate_workers_exit_when_their_parent_is_killed as t
+
+    t()
+
+
+@row("W04")
+def test_w04_a_killed_worker_loses_no_run(tmp_path: Path) -> None:
+    from tests.test_simulate import (
+        test_a_batch_lost_with_a_killed_worker_is_played_again as again,
+    )
+    from tests.test_simulate import (
+        test_runs_lost_more_often_than_retried_are_named_and_the_rest_kept as named,
+    )
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    again(tmp_path / "a")
+    named(tmp_path / "b")

@@ -274,3 +274,58 @@ def test_a_simulation_plots_who_wins_with_intervals() -> None:
                                                         result.unfinished.value])
     assert sum(patch.get_height() for patch in lengths.patches) == 30
     matplotlib.pyplot.close("all")
+
+
+@attrs.frozen
+class _DyingPolicy:
+    """A policy factory whose worker process is killed outright (SIGKILL, as the
+    out-of-memory killer does) when asked for one run's policy, the first ``deaths`` times
+    (counted by files in ``marks``, shared by the workers); otherwise ``random_policy``."""
+
+    marks: str
+    seed: int
+    deaths: int
+
+    def __call__(self, policy_seed: int) -> Any:
+        import os
+        import signal
+        from pathlib import Path
+
+        if policy_seed == self.seed:
+            died = len(list(Path(self.marks).glob("death-*")))
+            if died < self.deaths:
+                (Path(self.marks) / f"death-{died}").write_text("")
+                os.kill(os.getpid(), signal.SIGKILL)
+        return random_policy(policy_seed)
+
+
+def test_a_batch_lost_with_a_killed_worker_is_played_again(tmp_path: Any) -> None:
+    """Issue 28: a process-pool worker killed lost every run ("internal error ...
+    BrokenProcessPool"); the lost batches are played again on a fresh pool, same results."""
+    serial = simulate(toy.RULESET, runs=30, seed=11)
+    dying = _DyingPolicy(str(tmp_path), run_seeds(11, 7)[1], deaths=1)
+    with ProcessPoolExecutor(2) as processes:
+        again = simulate(TOY, runs=30, seed=11, executor=processes, batch_size=5,
+                         policy=dying)
+    assert len(list(tmp_path.glob("death-*"))) == 1
+    assert again == serial
+
+
+def test_runs_lost_more_often_than_retried_are_named_and_the_rest_kept(tmp_path: Any) -> None:
+    """Issue 28: past ``retries`` a LostRunsError names the runs lost and keeps the runs
+    that finished (each the run the seed gives)."""
+    from smoothbore.simulation import MAX_RETRIES, LostRunsError
+
+    serial = simulate(toy.RULESET, runs=30, seed=11)
+    dying = _DyingPolicy(str(tmp_path), run_seeds(11, 7)[1], deaths=1000)
+    with ProcessPoolExecutor(2) as processes, pytest.raises(LostRunsError) as caught:
+        simulate(TOY, runs=30, seed=11, executor=processes, batch_size=5, policy=dying)
+    error = caught.value
+    assert (5, 10) in error.lost and error.attempts == MAX_RETRIES + 1
+    assert f"after {MAX_RETRIES + 1} attempts" in str(error) and "5-9" in str(error)
+    assert "BrokenProcessPool" in error.error
+    lost = {i for a, b in error.lost for i in range(a, b)}
+    assert len(error.finished) + len(lost) == 30
+    assert all(run == serial.runs[run.index] for run in error.finished)
+    assert len(list(tmp_path.glob("death-*"))) == MAX_RETRIES + 1
+    assert pickle.loads(pickle.dumps(error)).lost == error.lost
