@@ -194,3 +194,18 @@ def test_an_entry_point_cannot_shadow_a_registered_name(monkeypatch: pytest.Monk
     registry = Registry().with_ruleset(TOY).with_entry_points()
     assert registry.names() == ("toy", "extra")
     assert registry.get("toy") is TOY and registry.get("extra") is TOY
+
+
+def test_a_registry_pickles_with_its_rulesets_and_references() -> None:
+    """Issue 28 (worker processes get what they run by pickling): ``with_ruleset`` kept a
+    closure, which pickle cannot find by name."""
+    import pickle
+
+    from smoothbore.core.registry import Registry
+    from tests import toy_ruleset as toy
+
+    registry = Registry().with_ruleset(toy.RULESET).with_references(
+        [("will_awi", "smoothbore.will_awi:RULESET")])
+    again = pickle.loads(pickle.dumps(registry))
+    assert again.names() == ("toy", "will_awi")
+    assert again.get("will_awi").name == "will_awi" and again.get("toy").name == "toy"

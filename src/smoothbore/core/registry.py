@@ -89,8 +89,30 @@ def _as_ruleset(value: object, where: str) -> Ruleset:
     return value
 
 
+@attrs.frozen
+class _EntryPointLoader:
+    """Loads an installed entry point's ruleset (a module-level callable, not a closure, so
+    that a registry pickles)."""
+
+    entry_point: EntryPoint
+
+    def __call__(self) -> Ruleset:
+        point = self.entry_point
+        return _as_ruleset(point.load(), f"{point.name} = {point.value}")
+
+
+@attrs.frozen
+class _Given:
+    """A ruleset given as itself (``Registry.with_ruleset``), as a loader that pickles."""
+
+    ruleset: Ruleset
+
+    def __call__(self) -> Ruleset:
+        return self.ruleset
+
+
 def _entry_point_loader(entry_point: EntryPoint) -> Loader:
-    return lambda: _as_ruleset(entry_point.load(), f"{entry_point.name} = {entry_point.value}")
+    return _EntryPointLoader(entry_point)
 
 
 @attrs.frozen
@@ -101,7 +123,7 @@ class Registry:
 
     def with_ruleset(self, ruleset: Ruleset) -> Registry:
         """This registry with ``ruleset`` added (replacing one of the same name)."""
-        return self.with_loader(ruleset.name, lambda: ruleset)
+        return self.with_loader(ruleset.name, _Given(ruleset))
 
     def with_loader(self, name: str, loader: Loader) -> Registry:
         """This registry with a lazily loaded ruleset added (replacing one of the same name)."""
