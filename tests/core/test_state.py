@@ -404,3 +404,91 @@ def test_evolved_runs_validators_and_names_unknown_fields() -> None:
     assert "deck" in caught.value.allowed
     state = make_state()
     assert state.with_extra(deck=("K",)).extra == ToyExtra(("K",))
+
+
+# --- issue 28: loaded states and values (core) -------------------------------------------
+def _load(text: str) -> Toy:
+    return BattleState.from_json(text, *TYPES)
+
+
+@pytest.mark.parametrize("where", ["name", "key"])
+def test_lone_surrogate_in_a_loaded_state_is_refused_with_its_path(where: str) -> None:
+    """Issue 28, "Text": a lone surrogate in a name loaded, then narration (and to_json to
+    UTF-8) failed. ``read_json`` refuses it, naming the path, as a record's loader does."""
+    text = make_state().to_json()
+    if where == "name":
+        bad = text.replace('"23rd Foot"', '"23rd \\ud800Foot"')
+        with pytest.raises(LoadError, match=r"\$\.units\[0\]\.name=.*no lone surrogate"):
+            _load(bad)
+    else:
+        bad = text.replace('"bayonets"', '"bay\\udc80onets"')
+        with pytest.raises(LoadError, match=r"\$\.options \(a key\).*no lone surrogate"):
+            _load(bad)
+    # written out as real characters (not escapes) in a str, too
+    raw = text.replace("23rd Foot", "23rd \ud800Foot")
+    with pytest.raises(LoadError, match=r"\$\.units\[0\]\.name"):
+        _load(raw)
+    # a surrogate pair escaped in JSON is one real character, and loads
+    fine = text.replace('"23rd Foot"', '"23rd \\ud83c\\udff4Foot"')
+    assert _load(fine).unit("u1").name == "23rd \U0001f3f4Foot"
+
+
+@attrs.frozen
+class ReachExtra:
+    reach: float = 0.0
+    marks: tuple[float, ...] = ()
+
+
+def test_to_json_is_canonical_whatever_the_float_was_made_of() -> None:
+    """Issue 28, "Loaded states and values": a table built with ``16`` wrote ``16``, then
+    ``16.0`` once loaded: the same state, two texts (and two digests). A whole float is
+    written as an integer, so the text is the same however the state was made."""
+    def state(reach: float, marks: tuple[float, ...]) -> BattleState[
+            ToyUnit, ToyCommander, ReachExtra, ToyOptions]:
+        return attrs.evolve(make_state(), extra=ReachExtra(reach, marks))  # type: ignore[arg-type]
+
+    types = (ToyUnit, ToyCommander, ReachExtra, ToyOptions)
+    made_of_ints = state(16, (3, -0.0, 2.5))
+    made_of_floats = state(16.0, (3.0, 0.0, 2.5))
+    assert made_of_ints == made_of_floats
+    text = made_of_ints.to_json()
+    assert text == made_of_floats.to_json()
+    assert '"reach": 16}' in text and "[3, 0, 2.5]" in text
+    loaded = BattleState.from_json(text, *types)
+    assert loaded == made_of_ints
+    assert isinstance(loaded.extra.reach, float)
+    assert loaded.to_json() == text
+    # beyond 2**53 a float keeps its own notation (an integer there may not be one float)
+    assert '"reach": 1e+20' in state(1e20, ()).to_json()
+    assert BattleState.from_json(state(1e20, ()).to_json(), *types).extra.reach == 1e20
+
+
+@pytest.mark.parametrize(("field", "value", "path"), [
+    ("turn", 10**20, r"\$\.turn=100000000000000000000.*1 to 10000"),
+    ("turn", 10_001, r"\$\.turn=10001"),
+    ("seed", 2**128, r"\$\.dice\.seed="),
+    ("counter", 10**18, r"\$\.dice\.counter="),
+    ("turn_limit", 10**20, r"\$\.scenario\.turn_limit="),
+])
+def test_core_state_fields_are_bounded(field: str, value: int, path: str) -> None:
+    """Issue 28, "Loaded states and values": ``turn=10**20`` was loaded and played on. The
+    core's own numbers are bounded (MAX_TURN, MAX_SEED, MAX_COUNTER), on load by path and
+    when a state is made or replaced."""
+    data = json.loads(make_state().to_json())
+    holder = {"turn": data, "seed": data["dice"], "counter": data["dice"],
+              "turn_limit": data["scenario"]}[field]
+    holder[field] = value
+    with pytest.raises(LoadError, match=path):
+        _load(json.dumps(data))
+    with pytest.raises(InvalidValueError):
+        if field == "turn":
+            make_state().replace(turn=value)
+        elif field == "turn_limit":
+            Scenario(turn_limit=value)
+        else:
+            DiceState(**{"seed": 1, field: value})
+    # the bounds themselves are allowed
+    from smoothbore.core.state import MAX_COUNTER, MAX_SEED, MAX_TURN
+
+    assert make_state().replace(turn=MAX_TURN).turn == MAX_TURN
+    assert DiceState(MAX_SEED, MAX_COUNTER).counter == MAX_COUNTER

@@ -8,6 +8,7 @@ import enum
 import functools
 import json
 import math
+import re
 import types
 import typing
 from collections import Counter
@@ -19,11 +20,14 @@ import attrs
 from smoothbore.core.chance import SamplingDice
 from smoothbore.core.derived import Memo, derived_field
 from smoothbore.core.errors import InvalidValueError, LoadError
-from smoothbore.core.validate import REFERS_TO, at_least, check_range
+from smoothbore.core.validate import REFERS_TO, check_range, in_range
 
 __all__ = [
+    "MAX_COUNTER",
     "MAX_DEPTH",
     "MAX_JSON_CHARS",
+    "MAX_SEED",
+    "MAX_TURN",
     "SCHEMA_VERSION",
     "BattleState",
     "DiceState",
@@ -46,6 +50,15 @@ MAX_JSON_CHARS = 8_000_000
 """The longest text the loaders read (about a thousand times an embedded battle's state)."""
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects the loaders read (a state nests about 6 deep)."""
+MAX_TURN = 10_000
+"""The highest turn (and scenario turn limit) a state may stand at: a battle of the books
+plays some 6 to 20 turns, a game day 30 at most; past this a turn number is a corrupt file
+(``turn=10**20`` once loaded and played on; issue 28)."""
+MAX_SEED = 2**128 - 1
+"""The largest dice seed: 128 bits, as much as a seed carries (``numpy``'s SeedSequence
+draws 128 bits of entropy)."""
+MAX_COUNTER = 10**12
+"""The most steps a battle's dice may have rolled (a battle takes some thousands)."""
 
 
 # --- reading JSON -------------------------------------------------------------------------
@@ -101,7 +114,28 @@ def read_json(text: object, what: str = "json") -> Any:
     except ValueError as error:  # an integer of more digits than Python converts
         raise LoadError(what, "number", f"numbers Python reads ({error})") from None
     _check_depth(data, what)
+    _refuse_surrogates(data, "$")
     return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(data: Any, path: str) -> None:
+    """Refuse text that is not Unicode: a lone surrogate (``"\\ud800"`` in JSON) loads as a
+    str that cannot be written (``to_json``, UTF-8) or narrated later (issue 28). The path
+    of the first such string, or of the object whose key holds it, is named."""
+    if isinstance(data, str):
+        if not data.isascii() and _SURROGATE.search(data):
+            raise LoadError(path, data.encode("utf-8", "backslashreplace").decode("ascii"),
+                            "Unicode text (no lone surrogate)")
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_surrogates(key, f"{path} (a key)")
+            _refuse_surrogates(value, f"{path}.{key}")
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _refuse_surrogates(value, f"{path}[{i}]")
 
 
 def _check_depth(data: Any, what: str) -> None:
@@ -272,15 +306,25 @@ def _collect(value: Any, path: str, declared: tuple[tuple[str, ...], bool],
 
 
 # --- canonical JSON -----------------------------------------------------------------------
+_EXACT = 2.0**53
+"""Below this every whole number is a float exactly, so writing it as an integer loses
+nothing and reads back as the same float."""
+
+
 def unstructure(value: Any) -> Any:
     """JSON-ready data for a value of attrs classes, enums, tuples, frozensets and
     scalars: objects with every field, enums as their values, frozensets as sorted arrays, so
-    the same value always writes the same text. A NaN or infinite number is refused."""
+    the same value always writes the same text. A whole-number float within 2**53 is written
+    as an integer (``16.0`` as ``16``, ``-0.0`` as ``0``), so a value given as ``16`` and the
+    same value loaded back as ``16.0`` write the same text (the loader reads an integer where
+    a float is wanted, never the other way round). A NaN or infinite number is refused."""
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidValueError("value", value, "a finite number (JSON has no NaN)")
+        if value.is_integer() and -_EXACT < value < _EXACT:
+            return int(value)
         return value
     if isinstance(value, enum.Enum):
         return unstructure(value.value)
@@ -314,8 +358,8 @@ class DiceState:
     """Where the battle's dice stand: a seed and how many steps have rolled. Each step rolls
     from a generator seeded by both, so replaying a step gives the same faces."""
 
-    seed: int = attrs.field(validator=at_least(0))
-    counter: int = attrs.field(default=0, validator=at_least(0))
+    seed: int = attrs.field(validator=in_range(0, MAX_SEED))
+    counter: int = attrs.field(default=0, validator=in_range(0, MAX_COUNTER))
 
     def dice(self) -> SamplingDice:
         """The sampling dice for the current step (made lazily: a step that rolls nothing
@@ -340,7 +384,7 @@ def _ids_unique(instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any
 
 def _turn_limit(instance: Any, attribute: attrs.Attribute[Any], value: int | None) -> None:
     if value is not None:
-        at_least(1)(instance, attribute, value)
+        in_range(1, MAX_TURN)(instance, attribute, value)
 
 
 @attrs.frozen
@@ -368,7 +412,7 @@ class BattleState(Generic[U, C, X, O]):
     extra: X
     options: O
     dice: DiceState
-    turn: int = attrs.field(default=1, validator=at_least(1))
+    turn: int = attrs.field(default=1, validator=in_range(1, MAX_TURN))
     phase: str = ""
     scenario: Scenario = Scenario()
     _derived: Memo = derived_field()
@@ -428,7 +472,7 @@ class BattleState(Generic[U, C, X, O]):
                 "BattleState.replace", sorted(unknown), "some of " + ", ".join(sorted(_UNCHECKED))
             )
         if "turn" in changes:
-            check_range("BattleState.turn", changes["turn"], 1)
+            check_range("BattleState.turn", changes["turn"], 1, MAX_TURN)
         new: BattleState[U, C, X, O] = _copy_with(self, changes)
         return new
 
@@ -561,6 +605,11 @@ class BattleState(Generic[U, C, X, O]):
             where = f"{path}.{name}" if name in hints else f"{path} ({error.field})"
             raise LoadError(where, error.value, error.allowed) from None
         state._check(refs)
+        # the ruleset's whole-battle check (what its new_battle and steps rely on), if its
+        # extra class has one: ``check_battle(state, path)`` raising LoadError by path
+        check_battle = getattr(extra_type, "check_battle", None)
+        if check_battle is not None:
+            check_battle(state, path)
         return state
 
     def check_references(self) -> None:
