@@ -110,3 +110,55 @@ def test_kinds_at_a_point_remembered_are_those_worked_out_afresh() -> None:
 def test_scaling_a_feature() -> None:
     wall = Feature("w", "wall", line=((1, 2), (3, 4)), width=0.5).scaled(10)
     assert wall.line == ((10, 20), (30, 40)) and wall.width == 5
+
+
+# --- issue 28: terrain points and widths are bounded as footprints are -------------------
+@pytest.mark.parametrize(("kwargs", "field"), [
+    ({"kind": "river", "line": ((0, 10), (20, 10)), "width": 1e308}, "Feature.width"),
+    ({"kind": "river", "line": ((0, 10), (20, 10)), "width": 1_000_001}, "Feature.width"),
+    ({"kind": "rough ground", "outline": ((0, 0), (1e308, 0), (0, 1e308))}, "Feature.outline"),
+    ({"kind": "rough ground", "outline": ((0, 0), (2e6, 0), (0, 5))}, "Feature.outline"),
+    ({"kind": "stream", "line": ((-1e7, 0), (3, 4))}, "Feature.line"),
+    ({"kind": "gentle hill", "outline": ((0, 0), (9, 0), (0, 9)), "level": 10**18},
+     "Feature.level"),
+    ({"kind": "building", "outline": ((0, 0), (9, 0), (0, 9)), "strength": 10**18},
+     "Feature.strength"),
+])
+def test_terrain_points_and_widths_are_bounded_as_footprints_are(
+        kwargs: dict[str, object], field: str) -> None:
+    """Issue 28, "Loaded states and values": a river 1e308 wide raised a raw GEOSException
+    (its area), outlines at 1e308 played on with NaN answers. Every coordinate lies within
+    ±MAX_COORDINATE, as a footprint's does, and a width is at most MAX_COORDINATE; the hill
+    level and strength points have bounds too (docs/table.md)."""
+    with pytest.raises(InvalidValueError) as error:
+        Feature("x", **kwargs)  # type: ignore[arg-type]
+    assert error.value.field == field
+
+
+def test_terrain_at_the_bound_still_has_an_area() -> None:
+    from smoothbore.table import MAX_COORDINATE
+
+    river = Feature("r", "river", line=((-MAX_COORDINATE, 0), (MAX_COORDINATE, 0)),
+                    width=MAX_COORDINATE)
+    assert river.area.area == pytest.approx(2 * MAX_COORDINATE * MAX_COORDINATE)
+
+
+@pytest.mark.parametrize("book", ["bloodybacks93", "will_awi", "mckie_acw", "boltaction_acw"])
+def test_a_loaded_river_of_width_1e308_is_refused_by_its_path(book: str) -> None:
+    """Issue 28: the loader names the feature's field (a LoadError, no GEOSException)."""
+    import json
+
+    from smoothbore.core import LoadError
+    from smoothbore.rulesets import get_ruleset
+
+    turn = get_ruleset(book).turn
+    data = json.loads(get_ruleset(book).example(1).to_json())
+    features = data["extra"]["table"]["features"]
+    index = next(i for i, f in enumerate(features) if f["line"])
+    features[index]["width"] = 1e308
+    with pytest.raises(LoadError, match=rf"\$\.extra\.table\.features\[{index}\]\.width"):
+        turn.load(json.dumps(data))  # type: ignore[union-attr]
+    features[index]["width"] = 1
+    features[index]["line"][0] = [1e308, 0]
+    with pytest.raises(LoadError, match=rf"\$\.extra\.table\.features\[{index}\]\.line"):
+        turn.load(json.dumps(data))  # type: ignore[union-attr]

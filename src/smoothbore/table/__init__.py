@@ -22,7 +22,14 @@ from smoothbore.table.contact import (
 )
 from smoothbore.table.cover import OBSTACLES, WORKS, Cover, cover_of, covers
 from smoothbore.table.deployment import Deployed, check_deployed
-from smoothbore.table.footprints import CommanderMark, Face, Footprint, Formation, Point
+from smoothbore.table.footprints import (
+    MAX_COORDINATE,
+    CommanderMark,
+    Face,
+    Footprint,
+    Formation,
+    Point,
+)
 from smoothbore.table.measure import Measure, convert
 from smoothbore.table.paths import (
     Combine,
@@ -74,6 +81,7 @@ from smoothbore.table.traces import MoveTrace, ShotTrace, Trace
 __all__ = [
     "DEFAULT_SIGHT",
     "LINEAR_KINDS",
+    "MAX_COORDINATE",
     "OBSTACLES",
     "WORKS",
     "ChargeReach",

@@ -22,6 +22,7 @@ from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.validate import at_least, finite, maybe, one_of, text
 
 __all__ = [
+    "MAX_COORDINATE",
     "CommanderMark",
     "Face",
     "Footprint",
@@ -36,9 +37,16 @@ Point = tuple[float, float]
 
 FloatArray = npt.NDArray[np.float64]
 
-_COORD = finite(-1e6, 1e6)
+MAX_COORDINATE = 1e6
+"""The bound of every coordinate and length on a table, in its measure: a point lies within
+±MAX_COORDINATE on each axis, a length (a table's side, a footprint's frontage, a band's
+width) at most MAX_COORDINATE. Far beyond any table (a million inches is 16 miles), and
+far inside where the geometry's squares and sums lose their precision or overflow (issue
+28: a river 1e308 wide raised GEOSException, outlines at 1e308 gave NaN answers)."""
+
+_COORD = finite(-MAX_COORDINATE, MAX_COORDINATE)
 _FACING = finite(-3600, 3600)
-_LENGTH = finite(0)
+_LENGTH = finite(0, MAX_COORDINATE)
 
 
 def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:

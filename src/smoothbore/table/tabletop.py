@@ -21,7 +21,7 @@ from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.derived import Memo, derive, derived_field
 from smoothbore.core.validate import finite
 
-from .footprints import CommanderMark, Footprint, Point
+from .footprints import MAX_COORDINATE, CommanderMark, Footprint, Point
 from .layout import Layout
 from .measure import Measure
 from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
@@ -42,7 +42,7 @@ class Edge(NamedEnum):
 
 
 def _positive(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    finite(0, 1e6)(instance, attribute, value)
+    finite(0, MAX_COORDINATE)(instance, attribute, value)
     if value <= 0:
         raise InvalidValueError(f"Table.{attribute.name}", value, "a length greater than 0")
 

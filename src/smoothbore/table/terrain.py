@@ -20,11 +20,11 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import InvalidValueError, NamedEnum
-from smoothbore.core.validate import at_least, finite, maybe, text
+from smoothbore.core.validate import finite, in_range, maybe, text
 
-from .footprints import Footprint, Point
+from .footprints import MAX_COORDINATE, Footprint, Point
 
-__all__ = ["LINEAR_KINDS", "Feature", "TerrainKind", "terrain_kind"]
+__all__ = ["LINEAR_KINDS", "MAX_LEVEL", "MAX_STRENGTH", "Feature", "TerrainKind", "terrain_kind"]
 
 
 class TerrainKind(NamedEnum):
@@ -87,6 +87,15 @@ def _kind(value: object) -> TerrainKind:
     return terrain_kind(value, "Feature.kind")
 
 
+_POINT = (f"an (x, y) pair of finite numbers from {-MAX_COORDINATE:,.0f} to "
+          f"{MAX_COORDINATE:,.0f} (MAX_COORDINATE)")
+MAX_LEVEL = 100
+"""The highest hill level (steps above the ground): far above any table's hills."""
+MAX_STRENGTH = 10_000
+"""The most strength points a building, fieldwork or bridge may carry (the books give a
+handful)."""
+
+
 def _points(minimum: int) -> Any:
     def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         name = f"Feature.{attribute.name}"
@@ -96,11 +105,11 @@ def _points(minimum: int) -> Any:
             raise InvalidValueError(name, value, f"at least {minimum} (x, y) points")
         for point in value:
             if not (isinstance(point, tuple) and len(point) == 2):
-                raise InvalidValueError(name, point, "an (x, y) pair of finite numbers")
+                raise InvalidValueError(name, point, _POINT)
             for item in point:
                 if (isinstance(item, bool) or not isinstance(item, int | float)
-                        or not np.isfinite(item)):
-                    raise InvalidValueError(name, point, "an (x, y) pair of finite numbers")
+                        or not -MAX_COORDINATE <= item <= MAX_COORDINATE):  # NaN fails too
+                    raise InvalidValueError(name, point, _POINT)
 
     return validate
 
@@ -126,9 +135,10 @@ class Feature:
         default=(), converter=_tuple_points, validator=_points(3))
     line: tuple[Point, ...] = attrs.field(
         default=(), converter=_tuple_points, validator=_points(2))
-    width: float = attrs.field(default=0.0, validator=finite(0))
-    strength: int | None = attrs.field(default=None, validator=maybe(at_least(0)))
-    level: int = attrs.field(default=1, validator=at_least(1))
+    width: float = attrs.field(default=0.0, validator=finite(0, MAX_COORDINATE))
+    strength: int | None = attrs.field(default=None,
+                                       validator=maybe(in_range(0, MAX_STRENGTH)))
+    level: int = attrs.field(default=1, validator=in_range(1, MAX_LEVEL))
     label: str = attrs.field(default="", validator=text(empty=True))
 
     def __attrs_post_init__(self) -> None:

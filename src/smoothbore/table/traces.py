@@ -9,7 +9,7 @@ import attrs
 from smoothbore.core import InvalidValueError
 from smoothbore.core.validate import maybe, one_of, text
 
-from .footprints import Point
+from .footprints import MAX_COORDINATE, Point
 
 __all__ = ["MoveTrace", "ShotTrace", "Trace"]
 
@@ -17,12 +17,14 @@ __all__ = ["MoveTrace", "ShotTrace", "Trace"]
 def _path(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     ok = isinstance(value, tuple) and len(value) >= 2 and all(
         isinstance(p, tuple) and len(p) == 2
-        and all(isinstance(c, int | float) and not isinstance(c, bool) and c == c for c in p)
+        and all(isinstance(c, int | float) and not isinstance(c, bool)
+                and -MAX_COORDINATE <= c <= MAX_COORDINATE for c in p)  # NaN fails too
         for p in value)
     if not ok:
         raise InvalidValueError(
             f"{type(instance).__name__}.{attribute.name}", value,
-            "a tuple of at least two (x, y) points")
+            "a tuple of at least two (x, y) points, each coordinate within "
+            f"±{MAX_COORDINATE:,.0f} (MAX_COORDINATE)")
 
 
 @attrs.frozen
