@@ -134,3 +134,44 @@ def test_dice_parser_only_raises_library_errors(text: str) -> None:
         return
     assert 1 <= len(dice) <= 100 and abs(modifier) <= 10_000
     assert all(d.sides <= 1000 for d in dice)
+
+
+# --- the on-demand fuzz target over loaded states (fuzz/fuzz_loaded_states.py) ----------
+def _target() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "fuzz" / "fuzz_loaded_states.py"
+    spec = importlib.util.spec_from_file_location("fuzz_loaded_states", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_loaded_state_target_tells_refused_from_played() -> None:
+    """The issue 28 fuzz target's harness on fixed cases: a state with a harmless change
+    plays 25 steps and round-trips; a lone surrogate, ``turn=10**20`` and a river 1e308 wide
+    are refused (issue 28, "Loaded states and values"); a failure is recorded, not raised.
+    The campaign itself runs on demand: ``python fuzz/fuzz_loaded_states.py --minutes 10``."""
+    fuzz = _target()
+    (start, _later) = fuzz.saved_states(["will_awi"])
+    figures = fuzz.Figures()
+
+    def check(path: tuple[Any, ...], value: Any) -> str:
+        result: str = fuzz.check_one(start, path, "replace", value, figures, hang=60.0)
+        return result
+
+    assert check(("dice", "seed"), 7) == "played"
+    assert check(("turn",), 10**20) == "refused"
+    assert check(("units", 0, "name"), "\ud800") == "refused"
+    features = start.data["extra"]["table"]["features"]
+    river = next(i for i, f in enumerate(features) if f["line"])
+    assert check(("extra", "table", "features", river, "width"), 1e308) == "refused"
+    assert (figures.tried["will_awi"], figures.refused["will_awi"],
+            figures.played["will_awi"]) == (4, 3, 1)
+    # a failure (here: an example past its time) is recorded with its place, not raised
+    assert fuzz.check_one(start, ("turn",), "replace", 2, figures, hang=1e-4) == "failed"
+    ((failure, count),) = figures.failures.values()
+    assert (failure.book, failure.path, failure.stage, count) == ("will_awi", "$.turn", "load", 1)
+    assert failure.error.startswith("HangError")
