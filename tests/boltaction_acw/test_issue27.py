@@ -306,9 +306,8 @@ def test_cavalry_mount_or_dismount_and_move_on_a_table(unit: Unit, mount: Mount,
     new, _ = TURN.step(state, advance)
     moved = find(new, "k")
     assert moved.mounted is (mount is Mount.REMOUNT)
-    start = new_battle((moved, ENEMY), (), table=Table(40, 40, footprints=(
-        footprint(unit, 20, 10, 0), footprint(ENEMY, 20, 36, 180)))).extra.table
-    assert start is not None
+    start = Table(40, 40, footprints=(  # the table as it was, the unit as it stood
+        footprint(unit, 20, 10, 0), footprint(ENEMY, 20, 36, 180)))
     laid = relaid(start, moved)  # where it mounted or dismounted
     assert new.extra.table.footprint("k").centre == pytest.approx((laid.x, laid.y + 6))
     with pytest.raises(IllegalActionError) as raised:

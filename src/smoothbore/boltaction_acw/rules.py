@@ -70,6 +70,9 @@ RULE_ARMY = f"{TEXT}, Brigade and army strength (an army that has lost half its 
 RULE_VICTORY = f"{TEXT} sets no victory conditions: the defaults of {INTERPRETATIONS}, A20"
 RULE_OBJECTIVE = (f"{TEXT} sets no victory conditions: the scenario's objective "
                   f"({INTERPRETATIONS}, A21)")
+RULE_LAST_TURN = f"{TEXT} sets no turn limit: a battle's last turn ({INTERPRETATIONS}, A37)"
+RULE_BOUNDS = (f"{TEXT} sets no bound on this count: the one its rule implies "
+               f"({INTERPRETATIONS}, A37)")
 RULE_COMMANDERS = f"{RULE_MORALE_MODIFIERS} (commanders in range: {INTERPRETATIONS}, A14)"
 
 # Playing on a table (docs/interpretations/boltaction_acw.md, A22 to A30)

@@ -42,6 +42,7 @@ from .units import (
     Unit,
     UnitType,
     casualties_after,
+    more_pins,
     revise,
 )
 
@@ -349,7 +350,7 @@ def shoot(
         wounds, killed = roll_wounds(hits, wound_need(firer, target, options), target,
                                      dice=dice)
     bases, marked, lost = casualties_after(target.bases, target.casualties, wounds)
-    after = revise(target, pins=target.pins + pins, bases=bases, casualties=marked,
+    after = revise(target, pins=more_pins(target.pins, pins), bases=bases, casualties=marked,
                    colonel=target.colonel and not killed)
     morale = ""
     if lost and bases:

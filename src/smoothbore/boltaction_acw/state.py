@@ -27,6 +27,7 @@ from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
 from .placing import relaid, synced
 from .units import SIDES, Commander, Rank, Unit, UnitType
+from .validity import check_battle
 
 
 @attrs.frozen
@@ -91,6 +92,12 @@ class Extra:
     table: Table | None = None
     holders: tuple[tuple[str, float, float], ...] = ()
     objective: str | None = None
+
+    @staticmethod
+    def check_battle(state: State, path: str = "$") -> None:
+        """The loader's hook (``BattleState.from_data``): the whole battle checked
+        (``validity.check_battle``), every fault a ``LoadError`` by its path."""
+        check_battle(state, path=path)
 
 
 State = BattleState[Unit, Commander, Extra, Options]
@@ -214,7 +221,7 @@ def new_battle(
         if table is None:
             raise InvalidValueError("objective", objective, "a feature of the battle's table")
         table.feature(objective)
-    return BattleState(
+    state: State = BattleState(
         ruleset="boltaction_acw",
         sides=SIDES,
         units=units,
@@ -227,6 +234,8 @@ def new_battle(
         phase=DRAW,
         scenario=scenario,
     )
+    check_battle(state, path="", table_path="table", error=InvalidValueError)
+    return state
 
 
 def _commanders_placed(table: Table, units: tuple[Unit, ...],

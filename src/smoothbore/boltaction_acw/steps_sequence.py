@@ -25,6 +25,7 @@ from .phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
 from .rules import (
     RULE_ARMY,
     RULE_BAG,
+    RULE_LAST_TURN,
     RULE_MORALE_RATINGS,
     RULE_NEXT_DIE,
     RULE_ROUT_TESTS,
@@ -43,6 +44,7 @@ from .state import (
     with_units,
 )
 from .units import Commander, Experience, Rank
+from .validity import MAX_TURN
 from .victory import check_undecided
 
 
@@ -119,6 +121,10 @@ def apply_end_turn(state: State, action: EndTurn, log: Log) -> State:
     limit = state.scenario.turn_limit
     if limit is not None and state.turn >= limit:
         log.add("end", f"turn {state.turn}, the scenario's last, is over", RULE_TURN)
+        return enter_phase(state, ENDED)
+    if state.turn >= MAX_TURN:
+        log.add("end", f"turn {state.turn}, the last a battle plays, is over",
+                RULE_LAST_TURN)
         return enter_phase(state, ENDED)
     extra = state.extra
     first = MELEE if extra.melees else DRAW

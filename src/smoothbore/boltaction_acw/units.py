@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from smoothbore.core import InvalidValueError, NamedEnum
-from smoothbore.core.validate import at_least, in_range, one_of
+from smoothbore.core.validate import in_range, one_of
 
 UNION = "union"
 CONFEDERATE = "confederate"
@@ -24,6 +24,11 @@ CASUALTIES_PER_BASE = 4
 
 FULL_STRENGTH_BASES = 5
 """Infantry and cavalry below 5 bases lose 1 from tests per base (Morale modifiers)."""
+
+MAX_PINS = 24
+"""The most pins a unit carries (interpretation A37): each pin is -1 to a 2D6 test of at
+most 9 + 2, so past 12 every test but a natural 2 fails; 24 lets rallies (D6 pins each)
+still tell a unit pinned twice over. Pins past it are not placed."""
 
 
 class UnitType(NamedEnum):
@@ -198,7 +203,7 @@ class Unit:
     bases: int = attrs.field(default=attrs.Factory(_default_bases, takes_self=True),
                              validator=in_range(0, 12))
     casualties: int = attrs.field(default=0, validator=_casualties_below_a_base)
-    pins: int = attrs.field(default=0, validator=at_least(0))
+    pins: int = attrs.field(default=0, validator=in_range(0, MAX_PINS))
     brigade: str = ""
     mounted: bool = attrs.field(default=attrs.Factory(
         lambda unit: unit.kind is UnitType.CAVALRY, takes_self=True))
@@ -316,10 +321,15 @@ def revise(unit: Unit, **changes: Any) -> Unit:
 
 
 def add_pins(unit: Unit, pins: int) -> Unit:
-    """The unit with more pins."""
+    """The unit with more pins, never past ``MAX_PINS`` (A37)."""
     if pins < 0:
         raise InvalidValueError("pins", pins, "0 or more")
-    return revise(unit, pins=unit.pins + pins) if pins else unit
+    return revise(unit, pins=more_pins(unit.pins, pins)) if pins else unit
+
+
+def more_pins(pins: int, more: int) -> int:
+    """``pins`` and ``more`` pins, never past ``MAX_PINS`` (A37)."""
+    return min(MAX_PINS, pins + more)
 
 
 def remove_pins(unit: Unit, pins: int) -> Unit:
