@@ -42,6 +42,7 @@ from smoothbore.bloodybacks93.units import (
 )
 from smoothbore.core import IllegalActionError, InvalidValueError
 from smoothbore.table import (
+    CommanderMark,
     Edge,
     Feature,
     Footprint,
@@ -72,13 +73,19 @@ def on_table(units: tuple[Unit, ...], places: dict[str, tuple[float, float, floa
     table = Table(48, 48, features=features,
                   footprints=tuple(Footprint(u, *p) for u, p in places.items()),
                   commanders=(), home_edges={BRITISH: Edge.NEAR, AMERICAN: Edge.FAR})
-    marks = tuple(attrs.evolve(c, attached_to=units[0].id if c.side == BRITISH else None)
-                  for c in COMMANDERS)
+    # the British commander rides with the first unit if it is British, else stands in a
+    # corner; the American with the first American unit (issue 28: never with an enemy)
+    marks = tuple(attrs.evolve(c, attached_to=units[0].id if units[0].side == BRITISH
+                               else None) if c.side == BRITISH else c for c in COMMANDERS)
     amer = next(u.id for u in units if u.side == AMERICAN)
     marks = tuple(attrs.evolve(c, attached_to=amer) if c.side == AMERICAN else c for c in marks)
+    corner = tuple(CommanderMark(c.id, 1.0, 1.0, side=c.side) for c in marks
+                   if c.attached_to is None)
+    table = attrs.evolve(table, commanders=corner)
     state = new_battle(units, marks, table=table)
     card = Card(RED, 5) if units[0].side == BRITISH else Card(BLACK, 5)
-    extra = attrs.evolve(state.extra, card=card, active=("cb", "ca"),
+    active = tuple(c.id for c in marks if c.side == card.side)
+    extra = attrs.evolve(state.extra, card=card, active=active,
                          activated=(Activated(units[0].id, "cb", actions),))
     return state.replace(extra=extra, phase=ACTIVATION)
 

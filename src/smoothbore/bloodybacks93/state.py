@@ -78,6 +78,14 @@ class Extra:
     deferred: tuple[DeferredMelee, ...] = turn_scoped(())
     table: Table | None = None
 
+    @staticmethod
+    def check_battle(state: State, path: str | None = "$") -> None:
+        """The loader's hook (``BattleState.from_data``): the whole-battle check
+        (``validity.check_battle``), every fault a ``LoadError`` by its path."""
+        from .validity import check_battle  # validity reads the placement and situations
+
+        check_battle(state, path)
+
 
 State = BattleState[Unit, Commander, Extra, Options]
 
@@ -97,10 +105,12 @@ def new_battle(
     """A battle at the start of turn 1, before activity is rolled. Without a scenario it has
     no turn limit and the players may not end it: it ends when a side breaks (B48). With a
     ``table`` the battle is played from positions (see ``situations``): its footprints are
-    those of the units, and commanders not on it are placed with the units they ride with."""
+    those of the units, and commanders not on it are placed with the units they ride with.
+    A battle that does not hold together is refused with every fault named
+    (``validity.check_battle``: the check every load makes too)."""
     if table is not None:
         table = table_for(units, commanders_, table)
-    return BattleState(
+    state: State = BattleState(
         ruleset="bloodybacks93",
         sides=SIDES,
         units=units,
@@ -112,6 +122,9 @@ def new_battle(
         phase=ACTIVITY,
         scenario=scenario,
     )
+    state.check_references()
+    Extra.check_battle(state, None)
+    return state
 
 
 def activity_of(state: State, commander_id: str) -> ActivityEntry | None:
