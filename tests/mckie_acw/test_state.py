@@ -31,7 +31,7 @@ def test_one_commander_in_chief_a_side_and_known_commanders() -> None:
     units = (foot("a1"), foot("b1", B))
     with pytest.raises(InvalidValueError, match="exactly one commander-in-chief"):
         new_battle((A, B), units, commanders()[1:])
-    with pytest.raises(InvalidValueError, match=r"Unit\(a1\).commander"):
+    with pytest.raises(InvalidValueError, match=r"units\[0\].commander"):
         new_battle((A, B), (foot("a1", commander="nobody"), foot("b1", B)), commanders())
     with pytest.raises(InvalidValueError, match="reserve_rounds"):
         new_battle((A, B), units, commanders(), reserve_rounds=7)

@@ -17,7 +17,7 @@ from .support import A, foot, guns
     ("figures", 61, r"Unit.figures.*0 to 60"),
     ("figures", True, r"Unit.figures"),
     ("initial_figures", 0, r"Unit.initial_figures"),
-    ("ammo", -1, r"Unit.ammo.*at least 0"),
+    ("ammo", -1, r"Unit.ammo.*0 to 96"),
     ("effort", -1, r"Unit.effort"),
     ("dug", 5, r"Unit.dug.*0 to 4"),
 ])

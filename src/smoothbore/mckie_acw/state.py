@@ -7,6 +7,7 @@ A turn is one battle period (``begin_turn``): ``turn_scoped`` fields last a peri
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
@@ -17,6 +18,7 @@ from smoothbore.core import (
     DiceState,
     IllegalActionError,
     InvalidValueError,
+    LoadError,
     Scenario,
     phase_scoped,
     turn_scoped,
@@ -24,12 +26,23 @@ from smoothbore.core import (
 from smoothbore.table import Measure, Table, check_deployed
 
 from . import rules
+from .fields import check_fields
 from .melee import Attack
 from .morale import Circumstance, MoraleFacts
 from .options import DEFAULT_OPTIONS, Options
 from .phases import INITIATIVE
 from .tables import Cell
-from .units import DIG_PERIODS, Commander, Fate, Rank, Unit, Weapon
+from .units import (
+    DIG_PERIODS,
+    MAX_FIGURES,
+    MAX_PERIODS,
+    ROUNDS_PER_FIGURE,
+    Commander,
+    Fate,
+    Rank,
+    Unit,
+    Weapon,
+)
 
 NO_SCENARIO = Scenario()
 LINE_OF_COMMAND = 10
@@ -50,6 +63,9 @@ class Charge:
     stopped: bool = False
     attack: Attack = Attack.FRONT
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class Contact:
@@ -64,6 +80,9 @@ class Contact:
     attack: Attack = Attack.FRONT
     periods: int = 0
     winner: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen
@@ -122,8 +141,268 @@ class Extra:
     risked: frozenset[str] = phase_scoped(frozenset())
 
 
+    @staticmethod
+    def check_battle(state: State, path: str = "$") -> None:
+        """The loader's hook (``BattleState.from_data``): the whole-battle check
+        (``check_battle``), every fault a ``LoadError`` by its path in the document."""
+        check_battle(state, path)
+
+
 State: TypeAlias = BattleState[Unit, Commander, Extra, Options]
 """A McKie ACW battle."""
+
+
+Fault = tuple[str, object, str]
+"""A fault of a battle: the field's path (from the state: ``units[2].commander``), the value
+and what is allowed."""
+
+
+def check_battle(state: State, path: str | None = None) -> None:
+    """Refuse a battle that ``new_battle`` would not make or a step could not play on, naming
+    EVERY fault (``battle_faults``): an ``InvalidValueError`` (a ``LoadError`` with ``path``,
+    the loader's root, ``$``) whose field is the first fault's path and whose ``allowed``
+    lists all of them. ``new_battle`` and every load (``Extra.check_battle``) call it."""
+    faults = battle_faults(state)
+    if not faults:
+        return
+    where, value, allowed = faults[0]
+    if len(faults) > 1:
+        allowed += f"; and {len(faults) - 1} more fault(s): " + "; ".join(
+            f"{_at(path, f)}={v!r}: {a}" for f, v, a in faults[1:])
+    if path is None:
+        error = InvalidValueError(where, value, allowed)
+    else:
+        error = LoadError(_at(path, where), value, allowed)
+    error.faults = tuple((_at(path, f), v, a) for f, v, a in faults)  # type: ignore[attr-defined]
+    raise error
+
+
+def _at(root: str | None, field: str) -> str:
+    return field if root is None else f"{root}.{field}"
+
+
+def battle_faults(state: State) -> tuple[Fault, ...]:
+    """Every fault of a battle as a whole (each field alone was checked when it was made):
+    two sides, one commander-in-chief each (Generalship), every name a unit, commander or
+    ``extra`` field gives naming one of the battle's (and of its own side where it must),
+    the turn and the counts within what the rules let a battle reach (Ammunition, Effort
+    points, Formation and strength of units), and on a table the footprints exactly the
+    standing units, each laid out as ``positions.footprint`` lays it, on the table, on no
+    other unit and on ground its arm may enter (Movement, M34)."""
+    out: list[Fault] = []
+    sides = state.sides
+    if len(sides) != 2:
+        out.append(("sides", list(sides), "exactly two sides"))
+    units = {u.id: u for u in state.units}
+    commanders = {c.id: c for c in state.commanders}
+    _check_turn(state, out)
+    _check_commanders(state, units, commanders, out)
+    _check_units(state, commanders, out)
+    _check_extra(state, units, commanders, out)
+    if state.extra.table is not None:
+        _check_table(state, out)
+    return tuple(out)
+
+
+def _check_turn(state: State, out: list[Fault]) -> None:
+    if state.turn > MAX_PERIODS:
+        out.append(("turn", state.turn, f"1 to {MAX_PERIODS} (the longest battle played)"))
+
+
+def _check_commanders(state: State, units: dict[str, Unit], commanders: dict[str, Commander],
+                      out: list[Fault]) -> None:
+    for side in state.sides:
+        chiefs = [c.id for c in state.commanders if c.side == side and c.rank is Rank.CINC]
+        if len(chiefs) != 1:
+            out.append(("commanders", chiefs, f"exactly one commander-in-chief of {side}"))
+    for i, c in enumerate(state.commanders):
+        if c.superior:
+            above = commanders.get(c.superior)
+            if above is None:
+                out.append((f"commanders[{i}].superior", c.superior,
+                            _names("a commander", commanders)))
+            elif above.side != c.side:
+                out.append((f"commanders[{i}].superior", c.superior,
+                            f"a commander of {c.side}"))
+            elif above.id == c.id:
+                out.append((f"commanders[{i}].superior", c.superior, "another commander"))
+        if c.attached_to:
+            unit = units.get(c.attached_to)
+            if unit is None:
+                out.append((f"commanders[{i}].attached_to", c.attached_to,
+                            _names("a unit", units) + ", or '' for none"))
+            elif unit.side != c.side:
+                out.append((f"commanders[{i}].attached_to", c.attached_to,
+                            f"a unit of {c.side}"))
+
+
+def _check_units(state: State, commanders: dict[str, Commander], out: list[Fault]) -> None:
+    for i, u in enumerate(state.units):
+        own = commanders.get(u.commander)
+        if own is None:
+            out.append((f"units[{i}].commander", u.commander, _names("a commander", commanders)))
+        elif own.side != u.side:
+            out.append((f"units[{i}].commander", u.commander, f"a commander of {u.side}"))
+
+
+def _check_extra(state: State, units: dict[str, Unit], commanders: dict[str, Commander],
+                 out: list[Fault]) -> None:
+    x = state.extra
+    sides = state.sides
+    for name in ("first", "acting"):
+        if getattr(x, name) not in sides:
+            out.append((f"extra.{name}", getattr(x, name), _names("a side", sides)))
+    if x.initiative and x.initiative not in sides:
+        out.append(("extra.initiative", x.initiative, _names("a side", sides) + ", or ''"))
+    for name in ("activated", "attempted", "risked"):
+        for item in sorted(getattr(x, name)):
+            if item not in commanders:
+                out.append((f"extra.{name}", item, _names("a commander", commanders)))
+    for name in ("moved", "shifted", "advanced", "fired", "worked", "flanked", "rear",
+                 "under_artillery", "won_melee", "lost_melee", "routed", "halted", "digging"):
+        for item in sorted(getattr(x, name)):
+            if item not in units:
+                out.append((f"extra.{name}", item, _names("a unit", units)))
+    for item in sorted(x.passed):
+        if item not in sides:
+            out.append(("extra.passed", item, _names("a side", sides)))
+    for item in sorted(x.tested):
+        unit_id, _, test = item.rpartition(":")
+        if unit_id not in units or test not in _CIRCUMSTANCES:
+            out.append(("extra.tested", item, "a unit's id and the test it took, "
+                        "'<unit>:<" + "|".join(sorted(_CIRCUMSTANCES)) + ">'"))
+    for item in sorted(x.done):
+        kind, _, named = item.partition(":")
+        known = (units if kind in ("melee", "fought") else
+                 commanders if kind in ("orders", "general") else {})
+        if item not in units and named not in known:
+            out.append(("extra.done", item, "a unit's id, 'melee:<unit>', 'fought:<unit>', "
+                        "'orders:<commander>' or 'general:<commander>' of the battle"))
+    for i, f in enumerate(x.follow):
+        if f not in units:
+            out.append((f"extra.follow[{i}]", f, _names("a unit", units)))
+    for name in ("last_fired_on_by", "fired_on_by"):
+        for i, pair in enumerate(getattr(x, name)):
+            for j, item in enumerate(pair):
+                if item not in units:
+                    out.append((f"extra.{name}[{i}][{j}]", item, _names("a unit", units)))
+    for name in ("fire_lost", "lost"):
+        for i, (item, figures) in enumerate(getattr(x, name)):
+            if item not in units:
+                out.append((f"extra.{name}[{i}][0]", item, _names("a unit", units)))
+            if not 0 <= figures <= MAX_FIGURES:
+                out.append((f"extra.{name}[{i}][1]", figures,
+                            f"0 to {MAX_FIGURES} figures (a unit's most)"))
+    for i, (item, _cell) in enumerate(x.pending):
+        if item not in units:
+            out.append((f"extra.pending[{i}][0]", item, _names("a unit", units)))
+    for i, c in enumerate(x.charges):
+        for name in ("charger", "target"):
+            if getattr(c, name) not in units:
+                out.append((f"extra.charges[{i}].{name}", getattr(c, name),
+                            _names("a unit", units)))
+    for i, contact in enumerate(x.contacts):
+        for name in ("attacker", "defender"):
+            if getattr(contact, name) not in units:
+                out.append((f"extra.contacts[{i}].{name}", getattr(contact, name),
+                            _names("a unit", units)))
+        if contact.winner and contact.winner not in (contact.attacker, contact.defender):
+            out.append((f"extra.contacts[{i}].winner", contact.winner,
+                        "the attacker, the defender, or '' for none"))
+        if not 0 <= contact.periods <= state.turn:
+            out.append((f"extra.contacts[{i}].periods", contact.periods,
+                        f"0 to {state.turn} (the periods played)"))
+    rounds = ROUNDS_PER_FIGURE * sum(1 if u.is_gun else u.initial_figures for u in state.units)
+    for i, (corps, left) in enumerate(x.reserves):
+        if corps not in commanders:
+            out.append((f"extra.reserves[{i}][0]", corps, _names("a commander", commanders)))
+        if not 0 <= left <= rounds:
+            out.append((f"extra.reserves[{i}][1]", left,
+                        f"0 to {rounds} rounds (6 a figure or gun of the battle)"))
+    for i, (corps, tx, ty) in enumerate(x.trains):
+        if corps not in commanders:
+            out.append((f"extra.trains[{i}][0]", corps, _names("a commander", commanders)))
+        table = x.table
+        if table is None:
+            out.append((f"extra.trains[{i}]", corps, "no trains without a table"))
+        elif not (math.isfinite(tx) and math.isfinite(ty)
+                  and 0 <= tx <= table.width and 0 <= ty <= table.depth):
+            out.append((f"extra.trains[{i}]", (tx, ty), "a point on the table"))
+    figures = sum(u.initial_figures for u in state.units if not u.is_gun)
+    for i, (side, taken) in enumerate(x.prisoners):
+        if side not in sides:
+            out.append((f"extra.prisoners[{i}][0]", side, _names("a side", sides)))
+        if not 0 <= taken <= figures:
+            out.append((f"extra.prisoners[{i}][1]", taken,
+                        f"0 to {figures} figures (those of the battle)"))
+    if not all(math.isfinite(d) for d in x.pushed) or (
+            x.table is not None and math.hypot(*x.pushed) > x.table.diagonal):
+        out.append(("extra.pushed", x.pushed, "a finite push back within the table"))
+
+
+_CIRCUMSTANCES = frozenset(c.value for c in Circumstance)
+
+
+def _check_table(state: State, out: list[Fault]) -> None:
+    from .positions import footprint, rates_for
+
+    table = state.extra.table
+    assert table is not None
+    try:
+        check_deployed(table, state.units, on_table=_on_table, commanders=state.commanders,
+                       measure=Measure.MILLIMETRES, field="extra.table")
+    except InvalidValueError as error:
+        out.append((error.field, error.value, error.allowed))
+        return
+    units = {u.id: u for u in state.units}
+    tables = state.options.tables
+    placed: list[tuple[int, Any]] = []
+    for i, fp in enumerate(table.footprints):
+        unit = units[fp.unit_id]
+        where = f"extra.table.footprints[{i}]"
+        laid = footprint(unit, fp.x, fp.y, fp.facing, tables)
+        shape = (laid.formation, laid.bases, laid.frontage, laid.depth, laid.spacing)
+        if (fp.formation, fp.bases, fp.frontage, fp.depth, fp.spacing) != shape:
+            out.append((where, (fp.formation.value, fp.bases, fp.frontage, fp.depth,
+                                fp.spacing),
+                        f"the unit's own footprint {(shape[0].value, *shape[1:])} "
+                        "(positions.footprint: its figures' bases in its formation)"))
+            continue
+        if not table.holds(fp):
+            out.append((where, (fp.x, fp.y), "a place on the table"))
+            continue
+        kinds = table.kinds_at(fp.x, fp.y)
+        if rates_for(unit).speed(kinds) is None:
+            out.append((where, sorted(k.value for k in kinds),
+                        f"ground {unit.arm.value} may enter (Movement)"))
+        placed.append((i, fp))
+    _check_stacked(placed, out)
+
+
+STACKED_AREA = 1.0
+"""Two footprints overlapping by more than 1 square mm stand on each other (a unit never
+ends a move on another, M34; touching units, in melee, share only an edge)."""
+
+
+def _check_stacked(placed: list[tuple[int, Any]], out: list[Fault]) -> None:
+    """Footprints (with their places in the table's list) standing on each other."""
+    import shapely
+
+    if len(placed) < 2:
+        return
+    outlines = [fp.outline for _, fp in placed]
+    tree = shapely.STRtree(outlines)
+    left, right = tree.query(outlines, predicate="intersects")
+    for a, b in zip(left.tolist(), right.tolist(), strict=True):
+        if a < b and shapely.area(shapely.intersection(outlines[a], outlines[b])) > STACKED_AREA:
+            out.append((f"extra.table.footprints[{placed[a][0]}]", placed[b][1].unit_id,
+                        "no other unit under it (units never stand on each other, M34)"))
+
+
+def _names(what: str, known: object) -> str:
+    names = sorted(str(n) for n in known)  # type: ignore[attr-defined]
+    shown = ", ".join(repr(n) for n in names[:12]) + (" ..." if len(names) > 12 else "")
+    return f"the id of {what}: {shown}" if names else f"the id of {what} (there is none)"
 
 
 def new_battle(
@@ -151,19 +430,6 @@ def new_battle(
 
     if not 0 <= reserve_rounds <= 6:
         raise InvalidValueError("reserve_rounds", reserve_rounds, "0 to 6 rounds per figure")
-    for side in sides:
-        chiefs = [c for c in commanders if c.side == side and c.rank is Rank.CINC]
-        if len(chiefs) != 1:
-            raise InvalidValueError(f"commanders of {side}", [c.id for c in chiefs],
-                                    "exactly one commander-in-chief")
-    ids = {c.id for c in commanders}
-    for c in commanders:
-        if c.superior and c.superior not in ids:
-            raise InvalidValueError(f"Commander({c.id}).superior", c.superior,
-                                    "a commander's id")
-    for u in units:
-        if u.commander not in ids:
-            raise InvalidValueError(f"Unit({u.id}).commander", u.commander, "a commander's id")
     for i, side in enumerate(sides):
         own = [u for u in units if u.side == side]
         snipers = sum(u.figures for u in own if u.weapon is Weapon.SNIPER_RIFLE)
@@ -181,6 +447,7 @@ def new_battle(
         dice=DiceState(seed),
         turn=1, phase=INITIATIVE, scenario=scenario,
     )
+    check_battle(base.with_extra(table=None))  # the army as a whole, before it is served
     served: dict[str, list[Unit]] = {}
     for u in units:
         served.setdefault(corps_of(base, u), []).append(u)
@@ -192,6 +459,7 @@ def new_battle(
 
         placed = trains_behind(table, state, trains or {})
         state = with_extra(grounded(synced(state)), trains=placed)
+        check_battle(state)  # the footprints laid: none stacked, none in impassable ground
     elif trains:
         raise InvalidValueError("trains", dict(trains), "positions only on a table")
     return state

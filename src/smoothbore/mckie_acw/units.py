@@ -10,6 +10,8 @@ import attrs
 
 from smoothbore.core import InvalidValueError, NamedEnum, check_range, in_range
 
+from .fields import check_fields
+
 ROUNDS_PER_FIGURE = 6
 """Ammunition: 6 rounds per figure or gun at the start of a battle (and up to 6 in reserve)."""
 FULL_CREW = 4
@@ -23,6 +25,14 @@ DIG_PERIODS = 4
 TIRED_AT = 7
 EXHAUSTED_AT = 12
 """Effort points: tired after 7, exhausted after 12."""
+MAX_FIGURES = 60
+"""The most figures a unit may have (a brigade of 6,000 men: far past any of the war)."""
+MAX_PERIODS = 10_000
+"""The longest battle played (Battle period: the text sets no limit; interpretation M45)."""
+EFFORT_PER_PERIOD = 5
+"""Effort points: at most 5 a period (a charge or double move 2, firing 1, a melee 2)."""
+MAX_EFFORT = EFFORT_PER_PERIOD * MAX_PERIODS
+"""The most effort points a unit can hold: 5 a period over the longest battle (M45)."""
 
 
 class Arm(NamedEnum):
@@ -164,20 +174,22 @@ class Unit:
         # error comes from check_range, naming the field
         f, i, p, h, a, e, d = (self.figures, self.initial_figures, self.pieces, self.helpers,
                                self.ammo, self.effort, self.dug)
-        if not (type(f) is int and 0 <= f <= 60):
-            check_range("Unit.figures", f, 0, 60)
-        if not (type(i) is int and i >= 1):
-            check_range("Unit.initial_figures", i, 1)
+        if not (type(f) is int and 0 <= f <= MAX_FIGURES):
+            check_range("Unit.figures", f, 0, MAX_FIGURES)
+        if not (type(i) is int and 1 <= i <= MAX_FIGURES):
+            check_range("Unit.initial_figures", i, 1, MAX_FIGURES)
         if not (type(p) is int and 0 <= p <= GUNS_PER_MODEL):
             check_range("Unit.pieces", p, 0, GUNS_PER_MODEL)
         if not (type(h) is int and 0 <= h <= MAX_HELPERS):
             check_range("Unit.helpers", h, 0, MAX_HELPERS)
-        if not (type(a) is int and a >= 0):
-            check_range("Unit.ammo", a, 0)
-        if not (type(e) is int and e >= 0):
-            check_range("Unit.effort", e, 0)
+        full = ROUNDS_PER_FIGURE * (1 if self.arm is Arm.ARTILLERY else i)
+        if not (type(a) is int and 0 <= a <= full):  # Ammunition: 6 a figure or gun
+            check_range("Unit.ammo", a, 0, full)
+        if not (type(e) is int and 0 <= e <= MAX_EFFORT):
+            check_range("Unit.effort", e, 0, MAX_EFFORT)
         if not (type(d) is int and 0 <= d <= DIG_PERIODS):
             check_range("Unit.dug", d, 0, DIG_PERIODS)
+        check_fields(self)  # every field of its type (issue 28)
         if (self.arm is Arm.ARTILLERY) != self.weapon.is_gun:
             allowed = "a gun" if self.arm is Arm.ARTILLERY else "a small arm"
             raise InvalidValueError("Unit.weapon", self.weapon.value, f"{allowed} for {self.arm}")
@@ -303,6 +315,9 @@ class Order:
     issued_by: str = ""
     started: bool = False
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class Commander:
@@ -321,6 +336,9 @@ class Commander:
     order: Order = Order()
     courier: OrderKind | None = None
     fate: Fate = Fate.ACTIVE
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
     @property
     def active(self) -> bool:
