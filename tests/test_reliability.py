@@ -943,3 +943,42 @@ def test_w04_a_killed_worker_loses_no_run(tmp_path: Path) -> None:
     (tmp_path / "b").mkdir()
     again(tmp_path / "a")
     named(tmp_path / "b")
+
+
+# --- loaded states and values, core and table (the full tests beside their modules) -------
+@row("L22")
+def test_l22_a_lone_surrogate_in_a_state_is_refused_by_its_path() -> None:
+    from tests.core.test_state import (
+        test_lone_surrogate_in_a_loaded_state_is_refused_with_its_path as t,
+    )
+
+    t("name")
+    t("key")
+
+
+@row("L23")
+def test_l23_core_state_numbers_are_bounded() -> None:
+    from tests.core.test_state import test_core_state_fields_are_bounded as t
+
+    t("turn", 10**20, r"\$\.turn=100000000000000000000.*1 to 10000")
+    t("seed", 2**128, r"\$\.dice\.seed=")
+    t("counter", 10**18, r"\$\.dice\.counter=")
+    t("turn_limit", 10**20, r"\$\.scenario\.turn_limit=")
+
+
+@row("L24")
+def test_l24_terrain_points_and_widths_are_bounded() -> None:
+    from tests.table.test_terrain import (
+        test_a_loaded_river_of_width_1e308_is_refused_by_its_path as t,
+    )
+
+    t("will_awi")
+
+
+@row("J03")
+def test_j03_a_state_writes_one_text_however_its_floats_were_made() -> None:
+    from tests.core.test_state import (
+        test_to_json_is_canonical_whatever_the_float_was_made_of as t,
+    )
+
+    t()

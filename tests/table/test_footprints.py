@@ -205,10 +205,10 @@ def test_bases_standing_apart_are_the_bases_each_made_a_polygon(
 def test_footprint_lengths_are_bounded_as_its_coordinates_are(field: str) -> None:
     """Issue 28, "Loaded states and values": lengths were only finite, so a frontage of
     1e308 made corners of inf. A length is at most MAX_COORDINATE, as x and y are."""
-    from smoothbore.table import MAX_COORDINATE
-
     unit = Footprint("u", 10, 10, 0, 1, 2, 1)
     with pytest.raises(InvalidValueError) as error:
         attrs.evolve(unit, **{field: 1e308})
     assert error.value.field == f"Footprint.{field}"
+    from smoothbore.table import MAX_COORDINATE
+
     assert getattr(attrs.evolve(unit, **{field: MAX_COORDINATE}), field) == MAX_COORDINATE
