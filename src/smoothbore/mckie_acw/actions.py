@@ -11,6 +11,7 @@ import attrs
 
 from smoothbore.core import InvalidValueError, at_least, check_range, in_range
 
+from .fields import check_fields
 from .firing import FireFacts
 from .melee import Attack
 from .morale import Circumstance
@@ -35,6 +36,9 @@ class ChooseFirst:
 
     first: bool
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen(cache_hash=True)
 class ChangeOrders:
@@ -47,12 +51,18 @@ class ChangeOrders:
     order: OrderKind
     courier: bool = False
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class Activate:
     """Activation: the superior's d10 plus the commander's activation rating over 10."""
 
     commander: str
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen
@@ -62,6 +72,9 @@ class CompulsoryMove:
 
     unit: str
     off_table: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen(cache_hash=True)
@@ -75,6 +88,9 @@ class DeclareCharge:
     distance: int = attrs.field(default=60, validator=in_range(0, 1000))
     counter: bool = False
     attack: Attack = Attack.FRONT
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen(cache_hash=True)
@@ -107,6 +123,7 @@ class Move:
             if where is not None and not _is_point(where):
                 raise InvalidValueError(f"Move.{name}", where, "(x, y, facing): three finite "
                                         "numbers, in mm and degrees")
+        check_fields(self)  # every other field of its type (issue 28)
 
 
 def _is_point(where: object) -> bool:
@@ -132,12 +149,18 @@ class Dig:
 
     unit: str
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class Resupply:
     """Step 3: the unit draws rounds from its corps' ammunition train (it does not move)."""
 
     unit: str
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen
@@ -149,6 +172,9 @@ class AttachHelpers:
     unit: str
     figures: int = attrs.field(default=1, validator=in_range(1, 3))
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen(cache_hash=True)
 class MoveGeneral:
@@ -158,6 +184,9 @@ class MoveGeneral:
     commander: str
     attach_to: str = ""
     distance: int = attrs.field(default=0, validator=in_range(0, 5000))
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen(cache_hash=True)
@@ -170,6 +199,9 @@ class Fire:
     facts: FireFacts = attrs.field(factory=FireFacts)
     beyond_priority: bool = False
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class PickOffGeneral:
@@ -179,6 +211,9 @@ class PickOffGeneral:
     firer: str
     general: str
     range: int = attrs.field(default=100, validator=in_range(0, 2000))
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 @attrs.frozen(cache_hash=True)
@@ -195,6 +230,9 @@ class TestMorale:
     subtract_quality: bool = False
     subtract_cover: bool = False
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class Melee:
@@ -206,6 +244,9 @@ class Melee:
     attacker_figures: int = attrs.field(default=0, validator=at_least(0))
     defender_figures: int = attrs.field(default=0, validator=at_least(0))
 
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
+
 
 @attrs.frozen
 class FollowUp:
@@ -214,6 +255,9 @@ class FollowUp:
 
     unit: str
     follow: bool
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 Action: TypeAlias = (

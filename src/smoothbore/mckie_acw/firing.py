@@ -22,6 +22,7 @@ from smoothbore.core import (
 )
 
 from . import rules
+from .fields import check_fields
 from .tables import DEFAULT_TABLES, Cell, Tables
 from .units import (
     DIG_PERIODS,
@@ -98,6 +99,7 @@ class FireFacts:
             check_range("FireFacts.figures", f, 0)
         if not (type(a) is int and 0 <= a <= 180):
             check_range("FireFacts.angle", a, 0, 180)
+        check_fields(self)  # every other field of its type (issue 28)
 
 
 def check_can_fire(firer: Unit, target: Unit, facts: FireFacts, moved: bool, tables: Tables,

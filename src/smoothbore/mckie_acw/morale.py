@@ -8,6 +8,7 @@ import attrs
 from smoothbore.core import AVERAGE_DIE, Dice, Modified, Modifier, NamedEnum, TotalCheck, at_least
 
 from . import rules
+from .fields import check_fields
 from .tables import DEFAULT_TABLES, MoraleResult, Tables
 from .units import Quality
 
@@ -50,6 +51,9 @@ class MoraleFacts:
     routing: bool = False
     subtract_quality: bool = False
     subtract_cover: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
 
 def morale_modifier(facts: MoraleFacts) -> Modified:

@@ -28,6 +28,7 @@ from smoothbore.table import (
 )
 
 from . import rules
+from .fields import check_fields
 from .firing import ARC, FireFacts
 from .melee import Attack
 from .movement import Manoeuvre, rate
@@ -229,6 +230,9 @@ class ChargeFacts:
     distance: int | None
     attack: Attack
     blocked_by: tuple[str, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        check_fields(self)  # every field of its type (issue 28)
 
     def reaches(self, reach: int) -> bool:
         """Directly ahead, within ``reach`` mm, nothing in the way."""
