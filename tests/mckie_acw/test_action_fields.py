@@ -8,6 +8,7 @@ Firing procedure, Morale)."""
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import random
@@ -120,10 +121,8 @@ def _mutations(action: Any, rng: random.Random) -> list[Any]:
             out.append(attrs.evolve(action, **{f.name: "nobody"}))
         elif type(value) is int:
             for extreme in (0, 10**6):
-                try:
+                with contextlib.suppress(InvalidValueError):
                     out.append(attrs.evolve(action, **{f.name: extreme}))
-                except InvalidValueError:
-                    pass
     rng.shuffle(out)
     return out[:3]
 
