@@ -47,3 +47,27 @@ def test_a_call_from_python_validates_as_the_command_line_does() -> None:
         with pytest.raises(InvalidValueError) as caught:
             mechanisms.fire(dice=SamplingDice(1), **bad)
         assert caught.value.field == next(iter(bad))
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS, ids=lambda m: m.name)
+def test_every_parameter_is_bounded_and_odds_answer_within_a_second(
+        mechanism: Mechanism) -> None:
+    """Issue 28 (nothing hangs): every whole-number parameter has both bounds its rule implies
+    (ratings 0-10, Generalship; figures, ranges and factors of Firing and Melee), a value past
+    them is refused naming it, and the exact odds answer within a second at the defaults and
+    with every number at its highest or lowest."""
+    import functools
+    import time
+
+    from smoothbore.core import InvalidValueError
+
+    numbers = [p for p in mechanism.parameters if p.kind is int]
+    for p in numbers:
+        assert p.low is not None and p.high is not None, p.name
+        with pytest.raises(InvalidValueError, match=p.name):
+            mechanism.function(dice=None, **{p.name: int(p.high) + 1})
+    for extreme in (None, "high", "low"):
+        values = {p.name: int(getattr(p, extreme)) for p in numbers} if extreme else {}
+        started = time.perf_counter()
+        odds(functools.partial(mechanism.function, **values))
+        assert time.perf_counter() - started < 1.0, (mechanism.name, extreme)
