@@ -84,8 +84,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_json(text: object, what: str = "json") -> Any:
     """Parse JSON text strictly: a str (or UTF-8 bytes) of at most ``MAX_JSON_CHARS``
-    characters, nesting at most ``MAX_DEPTH`` deep, with no NaN or Infinity and no key
-    repeated in an object. Every failure is a ``LoadError`` naming ``what`` and the place."""
+    characters, nesting at most ``MAX_DEPTH`` deep, with no NaN or Infinity, no key
+    repeated in an object and no lone surrogate in any string or key (refused with its path,
+    ``$.units[0].name``). Every failure is a ``LoadError`` naming ``what`` or the place."""
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
