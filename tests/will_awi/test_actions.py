@@ -45,9 +45,9 @@ def test_a_move_into_a_building_pays_the_entering_cost() -> None:
 def test_only_a_moving_unit_enters() -> None:
     """Charging: a blocked routing unit does not move, and a charger whose target is still in
     reach moves into contact with it, not into the target's place."""
-    assert CompulsoryMove("r1", 12.0, enters=Entering("farm")).enters is not None
+    assert CompulsoryMove("r1", enters=Entering("farm")).enters is not None
     with pytest.raises(InvalidValueError):
-        CompulsoryMove("r1", 0.0, blocked=True, enters=Entering("farm"))
+        CompulsoryMove("r1", blocked=True, enters=Entering("farm"))
     assert Contact("r2", False, Entering("farm")).enters is not None
     with pytest.raises(InvalidValueError):
         Contact("r2", True, Entering("farm"))

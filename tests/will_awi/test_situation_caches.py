@@ -68,6 +68,15 @@ def _layout(places: dict[str, Place], *features: Feature) -> State:
     return to_phase(state, "C")
 
 
+def _stranded(places: dict[str, Place], *features: Feature) -> State:
+    """``_layout`` with the ground laid under the units afterwards: a unit standing in
+    ground it may not enter, which ``new_battle`` and a load refuse (``validity``), set by
+    hand to see what the table's moves make of it."""
+    state = _layout(places)
+    units = tuple(u for u in (FOOT, FRIEND, ENEMY, ENEMY2) if u.id in places)
+    return state.with_extra(table=deploy(units, places, width=48, depth=36, features=features))
+
+
 def _uncached_places(state: State, unit: Unit, allowance: float) -> tuple[Place, ...]:
     """The destinations worked out afresh on a new table, every route asked of the table
     (no move read off the positions)."""
@@ -204,7 +213,7 @@ def test_a_move_over_one_ground_is_read_off_the_positions() -> None:
     assert steady.distance == pytest.approx(4.0)
     assert steady_go(table, here, 0.0, -1.0, 15.0, rates) is None  # 10" back: off at 6
     assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
-    wet = _layout({"r1": (20.0, 30.0, 0.0), "b1": (40.0, 10.0, 180.0)}, RIVER)
+    wet = _stranded({"r1": (20.0, 30.0, 0.0), "b1": (40.0, 10.0, 180.0)}, RIVER)
     wet_table = wet.extra.table
     assert wet_table is not None
     stuck = steady_go(wet_table, wet_table.footprint("r1"), 0.0, 1.0, 6.0, rates)
@@ -550,7 +559,7 @@ def test_wagons_at_hand_and_formation_clashes_are_asked_once_per_table() -> None
     units = (FOOT, FRIEND, ENEMY, wagon)
     places: dict[str, Place] = {"r1": (20.0, 10.0, 0.0), "r2": (30.0, 10.0, 0.0),
                                 "b1": (20.0, 30.0, 180.0),
-                                "r9": (20.0 + BASE + 0.5, 10.0, 0.0)}
+                                "r9": (20.0 + 1.5 * BASE + 0.5, 10.0, 0.0)}  # 0.5" off r1
     table = deploy(units, places, width=48, depth=36)
     s = to_phase(new_battle(("red", "blue"), units, (Commander("rg", "Webster", "red"),),
                             table=table), "C")
@@ -571,7 +580,7 @@ def test_wagons_at_hand_and_formation_clashes_are_asked_once_per_table() -> None
         assert TURN.legal_actions(s) == first and asked == once
     assert once == {"within": 2, "relaid": 2}  # r1 and r2: at hand, and reformed
     assert wagon_at_hand(s, s.unit("r1")) == "r9"
-    assert wagon_at_hand(s, s.unit("r2")) is None  # 8.2" off
+    assert wagon_at_hand(s, s.unit("r2")) is None  # 4.2" off
     moved = s.with_extra(table=synced(table.placed(
         table.footprint("r9").moved_to(20.0 + BASE + 3.0, 10.0)), s.units))
     assert wagon_at_hand(moved, moved.unit("r1")) is None

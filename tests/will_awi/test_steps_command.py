@@ -104,8 +104,11 @@ def test_a_brigadier_orders_only_his_brigade() -> None:
     """Command & Control: a commander orders the units of his command (directly or through
     his brigadiers), not another's."""
     r3 = Unit("r3", "Loyalists", "red", TroopType.MILITIA, commander="other")
-    cc = to_phase(battle(options=CC, r3=r3), "C")
-    assert not any(isinstance(a, Order) and "r3" in (a.unit, *a.with_units)
+    s = battle(options=CC)
+    s = attrs.evolve(s, units=(*s.units, r3),
+                     commanders=(*s.commanders, Commander("other", "Rawdon", "red")))
+    cc = to_phase(s, "C")
+    assert not any(isinstance(a, Order) and a.general == "rb" and "r3" in (a.unit, *a.with_units)
                    for a in TURN.legal_actions(cc))
     with pytest.raises(IllegalActionError, match="not under"):
         TURN.step(cc, Order("rb", "r3"))

@@ -15,6 +15,7 @@ from .charges import ChargeFacts
 from .command import OrderFacts
 from .firing import FireFacts
 from .movement import Crossing, MovePlan, Terrain
+from .units import FLAG
 
 _ID = text()
 _DISTANCE = finite(0, MAX_INCHES)
@@ -94,7 +95,7 @@ class TestMorale:
     __test__ = False  # not a pytest test class
 
     unit: str = attrs.field(validator=_ID)
-    in_open: bool = False
+    in_open: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -110,15 +111,15 @@ class CompulsoryMove:
     there); ``enters``: the building it ends in (a rout may end in cover)."""
 
     unit: str = attrs.field(validator=_ID)
-    about_face: bool = False
-    ends_farther: bool = True
-    blocked: bool = False
-    enemy_within_6: bool = False
-    leaves_table: bool = False
+    about_face: bool = attrs.field(default=False, validator=FLAG)
+    ends_farther: bool = attrs.field(default=True, validator=FLAG)
+    blocked: bool = attrs.field(default=False, validator=FLAG)
+    enemy_within_6: bool = attrs.field(default=False, validator=FLAG)
+    leaves_table: bool = attrs.field(default=False, validator=FLAG)
     terrain: tuple[Terrain, ...] = attrs.field(
         default=(Terrain.OPEN,), validator=each(one_of(*Terrain), tuple)
     )
-    enters: Entering | None = None
+    enters: Entering | None = attrs.field(default=None, validator=_is(Entering, optional=True))
 
     def __attrs_post_init__(self) -> None:
         if self.blocked and (self.enters is not None or self.leaves_table):
@@ -136,7 +137,7 @@ class Move:
     centre (None: it stands), and the table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
-    plan: MovePlan = attrs.field(factory=MovePlan)
+    plan: MovePlan = attrs.field(factory=MovePlan, validator=_is(MovePlan))
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
     to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 
@@ -170,8 +171,8 @@ class Order:
 
     general: str = attrs.field(validator=_ID)
     unit: str = attrs.field(validator=_ID)
-    facts: OrderFacts = attrs.field(factory=OrderFacts)
-    with_units: tuple[str, ...] = ()
+    facts: OrderFacts = attrs.field(factory=OrderFacts, validator=_is(OrderFacts))
+    with_units: tuple[str, ...] = attrs.field(default=(), validator=each(_ID, tuple))
 
 
 @attrs.frozen
@@ -205,8 +206,8 @@ class Engineer:
 
     unit: str = attrs.field(validator=_ID)
     work: str = attrs.field(validator=_ID)
-    build: bool = False
-    has_tools: bool = True
+    build: bool = attrs.field(default=False, validator=FLAG)
+    has_tools: bool = attrs.field(default=True, validator=FLAG)
 
 
 @attrs.frozen
@@ -225,7 +226,7 @@ class MoveAway:
     table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
-    plan: MovePlan = attrs.field(factory=MovePlan)
+    plan: MovePlan = attrs.field(factory=MovePlan, validator=_is(MovePlan))
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
     to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 
@@ -240,7 +241,7 @@ class ChangeFacing:
     enemies_in_front: tuple[tuple[str, float], ...] = attrs.field(
         default=(), validator=each(_enemy_at, tuple)
     )
-    blocked: bool = False
+    blocked: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -259,7 +260,7 @@ class Fire:
     facts: FireFacts | None = attrs.field(default=None, validator=_is(FireFacts, optional=True))
     work: str = attrs.field(default="", validator=text(empty=True))
     chain_within_18: frozenset[str] = attrs.field(default=frozenset(), validator=each(_ID))
-    could_not_have_fired: bool = False
+    could_not_have_fired: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -287,7 +288,7 @@ class SpreadHighlandCharge:
     tests to join it."""
 
     unit: str = attrs.field(validator=_ID)
-    in_musket_range: bool = False
+    in_musket_range: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -299,10 +300,10 @@ class DeclareCharge:
     charger: str = attrs.field(validator=_ID)
     target: str = attrs.field(validator=_ID)
     distance: float | None = attrs.field(default=None, validator=maybe(_DISTANCE))
-    in_front: bool = True
-    facts: ChargeFacts = attrs.field(factory=ChargeFacts)
-    over_obstacle: bool = False
-    uphill: bool = False
+    in_front: bool = attrs.field(default=True, validator=FLAG)
+    facts: ChargeFacts = attrs.field(factory=ChargeFacts, validator=_is(ChargeFacts))
+    over_obstacle: bool = attrs.field(default=False, validator=FLAG)
+    uphill: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -319,7 +320,7 @@ class CounterCharge:
     """H: a unit that scored below zero counter-charges (or not)."""
 
     target: str = attrs.field(validator=_ID)
-    charge: bool = True
+    charge: bool = attrs.field(default=True, validator=FLAG)
 
 
 @attrs.frozen
@@ -336,8 +337,8 @@ class Contact:
     building."""
 
     charger: str = attrs.field(validator=_ID)
-    in_reach: bool = False
-    enters: Entering | None = None
+    in_reach: bool = attrs.field(default=False, validator=FLAG)
+    enters: Entering | None = attrs.field(default=None, validator=_is(Entering, optional=True))
 
     def __attrs_post_init__(self) -> None:
         if self.in_reach and self.enters is not None:

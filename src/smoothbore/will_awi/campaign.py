@@ -11,6 +11,7 @@ import attrs
 from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, TotalCheck, at_least
 
 from . import rules
+from .units import FLAG
 
 POINTS_PER_SP = 20
 FULL_UNIT = 100
@@ -84,7 +85,7 @@ class WeekResult:
     that go to the replacement pool (Overstrength units)."""
 
     points: int
-    present: bool = True
+    present: bool = attrs.field(default=True, validator=FLAG)
     to_pool: int = 0
 
     def __str__(self) -> str:

@@ -21,7 +21,7 @@ from . import rules
 from .melee import Effect, Fighter, Melee, MeleeOutcome, resolve_melee
 from .morale import basic_morale
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, TroopType, Unit
+from .units import FLAG, Arm, TroopType, Unit
 
 
 class Face(NamedEnum):
@@ -84,9 +84,9 @@ class ChargeFacts:
     """What a player sees of the charged unit's position."""
 
     face: Face = attrs.field(default=Face.FRONT, validator=one_of(*Face))
-    behind_obstacle: bool = False
-    in_building: bool = False
-    in_fortification: bool = False
+    behind_obstacle: bool = attrs.field(default=False, validator=FLAG)
+    in_building: bool = attrs.field(default=False, validator=FLAG)
+    in_fortification: bool = attrs.field(default=False, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         if self.in_building and self.face is not Face.FRONT:
@@ -233,9 +233,9 @@ class ChargeToMelee:
     target routed in the rear surrendered."""
 
     charged: ChargedResult
-    counter: bool = False
+    counter: bool = attrs.field(default=False, validator=FLAG)
     melee: MeleeOutcome | None = None
-    surrendered: bool = False
+    surrendered: bool = attrs.field(default=False, validator=FLAG)
 
     def __str__(self) -> str:
         if self.melee is None:

@@ -15,21 +15,22 @@ from smoothbore.core import (
     Modifier,
     ThresholdCheck,
 )
+from smoothbore.core.validate import MAX_INCHES, finite
 
 from . import rules
 from .options import DEFAULT_OPTIONS, CommandPost, Options
-from .units import Commander, Training, Unit
+from .units import FLAG, Commander, Training, Unit
 
 
 @attrs.frozen
 class OrderFacts:
     """What a player measures for one order."""
 
-    distance: float = 0.0
-    attached: bool = False
-    in_sight: bool = True
-    group: bool = False
-    cinc_within_6: bool = False
+    distance: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
+    attached: bool = attrs.field(default=False, validator=FLAG)
+    in_sight: bool = attrs.field(default=True, validator=FLAG)
+    group: bool = attrs.field(default=False, validator=FLAG)
+    cinc_within_6: bool = attrs.field(default=False, validator=FLAG)
 
 
 def _rule(options: Options) -> str:

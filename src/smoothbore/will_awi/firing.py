@@ -25,7 +25,7 @@ from smoothbore.core.validate import MAX_INCHES, finite, one_of
 from . import rules
 from .morale import morale_total
 from .options import DEFAULT_OPTIONS, HighlanderFire, Options
-from .units import Arm, Formation, TroopType, Unit, Weapon
+from .units import FLAG, Arm, Formation, TroopType, Unit, Weapon
 
 
 class RangeBand(enum.Enum):
@@ -121,15 +121,15 @@ class FireFacts:
     range_inches: float = attrs.field(validator=finite(0, MAX_INCHES))
     cover: Cover = attrs.field(default=Cover.OPEN, validator=one_of(*Cover))
     angle: float = attrs.field(default=0.0, validator=finite(-180, 180))
-    target_visible: bool = True
+    target_visible: bool = attrs.field(default=True, validator=FLAG)
     woods: Woods = attrs.field(default=Woods.NONE, validator=one_of(*Woods))
-    coureurs: bool = False
-    friends_in_arc: bool = False
-    overhead: bool = False
-    higher_ground: bool = False
+    coureurs: bool = attrs.field(default=False, validator=FLAG)
+    friends_in_arc: bool = attrs.field(default=False, validator=FLAG)
+    overhead: bool = attrs.field(default=False, validator=FLAG)
+    higher_ground: bool = attrs.field(default=False, validator=FLAG)
     clear_of_firer: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
     clear_of_target: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
-    split_fire: bool = False
+    split_fire: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen(order=True)

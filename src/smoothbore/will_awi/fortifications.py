@@ -15,14 +15,14 @@ from smoothbore.core import (
     IllegalActionError,
     InvalidValueError,
     TotalCheck,
-    at_least,
     in_range,
 )
+from smoothbore.core.validate import one_of, refers_to, text
 
 from . import rules
 from .firing import Cover, FireResult, fire_outcome
 from .options import DEFAULT_OPTIONS, Options
-from .units import Unit
+from .units import FLAG, Unit
 
 
 class Work(enum.Enum):
@@ -50,6 +50,10 @@ DEFENCE_POINTS: Mapping[Work, int] = MappingProxyType({
     Work.REDOUBT: 10,
     Work.STOCKADE: 8,
 })
+
+MOST_POINTS = max(DEFENCE_POINTS.values())
+"""The most defence points any work has (a large stone building's 12): the bound of a
+work's points; a battle holds each work to its own full value (``validity``)."""
 
 FIELDWORKS: frozenset[Work] = frozenset({Work.TIMBER_FIELDWORK, Work.REDOUBT, Work.STOCKADE})
 """The works a unit with tools may construct during a battle (Field Engineering: "construct 1
@@ -107,10 +111,10 @@ class Defence:
     ``building`` counts the dismantling and construction in progress: ``half_built`` is a
     construction move already spent towards the next point."""
 
-    work: Work
-    points: int = attrs.field(validator=at_least(0))
-    half_built: bool = False
-    id: str = ""
+    work: Work = attrs.field(validator=one_of(*Work))
+    points: int = attrs.field(validator=in_range(0, MOST_POINTS))
+    half_built: bool = attrs.field(default=False, validator=FLAG)
+    id: str = attrs.field(default="", validator=text(empty=True))
 
     @classmethod
     def new(cls, work: Work, id: str = "") -> Defence:
@@ -224,7 +228,7 @@ class Demolition:
     wagon's 6: the number used is the number laid when the layers move away), and whether
     the layers have moved away (the charges go off in the next firing phase)."""
 
-    work: str
-    unit: str
+    work: str = attrs.field(validator=text())
+    unit: str = attrs.field(validator=text(), metadata=refers_to("units"))
     charges: int = attrs.field(default=1, validator=in_range(1, CHARGES_PER_WAGON))
-    away: bool = False
+    away: bool = attrs.field(default=False, validator=FLAG)

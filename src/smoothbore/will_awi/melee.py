@@ -12,7 +12,7 @@ from smoothbore.core import D6, Dice, InvalidValueError, Modified, Modifier, Tot
 
 from . import rules
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, Formation, TroopType, Unit
+from .units import FLAG, Arm, Formation, TroopType, Unit
 
 
 class Column(enum.Enum):
@@ -86,14 +86,14 @@ class Fighter:
     ``front`` marks the unit engaged to the enemy's front (it takes the result first)."""
 
     unit: Unit
-    charging: bool = False
-    flank: bool = False
-    rear: bool = False
-    over_obstacle: bool = False
-    uphill: bool = False
-    charging_building: bool = False
-    charging_fortification: bool = False
-    front: bool = True
+    charging: bool = attrs.field(default=False, validator=FLAG)
+    flank: bool = attrs.field(default=False, validator=FLAG)
+    rear: bool = attrs.field(default=False, validator=FLAG)
+    over_obstacle: bool = attrs.field(default=False, validator=FLAG)
+    uphill: bool = attrs.field(default=False, validator=FLAG)
+    charging_building: bool = attrs.field(default=False, validator=FLAG)
+    charging_fortification: bool = attrs.field(default=False, validator=FLAG)
+    front: bool = attrs.field(default=True, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         if self.charging and column_of(self.unit) is Column.OTHER:
@@ -108,7 +108,7 @@ class Melee:
 
     attackers: tuple[Fighter, ...]
     defenders: tuple[Fighter, ...]
-    defender_behind_obstacle: bool = False
+    defender_behind_obstacle: bool = attrs.field(default=False, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         a, d = len(self.attackers), len(self.defenders)

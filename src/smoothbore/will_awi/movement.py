@@ -12,12 +12,12 @@ from types import MappingProxyType
 import attrs
 
 from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, ThresholdCheck
-from smoothbore.core.validate import MAX_INCHES, at_least, each, finite, maybe, one_of
+from smoothbore.core.validate import MAX_INCHES, each, finite, in_range, maybe, one_of
 
 from . import rules
 from .charges import charge_reach
 from .options import DEFAULT_OPTIONS, Options
-from .units import Arm, Formation, Nationality, TroopType, Unit
+from .units import FLAG, Arm, Formation, Nationality, TroopType, Unit
 
 
 class Mode(enum.Enum):
@@ -221,6 +221,11 @@ def _is_leg(instance: object, attribute: attrs.Attribute[object], value: object)
         raise InvalidValueError(f"MovePlan.{attribute.name}", value, "a tuple of Leg")
 
 
+MAX_PASSED = 100
+"""The most friendly units one move may pass through (each costs its deduction of the
+move: Rules - Movement note (i); interpretation W52)."""
+
+
 @attrs.frozen
 class MovePlan:
     """What a player measures for one move.
@@ -234,10 +239,10 @@ class MovePlan:
     crossings: tuple[Crossing, ...] = attrs.field(
         default=(), validator=each(one_of(*Crossing), tuple)
     )
-    retiring: bool = False
-    passes_through: int = attrs.field(default=0, validator=at_least(0))
-    road_full: bool = False
-    enemy_within_24: bool = True
+    retiring: bool = attrs.field(default=False, validator=FLAG)
+    passes_through: int = attrs.field(default=0, validator=in_range(0, MAX_PASSED))
+    road_full: bool = attrs.field(default=False, validator=FLAG)
+    enemy_within_24: bool = attrs.field(default=True, validator=FLAG)
     facing_change: float = attrs.field(default=0.0, validator=finite(-360, 360))
     nearest_enemy: float | None = attrs.field(
         default=None, validator=maybe(finite(0, MAX_INCHES))

@@ -7,6 +7,8 @@ import attrs
 
 from smoothbore.core import InvalidValueError, NamedEnum, in_range
 
+from .units import FLAG
+
 
 class CommandPost(NamedEnum):
     """Which Command & Control post to play: the March 2008 post replaces the January one."""
@@ -27,9 +29,9 @@ class Variant:
     """A variant as data: which narrow overrides are on (Ireland 1798, Battles of the '45)."""
 
     name: str
-    pikes: bool = False
-    hordes: bool = False
-    slow_dragoons: bool = False
+    pikes: bool = attrs.field(default=False, validator=FLAG)
+    hordes: bool = attrs.field(default=False, validator=FLAG)
+    slow_dragoons: bool = attrs.field(default=False, validator=FLAG)
 
 
 BASE = Variant("base")
@@ -51,24 +53,24 @@ class Options:
     """Options; each default is the text's plainest reading or an FAQ ruling."""
 
     variant: Variant = BASE
-    command_control: bool = False
+    command_control: bool = attrs.field(default=False, validator=FLAG)
     command_post: CommandPost = CommandPost.MARCH_2008
-    cinc_bonus: bool = False
-    independent_test_one_die: bool = False
-    cavalry_close_order: bool = True
-    militia_rout_in_open: bool = False
-    shaken_quality_modifiers: bool = False
-    shaken_recovers_on_carry_on: bool = True
-    morale_after_fire_loss: bool = True
-    road_bonus: bool = False
-    terrain_thirds: bool = True
+    cinc_bonus: bool = attrs.field(default=False, validator=FLAG)
+    independent_test_one_die: bool = attrs.field(default=False, validator=FLAG)
+    cavalry_close_order: bool = attrs.field(default=True, validator=FLAG)
+    militia_rout_in_open: bool = attrs.field(default=False, validator=FLAG)
+    shaken_quality_modifiers: bool = attrs.field(default=False, validator=FLAG)
+    shaken_recovers_on_carry_on: bool = attrs.field(default=True, validator=FLAG)
+    morale_after_fire_loss: bool = attrs.field(default=True, validator=FLAG)
+    road_bonus: bool = attrs.field(default=False, validator=FLAG)
+    terrain_thirds: bool = attrs.field(default=True, validator=FLAG)
     grasshopper_deployed_move: int = attrs.field(default=21, validator=in_range(0, 21))
-    column_bonus_attacking_only: bool = True
-    melee_obstacle_columns_swapped: bool = False
-    evade: bool = False
-    gun_facing_roll: bool = False
+    column_bonus_attacking_only: bool = attrs.field(default=True, validator=FLAG)
+    melee_obstacle_columns_swapped: bool = attrs.field(default=False, validator=FLAG)
+    evade: bool = attrs.field(default=False, validator=FLAG)
+    gun_facing_roll: bool = attrs.field(default=False, validator=FLAG)
     highlander_fire: HighlanderFire = HighlanderFire.MINUS_TWO
-    second_charge_fire_if_unfired: bool = False
+    second_charge_fire_if_unfired: bool = attrs.field(default=False, validator=FLAG)
 
 
 DEFAULT_OPTIONS = Options()

@@ -437,6 +437,24 @@ _SLIVER = 1e-6
 """An overlap of ground this small (square inches) is the rounding of a touch."""
 
 
+def impassable_at(table: Table, unit: Unit, options: Options, x: float, y: float) -> str:
+    """The ground at (x, y), inside its edge, that ``unit`` may not enter (NA in Rules -
+    Movement: Effects of terrain; a river but where a ford or bridge crosses it), named
+    by its label or id; "" when there is none. The whole-battle check asks it of each
+    unit's centre (``validity``)."""
+    rates = rate_table(unit, options)
+    for feature in table.features:
+        if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
+            continue
+        ground = feature.area
+        for dry in table.features:
+            if feature.kind in _MASKS.get(dry.kind, ()):
+                ground = ground.difference(dry.area)
+        if bool(shapely.contains_xy(ground, x, y)):
+            return f"{feature.label or feature.feature_id} ({feature.kind.value})"
+    return ""
+
+
 # --- moving ----------------------------------------------------------------------------------
 def rate_table(unit: Unit, options: Options) -> RateTable:
     """The terrain and crossings tables for the unit's kind of mover as a table's rates

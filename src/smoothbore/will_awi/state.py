@@ -19,7 +19,7 @@ from smoothbore.core import (
     phase_scoped,
     turn_scoped,
 )
-from smoothbore.core.validate import refers_to
+from smoothbore.core.validate import MAX_INCHES, finite, one_of, refers_to
 from smoothbore.table import Table
 
 from . import rules
@@ -30,7 +30,7 @@ from .movement import Crossing, crossing_cost
 from .options import DEFAULT_OPTIONS, CommandPost, Options
 from .phases import A
 from .positions import check_deployed, marks_synced, synced
-from .units import Commander, Rank, Unit
+from .units import FLAG, Commander, Rank, Unit
 
 NO_SCENARIO = Scenario()
 """No scenario: no name, no turn limit, players may not end the battle."""
@@ -43,11 +43,11 @@ class Charge:
 
     charger: str = attrs.field(metadata=refers_to("units"))
     target: str = attrs.field(metadata=refers_to("units"))
-    distance: float
+    distance: float = attrs.field(validator=finite(0, MAX_INCHES))
     facts: ChargeFacts = attrs.field(factory=ChargeFacts)
-    over_obstacle: bool = False
-    uphill: bool = False
-    contact: bool = False
+    over_obstacle: bool = attrs.field(default=False, validator=FLAG)
+    uphill: bool = attrs.field(default=False, validator=FLAG)
+    contact: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen
@@ -57,11 +57,11 @@ class TestedCharge:
     __test__ = False  # not a pytest test class
 
     target: str = attrs.field(metadata=refers_to("units"))
-    result: ChargedResult
-    counter: bool = False
-    decided: bool = False
-    evaded: bool = False
-    surrender_tested: bool = False
+    result: ChargedResult = attrs.field(validator=one_of(*ChargedResult))
+    counter: bool = attrs.field(default=False, validator=FLAG)
+    decided: bool = attrs.field(default=False, validator=FLAG)
+    evaded: bool = attrs.field(default=False, validator=FLAG)
+    surrender_tested: bool = attrs.field(default=False, validator=FLAG)
     origin: tuple[float, float] | None = None
     """On a table, the centre the target stood on when charged (its "original position",
     Rules - Charging), kept when it routs or evades away from it."""
@@ -108,6 +108,14 @@ class Extra:
     winners: frozenset[str] = turn_scoped(frozenset())
     second_round: bool = turn_scoped(False)
 
+    @staticmethod
+    def check_battle(state: State, path: str | None = "$") -> None:
+        """The loader's hook (``BattleState.from_data``): the whole-battle check
+        (``validity.check_battle``), every fault a ``LoadError`` by its path."""
+        from .validity import check_battle  # validity reads the state's queries
+
+        check_battle(state, path)
+
 
 State: TypeAlias = BattleState[Unit, Commander, Extra, Options]
 """A Will's AWI battle."""
@@ -127,12 +135,13 @@ def new_battle(
 ) -> State:
     """A battle at the start of the first side's move (turn 1, phase A); on ``table`` (every
     unit on the table has a footprint there, ``positions.deploy``) or measured by the
-    players (None)."""
+    players (None). The battle is checked as a whole as a load checks it
+    (``validity.check_battle``): every fault an ``InvalidValueError`` naming its field."""
     if table is not None:
         table = marks_synced(check_deployed(table, units, commanders), commanders)
     extra = Extra(moving=sides[0], first=sides[0], works=works, demolitions=demolitions,
                   table=table)
-    return BattleState(
+    state: State = BattleState(
         ruleset="will_awi",
         sides=sides,
         units=units,
@@ -144,6 +153,9 @@ def new_battle(
         phase=A,
         scenario=scenario,
     )
+    state.check_references()
+    Extra.check_battle(state, None)
+    return state
 
 
 def illegal(action: object, why: str, rule: str = rules.SEQUENCE) -> IllegalActionError:

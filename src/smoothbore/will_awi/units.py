@@ -188,6 +188,17 @@ _DEFAULT_WEAPON: Mapping[TroopType, Weapon | None] = MappingProxyType(
 """``default_weapon`` of every troop type, looked up once."""
 
 
+def _flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if value is True or value is False:
+        return
+    raise InvalidValueError(f"{type(instance).__name__}.{attribute.name}", value,
+                            "True or False (a bool, not text or a number)")
+
+
+FLAG = _flag
+"""attrs validator of a yes-or-no field: True or False only (``'no'`` is not False)."""
+
+
 def _strength_ok(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if not 0 <= value <= 6:
         raise InvalidValueError(attribute.name, value, "0 to 6 strength points")
@@ -218,7 +229,7 @@ class Unit:
     strength: int = attrs.field(default=5, validator=_strength_ok)
     initial_strength: int = attrs.field(default=5, validator=in_range(1, 6))
     formation: Formation = attrs.field(default=Formation.LINE, validator=one_of(*Formation))
-    limbered: bool = False
+    limbered: bool = attrs.field(default=False, validator=FLAG)
     status: Status = attrs.field(default=Status.STEADY, validator=one_of(*Status))
     militia_morale: int = attrs.field(default=1, validator=_militia_ok)
     training: Training | None = attrs.field(default=None, validator=maybe(one_of(*Training)))
@@ -228,12 +239,12 @@ class Unit:
     )
     morale_bonus: int = attrs.field(default=0, validator=in_range(0, 1))
     fire_bonus: int = attrs.field(default=0, validator=in_range(0, 1))
-    highland_charge: bool = False
-    must_retire: bool = False
-    routed_last_move: bool = False
-    immobilised: bool = False
+    highland_charge: bool = attrs.field(default=False, validator=FLAG)
+    must_retire: bool = attrs.field(default=False, validator=FLAG)
+    routed_last_move: bool = attrs.field(default=False, validator=FLAG)
+    immobilised: bool = attrs.field(default=False, validator=FLAG)
     busy_moves: int = attrs.field(default=0, validator=in_range(0, 2))
-    dragoons: bool = False
+    dragoons: bool = attrs.field(default=False, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         if self.status.on_table and self.strength == 0:
