@@ -132,7 +132,10 @@ class Status(NamedEnum):
 
 
 def _default_ammo(instance: Unit) -> int:
-    return ROUNDS_PER_FIGURE * (1 if instance.arm is Arm.ARTILLERY else instance.figures)
+    figures = instance.figures
+    if type(figures) is not int:
+        return 0  # the figures are refused, naming their field, once the unit is made
+    return ROUNDS_PER_FIGURE * (1 if instance.arm is Arm.ARTILLERY else figures)
 
 
 @attrs.frozen(cache_hash=True)
