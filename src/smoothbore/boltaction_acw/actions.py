@@ -10,12 +10,12 @@ from typing import Union
 import attrs
 
 from smoothbore.core import NamedEnum
-from smoothbore.core.validate import finite
+from smoothbore.core.validate import MAX_INCHES, finite, maybe, one_of, text
 
 from .charges import ChargeFacts, Response
 from .movement import Terrain
 from .shooting import ShotFacts
-from .units import Formation
+from .units import FLAG, Formation, of_kind
 
 
 class Mount(NamedEnum):
@@ -56,7 +56,7 @@ class EndTurn:
 class Activate:
     """Give the drawn die to a brigade (``brigade:<name>``) or an independent unit."""
 
-    group: str
+    group: str = attrs.field(validator=text())
 
 
 @attrs.frozen(cache_hash=True)
@@ -69,16 +69,16 @@ class ArmyTest:
 class RallyFromRout:
     """A routing unit of the brigade tests to stop routing (The Turn, 2; Morale Test)."""
 
-    unit_id: str
+    unit_id: str = attrs.field(validator=text())
 
 
 @attrs.frozen(cache_hash=True)
 class Fire:
     """Order 1: fire without moving (or a halted charger's fire)."""
 
-    unit_id: str
-    target_id: str
-    facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
+    unit_id: str = attrs.field(validator=text())
+    target_id: str = attrs.field(validator=text())
+    facts: ShotFacts = attrs.field(default=ShotFacts(), validator=of_kind(ShotFacts))
 
 
 @attrs.frozen(cache_hash=True)
@@ -89,62 +89,62 @@ class Advance:
     table the ``move`` says where it goes; the unit fires first, from where it stands, then
     advances (A28)."""
 
-    unit_id: str
-    terrain: Terrain = Terrain.OPEN
-    through: str | None = None
-    target_id: str | None = None
-    facts: ShotFacts = ShotFacts()  # noqa: RUF009 (a frozen value)
-    mount: Mount = Mount.NONE
-    near_holders: bool = True
-    move: Move | None = None
+    unit_id: str = attrs.field(validator=text())
+    terrain: Terrain = attrs.field(default=Terrain.OPEN, validator=one_of(*Terrain))
+    through: str | None = attrs.field(default=None, validator=maybe(text()))
+    target_id: str | None = attrs.field(default=None, validator=maybe(text()))
+    facts: ShotFacts = attrs.field(default=ShotFacts(), validator=of_kind(ShotFacts))
+    mount: Mount = attrs.field(default=Mount.NONE, validator=one_of(*Mount))
+    near_holders: bool = attrs.field(default=True, validator=FLAG)
+    move: Move | None = attrs.field(default=None, validator=maybe(of_kind(Move)))
 
 
 @attrs.frozen(cache_hash=True)
 class Run:
     """Order 3: run at double speed over ``terrain`` (on a table: the ``move`` it makes)."""
 
-    unit_id: str
-    terrain: Terrain = Terrain.OPEN
-    move: Move | None = None
+    unit_id: str = attrs.field(validator=text())
+    terrain: Terrain = attrs.field(default=Terrain.OPEN, validator=one_of(*Terrain))
+    move: Move | None = attrs.field(default=None, validator=maybe(of_kind(Move)))
 
 
 @attrs.frozen(cache_hash=True)
 class Charge:
     """Order 3: charge an enemy to the unit's direct front (or a second cavalry charge)."""
 
-    unit_id: str
-    target_id: str
-    facts: ChargeFacts = ChargeFacts()  # noqa: RUF009 (a frozen value)
+    unit_id: str = attrs.field(validator=text())
+    target_id: str = attrs.field(validator=text())
+    facts: ChargeFacts = attrs.field(default=ChargeFacts(), validator=of_kind(ChargeFacts))
 
 
 @attrs.frozen(cache_hash=True)
 class ChangeFormation:
     """Order 4: line to column or column to line; limber or unlimber."""
 
-    unit_id: str
-    formation: Formation
+    unit_id: str = attrs.field(validator=text())
+    formation: Formation = attrs.field(validator=one_of(*Formation))
 
 
 @attrs.frozen(cache_hash=True)
 class Rally:
     """Order 5: no move or fire, lose D6 pins."""
 
-    unit_id: str
+    unit_id: str = attrs.field(validator=text())
 
 
 @attrs.frozen(cache_hash=True)
 class Down:
     """Order 6: no move or fire, -1 to be hit."""
 
-    unit_id: str
+    unit_id: str = attrs.field(validator=text())
 
 
 @attrs.frozen(cache_hash=True)
 class MoveCommander:
     """A commander moves up to 24" to be with a unit (A14)."""
 
-    commander_id: str
-    unit_id: str
+    commander_id: str = attrs.field(validator=text())
+    unit_id: str = attrs.field(validator=text())
 
 
 @attrs.frozen(cache_hash=True)
@@ -157,9 +157,9 @@ class Respond:
     """The charged unit ``unit_id``'s reaction; ``behind`` is a friendly unit in the way of
     its retreat if it fails its order test (Melee)."""
 
-    unit_id: str
-    response: Response
-    behind: str | None = None
+    unit_id: str = attrs.field(validator=text())
+    response: Response = attrs.field(validator=one_of(*Response))
+    behind: str | None = attrs.field(default=None, validator=maybe(text()))
 
 
 @attrs.frozen(cache_hash=True)
@@ -167,8 +167,8 @@ class RoutMove:
     """A routing unit retreats at run speed away from the enemy, through ``through`` (a
     friendly unit, which takes a pin) or through none (Morale Test)."""
 
-    unit_id: str
-    through: str | None = None
+    unit_id: str = attrs.field(validator=text())
+    through: str | None = attrs.field(default=None, validator=maybe(text()))
 
 
 @attrs.frozen(cache_hash=True)
@@ -176,17 +176,17 @@ class RideTo:
     """On a table, a commander rides up to 24" straight to the point (``x``, ``y``), with
     no unit (A14)."""
 
-    commander_id: str
-    x: float
-    y: float
+    commander_id: str = attrs.field(validator=text())
+    x: float = attrs.field(validator=finite(0, MAX_INCHES))
+    y: float = attrs.field(validator=finite(0, MAX_INCHES))
 
 
 @attrs.frozen(cache_hash=True)
 class FightOn:
     """Fight a melee that continues from the last turn (Melee)."""
 
-    charger_id: str
-    defender_id: str
+    charger_id: str = attrs.field(validator=text())
+    defender_id: str = attrs.field(validator=text())
 
 
 Action = Union[  # noqa: UP007 (a runtime alias)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import attrs
 
 from smoothbore.core import Dice, NamedEnum
+from smoothbore.core.validate import MAX_INCHES, in_range
 
 from .morale import NO_COMMAND, Command, morale_test, order_test
 from .movement import charge_reach, rate
 from .options import DEFAULT_OPTIONS, Options
 from .rules import RULE_CHARGED, RULE_RETREAT
 from .shooting import CLOSE_RANGE, ShotFacts, ShotResult, shoot, shots
-from .units import Formation, Unit, UnitType, add_pins, remove_pins
+from .units import FLAG, Formation, Unit, UnitType, add_pins, remove_pins
 
 COUNTER_CHARGE_BEYOND = 12
 """Cavalry counter charge cavalry that start their charge more than 12" away (Melee)."""
@@ -25,11 +26,11 @@ class ChargeFacts:
     met from its flank or rear, whether it defends a linear obstacle, whether it is to the
     charger's direct front (Melee)."""
 
-    distance: int = 6
-    flank: bool = False
-    rear: bool = False
-    obstacle: bool = False
-    in_front: bool = True
+    distance: int = attrs.field(default=6, validator=in_range(0, int(MAX_INCHES)))
+    flank: bool = attrs.field(default=False, validator=FLAG)
+    rear: bool = attrs.field(default=False, validator=FLAG)
+    obstacle: bool = attrs.field(default=False, validator=FLAG)
+    in_front: bool = attrs.field(default=True, validator=FLAG)
 
 
 class Response(NamedEnum):

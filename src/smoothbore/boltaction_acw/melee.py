@@ -21,6 +21,7 @@ from .rules import (
 from .shooting import BASIC_TO_HIT, roll_hits, roll_wounds, wound_need
 from .units import (
     FIGURES_PER_BASE,
+    FLAG,
     Formation,
     Unit,
     UnitType,
@@ -38,9 +39,9 @@ class MeleeFacts:
     """How the chargers meet the defenders: from the flank or the rear, and whether the
     defenders hold a linear obstacle (then the combat is simultaneous) (Melee)."""
 
-    flank: bool = False
-    rear: bool = False
-    obstacle: bool = False
+    flank: bool = attrs.field(default=False, validator=FLAG)
+    rear: bool = attrs.field(default=False, validator=FLAG)
+    obstacle: bool = attrs.field(default=False, validator=FLAG)
 
 
 FRONTAL = MeleeFacts()

@@ -25,7 +25,7 @@ from smoothbore.core import (
     TotalCheck,
 )
 from smoothbore.core.checks import draw_samples
-from smoothbore.core.validate import in_range
+from smoothbore.core.validate import in_range, one_of
 
 from .morale import NO_COMMAND, Command, morale_test
 from .options import DEFAULT_OPTIONS, BeyondSix, CannonDamage, Options, WoundBy
@@ -36,6 +36,7 @@ from .rules import (
     RULE_TO_WOUND,
 )
 from .units import (
+    FLAG,
     POINT_BLANK,
     Experience,
     Formation,
@@ -68,9 +69,9 @@ class ShotFacts:
     cover, whether the fire enfilades it, and whether it is in the firer's 45° front arc."""
 
     distance: int = attrs.field(default=12, validator=in_range(0, LONGEST_RANGE))
-    cover: Cover = Cover.NONE
-    enfilade: bool = False
-    in_arc: bool = True
+    cover: Cover = attrs.field(default=Cover.NONE, validator=one_of(*Cover))
+    enfilade: bool = attrs.field(default=False, validator=FLAG)
+    in_arc: bool = attrs.field(default=True, validator=FLAG)
 
 
 @attrs.frozen
@@ -78,9 +79,9 @@ class Firing:
     """How the firer came to fire this turn: on the move (fire and advance), after its charge
     failed, after passing through a friendly unit (Ranges: to hit modifiers)."""
 
-    moving: bool = False
-    after_failed_charge: bool = False
-    interpenetrated: bool = False
+    moving: bool = attrs.field(default=False, validator=FLAG)
+    after_failed_charge: bool = attrs.field(default=False, validator=FLAG)
+    interpenetrated: bool = attrs.field(default=False, validator=FLAG)
 
 
 STANDING = Firing()

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import attrs
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
+from smoothbore.core.validate import text
 from smoothbore.table import CommanderMark, Table, check_deployed, distance
 
 from .carry import carried
@@ -26,7 +27,7 @@ from .morale import Command
 from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
 from .placing import relaid, synced
-from .units import SIDES, Commander, Rank, Unit, UnitType
+from .units import SIDES, Commander, Rank, Unit, UnitType, of_kind
 from .validity import check_battle
 
 
@@ -35,18 +36,18 @@ class PendingCharge:
     """A charge whose chargers passed their order test, waiting for the charged unit's
     reaction (Melee)."""
 
-    charger_id: str
-    target_id: str
-    facts: ChargeFacts
+    charger_id: str = attrs.field(validator=text())
+    target_id: str = attrs.field(validator=text())
+    facts: ChargeFacts = attrs.field(validator=of_kind(ChargeFacts))
 
 
 @attrs.frozen
 class Engaged:
     """A melee that continues into the next turn (Melee)."""
 
-    charger_id: str
-    defender_id: str
-    facts: MeleeFacts
+    charger_id: str = attrs.field(validator=text())
+    defender_id: str = attrs.field(validator=text())
+    facts: MeleeFacts = attrs.field(validator=of_kind(MeleeFacts))
 
 
 @attrs.frozen

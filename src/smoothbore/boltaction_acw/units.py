@@ -7,17 +7,38 @@ unit each is with. Every change is a new value made with ``attrs.evolve``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from smoothbore.core import InvalidValueError, NamedEnum
-from smoothbore.core.validate import in_range, one_of
+from smoothbore.core.validate import in_range, maybe, one_of, text
 
 UNION = "union"
 CONFEDERATE = "confederate"
 SIDES = (UNION, CONFEDERATE)
 """The two colours of order dice (The Turn)."""
+
+def _flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not True and value is not False:
+        raise InvalidValueError(f"{type(instance).__name__}.{attribute.name}", value,
+                                "True or False")
+
+
+FLAG = _flag
+"""attrs validator of a yes-or-no field: True or False itself (not 'no', 1, 0 or None)."""
+
+
+def of_kind(kind: type) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    """attrs validator: a value of ``kind`` itself (a fact's class), not a look-alike."""
+
+    def validate(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if type(value) is not kind:
+            raise InvalidValueError(f"{type(instance).__name__}.{attribute.name}", value,
+                                    f"a {kind.__name__}")
+
+    return validate
 
 CASUALTIES_PER_BASE = 4
 """Remove 1 base for every 4 casualties (Enfilading Fire: removing bases)."""
@@ -192,8 +213,8 @@ class Unit:
     (Brigade and army strength). Cavalry is ``mounted`` or dismounted in skirmish order with
     its horse holders."""
 
-    id: str
-    name: str
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
     side: str = attrs.field(validator=one_of(*SIDES))
     kind: UnitType = attrs.field(default=UnitType.INFANTRY, validator=one_of(*UnitType))
     experience: Experience = attrs.field(default=Experience.REGULAR,
@@ -204,16 +225,17 @@ class Unit:
                              validator=in_range(0, 12))
     casualties: int = attrs.field(default=0, validator=_casualties_below_a_base)
     pins: int = attrs.field(default=0, validator=in_range(0, MAX_PINS))
-    brigade: str = ""
+    brigade: str = attrs.field(default="", validator=text(empty=True))
     mounted: bool = attrs.field(default=attrs.Factory(
-        lambda unit: unit.kind is UnitType.CAVALRY, takes_self=True))
+        lambda unit: unit.kind is UnitType.CAVALRY, takes_self=True), validator=FLAG)
     formation: Formation = attrs.field(
         default=attrs.Factory(_default_formation, takes_self=True), validator=_formation_fits)
-    down: bool = False
+    down: bool = attrs.field(default=False, validator=FLAG)
     colonel: bool = attrs.field(default=attrs.Factory(
-        lambda unit: unit.kind in (UnitType.INFANTRY, UnitType.CAVALRY), takes_self=True))
-    routing: bool = False
-    home: bool = False
+        lambda unit: unit.kind in (UnitType.INFANTRY, UnitType.CAVALRY), takes_self=True),
+        validator=FLAG)
+    routing: bool = attrs.field(default=False, validator=FLAG)
+    home: bool = attrs.field(default=False, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         if self.mounted and self.kind is not UnitType.CAVALRY:
@@ -363,12 +385,12 @@ class Commander:
     commanders: ""), ``with_unit`` the unit he is with (None: with none), ``experience`` the
     rating a brigade's test uses when the army has lost half its brigades (A17)."""
 
-    id: str
-    name: str
+    id: str = attrs.field(validator=text())
+    name: str = attrs.field(validator=text(empty=True))
     side: str = attrs.field(validator=one_of(*SIDES))
     rank: Rank = attrs.field(default=Rank.BRIGADE, validator=one_of(*Rank))
-    brigade: str = ""
-    with_unit: str | None = None
+    brigade: str = attrs.field(default="", validator=text(empty=True))
+    with_unit: str | None = attrs.field(default=None, validator=maybe(text()))
     experience: Experience = attrs.field(default=Experience.REGULAR,
                                          validator=one_of(*Experience))
 
