@@ -246,3 +246,100 @@ def test_fuzz_a_loaded_state_is_refused_or_plays_and_round_trips(data: st.DataOb
     except SmoothboreError:
         return
     _plays(text, data.draw(st.integers(0, 3)))
+
+
+# --- action and fact fields, checked where the action is made -------------------------------
+def _flag_fields() -> list[tuple[type, str]]:
+    from smoothbore.bloodybacks93 import actions
+    from smoothbore.bloodybacks93.charges import ChargeFacts
+    from smoothbore.bloodybacks93.movement import MoveFacts
+    from smoothbore.bloodybacks93.options import Options
+    from smoothbore.bloodybacks93.shooting import ShotFacts
+
+    classes: tuple[type, ...] = (
+        actions.Activate, actions.RoutTest, actions.Charge, actions.SpendCommandPoint,
+        actions.ResolveDeferred, ChargeFacts, MoveFacts, ShotFacts, Options, Unit, Commander)
+    return [(cls, f.name) for cls in classes for f in attrs.fields(cls)
+            if f.type in ("bool", "bool | None")]
+
+
+_MINIMAL: dict[str, dict[str, object]] = {
+    "Activate": {"unit_id": "b1", "commander_id": "cb"},
+    "RoutTest": {"unit_id": "b1", "commander_id": "cb"},
+    "Charge": {"unit_ids": ("b1",), "target_ids": ("a1",)},
+    "SpendCommandPoint": {"commander_id": "cb", "use": "extra action"},
+    "Unit": {"id": "u", "name": "U", "side": BRITISH},
+    "Commander": {"id": "c", "name": "C", "side": BRITISH},
+}
+
+
+@pytest.mark.parametrize(("cls", "name"), _flag_fields(),
+                         ids=lambda v: v.__name__ if isinstance(v, type) else str(v))
+@given(bad=st.sampled_from(["no", "yes", "", 0, 1, 1.0, "False"]))
+@settings(max_examples=7, deadline=None)
+def test_a_boolean_field_refuses_words_and_numbers(cls: type, name: str, bad: object) -> None:
+    """Issue 28: 'no' as a flag was taken as true by ``step`` and refused by ``to_json``;
+    every flag of an action, a fact, an option, a unit or a commander is True or False."""
+    from smoothbore.bloodybacks93.command import CommandPointUse
+
+    kwargs = dict(_MINIMAL.get(cls.__name__, {}))
+    if kwargs.get("use") == "extra action":
+        kwargs["use"] = CommandPointUse.EXTRA_ACTION
+    cls(**kwargs)  # the minimal value is good
+    with pytest.raises(InvalidValueError) as caught:
+        cls(**kwargs, **{name: bad})
+    assert name in caught.value.field
+
+
+@given(bad=st.sampled_from([float("nan"), float("inf"), -1.0, 1e308]))
+@settings(max_examples=8, deadline=None)
+def test_distances_refuse_nan_and_the_absurd_charges_and_melee(bad: float) -> None:
+    # Charges and melee: the distance to the target and the spare move are inches on a table
+    from smoothbore.bloodybacks93.actions import Charge, Move, SpendCommandPoint
+    from smoothbore.bloodybacks93.command import CommandPointUse
+    from smoothbore.bloodybacks93.shooting import ShotFacts
+
+    for make in (lambda: Charge(("b1",), ("a1",), distance=bad),
+                 lambda: Charge(("b1",), ("a1",), charger_spare_move=bad),
+                 lambda: ShotFacts(range=bad)):
+        with pytest.raises(InvalidValueError):
+            make()
+    if bad != 1e308 and bad != -1.0:
+        with pytest.raises(InvalidValueError):
+            Move("b1", to=(bad, 1.0, 0.0))
+        with pytest.raises(InvalidValueError):
+            SpendCommandPoint("cb", CommandPointUse.MOVE_COMMANDER, to=(1.0, bad))
+
+
+def test_facts_of_the_wrong_kind_are_refused_where_the_action_is_made() -> None:
+    from smoothbore.bloodybacks93.actions import Charge, Move, Shoot
+    from smoothbore.bloodybacks93.charges import ChargeFacts
+    from smoothbore.bloodybacks93.movement import MoveFacts
+    from smoothbore.bloodybacks93.shooting import ShotFacts
+
+    bad: Any = {"uphill": True}
+    for make, field in ((lambda: Move("b1", facts=bad), "Move.facts"),
+                        (lambda: Shoot("b1", "a1", facts=bad), "Shoot.facts"),
+                        (lambda: Shoot("b1", "a1", split_facts=ChargeFacts()), "Shoot.split_facts"),
+                        (lambda: Charge(("b1",), ("a1",), facts=ShotFacts()), "Charge.facts"),
+                        (lambda: Charge(("b1",), ("a1",), ground=ChargeFacts()), "Charge.ground")):
+        with pytest.raises(InvalidValueError) as caught:
+            make()
+        assert caught.value.field == field
+    Charge(("b1",), ("a1",), facts=ChargeFacts(), ground=MoveFacts())
+
+
+@pytest.mark.parametrize(("cls", "kwargs", "field"), [
+    ("ActivityEntry", {"commander_id": "cb", "level": 10**18, "command_points": 1}, "level"),
+    ("ActivityEntry", {"commander_id": "cb", "level": 3, "command_points": -1},
+     "command_points"),
+    ("Activated", {"unit_id": "b1", "commander_id": "cb", "actions": -1}, "actions"),
+])
+def test_the_turns_entries_are_bounded_where_made(
+        cls: str, kwargs: dict[str, object], field: str) -> None:
+    # Determine commander activation level: AL 1 to 5, CP half of it rounded up (B1)
+    from smoothbore.bloodybacks93 import state
+
+    with pytest.raises(InvalidValueError) as caught:
+        getattr(state, cls)(**kwargs)
+    assert field in caught.value.field

@@ -19,11 +19,26 @@ from smoothbore.core.validate import MAX_INCHES, finite, in_range, maybe, one_of
 from . import activation as act
 from . import command, movement, shooting
 from .charges import ChargeFacts
-from .units import MAX_DENSITY, MIN_DENSITY, Formation
+from .units import FLAG, MAX_DENSITY, MIN_DENSITY, Formation
 
 _ID = text()
 _MAYBE_ID = maybe(text())
 _DISTANCE = finite(0, MAX_INCHES)
+
+
+def _kind(cls: type) -> Any:
+    """attrs validator: a value of class ``cls`` (the facts an action carries)."""
+
+    def validate(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if not isinstance(value, cls):
+            raise InvalidValueError(
+                f"{type(instance).__name__}.{attribute.name}", value, f"a {cls.__name__}")
+
+    return validate
+
+
+_MOVE_FACTS = _kind(movement.MoveFacts)
+_SHOT_FACTS = _kind(shooting.ShotFacts)
 
 
 def lead_first(ids: Iterable[str]) -> tuple[str, ...]:
@@ -55,8 +70,8 @@ class Activate:
 
     unit_id: str = attrs.field(validator=_ID)
     commander_id: str | None = attrs.field(validator=_MAYBE_ID)
-    outside_radius: bool = False
-    in_woods: bool = False
+    outside_radius: bool = attrs.field(default=False, validator=FLAG)
+    in_woods: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen(cache_hash=True)
@@ -67,8 +82,8 @@ class RoutTest:
 
     unit_id: str = attrs.field(validator=_ID)
     commander_id: str | None = attrs.field(validator=_MAYBE_ID)
-    in_woods: bool = False
-    outside_radius: bool = False
+    in_woods: bool = attrs.field(default=False, validator=FLAG)
+    outside_radius: bool = attrs.field(default=False, validator=FLAG)
 
 
 def _finite_numbers(value: Any, size: int) -> bool:
@@ -108,7 +123,7 @@ class Move:
     goes to any destination the rules allow."""
 
     unit_id: str = attrs.field(validator=_ID)
-    facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
+    facts: movement.MoveFacts = attrs.field(factory=movement.MoveFacts, validator=_MOVE_FACTS)
     through: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     to: tuple[float, float, float] | None = attrs.field(default=None, validator=_destination)
     at: tuple[float, float, float] | None = attrs.field(default=None, validator=_destination)
@@ -135,9 +150,10 @@ class Shoot:
 
     unit_id: str = attrs.field(validator=_ID)
     target_id: str = attrs.field(validator=_ID)
-    facts: shooting.ShotFacts = attrs.field(factory=shooting.ShotFacts)
+    facts: shooting.ShotFacts = attrs.field(factory=shooting.ShotFacts, validator=_SHOT_FACTS)
     split_target_id: str | None = attrs.field(default=None, validator=_MAYBE_ID)
-    split_facts: shooting.ShotFacts | None = None
+    split_facts: shooting.ShotFacts | None = attrs.field(default=None,
+                                                         validator=maybe(_SHOT_FACTS))
 
 
 @attrs.frozen(cache_hash=True)
@@ -154,15 +170,15 @@ class Charge:
 
     unit_ids: tuple[str, ...] = attrs.field(converter=lead_first)
     target_ids: tuple[str, ...] = attrs.field(converter=lead_first)
-    facts: ChargeFacts = attrs.field(factory=ChargeFacts)
-    evade: bool | None = None
-    target_in_open: bool = True
-    hard_cover: bool = False
+    facts: ChargeFacts = attrs.field(factory=ChargeFacts, validator=_kind(ChargeFacts))
+    evade: bool | None = attrs.field(default=None, validator=maybe(FLAG))
+    target_in_open: bool = attrs.field(default=True, validator=FLAG)
+    hard_cover: bool = attrs.field(default=False, validator=FLAG)
     charger_spare_move: float = attrs.field(default=0.0, validator=_DISTANCE)
-    defer: bool = False
-    pursue: bool = False
+    defer: bool = attrs.field(default=False, validator=FLAG)
+    pursue: bool = attrs.field(default=False, validator=FLAG)
     distance: float | None = attrs.field(default=None, validator=maybe(_DISTANCE))
-    ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts)
+    ground: movement.MoveFacts = attrs.field(factory=movement.MoveFacts, validator=_MOVE_FACTS)
 
 
 @attrs.frozen(cache_hash=True)
@@ -183,7 +199,7 @@ class SpendCommandPoint:
     use: command.CommandPointUse = attrs.field(validator=one_of(*command.CommandPointUse))
     unit_id: str | None = attrs.field(default=None, validator=_MAYBE_ID)
     attach_to: str | None = attrs.field(default=None, validator=_MAYBE_ID)
-    outside_radius: bool = False
+    outside_radius: bool = attrs.field(default=False, validator=FLAG)
     to: tuple[float, float] | None = attrs.field(default=None, validator=_point)
 
 
@@ -198,8 +214,8 @@ class ResolveDeferred:
     defenders counter-charge); ``pursue``: the side that charges follows routed enemies if it
     succeeds."""
 
-    reverse: bool = False
-    pursue: bool = False
+    reverse: bool = attrs.field(default=False, validator=FLAG)
+    pursue: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen(cache_hash=True)

@@ -25,7 +25,7 @@ from smoothbore.core.validate import each, one_of, refers_to, text
 from .morale import TestKind, TestOutcome, apply_result, holds_ground, take_test
 from .rules import RULE_CHARGES, RULE_EVADE, RULE_IMPETUS, RULE_MULTIPLE, RULE_PURSUIT
 from .shooting import Cover, size_modifier
-from .units import Unit, add_disruption
+from .units import FLAG, Unit, add_disruption
 
 IMPETUS_BASE = 4
 
@@ -58,17 +58,17 @@ class ChargeFacts:
     """
 
     contact: Contact = attrs.field(default=Contact.FRONT, validator=one_of(*Contact))
-    uphill: bool = False
-    countercharged_by_cavalry: bool = False
+    uphill: bool = attrs.field(default=False, validator=FLAG)
+    countercharged_by_cavalry: bool = attrs.field(default=False, validator=FLAG)
     cover: Cover = attrs.field(default=Cover.NONE, validator=one_of(*Cover))
-    behind_obstacle: bool = False
-    charger_commander_attached: bool = False
+    behind_obstacle: bool = attrs.field(default=False, validator=FLAG)
+    charger_commander_attached: bool = attrs.field(default=False, validator=FLAG)
     led: frozenset[str] = attrs.field(
         default=frozenset(), validator=each(text()), metadata=refers_to("units")
     )
-    use_cold_steel: bool = True
-    charger_in_woods: bool = False
-    defender_in_woods: bool = False
+    use_cold_steel: bool = attrs.field(default=True, validator=FLAG)
+    charger_in_woods: bool = attrs.field(default=False, validator=FLAG)
+    defender_in_woods: bool = attrs.field(default=False, validator=FLAG)
 
     @property
     def defender_holds_works(self) -> bool:

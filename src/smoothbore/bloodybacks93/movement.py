@@ -19,7 +19,7 @@ from smoothbore.core.validate import one_of
 
 from .morale import TestKind, TestOutcome, apply_result, take_test
 from .rules import RULE_MOVEMENT, RULE_PASSAGE, RULE_RETROGRADE
-from .units import MAX_DISRUPTION, Formation, Unit, UnitType, add_disruption
+from .units import FLAG, MAX_DISRUPTION, Formation, Unit, UnitType, add_disruption
 
 
 class Terrain(NamedEnum):
@@ -43,9 +43,9 @@ class MoveFacts:
     crosses a minor obstacle, and whether it is a retrograde (backwards) move."""
 
     terrain: Terrain = attrs.field(default=Terrain.OPEN, validator=one_of(*Terrain))
-    road: bool = False
-    obstacle: bool = False
-    retrograde: bool = False
+    road: bool = attrs.field(default=False, validator=FLAG)
+    obstacle: bool = attrs.field(default=False, validator=FLAG)
+    retrograde: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen

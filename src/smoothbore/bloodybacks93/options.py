@@ -11,6 +11,8 @@ import attrs
 
 from smoothbore.core.validate import at_least
 
+from .units import FLAG
+
 
 @attrs.frozen(cache_hash=True)
 class Options:
@@ -32,13 +34,13 @@ class Options:
       takes (B47). Limbered guns never charge.
     """
 
-    activity_table_quirk: bool = False
-    activation_naturals: bool = False
-    extra_die_per_action_point: bool = False
-    cavalry_experiment: bool = False
-    impetus_penalty_after_melee: bool = False
+    activity_table_quirk: bool = attrs.field(default=False, validator=FLAG)
+    activation_naturals: bool = attrs.field(default=False, validator=FLAG)
+    extra_die_per_action_point: bool = attrs.field(default=False, validator=FLAG)
+    cavalry_experiment: bool = attrs.field(default=False, validator=FLAG)
+    impetus_penalty_after_melee: bool = attrs.field(default=False, validator=FLAG)
     men_per_figure: int = attrs.field(default=10, validator=at_least(1))
-    artillery_may_charge: bool = False
+    artillery_may_charge: bool = attrs.field(default=False, validator=FLAG)
 
 
 DEFAULT_OPTIONS = Options()

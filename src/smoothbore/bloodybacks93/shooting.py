@@ -31,7 +31,7 @@ from .rules import (
     RULE_SHOOTING_MODIFIERS,
     RULE_VISIBILITY,
 )
-from .units import Formation, Unit, UnitType, Weapon, take_shooting_hits
+from .units import FLAG, Formation, Unit, UnitType, Weapon, take_shooting_hits
 
 FOOT = 12  # artillery ranges are given in feet
 MAX_ORDERS = 99
@@ -214,14 +214,14 @@ class ShotFacts:
     fire: Fire | None = attrs.field(default=None, validator=maybe(one_of(*Fire)))
     extra_orders: int = attrs.field(default=0, validator=in_range(0, MAX_ORDERS))
     cover: Cover = attrs.field(default=Cover.NONE, validator=one_of(*Cover))
-    target_in_woods: bool = False
-    shooter_in_woods: bool = False
+    target_in_woods: bool = attrs.field(default=False, validator=FLAG)
+    shooter_in_woods: bool = attrs.field(default=False, validator=FLAG)
     woods_inches: float = attrs.field(default=0.0, validator=finite(0, MAX_INCHES))
-    enfilade: bool = False
-    uphill: bool = False
-    target_fortified: bool = False
+    enfilade: bool = attrs.field(default=False, validator=FLAG)
+    uphill: bool = attrs.field(default=False, validator=FLAG)
+    target_fortified: bool = attrs.field(default=False, validator=FLAG)
     size: int | None = attrs.field(default=None, validator=maybe(at_least(1)))
-    line_of_sight: bool = True
+    line_of_sight: bool = attrs.field(default=True, validator=FLAG)
 
 
 def chosen_fire(shooter: Unit, facts: ShotFacts) -> Fire:

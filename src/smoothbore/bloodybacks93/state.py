@@ -14,7 +14,7 @@ import attrs
 
 from smoothbore.core import BattleState, DiceState, Scenario, phase_scoped, turn_scoped
 from smoothbore.core.state import evolved
-from smoothbore.core.validate import refers_to
+from smoothbore.core.validate import at_least, in_range, refers_to
 from smoothbore.table import Table
 
 from .charges import ChargeFacts
@@ -22,7 +22,7 @@ from .deck import DECK, Card, activates_leaderless
 from .options import DEFAULT_OPTIONS, Options
 from .phases import ACTIVITY
 from .placement import in_step, table_for
-from .units import SIDES, Commander, Unit
+from .units import FLAG, SIDES, Commander, Unit
 
 
 @attrs.frozen
@@ -30,8 +30,8 @@ class ActivityEntry:
     """A commander's activity level and command points left this turn."""
 
     commander_id: str = attrs.field(metadata=refers_to("commanders"))
-    level: int
-    command_points: int
+    level: int = attrs.field(validator=in_range(1, 5))
+    command_points: int = attrs.field(validator=in_range(0, 3))
 
 
 @attrs.frozen
@@ -41,8 +41,8 @@ class Activated:
 
     unit_id: str = attrs.field(metadata=refers_to("units"))
     commander_id: str = attrs.field(metadata=refers_to("commanders", blank=True))
-    actions: int
-    shot: bool = False
+    actions: int = attrs.field(validator=at_least(0))
+    shot: bool = attrs.field(default=False, validator=FLAG)
 
 
 @attrs.frozen

@@ -9,11 +9,20 @@ never below 3).
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import attrs
 
 from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.validate import at_least, in_range, maybe, one_of, refers_to, text
+
+
+def FLAG(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:  # noqa: N802
+    """attrs validator: a boolean, True or False (never a word such as 'no', nor 1 or 0)."""
+    if type(value) is not bool:
+        raise InvalidValueError(f"{type(instance).__name__}.{attribute.name}", value,
+                                "true or false")
+
 
 MAX_DISRUPTION = 3
 MIN_DENSITY = 3
@@ -172,12 +181,13 @@ class Unit:
     disruption: int = attrs.field(default=0, validator=in_range(0, MAX_DISRUPTION))
     stamina_losses: int = attrs.field(default=0, validator=at_least(0))
     troops: Troops = attrs.field(default=Troops.OTHER, validator=one_of(*Troops))
-    heavy_cavalry: bool = False
-    bayonets: bool = attrs.field(default=attrs.Factory(_bayonets_by_weapon, takes_self=True))
+    heavy_cavalry: bool = attrs.field(default=False, validator=FLAG)
+    bayonets: bool = attrs.field(
+        default=attrs.Factory(_bayonets_by_weapon, takes_self=True), validator=FLAG)
     brigade: str = attrs.field(default="", validator=text(empty=True))
     sections: int = attrs.field(default=1, validator=at_least(1))
-    routing: bool = False
-    destroyed: bool = False
+    routing: bool = attrs.field(default=False, validator=FLAG)
+    destroyed: bool = attrs.field(default=False, validator=FLAG)
     woods_quality: int | None = attrs.field(default=None, validator=_woods_quality)
     based_density: int = attrs.field(
         default=attrs.Factory(_density_of_bases, takes_self=True), validator=_closes_up_to
@@ -309,8 +319,8 @@ class Commander:
         default=None, validator=maybe(text()), metadata=refers_to("units")
     )
     brigade: str = attrs.field(default="", validator=text(empty=True))
-    cinc: bool = False
-    removed: bool = False
+    cinc: bool = attrs.field(default=False, validator=FLAG)
+    removed: bool = attrs.field(default=False, validator=FLAG)
 
     def __attrs_post_init__(self) -> None:
         if self.constitution < 1 and not self.removed:
