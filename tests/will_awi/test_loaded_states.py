@@ -29,7 +29,7 @@ from smoothbore.will_awi.actions import (
     Order,
     TestMorale,
 )
-from smoothbore.will_awi.charges import ChargeFacts
+from smoothbore.will_awi.charges import ChargedResult, ChargeFacts
 from smoothbore.will_awi.command import OrderFacts
 from smoothbore.will_awi.firing import FireFacts
 from smoothbore.will_awi.fortifications import Defence, Demolition, Work
@@ -228,6 +228,18 @@ def test_a_demolition_names_a_work_and_a_unit_of_the_battle() -> None:
     assert _refused(data).field == "$.extra.demolitions[0].unit"
     data["extra"]["demolitions"][0]["unit"] = data["units"][0]["id"]
     assert _refused(data).field == "$.extra.demolitions[0].work"
+
+
+@pytest.mark.parametrize("origin", [(1e300, 1e300), (-5.0, 3.0), (48.5, 10.0)])
+def test_a_charged_units_origin_is_on_the_table(origin: tuple[float, float]) -> None:
+    """Rules - Charging: a charged unit that routs or evades leaves its "original
+    position", kept as ``TestedCharge.origin``: a point off the 48 x 36 table was accepted
+    and played on."""
+    state = example_battle(0)
+    tested = state.with_extra(tests=(TestedCharge("b1", ChargedResult.ROUTS, origin=origin),))
+    assert [f for f, _, _ in battle_faults(tested)] == ["extra.tests[0].origin"]
+    assert battle_faults(state.with_extra(tests=(
+        TestedCharge("b1", ChargedResult.ROUTS, origin=(16.0, 28.0)),))) == ()
 
 
 # --- new_battle makes the same check ---------------------------------------------------------

@@ -80,6 +80,11 @@ def battle_faults(state: State) -> tuple[Fault, ...]:
     table = state.extra.table
     if table is not None:
         _check_table(state, table, out)
+    else:
+        for i, t in enumerate(state.extra.tests):
+            if t.origin is not None:
+                out.append((f"extra.tests[{i}].origin", t.origin,
+                            "None: only a table measures where the charged unit stood"))
     return tuple(out)
 
 
@@ -214,6 +219,12 @@ def _check_table(state: State, table: Table, out: list[Fault]) -> None:
                         _one_of("the id of a general", sorted(sides))))
         elif mark.side and mark.side != sides[mark.commander_id]:
             out.append((f"{where}.side", mark.side, f"{sides[mark.commander_id]!r}"))
+    for i, t in enumerate(state.extra.tests):
+        if t.origin is not None and not (0 <= t.origin[0] <= table.width
+                                         and 0 <= t.origin[1] <= table.depth):
+            out.append((f"extra.tests[{i}].origin", t.origin,
+                        f"a point on the {table.width:g} x {table.depth:g} inches table (where "
+                        "the charged unit stood: Rules - Charging), or None"))
     _check_stacked(table, out)
     _check_ground(state, table, standing, out)
 
