@@ -275,11 +275,14 @@ def charge(
     charger_bases: Annotated[int, Help("the chargers' bases", low=1, high=6)] = 4,
     target: Annotated[UnitType, "the charged unit's type"] = UnitType.INFANTRY,
     target_bases: Annotated[int, Help("the charged unit's bases", low=1, high=6)] = 4,
-    response: Annotated[Response, "the charged unit's reaction"] = Response.FIRE,
+    response: Annotated[Response, "the charged unit's reaction"] = Response.HOLD,
     distance: Annotated[int, Help("the charge's distance in inches", low=1, high=36)] = 6,
 ) -> str:
     """A whole charge: the chargers' order test, the charged unit's order test and point
-    blank fire, the chargers' morale test, and the melee (regular troops, in line)."""
+    blank fire, the chargers' morale test, and the melee (regular troops, in line). By
+    default the charged unit holds its fire, so the default odds answer at once (A37: with
+    point blank fire, ``response=fire``, every casualty it may inflict is a melee of its
+    own, exact in several seconds)."""
     attackers = _unit("chargers", "union", charger, Experience.REGULAR, charger_bases)
     defenders = _unit("defenders", "confederate", target, Experience.REGULAR, target_bases)
     facts = ChargeFacts(distance)

@@ -71,8 +71,6 @@ RULE_VICTORY = f"{TEXT} sets no victory conditions: the defaults of {INTERPRETAT
 RULE_OBJECTIVE = (f"{TEXT} sets no victory conditions: the scenario's objective "
                   f"({INTERPRETATIONS}, A21)")
 RULE_LAST_TURN = f"{TEXT} sets no turn limit: a battle's last turn ({INTERPRETATIONS}, A37)"
-RULE_BOUNDS = (f"{TEXT} sets no bound on this count: the one its rule implies "
-               f"({INTERPRETATIONS}, A37)")
 RULE_COMMANDERS = f"{RULE_MORALE_MODIFIERS} (commanders in range: {INTERPRETATIONS}, A14)"
 
 # Playing on a table (docs/interpretations/boltaction_acw.md, A22 to A30)
