@@ -441,8 +441,26 @@ def impassable_at(table: Table, unit: Unit, options: Options, x: float, y: float
     """The ground at (x, y), inside its edge, that ``unit`` may not enter (NA in Rules -
     Movement: Effects of terrain; a river but where a ford or bridge crosses it), named
     by its label or id; "" when there is none. The whole-battle check asks it of each
-    unit's centre (``validity``)."""
-    rates = rate_table(unit, options)
+    unit's centre (``validity``); the ground is worked out once per table and mover."""
+    memo = table.derived(impassable_grounds)
+    mover = mover_of(unit)
+    grounds = memo.get(mover)
+    if grounds is None:
+        grounds = memo[mover] = _impassable(table, rate_table(unit, options))
+    for name, ground in grounds:
+        if bool(shapely.contains_xy(ground, x, y)):
+            return name
+    return ""
+
+
+def impassable_grounds(table: Table) -> dict[Mover, tuple[tuple[str, BaseGeometry], ...]]:
+    """The ground each kind of mover may not enter on this table, asked so far
+    (``impassable_at``)."""
+    return {}
+
+
+def _impassable(table: Table, rates: RateTable) -> tuple[tuple[str, BaseGeometry], ...]:
+    out: list[tuple[str, BaseGeometry]] = []
     for feature in table.features:
         if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
             continue
@@ -450,9 +468,9 @@ def impassable_at(table: Table, unit: Unit, options: Options, x: float, y: float
         for dry in table.features:
             if feature.kind in _MASKS.get(dry.kind, ()):
                 ground = ground.difference(dry.area)
-        if bool(shapely.contains_xy(ground, x, y)):
-            return f"{feature.label or feature.feature_id} ({feature.kind.value})"
-    return ""
+        shapely.prepare(ground)
+        out.append((f"{feature.label or feature.feature_id} ({feature.kind.value})", ground))
+    return tuple(out)
 
 
 # --- moving ----------------------------------------------------------------------------------
