@@ -129,6 +129,27 @@ def test_activated_units_of_the_card_side_and_bounded_actions() -> None:
     _refused(doc, "$.extra.card")
 
 
+_FACTS = {"contact": "front", "uphill": False, "countercharged_by_cavalry": False, "cover": 0,
+          "behind_obstacle": False, "charger_commander_attached": False, "led": [],
+          "use_cold_steel": True, "charger_in_woods": False, "defender_in_woods": False}
+
+
+@pytest.mark.parametrize(("chargers", "defenders", "good"), [
+    (["b1"], ["a1"], True), (["b1"], ["b2"], False), (["b1", "a2"], ["a1"], False),
+    (["b1", "b1"], ["a1"], False), ([], ["a1"], False)])
+def test_a_deferred_melee_is_of_two_sides_multiple_unit_melee(
+        chargers: list[str], defenders: list[str], good: bool) -> None:
+    # Charges and melee: Multiple unit melee: chargers of one side against the other's units
+    doc = _doc(table=False)
+    doc["extra"]["deferred"] = [{"chargers": chargers, "defenders": defenders,
+                                 "facts": _FACTS}]
+    if good:
+        TURN.load(json.dumps(doc))
+    else:
+        _refused(doc, "$.extra.deferred[0].chargers" if not chargers
+                 else "$.extra.deferred[0].defenders")
+
+
 @pytest.mark.parametrize(("change", "field"), [
     (lambda d: d["extra"]["table"]["footprints"].pop(0), "$.extra.table.footprints"),
     (lambda d: d["extra"]["table"]["footprints"][0].update(unit_id="ghost"),

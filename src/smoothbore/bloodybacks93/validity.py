@@ -181,6 +181,10 @@ def _check_extra(state: State, units: dict[str, Unit], out: list[Fault]) -> None
         for name, ids in (("chargers", melee.chargers), ("defenders", melee.defenders)):
             if not ids:
                 out.append((f"{where}.{name}", list(ids), "one unit or more"))
+        both = (*melee.chargers, *melee.defenders)
+        if len(set(both)) != len(both):
+            out.append((f"{where}.defenders", list(melee.defenders), "units named once in "
+                        "the melee, none both charger and defender (Multiple unit melee)"))
         sides = {units[u].side for u in melee.chargers if u in units}
         against = {units[u].side for u in melee.defenders if u in units}
         if len(sides) > 1 or sides & against:
