@@ -114,6 +114,14 @@ def test_a_name_naming_nobody_is_refused_by_its_path(
     assert error.value == name or name in repr(error.value)
 
 
+def test_charges_and_melee_a_charge_or_melee_among_friends_is_refused() -> None:
+    """Charges and Melee: a charge and a melee are on the enemy."""
+    _refused(lambda d: d["extra"].__setitem__(
+        "charges", [{"charger": "law", "target": "benning"}]), "$.extra.charges[0].target")
+    _refused(lambda d: d["extra"].__setitem__(
+        "contacts", [{"attacker": "king", "defender": "wilder"}]), "$.extra.contacts[0].defender")
+
+
 def test_generalship_a_unit_commanded_from_the_other_side_is_refused() -> None:
     _refused(lambda d: d["units"][0].__setitem__("commander", "thomas"), "$.units[0].commander")
 
@@ -146,6 +154,12 @@ _COUNTS: tuple[tuple[str, Callable[[Doc, int], object], str, int], ...] = (
     ("Melee: its periods", lambda d, v: d["extra"].__setitem__(
         "contacts", [{"attacker": "law", "defender": "scribner", "periods": v}]),
      "$.extra.contacts[0].periods", 1),
+    ("Explanation of casualty table: figures awaiting the roll",
+     lambda d, v: d["extra"].__setitem__("pending", [["law", {"definite": v, "percent": 0}]]),
+     "$.extra.pending[0][1].definite", 600),
+    ("Explanation of casualty table: the per cent (M9)",
+     lambda d, v: d["extra"].__setitem__("pending", [["law", {"definite": 0, "percent": v}]]),
+     "$.extra.pending[0][1].percent", 99),
     ("Battle period (M45)", lambda d, v: d.__setitem__("turn", v), "$.turn", MAX_PERIODS),
 )
 

@@ -293,19 +293,27 @@ def _check_extra(state: State, units: dict[str, Unit], commanders: dict[str, Com
             if not 0 <= figures <= MAX_FIGURES:
                 out.append((f"extra.{name}[{i}][1]", figures,
                             f"0 to {MAX_FIGURES} figures (a unit's most)"))
-    for i, (item, _cell) in enumerate(x.pending):
+    for i, (item, cell) in enumerate(x.pending):
         if item not in units:
             out.append((f"extra.pending[{i}][0]", item, _names("a unit", units)))
-    for i, c in enumerate(x.charges):
-        for name in ("charger", "target"):
-            if getattr(c, name) not in units:
-                out.append((f"extra.charges[{i}].{name}", getattr(c, name),
-                            _names("a unit", units)))
+        if not (type(cell.definite) is int and 0 <= cell.definite <= MAX_PENDING):
+            out.append((f"extra.pending[{i}][1].definite", cell.definite,
+                        f"0 to {MAX_PENDING} figures"))
+        if not (type(cell.percent) is int and 0 <= cell.percent <= 99):
+            out.append((f"extra.pending[{i}][1].percent", cell.percent,
+                        "0 to 99 (each full 100 per cent is a figure, M9)"))
+    for group, pairs in (("charges", [(c.charger, c.target) for c in x.charges]),
+                         ("contacts", [(c.attacker, c.defender) for c in x.contacts])):
+        names = ("charger", "target") if group == "charges" else ("attacker", "defender")
+        for i, pair in enumerate(pairs):
+            for name, item in zip(names, pair, strict=True):
+                if item not in units:
+                    out.append((f"extra.{group}[{i}].{name}", item, _names("a unit", units)))
+            if all(item in units for item in pair) and (
+                    units[pair[0]].side == units[pair[1]].side):
+                out.append((f"extra.{group}[{i}].{names[1]}", pair[1],
+                            f"an enemy of {pair[0]} (Charges and Melee: on the enemy)"))
     for i, contact in enumerate(x.contacts):
-        for name in ("attacker", "defender"):
-            if getattr(contact, name) not in units:
-                out.append((f"extra.contacts[{i}].{name}", getattr(contact, name),
-                            _names("a unit", units)))
         if contact.winner and contact.winner not in (contact.attacker, contact.defender):
             out.append((f"extra.contacts[{i}].winner", contact.winner,
                         "the attacker, the defender, or '' for none"))
@@ -340,6 +348,9 @@ def _check_extra(state: State, units: dict[str, Unit], commanders: dict[str, Com
         out.append(("extra.pushed", x.pushed, "a finite push back within the table"))
 
 
+MAX_PENDING = 600
+"""The most figures awaiting the percentage roll against one unit (ten times the largest unit:
+past what any fire can take, Explanation of casualty table)."""
 _CIRCUMSTANCES = frozenset(c.value for c in Circumstance)
 
 
