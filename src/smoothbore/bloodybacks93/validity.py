@@ -263,16 +263,25 @@ def _check_ground(table: Table, standing: dict[str, Unit], out: list[Fault]) -> 
     ground and steep hills) (Movement; B55)."""
     from .situations import rates_for  # situations reads the state module
 
-    for i, f in enumerate(table.footprints):
+    prints = table.footprints
+    if not prints or not table.features:
+        return
+    xs = [f.x for f in prints]
+    ys = [f.y for f in prints]
+    # each feature asked once for every centre (one vectorised call a feature)
+    inside = [(feature, shapely.contains_xy(feature.area, xs, ys).tolist())
+              for feature in table.features]
+    for i, f in enumerate(prints):
         unit = standing.get(f.unit_id)
         if unit is None:
             continue
-        rates = rates_for(unit)
-        kinds = {feature.kind: feature for feature in table.features
-                 if bool(shapely.contains_xy(feature.area, f.x, f.y))}
+        kinds = {feature.kind: feature for feature, hits in inside if hits[i]}
+        if not kinds:
+            continue
         if kinds.keys() & _DRY:
             kinds.pop(TerrainKind.RIVER, None)
             kinds.pop(TerrainKind.STREAM, None)
+        rates = rates_for(unit)
         for kind, feature in kinds.items():
             if kind in _CLOSED or rates.rate(kind) is None:
                 name = feature.label or feature.feature_id
