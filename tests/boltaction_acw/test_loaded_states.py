@@ -99,6 +99,9 @@ FAULTS: list[tuple[str, bool, Callable[[Doc], None], str]] = [
      "$.extra.group"),
     ("the reaction phase with no charge", False, _set("phase", value="reaction"),
      "$.extra.charge"),
+    ("a commander riding alone whose mark is on a unit (A14)", True,
+     _set("extra", "table", "commanders", 0, "attached_to", value="c1tn"),
+     "$.extra.table.commanders[0].attached_to"),
 ]
 
 

@@ -241,10 +241,11 @@ def _marks(state: State, table: Table, tp: str, units: dict[str, Unit],
             add((f"{tp}.commanders[{i}].side", mark.side, f"{leader.side!r}, the "
                  "commander's side"))
         with_unit = leader.with_unit
-        if with_unit is not None and with_unit in units and not units[with_unit].lost \
-                and mark.attached_to != with_unit:
+        riding = with_unit if with_unit in units and not units[with_unit].lost else None
+        if mark.attached_to != riding:
             add((f"{tp}.commanders[{i}].attached_to", mark.attached_to,
-                 f"{with_unit!r}, the unit he is with (A14)"))
+                 f"{riding!r}, the unit he is with (A14)" if riding is not None else
+                 "None: he is with no unit standing, and rides alone (A14)"))
     for leader in state.commanders:
         if leader.id not in marks:
             add((f"{tp}.commanders", leader.id, "a mark for every commander (A14)"))
