@@ -282,3 +282,18 @@ def test_fuzz_a_mutated_state_is_refused_or_plays_25_steps_and_round_trips(
         except SmoothboreError as error:  # listed, then refused: a fault the check missed
             raise AssertionError(f"{where}={value!r}: {error!r}") from error
         assert TURN.load(state.to_json()) == state
+
+
+@pytest.mark.parametrize(("change", "path"), [
+    (lambda d: d["options"]["tables"]["bases"][0].__setitem__(0, "general"),
+     "$.options.tables.bases"),
+    (lambda d: d["options"]["tables"]["bases"][0].__setitem__(1, 10**18),
+     "$.options.tables (Tables.bases[foot].frontage)"),
+    (lambda d: d["options"]["tables"]["movement"].pop(0), "$.options.tables.movement"),
+    (lambda d: d["options"]["tables"]["weapons"].pop(0), "$.options.tables.weapons"),
+])
+def test_base_sizes_and_tables_name_every_kind_once(change: Callable[[Doc], object],
+                                                    path: str) -> None:
+    """Base sizes, Movement, Small arms and artillery fire: a loaded state's tables name each
+    kind their rules read once, in range (the fuzz run found a raw StopIteration here)."""
+    _refused(change, path)

@@ -185,6 +185,32 @@ class Tables:
     bases: tuple[tuple[str, int, int], ...]
     generals: tuple[GeneralRating, ...]
 
+    def __attrs_post_init__(self) -> None:
+        # the keyed tables name every key their rules read, once, with a value in range (as
+        # the data files are read): a loaded state's tables may not name an unknown kind
+        for field, keys, low, high in (("melee_basic", MELEE_BASIC, 0, 20),
+                                       ("melee_factors", MELEE_FACTORS, -20, 20),
+                                       ("movement", MOVEMENT_RATES, 1, 5000)):
+            rows = getattr(self, field)
+            if sorted(k for k, _v in rows) != sorted(keys):
+                raise InvalidValueError(f"Tables.{field}", [k for k, _v in rows],
+                                        "each of " + ", ".join(keys) + " once")
+            for key, value in rows:
+                if not (type(value) is int and low <= value <= high):
+                    raise InvalidValueError(f"Tables.{field}[{key}]", value,
+                                            f"an integer from {low} to {high}")
+        if sorted(k for k, _f, _d in self.bases) != sorted(BASES):
+            raise InvalidValueError("Tables.bases", [k for k, _f, _d in self.bases],
+                                    "each of " + ", ".join(BASES) + " once")
+        for key, frontage, depth in self.bases:
+            for name, value in (("frontage", frontage), ("depth", depth)):
+                if not (type(value) is int and 1 <= value <= 500):
+                    raise InvalidValueError(f"Tables.bases[{key}].{name}", value,
+                                            "an integer from 1 to 500 (mm)")
+        if {row.weapon for row in self.weapons} != set(Weapon):
+            raise InvalidValueError("Tables.weapons", [r.weapon.value for r in self.weapons],
+                                    "a row for each weapon")
+
     def weapon(self, weapon: Weapon) -> WeaponRow:
         """The weapon/range factor row of a weapon."""
         return _index(self).weapons[weapon]
