@@ -227,10 +227,11 @@ def _check_table(state: State, table: Table, out: list[Fault]) -> None:
         elif mark.side and mark.side != leader.side:
             out.append((f"{where}.side", mark.side, f"{leader.side!r}"))
     marked = {m.commander_id for m in table.commanders}
-    for cid, leader in living.items():
-        if cid not in marked and leader.attached_to is None:
+    for cid in living:
+        if cid not in marked:
             out.append(("extra.table.commanders", cid,
-                        "a mark for every living commander not attached to a unit"))
+                        "a mark for every living commander (one riding with a unit is marked "
+                        "with it: the table measures his rides and radius from there)"))
     _check_stacked(table, out)
     _check_ground(table, standing, out)
 
