@@ -1,10 +1,14 @@
 """Bolt Action ACW benchmarks (on demand): a ten-shot shooting attack sampled with cold
 caches (new units every iteration), and random battles to the end per second on each
-embedded battle; medians. Targets (issue 8): under 30 us; at least 50 battles a second."""
+embedded battle; medians; and the default charge's exact odds in a fresh process, cold.
+Targets (issue 8): under 30 us; at least 50 battles a second; (issue 28) the default
+``odds boltaction_acw charge`` under one second."""
 
 from __future__ import annotations
 
 import statistics
+import subprocess
+import sys
 import time
 
 from smoothbore.battle import RandomPolicy, play
@@ -39,7 +43,23 @@ def battles(name: str = "default", count: int = 40) -> float:
     return 1 / statistics.median(times)
 
 
+def charge_odds() -> float:
+    """Seconds of CPU a fresh process spends on the default charge's exact odds (no cache
+    warmed by an earlier call)."""
+    script = ("import time\n"
+              "from smoothbore.boltaction_acw import RULESET\n"
+              "from smoothbore.core import odds\n"
+              "m = RULESET.mechanism('charge')\n"
+              "start = time.process_time()\n"
+              "odds(m.function, **m.defaults())\n"
+              "print(time.process_time() - start)\n")
+    done = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                          text=True, timeout=600)
+    return float(done.stdout)
+
+
 if __name__ == "__main__":
+    print(f"default charge odds: {charge_odds():.2f} s of CPU (cold, fresh process)")
     print(f"ten-shot shooting attack: {shooting_attack():.1f} us median")
     for battle, _ in RULESET.battles():
         print(f"random battles ({battle}): {battles(battle):.1f} a second (median)")

@@ -80,23 +80,12 @@ def test_a_call_from_python_validates_as_the_command_line_does() -> None:
 def test_the_default_charge_odds_answer_within_a_second() -> None:
     """Melee (the charged unit's order test and point blank fire); issue 28: the default
     ``odds boltaction_acw charge`` took 5.7 s (point blank fire by default, each casualty a
-    melee of its own). The default reaction holds fire (A37), so a fresh process answers in
-    well under a second of its own CPU time; point blank fire is still one argument away,
-    its distribution unchanged."""
-    import subprocess
-    import sys
-
-    script = (
-        "import time\n"
-        "from smoothbore.boltaction_acw import RULESET\n"
-        "from smoothbore.core import odds\n"
-        "m = RULESET.mechanism('charge')\n"
-        "start = time.process_time()\n"
-        "odds(m.function, **m.defaults())\n"
-        "print(time.process_time() - start)\n")
-    spent = float(subprocess.run([sys.executable, "-c", script], check=True,
-                                 capture_output=True, text=True, timeout=120).stdout)
-    assert spent < 1.0
+    melee of its own). The default reaction holds fire (A37), so its exact odds are walked
+    within 1,000 chance branches a stage (tens of milliseconds; the clock itself is
+    ``benchmarks/bench_boltaction_acw.py``'s business, not a test's); point blank fire is
+    still one argument away, its distribution unchanged."""
+    m = RULESET.mechanism("charge")
+    odds(m.function, max_branches=1_000, **m.defaults())
     from smoothbore.boltaction_acw.charges import Response
 
     charge = RULESET.mechanism("charge")
