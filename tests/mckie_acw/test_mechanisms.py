@@ -50,14 +50,14 @@ def test_a_call_from_python_validates_as_the_command_line_does() -> None:
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS, ids=lambda m: m.name)
-def test_every_parameter_is_bounded_and_odds_answer_within_a_second(
+def test_every_parameter_is_bounded_and_odds_answer_at_once(
         mechanism: Mechanism) -> None:
     """Issue 28 (nothing hangs): every whole-number parameter has both bounds its rule implies
     (ratings 0-10, Generalship; figures, ranges and factors of Firing and Melee), a value past
-    them is refused naming it, and the exact odds answer within a second at the defaults and
-    with every number at its highest or lowest."""
+    them is refused naming it, and the exact odds answer at once at the defaults and with
+    every number at its highest or lowest: within 1,000 chance branches, a few milliseconds
+    (a bounded walk, not a clock: speed is the benchmarks' business)."""
     import functools
-    import time
 
     from smoothbore.core import InvalidValueError
 
@@ -68,6 +68,4 @@ def test_every_parameter_is_bounded_and_odds_answer_within_a_second(
             mechanism.function(dice=None, **{p.name: int(p.high) + 1})
     for extreme in (None, "high", "low"):
         values = {p.name: int(getattr(p, extreme)) for p in numbers} if extreme else {}
-        started = time.perf_counter()
-        odds(functools.partial(mechanism.function, **values))
-        assert time.perf_counter() - started < 1.0, (mechanism.name, extreme)
+        odds(functools.partial(mechanism.function, **values), max_branches=1_000)
