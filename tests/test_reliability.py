@@ -982,3 +982,70 @@ def test_j03_a_state_writes_one_text_however_its_floats_were_made() -> None:
     )
 
     t()
+
+
+# --- whole battles and fields, per book (the full tests beside each book's modules) -------
+@row("L25")
+def test_l25_bloodybacks_loaded_battle_is_checked_whole() -> None:
+    from tests.bloodybacks93 import test_loaded_states as t
+
+    t.test_a_third_side_is_refused_sequence_of_play_red_and_black()
+    t.test_every_fault_is_named_not_only_the_first()
+    t.test_new_battle_refuses_units_stacked_on_each_other_b54()
+    t.test_new_battle_refuses_a_unit_in_impassable_ground_b55()
+
+
+@row("L26")
+def test_l26_will_awi_loaded_battle_is_checked_whole() -> None:
+    from tests.will_awi import test_loaded_states as t
+
+    t.test_a_loaded_third_side_is_refused_rules_introduction()
+    t.test_a_loaded_battle_names_every_fault_at_once()
+    t.test_new_battle_refuses_units_stacked_on_each_other()
+    t.test_new_battle_refuses_a_unit_inside_ground_it_may_not_enter()
+
+
+@row("L27")
+def test_l27_boltaction_loaded_battle_is_checked_whole() -> None:
+    from tests.boltaction_acw import test_loaded_states as t
+
+    for _label, on_table, change, path in t.FAULTS:
+        t.test_a_loaded_state_with_a_fault_is_refused_naming_it(on_table, change, path)
+    t.test_every_fault_of_a_loaded_state_is_named()
+    t.test_new_battle_refuses_units_stacked_or_on_impassable_ground()
+    t.test_pins_stop_at_their_bound()
+
+
+@row("L28")
+def test_l28_mckie_loaded_battle_is_checked_whole() -> None:
+    from tests.mckie_acw import test_loaded_states as t
+
+    for _label, change, path in t._NAMES:
+        t._refused(lambda d, change=change: change(d, "nobody"), path)  # type: ignore[misc]
+    t._refused(lambda d: d.update(commanders=[]), "$.commanders")
+    t.test_new_battle_refuses_units_stacked_or_in_impassable_ground()
+
+
+@row("V13")
+def test_v13_book_fields_refuse_values_of_the_wrong_kind() -> None:
+    from tests.bloodybacks93 import test_loaded_states as bb_states
+    from tests.boltaction_acw import test_action_fields as ba_fields
+    from tests.mckie_acw import test_action_fields as mk_fields
+    from tests.will_awi import test_loaded_states as wa_states
+
+    bb_states.test_facts_of_the_wrong_kind_are_refused_where_the_action_is_made()
+    with pytest.raises(InvalidValueError, match="outside_radius"):
+        bb.Activate("a1", None, outside_radius="no")  # type: ignore[arg-type]
+    wa_states.test_passing_through_is_bounded_by_the_move()
+    for kind, good, field, bad in ba_fields.CASES:
+        ba_fields.test_a_bad_field_is_refused_where_it_is_made(kind, good, field, bad)
+    mk_fields.test_a_value_of_the_wrong_kind_is_refused_naming_the_field()
+
+
+@row("K10")
+def test_k10_the_default_charge_odds_answer_at_once() -> None:
+    from tests.boltaction_acw.test_mechanisms import (
+        test_the_default_charge_odds_answer_within_a_second as t,
+    )
+
+    t()
