@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -27,7 +26,13 @@ from smoothbore.core.errors import (
 from smoothbore.core.events import Event
 from smoothbore.core.protocols import Turn
 from smoothbore.core.ruleset import spell
-from smoothbore.core.state import BattleState, read_json, structure, unstructure
+from smoothbore.core.state import (
+    BattleState,
+    read_json,
+    refuse_surrogates,
+    structure,
+    unstructure,
+)
 from smoothbore.views import action_words, phase_title, played_html, roll_words, step_html
 
 __all__ = [
@@ -507,7 +512,7 @@ class BattleRecord:
                             "the fields of a record: " + ", ".join(sorted(allowed)))
         for key in sorted(allowed - set(data)):
             raise LoadError(f"$.{key}", "(missing)", "a value: a record needs " + key)
-        _refuse_surrogates(data, "$")
+        refuse_surrogates(data, "$")
         name = structure(data["ruleset"], str, "$.ruleset")
         if name != turn.name:
             raise LoadError("$.ruleset", name, f"{turn.name!r}: a record of this ruleset")
@@ -551,25 +556,6 @@ def _digest(value: Any, path: str) -> str:
             or any(c not in "0123456789abcdef" for c in value[7:])):
         raise LoadError(path, _shown(value), "a digest: 'sha256:' and 64 hex digits")
     return value
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _refuse_surrogates(data: Any, path: str) -> None:
-    """Refuse text that is not Unicode: a lone surrogate (``"\\ud800"`` in JSON) loads
-    as a str that cannot be written or narrated later (issue 28)."""
-    if isinstance(data, str):
-        if not data.isascii() and _SURROGATE.search(data):
-            raise LoadError(path, data.encode("utf-8", "backslashreplace").decode("ascii"),
-                            "Unicode text (no lone surrogate)")
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            _refuse_surrogates(key, f"{path} (a key)")
-            _refuse_surrogates(value, f"{path}.{key}")
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            _refuse_surrogates(value, f"{path}[{i}]")
 
 
 def _shown(value: Any) -> Any:

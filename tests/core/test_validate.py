@@ -118,3 +118,23 @@ def test_refers_to_declares_groups() -> None:
         refers_to("regiments")
     with pytest.raises(InvalidValueError, match="refers_to"):
         refers_to()
+
+
+def test_refuse_faults_names_every_fault_of_a_battle() -> None:
+    """One error for a whole battle's faults: the first as its field, the rest in its
+    allowed text, all in ``faults``; under a loader's root a LoadError with the paths."""
+    from smoothbore.core import InvalidValueError, LoadError
+    from smoothbore.core.validate import refuse_faults
+
+    refuse_faults(())
+    faults = (("sides", ["a", "b", "c"], "two sides"), ("units[0].size", 10**18, "1 to 240"))
+    with pytest.raises(LoadError) as loaded:
+        refuse_faults(faults, "$")
+    assert (loaded.value.field, loaded.value.value) == ("$.sides", ["a", "b", "c"])
+    assert "1 more fault(s): $.units[0].size=1000000000000000000: 1 to 240" in str(loaded.value)
+    assert loaded.value.faults == (  # type: ignore[attr-defined]
+        ("$.sides", ["a", "b", "c"], "two sides"), ("$.units[0].size", 10**18, "1 to 240"))
+    with pytest.raises(InvalidValueError) as made:
+        refuse_faults(faults[1:])
+    assert type(made.value) is InvalidValueError
+    assert made.value.field == "units[0].size"

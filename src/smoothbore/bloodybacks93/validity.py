@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import shapely
 
-from smoothbore.core import InvalidValueError, LoadError
+from smoothbore.core.validate import Fault, refuse_faults
 from smoothbore.table import Table, TerrainKind
 
 from .deck import DECK
@@ -52,31 +52,13 @@ _SLIVER = 1e-6
 _CLOSED = {TerrainKind.RIVER, TerrainKind.IMPASSABLE, TerrainKind.BUILDING}
 _DRY = {TerrainKind.FORD, TerrainKind.BRIDGE}
 
-Fault = tuple[str, object, str]
-"""A fault of a battle: the field's path from the state (``units[2].size``), the value and
-what is allowed."""
-
 
 def check_battle(state: State, path: str | None = None) -> None:
     """Refuse a battle that ``new_battle`` would not make or a step could not play on,
     naming every fault (``battle_faults``): an ``InvalidValueError`` (a ``LoadError`` under
     ``path``, the loader's root ``$``) whose field is the first fault's path and whose
     ``allowed`` lists the others too; ``error.faults`` holds them all."""
-    faults = battle_faults(state)
-    if not faults:
-        return
-    where, value, allowed = faults[0]
-    if len(faults) > 1:
-        allowed += f"; and {len(faults) - 1} more fault(s): " + "; ".join(
-            f"{_at(path, f)}={v!r}: {a}" for f, v, a in faults[1:])
-    error = (InvalidValueError(where, value, allowed) if path is None
-             else LoadError(_at(path, where), value, allowed))
-    error.faults = tuple((_at(path, f), v, a) for f, v, a in faults)  # type: ignore[attr-defined]
-    raise error
-
-
-def _at(root: str | None, field: str) -> str:
-    return field if root is None else f"{root}.{field}"
+    refuse_faults(battle_faults(state), path)
 
 
 def battle_faults(state: State) -> tuple[Fault, ...]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import shapely
 
 from smoothbore.core import InvalidValueError, LoadError
+from smoothbore.core.validate import Fault, refuse_faults
 from smoothbore.table import Table, TerrainKind
 
 from .phases import CHOOSE, ORDERS, REACTION
@@ -35,8 +36,6 @@ _OVERLAP = 1e-3
 """Square inches two footprints may share before they stand on each other (contact in a
 melee, measured in floats, touches only)."""
 
-Fault = tuple[str, object, str]
-
 
 def check_battle(state: State, *, path: str = "$", table_path: str | None = None,
                  error: type[InvalidValueError] = LoadError) -> None:
@@ -45,16 +44,7 @@ def check_battle(state: State, *, path: str = "$", table_path: str | None = None
     message's allowed text. ``path``: how the state is spelled (``$`` in a document, ''
     for ``new_battle``'s arguments); ``table_path`` where its table is (by default
     ``<path>.extra.table``)."""
-    found = faults(state, path=path, table_path=table_path)
-    if not found:
-        return
-    field, value, allowed = found[0]
-    if len(found) > 1:
-        allowed += "; and also " + "; ".join(
-            f"{f}={v!r} (allowed: {a})" for f, v, a in found[1:])
-    raised = error(field, value, allowed)
-    raised.faults = tuple(found)  # type: ignore[attr-defined]
-    raise raised
+    refuse_faults(faults(state, path=path, table_path=table_path), error=error)
 
 
 def faults(state: State, *, path: str = "$", table_path: str | None = None) -> list[Fault]:

@@ -33,6 +33,7 @@ __all__ = [
     "DiceState",
     "Scenario",
     "read_json",
+    "refuse_surrogates",
     "structure",
     "unstructure",
 ]
@@ -115,14 +116,14 @@ def read_json(text: object, what: str = "json") -> Any:
     except ValueError as error:  # an integer of more digits than Python converts
         raise LoadError(what, "number", f"numbers Python reads ({error})") from None
     _check_depth(data, what)
-    _refuse_surrogates(data, "$")
+    refuse_surrogates(data, "$")
     return data
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _refuse_surrogates(data: Any, path: str) -> None:
+def refuse_surrogates(data: Any, path: str) -> None:
     """Refuse text that is not Unicode: a lone surrogate (``"\\ud800"`` in JSON) loads as a
     str that cannot be written (``to_json``, UTF-8) or narrated later (issue 28). The path
     of the first such string, or of the object whose key holds it, is named."""
@@ -132,11 +133,11 @@ def _refuse_surrogates(data: Any, path: str) -> None:
                             "Unicode text (no lone surrogate)")
     elif isinstance(data, dict):
         for key, value in data.items():
-            _refuse_surrogates(key, f"{path} (a key)")
-            _refuse_surrogates(value, f"{path}.{key}")
+            refuse_surrogates(key, f"{path} (a key)")
+            refuse_surrogates(value, f"{path}.{key}")
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            _refuse_surrogates(value, f"{path}[{i}]")
+            refuse_surrogates(value, f"{path}[{i}]")
 
 
 def _check_depth(data: Any, what: str) -> None:

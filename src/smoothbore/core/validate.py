@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import math
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import attrs
 
-from smoothbore.core.errors import InvalidValueError
+from smoothbore.core.errors import InvalidValueError, LoadError
 
 __all__ = [
     "MAX_INCHES",
     "REFERS_TO",
+    "Fault",
     "at_least",
     "check_choice",
     "check_number",
@@ -25,6 +26,7 @@ __all__ = [
     "maybe",
     "one_of",
     "refers_to",
+    "refuse_faults",
     "text",
 ]
 
@@ -37,6 +39,30 @@ REFERS_TO = "smoothbore.refers_to"
 
 T = TypeVar("T")
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+Fault = tuple[str, object, str]
+"""A fault of a battle as a whole: the field's path, its value and what is allowed."""
+
+
+def refuse_faults(faults: Sequence[Fault], path: str | None = None,
+                  error: type[InvalidValueError] | None = None) -> None:
+    """Refuse a battle with every fault a whole-battle check found (nothing: return): one
+    library error whose field, value and allowed are the first fault's, whose allowed lists
+    the others after it, and whose ``faults`` holds them all. ``path``: the loader's root
+    (``$``), put before each fault's path, the error a ``LoadError``; None: the paths as
+    they are, the error an ``InvalidValueError`` (``error`` chooses another)."""
+    if not faults:
+        return
+    found = [(field if path is None else f"{path}.{field}", value, allowed)
+             for field, value, allowed in faults]
+    field, value, allowed = found[0]
+    if len(found) > 1:
+        allowed += f"; and {len(found) - 1} more fault(s): " + "; ".join(
+            f"{f}={v!r}: {a}" for f, v, a in found[1:])
+    kind = error or (InvalidValueError if path is None else LoadError)
+    raised = kind(field, value, allowed)
+    raised.faults = tuple(found)  # type: ignore[attr-defined]
+    raise raised
 
 
 def check_range(field: str, value: int, low: int, high: int | None = None) -> int:

@@ -18,11 +18,11 @@ from smoothbore.core import (
     DiceState,
     IllegalActionError,
     InvalidValueError,
-    LoadError,
     Scenario,
     phase_scoped,
     turn_scoped,
 )
+from smoothbore.core.validate import Fault, refuse_faults
 from smoothbore.table import Measure, Table, check_deployed
 
 from . import rules
@@ -152,33 +152,12 @@ State: TypeAlias = BattleState[Unit, Commander, Extra, Options]
 """A McKie ACW battle."""
 
 
-Fault = tuple[str, object, str]
-"""A fault of a battle: the field's path (from the state: ``units[2].commander``), the value
-and what is allowed."""
-
-
 def check_battle(state: State, path: str | None = None) -> None:
     """Refuse a battle that ``new_battle`` would not make or a step could not play on, naming
     EVERY fault (``battle_faults``): an ``InvalidValueError`` (a ``LoadError`` with ``path``,
     the loader's root, ``$``) whose field is the first fault's path and whose ``allowed``
     lists all of them. ``new_battle`` and every load (``Extra.check_battle``) call it."""
-    faults = battle_faults(state)
-    if not faults:
-        return
-    where, value, allowed = faults[0]
-    if len(faults) > 1:
-        allowed += f"; and {len(faults) - 1} more fault(s): " + "; ".join(
-            f"{_at(path, f)}={v!r}: {a}" for f, v, a in faults[1:])
-    if path is None:
-        error = InvalidValueError(where, value, allowed)
-    else:
-        error = LoadError(_at(path, where), value, allowed)
-    error.faults = tuple((_at(path, f), v, a) for f, v, a in faults)  # type: ignore[attr-defined]
-    raise error
-
-
-def _at(root: str | None, field: str) -> str:
-    return field if root is None else f"{root}.{field}"
+    refuse_faults(battle_faults(state), path)
 
 
 def battle_faults(state: State) -> tuple[Fault, ...]:
