@@ -28,7 +28,6 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
-import shapely
 
 from smoothbore import available_rulesets
 from smoothbore.battle import Played, RandomPolicy, play, replay
@@ -45,7 +44,7 @@ from smoothbore.core import (
 from smoothbore.core.registry import normalise
 from smoothbore.core.ruleset import is_validated
 from smoothbore.simulation import simulate
-from smoothbore.table import Footprint, Table, table_of
+from smoothbore.table import Footprint, Table, stacked, table_of
 from tests import toy_ruleset
 
 MAX_STEPS = 5_000
@@ -368,13 +367,10 @@ def check_table(state: Any, where: str, stands: Callable[[Any], bool] | None = N
         assert not ghosts, f"{where}: footprints of units that no longer stand: {ghosts}"
         assert not missing, f"{where}: standing units without a footprint: {missing}"
     speck = (1e-4 * table.diagonal) ** 2
-    shapes = table.layout.shapes
-    ids = [f.unit_id for f in table.layout.footprints]
-    first, second = shapely.STRtree(shapes).query(shapes, predicate="intersects")
-    for i, j in zip(first.tolist(), second.tolist(), strict=True):
-        if i < j:
-            shared = shapely.area(shapely.intersection(shapes[i], shapes[j]))
-            assert shared <= speck, f"{where}: {ids[i]} and {ids[j]} overlap by {shared:.3g}"
+    prints = table.footprints
+    for i, j, shared in stacked(prints, speck, bases=True):
+        raise AssertionError(f"{where}: {prints[i].unit_id} and {prints[j].unit_id} overlap "
+                             f"by {shared:.3g}")
 
 
 def _check_accepted(turn: Any, state: Any, listed: tuple[Any, ...], where: str) -> None:

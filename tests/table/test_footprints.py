@@ -212,3 +212,18 @@ def test_footprint_lengths_are_bounded_as_its_coordinates_are(field: str) -> Non
     from smoothbore.table import MAX_COORDINATE
 
     assert getattr(attrs.evolve(unit, **{field: MAX_COORDINATE}), field) == MAX_COORDINATE
+
+
+def test_stacked_finds_units_on_each_other_with_the_area_they_share() -> None:
+    """Two bases of 1" x 1" in line fill 2" x 1": a second such unit 1.5" to the right shares
+    0.5" x 1" = 0.5 square inches with the first; a third 2" further touches the second
+    along an edge (contact, no area); a fourth stands apart."""
+    from smoothbore.table import stacked
+
+    units = [Footprint(uid, x, 0.0, 0.0, 2, 1.0, 1.0, Formation.LINE)
+             for uid, x in (("a", 0.0), ("b", 1.5), ("c", 3.5), ("d", 20.0))]
+    assert stacked(units, 1e-6) == ((0, 1, 0.5),)
+    assert stacked(units, 1e-6, bases=True) == ((0, 1, 0.5),)
+    assert stacked(units, 0.5) == ()
+    assert stacked(units[2:], 1e-6) == ()
+    assert stacked(units[:1], 0.0) == ()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import shapely
 
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Table, TerrainKind
+from smoothbore.table import Table, TerrainKind, stacked
 
 from .deck import DECK
 from .placement import fits
@@ -222,22 +222,10 @@ def _check_stacked(table: Table, out: list[Fault]) -> None:
     """No two footprints on one another (more than a touch): a move never ends on another
     unit (Movement; B54)."""
     prints = table.footprints
-    if len(prints) < 2:
-        return
-    outlines = [f.outline for f in prints]
-    tree = shapely.STRtree(outlines)
-    near, other = tree.query(outlines, predicate="intersects")
-    pairs = [(i, j) for i, j in zip(near.tolist(), other.tolist(), strict=True) if i < j]
-    if not pairs:
-        return
-    left = [outlines[i] for i, _ in pairs]
-    right = [outlines[j] for _, j in pairs]
-    areas = shapely.area(shapely.intersection(left, right))
-    for (i, j), area in zip(pairs, areas.tolist(), strict=True):
-        if area > _SLIVER:
-            out.append((f"extra.table.footprints[{j}]", (prints[j].x, prints[j].y),
-                        f"a place clear of {prints[i].unit_id!r} (the footprints overlap "
-                        f"{area:.3g} square inches; Movement, B54)"))
+    for i, j, area in stacked(prints, _SLIVER):
+        out.append((f"extra.table.footprints[{j}]", (prints[j].x, prints[j].y),
+                    f"a place clear of {prints[i].unit_id!r} (the footprints overlap "
+                    f"{area:.3g} square inches; Movement, B54)"))
 
 
 def _check_ground(table: Table, standing: dict[str, Unit], out: list[Fault]) -> None:

@@ -16,7 +16,7 @@ import shapely
 
 from smoothbore.core import InvalidValueError, LoadError
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Table, TerrainKind
+from smoothbore.table import Table, TerrainKind, stacked
 
 from .phases import CHOOSE, ORDERS, REACTION
 from .placing import BASE_SIZES
@@ -247,13 +247,9 @@ def _stacked(table: Table, standing: dict[str, Unit], tp: str,
     of units; Terrain Movement Modifiers)."""
     prints = [f for f in table.footprints if f.unit_id in standing]
     shapes = [f.shape for f in prints]
-    if len(shapes) > 1:
-        tree = shapely.STRtree(shapes)
-        left, right = tree.query(shapes, predicate="intersects")
-        for a, b in zip(left.tolist(), right.tolist(), strict=True):
-            if a < b and shapely.area(shapely.intersection(shapes[a], shapes[b])) > _OVERLAP:
-                add((f"{tp}.footprints", (prints[a].unit_id, prints[b].unit_id),
-                     "units that do not stand on each other (A26)"))
+    for a, b, _area in stacked(prints, _OVERLAP, bases=True):
+        add((f"{tp}.footprints", (prints[a].unit_id, prints[b].unit_id),
+             "units that do not stand on each other (A26)"))
     for feature in table.terrain.by_id.values():
         if feature.kind is not TerrainKind.IMPASSABLE:
             continue

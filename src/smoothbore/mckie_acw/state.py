@@ -23,7 +23,7 @@ from smoothbore.core import (
     turn_scoped,
 )
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Measure, Table, check_deployed
+from smoothbore.table import Measure, Table, check_deployed, stacked
 
 from . import rules
 from .fields import check_fields
@@ -376,17 +376,9 @@ ends a move on another, M34; touching units, in melee, share only an edge)."""
 
 def _check_stacked(placed: list[tuple[int, Any]], out: list[Fault]) -> None:
     """Footprints (with their places in the table's list) standing on each other."""
-    import shapely
-
-    if len(placed) < 2:
-        return
-    outlines = [fp.outline for _, fp in placed]
-    tree = shapely.STRtree(outlines)
-    left, right = tree.query(outlines, predicate="intersects")
-    for a, b in zip(left.tolist(), right.tolist(), strict=True):
-        if a < b and shapely.area(shapely.intersection(outlines[a], outlines[b])) > STACKED_AREA:
-            out.append((f"extra.table.footprints[{placed[a][0]}]", placed[b][1].unit_id,
-                        "no other unit under it (units never stand on each other, M34)"))
+    for a, b, _area in stacked([fp for _, fp in placed], STACKED_AREA):
+        out.append((f"extra.table.footprints[{placed[a][0]}]", placed[b][1].unit_id,
+                    "no other unit under it (units never stand on each other, M34)"))
 
 
 def _names(what: str, known: object) -> str:

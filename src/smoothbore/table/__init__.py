@@ -29,6 +29,7 @@ from smoothbore.table.footprints import (
     Footprint,
     Formation,
     Point,
+    stacked,
 )
 from smoothbore.table.measure import Measure, convert
 from smoothbore.table.paths import (
@@ -143,6 +144,7 @@ __all__ = [
     "sight_lines",
     "sighting",
     "sightings",
+    "stacked",
     "sweep",
     "table_of",
     "terrain_kind",

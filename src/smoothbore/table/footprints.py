@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 import attrs
@@ -30,6 +31,7 @@ __all__ = [
     "Point",
     "bearing_vectors",
     "normal_degrees",
+    "stacked",
 ]
 
 Point = tuple[float, float]
@@ -370,3 +372,23 @@ class CommanderMark:
     def scaled(self, factor: float) -> CommanderMark:
         """The mark with its position multiplied by ``factor``."""
         return attrs.evolve(self, x=self.x * factor, y=self.y * factor)
+
+
+def stacked(footprints: Sequence[Footprint], speck: float, *,
+            bases: bool = False) -> tuple[tuple[int, int, float], ...]:
+    """Units standing on each other: every pair (i, j), i < j in the order given, whose
+    outlines (``bases``: the ground their bases cover, ``Footprint.shape``) share more than
+    ``speck`` square units of the table's measure, with the area they share. Units in
+    contact share an edge, no area; every book ends a move clear of other units, so a pair
+    here is a position no step makes (a loaded state's fault, a conformance failure)."""
+    if len(footprints) < 2:
+        return ()
+    geoms = [f.shape if bases else f.outline for f in footprints]
+    near, other = shapely.STRtree(geoms).query(geoms, predicate="intersects")
+    pairs = [(i, j) for i, j in zip(near.tolist(), other.tolist(), strict=True) if i < j]
+    if not pairs:
+        return ()
+    shared = shapely.area(shapely.intersection([geoms[i] for i, _ in pairs],
+                                               [geoms[j] for _, j in pairs])).tolist()
+    return tuple((i, j, area) for (i, j), area in zip(pairs, shared, strict=True)
+                 if area > speck)

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shapely
-
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Table
+from smoothbore.table import Table, stacked
 
 from .fortifications import CHARGES_PER_WAGON, DEFENCE_POINTS
 from .positions import layout_of
@@ -215,22 +213,10 @@ def _check_stacked(table: Table, out: list[Fault]) -> None:
     """No two footprints on one another (more than a touch): Rules - Move Sequence C, moves
     end clear of other units."""
     prints = table.footprints
-    if len(prints) < 2:
-        return
-    outlines = [f.outline for f in prints]
-    tree = shapely.STRtree(outlines)
-    near, other = tree.query(outlines, predicate="intersects")
-    pairs = [(i, j) for i, j in zip(near.tolist(), other.tolist(), strict=True) if i < j]
-    if not pairs:
-        return
-    left = [outlines[i] for i, _ in pairs]
-    right = [outlines[j] for _, j in pairs]
-    areas = shapely.area(shapely.intersection(left, right))
-    for (i, j), area in zip(pairs, areas.tolist(), strict=True):
-        if area > _SLIVER:
-            out.append((f"extra.table.footprints[{j}]", (prints[j].x, prints[j].y),
-                        f"a place clear of {prints[i].unit_id!r} (the footprints overlap "
-                        f"{area:.3g} square inches; Rules - Move Sequence C)"))
+    for i, j, area in stacked(prints, _SLIVER):
+        out.append((f"extra.table.footprints[{j}]", (prints[j].x, prints[j].y),
+                    f"a place clear of {prints[i].unit_id!r} (the footprints overlap "
+                    f"{area:.3g} square inches; Rules - Move Sequence C)"))
 
 
 def _check_ground(state: State, table: Table, standing: dict[str, Unit],
