@@ -421,13 +421,7 @@ def _charge_swept(table: Table, charger: Unit, short: float, options: Options,
     corners = here.corners
     swept = shapely.difference(shapely.convex_hull(shapely.multipoints(
         np.concatenate((corners, np.add(corners, (dx * short, dy * short)))))), here.outline)
-    for feature in table.features:
-        if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
-            continue
-        wet = feature.area
-        for dry in table.features:
-            if feature.kind in _MASKS.get(dry.kind, ()):
-                wet = wet.difference(dry.area)
+    for feature, wet in _impassable(table, rates):
         if float(shapely.area(shapely.intersection(swept, wet))) > _SLIVER:
             raise ImpassableError(action, feature.feature_id, feature.kind,
                                   rules.MOVEMENT_TERRAIN)
@@ -447,20 +441,23 @@ def impassable_at(table: Table, unit: Unit, options: Options, x: float, y: float
     grounds = memo.get(mover)
     if grounds is None:
         grounds = memo[mover] = _impassable(table, rate_table(unit, options))
-    for name, ground in grounds:
+        shapely.prepare([ground for _, ground in grounds])  # asked again for every centre
+    for feature, ground in grounds:
         if bool(shapely.contains_xy(ground, x, y)):
-            return name
+            return f"{feature.label or feature.feature_id} ({feature.kind.value})"
     return ""
 
 
-def impassable_grounds(table: Table) -> dict[Mover, tuple[tuple[str, BaseGeometry], ...]]:
+def impassable_grounds(table: Table) -> dict[Mover, tuple[tuple[Feature, BaseGeometry], ...]]:
     """The ground each kind of mover may not enter on this table, asked so far
     (``impassable_at``)."""
     return {}
 
 
-def _impassable(table: Table, rates: RateTable) -> tuple[tuple[str, BaseGeometry], ...]:
-    out: list[tuple[str, BaseGeometry]] = []
+def _impassable(table: Table, rates: RateTable) -> tuple[tuple[Feature, BaseGeometry], ...]:
+    """Each feature a mover with these rates may not enter (NA), with its ground: its area
+    less where a ford or bridge crosses it (Rules - Movement: Effects of terrain)."""
+    out: list[tuple[Feature, BaseGeometry]] = []
     for feature in table.features:
         if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
             continue
@@ -468,8 +465,7 @@ def _impassable(table: Table, rates: RateTable) -> tuple[tuple[str, BaseGeometry
         for dry in table.features:
             if feature.kind in _MASKS.get(dry.kind, ()):
                 ground = ground.difference(dry.area)
-        shapely.prepare(ground)
-        out.append((f"{feature.label or feature.feature_id} ({feature.kind.value})", ground))
+        out.append((feature, ground))
     return tuple(out)
 
 
