@@ -137,7 +137,9 @@ def test_a_place_answers_as_a_new_one_wherever_the_others_stand() -> None:
                         state.options.tables)
             kept += bool(place.crossing)  # asked on an earlier state
             around = _around(state, unit.id)
-            assert around == _around(fresh(state), unit.id)
+            others, boxes, enemies = _around(fresh(state), unit.id)
+            assert around[0] == others and around[2] == enemies
+            assert around[1].tolist() == boxes.tolist()  # the bounds, row by row
             assert proposed(state, unit) == proposed(fresh(state), unit)
             for want in sorted(proposed(state, unit)[1], key=repr):
                 assert place.verdict(want, around) == new.verdict(want, around)

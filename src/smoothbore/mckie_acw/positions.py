@@ -178,16 +178,24 @@ def newly_over(table: Table, fp: Footprint, shape: BaseGeometry) -> Footprint | 
     the ground it would sweep) overlaps and ``fp`` does not overlap already; None when
     clear (no unit passes through or ends on another, M34)."""
     x0, y0, x1, y1 = shape.bounds
-    for other in table.footprints:
+    others = table.footprints
+    boxes = kept(table, footprint_boxes)
+    near = numpy.flatnonzero((boxes[:, 2] > x0) & (boxes[:, 0] < x1) & (boxes[:, 3] > y0)
+                             & (boxes[:, 1] < y1))
+    for i in near.tolist():  # the footprints whose bounds meet the shape's, in table order
+        other = others[i]
         if other.unit_id == fp.unit_id:
-            continue
-        b0, b1, b2, b3 = other.bounds
-        if x0 >= b2 or x1 <= b0 or y0 >= b3 or y1 <= b1:
             continue
         if shapely.relate_pattern(shape, other.outline, "T********") and not (
                 shapely.relate_pattern(fp.outline, other.outline, "T********")):
             return other
     return None
+
+
+def footprint_boxes(table: Table) -> npt.NDArray[numpy.float64]:
+    """The bounds of the table's footprints, row by row in the table's order (n, 4): the
+    box test before any outline is asked (``kept``: once for each set of footprints)."""
+    return numpy.array([f.bounds for f in table.footprints], dtype=float).reshape(-1, 4)
 
 
 def synced(state: State) -> State:

@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 import attrs
+import numpy as np
 import shapely
 
 from smoothbore.core import Log
@@ -622,10 +623,41 @@ def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
                  and u.arm is Arm.ARTILLERY and u.helpers < MAX_HELPERS]
     donors = [u for u in state.derived(free_units).values() if u.id not in moved
               and u.arm is not Arm.ARTILLERY and u.figures > 1]
-    for battery in batteries:
-        for unit in donors:
-            if helpers_reach(state, unit, battery):
+    table = state.extra.table
+    if table is None:
+        for battery in batteries:
+            for unit in donors:
                 yield AttachHelpers(battery.id, unit.id, 1)
+        return
+    for b, d in _helpers_in_reach(table, state.options.tables, batteries, donors):
+        yield AttachHelpers(batteries[b].id, donors[d].id, 1)
+
+
+def _helpers_in_reach(table: Table, tables: Tables, batteries: list[Unit], donors: list[Unit]
+                      ) -> list[tuple[int, int]]:
+    """The (battery, donor) pairs, by their places in the lists, battery after battery, whose
+    outlines are within the donor's full move (``helpers_reach``, M11): a bound in plain
+    arithmetic first (two outlines are no nearer than their bounds), then the outlines of
+    the pairs it leaves measured at once, as ``helpers_reach`` measures each."""
+    if not batteries or not donors:
+        return []
+    at = table.units
+    near = np.array([at[u.id].bounds for u in batteries], dtype=float).reshape(-1, 4)
+    far = np.array([at[u.id].bounds for u in donors], dtype=float).reshape(-1, 4)
+    full = np.array([rate(u, tables) for u in donors], dtype=float)
+    gx = np.maximum(np.maximum(near[:, None, 0] - far[None, :, 2],
+                               far[None, :, 0] - near[:, None, 2]), 0.0)
+    gy = np.maximum(np.maximum(near[:, None, 1] - far[None, :, 3],
+                               far[None, :, 1] - near[:, None, 3]), 0.0)
+    # a hair of slack: the bound only passes over pairs surely beyond reach
+    bound = np.hypot(gx, gy) * (1.0 - 1e-9) - 1e-6
+    bs, ds = np.nonzero(bound <= full[None, :])
+    if not len(bs):
+        return []
+    gaps = shapely.distance(np.array([at[batteries[b].id].outline for b in bs.tolist()]),
+                            np.array([at[donors[d].id].outline for d in ds.tolist()]))
+    return [(b, d) for b, d, inside in zip(bs.tolist(), ds.tolist(),
+                                           (gaps <= full[ds]).tolist(), strict=True) if inside]
 
 
 def helpers_reach(state: State, unit: Unit, battery: Unit) -> bool:
@@ -676,19 +708,43 @@ def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State
 def candidates_move_general(state: State) -> list[MoveGeneral]:
     """Each general in action of the acting side who has not ridden this step, to each
     friendly unit on the table he is not with, or away alone; on a table with his mark, the
-    distance left to the table (the check measures the ride, M38)."""
+    distance left to the table (the check measures the ride, M38), and only to the units
+    whose centres are within ``RIDE_BOUND`` of him (those beyond a ride surely refused)."""
     acting = state.extra.acting
     units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
     done = state.extra.done
-    table = state.extra.table is not None
+    table = state.extra.table
     out: list[MoveGeneral] = []
+    centres = None
     for g in state.commanders:
         if g.side == acting and g.active and f"general:{g.id}" not in done:
-            if not table or ride_length(state, g.id, "") is None:
+            if table is None or ride_length(state, g.id, "") is None:
                 out += rides(g.id, g.attached_to, units)
                 continue
-            out += table_rides(g.id, g.attached_to, units)
+            if centres is None:
+                at = table.units
+                centres = np.array([at[uid].centre for uid in units],
+                                   dtype=float).reshape(-1, 2)
+            x, y = table.derived(_points)[g.id]
+            apart = np.hypot(centres[:, 0] - x, centres[:, 1] - y)
+            near = tuple(units[i] for i in np.flatnonzero(apart <= RIDE_BOUND).tolist())
+            out += table_rides(g.id, g.attached_to, near)
     return out
+
+
+RIDE_BOUND = GENERAL_RIDE + 1e-3
+"""On a table the rides offered are those to the units whose centres are within this of the
+general's point: a hair past the longest ride (600 mm, the check's whole millimetres
+rounding a ride within a millionth of a millimetre down), so the units beyond are surely
+refused and only they are passed over."""
+
+
+def _points(table: Table) -> dict[str, tuple[float, float]]:
+    """Where each commander with a mark is (``Table.commander_point``: the centre of the unit
+    he is with, or his own point), by id (once a table)."""
+    at = table.units
+    return {m.commander_id: at[m.attached_to].centre if m.attached_to is not None
+            else (m.x, m.y) for m in table.commanders}
 
 
 def _marked(table: Table) -> frozenset[str]:

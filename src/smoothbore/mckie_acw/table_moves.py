@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from smoothbore.core import IllegalActionError
@@ -40,7 +41,7 @@ from smoothbore.table.terrain import terrain_index
 from . import rules
 from .actions import Move
 from .movement import Manoeuvre, Mover, reach
-from .positions import FOOT_RATES, MOUNTED_RATES, kept, moved_in_step
+from .positions import FOOT_RATES, MOUNTED_RATES, footprint_boxes, kept, moved_in_step
 from .state import State, with_extra
 from .tables import Tables
 from .units import Arm, Unit
@@ -773,8 +774,11 @@ class Place:
         a0, a1, a2, a3 = a0 - slack, a1 - slack, a2 + slack, a3 + slack
         memo = self.crossing
         out = []
-        for other, (b0, b1, b2, b3) in zip(others, boxes, strict=True):
-            if a0 > b2 or a1 > b3 or a2 < b0 or a3 < b1 or other.unit_id == uid:
+        near = np.flatnonzero((boxes[:, 2] >= a0) & (boxes[:, 3] >= a1) & (boxes[:, 0] <= a2)
+                              & (boxes[:, 1] <= a3))
+        for i in near.tolist():  # the footprints whose bounds meet the move's, in order
+            other = others[i]
+            if other.unit_id == uid:
                 continue
             key = (want, other)
             hit = memo.get(key)
@@ -931,16 +935,17 @@ def _place(field: Field, start: Footprint, mover: Mover, tables: Tables) -> Plac
     return Place(field, start, mover, tables)
 
 
-Around = tuple[tuple[Footprint, ...], tuple[Box, ...], tuple[Footprint, ...]]
+Around = tuple[tuple[Footprint, ...], npt.NDArray[np.float64], tuple[Footprint, ...]]
 """What a unit's moves are measured against: the footprints on the table (the unit's own
-among them, passed over), their bounds, and the enemies' footprints."""
+among them, passed over), their bounds (``positions.footprint_boxes``), and the enemies'
+footprints."""
 
 
 def _around(state: State, unit_id: str) -> Around:
     """The footprints on the table, their bounds, and the footprints of the unit's enemies
     (worked out once a table)."""
     table = table_of(state)
-    return table.footprints, kept(table, _table_boxes), enemies_of(state, unit_id)
+    return table.footprints, kept(table, footprint_boxes), enemies_of(state, unit_id)
 
 
 def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
@@ -948,11 +953,6 @@ def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
     table = table_of(state)
     side = table.footprint(unit_id).side
     return kept(table, _enemies).get(side, ()) if side else ()
-
-
-def _table_boxes(table: Table) -> tuple[Box, ...]:
-    """The bounds of the table's footprints."""
-    return tuple(f.bounds for f in table.footprints)
 
 
 def _enemies(table: Table) -> dict[str, tuple[Footprint, ...]]:
