@@ -157,7 +157,8 @@ def test_the_joins_offered_are_the_legal_rides_however_often_they_are_made() -> 
         groups = list(candidates_move_commander(state))
         if side is not None and not state.extra.routs and groups:
             leaders = [c for c in state.commanders
-                       if c.side == side and c.id not in state.extra.commanders_moved]
+                       if c.side == side and c.id not in state.extra.commanders_moved
+                       and (c.rank is Rank.ARMY or state.extra.group == "brigade:" + c.brigade)]
             for leader, group in zip(leaders, groups, strict=True):
                 assert isinstance(group, Deferred)
                 brigade = leader.brigade if leader.rank is Rank.BRIGADE else None

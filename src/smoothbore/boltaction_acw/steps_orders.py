@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
+import numpy as np
 import shapely
 
 from smoothbore.core import Deferred, IllegalActionError, Log
@@ -57,6 +58,7 @@ from .rules import (
 )
 from .shooting import Firing, ShotFacts, ShotResult, fire_problem, shoot, shots
 from .state import (
+    BRIGADE,
     HOLDERS_REACH,
     Situation,
     State,
@@ -1024,15 +1026,28 @@ def candidates_move_commander(state: State
     if side is None or state.extra.routs or untested_routers(state):
         return
     table = state.extra.table
-    for leader in state.commanders:
-        if leader.side != side or leader.id in state.extra.commanders_moved:
-            continue
+    for leader in _may_ride(state, side):
         joins = _joins(state, leader, side)
         if table is None:
             yield from joins
         elif joins:
             yield Deferred(len(joins), functools.partial(_within_ride, table, leader.id,
                                                          side, joins))
+
+
+def _may_ride(state: State, side: str) -> Iterator[Commander]:
+    """The commanders of ``side`` a ride is offered to: the active brigade's commander and
+    the army commanders, those not moved this turn (``_rider`` refuses the others: a
+    brigade commander moves with his own brigade's die, A14). Not offering the others saves
+    measuring every ride of every brigade commander of a large army (issue 28)."""
+    group = state.extra.group
+    moved = state.extra.commanders_moved
+    for leader in state.commanders:
+        if leader.side != side or leader.id in moved:
+            continue
+        if leader.rank is Rank.BRIGADE and group != BRIGADE + leader.brigade:
+            continue
+        yield leader
 
 
 def _joins(state: State, leader: Commander, side: str) -> tuple[MoveCommander, ...]:
@@ -1063,10 +1078,12 @@ def out_of_ride(table: Table, commander_id: str, side: str) -> frozenset[str]:
     memo = table.derived(too_far)
     found = memo.get((commander_id, side))
     if found is None:
-        on = any(m.commander_id == commander_id for m in table.commanders)
-        found = memo[commander_id, side] = frozenset(
-            f.unit_id for f in table.footprints
-            if on and f.side == side and _beyond_ride(table.ride(commander_id, f.unit_id)))
+        far: list[str] = []
+        if any(m.commander_id == commander_id for m in table.commanders):
+            x, y = table.commander_point(commander_id)  # once, not once a unit (issue 28)
+            far = [f.unit_id for f in table.footprints
+                   if f.side == side and _beyond_ride(math.hypot(f.x - x, f.y - y))]
+        found = memo[commander_id, side] = frozenset(far)
     return found
 
 
@@ -1183,9 +1200,7 @@ def candidates_ride_to(state: State) -> Iterator[Deferred[RideTo]]:
     table = state.extra.table
     if table is None or side is None or state.extra.routs or untested_routers(state):
         return
-    for leader in state.commanders:
-        if leader.side != side or leader.id in state.extra.commanders_moved:
-            continue
+    for leader in _may_ride(state, side):
         command = tuple(uid for uid in (*(join.unit_id for join in _joins(state, leader, side)),
                                         leader.with_unit) if uid is not None and uid in table.units)
         yield Deferred(len(FRONT_RIDES) + len(command), functools.partial(
@@ -1217,12 +1232,37 @@ def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
         points += [(x + (ex - x) * step / far, y + (ey - y) * step / far)
                    for step in FRONT_RIDES if step < far]
     centres = [table.footprint(uid).centre for uid in command]
-    for i, (ux, uy) in enumerate(centres):
-        others = centres[:i] + centres[i + 1:]
-        if others:
-            nx, ny = min(others, key=lambda c: math.hypot(c[0] - ux, c[1] - uy))
+    if len(centres) > 1:
+        for (ux, uy), (nx, ny) in zip(centres, nearest_others(centres), strict=True):
             points.append(((ux + nx) / 2, (uy + ny) / 2))
     return tuple(dict.fromkeys(points))
+
+
+_ROWS = 256
+"""``nearest_others`` compares this many points with all the others at a time."""
+
+
+def nearest_others(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """For each of ``points``, the nearest of the others (the first of them in order at the
+    least ``math.hypot`` distance); none with fewer than two points. The army commander's
+    command is a whole army: the squared distances of all pairs, rows at a time with numpy,
+    leave only the few points within a hair of the least, and those are measured as one
+    point at a time would be, so the answer is that of the plain loop (issue 28)."""
+    if len(points) < 2:
+        return []
+    xy = np.asarray(points, dtype=float)
+    out: list[tuple[float, float]] = []
+    for start in range(0, len(points), _ROWS):
+        block = xy[start:start + _ROWS]
+        squared = ((block[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+        rows = np.arange(len(block))
+        squared[rows, rows + start] = np.inf  # not itself
+        least = squared.min(axis=1, keepdims=True)
+        close = squared <= least * (1 + 1e-9) + 1e-12
+        for row, (ux, uy) in enumerate(points[start:start + _ROWS]):
+            near = [points[j] for j in np.flatnonzero(close[row]).tolist()]
+            out.append(min(near, key=lambda c: math.hypot(c[0] - ux, c[1] - uy)))
+    return out
 
 
 def check_ride_to(state: State, action: RideTo) -> None:

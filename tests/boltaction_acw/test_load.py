@@ -1,0 +1,101 @@
+"""Issue 28, "Load held at 500 units a side": what the candidates of a large battle leave out
+or work out at once is what the plain, one-at-a-time reading gives (``legal_actions`` and
+``step`` are unchanged; ``benchmarks/load_boltaction_acw.py`` gives the speed)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from smoothbore.boltaction_acw import TURN
+from smoothbore.boltaction_acw.actions import MoveCommander, RideTo
+from smoothbore.boltaction_acw.phases import ORDERS
+from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
+from smoothbore.boltaction_acw.state import State, situation
+from smoothbore.boltaction_acw.steps_orders import (
+    candidates_move_commander,
+    candidates_ride_to,
+    nearest_others,
+)
+from smoothbore.boltaction_acw.units import Rank
+from smoothbore.core import Deferred, IllegalActionError
+
+from .battle import random_states
+
+
+def _commanders_offered(state: State) -> list[str]:
+    out = []
+    for rule in (candidates_move_commander, candidates_ride_to):
+        for item in rule(state):
+            assert isinstance(item, Deferred)
+            out += [a.commander_id for a in item.actions()]
+    return out
+
+
+@pytest.mark.parametrize("make", [brawners_farm, mcphersons_ridge])
+def test_only_the_active_brigades_commander_and_the_army_commander_are_offered_rides(
+        make: object) -> None:
+    """A brigade commander moves with his own brigade's die (A14; Movement): the rides of the
+    others are not offered, and every one of them the check is asked about is refused, so
+    the legal actions are those of offering them all (a large army's brigade commanders
+    each measured every ride before)."""
+    assert callable(make)
+    refused = offered = 0
+    for state in random_states(make(3), 3, 150):
+        side = situation(state).side
+        if state.phase != ORDERS or side is None:
+            continue
+        group = state.extra.group
+        riders = set(_commanders_offered(state))
+        offered += len(riders)
+        for leader in state.commanders:
+            if leader.side != side or leader.id in state.extra.commanders_moved:
+                continue
+            own = leader.rank is Rank.ARMY or group == "brigade:" + leader.brigade
+            if own:
+                continue
+            assert leader.id not in riders
+            table = state.extra.table
+            assert table is not None
+            x, y = table.commander_point(leader.id)
+            asked = [RideTo(leader.id, min(x + 1.0, table.width), y)] + [
+                MoveCommander(leader.id, u.id) for u in state.units
+                if u.side == side and u.brigade == leader.brigade and u.in_the_fight
+                and u.id != leader.with_unit]
+            for action in asked:
+                with pytest.raises(IllegalActionError, match="own brigade's die"):
+                    TURN.check(state, action)
+                refused += 1
+    assert refused > 20
+    assert offered > 20
+
+
+def _plain_nearest(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The nearest other point of each, one at a time (the loop ``nearest_others`` keeps)."""
+    out = []
+    for i, (ux, uy) in enumerate(points):
+        others = points[:i] + points[i + 1:]
+        out.append(min(others, key=lambda c: math.hypot(c[0] - ux, c[1] - uy)))
+    return out
+
+
+def test_the_nearest_other_point_is_the_plain_loops_ties_and_repeats_alike() -> None:
+    """The halfway points a commander is offered (A14) need each unit's nearest other: on a
+    grid (every point has two to four others at the same distance: the first in order is
+    taken), with points repeated, and at random over more points than one block of rows,
+    the answer is the plain loop's, point for point."""
+    grid = [(11.0 * i + 5.5, 6.0 * j + 3.0) for j in range(7) for i in range(9)]
+    repeated = [(1.0, 1.0), (4.0, 5.0), (1.0, 1.0), (7.0, 1.0), (4.0, 5.0)]
+    rng = random.Random(28)
+    scattered = [(rng.uniform(0, 800), rng.uniform(0, 120)) for _ in range(700)]
+    rounded = [(round(x), round(y)) for x, y in scattered[:400]]  # many exact ties
+    for points in (grid, repeated, scattered, [(float(x), float(y)) for x, y in rounded],
+                   [(0.0, 0.0), (3.0, 4.0)]):
+        assert nearest_others(points) == _plain_nearest(points)
+    assert nearest_others([(2.0, 2.0)]) == []
+    square = [(5.0 * i, 5.0 * j) for j in range(3) for i in range(3)]
+    # the middle point has four others 5 away: the first of them in order, below it
+    assert nearest_others(square)[4] == (5.0, 0.0)
+    assert nearest_others(square)[0] == (5.0, 0.0)  # right and above tie: right is first
