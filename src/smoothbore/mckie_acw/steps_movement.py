@@ -46,10 +46,10 @@ from .state import (
     with_extra,
 )
 from .table_moves import (
-    enemies_of,
     ground_cost,
     move_advances,
     move_facts,
+    near_enemies,
     not_surely_advancing,
     passes_nearer,
     placed,
@@ -306,7 +306,7 @@ def _table_moves(state: State) -> list[Move]:
         if found is None or found[0] is not unit or found[1] is not tables \
                 or found[2] is not advance:
             offers = unit_offers(unit, tables, advance, table.footprint(unit.id),
-                                 enemies_of(state, unit.id))
+                                 near_enemies(state, unit))
             found = memo[unit.id] = (unit, tables, advance, tuple(
                 m for m in offers if m.to is not None or relaid_onto(state, unit, m) is None))
         out += found[3]

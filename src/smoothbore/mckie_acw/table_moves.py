@@ -42,7 +42,7 @@ from . import rules
 from .actions import Move
 from .movement import Manoeuvre, Mover, reach
 from .positions import FOOT_RATES, MOUNTED_RATES, footprint_boxes, kept, moved_in_step
-from .state import State, with_extra
+from .state import State, find_unit, with_extra
 from .tables import Tables
 from .units import Arm, Unit
 
@@ -449,7 +449,8 @@ def _clearances(table: Table, moves: list[tuple[Footprint, Footprint]]
         mine[:, np.newaxis] != "")
     after = np.where(enemy, shapely.distance(ends[:, np.newaxis],
                                              outlines[np.newaxis, :]), np.inf).min(axis=1)
-    before = np.where(enemy, kept(table, _gaps)[rows], np.inf).min(axis=1)
+    gaps = shapely.distance(outlines[rows][:, np.newaxis], outlines[np.newaxis, :])
+    before = np.where(enemy, gaps, np.inf).min(axis=1)
     nearer = (after < before - _TOL).tolist()
     return list(zip(crossed, nearer, strict=True))
 
@@ -461,12 +462,6 @@ def _outlines(table: Table) -> tuple[tuple[str, ...], Any, Any, Any]:
     outlines: Any = shapely.polygons(np.stack([f.corners for f in fps])) if fps else np.array([])
     sides = np.array([f.side for f in fps], dtype=object)
     return tuple(f.unit_id for f in fps), sides, outlines, shapely.STRtree(outlines)
-
-
-def _gaps(table: Table) -> Any:
-    """The distance between every two footprints' outlines (once a table)."""
-    outlines = kept(table, _outlines)[2]
-    return shapely.distance(outlines[:, np.newaxis], outlines[np.newaxis, :])
 
 
 # --- the moves offered ------------------------------------------------------------------------
@@ -581,7 +576,7 @@ def proposed(state: State, unit: Unit) -> tuple[tuple[Move, ...], frozenset[Want
     if found is not None and found[0] is unit and found[1] is tables:
         return found[2]
     fp = table.footprint(unit.id)
-    made = proposed_at(unit, tables, fp, enemies_of(state, unit.id))
+    made = proposed_at(unit, tables, fp, near_enemies(state, unit))
     memo[unit.id] = (unit, tables, made)
     return made
 
@@ -943,9 +938,60 @@ footprints."""
 
 def _around(state: State, unit_id: str) -> Around:
     """The footprints on the table, their bounds, and the footprints of the unit's enemies
-    (worked out once a table)."""
+    that may be the nearest to any move offered it (``near_enemies``)."""
     table = table_of(state)
-    return table.footprints, kept(table, footprint_boxes), enemies_of(state, unit_id)
+    return table.footprints, kept(table, footprint_boxes), near_enemies(
+        state, find_unit(state, unit_id))
+
+
+def near_enemies(state: State, unit: Unit) -> tuple[Footprint, ...]:
+    """The footprints of the unit's enemies, in the table's order, that may be the nearest
+    (centre to centre, or outline to outline) to the unit anywhere within the longest move
+    offered it (``offer_reach``): those whose centres are no further from its centre than
+    the nearest enemy's centre, twice that reach, its outline's half diagonal and the
+    largest enemy's, and a millimetre. Every question the moves offered ask of the enemies
+    (the nearest one, ``not_surely_advancing``, ``Place.advances``) has the same answer
+    from these as from them all, and a unit's offers stay remembered while these stand
+    still, whoever else moves."""
+    table = table_of(state)
+    fp = table.footprint(unit.id)
+    side = fp.side
+    if not side:
+        return ()
+    found = kept(table, _enemy_centres).get(side)
+    if found is None:
+        return ()
+    enemies, centres, radius = found
+    apart = np.hypot(centres[:, 0] - fp.x, centres[:, 1] - fp.y)
+    limit = (float(apart.min()) + 2.0 * offer_reach(unit, state.options.tables)
+             + math.hypot(*_halves(fp)) + radius + 1.0)
+    limit += 1e-6 * (1.0 + abs(limit))
+    near = np.flatnonzero(apart <= limit)
+    if len(near) == len(enemies):
+        return enemies
+    return tuple(enemies[i] for i in near.tolist())
+
+
+def offer_reach(unit: Unit, tables: Tables) -> float:
+    """How far from where a unit stands the moves offered it may end (``wanted``: shares of
+    its full move, or a move towards the nearest enemy within its full move or its move
+    with a change of face), with a millimetre for the rounding of the destinations."""
+    mover = Mover.of(unit)
+    plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
+    turning = reach(mover, Manoeuvre.FACE, False, False, None, tables)
+    return float(max(plain if isinstance(plain, int) else 0,
+                     turning if isinstance(turning, int) else 0)) + 1.0
+
+
+def _enemy_centres(table: Table) -> dict[str, tuple[tuple[Footprint, ...], Any, float]]:
+    """For each side on the table: its enemies' footprints (``_enemies``), their centres as
+    an (n, 2) array, and the largest half diagonal of their outlines."""
+    out = {}
+    for side, enemies in kept(table, _enemies).items():
+        if enemies:
+            centres = np.array([e.centre for e in enemies], dtype=float).reshape(-1, 2)
+            out[side] = (enemies, centres, max(math.hypot(*_halves(e)) for e in enemies))
+    return out
 
 
 def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
