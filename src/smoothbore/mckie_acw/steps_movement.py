@@ -26,6 +26,7 @@ from .positions import (
     SIGHT,
     fit_on,
     footprint,
+    footprint_boxes,
     ground_at,
     home_heading,
     kept,
@@ -153,7 +154,8 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
         return set_status(state, unit.id, Status.OFF_TABLE, log, rules.BATTLE_PERIOD)
     if unit.status is not Status.ROUTING:
         end = end.moved_to(end.x, end.y, fp.facing)  # backs away, still facing the enemy
-    end, landed = short_of_units(table, fp, fit_on(table, end))
+    end = fit_on(table, end)
+    end, landed = short_of_units(near_the_way(table, fp, end), fp, end)
     state = placed(state, unit.id, end)
     ground = ground_at(table_of(state), end, unit.arm)
     verb = ("routs" if unit.status is Status.ROUTING else "retreats"
@@ -167,6 +169,28 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
         return state.with_units(changed(unit, must_retire=False, resting=True, dug=0,
                                         ground=ground))
     return state.with_units(changed(unit, dug=0, ground=ground))
+
+
+def near_the_way(table: Table, start: Footprint, end: Footprint) -> Table:
+    """What ``short_of_units`` needs of the table for a compulsory move from ``start``
+    straight to ``end``: the table with only the footprints whose bounds meet those of the
+    ground the move's footprint (``end``'s, carried along the way) may stand on, in the
+    table's order, and without commanders' marks (its answer is the same as on the whole
+    table; its every step then asks a few units, not all)."""
+    (sx, sy), (ex, ey) = start.centre, end.centre
+    x0, y0, x1, y1 = end.bounds
+    hx, hy = (x1 - x0) / 2, (y1 - y0) / 2
+    slack = 1e-6 * (1.0 + abs(x0) + abs(y0) + abs(x1) + abs(y1)) + 1e-3
+    a0, a1 = min(sx, ex) - hx - slack, min(sy, ey) - hy - slack
+    a2, a3 = max(sx, ex) + hx + slack, max(sy, ey) + hy + slack
+    boxes = kept(table, footprint_boxes)
+    near = np.flatnonzero((boxes[:, 2] >= a0) & (boxes[:, 0] <= a2) & (boxes[:, 3] >= a1)
+                          & (boxes[:, 1] <= a3))
+    fps = table.footprints
+    if len(near) == len(fps):
+        return table
+    return Table(table.width, table.depth, table.measure, table.features,
+                 tuple(fps[i] for i in near.tolist()))
 
 
 def slowed(state: State, unit: Unit, fp: Footprint, end: Footprint,
