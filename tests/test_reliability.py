@@ -945,6 +945,21 @@ def test_w04_a_killed_worker_loses_no_run(tmp_path: Path) -> None:
     named(tmp_path / "b")
 
 
+@row("W05")
+def test_w05_a_dask_worker_killed_again_and_again_loses_no_run(tmp_path: Path) -> None:
+    from tests.test_simulate import (
+        test_dask_a_batch_lost_with_a_killed_worker_is_played_again as again,
+    )
+    from tests.test_simulate import (
+        test_dask_runs_lost_more_often_than_retried_are_named_and_the_rest_kept as named,
+    )
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    again(tmp_path / "a")
+    named(tmp_path / "b")
+
+
 # --- loaded states and values, core and table (the full tests beside their modules) -------
 @row("L22")
 def test_l22_a_lone_surrogate_in_a_state_is_refused_by_its_path() -> None:

@@ -311,6 +311,53 @@ def test_a_batch_lost_with_a_killed_worker_is_played_again(tmp_path: Any) -> Non
     assert again == serial
 
 
+def _on_dying_dask_worker(marks: Any, deaths: int, seconds: float = 120.0) -> Any:
+    """``simulate`` of the toy (30 runs, seed 11, batches of 5) on a real local Dask
+    cluster of one worker process, whose run 7 kills that process the first ``deaths``
+    times; Dask gives a task up at the first death (``allowed-failures`` 0), so each
+    death is one ``KilledWorker``. The result, or the error raised, within ``seconds``."""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    dying = _DyingPolicy(str(marks), run_seeds(11, 7)[1], deaths=deaths)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, ThreadPoolExecutor(1) as caller:
+        future = caller.submit(simulate, TOY, runs=30, seed=11,
+                               executor=client.get_executor(), batch_size=5, policy=dying)
+        try:
+            return future.result(timeout=seconds)
+        except BaseException as error:  # the error itself, to be asserted on
+            return error
+
+
+def test_dask_a_batch_lost_with_a_killed_worker_is_played_again(tmp_path: Any) -> None:
+    """Issue 28: on Dask a batch lost with its worker came back as the same failure at
+    every retry (Dask's key hashes the arguments); each retry is now a new task, and the
+    result is the serial one."""
+    serial = simulate(toy.RULESET, runs=30, seed=11)
+    again = _on_dying_dask_worker(tmp_path, deaths=2)
+    assert again == serial
+    assert len(list(tmp_path.glob("death-*"))) == 2
+
+
+def test_dask_runs_lost_more_often_than_retried_are_named_and_the_rest_kept(
+        tmp_path: Any) -> None:
+    """Issue 28: past the retries a Dask ``KilledWorker`` becomes a ``LostRunsError`` that
+    names the runs lost and keeps the runs finished, not a raw ``KilledWorker``."""
+    from smoothbore.simulation import MAX_RETRIES, LostRunsError
+
+    serial = simulate(toy.RULESET, runs=30, seed=11)
+    error = _on_dying_dask_worker(tmp_path, deaths=1000)
+    assert isinstance(error, LostRunsError), repr(error)
+    assert (5, 10) in error.lost and error.attempts == MAX_RETRIES + 1
+    assert "KilledWorker" in error.error and "5-9" in str(error)
+    lost = {i for a, b in error.lost for i in range(a, b)}
+    assert len(error.finished) + len(lost) == 30
+    assert all(run == serial.runs[run.index] for run in error.finished)
+    assert len(list(tmp_path.glob("death-*"))) == MAX_RETRIES + 1
+
+
 def test_runs_lost_more_often_than_retried_are_named_and_the_rest_kept(tmp_path: Any) -> None:
     """Issue 28: past ``retries`` a LostRunsError names the runs lost and keeps the runs
     that finished (each the run the seed gives)."""

@@ -450,7 +450,11 @@ def play_run(
     return play(found.turn, make(battle_seed), policy(policy_seed), max_steps=max_steps)
 
 
-def _run_batch(job: _Job, start: int, stop: int) -> tuple[Run, ...]:
+def _run_batch(job: _Job, start: int, stop: int, attempt: int = 0) -> tuple[Run, ...]:
+    """Play runs ``start`` to ``stop - 1``. ``attempt`` is not read: it makes each retry a
+    different call, which Dask (whose keys hash the arguments) would otherwise answer with
+    the failure it already holds for the same arguments."""
+    del attempt
     ruleset = resolve_ruleset(job.ruleset)
     turn, make = ruleset.turn, ruleset.battle(job.battle)
     assert turn is not None  # simulate checked it
@@ -635,7 +639,8 @@ def _run_on(executor: Executor, job: _Job, batches: list[tuple[int, int]],
                 lost = sorted({*lost, *pending.values()})
                 pending = {}
             for start in lost:
-                pending[current.submit(_run_batch, job, start, stops[start])] = start
+                pending[current.submit(_run_batch, job, start, stops[start],
+                                       attempts[start])] = start
     except BaseException:
         for pool in made:
             stop_executor(pool)
