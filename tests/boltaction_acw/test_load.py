@@ -4,12 +4,16 @@ or work out at once is what the plain, one-at-a-time reading gives (``legal_acti
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from smoothbore.boltaction_acw import TURN
+from smoothbore.boltaction_acw import TURN, situations
 from smoothbore.boltaction_acw.actions import MoveCommander, RideTo
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
@@ -21,8 +25,39 @@ from smoothbore.boltaction_acw.steps_orders import (
 )
 from smoothbore.boltaction_acw.units import Rank
 from smoothbore.core import Deferred, IllegalActionError
+from smoothbore.table import Table, short_of_units
 
 from .battle import random_states
+
+LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load_boltaction_acw.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_boltaction_acw", LOAD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_load_benchmarks_battle_is_a_whole_legal_battle() -> None:
+    """``benchmarks/load_boltaction_acw.py`` (issue 28) builds a battle the whole-battle
+    check passes (loaded back from its data, it is the same battle), with the book's
+    brigades (a commander each), independent batteries and an army commander a side, in the
+    orders phase of a brigade; ``legal_actions`` lists what ``step`` accepts."""
+    state = _load().big_battle(30, 4)
+    assert TURN.load(state.to_json()) == state  # BattleState.from_data and its check
+    assert state.phase == ORDERS and state.extra.group.startswith("brigade:")
+    assert len(state.units) == 60
+    ranks = [c.rank for c in state.commanders]
+    assert ranks.count(Rank.ARMY) == 2
+    assert ranks.count(Rank.BRIGADE) == len({u.brigade for u in state.units if u.brigade})
+    assert {u.kind.value for u in state.units} == {"infantry", "artillery", "skirmishers",
+                                                   "cavalry"}
+    legal = TURN.legal_actions(state)
+    assert len(legal) > 50
+    for action in legal[::7]:
+        TURN.step(state, action)
 
 
 def _commanders_offered(state: State) -> list[str]:
@@ -99,3 +134,32 @@ def test_the_nearest_other_point_is_the_plain_loops_ties_and_repeats_alike() -> 
     # the middle point has four others 5 away: the first of them in order, below it
     assert nearest_others(square)[4] == (5.0, 0.0)
     assert nearest_others(square)[0] == (5.0, 0.0)  # right and above tie: right is first
+
+
+def test_a_compulsory_move_asks_only_the_units_near_its_way_and_stops_where_it_did() -> None:
+    """Where a rout or a retreat stops short of a unit (``short_of_units``, T21) is asked of
+    a table holding only the units whose box meets the box its way sweeps: in a battle of 60
+    units a side, for runs of 6" to 24" from every unit straight back through its own lines,
+    the answer is that of the whole table, and the table asked holds a few units, not 119."""
+    state = _load().big_battle(60, 2)
+    table: Table = state.extra.table
+    asked: list[int] = []
+
+    def counted(small: Table, start: Any, end: Any) -> Any:
+        asked.append(len(small.footprints))
+        return short_of_units(small, start, end)
+
+    stopped = 0
+    for f in table.footprints[::3]:
+        for run in (6.0, 12.0, 24.0):
+            end = f.advanced(run, 180.0)
+            if not table.holds(end):
+                continue
+            whole = short_of_units(table, f, end)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(situations, "short_of_units", counted)
+                assert situations._short_of_units(table, f, end) == whole
+            stopped += bool(whole[1])
+    assert stopped > 10
+    assert len(asked) > 40
+    assert max(asked) < 20

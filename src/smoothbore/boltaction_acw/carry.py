@@ -56,6 +56,27 @@ def unit_boxes(table: Table) -> dict[str, Box]:
     return {f.unit_id: known.get(f.unit_id) or f.bounds for f in table.footprints}
 
 
+def box_array(table: Table) -> FloatArray:
+    """``unit_boxes`` as one array of shape (units, 4), a row a footprint in the table's
+    order: the few units near a box are found among many in one comparison (``rows_near``)
+    instead of a Python test a unit (issue 28)."""
+    boxes = table.derived(unit_boxes)
+    found = np.array([boxes[f.unit_id] for f in table.footprints], dtype=float)
+    return found.reshape(-1, 4)
+
+
+def rows_near(table: Table, box: Box, reach: float) -> list[int]:
+    """The rows of ``box_array`` (the footprints, in the table's order) whose box reaches
+    within ``reach`` of ``box`` along both axes: every unit whose box comes that near, and a
+    few more at the corners (the callers' own tests judge those)."""
+    x0, y0, x1, y1 = box
+    b = table.derived(box_array)
+    hit = ((b[:, 0] <= x1 + reach) & (b[:, 2] >= x0 - reach)
+           & (b[:, 1] <= y1 + reach) & (b[:, 3] >= y0 - reach))
+    found: list[int] = np.flatnonzero(hit).tolist()
+    return found
+
+
 def box_memo(table: Table) -> dict[str, Box]:
     """The boxes of units that stand where they stood on the table before, carried."""
     return {}

@@ -62,6 +62,7 @@ from .carry import (
     nearest_enemy,
     offer_memo,
     radii,
+    rows_near,
     sight_memo,
     unit_boxes,
 )
@@ -606,13 +607,10 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
     x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
-    units = table.derived(unit_boxes)
-    others = []
-    for f in table.footprints:
-        b = units[f.unit_id]
-        if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0 and (
-                f.unit_id != start.unit_id):
-            others.append(f.outline)  # kept with the footprint: no layout is built for it
+    footprints = table.footprints
+    others = [footprints[i].outline  # kept with the footprint: no layout is built for it
+              for i in rows_near(table, (x0, y0, x1, y1), 0.0)
+              if footprints[i].unit_id != start.unit_id]
     if not _open_ground(table, corners, table_rates):
         return False
     return not (others and shapely.intersects(hulls_of(np.array([corners]))[0], others).any())
@@ -707,7 +705,9 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, 
     end: Footprint | None = None
     boxes = table.derived(unit_boxes)
     x0, y0, x1, y1 = around
-    for f in table.footprints:
+    footprints = table.footprints
+    for row in rows_near(table, around, max(KEEP_OFF, _NEAR)):  # the others: too far
+        f = footprints[row]
         b = boxes[f.unit_id]
         enemy = f.side != side
         reach = KEEP_OFF if enemy else _NEAR
@@ -901,7 +901,7 @@ def retreat_flight(state: State, unit_id: str, away_from: str) -> Flight:
     reached = furthest(table, unit_id, heading, float(move_distance(unit)), rates(unit),
                        full_move=float(move_distance(unit)), through=friends,
                        clearance=RETREAT_CLEARANCE)
-    end, landed = short_of_units(table, start, reached.route.end)
+    end, landed = _short_of_units(table, start, reached.route.end)
     flight = _flight(table, start, end, end)
     stopped = landed or reached.stopped_by
     if stopped == "allowance" and reached.distance < move_distance(unit) - _EPS:
@@ -944,7 +944,9 @@ def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -
     end = reached.route.end
     facing = math.degrees(math.atan2(cx - end.x, cy - end.y)) % 360.0
     turned = end.moved_to(end.x, end.y, facing)
-    others = [f.shape for f in table.footprints if f.unit_id != unit_id]
+    footprints = table.footprints
+    others = [footprints[i].shape for i in rows_near(table, turned.bounds, _NEAR)
+              if footprints[i].unit_id != unit_id]  # only a unit whose box meets it
     if table.holds(turned) and not any(
             shapely.relate_pattern(turned.shape, shape, "T********") for shape in others):
         end = turned
@@ -953,11 +955,30 @@ def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -
     return Flight(end, (), reached.route.points)
 
 
+def _short_of_units(table: Table, start: Footprint, end: Footprint
+                    ) -> tuple[Footprint, str]:
+    """``short_of_units`` asked of a table holding only the units whose box meets the box
+    the way sweeps (the end's footprint slid back to the start's centre): the others cannot
+    be stood on anywhere along it, so the answer is the same, and the table tests a few
+    units at each try instead of every unit on it (issue 28: 0.1 s a rout among 1,000)."""
+    (sx, sy), (ex, ey) = start.centre, end.centre
+    x0, y0, x1, y1 = end.bounds
+    dx, dy = sx - ex, sy - ey
+    swept = (min(x0, x0 + dx), min(y0, y0 + dy), max(x1, x1 + dx), max(y1, y1 + dy))
+    footprints = table.footprints
+    near = tuple(footprints[i] for i in rows_near(table, swept, _NEAR)
+                 if footprints[i].unit_id != start.unit_id)
+    if len(near) == len(footprints) - 1:
+        return short_of_units(table, start, end)
+    return short_of_units(Table(table.width, table.depth, table.measure, footprints=near),
+                          start, end)
+
+
 def _flight(table: Table, start: Footprint, goal: Footprint,
             end: Footprint | None) -> Flight:
     landed = ""
     if end is not None and table.holds(end):
-        end, landed = short_of_units(table, start, end)
+        end, landed = _short_of_units(table, start, end)
         goal = end
     if math.dist(start.centre, goal.centre) <= _EPS:
         return Flight(end, (), (start.centre,), stopped_by=landed)
