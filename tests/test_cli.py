@@ -200,6 +200,28 @@ def test_errors_are_clear(argv: list[str], message: str,
     assert message in capsys.readouterr().err
 
 
+def test_odds_samples_that_would_take_longer_than_the_budget_are_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28: ``--samples`` up to 10,000,000 took minutes (hours for a big pool); now a
+    count is judged on the rate of the first samples against a budget of seconds. A pool of
+    3,000 d12 samples some 200 times a second: a million samples are more than an hour,
+    refused with the field, the value, the count that fits and how to wait longer."""
+    argv = ["odds", "dice", "pool", "count=3000", "--samples", "1000000", "--seed", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("smoothbore: error: --samples=1000000 is invalid: allowed is 0 to ")
+    assert "more than --budget 5 s (raise --budget, at most 3600 s" in err
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "nan", "3601"])
+def test_odds_budget_out_of_range_is_refused(budget: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "dice", "pool", "--samples", "10", "--budget", budget]) == 2
+    err = capsys.readouterr().err
+    assert f"--budget={float(budget)} is invalid" in err
+    assert "more than 0 and at most 3600 seconds" in err
+
+
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     out = capsys.readouterr().out
@@ -428,7 +450,8 @@ def test_ctrl_c_stops_cleanly_after_the_exact_results() -> None:
     import subprocess
     import sys
 
-    argv = ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1"]
+    # 10,000,000 samples at about 40,000 a second: minutes, allowed by the widest budget
+    argv = ["odds", "dice", "pool", "--samples", "10000000", "--seed", "1", "--budget", "3600"]
     process = subprocess.Popen([sys.executable, "-m", "smoothbore", *argv],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=_own_group)

@@ -14,6 +14,7 @@ import signal
 import sys
 import textwrap
 import threading
+import time
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -64,7 +65,17 @@ Bloodybacks charge (grenadiers against Continentals, from impetus to the last co
 DEFAULT_DICE_MECHANISM = "pool"
 """What ``smoothbore odds dice`` shows: six d12 at or under 7, naturals 1 and 12."""
 MAX_SAMPLES = 10_000_000
-"""The most Monte Carlo samples ``odds --samples`` draws."""
+"""The most Monte Carlo samples ``odds --samples`` draws, whatever the budget."""
+SAMPLE_BUDGET = 5.0
+"""Seconds ``odds --samples`` may take by default: the first samples are timed (a quarter
+of a second at most) and a count that would take longer is refused with the count that
+fits. Issue 28: the slowest mechanism samples about 1,900 times a second at its defaults
+(Bolt Action's melee) and ``dice pool count=10000`` about 45, so no fixed count finishes in
+seconds for every mechanism."""
+MAX_BUDGET = 3600.0
+"""The most seconds ``odds --budget`` allows."""
+PILOT_SECONDS = 0.25
+"""How long the first samples are timed before the whole count is judged."""
 MAX_RUNS = 1_000_000
 """The most battles ``simulate --runs`` plays."""
 MAX_JOBS = 256
@@ -103,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
         "--samples", type=int, default=0, help="also sample this many times (Monte Carlo)"
     )
     show.add_argument("--seed", type=int, default=None, help="seed for --samples")
+    show.add_argument("--budget", type=float, default=SAMPLE_BUDGET, metavar="SECONDS",
+                      help=f"refuse --samples that would take longer than this "
+                           f"(default {SAMPLE_BUDGET:g} s, at most {MAX_BUDGET:g})")
     show.add_argument("--detail", action="store_true",
                       help="show every outcome, not the grouped summary")
     show.add_argument("--exact", action="store_true",
@@ -219,21 +233,43 @@ def _arguments(mechanism: Mechanism, given: dict[str, str]) -> dict[str, Any]:
     return mechanism.arguments(given)
 
 
-def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed: int | None
-             ) -> Estimate[Any]:
+def _sampled(mechanism: Mechanism, arguments: dict[str, Any], samples: int, seed: int | None,
+             budget: float = SAMPLE_BUDGET) -> Estimate[Any]:
     """``monte_carlo`` of the mechanism, sample for sample, with a progress bar on a
-    terminal."""
+    terminal. The first samples are timed (``PILOT_SECONDS`` at most) and a count that
+    would take more than ``budget`` seconds at that rate is refused, naming the count that
+    fits; the samples timed are the first of the result, so a seed gives the same answer
+    whatever the timing."""
     dice = SamplingDice(seed, record=False)
     counts: dict[Any, int] = {}
     function = mechanism.function
+    done = 0
+    start = time.perf_counter()
+    while done < samples:
+        result = function(dice=dice, **arguments)
+        counts[result] = counts.get(result, 0) + 1
+        done += 1
+        spent = time.perf_counter() - start
+        if spent >= PILOT_SECONDS:
+            break
+    if done < samples:
+        rate = done / max(spent, 1e-9)
+        fits = max(done, int(rate * budget))
+        if samples > fits:
+            raise InvalidValueError(
+                "--samples", samples,
+                f"0 to {fits:,}: {mechanism.name} samples about {rate:,.0f} times a second "
+                f"here, so {samples:,} would take about {samples / rate:,.0f} s, more than "
+                f"--budget {budget:g} s (raise --budget, at most {MAX_BUDGET:g} s, to wait "
+                f"longer)")
     chunk = max(1, min(10_000, samples // 100))
     with _bar(samples, "sampling", "sample") as bar:
-        done = 0
+        bar.update(done)
         while done < samples:
-            for _ in range(min(chunk, samples - done)):
+            step = min(chunk, samples - done)
+            for _ in range(step):
                 result = function(dice=dice, **arguments)
                 counts[result] = counts.get(result, 0) + 1
-            step = min(chunk, samples - done)
             done += step
             bar.update(step)
     return Estimate(tuple(counts.items()), samples)
@@ -363,7 +399,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         )
     if args.json:
         with _as_typed(mechanism, given, arguments):
-            sampled = (_sampled(mechanism, arguments, args.samples, args.seed)
+            sampled = (_sampled(mechanism, arguments, args.samples, args.seed, args.budget)
                        if args.samples else None)
         data = {"ruleset": owner, "mechanism": mechanism.name, "rule": mechanism.rule,
                 "parameters": {k: _jsonable(v) for k, v in arguments.items()},
@@ -386,7 +422,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
                      key=HEADLINES.get((owner, mechanism.name))), flush=True)
     if args.samples:
         with _as_typed(mechanism, given, arguments):
-            sampled = _sampled(mechanism, arguments, args.samples, args.seed)
+            sampled = _sampled(mechanism, arguments, args.samples, args.seed, args.budget)
         print(f"\nsampled {args.samples:,} times (seed {args.seed}):")
         print(_sampled_table(distribution, sampled))
         verdict = "agrees" if sampled.agrees_with(distribution) else "DISAGREES"
@@ -887,6 +923,9 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_replay(args)
         if args.command == "odds":
             _option("--samples", args.samples, 0, MAX_SAMPLES)
+            if not 0 < args.budget <= MAX_BUDGET:  # also refuses nan
+                raise InvalidValueError("--budget", args.budget,
+                                        f"more than 0 and at most {MAX_BUDGET:g} seconds")
             if args.seed is not None:
                 _option("--seed", args.seed, 0)
             return _cmd_odds(args)
