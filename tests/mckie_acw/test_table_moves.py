@@ -384,7 +384,7 @@ def test_what_is_kept_for_the_footprints_is_shared_by_a_table_a_general_rides_of
     """A general who rides makes a new table with every unit where it stood: it shares what
     was kept for the footprints (the moves offered, the places), and offers what a copy
     with nothing kept offers; a table where a unit stands elsewhere keeps its own."""
-    from smoothbore.mckie_acw.steps_movement import _offers
+    from smoothbore.mckie_acw.positions import move_offers as _offers
     shared = 0
     for state in movement_states():
         table = table_of(state)

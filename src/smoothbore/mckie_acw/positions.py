@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -240,8 +240,11 @@ def synced(state: State) -> State:
             seen[unit.id] = (unit, tables)
     if gone or new:
         # the units left in step, and those re-laid, are in step with the new footprints
+        before = table
         table = table.removed(*gone) if gone else table
         table = table.placed(*new) if new else table
+        carry_offers(before, table, [*(on[uid] for uid in gone), *new,
+                                     *(on[f.unit_id] for f in new)])
         out = set(gone)
         # a re-laid footprint may stand on other ground (M31)
         moved = {u.id: changed(u, ground=g) for u in relaid
@@ -330,6 +333,40 @@ def moved_in_step(old: Table, new: Table, unit_id: str) -> Table:
     marks = old.derived(_commanders_in_step)
     if marks:
         new.derived(_commanders_in_step)[:] = marks
+    return new
+
+
+OfferBox = tuple[str, tuple[float, float, float, float]]
+"""What the moves offered to a unit read of the other units: its side (its enemies' places
+decide which moves advance) and the bounds of the ground its manoeuvres in place would
+cover (a friend there may stand in their way)."""
+
+
+def move_offers(table: Table) -> dict[str, tuple[Any, ...]]:
+    """The moves offered on this table, by unit id (``steps_movement._table_moves``: the
+    unit, the tables and whether it may advance, as they were offered for, the moves, and
+    its ``OfferBox``)."""
+    return {}
+
+
+def carry_offers(old: Table, new: Table, changed: Iterable[Footprint]) -> Table:
+    """``new``, a table whose footprints differ from ``old``'s only in ``changed`` (each
+    moved unit's footprint before and after, or a footprint gone), knowing the moves
+    ``old`` offered each other unit whose offers cannot have changed: every changed
+    footprint is of its own side and off the ground its manoeuvres in place cover."""
+    memo = kept(old, move_offers)
+    into = kept(new, move_offers)
+    if not memo or into is memo:
+        return new
+    moved = [(c.unit_id, c.side, c.bounds) for c in changed]
+    ids = {uid for uid, _, _ in moved}
+    for uid, entry in memo.items():
+        if uid in ids or uid in into:
+            continue
+        side, (a0, a1, a2, a3) = entry[4]
+        if all(s == side and (b[2] < a0 or b[0] > a2 or b[3] < a1 or b[1] > a3)
+               for _, s, b in moved):
+            into[uid] = entry
     return new
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import attrs
 import numpy as np
@@ -30,6 +31,7 @@ from .positions import (
     ground_at,
     home_heading,
     kept,
+    move_offers,
     newly_over,
     train_of,
 )
@@ -320,7 +322,7 @@ def _table_moves(state: State) -> list[Move]:
     unit moves)."""
     tables = state.options.tables
     table = table_of(state)
-    memo = kept(table, _offers)
+    memo = kept(table, move_offers)
     out: list[Move] = []
     for unit in state.derived(free_units).values():
         if unit.resting:
@@ -329,12 +331,29 @@ def _table_moves(state: State) -> list[Move]:
         found = memo.get(unit.id)
         if found is None or found[0] is not unit or found[1] is not tables \
                 or found[2] is not advance:
-            offers = unit_offers(unit, tables, advance, table.footprint(unit.id),
-                                 near_enemies(state, unit))
-            found = memo[unit.id] = (unit, tables, advance, tuple(
-                m for m in offers if m.to is not None or relaid_onto(state, unit, m) is None))
+            fp = table.footprint(unit.id)
+            offers = unit_offers(unit, tables, advance, fp, near_enemies(state, unit))
+            box = fp.bounds
+            kept_offers = []
+            for m in offers:
+                if m.to is None:
+                    box = _wider(box, relaid_in_place(state, unit, m).bounds)
+                    if relaid_onto(state, unit, m) is not None:
+                        continue
+                kept_offers.append(m)
+            found = memo[unit.id] = (unit, tables, advance, tuple(kept_offers),
+                                     (fp.side, box))
         out += found[3]
     return out
+
+
+def _wider(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+           ) -> tuple[float, float, float, float]:
+    """Bounds holding both ``a`` and ``b``, and a millimetre more (``carry_offers``: a
+    footprint re-laid in place is found among the others by Shapely's bounds of its
+    outline, which may differ from ``Footprint.bounds`` by a rounding)."""
+    return (min(a[0], b[0]) - 1.0, min(a[1], b[1]) - 1.0, max(a[2], b[2]) + 1.0,
+            max(a[3], b[3]) + 1.0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -347,12 +366,6 @@ def unit_offers(unit: Unit, tables: Tables, advance: bool, fp: Footprint,
             *in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground, unit.arm,
                             unit.limbered, unit.weapon.is_heavy, unit.mounted,
                             unit.formation))
-
-
-def _offers(table: Table) -> dict[str, tuple[Unit, Tables, bool, tuple[Move, ...]]]:
-    """The moves offered on this table, by unit id (with the unit, the tables and whether
-    it may advance, as they were offered for)."""
-    return {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -475,16 +488,26 @@ def _relaid(unit: Unit, action: Move, now: Footprint, tables: Tables) -> Footpri
     return footprint(manoeuvred(unit, action), now.x, now.y, now.facing, tables)
 
 
+def relaid_in_place(state: State, unit: Unit, action: Move) -> Footprint:
+    """On a table, the unit's footprint re-laid by a manoeuvre in place about its centre and
+    facing, shifted back onto the table (as ``positions.synced`` lays it, M29); where it
+    stands for any other move."""
+    table = table_of(state)
+    now = table.footprint(unit.id)
+    if action.manoeuvre in (Manoeuvre.NONE, Manoeuvre.FACE):
+        return now
+    return fit_on(table, _relaid(unit, action, now, state.options.tables))
+
+
 def relaid_onto(state: State, unit: Unit, action: Move) -> str | None:
     """On a table: the name of another unit that the unit's footprint, re-laid by a
-    manoeuvre in place about its centre and facing (shifted back onto the table, as
-    ``positions.synced`` lays it, M29), would overlap and does not overlap now; None when
-    clear (no unit ends on another, M34)."""
+    manoeuvre in place about its centre and facing (``relaid_in_place``), would overlap and
+    does not overlap now; None when clear (no unit ends on another, M34)."""
     table = state.extra.table
     if table is None or action.manoeuvre in (Manoeuvre.NONE, Manoeuvre.FACE):
         return None
     now = table.footprint(unit.id)
-    new = fit_on(table, _relaid(unit, action, now, state.options.tables))
+    new = relaid_in_place(state, unit, action)
     if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
         return None
     other = newly_over(table, now, new.outline)
@@ -653,8 +676,21 @@ def candidates_attach_helpers(state: State) -> Iterator[AttachHelpers]:
             for unit in donors:
                 yield AttachHelpers(battery.id, unit.id, 1)
         return
-    for b, d in _helpers_in_reach(table, state.options.tables, batteries, donors):
-        yield AttachHelpers(batteries[b].id, donors[d].id, 1)
+    tables = state.options.tables
+    memo = kept(table, _helpers_memo)
+    key = (tuple(u.id for u in batteries), tuple(donors), tables)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(
+            AttachHelpers(batteries[b].id, donors[d].id, 1)
+            for b, d in _helpers_in_reach(table, tables, batteries, donors))
+    yield from found
+
+
+def _helpers_memo(table: Table) -> dict[tuple[Any, ...], tuple[AttachHelpers, ...]]:
+    """The helpers offered on this table's footprints, by the batteries (ids), the donors
+    (the units themselves: their rates are their own) and the tables asked."""
+    return {}
 
 
 def _helpers_in_reach(table: Table, tables: Tables, batteries: list[Unit], donors: list[Unit]
@@ -735,25 +771,49 @@ def candidates_move_general(state: State) -> list[MoveGeneral]:
     distance left to the table (the check measures the ride, M38), and only to the units
     whose centres are within ``RIDE_BOUND`` of him (those beyond a ride surely refused)."""
     acting = state.extra.acting
-    units = tuple(u.id for u in state.units if u.side == acting and u.on_table)
+    units = state.derived(_acting_on_table)
     done = state.extra.done
     table = state.extra.table
     out: list[MoveGeneral] = []
-    centres = None
+    near: tuple[Any, dict[str, tuple[str, ...]]] | None = None
     for g in state.commanders:
         if g.side == acting and g.active and f"general:{g.id}" not in done:
             if table is None or ride_length(state, g.id, "") is None:
                 out += rides(g.id, g.attached_to, units)
                 continue
-            if centres is None:
-                at = table.units
-                centres = np.array([at[uid].centre for uid in units],
-                                   dtype=float).reshape(-1, 2)
-            x, y = table.derived(_points)[g.id]
-            apart = np.hypot(centres[:, 0] - x, centres[:, 1] - y)
-            near = tuple(units[i] for i in np.flatnonzero(apart <= RIDE_BOUND).tolist())
-            out += table_rides(g.id, g.attached_to, near)
+            if near is None:
+                memo = table.derived(_near_rides)
+                near = memo.get(units)
+                if near is None:
+                    at = table.units
+                    near = memo[units] = (np.array([at[uid].centre for uid in units],
+                                                   dtype=float).reshape(-1, 2), {})
+            within = near[1].get(g.id)
+            if within is None:
+                within = near[1][g.id] = _within_ride(table, g.id, units, near[0])
+            out += table_rides(g.id, g.attached_to, within)
     return out
+
+
+def _acting_on_table(state: State) -> tuple[str, ...]:
+    """The ids of the acting side's units on the table (once a state)."""
+    acting = state.extra.acting
+    return tuple(u.id for u in state.units if u.side == acting and u.on_table)
+
+
+def _near_rides(table: Table) -> dict[tuple[str, ...], tuple[Any, dict[str, tuple[str, ...]]]]:
+    """For the units asked on this table (its footprints and its commanders' marks): their
+    centres as an (n, 2) array, and ``_within_ride`` by general."""
+    return {}
+
+
+def _within_ride(table: Table, general: str, units: tuple[str, ...], centres: Any
+                 ) -> tuple[str, ...]:
+    """The ``units`` (in their order; ``centres``, theirs) whose centres are within
+    ``RIDE_BOUND`` of where the general is (one array over them all)."""
+    x, y = table.derived(_points)[general]
+    apart = np.hypot(centres[:, 0] - x, centres[:, 1] - y)
+    return tuple(units[i] for i in np.flatnonzero(apart <= RIDE_BOUND).tolist())
 
 
 RIDE_BOUND = GENERAL_RIDE + 1e-3

@@ -41,7 +41,14 @@ from smoothbore.table.terrain import terrain_index
 from . import rules
 from .actions import Move
 from .movement import Manoeuvre, Mover, reach
-from .positions import FOOT_RATES, MOUNTED_RATES, footprint_boxes, kept, moved_in_step
+from .positions import (
+    FOOT_RATES,
+    MOUNTED_RATES,
+    carry_offers,
+    footprint_boxes,
+    kept,
+    moved_in_step,
+)
 from .state import State, find_unit, with_extra
 from .tables import Tables
 from .units import Arm, Unit
@@ -1016,7 +1023,8 @@ def placed(state: State, unit_id: str, end: Footprint) -> State:
     (``positions.moved_in_step``)."""
     table = table_of(state)
     start = table.footprint(unit_id)
-    moved = moved_in_step(table, table.placed(end), unit_id)
+    moved = carry_offers(table, moved_in_step(table, table.placed(end), unit_id),
+                         (start, end))
     if start.centre == end.centre:  # turned in place: no trace
         return with_extra(state, table=moved)
     trace = MoveTrace(unit_id, (start.centre, end.centre))
