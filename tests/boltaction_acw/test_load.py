@@ -15,6 +15,7 @@ import pytest
 
 from smoothbore.boltaction_acw import TURN, situations
 from smoothbore.boltaction_acw.actions import MoveCommander, RideTo
+from smoothbore.boltaction_acw.carry import charge_memo
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.state import State, situation
@@ -24,8 +25,9 @@ from smoothbore.boltaction_acw.steps_orders import (
     nearest_others,
 )
 from smoothbore.boltaction_acw.units import Rank
+from smoothbore.boltaction_acw.validity import MAX_REACH
 from smoothbore.core import Deferred, IllegalActionError
-from smoothbore.table import Table, short_of_units
+from smoothbore.table import Table, charges, distance, short_of_units
 
 from .battle import random_states
 
@@ -163,3 +165,30 @@ def test_a_compulsory_move_asks_only_the_units_near_its_way_and_stops_where_it_d
     assert stopped > 10
     assert len(asked) > 40
     assert max(asked) < 20
+
+
+def test_a_charge_measures_the_enemies_within_the_longest_charge_and_any_asked() -> None:
+    """A charge asked of the table (``reach_of``) is measured with every enemy of the
+    charger that might stand within the longest charge (36", A37), not every enemy of the
+    army; an enemy further off is measured when asked, with the answer of the pair alone."""
+    state = _load().big_battle(60, 2)
+    table: Table = state.extra.table
+    charger = table.footprints[70]  # a regiment in the second Union line
+    enemies = table.enemies_of(charger.unit_id)
+    assert len(enemies) == 60
+    nearest = min(enemies, key=lambda e: math.dist(charger.centre, table.units[e].centre))
+    situations.reach_of(table, charger.unit_id, nearest)
+    memo = table.derived(charge_memo)
+    asked = {target for charger_id, target in memo if charger_id == charger.unit_id}
+    assert nearest in asked
+    assert 5 < len(asked) < 30
+    for target in enemies:  # none left out that the longest charge could reach
+        if target not in asked:
+            assert distance(table, charger.unit_id, target) > MAX_REACH
+    furthest = max(enemies, key=lambda e: math.dist(charger.centre, table.units[e].centre))
+    assert furthest not in asked
+    alone = charges(table, [(charger.unit_id, furthest)], table.diagonal)[0]
+    assert situations.reach_of(table, charger.unit_id, furthest) == alone
+    for target in sorted(asked):
+        assert memo[charger.unit_id, target] == charges(
+            table, [(charger.unit_id, target)], table.diagonal)[0]

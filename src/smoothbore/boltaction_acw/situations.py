@@ -34,7 +34,6 @@ from smoothbore.table import (
     Table,
     TerrainKind,
     charges,
-    enemy_pairs,
     furthest,
     rout,
     route,
@@ -80,6 +79,7 @@ from .rules import (
 from .shooting import LONGEST_RANGE, Cover, ShotFacts, shots
 from .state import State, find, situation
 from .units import Formation, Unit
+from .validity import MAX_REACH
 
 WOODS = frozenset({TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS})
 LINEAR = frozenset({TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM,
@@ -155,21 +155,28 @@ def look_at(table: Table, pairs: Iterable[tuple[str, str]]) -> None:
 
 def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
     """How ``charger_id`` could charge ``target_id`` on the table (None: not two enemies on
-    it): asked for every enemy of the charger at once, and kept with the table."""
+    it): asked at once with every enemy the charger might reach (``reach_from``), and kept
+    with the table."""
     memo = table.derived(charge_memo)
     found = memo.get((charger_id, target_id))
     if found is None and target_id in table.enemies_of(charger_id):
-        reach_from(table, (charger_id,))
+        reach_from(table, (charger_id,), ((charger_id, target_id),))
         found = memo.get((charger_id, target_id))
     return found
 
 
-def reach_from(table: Table, unit_ids: Iterable[str]) -> None:
-    """Work out at once how each of these units could charge each enemy, where the table
-    does not know it yet."""
+def reach_from(table: Table, unit_ids: Iterable[str],
+               also: Iterable[tuple[str, str]] = ()) -> None:
+    """Work out at once how each of these units could charge each enemy that might stand
+    within the longest charge (``MAX_REACH``, 36": told by the boxes, ``near``), and the
+    pairs ``also`` asked, where the table does not know it yet. An enemy further off is
+    measured when it is asked about: each pair's answer is its own, whatever else is asked
+    with it (issue 28: a charger no longer measures every enemy of a large army)."""
     ids = [u for u in unit_ids if u in table.units]
     memo = table.derived(charge_memo)
-    missing = [pair for pair in enemy_pairs(table, ids) if pair not in memo]
+    pairs = [(u, e) for u in ids for e in table.enemies_of(u)
+             if e in near(table, u, MAX_REACH)]
+    missing = [pair for pair in dict.fromkeys((*also, *pairs)) if pair not in memo]
     if missing:
         memo.update(((r.charger, r.target), r)
                     for r in charges(table, missing, table.diagonal))
