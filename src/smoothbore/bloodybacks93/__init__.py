@@ -28,6 +28,7 @@ RULESET = Ruleset(
     source="bloodybacks-9.3.txt",
     example=example_battle,
     scenarios=SCENARIOS,
+    colours={"british": "#c0282d", "american": "#2f5aa8"},
 )
 
 __all__ = [

@@ -28,6 +28,7 @@ RULESET = Ruleset(
     source="boltaction-acw.txt",
     example=example_battle,
     scenarios=SCENARIOS,
+    colours={"union": "#2b4c9b", "confederate": "#8a8d91"},
 )
 
 __all__ = [

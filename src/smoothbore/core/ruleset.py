@@ -9,6 +9,7 @@ import math
 import numbers
 import sys
 import typing
+from types import MappingProxyType
 from collections.abc import Callable, Hashable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -371,6 +372,14 @@ class Mechanism:
         )
 
 
+def _colours(value: Mapping[str, str]) -> Mapping[str, str]:
+    """Side names lower-cased, read-only."""
+    if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in value.items()):
+        raise InvalidValueError("colours", value, "a mapping of side name to CSS colour")
+    return MappingProxyType({k.lower(): v for k, v in value.items()})
+
+
 @attrs.frozen
 class Ruleset:
     """What the library knows of one rule book."""
@@ -391,6 +400,9 @@ class Ruleset:
     scenarios: tuple[tuple[str, Callable[[int], Any]], ...] = attrs.field(default=(), eq=False)
     """Further embedded battles by name (a variant, an option in play), each made from a
     seed; the conformance suite plays them all."""
+    colours: Mapping[str, str] = attrs.field(factory=dict, converter=_colours, eq=False)
+    """Each side's colour on the battle map, by side name (any case): a CSS colour. A side
+    not named here is drawn in a neutral colour."""
 
     def battles(self) -> tuple[tuple[str, Callable[[int], Any]], ...]:
         """Every embedded battle by name, the default ``example`` first."""

@@ -31,6 +31,7 @@ RULESET = Ruleset(
     example=example_battle,
     scenarios=SCENARIOS,
     source="mckie-acw.txt",
+    colours={"Union": "#2b4c9b", "Confederate": "#8a8d91"},
 )
 
 __all__ = [

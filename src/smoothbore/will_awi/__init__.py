@@ -38,6 +38,8 @@ RULESET = Ruleset(
     example=example_battle,
     scenarios=SCENARIOS,
     source="will-awi-2008.txt, will-awi-2007.txt",
+    colours={"British": "#c0282d", "American": "#2f5aa8", "Government": "#c0282d",
+             "Jacobite": "#34508f", "Crown": "#c0282d", "United Irish": "#2e8540"},
 )
 
 __all__ = [
