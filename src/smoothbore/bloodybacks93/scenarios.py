@@ -95,3 +95,43 @@ def example_battle(seed: int = 0) -> State:
 
 SCENARIOS = (("default-no-table", example_battle_no_table),)
 """The embedded battles besides the default (the same action on a table)."""
+
+
+# --- scenario words: what smoothbore.scenario needs of this book ------------------------------
+from collections.abc import Mapping as _Mapping  # noqa: E402
+from typing import Any as _Any  # noqa: E402
+
+from .options import Options as _Options  # noqa: E402
+
+UNIT = Unit
+COMMANDER = Commander
+OPTIONS = _Options
+
+
+def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
+    """Where a file places a unit: its centre and facing (the battle lays its bases)."""
+    return Footprint(unit.id, x, y, facing, side=unit.side)
+
+
+def riding_with(commander: Commander) -> str | None:
+    """The unit a commander rides with (his mark follows it), or None."""
+    return commander.attached_to
+
+
+def start(sides: tuple[str, ...], units: tuple[Unit, ...], commanders: tuple[Commander, ...],
+          *, seed: int, options: _Options, scenario: Scenario, table: Table | None,
+          setup: _Mapping[str, _Any]) -> State:
+    """The battle a file describes (``new_battle``); its sides are the book's own."""
+    from smoothbore.core.errors import InvalidValueError
+
+    from .units import SIDES
+    if tuple(sides) != SIDES:
+        raise InvalidValueError("side", tuple(sides), "the sides " + " and ".join(SIDES)
+                                + ", in that order")
+    return new_battle(units, commanders, seed=seed, options=options, scenario=scenario,
+                      table=table)
+
+
+def setup_of(state: State) -> dict[str, _Any]:
+    """Nothing beside the units, commanders, options and table sets a battle up."""
+    return {}

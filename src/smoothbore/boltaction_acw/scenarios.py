@@ -206,3 +206,55 @@ SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("mcphersons-ridge-no-table", mcphersons_ridge_no_table),
 )
 """The embedded battles besides ``example_battle`` (Brawner's Farm)."""
+
+
+# --- scenario words: what smoothbore.scenario needs of this book ------------------------------
+from collections.abc import Mapping as _Mapping  # noqa: E402
+from typing import Any as _Any  # noqa: E402
+
+from smoothbore.table import Footprint as _Footprint  # noqa: E402
+
+from .options import Options as _Options  # noqa: E402
+
+UNIT = Unit
+COMMANDER = Commander
+OPTIONS = _Options
+VICTORY: _Mapping[str, tuple[_Any, str]] = {
+    "objective": (str, "the id of the table's feature the side holding it wins by (A21)"),
+}
+"""The book's own victory setting: an objective on the table (A21)."""
+
+
+def place(unit: Unit, x: float, y: float, facing: float) -> _Footprint:
+    """Where a file places a unit: its centre and facing (``placing.footprint``)."""
+    return footprint(unit, x, y, facing)
+
+
+def riding_with(commander: Commander) -> str | None:
+    """The unit a commander rides with (his mark follows it), or None."""
+    return commander.with_unit
+
+
+def start(sides: tuple[str, ...], units: tuple[Unit, ...], commanders: tuple[Commander, ...],
+          *, seed: int, options: _Options, scenario: Scenario, table: Table | None,
+          setup: _Mapping[str, _Any]) -> State:
+    """The battle a file describes (``new_battle``); its sides are the book's own."""
+    from smoothbore.core.errors import InvalidValueError
+
+    from .units import SIDES
+    if tuple(sides) != SIDES:
+        raise InvalidValueError("side", tuple(sides), "the sides " + " and ".join(SIDES)
+                                + ", in that order")
+    objective = setup.get("objective") if table is not None else None
+    if table is not None:  # those riding with a unit are put with it by new_battle (A14)
+        import attrs
+
+        table = attrs.evolve(table, commanders=tuple(
+            m for m in table.commanders if m.attached_to is None))
+    return new_battle(units, commanders, seed=seed, options=options, scenario=scenario,
+                      table=table, objective=objective)
+
+
+def setup_of(state: State) -> dict[str, _Any]:
+    """The objective, where the battle has one."""
+    return {"objective": state.extra.objective} if state.extra.objective else {}

@@ -165,3 +165,92 @@ SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("sharpshooters-no-table", sharpshooters_no_table),
 )
 """The embedded battles beside the default ``example_battle``."""
+
+
+# --- scenario words: what smoothbore.scenario needs of this book ------------------------------
+from collections.abc import Mapping as _Mapping  # noqa: E402
+from typing import Any as _Any  # noqa: E402
+
+from smoothbore.core.errors import InvalidValueError as _Invalid  # noqa: E402
+from smoothbore.table import Footprint as _Footprint  # noqa: E402
+
+UNIT = Unit
+COMMANDER = Commander
+OPTIONS = Options
+
+
+def _read_order(word: _Any) -> Order:
+    """A written order: its kind (``"attack"``) or a table ``{ kind, issued_by, started }``."""
+    kinds = ", ".join(k.value for k in OrderKind)
+    if isinstance(word, str):
+        word = {"kind": word}
+    if not isinstance(word, dict) or set(word) - {"kind", "issued_by", "started"}:
+        raise _Invalid("order", word, f"an order's kind ({kinds}) or a table "
+                       "{ kind, issued_by, started }")
+    try:
+        kind = OrderKind(str(word.get("kind", "hold")).replace("-", " "))
+    except ValueError:
+        raise _Invalid("order.kind", word.get("kind"), "one of " + kinds) from None
+    by, started = word.get("issued_by", ""), word.get("started", False)
+    if not isinstance(by, str) or not isinstance(started, bool):
+        raise _Invalid("order", word, "issued_by in quotes, started true or false")
+    return Order(kind, by, started)
+
+
+def _write_order(order: Order) -> _Any:
+    out: dict[str, _Any] = {"kind": order.kind.value}
+    if order.issued_by:
+        out["issued_by"] = order.issued_by
+    if order.started:
+        out["started"] = True
+    return out if len(out) > 1 else order.kind.value
+
+
+def _read_tables(word: _Any) -> _Any:
+    if word == "default":
+        return DEFAULT_TABLES
+    raise _Invalid("tables", word, '"default" (the reconstructed tables; a player\'s own '
+                   "copies are given in Python, Options.with_table)")
+
+
+def _write_tables(tables: _Any) -> _Any:
+    if tables != DEFAULT_TABLES:
+        raise _Invalid("tables", "(a player's own tables)",
+                       "the default tables: a file cannot hold a player's copies")
+    return "default"
+
+
+COMMANDER_CODECS = {"order": (_read_order, _write_order)}
+OPTIONS_CODECS = {"tables": (_read_tables, _write_tables)}
+SETUP: _Mapping[str, tuple[_Any, str]] = {
+    "army_figures": (tuple[int, int], "the figures of each whole army, where the battle "
+                     "fields part of it (the 1-in-200 sniper limit)"),
+    "reserve_rounds": (int, "the rounds per figure in each corps' ammunition train, 0 to 6"),
+}
+"""The book's own settings of a battle's start (``new_battle``)."""
+
+
+def place(unit: Unit, x: float, y: float, facing: float) -> _Footprint:
+    """Where a file places a unit: its centre and facing, mm (``positions.footprint``)."""
+    return footprint(unit, x, y, facing)
+
+
+def riding_with(commander: Commander) -> str | None:
+    """The unit a commander is with (his mark follows it), or None."""
+    return commander.attached_to or None
+
+
+def start(sides: tuple[str, ...], units: tuple[Unit, ...], commanders: tuple[Commander, ...],
+          *, seed: int, options: Options, scenario: Scenario, table: Table | None,
+          setup: _Mapping[str, _Any]) -> State:
+    """The battle a file describes (``new_battle``)."""
+    if len(sides) != 2:
+        raise _Invalid("side", tuple(sides), "two sides")
+    return new_battle((sides[0], sides[1]), units, commanders, seed=seed, options=options,
+                      reserve_rounds=setup.get("reserve_rounds", 6),
+                      army_figures=setup.get("army_figures"), scenario=scenario, table=table)
+
+
+def setup_of(state: State) -> dict[str, _Any]:
+    """Nothing the state keeps beside its units (army figures are the file's own)."""
+    return {}

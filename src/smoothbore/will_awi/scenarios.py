@@ -345,3 +345,66 @@ SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
 )
 """The embedded battles beside the default ``example_battle``, by name: each on its table,
 and the same battle measured by the players (``<name>-no-table``)."""
+
+
+# --- scenario words: what smoothbore.scenario needs of this book ------------------------------
+from typing import Any as _Any  # noqa: E402
+
+from smoothbore.core.errors import InvalidValueError as _Invalid  # noqa: E402
+from smoothbore.table import Footprint as _Footprint  # noqa: E402
+
+from .options import Variant as _Variant  # noqa: E402
+from .options import variant_named as _variant_named  # noqa: E402
+from .positions import footprint as _footprint  # noqa: E402
+
+UNIT = Unit
+COMMANDER = Commander
+OPTIONS = Options
+
+
+def _read_variant(word: _Any) -> _Variant:
+    """A variant by its name: base, ireland1798 or fortyfive."""
+    if not isinstance(word, str):
+        raise _Invalid("variant", word, "base, ireland1798 or fortyfive")
+    return _variant_named(word)
+
+
+OPTIONS_CODECS = {"variant": (_read_variant, lambda v: v.name)}
+SETUP: Mapping[str, tuple[_Any, str]] = {
+    "works": (tuple[Defence, ...], "the works on the table at the start (W46-W49): "
+              "{ work, points, id }"),
+    "demolitions": (tuple[Demolition, ...], "charges already laid against a work (W49): "
+                    "{ work, unit, charges }"),
+}
+"""The book's own settings of a battle's start: works and demolitions under way."""
+
+
+def place(unit: Unit, x: float, y: float, facing: float) -> _Footprint:
+    """Where a file places a unit: its centre and facing (``positions.footprint``)."""
+    return _footprint(unit, x, y, facing)
+
+
+def riding_with(commander: Commander) -> str | None:
+    """The unit a general is with (his mark follows it), or None."""
+    return commander.attached_to or None
+
+
+def start(sides: tuple[str, ...], units: tuple[Unit, ...], commanders: tuple[Commander, ...],
+          *, seed: int, options: Options, scenario: Scenario, table: Table | None,
+          setup: Mapping[str, _Any]) -> State:
+    """The battle a file describes (``new_battle``), the first side moving first."""
+    if len(sides) != 2:
+        raise _Invalid("side", tuple(sides), "two sides")
+    return new_battle((sides[0], sides[1]), units, commanders, seed=seed, options=options,
+                      works=setup.get("works", ()), demolitions=setup.get("demolitions", ()),
+                      scenario=scenario, table=table)
+
+
+def setup_of(state: State) -> dict[str, _Any]:
+    """The works and the demolitions under way, where there are any."""
+    out: dict[str, _Any] = {}
+    if state.extra.works:
+        out["works"] = state.extra.works
+    if state.extra.demolitions:
+        out["demolitions"] = state.extra.demolitions
+    return out
