@@ -18,8 +18,8 @@ from smoothbore.bloodybacks93.state import State
 from smoothbore.bloodybacks93.units import AMERICAN, BRITISH, Formation, Unit, UnitType, Weapon
 from smoothbore.core import IllegalActionError
 from smoothbore.rulesets import get_ruleset
-from smoothbore.simulation import play_run
 
+from .recorded import recorded_run
 from .test_situations import foot, on_table
 
 
@@ -53,7 +53,7 @@ def test_simulation_run_722_routs_the_virginia_riflemen_off_the_far_edge() -> No
     (battle ``default``) failed at step 166, when the Virginia Riflemen (a2), skirmishing at
     the far edge, failed to activate, routed and turned over the edge. They are lost, the log
     says so, and their footprint leaves the table."""
-    played = play_run("bloodybacks93", 722, seed=1, max_steps=165)
+    played = recorded_run(722, steps=165)
     action = Activate(unit_id="a2", commander_id="ca", outside_radius=False, in_woods=False)
     new, events = TURN.step(played.end, action)
     assert new.unit("a2").destroyed
@@ -157,7 +157,7 @@ def test_a_failed_activation_reports_its_morale_test_as_facts() -> None:
     (Morale: results table). Run 722's Virginia Riflemen roll 0 successes of 3 dice (3 DRP)
     and rout with 1 success of the test (need 7, as the log says): the event says so in
     facts, not only in words, and the rout move after it names its move and distance."""
-    played = play_run("bloodybacks93", 722, seed=1, max_steps=165)
+    played = recorded_run(722, steps=165)
     action = Activate(unit_id="a2", commander_id="ca", outside_radius=False, in_woods=False)
     _, events = TURN.step(played.end, action)
     activation = next(e for e in events if e.kind == "activation")
@@ -178,7 +178,7 @@ def test_every_test_event_of_table_battles_carries_its_test_and_result() -> None
     melee's facts name each unit's fate."""
     seen: set[str] = set()
     for index in (0, 10, 13):  # run 10 has a rout test, run 13 a melee
-        played = play_run("bloodybacks93", index, seed=1)
+        played = recorded_run(index)
         for step in played.steps:
             for event in step.events:
                 if event.kind not in TESTED:
@@ -217,7 +217,7 @@ def test_the_footprints_after_every_step_are_exactly_the_standing_units() -> Non
     runs lose units every way: an activation's morale test (5, 69), a rout test (36), melees
     (37: guns, 68: both sides, 87), guns pushed back (99), routing off the edge (722)."""
     for index in (5, 36, 37, 68, 69, 87, 99, 722):
-        played = play_run("bloodybacks93", index, seed=1)
+        played = recorded_run(index)
         state = played.start
         for step in played.steps:
             state, _ = TURN.step(state, step.action)

@@ -473,7 +473,9 @@ def test_a_rout_stops_short_of_a_unit_in_its_way_and_is_not_lost() -> None:
 def test_random_battles_on_the_table_move_shoot_charge_and_end() -> None:
     kinds: Counter[str] = Counter()
     moved = 0
-    for seed in range(20):
+    # random play seldom charges home (about once in 20 battles): seed 35's does; the seeds
+    # name battles of today's candidates (random play draws among them, issue 28)
+    for seed in (*range(20), 35):
         state = example_battle(seed)
         played = play(TURN, state, RandomPolicy(seed))
         assert played.finished

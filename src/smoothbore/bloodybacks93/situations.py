@@ -14,6 +14,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -54,7 +56,7 @@ from .melee import Fate
 from .placement import refit
 from .reports import Moves, Pursuit, Retreat
 from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_MOVES, RULE_VISIBILITY
-from .state import State
+from .state import State, commander_of, unit_of
 from .units import Formation, Unit, UnitType
 
 HALF_ARC = 45.0
@@ -99,6 +101,8 @@ steep hills (Movement)."""
 MAX_TURN = 90.0
 """A move may end facing up to 90 degrees off the unit's facing, the wheel's outer corner
 paying for it (B54)."""
+IntArray = npt.NDArray[np.intp]
+
 CLEARANCE = 1.0
 """Moves offered towards the enemy stop an inch short of contact (charges make contact)."""
 
@@ -170,9 +174,67 @@ def enemies_near(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
     key = (unit_id, reach)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(e for e in table.enemies_of(unit_id)
-                                  if not out_of_shot(table, unit_id, e, reach))
+        found = memo[key] = _in_shot(table, unit_id, reach)
     return found
+
+
+def _in_shot(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
+    """``enemies_near``: the enemies ``out_of_shot`` does not rule out, all at once (the same
+    bounds over the layout's arrays)."""
+    ids, rows = _enemy_rows(table, unit_id)
+    if not ids:
+        return ()
+    layout = table.layout
+    i = layout.index[unit_id]
+    dx = layout.centre[rows, 0] - layout.centre[i, 0]
+    dy = layout.centre[rows, 1] - layout.centre[i, 1]
+    spread = layout.radius[rows] + _SLACK
+    out = np.hypot(dx, dy) > reach + layout.radius[i] + spread
+    if not layout.building[i]:
+        (fx, fy), (rx, ry) = layout.fwd[i], layout.right[i]
+        ahead = dx * fx + dy * fy - layout.half_l[i]
+        beside = np.abs(dx * rx + dy * ry) - layout.half_w[i]
+        out |= (ahead < -spread) | (beside - ahead > math.sqrt(2) * spread)
+    return tuple(ids[k] for k in np.flatnonzero(~out).tolist())
+
+
+def _enemy_rows(table: Table, unit_id: str) -> tuple[tuple[str, ...], IntArray]:
+    """The unit's enemies on the table (``Table.enemies_of``) and their rows of its layout,
+    kept for the layout by side."""
+    memo = by_layout(table, _enemy_rows_memo)
+    side = table.footprint(unit_id).side
+    found = memo.get(side)
+    if found is None:
+        ids = table.enemies_of(unit_id)
+        index = table.layout.index
+        found = memo[side] = (ids, np.array([index[e] for e in ids], dtype=np.intp))
+    return found
+
+
+def _enemy_rows_memo(table: Table) -> dict[str, tuple[tuple[str, ...], IntArray]]:
+    """The answers of ``_enemy_rows`` on this layout, by side."""
+    return {}
+
+
+def reachable(table: Table, charger: str, targets: Iterable[str], longest: float
+              ) -> frozenset[str]:
+    """Those of ``targets`` (units on the table) that ``may_reach`` does not rule out, all
+    at once (the same bounds over the layout's arrays)."""
+    ids = tuple(targets)
+    if not ids:
+        return frozenset()
+    layout = table.layout
+    rows = np.array([layout.index[t] for t in ids], dtype=np.intp)
+    i = layout.index[charger]
+    (fx, fy), (rx, ry) = layout.fwd[i], layout.right[i]
+    dx = layout.centre[rows, 0] - layout.centre[i, 0]
+    dy = layout.centre[rows, 1] - layout.centre[i, 1]
+    side, ahead = dx * rx + dy * ry, dx * fx + dy * fy
+    spread = layout.radius[rows] + _SLACK
+    front = layout.half_l[i]
+    keep = ((np.abs(side) <= layout.half_w[i] + spread) & (front - spread <= ahead)
+            & (ahead <= front + longest + spread))
+    return frozenset(ids[k] for k in np.flatnonzero(keep).tolist())
 
 
 def _near_memo(table: Table) -> dict[tuple[str, float], tuple[str, ...]]:
@@ -352,6 +414,41 @@ def reaches_of(table: Table) -> Mapping[tuple[str, str], tuple[float | None, Fac
     return {(c.charger, c.target): (c.ahead, c.face, bool(c.blocked_by)) for c in found}
 
 
+Reach = tuple[float | None, Face, bool]
+
+
+def _reach_memo(table: Table) -> dict[tuple[str, str], Reach | None]:
+    """The charge reaches asked on this layout, by (charger, target) (None: not enemies)."""
+    return {}
+
+
+def reaches_among(table: Table, pairs: Iterable[tuple[str, str]]
+                  ) -> dict[tuple[str, str], Reach]:
+    """``reaches_of`` for these (charger, target) pairs of units on the table only, the
+    pairs of enemies among them (the others are left out, as ``reaches_of`` has none):
+    those not asked on this layout measured at once (``charges``), each kept with the
+    layout."""
+    memo = by_layout(table, _reach_memo)
+    asked = tuple(dict.fromkeys(pairs))
+    missing = [pair for pair in asked if pair not in memo]
+    if missing:
+        enemies = []
+        for charger, target in missing:
+            side, other = table.footprint(charger).side, table.footprint(target).side
+            if side and other and side != other:
+                enemies.append((charger, target))
+            else:
+                memo[(charger, target)] = None
+        for c in charges(table, enemies, CHARGE_SCAN):
+            memo[(c.charger, c.target)] = (c.ahead, c.face, bool(c.blocked_by))
+    found = {}
+    for pair in asked:
+        reach = memo[pair]
+        if reach is not None:
+            found[pair] = reach
+    return found
+
+
 @attrs.frozen
 class ChargeSituation:
     """What the table says of a charge: the ``distance`` the charger must go straight ahead
@@ -366,7 +463,8 @@ class ChargeSituation:
 def charge_facts(state: State, charger: str, target: str) -> ChargeSituation:
     """The situation of a charge by ``charger`` at ``target`` on the state's table (the face
     struck decides the impetus dice for a flank or rear, Determine impetus)."""
-    ahead, face, blocked = by_layout(_table(state), reaches_of)[(charger, target)]
+    ahead, face, blocked = reaches_among(_table(state), ((charger, target),))[
+        (charger, target)]
     return ChargeSituation(ahead, face, blocked)
 
 
@@ -469,7 +567,7 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
     and through no friend but the one named, ending on nobody, turning at most 90 degrees,
     within the longest move the unit can make over that ground (B54, B55; Movement)."""
     table = _table(state)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
     start = table.footprint(unit_id)
     x, y, facing = to
     turn_by = normal_degrees(facing - start.facing)
@@ -620,7 +718,7 @@ def planned(state: State, unit_id: str, to: tuple[float, float, float],
     candidates of every step and their checks ask the same until a unit moves)."""
     table = _table(state)
     memo = by_layout(table, _plans)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
     key = (mover(unit), to, through)
     found = memo.get(key)
     if found is None:
@@ -672,7 +770,7 @@ def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float]
     """The moves offered to the unit (``proposed``) that it can make: each checked as
     ``check_move`` checks it; those that fail are left out (B54)."""
     table = _table(state)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
 
     def work() -> tuple[tuple[float, float, float], ...]:
         store = table.derived(ground_memo)
@@ -720,7 +818,7 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
     face that enemy (as far as the allowance pays for the wheel), and back at half its
     allowance where it may move backwards."""
     table = _table(state)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
     return _per_mover(by_layout(table, _proposal_memo), unit,
                       lambda: _proposed(table, unit, nearest_enemy(table, unit.id)))
 
@@ -848,7 +946,7 @@ def friends_in_way(state: State, unit_id: str,
     on moving straight to ``to`` (the move a player names ``through`` one of them:
     Interpenetration; Passage of lines)."""
     table = _table(state)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
     memo = by_layout(table, _friends_memo)
     key = (mover(unit), to)
     found = memo.get(key)
@@ -970,11 +1068,12 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     some charger (Charges and melee: units enter melee if they can move far enough to make
     contact)."""
     table = _table(state)
-    reaches = by_layout(table, reaches_of)
+    reaches = reaches_among(table, ((c, t) for c in chargers for t in targets
+                                    if c in table.units and t in table.units))
     contacts: list[tuple[str, str]] = []
     needs: list[float] = []
     for charger in chargers:
-        unit = state.unit(charger)
+        unit = unit_of(state, charger)
         best: tuple[float, str] | None = None
         for target in targets:
             found = reaches.get((charger, target))
@@ -1065,9 +1164,9 @@ def _countercharged(state: State, lead: str, struck: Iterable[tuple[str, Face]])
     struck in its front (``struck``: each target with the face of it a charger meets), so
     it faces the charge and rides out to meet it. Infantry, artillery, and cavalry taken in
     the flank or rear never countercharge."""
-    if not state.unit(lead).is_cavalry:
+    if not unit_of(state, lead).is_cavalry:
         return False
-    return any(face is Face.FRONT and state.unit(t).is_cavalry and not state.unit(t).gone
+    return any(face is Face.FRONT and unit_of(state, t).is_cavalry and not unit_of(state, t).gone
                for t, face in struck)
 
 
@@ -1091,7 +1190,7 @@ def in_contact_after(state: State, reaches: tuple[tuple[str, str], ...],
     for charger, target in reaches:
         if charger not in reached or charger not in table.units or target not in table.units:
             continue
-        ahead = by_layout(table, reaches_of)[(charger, target)][0]
+        ahead = reaches_among(table, ((charger, target),))[(charger, target)][0]
         if ahead is None:
             continue
         start = table.footprint(charger)
@@ -1112,7 +1211,7 @@ def evader_reached(state: State, chargers: tuple[str, ...], evader: str,
     table = _table(state)
     if evader not in table.units:
         return False
-    reaches = by_layout(table, reaches_of)
+    reaches = reaches_among(table, ((c, evader) for c in chargers if c in table.units))
     for charger in chargers:
         if charger not in table.units:
             continue
@@ -1136,7 +1235,7 @@ def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str,
                     facts: ChargeFacts, action: object = None) -> MeasuredCharge:
     """``measured_charge``, worked out once per table for the same units and choices."""
     memo = by_layout(_table(state), _charge_memo)
-    key = (tuple(state.unit(c) for c in chargers), targets, facts)
+    key = (tuple(unit_of(state, c) for c in chargers), targets, facts)
     found = memo.get(key)
     if found is None:
         try:
@@ -1157,7 +1256,7 @@ def enemy_face(state: State, table: Table, unit_id: str) -> Face | None:
     contact touch (the front if any does), else the face looking towards the nearest enemy it
     can see (the line between them clear, in any direction: the quarter of the compass off
     its facing where that enemy's centre lies); None when it sees none."""
-    side = state.unit(unit_id).side
+    side = unit_of(state, unit_id).side
     enemies = tuple(u.id for u in state.units
                     if u.side != side and not u.destroyed and u.id in table.units)
     touched = [face for enemy in enemies if in_contact(table, unit_id, enemy)
@@ -1214,7 +1313,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
         if unit_id not in table.units:
             continue
         start = table.footprint(unit_id)
-        rates = rates_for(state.unit(unit_id))
+        rates = rates_for(unit_of(state, unit_id))
         if fate is Fate.FALLS_BACK:
             end, off = _pushed_back(state, table, unit_id, float(length), rates,
                                     straight_back)
@@ -1230,7 +1329,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
             if off:
                 lost.append(unit_id)
                 if log is not None:
-                    log.add("retire", f"{state.unit(unit_id).name} routs off the table: lost",
+                    log.add("retire", f"{unit_of(state, unit_id).name} routs off the table: lost",
                             RULE_MOVES, unit_id, facts={"move": "routs", "result": "lost"})
                 continue
         traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
@@ -1299,8 +1398,8 @@ def chased(state: State, moves: Moves) -> dict[str, tuple[str, tuple[float, floa
     routers = [u for u, fate, _ in retreats if fate is Fate.ROUTS and u in table.units]
     found = {}
     for unit_id, _ in pursuits:
-        side = state.unit(unit_id).side
-        enemies = [r for r in routers if state.unit(r).side != side]
+        side = unit_of(state, unit_id).side
+        enemies = [r for r in routers if unit_of(state, r).side != side]
         if unit_id not in table.units or not enemies:
             continue
         here = table.footprint(unit_id).centre
@@ -1362,7 +1461,7 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = 
         return state
     traces = []
     for unit_id, length in pursuits:
-        if unit_id not in table.units or state.unit(unit_id).gone:
+        if unit_id not in table.units or unit_of(state, unit_id).gone:
             continue
         start = table.footprint(unit_id)
         heading = 0.0
@@ -1375,7 +1474,7 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = 
         if faced is not table:
             table, heading = faced, 0.0
         found = furthest(table, unit_id, heading, float(length),
-                         rates_for(state.unit(unit_id)))
+                         rates_for(unit_of(state, unit_id)))
         go = found.distance
         if found.stopped_by in table.units:
             go = max(0.0, go - _SHORT)
@@ -1406,13 +1505,44 @@ def outside_radius(state: State, commander_id: str | None, unit_id: str) -> bool
     never outside."""
     if commander_id is None or unit_id not in _table(state).units:
         return False
-    leader = state.commander(commander_id)
+    leader = commander_of(state, commander_id)
     table = _table(state)
     try:
         where = table.commander_point(commander_id)
     except InvalidValueError:
         return False
     return not command.in_radius(leader, _gap(table, unit_id, where))
+
+
+def near_point(table: Table, point: tuple[float, float], reach: float) -> tuple[str, ...]:
+    """The units on the table (in its order) whose nearest point may lie within ``reach``
+    of ``point``: their centre no further than ``reach`` and their half diagonal (and a
+    rounding slack) away. A cheap bound, over every unit at once, that never leaves out a
+    unit whose nearest point (``_gap``) is within ``reach``."""
+    layout = table.layout
+    if not layout.footprints:
+        return ()
+    away = np.hypot(layout.centre[:, 0] - point[0], layout.centre[:, 1] - point[1])
+    near = np.flatnonzero(away - layout.radius <= reach + _SLACK)
+    footprints = layout.footprints
+    return tuple(footprints[i].unit_id for i in near.tolist())
+
+
+def may_take_up(state: State, commander_id: str) -> frozenset[str] | None:
+    """The units the commander may have within his radius on the state's table
+    (``near_point`` from where he stands; the units off the table are never outside,
+    ``outside_radius``, and are not named): a cheap bound for the candidates, the checks
+    measuring each (``outside_radius``). None: no bound (no table, or the commander has no
+    mark on it, so no unit is outside)."""
+    table = state.extra.table
+    if table is None:
+        return None
+    try:
+        where = table.commander_point(commander_id)
+    except InvalidValueError:
+        return None
+    reach = command.command_radius(commander_of(state, commander_id))
+    return frozenset(near_point(table, where, reach))
 
 
 def commander_reach(state: State, commander_id: str, attach_to: str | None,
@@ -1448,11 +1578,12 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     his side's) that lies too far to join (its nearest point beyond 12"), to bring it within
     his radius. Each ride is 12", or as far as the middle."""
     table = _table(state)
-    leader = state.commander(commander_id)
+    leader = commander_of(state, commander_id)
     where = table.commander_point(commander_id)
     most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
-    ours = [u.id for u in state.units if u.side == leader.side and u.id in table.units]
-    brigade = [u for u in ours if state.unit(u).brigade == leader.brigade]
+    on_table = table.units
+    ours = [u for u in state.units if u.side == leader.side and u.id in on_table]
+    brigade = [u.id for u in ours if u.brigade == leader.brigade]
     targets: list[tuple[float, float]] = []
     if brigade:
         centres = [table.footprint(u).centre for u in brigade]
@@ -1460,8 +1591,11 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
                   sum(c[1] for c in centres) / len(centres))
         if math.dist(where, middle) > 1.0:
             targets.append(middle)
-    for unit_id in ours if leader.cinc else brigade:
-        if _gap(table, unit_id, where) > command.COMMANDER_MOVE:
+    # a unit whose centre lies beyond the move and its half diagonal is too far to join
+    # without measuring its nearest point (``near_point``)
+    near = frozenset(near_point(table, where, command.COMMANDER_MOVE))
+    for unit_id in [u.id for u in ours] if leader.cinc else brigade:
+        if unit_id not in near or _gap(table, unit_id, where) > command.COMMANDER_MOVE:
             targets.append(table.footprint(unit_id).centre)
     points = []
     for x, y in targets:

@@ -57,6 +57,7 @@ from .state import (
     attached_commanders,
     leader_attached,
     led_units,
+    unit_of,
     with_units,
 )
 from .steps_units import check_actor, spend
@@ -101,7 +102,7 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     option = state.options.artillery_may_charge
     chargers = []
     for entry in state.extra.activated:
-        unit = state.unit(entry.unit_id)
+        unit = unit_of(state, entry.unit_id)
         if entry.actions >= CHARGE_COST and not unit.gone and may_charge(unit, option):
             chargers.append(unit)
     if not chargers:
@@ -114,9 +115,8 @@ def candidates_charge(state: State) -> Iterator[Charge]:
         on_table = [e for e in enemies if e in table.units]
         for unit in chargers:
             longest = situations.most_allowed(unit, movement.MoveFacts())
-            near[unit.id] = frozenset(
-                e for e in on_table if situations.may_reach(table, unit.id, e, longest)
-            ) if unit.id in table.units else frozenset()
+            near[unit.id] = situations.reachable(
+                table, unit.id, on_table, longest) if unit.id in table.units else frozenset()
     everyone = list(_groups(enemies)) if table is None else []
     for group in _groups(sorted(u.id for u in chargers)):
         pursuit = any(i in pursuers for i in group)
@@ -171,11 +171,11 @@ def check_charge(state: State, action: Charge) -> None:
     if len(set(named)) != len(named):
         raise IllegalActionError(action, "each unit charges or is charged once", RULE_CHARGES)
     for unit_id in named:
-        state.unit(unit_id)
+        unit_of(state, unit_id)
     for unit_id in action.unit_ids:
         check_actor(state, action, unit_id, CHARGE_COST)
-    if any(state.unit(t).side == state.unit(action.unit_ids[0]).side
-           or state.unit(t).destroyed for t in action.target_ids):
+    if any(unit_of(state, t).side == unit_of(state, action.unit_ids[0]).side
+           or unit_of(state, t).destroyed for t in action.target_ids):
         raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
     action, _ = _measured(state, action)
     facts = action.facts
@@ -209,7 +209,7 @@ def check_charge(state: State, action: Charge) -> None:
             raise IllegalActionError(action, error.why, error.rule) from None
         chargers.append(unit)
     lead = chargers[0]
-    targets = [state.unit(t) for t in action.target_ids]
+    targets = [unit_of(state, t) for t in action.target_ids]
     if any(t.side == lead.side or t.destroyed for t in targets):
         raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
     if action.evade is False and any(
@@ -239,7 +239,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
     for unit_id in action.unit_ids:
         extra = spend(state.replace(extra=extra), unit_id, CHARGE_COST)
     new = state.replace(extra=extra)
-    chargers = tuple(state.unit(u) for u in action.unit_ids)
+    chargers = tuple(unit_of(state, u) for u in action.unit_ids)
     spare = action.charger_spare_move
     if action.distance is not None:
         new, chargers, spare = _charge_moves(new, log, chargers, action, action.distance)

@@ -22,7 +22,15 @@ from .rules import (
     RULE_SEQUENCE,
     RULE_VICTORY,
 )
-from .state import ActivityEntry, DeferredMelee, State, broken_sides, due_rout_tests
+from .state import (
+    ActivityEntry,
+    DeferredMelee,
+    State,
+    broken_sides,
+    commander_of,
+    due_rout_tests,
+    unit_of,
+)
 from .steps_charges import fight, may_charge
 from .units import Commander, Unit
 from .victory import at_turn_limit, check_undecided, ending
@@ -76,14 +84,14 @@ def apply_draw_card(state: State, action: DrawCard, log: Log) -> State:
     active = tuple(
         a.commander_id
         for a in extra.activity
-        if deck.activates(card, state.commander(a.commander_id).side, a.level)
-        and not state.commander(a.commander_id).removed
+        if deck.activates(card, commander_of(state, a.commander_id).side, a.level)
+        and not commander_of(state, a.commander_id).removed
     )
     text = f"drew the {card}"
     if first:
         text += f": a {minutes}-minute turn (and any scenario random event)"
     if active:
-        text += "; activates " + ", ".join(state.commander(c).name for c in active)
+        text += "; activates " + ", ".join(commander_of(state, c).name for c in active)
     else:
         text += "; activates no commander"
     log.add("card", text, RULE_ACTIVATING)
@@ -103,7 +111,7 @@ def check_end_activation(state: State, action: EndActivation) -> None:
     check_undecided(state, action)
     due = due_rout_tests(state)
     if due:
-        names = ", ".join(state.unit(u).name for u in due)
+        names = ", ".join(unit_of(state, u).name for u in due)
         raise IllegalActionError(
             action, f"routing units must take their morale test first: {names}", RULE_ROUTING
         )
@@ -149,8 +157,8 @@ def deferred_sides(state: State, melee: DeferredMelee
     """The units of a deferred melee that still fight it: its chargers and its defenders
     neither destroyed nor routing and, on a table, each still in contact with one of the
     other side that fights; and the units that have left the contact (B32)."""
-    chargers = tuple(u for u in (state.unit(i) for i in melee.chargers) if not u.gone)
-    defenders = tuple(u for u in (state.unit(i) for i in melee.defenders) if not u.gone)
+    chargers = tuple(u for u in (unit_of(state, i) for i in melee.chargers) if not u.gone)
+    defenders = tuple(u for u in (unit_of(state, i) for i in melee.defenders) if not u.gone)
     table = state.extra.table
     if table is None:
         return chargers, defenders, ()
@@ -179,7 +187,7 @@ def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> S
                 facts={"test": "melee", "result": "out of contact",
                        "units": " ".join(u.id for u in left)})
     if not chargers or not defenders:
-        gone = any(all(state.unit(i).gone for i in side)
+        gone = any(all(unit_of(state, i).gone for i in side)
                    for side in (melee.chargers, melee.defenders))
         why = "one side has gone" if gone else (
             f"{' and '.join(u.name for u in left)} no longer in contact with the enemy")

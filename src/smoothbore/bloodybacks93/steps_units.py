@@ -47,8 +47,10 @@ from .state import (
     State,
     activated_entry,
     activity_of,
+    commander_of,
     leader_attached,
     leaderless,
+    unit_of,
     with_activated,
     with_activity,
     with_table,
@@ -67,7 +69,7 @@ def check_actor(state: State, action: object, unit_id: str, cost: int) -> tuple[
     left; or IllegalActionError naming the rule (Activating Units; Action tariff)."""
     check_undecided(state, action)
     entry = activated_entry(state, unit_id)
-    unit = state.unit(unit_id)
+    unit = unit_of(state, unit_id)
     if entry is None:
         raise IllegalActionError(
             action, f"{unit.name} has not been activated by the current card", RULE_ACTIVATION
@@ -103,7 +105,7 @@ def _rewrap(action: object, error: IllegalActionError) -> IllegalActionError:
 def _actors(state: State) -> Iterator[tuple[Unit, Activated]]:
     """The units activated by the current card that are still in the fight."""
     for entry in state.extra.activated:
-        unit = state.unit(entry.unit_id)
+        unit = unit_of(state, entry.unit_id)
         if entry.actions > 0 and not unit.gone:
             yield unit, entry
 
@@ -138,7 +140,7 @@ def _check_taking_up(
                 RULE_ACTIVATION,
             )
         return None
-    leader = state.commander(commander_id)
+    leader = commander_of(state, commander_id)
     if leader.removed:
         raise IllegalActionError(
             action, f"{leader.name} has been removed from the battle", RULE_RISK
@@ -189,7 +191,7 @@ def _outside_for_check(state: State, action: Activate | RoutTest, unit: Unit) ->
             action, "the table measures this: leave outside_radius and in_woods at their "
             "defaults", RULE_RADIUS)
     leader = action.commander_id
-    if leader is None or state.commander(leader).brigade == unit.brigade:
+    if leader is None or commander_of(state, leader).brigade == unit.brigade:
         return False
     return situations.outside_radius(state, leader, unit.id)
 
@@ -208,21 +210,43 @@ def _pay_for_other_brigade(state: State, unit: Unit, leader: Commander | None) -
 
 def _leaders(state: State, unit: Unit) -> Iterator[str | None]:
     """Who may take up a unit on this card: its side's active commanders (of its brigade, or
-    of another with a command point left), or nobody on its side's ace when leaderless."""
+    of another with a command point left and, on a table, the unit perhaps within his radius:
+    ``situations.may_take_up``, the check measuring it), or nobody on its side's ace when
+    leaderless."""
     card = state.extra.card
     assert card is not None
-    for commander_id in state.extra.active:
-        leader = state.commander(commander_id)
-        if leader.removed or leader.side != unit.side:
+    for commander_id, side, brigade, near in state.derived(_takers):
+        if side != unit.side:
             continue
-        if leader.brigade == unit.brigade:
-            yield commander_id
-            continue
-        entry = activity_of(state, commander_id)
-        if entry is not None and entry.command_points > 0:
+        if brigade == unit.brigade or near is None or unit.id in near:
             yield commander_id
     if deck.activates_leaderless(card, unit.side) and leaderless(state, unit):
         yield None
+
+
+_ANY = frozenset[str]()
+
+
+def _takers(state: State) -> tuple[tuple[str, str, str, frozenset[str] | None], ...]:
+    """The commanders the card activated who may take up units, in the card's order: each
+    with his side, his brigade and the units of other brigades he may take up (for a point:
+    None, any unit of his side; none, without a point left; on a table only those perhaps
+    within his radius, and any off it) (``_leaders``). Worked out once per state."""
+    found = []
+    table = state.extra.table
+    off = () if table is None else tuple(u for u in state.units if u.id not in table.units)
+    for commander_id in state.extra.active:
+        leader = commander_of(state, commander_id)
+        if leader.removed:
+            continue
+        entry = activity_of(state, commander_id)
+        near: frozenset[str] | None = _ANY
+        if entry is not None and entry.command_points > 0:
+            near = situations.may_take_up(state, commander_id)
+            if near is not None and off:
+                near |= frozenset(u.id for u in off if u.side == leader.side)
+        found.append((commander_id, leader.side, leader.brigade, near))
+    return tuple(found)
 
 
 def _waiting(state: State) -> Iterator[Unit]:
@@ -249,7 +273,7 @@ def candidates_activate(state: State) -> Iterator[Activate]:
 def check_activate(state: State, action: Activate) -> None:
     """A unit activates under a commander the card activated, once a turn; routing units test
     instead, and units that recovered from rout this turn may not (Activating Units)."""
-    unit = state.unit(action.unit_id)
+    unit = unit_of(state, action.unit_id)
     outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if unit.routing:
@@ -266,8 +290,8 @@ def check_activate(state: State, action: Activate) -> None:
 def apply_activate(state: State, action: Activate, log: Log) -> State:
     """Roll the unit's activation hand; a hand with no success forces a morale test, whose
     rout or push back moves the unit (Activating Units; Morale)."""
-    unit = state.unit(action.unit_id)
-    leader = None if action.commander_id is None else state.commander(action.commander_id)
+    unit = unit_of(state, action.unit_id)
+    leader = None if action.commander_id is None else commander_of(state, action.commander_id)
     extra = _pay_for_other_brigade(state, unit, leader)
     outside, in_woods = _measured_radius(state, action)
     result = act.activate(
@@ -315,7 +339,7 @@ def check_rout_test(state: State, action: RoutTest) -> None:
     """A routing unit takes a morale test instead of its activation roll, in the turns after
     it routed; under a commander of another brigade it costs him a command point (Morale;
     Command point tariff; B28, B46)."""
-    unit = state.unit(action.unit_id)
+    unit = unit_of(state, action.unit_id)
     outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if not unit.routing:
@@ -331,8 +355,8 @@ def check_rout_test(state: State, action: RoutTest) -> None:
 def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
     """The routing unit's morale test: carry on or pushed back stops the rout (it may not act
     this turn); rout again moves it on; no success destroys it (Morale)."""
-    unit = state.unit(action.unit_id)
-    leader = None if action.commander_id is None else state.commander(action.commander_id)
+    unit = unit_of(state, action.unit_id)
+    leader = None if action.commander_id is None else commander_of(state, action.commander_id)
     paid = _pay_for_other_brigade(state, unit, leader)
     _, in_woods = _measured_radius(state, action)
     test = take_test(
@@ -452,7 +476,7 @@ def check_move(state: State, action: Move) -> None:
         raise _rewrap(action, error) from None
     if action.through is None:
         return
-    other = state.unit(action.through)
+    other = unit_of(state, action.through)
     if other.side != unit.side or other.id == unit.id or other.destroyed:
         raise IllegalActionError(
             action, "units pass only through other friendly units on the table",
@@ -478,13 +502,13 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     """The move action; a retrograde move at 3 DRPs tests morale first; then the passage of
     lines roll when formed infantry passes through formed infantry or guns, a 1 stopping the
     mover at contact on a table (Movement; Passage of lines)."""
-    unit = state.unit(action.unit_id)
+    unit = unit_of(state, action.unit_id)
     new = state.replace(extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
     facts, plan = _move_facts(state, action)
     result = movement.move(
         unit, facts, dice=log.dice, commander_attached=leader_attached(state, unit)
     )
-    through = state.unit(action.through) if action.through is not None else None
+    through = unit_of(state, action.through) if action.through is not None else None
     text = f"{unit.name} {result}"
     if facts.retrograde:
         text = text.replace(" moves ", " moves back ", 1)
@@ -647,7 +671,7 @@ def _manoeuvred(unit: Unit, action: Manoeuvre) -> tuple[Unit, str]:
 def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
     """The manoeuvre, for one action (on a table an about face turns the footprint; a new
     formation refits it, ``state.synced``)."""
-    unit = state.unit(action.unit_id)
+    unit = unit_of(state, action.unit_id)
     after, text = _manoeuvred(unit, action)
     new = state.replace(extra=spend(state, unit.id, action.kind.cost))
     table = state.extra.table
@@ -751,7 +775,7 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
         if target_id not in table.units or target_id not in table.enemies_of(action.unit_id):
             raise IllegalActionError(
                 action, "shoot only at an enemy unit on the table", RULE_SHOOTING)
-        most = _longest_range(state.unit(action.unit_id))
+        most = _longest_range(unit_of(state, action.unit_id))
         why = situations.out_of_shot(table, action.unit_id, target_id, most)
         if why:
             raise IllegalActionError(action, why, RULE_VISIBILITY)
@@ -797,7 +821,7 @@ def check_shoot(state: State, action: Shoot) -> None:
             )
     cost = 0
     for target_id, facts in _shots(state, action):
-        target = state.unit(target_id)
+        target = unit_of(state, target_id)
         if shooter.side == target.side or target.destroyed:
             raise IllegalActionError(
                 action, "shoot only at an enemy unit on the table", RULE_SHOOTING
@@ -826,7 +850,7 @@ def check_shoot(state: State, action: Shoot) -> None:
 def apply_shoot(state: State, action: Shoot, log: Log) -> State:
     """Shoot at one target, or split fire between two: hits are DRPs up to 3, then stamina;
     commanders with the target are at risk (Shooting; Risk to commanders)."""
-    shooter = state.unit(action.unit_id)
+    shooter = unit_of(state, action.unit_id)
     shots = _shots(state, action)
     fires = [shooting.chosen_fire(shooter, facts) for _, facts in shots]
     cost = max(
@@ -878,7 +902,7 @@ def check_rally(state: State, action: Rally) -> None:
 
 def apply_rally(state: State, action: Rally, log: Log) -> State:
     """Rally off one DRP."""
-    unit = state.unit(action.unit_id)
+    unit = unit_of(state, action.unit_id)
     new = state.replace(extra=spend(state, unit.id, act.ActionKind.RALLY.cost))
     after = remove_disruption(unit, 1)
     log.add("rally", f"{unit.name} rallies off 1 DRP ({after.disruption} left)", RULE_RALLY,
@@ -893,14 +917,13 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
     radius); a 12" move, unattached or attaching to
     any unit of his side on the table."""
     for commander_id in state.extra.active:
-        leader = state.commander(commander_id)
+        leader = commander_of(state, commander_id)
         entry = activity_of(state, commander_id)
         if leader.removed or entry is None or entry.command_points < 1:
             continue
         helped = tuple(activated.unit_id for _, activated in _actors_any(state)
                        if activated.commander_id == commander_id)
-        joined = tuple(unit.id for unit in state.units
-                       if unit.side == leader.side and not unit.destroyed)
+        joined = _joinable(state, leader)
         first, last = command_points_spent(commander_id, helped, joined)
         yield from first
         if state.extra.table is not None:
@@ -908,6 +931,20 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
             for point in situations.commander_points(state, commander_id):
                 yield SpendCommandPoint(commander_id, move, to=point)
         yield from last
+
+
+def _joinable(state: State, leader: Commander) -> tuple[str, ...]:
+    """The units of his side the commander may ride to join (in the state's order): every
+    one standing, or on a table those perhaps within his 12" move (``situations.near_point``
+    from where he stands; the check measures each, ``situations.commander_reach``)."""
+    table = state.extra.table
+    if table is None:
+        return tuple(unit.id for unit in state.units
+                     if unit.side == leader.side and not unit.destroyed)
+    near = frozenset(situations.near_point(table, table.commander_point(leader.id),
+                                           command.COMMANDER_MOVE))
+    return tuple(unit.id for unit in state.units
+                 if unit.side == leader.side and not unit.destroyed and unit.id in near)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -927,7 +964,7 @@ def command_points_spent(commander_id: str, helped: tuple[str, ...], joined: tup
 def _actors_any(state: State) -> Iterator[tuple[Unit, Activated]]:
     """The units activated by the current card still in the fight, with actions or not."""
     for entry in state.extra.activated:
-        unit = state.unit(entry.unit_id)
+        unit = unit_of(state, entry.unit_id)
         if not unit.gone:
             yield unit, entry
 
@@ -937,7 +974,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
     radius and still in the fight; or a 12" move, attaching or detaching (Command point
     tariff; Command Radius)."""
     check_undecided(state, action)
-    leader = state.commander(action.commander_id)
+    leader = commander_of(state, action.commander_id)
     if leader.removed:
         raise IllegalActionError(
             action, f"{leader.name} has been removed from the battle", RULE_RISK
@@ -975,7 +1012,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
                 "an extra action goes to a unit this commander activated this turn",
                 RULE_CP_TARIFF,
             )
-        unit = state.unit(target.unit_id)
+        unit = unit_of(state, target.unit_id)
         if unit.gone:
             state_word = "destroyed" if unit.destroyed else "routing"
             raise IllegalActionError(
@@ -989,7 +1026,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
             "to", action.to, "None: only a commander riding unattached on a table rides to a "
             "point")
     if action.attach_to is not None:
-        unit = state.unit(action.attach_to)
+        unit = unit_of(state, action.attach_to)
         if unit.side != leader.side or unit.destroyed:
             raise IllegalActionError(
                 action, "commanders attach to their own side's units on the table",
@@ -1007,7 +1044,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
 
 def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log) -> State:
     """Spend the point: an extra action for the unit, or the commander's move."""
-    leader = state.commander(action.commander_id)
+    leader = commander_of(state, action.commander_id)
     entry = activity_of(state, leader.id)
     assert entry is not None
     extra = with_activity(state.extra, evolved(entry, {"command_points": entry.command_points - 1}))
@@ -1016,13 +1053,13 @@ def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log)
         target = activated_entry(state, action.unit_id or "")
         assert target is not None
         extra = with_activated(extra, evolved(target, {"actions": target.actions + 1}))
-        text = f"{leader.name} gives {state.unit(target.unit_id).name} an extra action"
+        text = f"{leader.name} gives {unit_of(state, target.unit_id).name} an extra action"
     else:
         new = state.with_commanders(attrs.evolve(leader, attached_to=action.attach_to))
         if action.attach_to is not None:
-            where = f"joins {state.unit(action.attach_to).name}"
+            where = f"joins {unit_of(state, action.attach_to).name}"
         elif leader.attached_to is not None:
-            where = f"leaves {state.unit(leader.attached_to).name}"
+            where = f"leaves {unit_of(state, leader.attached_to).name}"
         else:
             where = "rides unattached"
         text = f'{leader.name} moves up to {command.COMMANDER_MOVE}" and {where}'
