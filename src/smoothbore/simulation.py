@@ -36,6 +36,7 @@ import numpy as np
 from smoothbore.battle import MAX_STEPS, Played, Policy, play, random_policy
 from smoothbore.core.engine import Outcome
 from smoothbore.core.errors import InvalidValueError, SmoothboreError
+from smoothbore.core.present import Z95, wilson
 from smoothbore.core.registry import load_reference
 from smoothbore.core.ruleset import Ruleset, spell
 from smoothbore.rulesets import get_ruleset
@@ -66,26 +67,10 @@ PolicyFactory = Callable[[int], Policy[Any, Any]]
 """Makes a run's policy from its seed (``random_policy`` is one). It must pickle to go to
 worker processes: a module-level function or class does."""
 
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
-
 _SEED_BITS = 63
 
 MAX_RETRIES = 2
 """How many times ``simulate`` plays again a batch lost with its worker process."""
-
-
-def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``count / total`` (95% by default): unlike
-    the normal approximation it stays within [0, 1] and is not empty at 0 or ``total``."""
-    if total < 1 or not 0 <= count <= total:
-        raise InvalidValueError("count/total", f"{count}/{total}",
-                                "0 <= count <= total and total >= 1")
-    p = count / total
-    z2 = z * z
-    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
-    half = z / (1 + z2 / total) * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @attrs.frozen

@@ -374,7 +374,7 @@ class Estimate(Generic[R]):
 
     def interval(self, outcome: R) -> tuple[float, float]:
         """The 95% Wilson score interval of the frequency of ``outcome``."""
-        from smoothbore.simulation import wilson
+        from smoothbore.core.present import wilson
 
         return wilson(self.count(outcome), self.samples)
 
@@ -383,7 +383,7 @@ class Estimate(Generic[R]):
 
     def _repr_html_(self) -> str:
         """The notebook view: each outcome's count, frequency and 95% interval, with bars."""
-        from smoothbore.views import estimate_html
+        from smoothbore.core.present import estimate_html
 
         return estimate_html(self)
 

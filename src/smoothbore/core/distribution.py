@@ -264,7 +264,7 @@ class Distribution(Generic[T]):
         outcomes, the chances of at least and at most that outcome. ``exact`` None shows
         the fractions only while they are short (else decimals alone); a real but tiny
         chance reads ``<0.01%``."""
-        from smoothbore.views import percent
+        from smoothbore.core.present import percent
 
         rows = self.rows()
         if exact is None:
@@ -296,7 +296,7 @@ class Distribution(Generic[T]):
     def _repr_html_(self) -> str:
         """The notebook view: the headline as caption, a bar per outcome, the tail past 30
         rows folded (``view`` adds a caption and the parameters)."""
-        from smoothbore.views import distribution_html
+        from smoothbore.core.present import distribution_html
 
         return distribution_html(self)
 
@@ -308,52 +308,52 @@ class Distribution(Generic[T]):
     def headline(self, key: Callable[[T], Any] | None = None) -> str:
         """One line saying what matters most: the mean and standard deviation of numbers,
         the chance of yes, or the likeliest outcome (of the groups ``key`` makes)."""
-        from smoothbore.views import headline
+        from smoothbore.core.present import headline
 
         return headline(self, key)
 
     def summary(self, key: Callable[[T], Any] | None = None) -> Distribution[Any]:
         """The outcomes grouped by ``key`` (by default a composite result by its first
         part), likeliest first."""
-        from smoothbore.views import summary
+        from smoothbore.core.present import summary
 
         return summary(self, key)
 
     def std(self) -> float:
         """The standard deviation of a numeric result (bools count as 0/1)."""
-        from smoothbore.views import standard_deviation
+        from smoothbore.core.present import standard_deviation
 
         return standard_deviation(self)
 
     def view(self, caption: str = "", parameters: Mapping[str, Any] | None = None) -> Any:
         """The notebook view with a caption and the parameters the result came from."""
-        from smoothbore.views import DistributionView
+        from smoothbore.core.present import DistributionView
 
         return DistributionView(self, caption, dict(parameters or {}))
 
     @staticmethod
     def compare(columns: Mapping[str, Distribution[Any]]) -> Any:
         """Several distributions side by side, labelled (a ``views.Comparison``)."""
-        from smoothbore.views import compare
+        from smoothbore.core.present import compare
 
         return compare(columns)
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame, one row per outcome (pandas needed)."""
-        from smoothbore.views import to_pandas
+        from smoothbore.core.present import to_pandas
 
         return to_pandas(self)
 
     def to_csv(self, path: str | None = None) -> str:
         """CSV text, also written to ``path`` when given."""
-        from smoothbore.views import to_csv
+        from smoothbore.core.present import to_csv
 
         return to_csv(self, path)
 
     def plot(self, ax: Any = None, *, title: str | None = None,
              key: Callable[[T], Hashable] | None = None) -> Any:
         """A bar chart through matplotlib (the ``plot`` extra); returns the Axes."""
-        from smoothbore.views import plot
+        from smoothbore.core.present import plot
 
         return plot(self, ax, title=title, key=key)
 

@@ -65,7 +65,7 @@ class Event:
 
     def _repr_html_(self) -> str:
         """A notebook view: the sentence, its rule and its rolls in words."""
-        from smoothbore.views import event_html
+        from smoothbore.core.present import event_html
 
         return event_html(self)
 

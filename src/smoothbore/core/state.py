@@ -516,7 +516,7 @@ class BattleState(Generic[U, C, X, O]):
 
     def _repr_html_(self) -> str:
         """A notebook view: a table of the units under the turn and phase."""
-        from smoothbore.views import units_html
+        from smoothbore.core.present import units_html
 
         return units_html(self)
 
