@@ -128,8 +128,10 @@ def test_the_nearest_other_point_is_the_plain_loops_ties_and_repeats_alike() -> 
     rng = random.Random(28)
     scattered = [(rng.uniform(0, 800), rng.uniform(0, 120)) for _ in range(700)]
     rounded = [(round(x), round(y)) for x, y in scattered[:400]]  # many exact ties
+    column = [(5.0, 3.0 * (j % 150)) for j in range(300)]  # one x, every point twice
+    clusters = [(400.0 * (k % 3) + rng.gauss(0, 2), rng.gauss(0, 2)) for k in range(300)]
     for points in (grid, repeated, scattered, [(float(x), float(y)) for x, y in rounded],
-                   [(0.0, 0.0), (3.0, 4.0)]):
+                   [(0.0, 0.0), (3.0, 4.0)], column, clusters):
         assert nearest_others(points) == _plain_nearest(points)
     assert nearest_others([(2.0, 2.0)]) == []
     square = [(5.0 * i, 5.0 * j) for j in range(3) for i in range(3)]
@@ -192,3 +194,33 @@ def test_a_charge_measures_the_enemies_within_the_longest_charge_and_any_asked()
     for target in sorted(asked):
         assert memo[charger.unit_id, target] == charges(
             table, [(charger.unit_id, target)], table.diagonal)[0]
+
+
+def test_the_army_commanders_rides_to_points_are_worked_out_once_a_table() -> None:
+    """Random play draws the army commander's rides to points (A14) in state after state on
+    one table: they are worked out once for the table (``ride_points``), and the rides
+    offered are those worked out afresh."""
+    from smoothbore.boltaction_acw import steps_orders
+
+    state = _load().big_battle(30, 1)
+    army = next(c for c in state.commanders
+                if c.rank is Rank.ARMY and c.side == situation(state).side)
+    calls: list[str] = []
+    plain = steps_orders.ride_points
+
+    def counted(table: Table, commander_id: str, command: tuple[str, ...]) -> Any:
+        calls.append(commander_id)
+        return plain(table, commander_id, command)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(steps_orders, "ride_points", counted)
+        first = [g.actions() for g in candidates_ride_to(state)]
+        again = [g.actions() for g in candidates_ride_to(state)]
+    assert calls.count(army.id) == 1
+    assert first == again
+    table = state.extra.table
+    command = tuple(a.unit_id for a in steps_orders._joins(state, army, army.side)) + ((
+        army.with_unit,) if army.with_unit else ())
+    fresh = {(a.x, a.y) for group in first for a in group if a.commander_id == army.id}
+    assert fresh == set(plain(table, army.id, command))
+    assert len(fresh) > 10

@@ -1212,8 +1212,20 @@ FRONT_RIDES = (6.0, 12.0, 24.0)
 
 
 def _rides(table: Table, commander_id: str, command: tuple[str, ...]) -> tuple[RideTo, ...]:
-    return tuple(RideTo(commander_id, x, y)
-                 for x, y in ride_points(table, commander_id, command))
+    """The rides to ``ride_points``, kept with the table: random play draws the army
+    commander's group in state after state on the same table (issue 28)."""
+    memo = table.derived(rides_memo)
+    key = (commander_id, command)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(RideTo(commander_id, x, y)
+                                  for x, y in ride_points(table, commander_id, command))
+    return found
+
+
+def rides_memo(table: Table) -> dict[tuple[str, tuple[str, ...]], tuple[RideTo, ...]]:
+    """The rides to points offered on this table (``_rides``), by commander and command."""
+    return {}
 
 
 def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
@@ -1238,31 +1250,45 @@ def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
     return tuple(dict.fromkeys(points))
 
 
-_ROWS = 256
-"""``nearest_others`` compares this many points with all the others at a time."""
+_ROWS = 128
+"""``nearest_others`` takes this many points (in order across the table) at a time."""
 
 
 def nearest_others(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """For each of ``points``, the nearest of the others (the first of them in order at the
     least ``math.hypot`` distance); none with fewer than two points. The army commander's
-    command is a whole army: the squared distances of all pairs, rows at a time with numpy,
-    leave only the few points within a hair of the least, and those are measured as one
-    point at a time would be, so the answer is that of the plain loop (issue 28)."""
-    if len(points) < 2:
+    command is a whole army (issue 28): the points are taken in order across the table a
+    block at a time, and each block is compared only with the points across the table from
+    it by no more than the distance from each of its points to its neighbour across (its
+    nearest is no further); the squared distances (numpy) leave the few points within a
+    hair of the least, and those are measured as one point at a time would be, so the
+    answer is that of the plain loop."""
+    count = len(points)
+    if count < 2:
         return []
     xy = np.asarray(points, dtype=float)
-    out: list[tuple[float, float]] = []
-    for start in range(0, len(points), _ROWS):
-        block = xy[start:start + _ROWS]
-        squared = ((block[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
-        rows = np.arange(len(block))
-        squared[rows, rows + start] = np.inf  # not itself
+    order = np.argsort(xy[:, 0], kind="stable")
+    across = xy[order, 0]
+    step = np.hypot(*(xy[order[1:]] - xy[order[:-1]]).T)  # to the next point across
+    bound = np.minimum(np.append(step, np.inf), np.insert(step, 0, np.inf))
+    bound = bound * (1 + 1e-9) + 1e-9
+    out: list[tuple[float, float] | None] = [None] * count
+    for first in range(0, count, _ROWS):
+        rows = order[first:first + _ROWS]
+        reach = float(bound[first:first + _ROWS].max())
+        lo = int(np.searchsorted(across, across[first] - reach, "left"))
+        hi = int(np.searchsorted(across, across[min(first + _ROWS, count) - 1] + reach,
+                                 "right"))
+        others = np.sort(order[lo:hi])
+        squared = ((xy[rows][:, None, :] - xy[others][None, :, :]) ** 2).sum(axis=2)
+        squared[others[None, :] == rows[:, None]] = np.inf  # not itself
         least = squared.min(axis=1, keepdims=True)
         close = squared <= least * (1 + 1e-9) + 1e-12
-        for row, (ux, uy) in enumerate(points[start:start + _ROWS]):
-            near = [points[j] for j in np.flatnonzero(close[row]).tolist()]
-            out.append(min(near, key=lambda c: math.hypot(c[0] - ux, c[1] - uy)))
-    return out
+        for row, index in enumerate(rows.tolist()):
+            ux, uy = points[index]
+            near = [points[j] for j in others[close[row]].tolist()]
+            out[index] = min(near, key=lambda c: math.hypot(c[0] - ux, c[1] - uy))
+    return [point for point in out if point is not None]
 
 
 def check_ride_to(state: State, action: RideTo) -> None:
