@@ -20,6 +20,12 @@ features and remembered; the "terrain cold" rows build the features afresh every
 2. One pair: ``sighting`` of one firer and one target on the ``lines`` table.
 3. Charges: ``charges`` for every unit against every enemy (800 pairs).
 4. Moves: ``reachable`` for one unit (6 headings) and one ``route`` through terrain.
+5. ``--scaling 50 100 200 400 800`` (only that is run): ``sightings`` on a big battle of N
+   units a side (``big``: lines of units facing each other 12" apart across a table sized to
+   hold them, woods and hills between), for the pairs within 24" of each other (centre to
+   centre: what a book asks when it shoots) and, up to ``--all-pairs-up-to`` units a side,
+   for every enemy pair; one call each on a table built before the clock starts, seconds and
+   microseconds a pair. Near-linear in the pairs asked: the microseconds a pair stay flat.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from smoothbore.table import (
     Table,
     TerrainKind,
     charges,
+    enemy_pairs,
     reachable,
     route,
     sighting,
@@ -110,6 +117,69 @@ def woods_wall(tag: int) -> list[Footprint]:
     return units
 
 
+def big(units_a_side: int, tag: str = "") -> Table:
+    """A big battle's table: ``units_a_side`` units a side (2 bases of 2" x 1") in lines
+    3" apart across, 2" apart back, about four times as wide as deep; the front lines 12"
+    apart, a patch of woods or a hill every 12 units between them."""
+    rows = max(1, round(units_a_side ** 0.5 / 4))
+    slots = -(-units_a_side // rows)
+    margin, gap = 6.0, 12.0
+    width = 2 * margin + 3.0 * slots
+    depth = 2 * (margin + 2.0 * rows) + gap
+    near = margin + 2.0 * rows - 1.0
+    far = near + gap
+    units = []
+    for side, y0, step, facing in (("red", near, -2.0, 0.0), ("blue", far, 2.0, 180.0)):
+        for i in range(units_a_side):
+            row, slot = divmod(i, slots)
+            units.append(Footprint(f"{side[0]}{i}{tag}", margin + 1.5 + 3.0 * slot,
+                                   y0 + step * row, facing, 2, 1.0, 1.0, side=side))
+    middle = (near + far) / 2
+    features = tuple(
+        Feature.rectangle(f"patch{k}{tag}", "light woods" if k % 2 else "gentle hill",
+                          margin + 3.0 * (12 * k + 6), middle, 12.0, 4.0)
+        for k in range(max(1, slots // 12)))
+    return Table(width, depth, features=features, footprints=units)
+
+
+def in_range(table: Table, reach: float) -> list[tuple[str, str]]:
+    """The (unit, enemy) pairs whose centres are within ``reach``."""
+    fps = table.footprints
+    xy = np.array([(f.x, f.y) for f in fps])
+    sides = np.array([f.side for f in fps])
+    ids = [f.unit_id for f in fps]
+    found = []
+    for i, f in enumerate(fps):
+        near = (np.hypot(*(xy - xy[i]).T) <= reach) & (sides != f.side)
+        found += [(f.unit_id, ids[j]) for j in near.nonzero()[0].tolist()]
+    return found
+
+
+def scaling(sizes: list[int], all_up_to: int) -> None:
+    print("5. sightings on a big battle (one call, table built first; seconds, us a pair)")
+    print("   units a side | pairs within 24\" |      s | us/pair | all enemy pairs |      s "
+          "| us/pair")
+    for n in sizes:
+        table = build = big(n, f"-{n}")
+        assert build.layout is not None and build.layout.tree is not None
+        near = in_range(table, 24.0)
+        gc.collect()
+        start = time.perf_counter()
+        sightings(table, near)
+        near_s = time.perf_counter() - start
+        line = (f"   {n:>13} | {len(near):>17} | {near_s:6.2f} | "
+                f"{near_s / max(len(near), 1) * 1e6:7.1f}")
+        if n <= all_up_to:
+            every = enemy_pairs(table)
+            gc.collect()
+            start = time.perf_counter()
+            sightings(table, every)
+            all_s = time.perf_counter() - start
+            line += (f" | {len(every):>15} | {all_s:6.2f} | "
+                     f"{all_s / len(every) * 1e6:7.1f}")
+        print(line, flush=True)
+
+
 def median_ms(ask: Callable[[Any], object], calls: int,
               inputs: Callable[[int], Any] = lambda tag: tag) -> float:
     """The median milliseconds of ``ask(inputs(i))``, each call with fresh inputs made
@@ -133,7 +203,14 @@ def median_ms(ask: Callable[[Any], object], calls: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=60)
-    calls = parser.parse_args().calls
+    parser.add_argument("--scaling", nargs="*", type=int, default=None)
+    parser.add_argument("--all-pairs-up-to", type=int, default=200)
+    args = parser.parse_args()
+    calls = args.calls
+    if args.scaling is not None:
+        print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        scaling(args.scaling or [50, 100, 200, 400, 800], args.all_pairs_up_to)
+        return
     print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     fixed = terrain()
     layouts = {"lines": (lines, fixed), "scattered": (scattered, fixed),

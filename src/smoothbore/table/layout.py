@@ -221,6 +221,16 @@ class Layout:
         return shapely.STRtree(self.outlines)
 
     @functools.cached_property
+    def centre_x(self) -> FloatArray:
+        """The centres' x, contiguous (for gathers of many candidates)."""
+        return np.ascontiguousarray(self.centre[:, 0])
+
+    @functools.cached_property
+    def centre_y(self) -> FloatArray:
+        """The centres' y, contiguous."""
+        return np.ascontiguousarray(self.centre[:, 1])
+
+    @functools.cached_property
     def _inner(self) -> tuple[Geometries, BoolArray]:
         """``inner_of`` as made so far, row by row, and which rows are made."""
         n = len(self.footprints)
@@ -235,8 +245,9 @@ class Layout:
         if not _every(done[rows]):
             terrain = self._terrain
             hair = INNER * (1.0 + float(np.abs(self.centre).max(initial=1.0)))
+            # each row not yet made, once (a question of many probes names a row many times)
             keys = {r: (_INNER, self.footprints[r], hair)
-                    for r in rows.tolist() if not done[r]}
+                    for r in np.unique(rows[~done[rows]]).tolist()}
             new = []
             for r, key in keys.items():
                 known = terrain.recalled(key)

@@ -238,7 +238,17 @@ def sightings(
     blocks sight; ``near``: how close in front of the target an obstacle must be to cover it
     (default 1 inch); ``front_arc``/``rear_arc``: the zones of the target's faces (see
     ``contact.face_from``)."""
-    seen = _Seen(table, pairs, half_angle, rules, near, front_arc, rear_arc, whole=True)
+    return _sightings(table, pairs, half_angle, rules, near, front_arc, rear_arc)
+
+
+def _sightings(table: Table, pairs: Sequence[tuple[str, str]] | None,
+               half_angle: float | Mapping[str, float] = 45.0,
+               rules: SightRules = DEFAULT_SIGHT, near: float | None = None,
+               front_arc: float = 90.0, rear_arc: float = 90.0, *,
+               plain: bool = False) -> tuple[Sighting, ...]:
+    """``sightings``; ``plain``: with the reference sifting of candidates (``_hits``)."""
+    seen = _Seen(table, pairs, half_angle, rules, near, front_arc, rear_arc, whole=True,
+                 plain=plain)
     deep = seen.deep
     return tuple(Sighting(*(*line, base_arc, visible and p not in deep, wood, up, own))
                  for p, (line, base_arc, visible, wood, up, own) in enumerate(zip(
@@ -272,7 +282,7 @@ class _Seen:
     def __init__(self, table: Table, pairs: Sequence[tuple[str, str]] | None,
                  half_angle: float | Mapping[str, float], rules: SightRules,
                  near: float | None, front_arc: float, rear_arc: float, *,
-                 whole: bool) -> None:
+                 whole: bool, plain: bool = False) -> None:
         check_number("front_arc", front_arc, 0, 180)
         check_number("rear_arc", rear_arc, 0, 180)
         if pairs is None:
@@ -306,10 +316,10 @@ class _Seen:
             base_in_arc = np.zeros(len(fi), dtype=bool)
             base_in_arc[base_pair[base_ok]] = True
             base_visible, ((tp, tk), (up, uu)) = _base_visible(
-                table, rules, fi, ti, probes, base_rows[base_ok], base_pair[base_ok])
+                table, rules, fi, ti, probes, base_rows[base_ok], base_pair[base_ok], plain)
             self.base_in_arc, self.base_visible = base_in_arc.tolist(), base_visible.tolist()
         else:
-            (tp, tk), (up, uu) = _hits(table, rules, probes, fi, ti)
+            (tp, tk), (up, uu) = _hits(table, rules, probes, fi, ti, plain)
         woods: list[tuple[tuple[TerrainKind, float], ...]] = (
             _woods(table.terrain, lines) if whole or rules.see_into else [()] * len(lines))
         too_deep = _too_deep(table, rules, lines, woods)
@@ -426,7 +436,8 @@ def _cones(layout: Layout, starts: npt.NDArray[np.float64], ti: IntArray,
 
 
 def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
-                  lines: _Probes, rows: IntArray, pair: IntArray) -> tuple[
+                  lines: _Probes, rows: IntArray, pair: IntArray,
+                  plain: bool = False) -> tuple[
                       npt.NDArray[np.bool_], _Hits]:
     """Whether, for each pair, one of the target bases given (``rows`` of
     ``layout.base_corners``, with their ``pair``: those wholly in the arc) is seen whole
@@ -436,7 +447,7 @@ def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
     layout = table.layout
     seen = np.zeros(len(fi), dtype=bool)
     if not len(rows):
-        return seen, _hits(table, rules, lines, fi, ti)
+        return seen, _hits(table, rules, lines, fi, ti, plain)
     starts, n = lines.start, len(fi)
     # the base looked at first: of those given for a pair, the one whose centre is nearest
     # the end of its line of fire (any would do: this one is most often seen)
@@ -454,22 +465,23 @@ def _base_visible(table: Table, rules: SightRules, fi: IntArray, ti: IntArray,
                    np.concatenate([lines.end, cones.end]),
                    np.concatenate([lines.reach, cones.reach]))
     (tp, tk), (up, uu) = _hits(table, rules, both, np.concatenate([fi, fi[look]]),
-                               np.concatenate([ti, ti[look]]))
+                               np.concatenate([ti, ti[look]]), plain)
     mine, theirs = tp < n, up < n
     clear = _clear_of(rules, len(look), tp[~mine] - n, up[~theirs] - n)
     seen[look[clear]] = True
     rest = (rows != first[pair]) & ~seen[pair]
     if _any(rest):
         p, r = pair[rest], rows[rest]
-        clear = _clear(table, rules, _cones(layout, starts[p], ti[p], r), fi[p], ti[p])
+        clear = _clear(table, rules, _cones(layout, starts[p], ti[p], r), fi[p], ti[p],
+                       plain)
         seen[p[clear]] = True
     return seen, ((tp[mine], tk[mine]), (up[theirs], uu[theirs]))
 
 
 def _clear(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
-           ti: IntArray) -> npt.NDArray[np.bool_]:
+           ti: IntArray, plain: bool = False) -> npt.NDArray[np.bool_]:
     """Whether each probe crosses nothing that blocks."""
-    (tp, _), (up, _) = _hits(table, rules, probes, fi, ti)
+    (tp, _), (up, _) = _hits(table, rules, probes, fi, ti, plain)
     return _clear_of(rules, len(fi), tp, up)
 
 
@@ -506,16 +518,54 @@ class _Probes:
         self.shapes, self.start, self.end, self.reach = shapes, start, end, reach
 
 
+class _Slabs:
+    """Each probe's line as a unit normal and an offset (``n . x = c``), so the distance of
+    a point from it is one product: a probe lies within its reach of its segment, hence of
+    its line, and a unit within its radius of its centre, so a unit whose centre is further
+    from the line than the two together cannot meet the probe. A zero-length probe gets a
+    zero normal: every unit passes."""
+
+    def __init__(self, probes: _Probes) -> None:
+        d = probes.end - probes.start
+        length = np.hypot(d[:, 0], d[:, 1])
+        scale = np.where(length > 0, length, 1.0)
+        self.nx = np.where(length > 0, -d[:, 1] / scale, 0.0)
+        self.ny = np.where(length > 0, d[:, 0] / scale, 0.0)
+        self.c = self.nx * probes.start[:, 0] + self.ny * probes.start[:, 1]
+        # the reach and a tolerance for rounding (relative to the coordinates)
+        self.room = probes.reach + 1e-9 * (1.0 + np.abs(probes.start).max(axis=1)
+                                           + np.abs(probes.end).max(axis=1))
+
+    def near(self, p: IntArray, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64],
+             radius: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        """Whether the circle (x, y, radius) of each candidate may meet its probe ``p``."""
+        gap = self.nx[p] * x
+        gap += self.ny[p] * y
+        gap -= self.c[p]
+        np.abs(gap, out=gap)
+        gap -= self.room[p]
+        return gap <= radius
+
+
 _Hits = tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]
 
 
 def _hits(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
-          ti: IntArray) -> _Hits:
+          ti: IntArray, plain: bool = False) -> _Hits:
     """What each probe crosses: (probe, blocker) index arrays for terrain (rows of
     ``terrain.blockers``) and (probe, unit row) for units, leaving out the firer and target
     themselves, features either stands in, and hills no higher than both. Candidates come
     from the spatial trees' boxes, are sifted by bounding circles when many, and only then
-    tested exactly (against shapes shrunk by a hair, so that grazing an edge is not crossing)."""
+    tested exactly (against shapes shrunk by a hair, so that grazing an edge is not crossing).
+
+    Units: the candidates (every unit whose outline's box meets the probe's box: a long
+    line across a big battle has hundreds) are sifted first by the distance of each unit's
+    centre from the probe's line (``_Slabs``: one product a candidate against numbers
+    worked out once a probe), then the firer and target dropped, then the few left tested
+    exactly (issue 28: the sifting was the cost of all-pairs sightings). A bound, so the
+    crossings are those of the plain sifting (``plain``: by each candidate's distance from
+    the probe's segment, after dropping firer and target: the reference the tests hold this
+    to)."""
     layout = table.layout
     blockers = table.terrain.blockers(rules.blocking, rules.hills_block)
     terrain: tuple[IntArray, IntArray] = (_NONE, _NONE)
@@ -537,6 +587,16 @@ def _hits(table: Table, rules: SightRules, probes: _Probes, fi: IntArray,
                    | shapely.intersects_xy(blockers.geoms[k], tc[:, 0], tc[:, 1]))
             terrain = (p[~own], k[~own])
     p, u = layout.tree.query(probes.shapes)
+    if not plain and len(p) > _SIFT:
+        near = _Slabs(probes).near(p, layout.centre_x[u], layout.centre_y[u],
+                                   layout.radius[u])
+        p, u = p[near], u[near]
+        keep = (u != fi[p]) & (u != ti[p])
+        p, u = p[keep], u[keep]
+        if not len(p):
+            return terrain, (_NONE, _NONE)
+        cross = shapely.intersects(layout.inner_of(u), probes.shapes[p])
+        return terrain, (p[cross], u[cross])
     keep = (u != fi[p]) & (u != ti[p])
     if not _any(keep):
         return terrain, (_NONE, _NONE)
