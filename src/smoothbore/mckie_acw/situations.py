@@ -277,6 +277,20 @@ def charge_facts(state: State, charger: str, target: str) -> ChargeFacts:
     return found
 
 
+def measure_charges(state: State, pairs: Iterable[tuple[str, str]]) -> None:
+    """Measure these charges (those not yet measured on the table, all at once), keeping
+    them on the table for ``charge_facts``; a pair that is not two enemies on the table is
+    left out."""
+    table = table_of(state)
+    memo = table.derived(_charge_memo)
+    units = table.derived(_by_id)
+    new = [(a, b) for a, b in dict.fromkeys(pairs) if (a, b) not in memo and a in units
+           and b in units and units[a].side and units[b].side
+           and units[a].side != units[b].side]
+    if new:
+        memo.update(charge_lines(table, new))
+
+
 def surely_apart(state: State, a: str, b: str, gap: int) -> bool:
     """Whether units ``a`` and ``b`` stand surely more than ``gap`` mm apart (their centres
     further apart than ``gap`` + 1 mm and the half diagonals of both outlines, measured in
