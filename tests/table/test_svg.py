@@ -19,6 +19,7 @@ from smoothbore.table import (
     draw,
     write_svg,
 )
+from smoothbore.table.svg import WIDTH
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -56,10 +57,16 @@ def classes(element: ET.Element) -> set[str]:
 def test_the_table_and_its_size() -> None:
     root = parse(draw(battle()))
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    # 10 px to the inch; the view box is the table in inches
-    assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
-        "600", "400", "0 0 60 40")
-    assert root.find("svg:rect[@id='table']", NS) is not None
+    # the whole picture 960 px wide, a notebook cell; the table spans 0 0 60 40 of the view
+    # box, the title block above it (negative y), the margin to its right
+    assert root.get("width") == str(WIDTH)
+    x, y, width, height = map(float, root.get("viewBox", "").split())
+    assert x < 0 and y < 0 and width > 60 + 0.25 * 60 and height > 40
+    table = root.find("svg:rect[@id='table']", NS)
+    assert table is not None
+    assert (table.get("x"), table.get("y"), table.get("width"), table.get("height")) == (
+        "0", "0", "60", "40")
+    assert float(root.get("height", "0")) == pytest.approx(height * WIDTH / width, abs=0.01)
 
 
 def test_terrain_one_element_each_with_its_kind() -> None:
@@ -87,12 +94,20 @@ def test_units_with_bases_front_facing_and_markers() -> None:
     assert len(first.findall("svg:polygon[@class='base']", NS)) == 4
     assert len(first.findall("svg:line[@class='front']", NS)) == 1
     assert len(first.findall("svg:polygon[@class='facing']", NS)) == 1
-    assert first.find("svg:text[@class='label']", NS).text == "1st"  # type: ignore[union-attr]
+    assert label_of(root, "1st Foot").text == "1st"
     assert len(units[1].findall("svg:polygon[@class='base']", NS)) == 3
     militia = units[2]
     assert classes(militia) == {"unit", "side-1"}
-    assert militia.find("svg:text[@class='marker']", NS).text == "shaken, 2 DRP"  # type: ignore[union-attr]
-    assert units[0].find("svg:text[@class='marker']", NS) is None
+    status = label_of(root, "Militia").find("svg:tspan", NS)
+    assert status is not None and classes(status) == {"status", "marker"}
+    assert status.text == "shaken, 2 DRP"
+    assert label_of(root, "1st Foot").find("svg:tspan", NS) is None
+
+
+def label_of(root: ET.Element, unit_id: str) -> ET.Element:
+    label = root.find(f"svg:g[@id='unit-labels']/svg:text[@data-id='{unit_id}']", NS)
+    assert label is not None
+    return label
 
 
 def test_a_units_front_is_drawn_where_it_faces() -> None:
@@ -135,9 +150,15 @@ def test_clashing_ids_stay_unique() -> None:
 def test_millimetres_and_scale() -> None:
     metric = battle().in_measure("mm")
     root = parse(draw(metric))
-    assert root.get("viewBox") == "0 0 1524 1016"
-    assert root.get("width") == "600"  # still 10 px to the inch
-    assert parse(draw(battle(), scale=5)).get("width") == "300"
+    table = root.find("svg:rect[@id='table']", NS)
+    assert table is not None and (table.get("width"), table.get("height")) == ("1524", "1016")
+    assert root.get("width") == str(WIDTH)  # the same picture, in millimetres
+    # the grid: 100 mm squares (15 lines across, 10 down); in inches 6" squares (9 and 6)
+    assert len(root.findall("svg:g[@id='grid']/svg:line", NS)) == 15 + 10
+    assert len(parse(draw(battle())).findall("svg:g[@id='grid']/svg:line", NS)) == 9 + 6
+    view_width = float(parse(draw(battle())).get("viewBox", "").split()[2])
+    assert float(parse(draw(battle(), scale=5)).get("width", "")) == pytest.approx(
+        view_width * 5, abs=0.01)
     with pytest.raises(InvalidValueError):
         draw(battle(), scale=0)
 
@@ -147,4 +168,4 @@ def test_notebooks_and_files(tmp_path: Path) -> None:
     assert table._repr_svg_() == draw(table)
     path = write_svg(table, tmp_path / "table.svg", markers={"Militia": ["routing"]})
     text = path.read_text(encoding="utf-8")
-    assert parse(text).find(".//svg:text[@class='marker']", NS).text == "routing"  # type: ignore[union-attr]
+    assert label_of(parse(text), "Militia")[0].text == "routing"

@@ -1,23 +1,33 @@
-"""The table drawn as SVG: terrain, units (bases, front edge, facing, label and status
-markers), commanders, arcs, and the last moves and shots. Plain ``xml.etree``; no drawing
-library. ``Table._repr_svg_`` shows it in notebooks; ``write_svg`` writes a file.
+"""The table drawn as SVG, as a wargamer reads a battle map: a title block, the table with a
+light grid and a scale bar in its own measure, terrain in recognisable fills and named on
+the map, each side's units in its colour with their names placed clear of every unit and of
+each other and their status under the name, commanders with their command radius, this
+turn's moves as arrows and shots and charges as lines, and a margin with the legend, the
+key to the status marks and the units no longer on the table with why. Plain
+``xml.etree``; no drawing library. ``Table._repr_svg_`` shows it in notebooks;
+``write_svg`` writes a file; ``smoothbore.maps.battle_map`` draws a battle's state with its
+book's colours and terms.
 
-The drawing is in the table's own measure (its ``viewBox`` is the table, y flipped so the
-near edge is at the bottom); ``scale`` sets the pixels per unit of measure. Every element
-has a class (``terrain dense-woods``, ``unit side-0``, ``move``, ``shot hit``) and the
-features, units and commanders carry ids (``terrain-<id>``, ``unit-<id>``,
-``commander-<id>``; the raw id in ``data-id``)."""
+The drawing is in the table's own measure (the table spans ``0 0 width depth`` of the view
+box, y flipped so the near edge is at the bottom; the title block, scale bar and margin lie
+outside it); ``scale`` sets the pixels per unit of measure (default: the whole picture
+``WIDTH`` pixels wide, a notebook cell). Every element has a class (``terrain
+dense-woods``, ``unit side-0``, ``move``, ``shot hit``, ``charge``) and the features, units
+and commanders carry ids (``terrain-<id>``, ``unit-<id>``, ``commander-<id>``; the raw id in
+``data-id``). Each placed label carries its box (``data-box``: x y width height, in the view
+box's coordinates) so that a program can check what it covers."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Polygon
+import shapely.ops
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core.errors import InvalidValueError
@@ -29,44 +39,72 @@ from .sight import arc_polygon, line_of_fire
 from .tabletop import Table
 from .traces import MoveTrace, ShotTrace
 
-__all__ = ["STYLE", "draw", "write_svg"]
+__all__ = ["PALETTE", "STYLE", "WIDTH", "draw", "write_svg"]
 
-_PIXELS = {Measure.INCHES: 10.0, Measure.MILLIMETRES: 10.0 / 25.4,
-           Measure.CENTIMETRES: 100.0 / 25.4}
+WIDTH = 960
+"""The default width of the whole picture in pixels: a notebook cell."""
+
+PALETTE = ("#3a5ea8", "#b0343a", "#6a6a6a", "#c8a030", "#2e8540", "#7b4fa0")
+"""Side colours by order of appearance, for sides the caller gives no colour."""
+
+_GRID = {Measure.INCHES: 6.0, Measure.MILLIMETRES: 100.0, Measure.CENTIMETRES: 10.0}
+"""The grid's spacing in each measure (6 inches, 10 cm)."""
+
+_UNIT_WORD = {Measure.INCHES: "inches", Measure.MILLIMETRES: "mm",
+              Measure.CENTIMETRES: "cm"}
+
+_CHAR = 0.6
+"""A character's width in ems, a little wider than sans-serif's average, so that an
+estimated label box holds its text."""
 
 STYLE = """
-.table { fill: #e8ecd6; stroke: #555; }
+svg.smoothbore-table { background: #fff; }
+text { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; dominant-baseline: central; }
+.table { fill: #eef0dc; stroke: #555; }
+.grid { stroke: #c9ccb4; fill: none; }
+.heading { font-weight: bold; fill: #111; }
+.subheading { fill: #333; }
+.outcome { font-weight: bold; fill: #7a1010; }
 .terrain { stroke: none; }
-.terrain.light-woods { fill: #b5d3a0; }
-.terrain.dense-woods { fill: #6f9c5d; }
-.terrain.rough-ground { fill: #d8c89a; }
-.terrain.swamp { fill: #9fb8a8; }
-.terrain.gentle-hill { fill: #cdbf8f; fill-opacity: 0.7; }
-.terrain.steep-hill { fill: #a8926a; fill-opacity: 0.8; }
+.terrain.light-woods { fill: url(#trees-light); }
+.terrain.dense-woods { fill: url(#trees-dense); }
+.terrain.rough-ground { fill: url(#rough); }
+.terrain.swamp { fill: url(#swamp); }
+.terrain.gentle-hill { fill: #dccb94; stroke: #a8925a; }
+.terrain.steep-hill { fill: #bfa06a; stroke: #7d6437; }
 .terrain.impassable-ground { fill: #777; }
-.terrain.river { fill: #7aa7d8; }
-.terrain.stream { fill: none; stroke: #7aa7d8; }
-.terrain.ford { fill: #a9c7e6; }
-.terrain.road { fill: #c9b58f; }
-.terrain.bridge { fill: #8b6b47; }
-.terrain.fence { fill: none; stroke: #8b6b47; stroke-dasharray: 0.4 0.2; }
+.terrain.river { fill: #7aa7d8; stroke: #4f7fb5; }
+.terrain.stream { fill: none; stroke: #5d93cf; }
+.terrain.ford { fill: #b7d2ec; stroke: #4f7fb5; stroke-dasharray: 0.5 0.3; }
+.terrain.road { fill: #d8c7a0; stroke: #a99268; }
+.terrain.bridge { fill: #8b6b47; stroke: #4d3a24; }
+.terrain.fence { fill: none; stroke: #7a5a35; }
 .terrain.wall { fill: none; stroke: #666; }
 .terrain.building { fill: #b05a45; stroke: #333; }
 .terrain.fieldwork { fill: #8c7b5a; stroke: #5a4a2a; }
-.unit .base { stroke: #222; }
-.unit.side-0 .base { fill: #3a5ea8; }
-.unit.side-1 .base { fill: #b0343a; }
-.unit.side-2 .base { fill: #6a6a6a; }
-.unit.side-3 .base { fill: #c8a030; }
+.terrain-label { font-style: italic; fill: #2f3a22; paint-order: stroke;
+  stroke: #f4f5ea; stroke-linejoin: round; }
+.unit .base { stroke: #111; }
 .unit .front { stroke: #fff; }
 .unit .facing { fill: #fff; }
-.unit text, .commander-label { font-family: sans-serif; fill: #111; }
-.unit .marker { fill: #a00; font-weight: bold; }
-.commander { fill: #f4d03f; stroke: #222; }
+.unit.shaken .base { stroke: #e08a00; }
+.unit.routing .rout { fill: url(#routing); stroke: none; }
+.label, .commander-label { fill: #111; paint-order: stroke; stroke: #fff;
+  stroke-linejoin: round; }
+.label .status { fill: #a00000; font-weight: bold; }
+.leader { stroke: #555; fill: none; }
+.commander { stroke: #111; }
+.commander-label { font-style: italic; }
+.radius { fill-opacity: 0.05; stroke-opacity: 0.8; stroke-dasharray: 1 0.6; }
 .arc { fill: #ffff99; fill-opacity: 0.25; stroke: #cc9; }
 .move { fill: none; stroke: #222; stroke-dasharray: 0.6 0.3; }
 .shot { stroke: #c00; }
 .shot.miss { stroke-dasharray: 0.3 0.3; stroke: #888; }
+.charge { stroke: #111; }
+.scale-bar .dark { fill: #333; }
+.scale-bar .light { fill: #fff; stroke: #333; }
+.panel-title { font-weight: bold; fill: #111; }
+.panel text { fill: #111; }
 """.strip()
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -91,39 +129,85 @@ class _Ids:
         return name
 
 
+class _Page:
+    """The drawing's sizes, in the table's measure: the font, the margins, the panel."""
+
+    def __init__(self, table: Table) -> None:
+        w, d = table.width, table.depth
+        self.panel = max(0.3 * w, 0.45 * d)
+        self.font = (w + self.panel) / 72
+        self.pad = self.font
+        self.line = table.measure.from_inches(0.08) * max(1.0, w / table.measure.from_inches(48))
+        self.small = self.font * 0.85
+        self.grid = _GRID[table.measure]
+        while w / self.grid > 16:
+            self.grid *= 2
+
+
 def draw(table: Table, *, scale: float | None = None,
          markers: Mapping[str, Iterable[str]] | None = None,
-         arcs: Mapping[str, float] | None = None, title: str = "") -> str:
-    """The table as an SVG document. ``markers``: status words to show on units, by unit id
-    (disrupted, shaken, pinned...); ``arcs``: units whose arc of fire to draw, with its
-    half-angle; ``scale``: pixels per unit of measure (default 10 px to the inch)."""
+         arcs: Mapping[str, float] | None = None, title: str = "",
+         colours: Mapping[str, str] | None = None, heading: Sequence[str] = (),
+         key: Sequence[tuple[str, str]] = (), cues: Mapping[str, str] | None = None,
+         gone: Sequence[tuple[str, str, str]] = (), radii: Mapping[str, float] | None = None,
+         moves: Sequence[tuple[str, Sequence[tuple[float, float]]]] | None = None,
+         lines: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The table as an SVG document.
+
+    ``markers``: status words to show under a unit's name, by unit id (disrupted 2, pins
+    1...); ``cues``: ``"shaken"`` (an orange outline) or ``"routing"`` (hatched) drawn on a
+    unit, by id; ``key``: (mark, meaning) pairs for the margin's key; ``colours``: a CSS
+    colour by side name (any case; others from ``PALETTE``); ``heading``: the title block's
+    lines (battle, date, turn and phase, outcome), ``title`` the first line when no heading
+    is given; ``gone``: (side, name, why) of units no longer on the table; ``radii``: a
+    commander's command radius by commander id, in the table's measure; ``moves``: (unit id,
+    path) arrows to draw (default: the table's move traces); ``lines``: (``"shot"`` or
+    ``"charge"``, from unit id, to unit id), drawn with the table's shot traces; ``arcs``:
+    units whose arc of fire to draw, with its half-angle; ``scale``: pixels per unit of
+    measure (default: the whole picture ``WIDTH`` pixels wide)."""
     if not isinstance(table, Table):
         raise InvalidValueError("table", type(table).__name__,
                                 "a Table (table_of(state) is None for a battle with no table)")
-    px = _PIXELS[table.measure] if scale is None else check_number("scale", scale, 0.001)
+    page = _Page(table)
     w, d = table.width, table.depth
-    line = table.measure.from_inches(0.08)
-    text_size = table.measure.from_inches(0.9)
+    lines_of_heading = tuple(heading) or (title or (
+        f"{w:g} x {d:g} {table.measure.value} table, {len(table.footprints)} units"),)
+    top = page.pad + len(lines_of_heading) * page.font * 1.45
+    bottom = page.font * 3.2
+    left = -page.pad
+    view_w = w + page.panel + 2 * page.pad
+    side_colour = _side_colours(table, colours or {}, gone)
+    ids = _Ids()
     root = ET.Element("svg", {
         "xmlns": "http://www.w3.org/2000/svg", "class": "smoothbore-table",
-        "width": _f(w * px), "height": _f(d * px), "viewBox": f"0 0 {_f(w)} {_f(d)}",
-        "stroke-width": _f(line), "font-size": _f(text_size)})
-    ET.SubElement(root, "title").text = title or (
-        f"{w:g} x {d:g} {table.measure.value} table, {len(table.footprints)} units")
+        "stroke-width": _f(page.line), "font-size": _f(page.font)})
+    ET.SubElement(root, "title").text = " - ".join(lines_of_heading)
     defs = ET.SubElement(root, "defs")
     ET.SubElement(defs, "style").text = STYLE
-    marker = ET.SubElement(defs, "marker", {
-        "id": "arrow", "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
-        "markerWidth": "6", "markerHeight": "6", "orient": "auto-start-reverse"})
-    ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z"})
+    _patterns(defs, table, page)
+    clip = ET.SubElement(defs, "clipPath", {"id": "on-table"})
+    ET.SubElement(clip, "rect", {"x": "0", "y": "0", "width": _f(w), "height": _f(d)})
+    _heading(root, lines_of_heading, page, top)
     ET.SubElement(root, "rect", {"id": "table", "class": "table", "x": "0", "y": "0",
                                  "width": _f(w), "height": _f(d)})
-    ids = _Ids()
-    _terrain(root, table, ids)
+    _grid(root, table, page)
+    _terrain(root, table, ids, page)
     _arcs(root, table, arcs or {})
-    _units(root, table, ids, markers or {}, text_size)
-    _commanders(root, table, ids, text_size)
-    _traces(root, table)
+    _radii(root, table, radii or {}, side_colour)
+    _traces(root, table, page, moves, lines)
+    obstacles = _obstacles(table, page)
+    placed: list[Polygon] = []
+    _units(root, table, ids, markers or {}, cues or {}, side_colour, page, obstacles, placed)
+    _commanders(root, table, ids, side_colour, page, obstacles, placed)
+    _terrain_labels(root, table, page, obstacles, placed)
+    _scale_bar(root, table, page)
+    panel_bottom = _panel(root, table, page, side_colour, key, gone, radii or {}, lines,
+                          moves)
+    height = max(d + bottom, panel_bottom + page.pad) + top
+    px = (WIDTH / view_w) if scale is None else check_number("scale", scale, 0.001)
+    root.set("width", _f(view_w * px))
+    root.set("height", _f(height * px))
+    root.set("viewBox", f"{_f(left)} {_f(-top)} {_f(view_w)} {_f(height)}")
     ET.indent(root)
     return ET.tostring(root, encoding="unicode")
 
@@ -161,7 +245,90 @@ def _points(table: Table, coords: Iterable[tuple[float, float]]) -> str:
     return " ".join(",".join(_xy(table, x, y)) for x, y in coords)
 
 
-def _terrain(root: ET.Element, table: Table, ids: _Ids) -> None:
+def _side_colours(table: Table, colours: Mapping[str, str],
+                  gone: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+    """Each side on the table (or gone from it) with its colour, in order of appearance."""
+    given = {k.lower(): v for k, v in colours.items()}
+    sides: dict[str, str] = {}
+    names = [f.side for f in table.footprints] + [m.side for m in table.commanders] + [
+        g[0] for g in gone]
+    spare = iter(c for c in PALETTE if c not in given.values())
+    for side in names:
+        if side and side not in sides:
+            sides[side] = given.get(side.lower()) or next(spare, "#888")
+    return sides
+
+
+def _patterns(defs: ET.Element, table: Table, page: _Page) -> None:
+    """Tree, marsh, rough-ground and rout hatching fills, sized in the table's measure."""
+    inch = table.measure.from_inches(1.0)
+
+    def pattern(name: str, size: float, fill: str) -> ET.Element:
+        element = ET.SubElement(defs, "pattern", {
+            "id": name, "patternUnits": "userSpaceOnUse", "width": _f(size),
+            "height": _f(size)})
+        ET.SubElement(element, "rect", {"width": _f(size), "height": _f(size), "fill": fill})
+        return element
+
+    light = pattern("trees-light", 2.4 * inch, "#cfe3bd")
+    for cx, cy in ((0.6, 0.6), (1.8, 1.8)):
+        ET.SubElement(light, "circle", {"cx": _f(cx * inch), "cy": _f(cy * inch),
+                                        "r": _f(0.42 * inch), "fill": "#8fbf78"})
+    dense = pattern("trees-dense", 1.6 * inch, "#7faa6a")
+    for cx, cy in ((0.4, 0.4), (1.2, 1.2)):
+        ET.SubElement(dense, "circle", {"cx": _f(cx * inch), "cy": _f(cy * inch),
+                                        "r": _f(0.38 * inch), "fill": "#4d7d3e"})
+    swamp = pattern("swamp", 1.6 * inch, "#b9cfc0")
+    for x, y in ((0.2, 0.4), (0.9, 1.2)):
+        ET.SubElement(swamp, "line", {"x1": _f(x * inch), "y1": _f(y * inch),
+                                      "x2": _f((x + 0.55) * inch), "y2": _f(y * inch),
+                                      "stroke": "#4f7f6a", "stroke-width": _f(0.09 * inch)})
+    rough = pattern("rough", 1.0 * inch, "#e2d4a8")
+    for cx, cy in ((0.2, 0.3), (0.7, 0.75)):
+        ET.SubElement(rough, "circle", {"cx": _f(cx * inch), "cy": _f(cy * inch),
+                                        "r": _f(0.09 * inch), "fill": "#8b7a4a"})
+    hatch = ET.SubElement(defs, "pattern", {
+        "id": "routing", "patternUnits": "userSpaceOnUse", "width": _f(0.5 * inch),
+        "height": _f(0.5 * inch), "patternTransform": "rotate(45)"})
+    ET.SubElement(hatch, "rect", {"width": _f(0.22 * inch), "height": _f(0.5 * inch),
+                                  "fill": "#ffffff", "fill-opacity": "0.75"})
+    for name, colour in (("arrow", "#222"), ("arrow-shot", "#c00"), ("arrow-charge", "#111")):
+        marker = ET.SubElement(defs, "marker", {
+            "id": name, "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
+            "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
+        ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": colour})
+
+
+def _heading(root: ET.Element, heading: Sequence[str], page: _Page, top: float) -> None:
+    group = ET.SubElement(root, "g", {"id": "heading"})
+    y = -top + page.pad * 0.6 + page.font * 0.7
+    for i, line in enumerate(heading):
+        cls = "heading" if i == 0 else ("outcome" if line.startswith(("Over:", "Outcome"))
+                                        else "subheading")
+        size = page.font * (1.3 if i == 0 else 1.0)
+        text = ET.SubElement(group, "text", {"class": cls, "x": "0", "y": _f(y),
+                                             "font-size": _f(size)})
+        text.text = line
+        y += page.font * 1.45
+
+
+def _grid(root: ET.Element, table: Table, page: _Page) -> None:
+    group = ET.SubElement(root, "g", {"id": "grid", "class": "grid",
+                                      "stroke-width": _f(page.line * 0.5)})
+    step = page.grid
+    x = step
+    while x < table.width - 1e-9:
+        ET.SubElement(group, "line", {"x1": _f(x), "y1": "0", "x2": _f(x),
+                                      "y2": _f(table.depth)})
+        x += step
+    y = step
+    while y < table.depth - 1e-9:
+        ET.SubElement(group, "line", {"x1": "0", "y1": _f(table.depth - y),
+                                      "x2": _f(table.width), "y2": _f(table.depth - y)})
+        y += step
+
+
+def _terrain(root: ET.Element, table: Table, ids: _Ids, page: _Page) -> None:
     group = ET.SubElement(root, "g", {"id": "terrain"})
     order = sorted(table.features, key=lambda f: _LAYER.get(f.kind.value, 5))
     for feature in order:
@@ -171,14 +338,24 @@ def _terrain(root: ET.Element, table: Table, ids: _Ids) -> None:
         area = feature.area
         if isinstance(area, LineString):
             attrs["points"] = _points(table, ((x, y) for x, y, *_ in area.coords))
+            wide = {"stream": 3.5, "wall": 3.0, "fence": 2.2}.get(feature.kind.value, 2.0)
+            attrs["stroke-width"] = _f(page.line * wide)
+            if feature.kind.value == "fence":
+                attrs["stroke-dasharray"] = f"{_f(page.line * 5)} {_f(page.line * 2.5)}"
             element = ET.SubElement(group, "polyline", attrs)
         else:
             attrs["d"] = _path_data(table, area)
             element = ET.SubElement(group, "path", attrs)
-        label = feature.label or feature.feature_id
         extra = f", {feature.strength} strength points" if feature.strength is not None else ""
         level = f", level {feature.level}" if feature.kind.is_hill else ""
-        ET.SubElement(element, "title").text = f"{label} ({feature.kind.value}{level}{extra})"
+        ET.SubElement(element, "title").text = f"{_name(feature)} ({feature.kind.value}" \
+                                               f"{level}{extra})"
+
+
+def _name(feature: object) -> str:
+    label = str(getattr(feature, "label", "") or "")
+    kind = getattr(feature, "kind")  # noqa: B009 (a Feature)
+    return label or str(kind.value)
 
 
 _LAYER = {"gentle hill": 0, "steep hill": 1, "river": 2, "ford": 3, "road": 3, "bridge": 4}
@@ -187,7 +364,6 @@ _LAYER = {"gentle hill": 0, "steep hill": 1, "river": 2, "ford": 3, "road": 3, "
 def _arcs(root: ET.Element, table: Table, arcs: Mapping[str, float]) -> None:
     if not arcs:
         return
-
     group = ET.SubElement(root, "g", {"id": "arcs"})
     for unit_id, half in arcs.items():
         shape = shapely.intersection(arc_polygon(table, unit_id, half), table.rectangle)
@@ -195,42 +371,159 @@ def _arcs(root: ET.Element, table: Table, arcs: Mapping[str, float]) -> None:
                                       "d": _path_data(table, shape)})
 
 
-def _units(root: ET.Element, table: Table, ids: _Ids,
-           markers: Mapping[str, Iterable[str]], text_size: float) -> None:
+def _radii(root: ET.Element, table: Table, radii: Mapping[str, float],
+           side_colour: Mapping[str, str]) -> None:
+    if not radii:
+        return
+    group = ET.SubElement(root, "g", {"id": "command-radii", "clip-path": "url(#on-table)"})
+    marks = {m.commander_id: m for m in table.commanders}
+    for commander_id, radius in radii.items():
+        if commander_id not in marks:
+            continue
+        mark = marks[commander_id]
+        x, y = _xy(table, *table.commander_point(commander_id))
+        colour = side_colour.get(mark.side, "#555")
+        circle = ET.SubElement(group, "circle", {
+            "class": "radius", "data-id": commander_id, "cx": x, "cy": y,
+            "r": _f(radius), "fill": colour, "stroke": colour})
+        ET.SubElement(circle, "title").text = (
+            f"{mark.label or commander_id}: command radius {radius:g} "
+            f"{_UNIT_WORD[table.measure]}")
+
+
+def _obstacles(table: Table, page: _Page) -> list[Polygon]:
+    """What a label must not cover: every unit's footprint (a little grown) and every
+    commander's mark."""
+    shapes: list[Polygon] = [Polygon(f.corners).buffer(page.font * 0.15, join_style="mitre")
+                             for f in table.footprints]
+    radius = page.font * 0.55
+    shapes.extend(Point(table.commander_point(m.commander_id)).buffer(radius)
+                  for m in table.commanders)
+    return shapes
+
+
+def _text_box(cx: float, cy: float, width: float, height: float) -> Polygon:
+    return box(cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
+
+
+def _place(table: Table, around: BaseGeometry, width: float, height: float, page: _Page,
+           obstacles: Sequence[Polygon], placed: list[Polygon],
+           own: Polygon | None = None) -> tuple[Polygon, bool]:
+    """A label box of ``width`` x ``height`` near ``around`` (table coordinates) that covers
+    no obstacle and no label already placed and lies on the table, the nearest found; if
+    none does, the one covering least. Returns the box and whether it is clear."""
+    minx, miny, maxx, maxy = around.bounds
+    cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
+    gap = page.font * 0.35
+    inside = box(0, 0, table.width, table.depth)
+    best: tuple[float, Polygon] | None = None
+    tree = shapely.STRtree([*obstacles, *placed]) if obstacles or placed else None
+    shapes = [*obstacles, *placed]
+    for step in (0.0, 1.0, 2.0, 3.5, 5.0, 7.0, 10.0):
+        off = gap + step * height
+        candidates = (
+            (cx, maxy + off + height / 2), (cx, miny - off - height / 2),
+            (maxx + off + width / 2, cy), (minx - off - width / 2, cy),
+            (maxx + off + width / 2, maxy + off), (minx - off - width / 2, maxy + off),
+            (maxx + off + width / 2, miny - off), (minx - off - width / 2, miny - off))
+        for x, y in candidates:
+            label = _text_box(x, y, width, height)
+            outside = label.area - label.intersection(inside).area
+            hits = 0.0
+            if tree is not None:
+                for index in tree.query(label):
+                    shape = shapes[int(index)]
+                    if own is not None and shape is own:
+                        continue
+                    hits += label.intersection(shape).area
+            cost = hits + outside * 4
+            if cost <= 1e-12:
+                return label, True
+            if best is None or cost < best[0]:
+                best = (cost, label)
+    assert best is not None
+    return best[1], False
+
+
+def _label_size(page: _Page, lines: Sequence[str], size: float) -> tuple[float, float]:
+    width = max(len(line) for line in lines) * _CHAR * size + size * 0.4
+    return width, len(lines) * size * 1.25
+
+
+def _write_label(parent: ET.Element, table: Table, label: Polygon, lines: Sequence[str],
+                 size: float, cls: str, status: str = "") -> ET.Element:
+    minx, miny, maxx, maxy = label.bounds
+    x = (minx + maxx) / 2
+    top = table.depth - maxy
+    text = ET.SubElement(parent, "text", {
+        "class": cls, "x": _f(x), "y": _f(top + size * 0.625), "text-anchor": "middle",
+        "font-size": _f(size), "stroke-width": _f(size * 0.22),
+        "data-box": f"{_f(minx)} {_f(top)} {_f(maxx - minx)} {_f(maxy - miny)}"})
+    text.text = lines[0]
+    for line in lines[1:]:
+        span = ET.SubElement(text, "tspan", {"x": _f(x), "dy": _f(size * 1.25)})
+        span.text = line
+        if status and line == status:
+            span.set("class", "status")
+    return text
+
+
+def _leader(parent: ET.Element, table: Table, label: Polygon, target: Polygon,
+            page: _Page) -> None:
+    """A thin line from a label to what it names, when it stands away from it."""
+    if label.distance(target) < page.font * 0.9:
+        return
+    a, b = shapely.ops.nearest_points(label, target)
+    x1, y1 = _xy(table, a.x, a.y)
+    x2, y2 = _xy(table, b.x, b.y)
+    ET.SubElement(parent, "line", {"class": "leader", "x1": x1, "y1": y1, "x2": x2,
+                                   "y2": y2, "stroke-width": _f(page.line * 0.5)})
+
+
+def _units(root: ET.Element, table: Table, ids: _Ids, markers: Mapping[str, Iterable[str]],
+           cues: Mapping[str, str], side_colour: Mapping[str, str], page: _Page,
+           obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
     group = ET.SubElement(root, "g", {"id": "units"})
-    sides: dict[str, int] = {}
-    for footprint in table.footprints:
-        if footprint.side and footprint.side not in sides:
-            sides[footprint.side] = len(sides)
+    sides = {side: i for i, side in enumerate(side_colour)}
+    labels = ET.SubElement(root, "g", {"id": "unit-labels"})
     for footprint in table.footprints:
         side = sides.get(footprint.side)
-        cls = "unit" + (f" side-{side}" if side is not None else " no-side")
+        cue = cues.get(footprint.unit_id, "")
+        cls = "unit" + (f" side-{side}" if side is not None else " no-side") + (
+            f" {_slug(cue)}" if cue else "")
         unit = ET.SubElement(group, "g", {
             "id": ids("unit", footprint.unit_id), "class": cls, "data-id": footprint.unit_id,
             "data-side": footprint.side})
+        colour = side_colour.get(footprint.side, "#999")
         ET.SubElement(unit, "title").text = _describe(footprint)
         for corners in footprint.base_corners:
-            ET.SubElement(unit, "polygon", {"class": "base",
+            ET.SubElement(unit, "polygon", {"class": "base", "fill": colour,
                                             "points": _points(table, map(tuple, corners))})
+        if cue == "routing":
+            ET.SubElement(unit, "polygon", {"class": "rout",
+                                            "points": _points(table, footprint.corners)})
         fl, fr = footprint.corners[0], footprint.corners[1]
         (x1, y1), (x2, y2) = _xy(table, *fl), _xy(table, *fr)
-        ET.SubElement(unit, "line", {"class": "front", "x1": x1, "y1": y1, "x2": x2, "y2": y2})
-        size = min(footprint.width, footprint.length) * 0.35
+        ET.SubElement(unit, "line", {"class": "front", "x1": x1, "y1": y1, "x2": x2, "y2": y2,
+                                     "stroke-width": _f(page.line * 1.5)})
+        size = min(footprint.width, footprint.length) * 0.45
         tip = footprint.to_table(0.0, footprint.length / 2)
         left = footprint.to_table(-size / 2, footprint.length / 2 - size * 0.8)
         right = footprint.to_table(size / 2, footprint.length / 2 - size * 0.8)
         ET.SubElement(unit, "polygon", {"class": "facing",
                                         "points": _points(table, [tip, left, right])})
-        x, y = _xy(table, footprint.x, footprint.y)
-        label = ET.SubElement(unit, "text", {"class": "label", "x": x, "y": y,
-                                             "text-anchor": "middle"})
-        label.text = footprint.label or footprint.unit_id
-        status = tuple(markers.get(footprint.unit_id, ()))
-        if status:
-            below = _f(table.depth - footprint.y + text_size)
-            mark = ET.SubElement(unit, "text", {"class": "marker", "x": x, "y": below,
-                                                "text-anchor": "middle"})
-            mark.text = ", ".join(status)
+        name = footprint.label or footprint.unit_id
+        status = ", ".join(str(m) for m in markers.get(footprint.unit_id, ()))
+        text_lines = [name, status] if status else [name]
+        width, height = _label_size(page, text_lines, page.small)
+        shape = Polygon(footprint.corners)
+        label, _ = _place(table, shape, width, height, page, obstacles, placed)
+        placed.append(label)
+        text = _write_label(labels, table, label, text_lines, page.small, "label", status)
+        text.set("data-id", footprint.unit_id)
+        if status:  # the old marker's class, on the status line
+            text[0].set("class", "status marker")
+        _leader(labels, table, label, shape, page)
 
 
 def _describe(footprint: Footprint) -> str:
@@ -239,35 +532,298 @@ def _describe(footprint: Footprint) -> str:
             + (f" ({footprint.side})" if footprint.side else ""))
 
 
-def _commanders(root: ET.Element, table: Table, ids: _Ids, text_size: float) -> None:
+def _commanders(root: ET.Element, table: Table, ids: _Ids, side_colour: Mapping[str, str],
+                page: _Page, obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
     group = ET.SubElement(root, "g", {"id": "commanders"})
-    radius = table.measure.from_inches(0.4)
+    labels = ET.SubElement(root, "g", {"id": "commander-labels"})
+    radius = page.font * 0.45
     for mark in table.commanders:
-        x, y = _xy(table, *table.commander_point(mark.commander_id))
+        px, py = table.commander_point(mark.commander_id)
+        x, y = _xy(table, px, py)
         cls = "commander " + ("attached" if mark.attached_to else "alone")
+        colour = side_colour.get(mark.side, "#f4d03f")
         circle = ET.SubElement(group, "circle", {
             "id": ids("commander", mark.commander_id), "class": cls,
-            "data-id": mark.commander_id, "cx": x, "cy": y, "r": _f(radius)})
+            "data-id": mark.commander_id, "cx": x, "cy": y, "r": _f(radius),
+            "fill": "#f4d03f", "stroke": colour, "stroke-width": _f(radius * 0.45)})
         with_unit = f", with {mark.attached_to}" if mark.attached_to else ""
         ET.SubElement(circle, "title").text = f"{mark.label or mark.commander_id}{with_unit}"
+        name = mark.label or mark.commander_id
+        size = page.small * 0.95
+        width, height = _label_size(page, [name], size)
+        spot = Point(px, py).buffer(radius)
+        label, _ = _place(table, spot, width, height, page, obstacles, placed)
+        placed.append(label)
+        text = _write_label(labels, table, label, [name], size, "commander-label")
+        text.set("data-id", mark.commander_id)
+        _leader(labels, table, label, spot, page)
 
 
-def _traces(root: ET.Element, table: Table) -> None:
+def _terrain_labels(root: ET.Element, table: Table, page: _Page,
+                    obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
+    group = ET.SubElement(root, "g", {"id": "terrain-labels"})
+    size = page.small
+    inside = box(0, 0, table.width, table.depth)
+    for feature in table.features:
+        name = _name(feature)
+        width, height = _label_size(page, [name], size)
+        area = feature.area
+        spots: list[tuple[float, float]] = []
+        if isinstance(area, LineString):
+            for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+                point = area.interpolate(t, normalized=True)
+                spots.extend(((point.x, point.y + height * 0.8),
+                              (point.x, point.y - height * 0.8)))
+        else:
+            point = area.representative_point()
+            spots.append((point.x, point.y))
+            minx, miny, maxx, maxy = area.bounds
+            for fy in (0.5, 0.25, 0.75, 0.1, 0.9):
+                for fx in (0.5, 0.25, 0.75, 0.1, 0.9):
+                    spots.append((minx + fx * (maxx - minx), miny + fy * (maxy - miny)))
+        chosen: Polygon | None = None
+        fallback: Polygon | None = None
+        for x, y in spots:
+            label = _text_box(x, y, width, height)
+            if not isinstance(area, LineString) and not area.contains(Point(x, y)):
+                continue
+            if fallback is None:
+                fallback = label
+            if not inside.contains(label):
+                continue
+            if any(label.intersects(s) for s in (*obstacles, *placed)):
+                continue
+            chosen = label
+            break
+        if chosen is None:  # nowhere clear inside it: beside it, clear of the rest
+            around = area if not isinstance(area, LineString) else area.buffer(height / 2)
+            chosen, clear = _place(table, around, width, height, page, obstacles, placed)
+            if not clear and fallback is not None:
+                chosen = fallback
+        label = chosen
+        placed.append(label)
+        text = _write_label(group, table, label, [name], size, "terrain-label")
+        text.set("data-id", feature.feature_id)
+
+
+def _traces(root: ET.Element, table: Table, page: _Page,
+            moves: Sequence[tuple[str, Sequence[tuple[float, float]]]] | None,
+            lines: Sequence[tuple[str, str, str]]) -> None:
     group = ET.SubElement(root, "g", {"id": "traces"})
-    for trace in table.traces:
-        if isinstance(trace, MoveTrace):
-            ET.SubElement(group, "polyline", {
-                "class": "move", "data-id": trace.unit_id, "marker-end": "url(#arrow)",
-                "points": _points(table, trace.path)})
-        elif isinstance(trace, ShotTrace):
-            if trace.firer not in table.units or trace.target not in table.units:
-                continue  # a unit no longer on the table
-            line = line_of_fire(table, trace.firer, trace.target)
-            (a, b), (c, e) = np.asarray(line.coords)
-            x1, y1 = _xy(table, a, b)
-            x2, y2 = _xy(table, c, e)
-            outcome = "" if trace.hit is None else (" hit" if trace.hit else " miss")
+    if moves is None:
+        moves = [(t.unit_id, t.path) for t in table.traces if isinstance(t, MoveTrace)]
+    dash = f"{_f(page.line * 4)} {_f(page.line * 2)}"
+    for unit_id, path in moves:
+        path = _short_of(table, unit_id, path)
+        if len(path) < 2:
+            continue
+        ET.SubElement(group, "polyline", {
+            "class": "move", "data-id": unit_id, "marker-end": "url(#arrow)",
+            "points": _points(table, path), "stroke-width": _f(page.line * 1.3),
+            "stroke-dasharray": dash})
+    drawn: set[tuple[str, str, str]] = set()
+    shots = [("shot", t.firer, t.target, t.hit) for t in table.traces
+             if isinstance(t, ShotTrace)]
+    for kind, firer, target in lines:
+        shots.append((kind, firer, target, None))
+    for kind, firer, target, hit in shots:
+        if firer not in table.units or target not in table.units:
+            continue  # a unit no longer on the table
+        if (kind, firer, target) in drawn:
+            continue
+        drawn.add((kind, firer, target))
+        line = line_of_fire(table, firer, target)
+        (a, b), (c, e) = np.asarray(line.coords)
+        x1, y1 = _xy(table, a, b)
+        x2, y2 = _xy(table, c, e)
+        outcome = "" if hit is None else (" hit" if hit else " miss")
+        wide = 2.4 if kind == "charge" else 1.2
+        ET.SubElement(group, "line", {
+            "class": kind + outcome, "data-firer": firer, "data-target": target,
+            "marker-end": f"url(#arrow-{'charge' if kind == 'charge' else 'shot'})",
+            "stroke-width": _f(page.line * wide),
+            "x1": x1, "y1": y1, "x2": x2, "y2": y2})
+
+
+def _short_of(table: Table, unit_id: str, path: Sequence[tuple[float, float]]
+              ) -> tuple[tuple[float, float], ...]:
+    """A move's path stopped where it reaches the unit's footprint, so that its arrowhead
+    shows rather than hiding under the unit."""
+    points = tuple((float(x), float(y)) for x, y in path)
+    footprint = table.units.get(unit_id)
+    if footprint is None or len(points) < 2:
+        return points
+    shape = Polygon(footprint.corners)
+    way = LineString(points)
+    outside = way.difference(shape)
+    if outside.is_empty:
+        return ()
+    pieces = getattr(outside, "geoms", [outside])
+    first = pieces[0]
+    if not isinstance(first, LineString) or first.length < 1e-9:
+        return ()
+    return tuple((float(x), float(y)) for x, y, *_ in first.coords)
+
+
+def _scale_bar(root: ET.Element, table: Table, page: _Page) -> None:
+    group = ET.SubElement(root, "g", {"id": "scale-bar", "class": "scale-bar"})
+    step = page.grid
+    y = table.depth + page.font * 1.0
+    height = page.font * 0.45
+    for i in range(2):
+        ET.SubElement(group, "rect", {"class": "dark" if i == 0 else "light",
+                                      "x": _f(i * step), "y": _f(y), "width": _f(step),
+                                      "height": _f(height), "stroke-width": _f(page.line * 0.5)})
+    word = _UNIT_WORD[table.measure]
+    for i in range(3):
+        label = ET.SubElement(group, "text", {
+            "x": _f(i * step), "y": _f(y + height + page.small * 0.8),
+            "text-anchor": "middle", "font-size": _f(page.small)})
+        label.text = f"{i * step:g}"
+    note = ET.SubElement(group, "text", {
+        "x": _f(2 * step + page.font), "y": _f(y + height / 2), "font-size": _f(page.small)})
+    note.text = f"{word}; grid squares of {step:g} {word}; table {table.width:g} x " \
+                f"{table.depth:g}"
+
+
+def _panel(root: ET.Element, table: Table, page: _Page, side_colour: Mapping[str, str],
+           key: Sequence[tuple[str, str]], gone: Sequence[tuple[str, str, str]],
+           radii: Mapping[str, float], lines: Sequence[tuple[str, str, str]],
+           moves: Sequence[tuple[str, Sequence[tuple[float, float]]]] | None) -> float:
+    """The margin: the sides, the map's key, the status marks and the units gone; returns
+    where it ends (y, in the view box)."""
+    x0 = table.width + page.pad * 1.5
+    size = page.small
+    width_chars = max(12, int((page.panel - page.pad * 1.5) / (_CHAR * size)))
+    group = ET.SubElement(root, "g", {"id": "panel", "class": "panel",
+                                      "font-size": _f(size)})
+    y = size * 0.6
+    sw = size * 1.6
+
+    def title(text: str) -> None:
+        nonlocal y
+        element = ET.SubElement(group, "text", {"class": "panel-title", "x": _f(x0),
+                                                "y": _f(y), "font-size": _f(page.font)})
+        element.text = text
+        y += page.font * 1.35
+
+    def row(text: str, cls: str = "") -> ET.Element:
+        nonlocal y
+        element = ET.SubElement(group, "text", {"x": _f(x0 + sw + size * 0.5), "y": _f(y)})
+        if cls:
+            element.set("class", cls)
+        wrapped = _wrap(text, width_chars - 3)
+        element.text = wrapped[0]
+        for more in wrapped[1:]:
+            span = ET.SubElement(element, "tspan", {"x": _f(x0 + sw + size * 0.5),
+                                                    "dy": _f(size * 1.2)})
+            span.text = more
+        y += size * 1.2 * len(wrapped) + size * 0.35
+        return element
+
+    def swatch_at() -> float:
+        return y
+
+    if side_colour:
+        title("Sides")
+        for side, colour in side_colour.items():
+            at = swatch_at()
+            ET.SubElement(group, "rect", {
+                "class": "swatch side", "data-side": side, "x": _f(x0),
+                "y": _f(at - size * 0.45), "width": _f(sw), "height": _f(size * 0.9),
+                "fill": colour, "stroke": "#111", "stroke-width": _f(page.line * 0.5)})
+            on_table = sum(1 for f in table.footprints if f.side == side)
+            row(f"{side[:1].upper()}{side[1:]} ({on_table} on the table)", "legend-side")
+        y += size * 0.5
+    title("Key")
+    entries: list[tuple[str, str]] = [("front", "unit: white edge is its front")]
+    if table.commanders:
+        entries.append(("commander", "commander (ring in his side's colour)"))
+    if radii:
+        entries.append(("radius", "command radius"))
+    has_moves = bool(moves) if moves is not None else any(
+        isinstance(t, MoveTrace) for t in table.traces)
+    if has_moves:
+        entries.append(("move", "move this turn"))
+    if any(isinstance(t, ShotTrace) for t in table.traces) or any(
+            k == "shot" for k, *_ in lines):
+        entries.append(("shot", "shot (dashed grey: missed)"))
+    if any(k == "charge" for k, *_ in lines):
+        entries.append(("charge", "charge"))
+    for kind, meaning in entries:
+        at = swatch_at()
+        _swatch(group, kind, x0, at, sw, size, page)
+        row(meaning, f"key-{kind}")
+    kinds = sorted({f.kind.value for f in table.features}, key=lambda k: _LAYER.get(k, 5))
+    for kind in kinds:
+        at = swatch_at()
+        cls = f"terrain {_slug(kind)}"
+        if kind in ("stream", "fence", "wall"):
             ET.SubElement(group, "line", {
-                "class": "shot" + outcome, "data-firer": trace.firer,
-                "data-target": trace.target, "marker-end": "url(#arrow)",
-                "x1": x1, "y1": y1, "x2": x2, "y2": y2})
+                "class": cls, "x1": _f(x0), "y1": _f(at), "x2": _f(x0 + sw), "y2": _f(at),
+                "stroke-width": _f(page.line * 2.5)})
+        else:
+            ET.SubElement(group, "rect", {
+                "class": cls, "x": _f(x0), "y": _f(at - size * 0.45), "width": _f(sw),
+                "height": _f(size * 0.9), "stroke-width": _f(page.line * 0.5)})
+        row(kind, "key-terrain")
+    if key:
+        y += size * 0.5
+        title("Status under a unit's name")
+        for mark, meaning in key:
+            at = swatch_at()
+            code = ET.SubElement(group, "text", {"class": "status-code", "x": _f(x0),
+                                                 "y": _f(at), "fill": "#a00000",
+                                                 "font-weight": "bold"})
+            code.text = mark
+            row(meaning, "key-status")
+    if gone:
+        y += size * 0.5
+        title("Off the table")
+        for side, name, why in gone:
+            at = swatch_at()
+            ET.SubElement(group, "rect", {
+                "class": "swatch gone", "x": _f(x0), "y": _f(at - size * 0.45),
+                "width": _f(sw), "height": _f(size * 0.9),
+                "fill": side_colour.get(side, "#999"), "stroke": "#111",
+                "stroke-width": _f(page.line * 0.5)})
+            row(f"{name}: {why}", "gone")
+    return y
+
+
+def _swatch(group: ET.Element, kind: str, x: float, y: float, width: float, size: float,
+            page: _Page) -> None:
+    if kind == "front":
+        ET.SubElement(group, "rect", {"x": _f(x), "y": _f(y - size * 0.4), "width": _f(width),
+                                      "height": _f(size * 0.8), "fill": "#888",
+                                      "stroke": "#111", "stroke-width": _f(page.line * 0.5)})
+        ET.SubElement(group, "line", {"x1": _f(x), "y1": _f(y - size * 0.4),
+                                      "x2": _f(x + width), "y2": _f(y - size * 0.4),
+                                      "stroke": "#fff", "stroke-width": _f(page.line * 1.5)})
+    elif kind == "commander":
+        ET.SubElement(group, "circle", {"cx": _f(x + width / 2), "cy": _f(y),
+                                        "r": _f(size * 0.4), "fill": "#f4d03f",
+                                        "stroke": "#333", "stroke-width": _f(size * 0.15)})
+    elif kind == "radius":
+        ET.SubElement(group, "circle", {"class": "radius", "cx": _f(x + width / 2),
+                                        "cy": _f(y), "r": _f(size * 0.45), "fill": "#555",
+                                        "stroke": "#555", "stroke-width": _f(page.line * 0.6)})
+    else:
+        cls = {"move": "move", "shot": "shot", "charge": "charge"}[kind]
+        marker = {"move": "arrow", "shot": "arrow-shot", "charge": "arrow-charge"}[kind]
+        ET.SubElement(group, "line", {
+            "class": cls, "x1": _f(x), "y1": _f(y), "x2": _f(x + width), "y2": _f(y),
+            "marker-end": f"url(#{marker})",
+            "stroke-width": _f(page.line * (2.4 if kind == "charge" else 1.3))})
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return lines
