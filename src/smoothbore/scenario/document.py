@@ -8,23 +8,22 @@ unit placed at a point, and how its battle starts."""
 
 from __future__ import annotations
 
-import difflib
 import importlib
+import json
 import math
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 import attrs
 
-from smoothbore.core.errors import InvalidValueError, LoadError, SmoothboreError
+from smoothbore.core.errors import InvalidValueError, LoadError
 from smoothbore.core.ruleset import spell
 from smoothbore.core.state import DiceState
 from smoothbore.core.state import Scenario as Conditions
-from smoothbore.table import CommanderMark, Edge, Feature, Footprint, Table
-from smoothbore.table.tabletop import Measure
+from smoothbore.table import CommanderMark, Edge, Feature, Footprint, Measure, Table
 
 from . import toml
 from .lines import key_lines, line_of
@@ -47,6 +46,7 @@ __all__ = [
     "ScenarioError",
     "book_words",
     "load_scenario",
+    "packaged",
     "read_scenario",
 ]
 
@@ -124,21 +124,25 @@ def _books() -> dict[str, str]:
 
 
 def _field(path: Path_, document: Mapping[str, Any]) -> str:
-    """A path as the file's writer reads it: ``side "british" unit "b1" quality``."""
-    out: list[str] = []
+    """A path as the file's writer reads it: ``side["british"].unit["b1"].quality`` (an
+    item of an array by its id or name, else by its place from 1: ``side[3]``)."""
+    out = ""
     node: Any = document
-    for i, part in enumerate(path):
+    for part in path:
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
-            ident = None
-            if isinstance(item, Mapping):
-                ident = item.get("id", item.get("name"))
-            out[-1] += f" {ident!r}" if isinstance(ident, str) else f"[{part + 1}]"
+            ident = item.get("id", item.get("name")) if isinstance(item, Mapping) else None
+            out += f"[{json.dumps(ident, ensure_ascii=False)}]" if isinstance(
+                ident, str) else f"[{part + 1}]"
             node = item
             continue
-        out.append(str(part) if i == 0 or not out else str(part))
+        out += f".{part}" if out else str(part)
         node = node.get(part) if isinstance(node, Mapping) else None
-    return ".".join(out) if out else "(the file)"
+    return out or "(the file)"
+
+
+def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
 
 
 @attrs.frozen
@@ -162,8 +166,8 @@ class Scenario:
     """False: the file keeps its table for the picture, but the players measure."""
     date: str = ""
     sources: tuple[str, ...] = ()
-    setup: Mapping[str, Any] = attrs.field(factory=dict, converter=MappingProxyType)
-    source: str = "(text)"
+    setup: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    source: str = attrs.field(default="(text)", eq=False)
     _state: Any = attrs.field(default=None, eq=False, repr=False)
 
     def start(self, seed: int = 0, *, on_table: bool | None = None) -> Any:
@@ -195,7 +199,8 @@ class Scenario:
             sides=state.sides, units=state.units, commanders=state.commanders,
             options=state.options, conditions=state.scenario, table=table,
             on_table=on_table, date=date, sources=tuple(sources),
-            setup={**words.setup_of(state), **(setup or {})}, state=state if on_table or table is None else None,
+            setup={**words.setup_of(state), **dict(setup or {})},
+            state=state if on_table or table is None else None,
         )
 
 
@@ -306,7 +311,7 @@ def _terrain(data: Mapping[str, Any], path: Path_, problems: list[Problem],
         return None
     try:
         if rect:
-            return Feature.rectangle(ident, kind, *rect, facing=numbers.get("facing") or 0.0,
+            return Feature.rectangle(ident, str(kind), *rect, facing=numbers.get("facing") or 0.0,
                                      strength=numbers.get("strength"),
                                      level=numbers.get("level") or 1, label=label)
         if "facing" in data:
@@ -314,9 +319,9 @@ def _terrain(data: Mapping[str, Any], path: Path_, problems: list[Problem],
                                     "no facing, except for a rectangle"))
             return None
         shape = "outline" if "outline" in data else "line"
-        return Feature(ident, kind, **{shape: tuple(points)}, width=numbers.get("width") or 0.0,
-                       strength=numbers.get("strength"), level=numbers.get("level") or 1,
-                       label=label)
+        return Feature(ident, str(kind), **{shape: tuple(points)},
+                       width=numbers.get("width") or 0.0, strength=numbers.get("strength"),
+                       level=numbers.get("level") or 1, label=label)
     except InvalidValueError as error:
         name = error.field.rsplit(".", 1)[-1]
         at = (*path, name) if name in data else path
@@ -462,10 +467,9 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
     features: list[Feature] = []
     size: dict[str, float] = {}
     measure: Measure = Measure.INCHES
-    if table_raw is not None:
-        if not isinstance(table_raw, dict):
-            problems.append(Problem(("table",), table_raw, "a [table] section"))
-            table_raw = None
+    if table_raw is not None and not isinstance(table_raw, dict):
+        problems.append(Problem(("table",), table_raw, "a [table] section"))
+        table_raw = None
     if table_raw is not None:
         _unknown(table_raw, TABLE, ("table",), problems)
         for key in ("width", "depth"):
@@ -621,6 +625,14 @@ def _battle_faults(error: InvalidValueError, scenario: Scenario) -> list[Problem
     return problems
 
 
+def packaged(book: str, name: str) -> Scenario:
+    """A battle shipped inside a book (``smoothbore/<book>/battles/<name>.toml``)."""
+    from importlib.resources import files
+
+    resource = files(f"smoothbore.{book}").joinpath("battles", f"{name}.toml")
+    return read_scenario(resource.read_text("utf-8"), f"{book}/battles/{name}.toml")
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """The scenario of a file (TOML), checked whole: a ``ScenarioError`` names every fault
     with the file, line, field, value and what is allowed. A file over ``MAX_BYTES`` is
@@ -645,10 +657,6 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 # writing --------------------------------------------------------------------------------------
-
-def _num(value: float) -> float | int:
-    return value
-
 
 def _feature_words(feature: Feature) -> dict[str, Any]:
     out: dict[str, Any] = {"id": feature.feature_id, "kind": feature.kind.value}
@@ -746,6 +754,8 @@ def _document(scenario: Scenario) -> dict[str, Any]:
         feet = {f.unit_id: f for f in table.footprints}
         marks = {m.commander_id: m for m in table.commanders}
     homes = dict(table.home_edges) if table is not None else {}
+    # what the table measures is not the file's to say when the battle has a table
+    measured: frozenset[str] = getattr(words, "MEASURED", frozenset()) if table else frozenset()
     sides = []
     for side in scenario.sides:
         entry: dict[str, Any] = {"name": side}
@@ -772,7 +782,7 @@ def _document(scenario: Scenario) -> dict[str, Any]:
             if unit.side != side:
                 continue
             item = {"id": unit.id, "name": unit.name,
-                    **to_words(unit, given=frozenset({"id", "name", "side"}),
+                    **to_words(unit, given=frozenset({"id", "name", "side"}) | measured,
                                codecs=getattr(words, "UNIT_CODECS", {}))}
             foot = feet.get(unit.id)
             if foot is not None:
@@ -785,9 +795,3 @@ def _document(scenario: Scenario) -> dict[str, Any]:
     doc["side"] = sides
     return doc
 
-
-def _unused(*_: Callable[..., Any]) -> None:
-    return None
-
-
-_ = (difflib, _num, SmoothboreError)

@@ -47,10 +47,11 @@ def _is_tables(value: Any) -> bool:
             and all(isinstance(v, Mapping) for v in value))
 
 
-def _section(lines: list[str], table: Mapping[str, Any], name: str, tables: frozenset[str]) -> None:
+def _section(lines: list[str], table: Mapping[str, Any], name: str, tables: frozenset[str],
+             top: bool = True) -> None:
     later: list[tuple[str, Any]] = []
     for key, value in table.items():
-        if isinstance(value, Mapping) or (key in tables and _is_tables(value)):
+        if (isinstance(value, Mapping) and top) or (key in tables and _is_tables(value)):
             later.append((key, value))
         else:
             lines.append(f"{_key(key)} = {_value(value, f'{name}.{key}' if name else key)}")
@@ -62,14 +63,15 @@ def _section(lines: list[str], table: Mapping[str, Any], name: str, tables: froz
         else:
             for item in value:
                 lines.extend(("", f"[[{full}]]"))
-                _section(lines, item, full, tables)
+                _section(lines, item, full, tables, top=False)
 
 
 def dumps(document: Mapping[str, Any], *, tables: frozenset[str] = frozenset(),
           header: str = "") -> str:
     """``document`` as TOML text: plain values first, then each table (``[name]``), and each
     array of tables whose key is in ``tables`` as ``[[name]]`` sections (other arrays of
-    tables are written inline). ``header``: comment lines put at the top."""
+    tables are written inline, as is any table inside an array's item). ``header``: comment
+    lines put at the top."""
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
     _section(lines, document, "", tables)
     return "\n".join(lines).lstrip("\n") + "\n"

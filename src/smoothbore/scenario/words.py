@@ -169,10 +169,10 @@ def to_words(value: Any, *, given: frozenset[str] = frozenset(),
         if name in given:
             continue
         current = getattr(value, name)
-        default = field.default
+        default: Any = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            factory = default.factory  # type: ignore[attr-defined]
-            default = factory(value) if default.takes_self else factory()  # type: ignore[attr-defined]
+            made: Any = default
+            default = made.factory(value) if made.takes_self else made.factory()
         if default is not attrs.NOTHING and current == default:
             continue
         if name in codecs:

@@ -1,0 +1,69 @@
+"""The embedded battles are files (issue 30): each loads, starts exactly as the Python that
+made it did (``start_digests.json``: the canonical JSON of each start state, by battle and
+seed, taken from the Python battles before they were deleted), and round-trips through
+``Scenario.to_toml`` to the very same text."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smoothbore.rulesets import available_rulesets, get_ruleset
+from smoothbore.scenario import Scenario, load_scenario, read_scenario
+
+DIGESTS: dict[str, str] = json.loads(
+    (Path(__file__).parent / "start_digests.json").read_text("utf-8"))
+BOOKS = ("bloodybacks93", "boltaction_acw", "mckie_acw", "will_awi")
+FILES = sorted(
+    (book, Path(str(files(f"smoothbore.{book}").joinpath("battles"))) / name)
+    for book in BOOKS
+    for name in (p.name for p in files(f"smoothbore.{book}").joinpath("battles").iterdir())
+    if name.endswith(".toml"))
+BATTLES = [(rs.name, name) for rs in available_rulesets() if rs.name in BOOKS
+           for name, _ in rs.battles()]
+
+
+def _digest(state: object) -> str:
+    return hashlib.sha256(state.to_json().encode()).hexdigest()  # type: ignore[attr-defined]
+
+
+def test_every_embedded_battle_is_a_file_and_none_is_missing() -> None:
+    # 11 battles with a table, 11 twins measured by the players, 4 seeds each
+    assert len(BATTLES) == 22 and len(DIGESTS) == 88
+    assert {f"{b}/{n}" for b, n in BATTLES} == {k.rsplit("/", 1)[0] for k in DIGESTS}
+    assert len(FILES) >= 11
+
+
+@pytest.mark.parametrize(("book", "name"), BATTLES)
+def test_the_file_starts_the_battle_the_python_made(book: str, name: str) -> None:
+    make = get_ruleset(book).battle(name)
+    for seed in (0, 1, 2, 7):
+        assert _digest(make(seed)) == DIGESTS[f"{book}/{name}/{seed}"], (name, seed)
+
+
+@pytest.mark.parametrize(("book", "path"), FILES, ids=[p.stem for _, p in FILES])
+def test_each_file_round_trips_to_the_same_text(book: str, path: Path) -> None:
+    text = path.read_text("utf-8")
+    scenario = load_scenario(path)
+    assert scenario.book == book
+    assert scenario.to_toml() == text
+    assert read_scenario(scenario.to_toml()) == scenario
+    assert scenario.sources and scenario.date  # each names its sources
+
+
+@settings(max_examples=25, deadline=None)
+@given(index=st.integers(0, 100), seed=st.integers(0, 2**32 - 1))
+def test_a_battle_written_from_its_start_state_is_its_file(index: int, seed: int) -> None:
+    _, path = FILES[index % len(FILES)]
+    scenario = load_scenario(path)
+    state = scenario.start(seed)
+    again = Scenario.from_state(state, date=scenario.date, sources=scenario.sources,
+                                setup=scenario.setup)
+    assert again.to_toml() == path.read_text("utf-8")
+    assert read_scenario(again.to_toml()).start(seed) == state
