@@ -24,6 +24,7 @@ from smoothbore.core.validate import finite
 from .footprints import MAX_COORDINATE, CommanderMark, Footprint, Point
 from .layout import Layout
 from .measure import Measure
+from .store import AnswerStore, StoreCounts, Stores
 from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
 from .traces import MoveTrace, ShotTrace, Trace
 
@@ -122,6 +123,8 @@ class Table:
         default=(), converter=_traces)
     home_edges: tuple[tuple[str, Edge], ...] = attrs.field(default=(), converter=_home_edges)
     _derived: Memo = derived_field()
+    _stores: Stores = attrs.field(factory=Stores, init=False, eq=False, repr=False,
+                                  hash=False)
 
     def __attrs_post_init__(self) -> None:
         _unique("Table.features", [f.feature_id for f in self.features])
@@ -234,6 +237,17 @@ class Table:
         pure, module-level function of the table."""
         return derive(self._derived, query, self)
 
+    def store(self, name: str, most: int = 4096, chunk: int = 256) -> AnswerStore:
+        """The store of answers called ``name`` of this table's line: the tables made from
+        it (``placed``, ``removed``, ``with_commanders``, ``with_traces``) hand it on, a
+        new table starts its own (``smoothbore.table.seam``: keys name everything an answer
+        reads). Made on first use, holding at most ``most`` answers."""
+        return self._stores.get(name, most, chunk)
+
+    def stores(self) -> tuple[StoreCounts, ...]:
+        """Each store of this table's line: its size, bound, hits and misses."""
+        return tuple(s.counts() for s in self._stores)
+
     def __getstate__(self) -> dict[str, Any]:
         # pickled without what was derived from it: that is worked out again on demand
         return {f.name: getattr(self, f.name) for f in attrs.fields(Table) if f.init}
@@ -242,6 +256,7 @@ class Table:
         for name, value in state.items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_derived", {})
+        object.__setattr__(self, "_stores", Stores())
 
     # -- geometry the other modules share -----------------------------------------------------
 
@@ -304,6 +319,7 @@ class Table:
             put(new, name, changes[name] if name in changes else getattr(self, name))
         put(new, "_derived", {})
         put(new, "_attrs_cached_hash", None)
+        put(new, "_stores", self._stores)
         return self._sharing(new, kept)
 
     def _sharing(self, new: Table, kept: tuple[str, ...]) -> Table:
@@ -315,6 +331,7 @@ class Table:
             except AttributeError:  # not worked out here either
                 continue
             object.__setattr__(new, name, value)
+        object.__setattr__(new, "_stores", self._stores)  # the same line of tables
         return new
 
     def removed(self, *unit_ids: str) -> Table:
@@ -337,6 +354,13 @@ class Table:
         self._check_commanders(new.values())
         kept = [new.pop(m.commander_id, m) for m in self.commanders]
         return self._copy(_UNITS, commanders=(*kept, *new.values()))
+
+    def with_only_commanders(self, *marks: CommanderMark) -> Table:
+        """The table with exactly these commanders' marks (those left out leave it)."""
+        marks = _commanders(marks)
+        _unique("Table.commanders", [m.commander_id for m in marks])
+        self._check_commanders(marks)
+        return self._copy(_UNITS, commanders=tuple(marks))
 
     def with_traces(self, *traces: Trace) -> Table:
         """The table with these traces as the last moves and shots (sharing what was derived

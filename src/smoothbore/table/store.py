@@ -1,0 +1,133 @@
+"""One bounded, named store of answers with hit and miss counts (``AnswerStore``), and the
+stores of one line of tables (``Stores``, ``Table.store``); see ``smoothbore.table.seam``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, TypeVar
+
+import attrs
+
+from smoothbore.core import InvalidValueError
+
+__all__ = ["AnswerStore", "StoreCounts", "Stores"]
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class StoreCounts:
+    """A store's figures: its ``name``, the ``answers`` it holds (at most ``most``), and how
+    often an answer was found (``hits``) or worked out (``misses``)."""
+
+    name: str
+    answers: int
+    most: int
+    hits: int
+    misses: int
+
+    @property
+    def hit_rate(self) -> float:
+        """Hits over all questions (0 before any)."""
+        asked = self.hits + self.misses
+        return self.hits / asked if asked else 0.0
+
+
+_MISSING: Any = object()
+
+
+class AnswerStore:
+    """A bounded, named store of answers (see the module's docstring): ``ask(key, work)``
+    gives the answer kept under ``key``, or ``work()``'s, kept. Answers are kept in
+    generations of ``chunk``; past ``most`` the oldest generation is forgotten whole.
+    Entries are written once: an answer is never changed in place."""
+
+    __slots__ = ("_old", "_young", "chunk", "hits", "misses", "most", "name")
+
+    def __init__(self, name: str, most: int = 4096, chunk: int = 256) -> None:
+        if not isinstance(name, str) or not name:
+            raise InvalidValueError("AnswerStore.name", name, "a name (text)")
+        for field, value in (("most", most), ("chunk", chunk)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidValueError(f"AnswerStore.{field}", value, "a whole number from 1")
+        self.name, self.most, self.chunk = name, most, min(chunk, most)
+        self._young: dict[Hashable, Any] = {}
+        self._old: list[dict[Hashable, Any]] = []
+        self.hits = 0
+        self.misses = 0
+
+    def _find(self, key: Hashable) -> Any:
+        found = self._young.get(key, _MISSING)
+        if found is _MISSING:
+            for generation in reversed(self._old):
+                found = generation.get(key, _MISSING)
+                if found is not _MISSING:
+                    break
+        return found
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        """The answer kept under ``key`` (``default``: none), counted as a hit or a miss."""
+        found = self._find(key)
+        if found is _MISSING:
+            self.misses += 1
+            return default
+        self.hits += 1
+        return found
+
+    def ask(self, key: Hashable, work: Callable[[], T]) -> T:
+        """The answer kept under ``key``, or ``work()``'s, kept under it."""
+        found = self._find(key)
+        if found is not _MISSING:
+            self.hits += 1
+            answer: T = found
+            return answer
+        self.misses += 1
+        answer = work()
+        self.put(key, answer)
+        return answer
+
+    def put(self, key: Hashable, answer: Any) -> None:
+        """Keep ``answer`` under ``key`` (a key already kept keeps its first answer)."""
+        if self._find(key) is not _MISSING:
+            return
+        if len(self._young) >= self.chunk:
+            self._old.append(self._young)
+            self._young = {}
+            while (len(self._old) + 1) * self.chunk > self.most:
+                self._old.pop(0)
+        self._young[key] = answer
+
+    def __len__(self) -> int:
+        return len(self._young) + sum(len(g) for g in self._old)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return self._find(key) is not _MISSING
+
+    def counts(self) -> StoreCounts:
+        """The store's size, bound, hits and misses."""
+        return StoreCounts(self.name, len(self), self.most, self.hits, self.misses)
+
+    def __repr__(self) -> str:
+        c = self.counts()
+        return (f"AnswerStore({c.name!r}: {c.answers} of {c.most}, {c.hits} hits, "
+                f"{c.misses} misses)")
+
+
+class Stores:
+    """The named stores of one line of tables (``Table.store``): made empty with a new
+    table, handed on to every table made from it."""
+
+    __slots__ = ("_by_name",)
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, AnswerStore] = {}
+
+    def get(self, name: str, most: int = 4096, chunk: int = 256) -> AnswerStore:
+        """The store called ``name`` (made on first use with ``most`` and ``chunk``)."""
+        found = self._by_name.get(name)
+        if found is None:
+            found = self._by_name[name] = AnswerStore(name, most, chunk)
+        return found
+
+    def __iter__(self) -> Iterator[AnswerStore]:
+        return iter(tuple(self._by_name.values()))
