@@ -1064,3 +1064,35 @@ def test_k10_the_default_charge_odds_answer_at_once() -> None:
     )
 
     t()
+
+
+@row("T01")
+def test_t01_a_unit_lost_through_with_units_leaves_the_table() -> None:
+    from tests.table import test_seam as t
+
+    t.test_the_engine_hook_keeps_the_table_whatever_the_handler_called()
+    t.test_a_lost_unit_leaves_and_its_commander_rides_alone_where_it_stood()
+
+
+@row("T02")
+def test_t02_table_rules_and_stores_refuse_bad_values() -> None:
+    from tests.table import test_seam as t
+
+    t.test_bad_rules_name_the_field()
+
+
+@row("T03")
+def test_t03_the_answer_store_is_bounded_and_goes_with_its_battle() -> None:
+    from tests.table import test_seam as t
+
+    t.test_the_store_is_bounded_forgetting_its_oldest_generation()
+    t.test_a_store_goes_with_a_line_of_tables_and_no_further()
+    t.test_the_store_counts_hits_and_misses_and_keeps_first_answers()
+
+
+@row("T04")
+def test_t04_sightings_of_many_pairs_answer_as_the_reference() -> None:
+    from tests.table import test_sight_scaling as t
+
+    t.test_a_long_line_across_a_crowd_names_exactly_the_units_it_crosses()
+    t.test_every_candidate_goes_through_the_sift_when_many()
