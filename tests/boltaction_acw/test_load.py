@@ -224,3 +224,39 @@ def test_the_army_commanders_rides_to_points_are_worked_out_once_a_table() -> No
     fresh = {(a.x, a.y) for group in first for a in group if a.commander_id == army.id}
     assert fresh == set(plain(table, army.id, command))
     assert len(fresh) > 10
+
+
+def test_the_groups_a_die_may_go_to_are_found_in_one_walk_through_the_army() -> None:
+    """The drawn die goes to a group of its side still to act (The Turn, 1): with 300
+    independent units a side, listing and checking every ``Activate`` walks the army once,
+    not once a group, and the groups offered are those still to act."""
+    from smoothbore.boltaction_acw import state as state_module
+    from smoothbore.boltaction_acw.actions import Activate, DrawDie
+    from smoothbore.boltaction_acw.state import group_of, groups_to_activate, may_activate
+
+    load = _load()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(load, "BLOCK", tuple(("independent", kind) for _, kind in load.BLOCK))
+        patch.setattr(load, "to_orders", lambda state: state)
+        start = load.big_battle(300, 6)
+    state = TURN.step(start, DrawDie())[0]
+    side = state.extra.drawn
+    walked: list[str] = []
+
+    def counted(unit: Any) -> str:
+        walked.append(unit.id)
+        return group_of(unit)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(state_module, "group_of", counted)
+        legal = TURN.legal_actions(state)
+    assert len(legal) == 300
+    assert len(walked) <= 600  # every unit of both sides once
+    assert legal == tuple(Activate(u.id) for u in state.units if u.side == side)
+    assert groups_to_activate(state, side) == tuple(a.group for a in legal)
+    assert may_activate(state, side, legal[0].group)
+    assert not may_activate(state, side, "brigade:nobody")
+    other = next(u.id for u in state.units if u.side != side)
+    assert not may_activate(state, side, other)
+    with pytest.raises(IllegalActionError):
+        TURN.check(state, Activate(other))

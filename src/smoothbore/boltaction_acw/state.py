@@ -320,16 +320,31 @@ ARMY_COMMAND = 12
 def groups_to_activate(state: State, side: str) -> tuple[str, ...]:
     """The groups of a side that may still take a die this turn: brigades not gone home
     with a unit left, independent units not lost, none activated yet (The Turn)."""
+    found = state.derived(_to_activate).get(side)
+    return found[0] if found is not None else ()
+
+
+def may_activate(state: State, side: str, group: str) -> bool:
+    """Whether ``group`` is one of ``groups_to_activate(state, side)``: told at once, so
+    that checking each of a large army's groups is not a walk through the army each
+    (issue 28)."""
+    found = state.derived(_to_activate).get(side)
+    return found is not None and group in found[1]
+
+
+def _to_activate(state: State) -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+    """``groups_to_activate`` for every side at once (in order, and as a set), worked out
+    once a state."""
     extra = state.extra
-    out: dict[str, None] = {}
+    out: dict[str, dict[str, None]] = {}
     for unit in state.units:
-        if unit.side != side or unit.lost:
+        if unit.lost:
             continue
         group = group_of(unit)
         if group in extra.activated or (unit.brigade and unit.brigade in extra.home):
             continue
-        out[group] = None
-    return tuple(out)
+        out.setdefault(unit.side, {})[group] = None
+    return {side: (tuple(groups), frozenset(groups)) for side, groups in out.items()}
 
 
 def engaged_ids(state: State) -> frozenset[str]:

@@ -40,6 +40,7 @@ from .state import (
     group_name,
     group_units,
     groups_to_activate,
+    may_activate,
     untested_routers,
     with_units,
 )
@@ -149,7 +150,7 @@ def check_activate(state: State, action: Activate) -> None:
     drawn = state.extra.drawn
     if drawn is None:
         raise IllegalActionError(action, "no die has been drawn", RULE_BAG)
-    if action.group not in groups_to_activate(state, drawn):
+    if not may_activate(state, drawn, action.group):
         raise IllegalActionError(
             action, f"{action.group!r} is not a {drawn} brigade or independent unit still to "
             "act this turn", RULE_BAG)
