@@ -8,6 +8,7 @@ route: the legs over the ground, the lines crossed and the buildings entered."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from types import MappingProxyType
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 import shapely
 import shapely.ops
 from shapely.geometry.base import BaseGeometry
@@ -497,6 +499,94 @@ def _terrain(kinds: frozenset[TerrainKind], rates: RateTable) -> tuple[Terrain, 
     return found or (Terrain.OPEN,)
 
 
+# --- what stands near a place: a cheap bound before the exact tests (issue 28) --------------
+_NEAR_SLACK = 1e-6
+"""Room left by the cheap bounds for the rounding of the exact tests that follow them (the
+bound finds a few more units than the exact test keeps, never fewer)."""
+
+
+class Spread:
+    """A table's footprints for the cheap bounds, worked out once per table (``spread``):
+    each footprint's square (its centre plus and minus its half-diagonal, which holds its
+    outline, its bases and every way it can turn) sorted west to east, so that the units
+    whose squares come near a box are found by bisection and a short scan (``near_rows``),
+    and the centres, half-diagonals and sides as arrays, so that the enemies that may be
+    nearest a place are found in one array expression (``nearest_rows``). Read only; the
+    exact tests (``_swept_apart``, Shapely's distances) then judge the few found."""
+
+    __slots__ = ("_enemies", "_lefts", "_sorted", "_span", "_squares", "footprints", "index",
+                 "radii", "widest", "xs", "ys")
+
+    def __init__(self, footprints: tuple[Footprint, ...]) -> None:
+        self.footprints = footprints
+        self.index = {f.unit_id: i for i, f in enumerate(footprints)}
+        squares = [(f.x - r, f.y - r, f.x + r, f.y + r)
+                   for f in footprints for r in (0.5 * math.hypot(f.width, f.length),)]
+        order = sorted(range(len(squares)), key=lambda i: squares[i][0])
+        self._sorted = order
+        self._squares = [squares[i] for i in order]
+        self._lefts = [sq[0] for sq in self._squares]
+        self._span = max((sq[2] - sq[0] for sq in squares), default=0.0)
+        self.widest = self._span / 2
+        self.xs = np.array([f.x for f in footprints], dtype=float)
+        self.ys = np.array([f.y for f in footprints], dtype=float)
+        self.radii = np.array([(sq[2] - sq[0]) / 2 for sq in squares], dtype=float)
+        sides = dict.fromkeys(f.side for f in footprints if f.side)
+        self._enemies = {side: np.flatnonzero(np.array(
+            [bool(f.side) and f.side != side for f in footprints], dtype=bool))
+            for side in sides}
+
+    def near_rows(self, x0: float, y0: float, x1: float, y1: float, gap: float) -> list[int]:
+        """The rows (in the table's order) of the footprints whose squares come within
+        ``gap`` of the box (x0, y0)-(x1, y1): every footprint whose outline does, and a few
+        more."""
+        gap += _NEAR_SLACK
+        a0, a1, b0, b1 = x0 - gap, x1 + gap, y0 - gap, y1 + gap
+        squares = self._squares
+        start = bisect.bisect_left(self._lefts, a0 - self._span)
+        stop = bisect.bisect_right(self._lefts, a1)
+        rows = [self._sorted[k] for k in range(start, stop)
+                if squares[k][2] >= a0 and squares[k][1] <= b1 and squares[k][3] >= b0]
+        rows.sort()
+        return rows
+
+    def enemy_rows(self, side: str) -> npt.NDArray[np.intp]:
+        """The rows of the units of another side than ``side`` (none for a unit with no
+        side), in the table's order."""
+        return self._enemies.get(side, _NO_ROWS) if side else _NO_ROWS
+
+    def nearest_rows(self, side: str, x: float, y: float, radius: float) -> list[int]:
+        """The rows (in the table's order) of the enemies of ``side`` that may be the nearest
+        to anything within ``radius`` of (x, y), by their outlines or bases: those whose
+        least possible distance is no more than the most the nearest can be. Every enemy
+        at the least distance is among them."""
+        rows = self.enemy_rows(side)
+        if not len(rows):
+            return []
+        apart = np.hypot(self.xs[rows] - x, self.ys[rows] - y)
+        reach = self.radii[rows] + radius
+        most = float((apart + reach).min())
+        found: list[int] = rows[apart - reach <= most + _NEAR_SLACK].tolist()
+        return found
+
+
+_NO_ROWS: npt.NDArray[np.intp] = np.zeros(0, dtype=np.intp)
+
+
+def spread(table: Table) -> Spread:
+    """The table's ``Spread``, worked out once per table."""
+    return Spread(table.footprints)
+
+
+def _near(table: Table, x0: float, y0: float, x1: float, y1: float,
+          gap: float) -> list[Footprint]:
+    """The footprints (in the table's order) whose outlines may come within ``gap`` of the
+    box (x0, y0)-(x1, y1): a superset, for the exact tests."""
+    found = table.derived(spread)
+    fps = found.footprints
+    return [fps[i] for i in found.near_rows(x0, y0, x1, y1, gap)]
+
+
 # A unit's moves read the ground, the unit itself, the enemy (the nearest one and the 1"
 # kept from each) and the friends within its reach: nothing else on the table. The answers
 # are kept by exactly that (``Around``), so that when a friend elsewhere moves, or a step
@@ -557,22 +647,40 @@ def known_arounds(table: Table) -> dict[tuple[Unit, Options, tuple[tuple[float, 
 def around_on(table: Table, unit: Unit, options: Options,
               lanes: tuple[tuple[float, float], ...], *, destinations: bool = False
               ) -> Around:
-    """``around`` worked out afresh."""
+    """``around`` worked out afresh. For a plan (not ``destinations``) the enemies read are
+    those that may be the nearest to where a lane ends (``Spread.nearest_rows``: the plan
+    reads the nearest enemy's distance there) and those near the lanes as for
+    destinations; the others can neither be the nearest nor be touched. Only the units
+    whose squares come near the lanes, the turning circle or those ends are looked at
+    (``Spread``): the others fail every test below."""
     here = table.footprint(unit.id)
     side = here.side
-    turning = _half_diagonal(here) + _MARGIN
+    half = _half_diagonal(here)
+    turning = half + _MARGIN
     x0, y0, x1, y1 = _box(here)
     x0 += min(0.0, *(dx for dx, _ in lanes)) - _MARGIN
     x1 += max(0.0, *(dx for dx, _ in lanes)) + _MARGIN
     y0 += min(0.0, *(dy for _, dy in lanes)) - _MARGIN
     y1 += max(0.0, *(dy for _, dy in lanes)) + _MARGIN
-    wide = _half_diagonal(here) + 1.0
+    wide = half + 1.0
     nearest = _nearest_footprint(table, here) if destinations else None
     nearest_id = None if nearest is None else nearest.unit_id
+    found = table.derived(spread)
+    fps = found.footprints
+    rows = set(found.near_rows(min(x0, here.x - turning), min(y0, here.y - turning),
+                               max(x1, here.x + turning), max(y1, here.y + turning), wide))
+    ends: set[int] = set()
+    if not destinations:
+        for dx, dy in lanes:
+            ends.update(found.nearest_rows(side, here.x + dx, here.y + dy, half))
+        rows |= ends
+    if nearest is not None:  # the one it heads for, however far
+        rows.add(found.index[nearest.unit_id])
     near = []
-    for f in table.footprints:
+    for row in sorted(rows):
+        f = fps[row]
         enemy = bool(side and f.side and f.side != side)
-        if f.unit_id == here.unit_id or (enemy and not destinations) or f.unit_id == nearest_id or (
+        if f.unit_id == here.unit_id or (enemy and row in ends) or f.unit_id == nearest_id or (
                 math.hypot(f.x - here.x, f.y - here.y) <= turning + _half_diagonal(f)):
             near.append(f)
             continue
@@ -875,7 +983,7 @@ def _units_apart(table: Table, here: Footprint, dx: float, dy: float) -> bool:
     x0, x1 = x0 + min(0.0, dx), x1 + max(0.0, dx)
     y0, y1 = y0 + min(0.0, dy), y1 + max(0.0, dy)
     gap = _APART
-    for other in table.footprints:
+    for other in _near(table, x0, y0, x1, y1, gap):
         if other.unit_id == here.unit_id:
             continue
         a0, b0, a1, b1 = _box(other)
@@ -884,6 +992,33 @@ def _units_apart(table: Table, here: Footprint, dx: float, dy: float) -> bool:
         if not _swept_apart(here, dx, dy, other, gap):
             return False
     return True
+
+
+def _not_apart(table: Table, here: Footprint, dx: float, dy: float,
+               gap: float) -> list[Footprint]:
+    """The footprints (in the table's order) for which ``_swept_apart(here, dx, dy, f,
+    gap)`` may be False: a superset. Each one left out is more than ``gap`` from the
+    outline swept by (dx, dy) along one of ``here``'s own axes (its square's shadow on that
+    axis is, and its corners lie in its square), which ``_swept_apart`` tests first: the
+    units whose centres lie in the rectangle of ``here``'s frame holding the sweep, widened
+    by ``gap`` and their half-diagonal, are those found (that rectangle's box, widened by
+    the turn of the frame)."""
+    corners = _corners(here)
+    lows: list[float] = []
+    highs: list[float] = []
+    axes = _axes(here.facing)
+    for ax, ay in axes:
+        along = dx * ax + dy * ay
+        p = [x * ax + y * ay for x, y in corners]
+        lows.append(min(p) + min(0.0, along))
+        highs.append(max(p) + max(0.0, along))
+    (fx, fy), (rx, ry) = axes
+    xs = [u * fx + v * rx for u in (lows[0], highs[0]) for v in (lows[1], highs[1])]
+    ys = [u * fy + v * ry for u in (lows[0], highs[0]) for v in (lows[1], highs[1])]
+    found = table.derived(spread)
+    widen = gap * math.sqrt(2.0) + (math.sqrt(2.0) - 1.0) * found.widest
+    fps = found.footprints
+    return [fps[i] for i in found.near_rows(min(xs), min(ys), max(xs), max(ys), widen)]
 
 
 def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
@@ -904,9 +1039,10 @@ def _enters_ground(table: Table, here: Footprint, dx: float, dy: float) -> bool:
 def _clear_of_enemies(table: Table, unit_id: str, end: Footprint, gap: float) -> bool:
     """Every enemy is more than ``gap`` from ``end`` (by their outlines; False: it may
     not be)."""
-    units = table.units
-    return all(_swept_apart(end, 0.0, 0.0, units[e], gap + _APART)
-               for e in table.enemies_of(unit_id))
+    side = table.footprint(unit_id).side
+    return all(_swept_apart(end, 0.0, 0.0, e, gap + _APART)
+               for e in _not_apart(table, end, 0.0, 0.0, gap + _APART)
+               if side and e.side and e.side != side)
 
 
 def known_routes(table: Table) -> dict[tuple[str, Point], Route]:
@@ -927,12 +1063,13 @@ def _route(table: Table, unit_id: str, point: Point) -> Route:
 def _nearest_enemy(table: Table, unit_id: str, at: Footprint | None = None) -> float | None:
     """The distance from the unit (or from ``at``, where it would stand) to the nearest
     enemy (None: no enemy on the table)."""
-    enemies = table.enemies_of(unit_id)
-    if not enemies:
+    here = table.footprint(unit_id) if at is None else at
+    found = table.derived(spread)
+    rows = found.nearest_rows(here.side, here.x, here.y, _half_diagonal(here))
+    if not rows:
         return None
-    units = table.units
-    own = (units[unit_id] if at is None else at).shape
-    return float(shapely.distance(own, [units[e].shape for e in enemies]).min())
+    fps = found.footprints
+    return float(shapely.distance(here.shape, [fps[i].shape for i in rows]).min())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1025,12 +1162,13 @@ def nearest_enemies(table: Table) -> dict[Footprint, Footprint | None]:
 
 
 def _nearest_of(table: Table, here: Footprint) -> Footprint | None:
-    enemies = table.enemies_of(here.unit_id)
-    if not enemies:
+    found = table.derived(spread)
+    rows = found.nearest_rows(here.side, here.x, here.y, _half_diagonal(here))
+    if not rows:
         return None
-    units = table.units
-    gaps = shapely.distance(here.shape, [units[e].shape for e in enemies])
-    return units[enemies[int(gaps.argmin())]]
+    fps = found.footprints
+    gaps = shapely.distance(here.shape, [fps[i].shape for i in rows])
+    return fps[rows[int(gaps.argmin())]]
 
 
 def _go(table: Table, unit: Unit, options: Options, heading: float, budget: float,
@@ -1090,14 +1228,14 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
     ex, ey = dx * reach, dy * reach
     if edges is not None and shapely.dwithin(_line(here, ex, ey), edges, _BEYOND):
         return None
-    enemies = set(table.enemies_of(here.unit_id))
+    side = here.side
     x0, y0, x1, y1 = _box(here)
     x0, x1 = x0 + min(0.0, ex), x1 + max(0.0, ex)
     y0, y1 = y0 + min(0.0, ey), y1 + max(0.0, ey)
-    for other in table.footprints:
+    for other in _near(table, x0, y0, x1, y1, 1.0 + _APART):
         if other.unit_id == here.unit_id:
             continue
-        enemy = other.unit_id in enemies
+        enemy = bool(side and other.side and other.side != side)
         gap = 1.0 + _APART if enemy else _APART
         a0, b0, a1, b1 = _box(other)
         if a0 - x1 > gap or x0 - a1 > gap or b0 - y1 > gap or y0 - b1 > gap:
@@ -1169,9 +1307,12 @@ def _edge_limit(table: Table, here: Footprint, dx: float, dy: float) -> float:
 def _open_to(table: Table, here: Footprint, dx: float, dy: float) -> bool:
     """The move by (dx, dy) is open (``open_move``) and passes more than 1" from every
     enemy: ``furthest`` would find nothing in its way before it."""
-    units = table.units
-    return open_move(table, here, dx, dy, swept_ground=True) and all(
-        _swept_apart(here, dx, dy, units[e], 1.0 + _APART) for e in table.enemies_of(here.unit_id))
+    if not open_move(table, here, dx, dy, swept_ground=True):
+        return False
+    side = here.side
+    return all(_swept_apart(here, dx, dy, e, 1.0 + _APART)
+               for e in _not_apart(table, here, dx, dy, 1.0 + _APART)
+               if side and e.side and e.side != side)
 
 
 def _place(here: Footprint, found: Reach | Place) -> Place:
@@ -1729,9 +1870,35 @@ def ride(state: State, general_id: str, unit_id: str) -> float | None:
         return None
     if not unit_id:
         return 0.0
-    if unit_id not in table.units:
+    found = table.units.get(unit_id)
+    if found is None:
         return None
-    return round(table.ride(general_id, unit_id), 6)
+    x, y = table.derived(commander_points)[general_id]
+    return round(math.hypot(found.x - x, found.y - y), 6)  # as ``Table.ride`` measures it
+
+
+def commander_points(table: Table) -> Mapping[str, Point]:
+    """Where each commander with a mark on the table is (``Table.commander_point``: his own
+    point, or the centre of the unit he rides with), by id: read once per table, not by a
+    walk over the marks for every ride."""
+    units = table.units
+    return MappingProxyType({
+        m.commander_id: (m.x, m.y) if m.attached_to is None else units[m.attached_to].centre
+        for m in table.commanders})
+
+
+def units_within_ride(state: State, general_id: str, limit: float) -> frozenset[str] | None:
+    """The units on the table whose centres may be within ``limit`` of the general's point
+    (a superset: ``ride`` then measures each), from the table's ``Spread``; None when the
+    table does not measure his rides (``measures_ride``)."""
+    table = state.extra.table
+    if table is None or general_id not in table.derived(marked):
+        return None
+    x, y = table.derived(commander_points)[general_id]
+    found = table.derived(spread)
+    fps = found.footprints
+    return frozenset(fps[i].unit_id
+                     for i in found.near_rows(x - limit, y - limit, x + limit, y + limit, 0.0))
 
 
 def measures_ride(state: State, general_id: str) -> bool:

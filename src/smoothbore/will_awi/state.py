@@ -7,6 +7,8 @@ keeps the turn's number), so the ``turn_scoped`` fields of ``Extra`` last one mo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 import attrs
@@ -171,11 +173,15 @@ def firing_side(state: State) -> str:
 
 def find_unit(state: State, unit_id: str) -> Unit:
     """The unit with this id (``state.unit`` without its generic lookup); an unknown id is
-    the error ``state.unit`` gives."""
-    for unit in state.units:
-        if unit.id == unit_id:
-            return unit
-    return state.unit(unit_id)
+    the error ``state.unit`` gives. Looked up in the state's units by id, made once per
+    state (``units_by_id``): every check of a step's candidates asks."""
+    found = state.derived(units_by_id).get(unit_id)
+    return state.unit(unit_id) if found is None else found
+
+
+def units_by_id(state: State) -> Mapping[str, Unit]:
+    """The state's units by id."""
+    return MappingProxyType({unit.id: unit for unit in state.units})
 
 
 def own_unit(state: State, unit_id: str, side: str, action: object) -> Unit:

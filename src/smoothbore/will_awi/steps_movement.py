@@ -54,6 +54,7 @@ from .situations import (
     relaid_clash,
     ride,
     rush_end,
+    units_within_ride,
 )
 from .state import (
     State,
@@ -434,17 +435,22 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
     or to ride alone."""
     moving = state.extra.moving
     own = [u.id for u in state.units if u.side == moving and u.on_table]
+    order: dict[str, int] | None = None
     for g in state.commanders:
         if g.side == moving and g.active and "general:" + g.id not in state.extra.done:
             yield _ride_to(g.id, "")
-            measured = measures_ride(state, g.id)
             limit = general_move(g)
-            for unit_id in own:
-                if measured:
-                    gap = ride(state, g.id, unit_id)
-                    if gap is None or gap > limit:
-                        continue
-                yield _ride_to(g.id, unit_id)
+            near = units_within_ride(state, g.id, limit)
+            if near is None:  # the players measure: every unit of his side
+                for unit_id in own:
+                    yield _ride_to(g.id, unit_id)
+                continue
+            if order is None:
+                order = {unit_id: i for i, unit_id in enumerate(own)}
+            for unit_id in sorted((u for u in near if u in order), key=order.__getitem__):
+                gap = ride(state, g.id, unit_id)
+                if gap is not None and gap <= limit:
+                    yield _ride_to(g.id, unit_id)
 
 
 @functools.lru_cache(maxsize=4096)
