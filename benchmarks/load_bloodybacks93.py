@@ -85,8 +85,9 @@ def _unit(uid: str, side: str, kind: str, i: int, brigade: str) -> Unit:
     troops = _TROOPS[side][i % 3]
     label = f"{side} {kind} {i}"
     if kind == "gun":
-        return Unit(uid, label, side, kind=_GUNS[i % 2], density=3, size=4, brigade=brigade,
-                    formation=Formation.UNLIMBERED, weapon=Weapon.CANNON, sections=2)
+        return Unit(uid, label, side, kind=_GUNS[i // len(BRIGADE) % 2], density=3, size=4,
+                    brigade=brigade, formation=Formation.UNLIMBERED, weapon=Weapon.CANNON,
+                    sections=2)
     if kind == "horse":
         return Unit(uid, label, side, kind=UnitType.CAVALRY, quality=max(3, quality),
                     density=6, size=12, brigade=brigade, heavy_cavalry=side == BRITISH)

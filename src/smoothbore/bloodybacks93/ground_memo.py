@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from smoothbore.table import Footprint, Table
 
 MOST_GROUNDS = 4
@@ -76,19 +79,25 @@ Box = tuple[float, float, float, float]
 
 def within(table: Table, box: Box, leave_out: tuple[str, ...]) -> tuple[Footprint, ...]:
     """The footprints on the table (in the table's order) whose bounds meet ``box`` (min x,
-    min y, max x, max y), but for the units left out."""
+    min y, max x, max y), but for the units left out (one array test over every footprint's
+    bounds)."""
     x0, y0, x1, y1 = box
+    footprints, bounds = by_layout(table, _bounds)
+    meet = np.flatnonzero((bounds[:, 0] <= x1) & (bounds[:, 2] >= x0)
+                          & (bounds[:, 1] <= y1) & (bounds[:, 3] >= y0))
     found = []
-    for footprint, (a0, b0, a1, b1) in by_layout(table, _bounds):
-        if a0 <= x1 and a1 >= x0 and b0 <= y1 and b1 >= y0 and (
-                footprint.unit_id not in leave_out):
+    for i in meet.tolist():
+        footprint = footprints[i]
+        if footprint.unit_id not in leave_out:
             found.append(footprint)
     return tuple(found)
 
 
-def _bounds(table: Table) -> tuple[tuple[Footprint, Box], ...]:
-    """Each footprint on the table with its bounds."""
-    return tuple((f, f.bounds) for f in table.footprints)
+def _bounds(table: Table) -> tuple[tuple[Footprint, ...], npt.NDArray[np.float64]]:
+    """The footprints on the table, and their bounds as an (n, 4) array."""
+    footprints = table.footprints
+    bounds = np.array([f.bounds for f in footprints], dtype=float).reshape(len(footprints), 4)
+    return footprints, bounds
 
 
 def around(footprint: Footprint, reach: float) -> Box:

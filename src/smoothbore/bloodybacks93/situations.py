@@ -826,9 +826,19 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
 def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
     """The footprint of the enemy nearest the unit (the first by id of those as near) and
     how far it is; None with no enemy on the table."""
-    enemies = table.enemies_of(unit_id)
-    if not enemies:
+    ids, rows = _enemy_rows(table, unit_id)
+    if not ids:
         return None
+    # only the enemies that may be nearest are measured: one whose centre lies further than
+    # the nearest bound of any (the centres' distance and both half diagonals), less the two
+    # half diagonals, is further than that enemy
+    layout = table.layout
+    i = layout.index[unit_id]
+    away = np.hypot(layout.centre[rows, 0] - layout.centre[i, 0],
+                    layout.centre[rows, 1] - layout.centre[i, 1])
+    least = away - layout.radius[rows] - layout.radius[i]
+    most = float(np.min(away + layout.radius[rows] + layout.radius[i]))
+    enemies = [ids[k] for k in np.flatnonzero(least <= most + _SLACK).tolist()]
     shapes = [table.footprint(e).shape for e in enemies]
     apart = shapely.distance(table.footprint(unit_id).shape, shapes)
     gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
@@ -953,9 +963,9 @@ def friends_in_way(state: State, unit_id: str,
     if found is None:
         start = table.footprint(unit_id)
         end = start.moved_to(to[0], to[1])
-        enemies = set(table.enemies_of(unit_id))
+        side = start.side  # its enemies (``Table.enemies_of``) are of another side
         near = [f for f in within(table, spanning(start, end, margin=1e-9), (unit_id,))
-                if f.unit_id not in enemies]
+                if not (side and f.side and f.side != side)]
         found = ()
         if near:
             swept = shapely.convex_hull(shapely.multipoints([*start.corners, *end.corners]))
@@ -1251,6 +1261,39 @@ def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str,
 _HOMEWARD = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}
 
 
+_TOUCH = 0.1
+"""Beyond the tolerance of ``in_contact`` (a hundredth of an inch): the box about a unit
+that any unit touching it meets."""
+_SIGHT_BATCH = 16
+"""How many enemies ``_nearest_seen`` asks the table about at once."""
+
+
+def _nearest_seen(table: Table, unit_id: str, enemies: tuple[str, ...]) -> SightLine | None:
+    """The line to the nearest of ``enemies`` that the unit sees with the line clear (the
+    first by id of those as near), None when it sees none: asked of the nearest first, a
+    batch at a time, until the next one's least possible distance (the centres' distance
+    less both half diagonals) is beyond the nearest seen."""
+    if not enemies:
+        return None
+    layout = table.layout
+    i = layout.index[unit_id]
+    rows = np.array([layout.index[e] for e in enemies], dtype=np.intp)
+    least = (np.hypot(layout.centre[rows, 0] - layout.centre[i, 0],
+                      layout.centre[rows, 1] - layout.centre[i, 1])
+             - layout.radius[rows] - layout.radius[i]).tolist()
+    order = sorted(range(len(enemies)), key=lambda k: (least[k], k))
+    best: SightLine | None = None
+    for start in range(0, len(order), _SIGHT_BATCH):
+        chunk = order[start:start + _SIGHT_BATCH]
+        if best is not None and least[chunk[0]] > best.distance + _SLACK:
+            break
+        for seen in seen_of(table, unit_id, tuple(enemies[k] for k in chunk)).values():
+            if seen.line_clear and (best is None or (seen.distance, seen.target)
+                                    < (best.distance, best.target)):
+                best = seen
+    return best
+
+
 def enemy_face(state: State, table: Table, unit_id: str) -> Face | None:
     """The face of the unit towards the enemy that pushes it back (B57): the face enemies in
     contact touch (the front if any does), else the face looking towards the nearest enemy it
@@ -1259,15 +1302,18 @@ def enemy_face(state: State, table: Table, unit_id: str) -> Face | None:
     side = unit_of(state, unit_id).side
     enemies = tuple(u.id for u in state.units
                     if u.side != side and not u.destroyed and u.id in table.units)
-    touched = [face for enemy in enemies if in_contact(table, unit_id, enemy)
+    me = table.footprint(unit_id)
+    x0, y0, x1, y1 = me.bounds
+    beside = {f.unit_id for f in within(  # only those whose bounds meet its own may touch
+        table, (x0 - _TOUCH, y0 - _TOUCH, x1 + _TOUCH, y1 + _TOUCH), (unit_id,))}
+    touched = [face for enemy in enemies if enemy in beside
+               and in_contact(table, unit_id, enemy)
                for face in touching_faces(table, unit_id, enemy)]
     if touched:
         return Face.FRONT if Face.FRONT in touched else touched[0]
-    seen = [s for s in seen_of(table, unit_id, enemies).values() if s.line_clear]
-    if not seen:
+    nearest = _nearest_seen(table, unit_id, enemies)
+    if nearest is None:
         return None
-    nearest = min(seen, key=lambda s: (s.distance, s.target))
-    me = table.footprint(unit_id)
     there = table.footprint(nearest.target)
     forward, right = bearing_vectors(me.facing)
     dx, dy = there.x - me.x, there.y - me.y

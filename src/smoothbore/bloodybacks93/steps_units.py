@@ -779,8 +779,9 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
         why = situations.out_of_shot(table, action.unit_id, target_id, most)
         if why:
             raise IllegalActionError(action, why, RULE_VISIBILITY)
-        near = situations.enemies_near(table, action.unit_id, most)
-        seen = situations.seen_of(table, action.unit_id, near)[target_id]
+        # the pair of this shot alone: a random choice checks a shot or two of a firer, and
+        # the other pairs are measured (and kept with the layout) when asked
+        seen = situations.seen_of(table, action.unit_id, (target_id,))[target_id]
         situations.check_sight(seen, action)
         measured.append((target_id, situations.shot_on_table(table, action.unit_id,
                                                              target_id, facts, seen)))
