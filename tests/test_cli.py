@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,13 @@ from typing import Any
 import pytest
 
 from smoothbore import get_ruleset
-from smoothbore.battle import play, random_policy, unit_table
+from smoothbore.battle import BattleRecord, play, random_policy, unit_table
 from smoothbore.cli import DEFAULT_TARGET, _Progress, main
 from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import monte_carlo
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.ruleset import find_mechanism, spell
+from smoothbore.narration import report
 from smoothbore.rulesets import BUILTIN_RULESETS
 from smoothbore.simulation import simulate
 from tests import toy_ruleset as toy
@@ -236,8 +238,8 @@ def test_battle_plays_to_the_end_and_shows_the_outcome_and_the_units(
     played = play(toy.TURN, toy.example_battle(3), random_policy(3))
     assert played.outcome is not None
     assert out.startswith("Toy Skirmish: the default battle, seed 3, actions chosen at random")
-    steps = "\n".join(step.narrate(played.start, toy.TURN) for step in played.steps)
-    assert steps in out
+    steps = "\n".join(report(played.steps, played.start, toy.TURN))
+    assert steps in out and "end phase" not in out  # idle phases folded (issue 31)
     ending = (f"The battle is over after {len(played.steps)} actions in {played.turns} turns: "
               f"{played.outcome}")
     assert out.endswith(f"{ending}\n\n{unit_table(played.end, played.start)}\n")
@@ -258,7 +260,9 @@ def test_battle_cites_rules_once_a_step_or_every_line_with_rules(
     assert not any(line.endswith("]") and cited in line for line in once.splitlines())
     assert any(line.endswith(f"{cited}]") for line in every.splitlines())
     assert "  action: Move(unit='r1')" in every and "Move(unit=" not in once
-    assert "[turn 1, C: movement] 23rd Foot: move" in once
+    # issue 31: a unit holding its ground is told so, not narrated as "23rd Foot: move"
+    assert "[turn 1, C: movement] 23rd Foot holds its position" in once
+    assert "23rd Foot: move" not in once
 
 
 def test_the_default_battle_of_the_command_line_plays_to_its_end(
@@ -575,3 +579,34 @@ def test_status_and_bars_are_quiet_off_a_terminal() -> None:
     assert screen.getvalue().startswith("computing exact odds…\r")
     assert "sampling" in screen.getvalue()
     assert pipe.getvalue() == ""
+
+
+def test_replay_steps_through_a_battle_turn_by_turn(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    """Issue 31: replay drew only the end. ``--turn N`` shows a turn's narration, the units
+    at its end against its start and (with --svg) its map; ``--maps DIR`` one map a turn."""
+    record = tmp_path / "battle.json"
+    assert main(["battle", "will_awi", "--seed", "2", "--turns", "3", "--quiet",
+                 "--record", str(record)]) == 0
+    capsys.readouterr()
+    ruleset = get_ruleset("will_awi")
+    played = BattleRecord.from_json(record.read_text("utf-8"), ruleset.turn).replay(
+        ruleset.turn)
+    second = [s for s in played.steps if s.turn == 2]
+    svg = tmp_path / "turn2.svg"
+    assert main(["replay", str(record), "--turn", "2", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Turn 2: {len(second)} actions\n")
+    assert "[turn 1," not in out and "[turn 3," not in out and "[turn 2, " in out
+    root = ET.parse(svg).getroot()
+    heading = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")
+               if t.get("class") == "subheading"]
+    assert heading[0] == "End of turn 2 of 6"
+    maps = tmp_path / "maps"
+    assert main(["replay", str(record), "--quiet", "--maps", str(maps)]) == 0
+    assert sorted(p.name for p in maps.iterdir()) == ["turn-01.svg", "turn-02.svg",
+                                                      "turn-03.svg"]
+    assert "wrote 3 maps" in capsys.readouterr().out
+    assert main(["replay", str(record), "--turn", "7"]) == 2
+    assert "--turn=7 is invalid: allowed is a turn the battle played, 1 to 3" in (
+        capsys.readouterr().err)

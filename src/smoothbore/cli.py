@@ -45,7 +45,10 @@ from smoothbore.core.errors import (
 from smoothbore.core.registry import with_suggestion
 from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
+from smoothbore.maps import TurnView, battle_map, turn_map, turns_of
+from smoothbore.narration import report
 from smoothbore.rulesets import available_rulesets, get_ruleset
+from smoothbore.scenario import commands as scenario_commands
 from smoothbore.simulation import (
     battle_name,
     resolve_ruleset,
@@ -53,7 +56,7 @@ from smoothbore.simulation import (
     stop_executor,
     worker_start,
 )
-from smoothbore.table import draw, table_of
+from smoothbore.table import table_of
 from smoothbore.views import distribution_table, headline, percent, say, summary
 
 __all__ = ["main"]
@@ -169,7 +172,13 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: the record's, by name)")
     again.add_argument("--quiet", action="store_true", help="print only the end")
     again.add_argument("--svg", metavar="FILE", default=None,
-                       help="also draw the table at the end as SVG in FILE")
+                       help="also draw the battle map at the end (or at --turn) as SVG in "
+                            "FILE")
+    again.add_argument("--turn", type=int, default=None, metavar="N",
+                       help="show turn N: its narration, the units at its end and (with "
+                            "--svg) its map")
+    again.add_argument("--maps", metavar="DIR", default=None,
+                       help="also draw one battle map a turn, as DIR/turn-01.svg...")
     many = commands.add_parser(
         "simulate",
         help="play many battles to their end and report who wins",
@@ -195,6 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     many.add_argument("--batch-size", type=int, default=None,
                       help="battles sent to a worker at a time (default: about runs/32)")
     many.add_argument("--json", action="store_true", help="print JSON for programs")
+    scenario_commands.add_parsers(commands)  # check FILE, scenarios
     return parser
 
 
@@ -507,8 +517,16 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _ruleset_or_file(target: str) -> Ruleset:
+    """A ruleset by name, or the book of a scenario file with the file's battle as its
+    default (``smoothbore battle FILE``, ``simulate FILE``)."""
+    if scenario_commands.is_file(target):
+        return scenario_commands.file_ruleset(target)[0]
+    return resolve_ruleset(target)
+
+
 def _cmd_battle(args: argparse.Namespace) -> int:
-    ruleset = resolve_ruleset(args.ruleset)
+    ruleset = _ruleset_or_file(args.ruleset)
     if ruleset.turn is None:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
     make = ruleset.battle(args.battle)
@@ -529,17 +547,16 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         record = BattleRecord.of(ruleset.name, played, turn=ruleset.turn)
         _write(args.record, record.to_json(), "--record")
     if args.svg is not None:
-        _draw(args.svg, played.end, f"the {battle} battle")
+        _draw(args.svg, played, ruleset, f"the {battle} battle")
     if args.json:
         print(json.dumps(_battle_json(ruleset.name, battle, args.seed, played), indent=2))
         return 0
     if not args.quiet:
         print(f"{ruleset.title}: the {battle} battle, seed {args.seed}, actions chosen at "
               "random among the legal ones\n")
-        for step in played.steps:
-            print(step.narrate(played.start, ruleset.turn, rules=args.rules))
-            if args.actions:
-                print(f"  action: {brief(step.action)}")
+        for told in _report(played.steps, played.start, ruleset.turn, rules=args.rules,
+                            actions=args.actions):
+            print(told)
         print()
     print(_ending(played, args))
     print()
@@ -556,13 +573,41 @@ def _write(path: str, text: str, option: str) -> None:
                                 ) from None
 
 
-def _draw(path: str, state: Any, battle: str) -> None:
-    """Write the table a battle ended on as SVG (``--svg``)."""
-    table = table_of(state)
-    if table is None:
+def _draw(path: str, played: Played[Any, Any], ruleset: Ruleset, battle: str,
+          turn: TurnView | None = None) -> None:
+    """Write the battle map of a battle's end, or of one turn, as SVG (``--svg``): its last
+    turn's moves, shots and charges drawn."""
+    if table_of(played.end) is None:
         raise InvalidValueError("--svg", path, f"a battle played on a table ({battle} is "
                                 "played from facts the players give, with no table to draw)")
-    _write(path, draw(table), "--svg")
+    if turn is None:
+        turns = turns_of(played, ruleset.turn)
+        turn = turns[-1] if turns else None
+    if turn is None:
+        _write(path, battle_map(played.end, ruleset=ruleset), "--svg")
+        return
+    outcome = played.outcome if turn.after == played.end else None
+    _write(path, turn_map(turn, ruleset, outcome=outcome), "--svg")
+
+
+def _maps(directory: str, played: Played[Any, Any], ruleset: Ruleset,
+          turns: tuple[TurnView, ...]) -> None:
+    """One battle map a turn (``--maps DIR``): DIR/turn-01.svg, turn-02.svg..."""
+    if table_of(played.start) is None:
+        raise InvalidValueError("--maps", directory, "a battle played on a table (this one "
+                                "is played from facts the players give, with no table)")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as error:
+        raise InvalidValueError("--maps", directory, f"a directory that can be made "
+                                f"({error.strerror})") from None
+    with _bar(len(turns), "drawing", "map") as bar:
+        for view in turns:
+            outcome = played.outcome if view is turns[-1] else None
+            svg = turn_map(view, ruleset, outcome=outcome)
+            _write(os.path.join(directory, f"turn-{view.turn:02d}.svg"), svg, "--maps")
+            bar.update(1)
+    print(f"wrote {_count(len(turns), 'map')} to {directory} (turn-NN.svg, one a turn)")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -583,10 +628,29 @@ def _cmd_replay(args: argparse.Namespace) -> int:
               "are checked, not the states (write it again with 'battle --record')",
               file=sys.stderr)
     played = record.replay(ruleset.turn)
+    turns = turns_of(played, ruleset.turn) if (
+        args.turn is not None or args.maps is not None or args.svg is not None) else ()
+    if args.turn is not None:
+        numbers = [view.turn for view in turns]
+        if args.turn not in numbers:
+            low, high = (min(numbers), max(numbers)) if numbers else (0, 0)
+            raise InvalidValueError("--turn", args.turn,
+                                    f"a turn the battle played, {low} to {high}")
+        view = turns[numbers.index(args.turn)]
+        if args.svg is not None:
+            _draw(args.svg, played, ruleset, "this battle", view)
+        if args.maps is not None:
+            _maps(args.maps, played, ruleset, turns)
+        _show_turn(view, played, ruleset)
+        return 0
     if args.svg is not None:
-        _draw(args.svg, played.end, "this battle")
+        _draw(args.svg, played, ruleset, "this battle", turns[-1] if turns else None)
+    if args.maps is not None:
+        _maps(args.maps, played, ruleset, turns)
     if not args.quiet:
-        print(played.narrate(ruleset.turn))
+        for told in _report(played.steps, played.start, ruleset.turn):
+            print(told)
+        print(played.summary())
         print()
     checked = ("the start state and every step's state match their digests"
                if record.digests is not None else "the record has no state digests")
@@ -599,6 +663,35 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"Replayed {length}: {checked}. The battle is not over "
               f"(turn {played.end.turn}, {played.end.phase}).")
     return 0
+
+
+def _report(steps: Sequence[Any], state: Any, turn: Any, *, rules: bool = False,
+            actions: bool = False) -> list[str]:
+    """The steps as a game report (``smoothbore.narration.report``); with ``actions``,
+    each step's action as the value a program passes to ``step``."""
+    told = report(steps, state, turn, rules=rules)
+    if not actions:
+        return told
+    shown = []
+    for step in steps:  # one entry a step: the action under its narration
+        shown.append(step.narrate(state, turn, rules=rules) + f"\n  action: {brief(step.action)}")
+    return shown
+
+
+def _show_turn(view: TurnView, played: Played[Any, Any], ruleset: Ruleset) -> None:
+    """One turn of a replayed battle: its narration, then the units at its end against its
+    start (``replay --turn N``)."""
+    last = view.after == played.end
+    print(f"Turn {view.turn}: {_count(len(view.steps), 'action')}"
+          + (", the last of the battle" if last else ""))
+    print()
+    for told in _report(view.steps, view.before, ruleset.turn):
+        print(told)
+    print()
+    if last and played.outcome is not None:
+        print(played.outcome)
+        print()
+    print(unit_table(view.after, view.before))
 
 
 def _read_text(path: str, option: str, what: str) -> str:
@@ -674,7 +767,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         _option(option, value, low, high)
     if args.batch_size is not None and args.batch_size < 1:
         raise InvalidValueError("--batch-size", args.batch_size, "1 or more")
-    ruleset = resolve_ruleset(args.ruleset)
+    ruleset = _ruleset_or_file(args.ruleset)
+    given = ruleset if scenario_commands.is_file(args.ruleset) else args.ruleset
     progress = _Progress(sys.stderr)
     options: dict[str, Any] = {
         "runs": args.runs, "seed": args.seed, "battle": args.battle,
@@ -685,7 +779,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=worker_start,
                                        initargs=(os.getpid(),))
             try:
-                result = simulate(args.ruleset, executor=pool, **options)
+                result = simulate(given, executor=pool, **options)
             except BaseException:
                 _hold_signals()  # a second Ctrl-C must not break the stopping
                 stop_executor(pool)
@@ -921,6 +1015,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _cmd_simulate(args)
         if args.command == "replay":
             return _cmd_replay(args)
+        if args.command in scenario_commands.COMMANDS:
+            return scenario_commands.run(args)
         if args.command == "odds":
             _option("--samples", args.samples, 0, MAX_SAMPLES)
             if not 0 < args.budget <= MAX_BUDGET:  # also refuses nan

@@ -18,7 +18,8 @@ from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.ruleset import Ruleset
 from smoothbore.table import Table, draw, table_of
 
-__all__ = ["STATUS_KEY", "TurnView", "battle_map", "command_radii", "status_marks", "turns_of"]
+__all__ = ["STATUS_KEY", "TurnView", "battle_map", "command_radii", "status_marks", "turn_map",
+           "turns_of"]
 
 STATUS_KEY: Mapping[str, str] = {
     "D": "disruption points (Bloodybacks)",
@@ -137,7 +138,8 @@ def _ruleset_of(state: object, ruleset: Ruleset | str | None) -> Ruleset | None:
         return None
 
 
-def _heading(state: Any, book: Ruleset | None, outcome: object, battle: str) -> list[str]:
+def _heading(state: Any, book: Ruleset | None, outcome: object, battle: str,
+             when: str = "") -> list[str]:
     scenario = getattr(state, "scenario", None)
     name = battle or str(getattr(scenario, "name", "") or "")
     title = f"{name} ({book.title})" if book is not None and name else (
@@ -149,7 +151,9 @@ def _heading(state: Any, book: Ruleset | None, outcome: object, battle: str) -> 
     turn = getattr(state, "turn", None)
     limit = getattr(scenario, "turn_limit", None)
     phase = getattr(state, "phase", "")
-    if turn is not None:
+    if when:
+        lines.append(when)
+    elif turn is not None:
         from smoothbore.views import phase_title
 
         of = f" of {limit}" if limit else ""
@@ -249,13 +253,14 @@ def _moves(before: object, table: Table) -> list[tuple[str, tuple[tuple[float, f
 def battle_map(state: Any, *, ruleset: Ruleset | str | None = None,
                steps: Iterable[Any] = (), before: object = None, outcome: object = None,
                battle: str = "", scale: float | None = None,
-               arcs: Mapping[str, float] | None = None) -> str:
+               arcs: Mapping[str, float] | None = None, when: str = "") -> str:
     """The battle map of ``state`` as SVG. ``ruleset``: its book (default: the state's, by
     name); ``steps``: this turn's steps, whose shots and charges are drawn and whose events
     say why a unit left; ``before``: the state the turn began in, whose positions give the
     move arrows (default: the table's own last moves); ``outcome``: how the battle ended
     (default: asked of the book's turn when the battle is over); ``battle``: the title
-    (default: the scenario's name)."""
+    (default: the scenario's name); ``when``: the title block's line for the moment drawn
+    (default: the state's turn and phase)."""
     table = table_of(state)
     if table is None:
         raise InvalidValueError("state", type(state).__name__,
@@ -288,7 +293,7 @@ def battle_map(state: Any, *, ruleset: Ruleset | str | None = None,
     moves = _moves(before, table) if before is not None else None
     return draw(table, scale=scale, arcs=arcs, markers=markers, cues=cues, key=key,
                 colours=getattr(book, "colours", {}),
-                heading=_heading(state, book, outcome, battle),
+                heading=_heading(state, book, outcome, battle, when),
                 gone=_gone(state, table, steps), radii=command_radii(state, name),
                 moves=moves, lines=_lines(state, table, steps))
 
@@ -329,3 +334,13 @@ def turns_of(played: Any, turn: Any) -> tuple[TurnView, ...]:
     if current is not None:
         views.append(TurnView(current, begun, tuple(steps), state))
     return tuple(views)
+
+
+def turn_map(view: TurnView, ruleset: Ruleset | str | None = None, *,
+             outcome: object = None) -> str:
+    """The battle map at the end of one turn: its moves, shots and charges drawn, titled
+    "End of turn N of L" (``outcome``: the battle's, for its last turn)."""
+    limit = getattr(getattr(view.after, "scenario", None), "turn_limit", None)
+    of = f" of {limit}" if limit else ""
+    return battle_map(view.after, ruleset=ruleset, steps=view.steps, before=view.before,
+                      outcome=outcome, when=f"End of turn {view.turn}{of}")
