@@ -19,9 +19,9 @@ from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import monte_carlo
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.ruleset import find_mechanism, spell
-from smoothbore.narration import report
 from smoothbore.rulesets import BUILTIN_RULESETS
 from smoothbore.simulation import simulate
+from smoothbore.views.narration import report
 from tests import toy_ruleset as toy
 
 TOY = "tests.toy_ruleset:RULESET"

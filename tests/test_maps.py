@@ -18,9 +18,9 @@ import pytest
 from shapely.geometry import Polygon, box
 
 from smoothbore.battle import Played, play, random_policy
-from smoothbore.maps import battle_map, status_marks, turns_of
 from smoothbore.rulesets import get_ruleset
 from smoothbore.table import table_of
+from smoothbore.views.maps import battle_map, status_marks, turns_of
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 BOOKS = ("bloodybacks93", "will_awi", "mckie_acw", "boltaction_acw")

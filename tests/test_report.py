@@ -8,9 +8,9 @@ from functools import cache
 from typing import Any
 
 from smoothbore.battle import Played, play, random_policy
-from smoothbore.narration import is_idle, report
 from smoothbore.rulesets import get_ruleset
 from smoothbore.views import action_words
+from smoothbore.views.narration import is_idle, report
 
 
 @cache

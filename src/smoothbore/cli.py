@@ -45,8 +45,6 @@ from smoothbore.core.errors import (
 from smoothbore.core.registry import with_suggestion
 from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
-from smoothbore.maps import TurnView, battle_map, turn_map, turns_of
-from smoothbore.narration import report
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.scenario import commands as scenario_commands
 from smoothbore.simulation import (
@@ -58,6 +56,8 @@ from smoothbore.simulation import (
 )
 from smoothbore.table import table_of
 from smoothbore.views import distribution_table, headline, percent, say, summary
+from smoothbore.views.maps import TurnView, battle_map, turn_map, turns_of
+from smoothbore.views.narration import report
 
 __all__ = ["main"]
 
@@ -667,7 +667,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _report(steps: Sequence[Any], state: Any, turn: Any, *, rules: bool = False,
             actions: bool = False) -> list[str]:
-    """The steps as a game report (``smoothbore.narration.report``); with ``actions``,
+    """The steps as a game report (``smoothbore.views.narration.report``); with ``actions``,
     each step's action as the value a program passes to ``step``."""
     told = report(steps, state, turn, rules=rules)
     if not actions:

@@ -5,7 +5,7 @@ each other and their status under the name, commanders with their command radius
 turn's moves as arrows and shots and charges as lines, and a margin with the legend, the
 key to the status marks and the units no longer on the table with why. Plain
 ``xml.etree``; no drawing library. ``Table._repr_svg_`` shows it in notebooks;
-``write_svg`` writes a file; ``smoothbore.maps.battle_map`` draws a battle's state with its
+``write_svg`` writes a file; ``smoothbore.views.maps.battle_map`` draws a battle's state with its
 book's colours and terms.
 
 The drawing is in the table's own measure (the table spans ``0 0 width depth`` of the view
