@@ -260,3 +260,35 @@ def test_the_groups_a_die_may_go_to_are_found_in_one_walk_through_the_army() -> 
     assert not may_activate(state, side, other)
     with pytest.raises(IllegalActionError):
         TURN.check(state, Activate(other))
+
+
+def test_a_large_armys_rides_find_the_commanders_marks_in_an_index() -> None:
+    """Every join and ride to a point of the army commander (A14) is checked in
+    ``legal_actions``: where he stands is read from an index of the marks made once a
+    table, not found by a walk through every commander's mark for each ride (the table's
+    ``commander`` and ``commander_point``); the rides are those the table measures."""
+    from smoothbore.boltaction_acw.steps_orders import ride
+
+    state = _load().big_battle(100, 3)
+    table: Table = state.extra.table
+    walks: list[str] = []
+    plain_commander, plain_point = Table.commander, Table.commander_point
+
+    def commander(self: Table, commander_id: str) -> Any:
+        walks.append(commander_id)
+        return plain_commander(self, commander_id)
+
+    def point(self: Table, commander_id: str) -> Any:
+        walks.append(commander_id)
+        return plain_point(self, commander_id)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Table, "commander", commander)
+        patch.setattr(Table, "commander_point", point)
+        legal = TURN.legal_actions(state)
+    assert sum(isinstance(a, MoveCommander | RideTo) for a in legal) > 10
+    assert len(walks) <= 2
+    army = next(c for c in state.commanders
+                if c.rank is Rank.ARMY and c.side == situation(state).side)
+    for unit in state.units[::7]:
+        assert ride(state, army.id, unit.id) == table.ride(army.id, unit.id)

@@ -105,11 +105,9 @@ State = BattleState[Unit, Commander, Extra, Options]
 
 
 def find(state: State, unit_id: str) -> Unit:
-    """The unit with this id (``state.unit``, which names the ids there are if it is not
-    one of them)."""
-    for unit in state.units:
-        if unit.id == unit_id:
-            return unit
+    """The unit with this id (``state.unit``: looked up in the state's index, made once a
+    state, not a walk through the army each time, issue 28; an unknown id names the ids
+    there are)."""
     return state.unit(unit_id)
 
 
@@ -275,12 +273,33 @@ def commander_distance(table: Table, commander_id: str, unit_id: str) -> float |
     """How far a commander on the table is from a unit: from his point to the nearest
     point of its footprint's outline (0 when he is with it; None: he has no mark on the
     table) (A14)."""
-    mark = next((m for m in table.commanders if m.commander_id == commander_id), None)
+    mark = table.derived(marks_by_id).get(commander_id)
     if mark is None or unit_id not in table.units:
         return None
     if mark.attached_to == unit_id:
         return 0.0
-    return point_distance(table, table.commander_point(commander_id), unit_id)
+    return point_distance(table, mark_point(table, mark), unit_id)
+
+
+def marks_by_id(table: Table) -> dict[str, CommanderMark]:
+    """The commanders' marks on the table by commander id, made once a table: a large
+    army's checks ask where its commanders stand again and again (issue 28)."""
+    return {m.commander_id: m for m in table.commanders}
+
+
+def mark_of(table: Table, commander_id: str) -> CommanderMark:
+    """A commander's mark (``Table.commander``, which names the marks there are if he has
+    none), from the table's index."""
+    found = table.derived(marks_by_id).get(commander_id)
+    return found if found is not None else table.commander(commander_id)
+
+
+def mark_point(table: Table, mark: CommanderMark) -> tuple[float, float]:
+    """Where a commander's mark is (``Table.commander_point``): his own point, or the
+    centre of the unit he is with."""
+    if mark.attached_to is not None:
+        return table.footprint(mark.attached_to).centre
+    return (mark.x, mark.y)
 
 
 def point_distance(table: Table, point: tuple[float, float], unit_id: str) -> float:

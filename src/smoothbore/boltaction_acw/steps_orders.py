@@ -69,6 +69,9 @@ from .state import (
     group_of,
     holders_distance,
     ineffective,
+    mark_of,
+    mark_point,
+    marks_by_id,
     routing_friends,
     situation,
     untested_routers,
@@ -1079,8 +1082,9 @@ def out_of_ride(table: Table, commander_id: str, side: str) -> frozenset[str]:
     found = memo.get((commander_id, side))
     if found is None:
         far: list[str] = []
-        if any(m.commander_id == commander_id for m in table.commanders):
-            x, y = table.commander_point(commander_id)  # once, not once a unit (issue 28)
+        mark = table.derived(marks_by_id).get(commander_id)
+        if mark is not None:
+            x, y = mark_point(table, mark)  # once, not once a unit (issue 28)
             far = [f.unit_id for f in table.footprints
                    if f.side == side and _beyond_ride(math.hypot(f.x - x, f.y - y))]
         found = memo[commander_id, side] = frozenset(far)
@@ -1111,9 +1115,13 @@ def ride(state: State, commander_id: str, unit_id: str) -> float | None:
     rides = table.derived(ride_memo)
     key = (commander_id, unit_id)
     if key not in rides:
-        rides[key] = (None if unit_id not in table.units or not any(
-            m.commander_id == commander_id for m in table.commanders)
-            else table.ride(commander_id, unit_id))
+        mark = table.derived(marks_by_id).get(commander_id)
+        found = table.units.get(unit_id)
+        if mark is None or found is None:
+            rides[key] = None
+        else:  # ``Table.ride``, his mark found in the table's index (issue 28)
+            x, y = mark_point(table, mark)
+            rides[key] = math.hypot(found.x - x, found.y - y)
     return rides[key]
 
 
@@ -1133,10 +1141,7 @@ def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
 
 def commander(state: State, commander_id: str) -> Commander:
     """The commander with this id (``state.commander``, which names the ids there are if
-    it is not one of them)."""
-    for leader in state.commanders:
-        if leader.id == commander_id:
-            return leader
+    it is not one of them; indexed once a state)."""
     return state.commander(commander_id)
 
 
@@ -1234,8 +1239,9 @@ def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
     nearest enemy unit's centre (those short of it), and, for each unit of his ``command``,
     halfway between its centre and the nearest other one's, where he helps both. Whether he
     may ride there is ``ride_to_problem``'s."""
-    x, y = table.commander_point(commander_id)
-    side = table.commander(commander_id).side
+    mark = mark_of(table, commander_id)
+    x, y = mark_point(table, mark)
+    side = mark.side
     enemies = [f.centre for f in table.footprints if f.side != side]
     points: list[tuple[float, float]] = []
     if enemies:
@@ -1310,13 +1316,14 @@ def ride_to_problem(table: Table, commander_id: str, x: float, y: float) -> str:
     passes through no enemy, A26)."""
     if not (0.0 <= x <= table.width and 0.0 <= y <= table.depth):
         return f"({x:.1f}, {y:.1f}) is off the table"
-    here = table.commander_point(commander_id)
+    mark = mark_of(table, commander_id)
+    here = mark_point(table, mark)
     distance = math.dist(here, (x, y))
     if distance < 1e-6:
         return f"{commander_id} stands at ({x:.1f}, {y:.1f})"
     if _beyond_ride(distance):
         return f"({x:.1f}, {y:.1f}) is {distance:.1f}\" away: a commander moves 24\""
-    side = table.commander(commander_id).side
+    side = mark.side
     layout = table.layout
     rows = [i for i, f in enumerate(layout.footprints) if f.side != side]
     if not rows:
