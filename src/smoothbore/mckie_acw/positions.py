@@ -343,9 +343,9 @@ cover (a friend there may stand in their way)."""
 
 
 def move_offers(table: Table) -> dict[str, tuple[Any, ...]]:
-    """The moves offered on this table, by unit id (``steps_movement._table_moves``: the
-    unit, the tables and whether it may advance, as they were offered for, the moves, and
-    its ``OfferBox``)."""
+    """The moves offered on this table, by unit id (``steps_movement._table_moves``: what
+    of the unit they read, the tables and whether it may advance, as they were offered for,
+    the moves, and its ``OfferBox``)."""
     return {}
 
 

@@ -478,10 +478,18 @@ def units_by_id(state: State) -> dict[str, Unit]:
 
 def find_commander(state: State, commander_id: str) -> Commander:
     """The commander with this id."""
+    found = state.derived(commanders_by_id).get(commander_id)
+    if found is None:
+        return state.commander(commander_id)  # the error naming the ids there are
+    return found
+
+
+def commanders_by_id(state: State) -> dict[str, Commander]:
+    """Every commander by his id (once a state: each check looks its generals up)."""
+    out: dict[str, Commander] = {}
     for commander in state.commanders:
-        if commander.id == commander_id:
-            return commander
-    return state.commander(commander_id)  # the error naming the ids there are
+        out.setdefault(commander.id, commander)  # the first of an id, as a walk finds it
+    return out
 
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
@@ -497,9 +505,7 @@ def own_unit(state: State, unit_id: str, action: object) -> Unit:
 def superior_of(state: State, commander: Commander) -> Commander | None:
     """A commander's superior (None for the commander-in-chief)."""
     if commander.superior:
-        for c in state.commanders:
-            if c.id == commander.superior:
-                return c
+        return state.derived(commanders_by_id).get(commander.superior)
     return None
 
 

@@ -329,7 +329,8 @@ def _table_moves(state: State) -> list[Move]:
             continue
         advance = may_advance(state, unit)
         found = memo.get(unit.id)
-        if found is None or found[0] is not unit or found[1] is not tables \
+        key = _offered_for(unit)
+        if found is None or found[0] != key or found[1] is not tables \
                 or found[2] is not advance:
             fp = table.footprint(unit.id)
             offers = unit_offers(unit, tables, advance, fp, near_enemies(state, unit))
@@ -341,10 +342,19 @@ def _table_moves(state: State) -> list[Move]:
                     if relaid_onto(state, unit, m) is not None:
                         continue
                 kept_offers.append(m)
-            found = memo[unit.id] = (unit, tables, advance, tuple(kept_offers),
+            found = memo[unit.id] = (key, tables, advance, tuple(kept_offers),
                                      (fp.side, box))
         out += found[3]
     return out
+
+
+def _offered_for(unit: Unit) -> tuple[Any, ...]:
+    """What of a unit the moves offered it read (its id, name and side, what moves it and
+    how far, its figures, which its footprint re-laid is made of, and its ground): the moves
+    are offered again, not worked out again, while these stay the same (a unit that fired,
+    rested or drew rounds keeps them)."""
+    return (unit.id, unit.name, unit.side, unit.arm, unit.weapon, unit.formation,
+            unit.mounted, unit.limbered, unit.figures, unit.ground)
 
 
 def _wider(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
@@ -860,9 +870,11 @@ def _ride(table: Table, general: str, unit_id: str) -> int | None:
         return None
     if not unit_id:
         return 0
-    if unit_id not in table.units:
+    found = table.units.get(unit_id)
+    if found is None:
         return None
-    return whole_mm(table.ride(general, unit_id))
+    x, y = table.derived(_points)[general]
+    return whole_mm(math.hypot(found.x - x, found.y - y))  # Table.ride, from the marks by id
 
 
 @functools.lru_cache(maxsize=4096)
