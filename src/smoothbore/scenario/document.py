@@ -11,10 +11,11 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import Any
 
 import attrs
@@ -141,8 +142,8 @@ def _field(path: Path_, document: Mapping[str, Any]) -> str:
     return out or "(the file)"
 
 
-def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(value))
+def _pairs(value: Mapping[str, Any] | Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple(dict(value).items())
 
 
 @attrs.frozen
@@ -166,7 +167,9 @@ class Scenario:
     """False: the file keeps its table for the picture, but the players measure."""
     date: str = ""
     sources: tuple[str, ...] = ()
-    setup: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_mapping)
+    setup: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
+    """The book's own settings of the start (``[setup]``, and ``[victory]`` beyond the turn
+    limit), by key: read-only pairs, so that a scenario pickles (worker processes)."""
     source: str = attrs.field(default="(text)", eq=False)
     _state: Any = attrs.field(default=None, eq=False, repr=False)
 
@@ -402,12 +405,16 @@ def read_scenario(text: str, source: str = "(text)") -> Scenario:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", None)
+        found = re.search(r"at line (\d+)", str(error))
+        line = int(found.group(1)) if found else None
         raise ScenarioError([Fault(source, line, "(TOML)", str(error).split(" (at")[0],
                                    "TOML text (https://toml.io)")]) from None
     except RecursionError:
         raise refuse([Problem((), "(nested too deep)",
                               f"at most {MAX_NESTING} levels of nesting")]) from None
+    if not document:
+        raise refuse([Problem(("book",), "(an empty file)",
+                              "a scenario: at least book, title, two [[side]] sections")])
     lines = key_lines(text)
     problems: list[Problem] = []
     scenario = _read(document, problems, source)
@@ -426,6 +433,14 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                                 "one of " + ", ".join(known)
                                 + (nearest(book_word, known) if isinstance(book_word, str)
                                    else "")))
+        # what can be checked without the book, so that every fault is named at once
+        _text(document, "title", (), problems)
+        given = _tables(document.get("side"), ("side",), problems, "the sides")
+        if len(given) != 2:
+            problems.append(Problem(("side",), f"({len(given)} [[side]] sections)",
+                                    "two sides, each a [[side]] section"))
+        for s, side in enumerate(given):
+            _unknown(side, SIDE, ("side", s), problems)
         return None
     book = books[spell(book_word)]
     words = book_words(book)
@@ -590,37 +605,54 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
             table = Table(size["width"], size["depth"], measure, tuple(features),
                           tuple(footprints), tuple(marks), home_edges=homes)
         except InvalidValueError as error:
-            problems.append(Problem(("table",), error.value, f"{error.field}: {error.allowed}"))
+            problems.extend(_battle_faults(error, sides, units, commanders,
+                                           [f.unit_id for f in footprints]))
             return None
     scenario = Scenario(book, title, tuple(sides), tuple(units), tuple(commanders), options,
                         conditions, table, on_table, date, tuple(sources_raw), setup, source)
     try:
         state = scenario.start(0)
     except InvalidValueError as error:
-        problems.extend(_battle_faults(error, scenario))
+        feet = [f.unit_id for f in table.footprints] if table is not None else []
+        problems.extend(_battle_faults(error, scenario.sides, scenario.units,
+                                       scenario.commanders, feet))
         return None
     return attrs.evolve(scenario, state=state)
 
 
-def _battle_faults(error: InvalidValueError, scenario: Scenario) -> list[Problem]:
-    """The whole-battle check's faults, each at the unit, commander or feature it names."""
+_QUOTED = re.compile(r"""['"]([^'"]+)['"]""")
+_INDEX = re.compile(r"footprints\[(\d+)\]")
+
+
+def _battle_faults(error: InvalidValueError, sides: Sequence[str], units: Sequence[Any],
+                   commanders: Sequence[Any], feet: Sequence[str]) -> list[Problem]:
+    """The whole-battle check's faults (``check_battle``: units stacked, off the table, in
+    impassable ground...), each at the unit or commander it names: by a footprint's place in
+    the table, else by the first id quoted in its field, value or allowed."""
     found = getattr(error, "faults", None) or ((error.field, error.value, error.allowed),)
     where: dict[str, Path_] = {}
-    for s, side in enumerate(scenario.sides):
-        for group, items in (("unit", scenario.units), ("commander", scenario.commanders)):
+    for s, side in enumerate(sides):
+        for group, items in (("unit", units), ("commander", commanders)):
             own = [x for x in items if x.side == side]
             for i, item in enumerate(own):
-                where[item.id] = ("side", s, group, i)
+                where.setdefault(item.id, ("side", s, group, i))
     problems: list[Problem] = []
     for field, value, allowed in found:
         path: Path_ = ()
-        names = [value] if isinstance(value, str) else list(value) if isinstance(
-            value, (tuple, list)) else []
-        for name in names:
-            if isinstance(name, str) and name in where:
-                path = where[name]
-                break
+        index = _INDEX.search(field)
+        if index and int(index.group(1)) < len(feet):
+            path = where.get(feet[int(index.group(1))], ())
+        if not path:
+            for text in (field, repr(value), allowed):
+                names = [n for n in _QUOTED.findall(text) if n in where]
+                if isinstance(value, str) and value in where and text is not allowed:
+                    names.insert(0, value)
+                if names:
+                    path = where[names[0]]
+                    break
         text = allowed if path else f"{field}: {allowed}"
+        if path:
+            text = f"{allowed} ({field.removeprefix('extra.')})"
         problems.append(Problem(path, value, text))
     return problems
 
@@ -731,7 +763,7 @@ def _document(scenario: Scenario) -> dict[str, Any]:
         doc["options"] = options
     setup_keys: Mapping[str, tuple[Any, str]] = getattr(words, "SETUP", {})
     victory_keys: Mapping[str, tuple[Any, str]] = getattr(words, "VICTORY", {})
-    setup = {k: write_setting(v) for k, v in scenario.setup.items() if k in setup_keys}
+    setup = {k: write_setting(v) for k, v in scenario.setup if k in setup_keys}
     if setup:
         doc["setup"] = setup
     victory: dict[str, Any] = {}
@@ -739,7 +771,7 @@ def _document(scenario: Scenario) -> dict[str, Any]:
         victory["turn_limit"] = scenario.conditions.turn_limit
     if scenario.conditions.players_may_end:
         victory["players_may_end"] = True
-    victory.update({k: write_setting(v) for k, v in scenario.setup.items()
+    victory.update({k: write_setting(v) for k, v in scenario.setup
                     if k in victory_keys})
     if victory:
         doc["victory"] = victory

@@ -47,8 +47,10 @@ class Problem:
 
 def nearest(word: str, known: typing.Iterable[str]) -> str:
     """A did-you-mean hint for a misspelt ``word`` among ``known`` ('' when none is close)."""
-    close = difflib.get_close_matches(spell(word), [spell(k) for k in known], n=2, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    spelled = {spell(k): k for k in known}
+    close = difflib.get_close_matches(spell(word), list(spelled), n=2, cutoff=0.6)
+    return (f" (did you mean {' or '.join(repr(spelled[c]) for c in close)}?)" if close
+            else "")
 
 
 def fields_of(cls: type) -> dict[str, tuple[attrs.Attribute[Any], Any]]:
@@ -154,8 +156,10 @@ def from_words(cls: type, words: Mapping[str, Any], path: tuple[str | int, ...],
     except TypeError as error:  # a required field not given
         missing = [n for n, (f, _) in known.items()
                    if f.default is attrs.NOTHING and n not in kwargs]
+        what = cls.__name__.lower()
         return None, [Problem((*path, missing[0]) if missing else path, "(missing)",
-                              f"a value: {error}")]
+                              f"a value: every {what} needs its {missing[0]}" if missing
+                              else f"the fields of a {what} ({error})")]
 
 
 def to_words(value: Any, *, given: frozenset[str] = frozenset(),
