@@ -20,6 +20,8 @@ from smoothbore.will_awi.charges import check_charge
 from smoothbore.will_awi.movement import Leg, Terrain, move_distance
 from smoothbore.will_awi.positions import BASE, Place, deploy, synced
 from smoothbore.will_awi.situations import (
+    CHARGE_REACH,
+    SIGHT_REACH,
     WAYS,
     Around,
     _place,
@@ -37,6 +39,7 @@ from smoothbore.will_awi.situations import (
     plan_on,
     plan_routed,
     rate_table,
+    reach_of,
     reaches_of,
     rout_facts,
     sighting_of,
@@ -241,19 +244,23 @@ def test_a_move_over_one_ground_is_read_off_the_positions() -> None:
 
 
 def _same_by_side(table: Table) -> None:
-    """Each side's sightings, each charger's reaches and each pair's sighting asked alone
-    are the entries of every pair's."""
+    """Each unit's sightings and reaches are the entries of every pair's for the enemies
+    near it: every enemy within ``SIGHT_REACH`` (``CHARGE_REACH``) and none of another
+    unit; each pair's sighting and reach asked alone (also one further off) are every
+    pair's entry."""
     fresh = attrs.evolve(table)
     every_sighting, every_reach = all_sightings(fresh), all_reaches(fresh)
     for footprint in table.footprints:
         unit = footprint.unit_id
         seen, reach = sightings_of(table, unit), reaches_of(table, unit)
-        side = {k for k in every_sighting if table.footprint(k[0]).side == footprint.side}
-        assert set(seen) == side
-        assert all(seen[k] == every_sighting[k] for k in side)
-        assert dict(reach) == {k: v for k, v in every_reach.items() if k[0] == unit}
+        assert all(k[0] == unit and seen[k] == every_sighting[k] for k in seen)
+        assert {k for k, v in every_sighting.items()
+                if k[0] == unit and v.distance <= SIGHT_REACH} <= set(seen)
+        assert all(k[0] == unit and reach[k] == every_reach[k] for k in reach)
+        assert {k for k, v in every_reach.items()
+                if k[0] == unit and v.distance <= CHARGE_REACH} <= set(reach)
     assert sightings_of(table, "nobody") == {} and reaches_of(table, "nobody") == {}
-    # one pair at a time, on a table with no side asked (each pair asked alone and kept)
+    # one pair at a time, on a table with no unit asked (each pair asked alone and kept)
     # and on the table as it stands: every pair's entry; None for two units not enemies
     alone = attrs.evolve(table)
     for _ in range(2):
@@ -262,7 +269,10 @@ def _same_by_side(table: Table) -> None:
                 expected = every_sighting.get((a, b))
                 assert sighting_of(alone, a, b) == expected
                 assert sighting_of(table, a, b) == expected
+                assert reach_of(alone, a, b) == every_reach.get((a, b))
+                assert reach_of(table, a, b) == every_reach.get((a, b))
     assert sighting_of(table, "nobody", table.footprints[0].unit_id) is None
+    assert reach_of(table, "nobody", table.footprints[0].unit_id) is None
 
 
 def _same(found: object, expected: object) -> bool:

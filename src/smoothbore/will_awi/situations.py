@@ -126,45 +126,55 @@ def all_reaches(table: Table) -> Mapping[tuple[str, str], ChargeReach]:
                              for c in charges(table, None, CHARGE_REACH)})
 
 
-def side_sightings(table: Table) -> dict[str, Mapping[tuple[str, str], Sighting]]:
-    """The sightings of a whole side asked so far on this table, by side."""
+SIGHT_REACH = 54.0
+"""The longest range in the rules (heavy guns' long range, Rules - Firing: the range
+table): how far round a unit its sightings are asked of the table (``sightings_of``). No
+unit fires further, no charge reaches so far, and a facing change is offered only towards
+an enemy within it (interpretation W55)."""
+
+
+def unit_sightings(table: Table) -> dict[str, Mapping[tuple[str, str], Sighting]]:
+    """The sightings of each unit asked so far on this table (``sightings_of``), by unit."""
     return {}
 
 
-def _side_pairs(table: Table, side: str) -> list[tuple[str, str]]:
-    return [(f.unit_id, e) for f in table.footprints if f.side == side
-            for e in table.enemies_of(f.unit_id)]
-
-
 def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]:
-    """What every unit of ``firer``'s side sees of every enemy (by (firer, target); the
-    entries of ``all_sightings`` for that side), worked out once per table and side: a
-    phase asks only of the side whose turn it is to fire, turn or charge. Empty for a unit
-    not on the table."""
+    """What ``firer`` sees of every enemy that may stand within ``SIGHT_REACH`` of it (by
+    (firer, target), in the table's order; the entries of ``all_sightings`` for those
+    pairs, and a few more: each enemy whose square comes within the reach of the unit's),
+    worked out once per table and unit: a phase asks only of the units that fire or turn,
+    random play of the one it draws, and a unit sees nothing further that the rules read
+    (issue 28: the side's every pair was 250,000 at 500 units a side). Empty for a unit not
+    on the table; a pair further off is asked alone (``sighting_of``)."""
     found = table.units.get(firer)
     if found is None:
         return MappingProxyType({})
-    memo = table.derived(side_sightings)
-    known = memo.get(found.side)
+    memo = table.derived(unit_sightings)
+    known = memo.get(firer)
     if known is None:
-        known = memo[found.side] = MappingProxyType({
-            (s.firer, s.target): s
-            for s in sightings(table, _side_pairs(table, found.side), rules=SIGHT)})
+        side = found.side
+        near = _near(table, *_box(found), SIGHT_REACH) if side else []
+        pairs = [(firer, f.unit_id) for f in near if f.side and f.side != side]
+        known = memo[firer] = MappingProxyType({
+            (s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
     return known
 
 
 def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
     """What ``firer`` sees of ``target`` (None: not two enemies on the table): read from
-    the side's answers when they were asked on this table, else asked of the table for
-    this one pair and kept per table and pair (a declared charge reads one pair, and the
-    side's table changes with each charger's move)."""
+    the unit's answers when they were asked on this table and hold the pair, else asked of
+    the table for this one pair and kept per table and pair (a declared charge reads one
+    pair, and the table changes with each charger's move)."""
     units = table.units
     found = units.get(firer)
-    if found is None or target not in units or target not in table.enemies_of(firer):
+    other = units.get(target)
+    if found is None or other is None or not (found.side and other.side
+                                              and other.side != found.side):
         return None
-    side = table.derived(side_sightings).get(found.side)
-    if side is not None:
-        return side.get((firer, target))
+    known = table.derived(unit_sightings).get(firer)
+    seen = None if known is None else known.get((firer, target))
+    if seen is not None:
+        return seen
     memo = table.derived(pair_sightings)
     seen = memo.get((firer, target))
     if seen is None:
@@ -178,18 +188,60 @@ def pair_sightings(table: Table) -> dict[tuple[str, str], Sighting]:
 
 
 def reaches_of(table: Table, charger: str) -> Mapping[tuple[str, str], ChargeReach]:
-    """How ``charger`` could charge every enemy (the entries of ``all_reaches`` for that
-    charger; empty for a unit not on the table), worked out once per table and charger: a
-    phase asks of one or two chargers, and the table changes with each charge move."""
-    if charger not in table.units:
+    """How ``charger`` could charge every enemy that may stand within ``CHARGE_REACH`` of
+    it (the entries of ``all_reaches`` for those pairs, and a few more: each enemy whose
+    square comes within the reach of the charger's; empty for a unit not on the table),
+    worked out once per table and charger: a phase asks of one or two chargers, and the
+    table changes with each charge move. A pair further off is asked alone
+    (``reach_of``)."""
+    found = table.units.get(charger)
+    if found is None:
         return MappingProxyType({})
     memo = table.derived(charger_reaches)
     known = memo.get(charger)
     if known is None:
-        pairs = [(charger, e) for e in table.enemies_of(charger)]
+        side = found.side
+        near = _near(table, *_box(found), CHARGE_REACH) if side else []
+        pairs = [(charger, f.unit_id) for f in near if f.side and f.side != side]
         known = memo[charger] = MappingProxyType(
             {(c.charger, c.target): c for c in charges(table, pairs, CHARGE_REACH)})
     return known
+
+
+def reach_of(table: Table, charger: str, target: str) -> ChargeReach | None:
+    """How ``charger`` could charge ``target`` (None: not two enemies on the table): read
+    from the charger's answers (``reaches_of``), else asked of the table for this one pair
+    and kept per table and pair."""
+    units = table.units
+    found = units.get(charger)
+    other = units.get(target)
+    if found is None or other is None or not (found.side and other.side
+                                              and other.side != found.side):
+        return None
+    seen = reaches_of(table, charger).get((charger, target))
+    if seen is not None:
+        return seen
+    memo = table.derived(pair_reaches)
+    seen = memo.get((charger, target))
+    if seen is None:
+        seen = memo[(charger, target)] = charges(table, [(charger, target)], CHARGE_REACH)[0]
+    return seen
+
+
+def pair_reaches(table: Table) -> dict[tuple[str, str], ChargeReach]:
+    """The reaches asked pair by pair so far on this table, by (charger, target)."""
+    return {}
+
+
+def near_units(state: State, unit_id: str, gap: float) -> frozenset[str]:
+    """The units whose bounding boxes may come within ``gap`` of the unit's on the table (a
+    superset, from the table's ``Spread``: ``boxes_apart`` then judges each); none for a
+    unit not on the table."""
+    table = table_of(state)
+    found = table.units.get(unit_id)
+    if found is None:
+        return frozenset()
+    return frozenset(f.unit_id for f in _near(table, *found.bounds, gap))
 
 
 def charger_reaches(table: Table) -> dict[str, Mapping[tuple[str, str], ChargeReach]]:
@@ -219,7 +271,7 @@ def shot_facts(state: State, firer: str, target: str, action: object = None) -> 
     """Range (nearest points), arc, sight, woods and cover of ``firer``'s fire at
     ``target``: an IllegalActionError when the two are not enemies on the table."""
     table = table_of(state)
-    found = sightings_of(table, firer).get((firer, target))
+    found = sightings_of(table, firer).get((firer, target)) or sighting_of(table, firer, target)
     if found is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     cover, work = target_cover(state, found)
@@ -335,7 +387,7 @@ def charge_ahead(state: State, charger: str, target: str,
     straight ahead to contact (None: the target is not directly to its front): the part of
     ``charge_facts`` that decides whether the charge may be declared, read without what
     the side sees."""
-    reach = reaches_of(table_of(state), charger).get((charger, target))
+    reach = reach_of(table_of(state), charger, target)
     if reach is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
     ahead = None if reach.ahead is None or reach.blocked_by else round(reach.ahead, 6)
@@ -365,7 +417,7 @@ def boxes_apart(state: State, a: str, b: str, gap: float) -> bool:
 def in_charge_reach(state: State, charger: Unit, target: str) -> bool:
     """The target is directly ahead within the charger's reach, nothing in the way, over
     ground the charge may cross (``charge_ground``)."""
-    found = reaches_of(table_of(state), charger.id).get((charger.id, target))
+    found = reach_of(table_of(state), charger.id, target)
     if (found is None or found.ahead is None or found.blocked_by
             or found.ahead > charge_reach(charger) + 1e-9):
         return False
@@ -1555,13 +1607,13 @@ def _relaid_clash(table: Table, after: Unit) -> str:
 def facing_facts(state: State, unit_id: str,
                  degrees: float) -> tuple[tuple[tuple[str, float], ...], bool]:
     """What a facing change in D needs (Rules - Movement: Changing Facing; FAQs (5) 1): the
-    enemies in the unit's arc with their distance, and whether the turn about its centre
+    enemies in the unit's arc with their distance (those within ``SIGHT_REACH``: the check
+    reads only those within their charge reach), and whether the turn about its centre
     would strike another unit or an obstacle, or take it over the table edge."""
     table = table_of(state)
-    seen = sightings_of(table, unit_id)
-    enemies = tuple((e, round(seen[(unit_id, e)].distance, 6))
-                    for e in table.enemies_of(unit_id)
-                    if (unit_id, e) in seen and seen[(unit_id, e)].in_arc)
+    enemies = tuple((s.target, round(s.distance, 6))
+                    for s in sightings_of(table, unit_id).values()
+                    if s.in_arc and s.distance <= SIGHT_REACH)
     off = not table.holds(table.footprint(unit_id).turned(degrees))
     return enemies, off or bool(_turn_blocked(table, unit_id, degrees))
 
@@ -1601,11 +1653,11 @@ def turning_room(table: Table) -> Mapping[str, tuple[str, ...]]:
 
 def facing_to_nearest(state: State, unit_id: str) -> float | None:
     """The turn (whole degrees, clockwise) that faces the unit towards the nearest enemy it
-    sees (line of sight clear) when none it sees is in its arc; None otherwise."""
+    sees (line of sight clear) within ``SIGHT_REACH`` when none it sees there is in its
+    arc; None otherwise (interpretation W55)."""
     table = table_of(state)
-    seen = sightings_of(table, unit_id)
-    visible = [seen[(unit_id, e)] for e in table.enemies_of(unit_id)
-               if (unit_id, e) in seen and seen[(unit_id, e)].line_clear]
+    visible = [s for s in sightings_of(table, unit_id).values()
+               if s.line_clear and s.distance <= SIGHT_REACH]
     if not visible or any(s.in_arc for s in visible):
         return None
     nearest = min(visible, key=lambda s: s.distance)

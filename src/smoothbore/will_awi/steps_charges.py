@@ -47,6 +47,7 @@ from .situations import (
     charge_facts,
     charge_ground,
     in_charge_reach,
+    near_units,
     nearest_enemy,
     onto,
     rout_facts,
@@ -107,8 +108,9 @@ def _proposals(state: State) -> Iterator[DeclareCharge]:
             continue
         if state.extra.table is not None:
             reach = charge_reach(unit) + SLACK
+            near = near_units(state, unit.id, reach)
             for target in targets:
-                if not boxes_apart(state, unit.id, target, reach):
+                if target in near and not boxes_apart(state, unit.id, target, reach):
                     yield DeclareCharge(unit.id, target)
             continue
         reach = charge_reach(unit)

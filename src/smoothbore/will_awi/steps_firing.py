@@ -36,6 +36,7 @@ from .situations import (
     boxes_apart,
     facing_facts,
     facing_to_nearest,
+    near_units,
     shot_facts,
     spread_facts,
 )
@@ -249,8 +250,9 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             and firer.id not in fired
         ):
             if table is not None:
+                near = near_units(state, firer.id, _LONGEST[firer.fires_with] + SLACK)
                 for target in targets:
-                    if within_range(state, firer, target):
+                    if target in near and within_range(state, firer, target):
                         yield _fire_at(firer.id, target)
                 continue
             facts = FireFacts(default_range(firer))

@@ -1,0 +1,239 @@
+"""Will's AWI under load (issue 28, "Nothing hangs"): the battle of ``benchmarks/
+load_will_awi.py`` is a legal battle on a table, and what a step asks of the table grows with
+the units near each unit, not with every pair: a unit's sightings and charge reaches hold
+the enemies within the longest range and reach, a move's plan reads the enemies that may be
+nearest where it ends, a general's rides are measured to the units within his ride, and the
+cheap bounds (``situations.Spread``) never leave out a unit the exact tests would keep.
+Counts, not clocks: the speed itself is in ``benchmarks/load_will_awi.py``."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import attrs
+import pytest
+
+from smoothbore.table import Footprint, Formation, Table, distance
+from smoothbore.will_awi import situations, steps_movement
+from smoothbore.will_awi.actions import ChangeFacing, EndPhase
+from smoothbore.will_awi.phases import C, D
+from smoothbore.will_awi.positions import BASE, deploy
+from smoothbore.will_awi.situations import (
+    CHARGE_REACH,
+    SIGHT_REACH,
+    _not_apart,
+    _swept_apart,
+    around,
+    facing_to_nearest,
+    reaches_of,
+    sightings_of,
+    spread,
+)
+from smoothbore.will_awi.state import State, new_battle
+from smoothbore.will_awi.turn import TURN
+from smoothbore.will_awi.units import Commander, Nationality, Rank, TroopType, Unit
+from smoothbore.will_awi.validity import battle_faults
+
+from .turn_helpers import to_phase
+
+LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load_will_awi.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_will_awi_under_test", LOAD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def load() -> ModuleType:
+    return _load()
+
+
+@pytest.fixture(scope="module")
+def hundred(load: ModuleType) -> State:
+    """100 units a side: two lines of 50, a 324" table."""
+    state: State = load.big_battle(100, seed=4)
+    return state
+
+
+def test_the_load_battle_is_a_legal_battle_on_a_table(load: ModuleType) -> None:
+    """``big_battle(30)``: 30 units a side of foot, light troops, guns and light cavalry,
+    each side's brigadiers under senior generals under a commander in chief, laid out on a
+    table, passing the whole-battle check, at the British movement phase, and read back by
+    the loader as it was."""
+    assert load.RULESET == "will_awi"
+    state: State = load.big_battle(30, seed=3)
+    assert state.phase == C and state.extra.moving == "British"
+    assert battle_faults(state) == ()
+    table = state.extra.table
+    assert table is not None and len(table.footprints) == 60
+    for side in state.sides:
+        own = state.units_of(side)
+        assert len(own) == 30
+        arms = Counter("gun" if u.troop.is_gun else "horse" if u.troop.is_cavalry else "foot"
+                       for u in own)
+        assert arms == {"foot": 20, "gun": 5, "horse": 5}
+        ranks = Counter(c.rank for c in state.commanders if c.side == side)
+        assert ranks == {Rank.CINC: 1, Rank.SENIOR: 2, Rank.BRIGADIER: 5}
+    assert TURN.load(state.to_json()) == state
+    with pytest.raises(ValueError, match="units_a_side"):
+        load.big_battle(0)
+
+
+def test_a_units_sightings_and_reaches_hold_the_enemies_near_it(hundred: State) -> None:
+    """A flank unit of the 100-a-side battle: its sightings hold every enemy within the
+    54" of the longest range and not the far flank's (all 100 before: the whole side's
+    every pair), its charge reaches every enemy within 6" (all 100 before)."""
+    table = hundred.extra.table
+    assert table is not None
+    unit = "b4-0"
+    seen = sightings_of(table, unit)
+    reach = reaches_of(table, unit)
+    assert {k[0] for k in seen} == {unit} and {k[0] for k in reach} <= {unit}
+    enemies = table.enemies_of(unit)
+    assert len(enemies) == 100
+    near = {e for e in enemies if distance(table, unit, e) <= SIGHT_REACH}
+    assert near <= {k[1] for k in seen} and len(seen) < 40
+    close = {e for e in enemies if distance(table, unit, e) <= CHARGE_REACH}
+    assert close <= {k[1] for k in reach} and len(reach) < 10
+
+
+def test_legal_facing_changes_ask_the_table_for_the_pairs_near_each_unit(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D at 100 units a side: every facing change of the firing side listed, the table is
+    asked the sightings of fewer than 4,000 pairs (every enemy pair of the side, 10,000,
+    before)."""
+    asked: list[int] = []
+    real = situations.sightings
+
+    def counted(table: object, pairs: object = None, **kwargs: object) -> object:
+        asked.append(10_000 if pairs is None else len(pairs))  # type: ignore[arg-type]
+        return real(table, pairs, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(situations, "sightings", counted)
+    state = to_phase(hundred.with_extra(table=attrs.evolve(hundred.extra.table)), D)
+    legal = TURN.legal_actions(state)
+    assert EndPhase() in legal
+    assert 0 < sum(asked) < 4_000
+
+
+def _face_off(gap: float) -> State:
+    """A red foot facing up the table with a blue foot ``gap`` inches behind it (centre to
+    centre), facing it: the only enemy it sees is outside its arc."""
+    red = Unit("r1", "Foot", "red", TroopType.LINE, Nationality.BRITISH)
+    blue = Unit("b1", "Continentals", "blue", TroopType.LINE)
+    table = deploy((red, blue), {"r1": (24.0, 70.0, 0.0), "b1": (24.0, 70.0 - gap, 0.0)},
+                   width=48, depth=80)
+    state = new_battle(("blue", "red"), (red, blue), (Commander("rg", "Webster", "red"),),
+                       table=table)
+    return to_phase(state, D)
+
+
+def test_a_facing_change_is_offered_towards_an_enemy_within_54_only() -> None:
+    """W55: the turn to face the nearest enemy a unit sees outside its arc is offered when
+    that enemy is within 54" (the longest range), not when it stands 60" off (offered
+    before); the turn stays legal when a player asks it."""
+    near, far = _face_off(50.0), _face_off(60.0 + BASE / 2)
+    assert facing_to_nearest(near, "r1") == 180.0
+    assert ChangeFacing("r1", 180.0) in TURN.legal_actions(near)
+    assert facing_to_nearest(far, "r1") is None
+    assert not any(isinstance(a, ChangeFacing) for a in TURN.legal_actions(far))
+    assert TURN.is_legal(far, ChangeFacing("r1", 180.0))
+
+
+def test_a_plan_reads_only_the_enemies_that_may_be_nearest_where_it_ends(
+        hundred: State) -> None:
+    """The plan of a front-line unit's move straight ahead reads a few enemies (the 100 of
+    the other side before), among them the nearest to where it ends."""
+    table = hundred.extra.table
+    assert table is not None
+    unit = next(u for u in hundred.units if u.id == "b4-20")
+    here = table.footprint(unit.id)
+    near = around(table, unit, hundred.options, ((0.0, 3.0),))
+    enemies = [f for f in near.near if f.side != here.side]
+    assert 0 < len(enemies) < 12
+    end = here.moved_to(here.x, here.y + 3.0)
+    nearest = min(table.enemies_of(unit.id),
+                  key=lambda e: end.shape.distance(table.footprint(e).shape))
+    assert nearest in {f.unit_id for f in enemies}
+
+
+def test_a_generals_rides_are_measured_only_to_units_within_reach(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C at 100 units a side: the generals' rides offered are measured for the units within
+    a ride of each (21"), fewer than 2,500 measures for the 18 generals (1,800 ... each
+    general to each of the 100 units before) and the same rides offered."""
+    measured: list[str] = []
+    real = steps_movement.ride
+
+    def counted(state: State, general: str, unit: str) -> float | None:
+        measured.append(unit)
+        return real(state, general, unit)
+
+    offered = [a for a in steps_movement.candidates_move_general(hundred)]
+    monkeypatch.setattr(steps_movement, "ride", counted)
+    again = [a for a in steps_movement.candidates_move_general(hundred)]
+    assert again == offered
+    generals = [g for g in hundred.commanders if g.side == "British"]
+    assert len(generals) == 23
+    assert len(measured) < 15 * len(generals) < 100 * len(generals)
+    table = hundred.extra.table
+    assert table is not None
+    for g in generals:  # every unit within his 21" is offered, none further
+        x, y = table.commander_point(g.id)
+        within = {f.unit_id for f in table.footprints if f.side == "British"
+                  and round(math.hypot(f.x - x, f.y - y), 6) <= 21}
+        assert {a.attach_to for a in offered if a.general == g.id} - {""} == within
+
+
+def _random_footprint(rng: random.Random, uid: str) -> Footprint:
+    formation = rng.choice([Formation.LINE, Formation.COLUMN])
+    return Footprint(uid, rng.uniform(10, 90), rng.uniform(10, 90), rng.uniform(0, 360), 2,
+                     BASE, BASE, formation, side=rng.choice(["red", "blue"]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_cheap_bounds_leave_out_no_unit_the_exact_tests_keep(seed: int) -> None:
+    """Random units at random facings: every unit whose box comes within a gap of a box is
+    among ``Spread.near_rows``; every unit a swept outline is not ``_swept_apart`` from is
+    among ``_not_apart``; the enemies at the least distance from a place are among
+    ``Spread.nearest_rows``."""
+    rng = random.Random(seed)
+    table = Table(100.0, 100.0, footprints=tuple(
+        _random_footprint(rng, f"u{i}") for i in range(60)))
+    found = spread(table)
+    fps = table.footprints
+    for _ in range(40):
+        x0, y0 = rng.uniform(0, 100), rng.uniform(0, 100)
+        x1, y1 = x0 + rng.uniform(0, 20), y0 + rng.uniform(0, 20)
+        gap = rng.uniform(0, 10)
+        rows = found.near_rows(x0, y0, x1, y1, gap)
+        assert rows == sorted(rows)
+        for i, f in enumerate(fps):
+            a0, b0, a1, b1 = f.bounds
+            if not (a0 > x1 + gap or a1 < x0 - gap or b0 > y1 + gap or b1 < y0 - gap):
+                assert i in rows
+        here = rng.choice(fps)
+        dx, dy = rng.uniform(-15, 15), rng.uniform(-15, 15)
+        kept = {f.unit_id for f in _not_apart(table, here, dx, dy, gap)}
+        for f in fps:
+            if not _swept_apart(here, dx, dy, f, gap):
+                assert f.unit_id in kept
+        rows = found.nearest_rows(here.side, here.x + dx, here.y + dy, 2.0)
+        enemies = [i for i, f in enumerate(fps) if f.side != here.side]
+        end = here.moved_to(min(max(here.x + dx, 5), 95), min(max(here.y + dy, 5), 95))
+        if (end.x, end.y) != (here.x + dx, here.y + dy):
+            continue
+        gaps = [end.shape.distance(fps[i].shape) for i in enemies]
+        least = min(gaps)
+        assert {i for i, g in zip(enemies, gaps, strict=True) if g <= least} <= set(rows)
