@@ -338,8 +338,9 @@ def _table_moves(state: State) -> list[Move]:
             kept_offers = []
             for m in offers:
                 if m.to is None:
-                    box = _wider(box, relaid_in_place(state, unit, m).bounds)
-                    if relaid_onto(state, unit, m) is not None:
+                    new = relaid_in_place(state, unit, m)
+                    box = _wider(box, new.bounds)
+                    if relaid_onto(state, unit, m, new) is not None:
                         continue
                 kept_offers.append(m)
             found = memo[unit.id] = (key, tables, advance, tuple(kept_offers),
@@ -509,15 +510,18 @@ def relaid_in_place(state: State, unit: Unit, action: Move) -> Footprint:
     return fit_on(table, _relaid(unit, action, now, state.options.tables))
 
 
-def relaid_onto(state: State, unit: Unit, action: Move) -> str | None:
+def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = None
+                ) -> str | None:
     """On a table: the name of another unit that the unit's footprint, re-laid by a
-    manoeuvre in place about its centre and facing (``relaid_in_place``), would overlap and
-    does not overlap now; None when clear (no unit ends on another, M34)."""
+    manoeuvre in place about its centre and facing (``relaid_in_place``, or ``new`` where
+    it is made already), would overlap and does not overlap now; None when clear (no unit
+    ends on another, M34)."""
     table = state.extra.table
     if table is None or action.manoeuvre in (Manoeuvre.NONE, Manoeuvre.FACE):
         return None
     now = table.footprint(unit.id)
-    new = relaid_in_place(state, unit, action)
+    if new is None:
+        new = relaid_in_place(state, unit, action)
     if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
         return None
     other = newly_over(table, now, new.outline)

@@ -961,22 +961,33 @@ def near_enemies(state: State, unit: Unit) -> tuple[Footprint, ...]:
     from these as from them all, and a unit's offers stay remembered while these stand
     still, whoever else moves."""
     table = table_of(state)
+    tables = state.options.tables
+    mover = Mover.of(unit)
+    memo = kept(table, _near_enemies_memo)
+    kept_for = memo.get(unit.id)
+    if kept_for is not None and kept_for[0] == mover and kept_for[1] is tables:
+        return kept_for[2]
     fp = table.footprint(unit.id)
     side = fp.side
-    if not side:
-        return ()
-    found = kept(table, _enemy_centres).get(side)
-    if found is None:
-        return ()
-    enemies, centres, radius = found
-    apart = np.hypot(centres[:, 0] - fp.x, centres[:, 1] - fp.y)
-    limit = (float(apart.min()) + 2.0 * offer_reach(unit, state.options.tables)
-             + math.hypot(*_halves(fp)) + radius + 1.0)
-    limit += 1e-6 * (1.0 + abs(limit))
-    near = np.flatnonzero(apart <= limit)
-    if len(near) == len(enemies):
-        return enemies
-    return tuple(enemies[i] for i in near.tolist())
+    found = kept(table, _enemy_centres).get(side) if side else None
+    near: tuple[Footprint, ...] = ()
+    if found is not None:
+        enemies, centres, radius = found
+        apart = np.hypot(centres[:, 0] - fp.x, centres[:, 1] - fp.y)
+        limit = (float(apart.min()) + 2.0 * offer_reach(unit, tables)
+                 + math.hypot(*_halves(fp)) + radius + 1.0)
+        limit += 1e-6 * (1.0 + abs(limit))
+        rows = np.flatnonzero(apart <= limit)
+        near = enemies if len(rows) == len(enemies) else tuple(
+            enemies[i] for i in rows.tolist())
+    memo[unit.id] = (mover, tables, near)
+    return near
+
+
+def _near_enemies_memo(table: Table) -> dict[str, tuple[Any, Tables, tuple[Footprint, ...]]]:
+    """``near_enemies`` on this table's footprints, by unit id (with what moves the unit and
+    the tables: its reach)."""
+    return {}
 
 
 def offer_reach(unit: Unit, tables: Tables) -> float:
