@@ -259,3 +259,22 @@ def test_chromium_draws_the_map(book: str, tmp_path: Path) -> None:
                    if side in {s.lower() for s in played(book).start.sides}}:
         rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
         assert rgb in pixels, colour
+
+
+def test_a_played_battle_steps_through_its_turns_with_a_slider() -> None:
+    """Issue 31: a notebook showed only the end. ``Played._repr_html_`` now holds a slider
+    over the turns, each turn's map and report, the last turn shown first."""
+    from smoothbore.views.maps import played_view
+
+    game = played("will_awi")
+    text = game._repr_html_()
+    assert played_view(game, summary=False) in text
+    turns = sorted({s.turn for s in game.steps})
+    assert f"<input type='range' class='sb-slider' min='0' max='{len(turns) - 1}'" in text
+    panes = text.split("<div class='sb-turn'")[1:]
+    assert [int(p.split("data-turn='")[1].split("'")[0]) for p in panes] == turns
+    hidden = [p.split(">", 1)[0].endswith("style='display:none'") for p in panes]
+    assert hidden == [True] * (len(turns) - 1) + [False]
+    assert all(p.count("<svg") == 1 for p in panes)
+    assert "End of turn 1 of 6" in panes[0] and "Over: American wins" in panes[-1]
+    assert "nothing done" in panes[0] and "end phase" not in text.split("<ol>")[0]

@@ -19,6 +19,7 @@ box's coordinates) so that a program can check what it covers."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
@@ -66,10 +67,6 @@ text { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; dominant-baseline
 .subheading { fill: #333; }
 .outcome { font-weight: bold; fill: #7a1010; }
 .terrain { stroke: none; }
-.terrain.light-woods { fill: url(#trees-light); }
-.terrain.dense-woods { fill: url(#trees-dense); }
-.terrain.rough-ground { fill: url(#rough); }
-.terrain.swamp { fill: url(#swamp); }
 .terrain.gentle-hill { fill: #dccb94; stroke: #a8925a; }
 .terrain.steep-hill { fill: #bfa06a; stroke: #7d6437; }
 .terrain.impassable-ground { fill: #777; }
@@ -88,7 +85,7 @@ text { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; dominant-baseline
 .unit .front { stroke: #fff; }
 .unit .facing { fill: #fff; }
 .unit.shaken .base { stroke: #e08a00; }
-.unit.routing .rout { fill: url(#routing); stroke: none; }
+.unit.routing .rout { stroke: none; }
 .label, .commander-label { fill: #111; paint-order: stroke; stroke: #fff;
   stroke-linejoin: round; }
 .label .status { fill: #a00000; font-weight: bold; }
@@ -108,6 +105,31 @@ text { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; dominant-baseline
 """.strip()
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+_P = "__sbp__"
+"""Stands for the drawing's own prefix in the ids of its patterns, markers and clip, until
+the drawing is done: then it becomes ``sb<digest>-``, the digest of the drawing, so that
+maps shown together in one page (a notebook, a slider over turns, some hidden) never take
+each other's patterns."""
+
+_PATTERNS = {"light woods": "trees-light", "dense woods": "trees-dense",
+             "rough ground": "rough", "swamp": "swamp"}
+
+
+def _scoped(style: str) -> str:
+    """The style's rules applied to this drawing's elements only (``svg.smoothbore-table``),
+    not to the rest of a page the SVG sits in."""
+    out = []
+    for line in style.splitlines():
+        head, brace, rest = line.partition("{")
+        if brace and head.strip() and not head.startswith(" "):
+            selectors = ", ".join(
+                sel.strip() if sel.strip().startswith("svg.smoothbore-table")
+                else f"svg.smoothbore-table {sel.strip()}" for sel in head.split(","))
+            out.append(f"{selectors} {{{rest}")
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _slug(text: str) -> str:
@@ -183,9 +205,9 @@ def draw(table: Table, *, scale: float | None = None,
         "stroke-width": _f(page.line), "font-size": _f(page.font)})
     ET.SubElement(root, "title").text = " - ".join(lines_of_heading)
     defs = ET.SubElement(root, "defs")
-    ET.SubElement(defs, "style").text = STYLE
+    ET.SubElement(defs, "style").text = _scoped(STYLE)
     _patterns(defs, table, page)
-    clip = ET.SubElement(defs, "clipPath", {"id": "on-table"})
+    clip = ET.SubElement(defs, "clipPath", {"id": f"{_P}on-table"})
     ET.SubElement(clip, "rect", {"x": "0", "y": "0", "width": _f(w), "height": _f(d)})
     _heading(root, lines_of_heading, page, top)
     ET.SubElement(root, "rect", {"id": "table", "class": "table", "x": "0", "y": "0",
@@ -209,7 +231,9 @@ def draw(table: Table, *, scale: float | None = None,
     root.set("height", _f(height * px))
     root.set("viewBox", f"{_f(left)} {_f(-top)} {_f(view_w)} {_f(height)}")
     ET.indent(root)
-    return ET.tostring(root, encoding="unicode")
+    text = ET.tostring(root, encoding="unicode")
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+    return text.replace(_P, f"sb{digest}-")
 
 
 def write_svg(table: Table, path: str | Path, **options: object) -> Path:
@@ -265,7 +289,7 @@ def _patterns(defs: ET.Element, table: Table, page: _Page) -> None:
 
     def pattern(name: str, size: float, fill: str) -> ET.Element:
         element = ET.SubElement(defs, "pattern", {
-            "id": name, "patternUnits": "userSpaceOnUse", "width": _f(size),
+            "id": f"{_P}{name}", "patternUnits": "userSpaceOnUse", "width": _f(size),
             "height": _f(size)})
         ET.SubElement(element, "rect", {"width": _f(size), "height": _f(size), "fill": fill})
         return element
@@ -288,13 +312,13 @@ def _patterns(defs: ET.Element, table: Table, page: _Page) -> None:
         ET.SubElement(rough, "circle", {"cx": _f(cx * inch), "cy": _f(cy * inch),
                                         "r": _f(0.09 * inch), "fill": "#8b7a4a"})
     hatch = ET.SubElement(defs, "pattern", {
-        "id": "routing", "patternUnits": "userSpaceOnUse", "width": _f(0.5 * inch),
+        "id": f"{_P}routing", "patternUnits": "userSpaceOnUse", "width": _f(0.5 * inch),
         "height": _f(0.5 * inch), "patternTransform": "rotate(45)"})
     ET.SubElement(hatch, "rect", {"width": _f(0.22 * inch), "height": _f(0.5 * inch),
                                   "fill": "#ffffff", "fill-opacity": "0.75"})
     for name, colour in (("arrow", "#222"), ("arrow-shot", "#c00"), ("arrow-charge", "#111")):
         marker = ET.SubElement(defs, "marker", {
-            "id": name, "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
+            "id": f"{_P}{name}", "viewBox": "0 0 10 10", "refX": "9", "refY": "5",
             "markerWidth": "5", "markerHeight": "5", "orient": "auto-start-reverse"})
         ET.SubElement(marker, "path", {"d": "M 0 0 L 10 5 L 0 10 z", "fill": colour})
 
@@ -345,6 +369,8 @@ def _terrain(root: ET.Element, table: Table, ids: _Ids, page: _Page) -> None:
             element = ET.SubElement(group, "polyline", attrs)
         else:
             attrs["d"] = _path_data(table, area)
+            if feature.kind.value in _PATTERNS:
+                attrs["fill"] = f"url(#{_P}{_PATTERNS[feature.kind.value]})"
             element = ET.SubElement(group, "path", attrs)
         extra = f", {feature.strength} strength points" if feature.strength is not None else ""
         level = f", level {feature.level}" if feature.kind.is_hill else ""
@@ -375,7 +401,7 @@ def _radii(root: ET.Element, table: Table, radii: Mapping[str, float],
            side_colour: Mapping[str, str]) -> None:
     if not radii:
         return
-    group = ET.SubElement(root, "g", {"id": "command-radii", "clip-path": "url(#on-table)"})
+    group = ET.SubElement(root, "g", {"id": "command-radii", "clip-path": f"url(#{_P}on-table)"})
     marks = {m.commander_id: m for m in table.commanders}
     for commander_id, radius in radii.items():
         if commander_id not in marks:
@@ -500,7 +526,7 @@ def _units(root: ET.Element, table: Table, ids: _Ids, markers: Mapping[str, Iter
             ET.SubElement(unit, "polygon", {"class": "base", "fill": colour,
                                             "points": _points(table, map(tuple, corners))})
         if cue == "routing":
-            ET.SubElement(unit, "polygon", {"class": "rout",
+            ET.SubElement(unit, "polygon", {"class": "rout", "fill": f"url(#{_P}routing)",
                                             "points": _points(table, footprint.corners)})
         fl, fr = footprint.corners[0], footprint.corners[1]
         (x1, y1), (x2, y2) = _xy(table, *fl), _xy(table, *fr)
@@ -618,7 +644,7 @@ def _traces(root: ET.Element, table: Table, page: _Page,
         if len(path) < 2:
             continue
         ET.SubElement(group, "polyline", {
-            "class": "move", "data-id": unit_id, "marker-end": "url(#arrow)",
+            "class": "move", "data-id": unit_id, "marker-end": f"url(#{_P}arrow)",
             "points": _points(table, path), "stroke-width": _f(page.line * 1.3),
             "stroke-dasharray": dash})
     drawn: set[tuple[str, str, str]] = set()
@@ -640,7 +666,7 @@ def _traces(root: ET.Element, table: Table, page: _Page,
         wide = 2.4 if kind == "charge" else 1.2
         ET.SubElement(group, "line", {
             "class": kind + outcome, "data-firer": firer, "data-target": target,
-            "marker-end": f"url(#arrow-{'charge' if kind == 'charge' else 'shot'})",
+            "marker-end": f"url(#{_P}arrow-{'charge' if kind == 'charge' else 'shot'})",
             "stroke-width": _f(page.line * wide),
             "x1": x1, "y1": y1, "x2": x2, "y2": y2})
 
@@ -763,9 +789,11 @@ def _panel(root: ET.Element, table: Table, page: _Page, side_colour: Mapping[str
                 "class": cls, "x1": _f(x0), "y1": _f(at), "x2": _f(x0 + sw), "y2": _f(at),
                 "stroke-width": _f(page.line * 2.5)})
         else:
-            ET.SubElement(group, "rect", {
+            swatch = ET.SubElement(group, "rect", {
                 "class": cls, "x": _f(x0), "y": _f(at - size * 0.45), "width": _f(sw),
                 "height": _f(size * 0.9), "stroke-width": _f(page.line * 0.5)})
+            if kind in _PATTERNS:
+                swatch.set("fill", f"url(#{_P}{_PATTERNS[kind]})")
         row(kind, "key-terrain")
     if key:
         y += size * 0.5
@@ -813,7 +841,7 @@ def _swatch(group: ET.Element, kind: str, x: float, y: float, width: float, size
         marker = {"move": "arrow", "shot": "arrow-shot", "charge": "arrow-charge"}[kind]
         ET.SubElement(group, "line", {
             "class": cls, "x1": _f(x), "y1": _f(y), "x2": _f(x + width), "y2": _f(y),
-            "marker-end": f"url(#{marker})",
+            "marker-end": f"url(#{_P}{marker})",
             "stroke-width": _f(page.line * (2.4 if kind == "charge" else 1.3))})
 
 

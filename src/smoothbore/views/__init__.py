@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from smoothbore.core.errors import SmoothboreError
 from smoothbore.core.present import (
     FOLD_AFTER,
     Comparison,
@@ -207,9 +208,9 @@ def step_html(step: Any, state: object = None, turn: object = None) -> str:
 
 
 def played_html(played: Any, turn: object = None) -> str:
-    """A played battle: its ending first, the table it ended on (for a battle played on a
-    table), then each step as a collapsible item (folded under "more" after the first few
-    hundred)."""
+    """A played battle: its ending first, then for a battle played on a table its map turn
+    by turn under a slider (``views.maps.played_view``), then each step as a collapsible
+    item (folded under "more" after the first few hundred)."""
     steps = played.steps
     shown = "".join(f"<li>{step_html(s, played.start, turn)}</li>" for s in steps[:300])
     more = f"<p>… {len(steps) - 300} more steps</p>" if len(steps) > 300 else ""
@@ -218,7 +219,14 @@ def played_html(played: Any, turn: object = None) -> str:
                     + "".join(f"<li>{html.escape(line.strip())}</li>" for line in lines[1:])
                     + "</ul>")
     table = table_of(played.end)
-    drawing = "" if table is None else f"<div class='smoothbore-table'>{draw(table)}</div>"
+    drawing = ""
+    if table is not None:  # the battle map, turn by turn, with a slider (issue 31)
+        from smoothbore.views.maps import played_view
+
+        try:
+            drawing = played_view(played, summary=False)
+        except SmoothboreError:  # a ruleset not installed: the table it ended on
+            drawing = f"<div class='smoothbore-table'>{draw(table)}</div>"
     return (f"<div class='smoothbore smoothbore-played'>{summary_html}{drawing}"
             f"<details><summary>{len(steps)} steps, narrated</summary><ol>{shown}</ol>{more}"
             "</details></div>")

@@ -18,8 +18,16 @@ from smoothbore.core.errors import InvalidValueError
 from smoothbore.core.ruleset import Ruleset
 from smoothbore.table import Table, draw, table_of
 
-__all__ = ["STATUS_KEY", "TurnView", "battle_map", "command_radii", "status_marks", "turn_map",
-           "turns_of"]
+__all__ = [
+    "STATUS_KEY",
+    "TurnView",
+    "battle_map",
+    "command_radii",
+    "played_view",
+    "status_marks",
+    "turn_map",
+    "turns_of",
+]
 
 STATUS_KEY: Mapping[str, str] = {
     "D": "disruption points (Bloodybacks)",
@@ -344,3 +352,53 @@ def turn_map(view: TurnView, ruleset: Ruleset | str | None = None, *,
     of = f" of {limit}" if limit else ""
     return battle_map(view.after, ruleset=ruleset, steps=view.steps, before=view.before,
                       outcome=outcome, when=f"End of turn {view.turn}{of}")
+
+
+MAX_SLIDER_TURNS = 60
+"""The most turns a ``played_view`` holds (each a map): a longer battle shows its last."""
+
+
+def played_view(played: Any, ruleset: Ruleset | str | None = None, *,
+                summary: bool = True) -> str:
+    """A played battle to step through in a notebook (or any HTML page): a slider over its
+    turns showing each turn's map and report, the last turn first. Plain HTML with one
+    inline handler, no library: it works in JupyterLab, in the classic notebook and in the
+    static docs. ``summary``: open with how the battle ended."""
+    import html as html_module
+
+    from smoothbore.views.narration import report
+
+    book = _ruleset_of(played.start, ruleset)
+    turn = getattr(book, "turn", None)
+    if turn is None or table_of(played.start) is None:
+        raise InvalidValueError("played", type(played).__name__,
+                                "a battle played on a table, by an installed ruleset")
+    views = turns_of(played, turn)[-MAX_SLIDER_TURNS:]
+    if not views:
+        return "<div class='smoothbore smoothbore-played'><p>no steps played</p></div>"
+    panes = []
+    for i, view in enumerate(views):
+        last = i == len(views) - 1
+        svg = turn_map(view, book, outcome=played.outcome if last else None)
+        told = "\n".join(report(view.steps, view.before, turn))
+        hidden = "" if last else " style='display:none'"
+        panes.append(
+            f"<div class='sb-turn' data-turn='{view.turn}'{hidden}>"
+            f"<div class='smoothbore-map' style='max-width:100%;overflow-x:auto'>{svg}</div>"
+            f"<details><summary>turn {view.turn}: {len(view.steps)} actions, narrated"
+            f"</summary><pre style='white-space:pre-wrap'>{html_module.escape(told)}</pre>"
+            "</details></div>")
+    numbers = [v.turn for v in views]
+    handler = ("var r=this.closest('.smoothbore-played');"
+               "r.querySelectorAll('.sb-turn').forEach(function(d,i){"
+               "d.style.display=(i==this.value)?'':'none';},this);"
+               "r.querySelector('.sb-label').textContent="
+               "'turn '+r.querySelectorAll('.sb-turn')[this.value].dataset.turn;")
+    slider = (f"<label>Turn <input type='range' class='sb-slider' min='0' "
+              f"max='{len(views) - 1}' value='{len(views) - 1}' step='1' "
+              f"oninput=\"{handler}\" style='width:60%;vertical-align:middle'></label> "
+              f"<span class='sb-label'>turn {numbers[-1]}</span>")
+    head = (f"<p><b>{html_module.escape(played.summary().splitlines()[0])}</b></p>"
+            if summary else "")
+    return (f"<div class='smoothbore smoothbore-played'>{head}{slider}"
+            f"{''.join(panes)}</div>")
