@@ -7,6 +7,11 @@ battle at its start. ``packaged_battles()`` lists the battles shipped inside the
 package sits above the rule books and below ``smoothbore.battle``: a book gives what it needs
 through its ``scenarios`` module (``document.book_words``)."""
 
+import json
+from importlib.resources import files
+from typing import Any
+
+from smoothbore.scenario.commands import packaged_battles, ruleset_of
 from smoothbore.scenario.document import (
     MAX_BYTES,
     Fault,
@@ -22,5 +27,15 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "load_scenario",
+    "packaged_battles",
     "read_scenario",
+    "ruleset_of",
+    "schema",
 ]
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file (``schema.json`` in this package)."""
+    loaded: dict[str, Any] = json.loads(
+        files("smoothbore.scenario").joinpath("schema.json").read_text("utf-8"))
+    return loaded

@@ -18,7 +18,10 @@ from smoothbore.core.ruleset import Ruleset
 
 from .document import Scenario, load_scenario, packaged
 
-__all__ = ["COMMANDS", "add_parsers", "file_ruleset", "is_file", "packaged_battles", "run"]
+__all__ = [
+    "COMMANDS", "FileBattle", "add_parsers", "file_ruleset", "is_file", "packaged_battles",
+    "ruleset_of", "run",
+]
 
 COMMANDS = ("check", "scenarios")
 """The verbs this module runs."""
@@ -44,14 +47,20 @@ class FileBattle:
         return self.scenario.start(seed)
 
 
+def ruleset_of(scenario: Scenario) -> Ruleset:
+    """The scenario's book with its battle as the only one (``default``): what
+    ``smoothbore.simulate`` and ``play`` take."""
+    from smoothbore.rulesets import get_ruleset
+
+    ruleset = get_ruleset(scenario.book)
+    return attrs.evolve(ruleset, example=FileBattle(scenario), scenarios=())
+
+
 def file_ruleset(path: str) -> tuple[Ruleset, Scenario]:
     """The book of a scenario file with the file's battle as its only one (``default``),
     and the scenario: what ``battle`` and ``simulate`` play when given a file."""
-    from smoothbore.rulesets import get_ruleset
-
     scenario = load_scenario(path)
-    ruleset = get_ruleset(scenario.book)
-    return attrs.evolve(ruleset, example=FileBattle(scenario), scenarios=()), scenario
+    return ruleset_of(scenario), scenario
 
 
 def packaged_battles() -> tuple[tuple[str, str, Scenario], ...]:
