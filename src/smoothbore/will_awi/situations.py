@@ -151,13 +151,37 @@ def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]
         return MappingProxyType({})
     memo = table.derived(unit_sightings)
     known = memo.get(firer)
-    if known is None:
-        side = found.side
-        near = _near(table, *_box(found), SIGHT_REACH) if side else []
-        pairs = [(firer, f.unit_id) for f in near if f.side and f.side != side]
-        known = memo[firer] = MappingProxyType({
-            (s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)})
-    return known
+    if known is not None:
+        return known
+    side = found.side
+    asked = [firer]
+    if side and sum(1 for u in memo if table.units[u].side == side) >= _BATCHED:
+        asked += [f.unit_id for f in table.footprints
+                  if f.side == side and f.unit_id not in memo and f.unit_id != firer]
+    pairs = [(unit, f.unit_id) for unit in asked for f in _sighted(table, unit)]
+    answers: dict[str, dict[tuple[str, str], Sighting]] = {unit: {} for unit in asked}
+    for s in sightings(table, pairs, rules=SIGHT):
+        answers[s.firer][(s.firer, s.target)] = s
+    for unit in asked:
+        memo[unit] = MappingProxyType(answers[unit])
+    return memo[firer]
+
+
+_BATCHED = 2
+"""Once this many units of a side have had their sightings asked on a table (a phase
+listing every unit's actions, not random play drawing one), the rest of the side's are
+asked with the next in one call: the table's answer to each pair is the same, and its
+fixed cost is paid once."""
+
+
+def _sighted(table: Table, unit: str) -> list[Footprint]:
+    """The enemies whose squares come within ``SIGHT_REACH`` of the unit's (in the table's
+    order)."""
+    here = table.footprint(unit)
+    side = here.side
+    if not side:
+        return []
+    return [f for f in _near(table, *_box(here), SIGHT_REACH) if f.side and f.side != side]
 
 
 def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
