@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from smoothbore.core import Log
-from smoothbore.table import sight_lines
+from smoothbore.table import Table, sight_lines
 
 from . import rules
 from .actions import TestMorale
@@ -15,7 +15,7 @@ from .effects import apply_result, tested
 from .morale import Circumstance, test_morale
 from .options import PlusOrMinus
 from .phases import CHARGER_TESTS, MORALE, RECEIVE_TESTS
-from .positions import SIGHT
+from .positions import SIGHT, kept
 from .situations import surely_apart
 from .state import (
     State,
@@ -112,16 +112,30 @@ def routing_past(state: State, unit: Unit) -> int:
     town), whichever way either faces (interpretation M37)."""
     table = table_of(state)
     on = table.units
-    here = on.get(unit.id)
-    if here is None:
+    if unit.id not in on:
         return 0
-    friends = [uid for uid in sorted(state.extra.routed) if uid != unit.id and uid in on
-               and find_unit(state, uid).side == unit.side
-               and not surely_apart(state, unit.id, uid, ROUTING_PAST_WITHIN)]
-    if not friends:
-        return 0
-    seen = sight_lines(table, [(unit.id, uid) for uid in friends], rules=SIGHT)
-    return sum(1 for s in seen if s.line_clear and s.distance <= ROUTING_PAST_WITHIN)
+    routed = state.extra.routed
+    memo = kept(table, _routing_memo)
+    counts = memo.get(routed)
+    if counts is None:
+        counts = memo[routed] = {}
+    found = counts.get(unit.id)
+    if found is None:
+        friends = [uid for uid in sorted(routed) if uid != unit.id and uid in on
+                   and find_unit(state, uid).side == unit.side
+                   and not surely_apart(state, unit.id, uid, ROUTING_PAST_WITHIN)]
+        found = 0
+        if friends:
+            seen = sight_lines(table, [(unit.id, uid) for uid in friends], rules=SIGHT)
+            found = sum(1 for s in seen if s.line_clear and s.distance <= ROUTING_PAST_WITHIN)
+        counts[unit.id] = found
+    return found
+
+
+def _routing_memo(table: Table) -> dict[frozenset[str], dict[str, int]]:
+    """``routing_past`` on this table's footprints (sight and distance read nothing else),
+    by the units that routed this period, then by unit."""
+    return {}
 
 
 def due_tests(state: State) -> tuple[tuple[Unit, Circumstance], ...]:
