@@ -292,3 +292,22 @@ def test_a_large_armys_rides_find_the_commanders_marks_in_an_index() -> None:
                 if c.rank is Rank.ARMY and c.side == situation(state).side)
     for unit in state.units[::7]:
         assert ride(state, army.id, unit.id) == table.ride(army.id, unit.id)
+
+
+def test_the_units_near_a_unit_are_the_plain_walks_over_the_boxes() -> None:
+    """The units that might stand within a range of a unit (``situations.near``: a weapon's
+    range, a charge's reach) are found from all the boxes at once (``near_on``), and are
+    those of the plain walk over every box (``near_in``), for every unit of a 60-a-side
+    battle, at ranges that fall short of, on and past the gaps of its grid."""
+    from smoothbore.boltaction_acw.carry import near_in, near_on, unit_boxes
+
+    state = _load().big_battle(60, 5)
+    table: Table = state.extra.table
+    boxes = table.derived(unit_boxes)
+    found = 0
+    for unit_id in table.units:
+        for inches in (0.0, 1.0, 2.0 - 1e-3, 6.0, 12.0, 18.0, 24.0, 36.0, 60.0):
+            near = near_on(table, unit_id, inches)
+            assert near == near_in(boxes, unit_id, inches), (unit_id, inches)
+            found += len(near)
+    assert found > 10_000

@@ -136,6 +136,38 @@ def near_in(boxes: dict[str, Box], unit_id: str, inches: float) -> frozenset[str
                       if not gap_over(box, b, limit) and other != unit_id])
 
 
+def near_on(table: Table, unit_id: str, inches: float) -> frozenset[str]:
+    """``near_in`` of the table's boxes, the gaps of all of them at once (``box_array``): the
+    axes settle most, and ``gap_over``'s own measure settles those within a hair of the
+    limit, so the answer is the plain walk's (issue 28: one walk a unit and range, in
+    Python, over every unit of the table before)."""
+    footprints = table.footprints
+    boxes = table.derived(box_array)
+    row = table.derived(unit_rows)[unit_id]
+    box, limit = boxes[row], inches + 1e-3
+    dx = np.maximum(box[0] - boxes[:, 2], boxes[:, 0] - box[2])
+    dy = np.maximum(box[1] - boxes[:, 3], boxes[:, 1] - box[3])
+    gap = np.hypot(np.maximum(dx, 0.0), np.maximum(dy, 0.0))
+    near = gap <= limit
+    near[row] = False
+    doubt = np.flatnonzero(np.abs(gap - limit) <= 1e-9).tolist()
+    if doubt:
+        mine = _box(box.tolist())
+        for other in doubt:
+            near[other] = other != row and not gap_over(mine, _box(boxes[other].tolist()),
+                                                        limit)
+    return frozenset([footprints[i].unit_id for i in np.flatnonzero(near).tolist()])
+
+
+def _box(values: list[float]) -> Box:
+    return (values[0], values[1], values[2], values[3])
+
+
+def unit_rows(table: Table) -> dict[str, int]:
+    """Each unit's row in the table's arrays (``box_array``), by id."""
+    return {f.unit_id: i for i, f in enumerate(table.footprints)}
+
+
 def boxes_within(a: Box, b: Box, inches: float) -> bool:
     """Whether boxes ``a`` and ``b`` might hold shapes within ``inches`` of each other as
     measured (A23): false only when they are for certain further apart."""

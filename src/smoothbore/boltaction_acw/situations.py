@@ -56,8 +56,8 @@ from .carry import (
     ground_memo,
     hulls_of,
     move_memo,
-    near_in,
     near_memo,
+    near_on,
     nearest_enemy,
     offer_memo,
     radii,
@@ -196,7 +196,7 @@ def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
     memo = table.derived(near_memo)
     found = memo.get((unit_id, inches))
     if found is None:
-        found = memo[unit_id, inches] = near_in(table.derived(unit_boxes), unit_id, inches)
+        found = memo[unit_id, inches] = near_on(table, unit_id, inches)
     return found
 
 
