@@ -610,3 +610,37 @@ def test_replay_steps_through_a_battle_turn_by_turn(capsys: pytest.CaptureFixtur
     assert main(["replay", str(record), "--turn", "7"]) == 2
     assert "--turn=7 is invalid: allowed is a turn the battle played, 1 to 3" in (
         capsys.readouterr().err)
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["battle", "will", "--battle", "cowpen", "--quiet"], "did you mean 'cowpens'?"),
+    (["simulate", "will", "--battle", "cowpen", "--runs", "2"], "did you mean 'cowpens'?"),
+    (["battle", "bolt", "--quiet"], "did you mean 'boltaction'?"),
+    (["odds", "bolt", "shooting"], "did you mean 'boltaction'?"),
+    (["odds", "will", "fire", "cover=woods"], "did you mean 'woods-or-soft-cover'?"),
+], ids=["battle", "simulate-battle", "alias", "odds-alias", "value"])
+def test_did_you_mean_every_name_and_value(argv: list[str], said: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: battle names, aliases and values were refused without a suggestion."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"{said}\n") and err.count("\n") == 1
+
+
+def test_odds_the_rules_refuse_are_said_by_what_was_asked_and_the_rule(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: ``odds will fire range=8`` said "illegal action None: ..."."""
+    assert main(["odds", "will", "fire", "range=8"]) == 2
+    assert capsys.readouterr().err == (
+        "smoothbore: error: will_awi fire range=8: 8.0\" is beyond the range of muskets "
+        "(Will's AWI (will-awi-2008.txt), Rules - Firing: Ranges)\n")
+
+
+def test_suggest_picks_one_name_or_none() -> None:
+    from smoothbore.cli import suggest
+
+    assert suggest("cowpen", ["cowpens", "cowpens-no-table"]) == "cowpens"
+    assert suggest("bolt", ["boltaction_acw", "boltaction", "bb93"]) == "boltaction"
+    assert suggest("rifle", ["rifled-musket", "rifled-carbine", "sharps-rifle"]) is None
+    assert suggest("woods", ["open", "woods-or-soft-cover"]) == "woods-or-soft-cover"
+    assert suggest("xyz", ["open", "soft"]) is None

@@ -10,6 +10,7 @@ import enum
 import io
 import json
 import os
+import re
 import signal
 import sys
 import textwrap
@@ -37,12 +38,13 @@ from smoothbore.core.catalogue import DICE_MECHANISMS
 from smoothbore.core.chance import Estimate, SamplingDice, odds
 from smoothbore.core.distribution import Distribution
 from smoothbore.core.errors import (
+    IllegalActionError,
     InvalidValueError,
     LoadError,
     SmoothboreError,
     UnknownRulesetError,
 )
-from smoothbore.core.registry import with_suggestion
+from smoothbore.core.registry import did_you_mean, with_suggestion
 from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
@@ -55,7 +57,14 @@ from smoothbore.simulation import (
     worker_start,
 )
 from smoothbore.table import table_of
-from smoothbore.views import distribution_table, headline, percent, say, summary
+from smoothbore.views import (
+    action_words,
+    distribution_table,
+    headline,
+    percent,
+    say,
+    summary,
+)
 from smoothbore.views.maps import TurnView, battle_map, turn_map, turns_of
 from smoothbore.views.narration import report
 
@@ -401,12 +410,16 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         raise with_suggestion(error, name, [m.name for m in mechanisms]) from None
     given = _pairs(args.params)
     arguments = _arguments(mechanism, given)
-    with _as_typed(mechanism, given, arguments), _Status(sys.stderr, "exact odds"), \
-            _bar(1000, "exact odds", "‰") as bar:
-        distribution: Distribution[Any] = odds(
-            mechanism.function, **arguments,
-            progress=lambda share: bar.update(max(0, int(share * 1000) - bar.n)),
-        )
+    try:
+        with _as_typed(mechanism, given, arguments), _Status(sys.stderr, "exact odds"), \
+                _bar(1000, "exact odds", "‰") as bar:
+            distribution: Distribution[Any] = odds(
+                mechanism.function, **arguments,
+                progress=lambda share: bar.update(max(0, int(share * 1000) - bar.n)),
+            )
+    except IllegalActionError as error:  # the rules refuse these values together
+        asked = " ".join([owner, mechanism.name, *(f"{k}={v}" for k, v in given.items())])
+        raise IllegalActionError(asked, error.why, error.rule) from None
     if args.json:
         with _as_typed(mechanism, given, arguments):
             sampled = (_sampled(mechanism, arguments, args.samples, args.seed, args.budget)
@@ -1026,10 +1039,55 @@ def _main(argv: Sequence[str] | None) -> int:
                 _option("--seed", args.seed, 0)
             return _cmd_odds(args)
     except SmoothboreError as error:
-        _fail(str(error))
+        _fail(_message(error))
         return 2
     parser.print_help()
     return 0
+
+
+def _message(error: SmoothboreError) -> str:
+    """An error as the command line says it: a refused value with "did you mean" when one
+    of the values allowed is close to it (a battle, a ruleset or alias, a choice); an
+    illegal action led by what it was, in words, and the rule, never its repr."""
+    if isinstance(error, IllegalActionError):
+        what = (error.action if isinstance(error.action, str) else
+                action_words(error.action) if error.action is not None else "")
+        head = f"{what}: " if what and what != "none" else ""
+        return f"{head}{error.why} ({error.rule})"
+    text = str(error)
+    if isinstance(error, InvalidValueError) and "did you mean" not in text and isinstance(
+            error.value, str):
+        allowed = str(error.allowed)
+        if allowed.startswith("one of "):
+            known = [word for word in re.split(r"[,()\s]+", allowed[len("one of "):])
+                     if word and word not in ("also", "or", "and")]
+            guess = suggest(error.value, known)
+            if guess is not None:
+                text += f"; did you mean {guess!r}?"
+    return text
+
+
+def suggest(word: str, known: Sequence[str]) -> str | None:
+    """The known name a mistyped one most likely meant: the closest spelling
+    (``cowpen`` -> ``cowpens``), else the one name it begins (``bolt`` -> ``boltaction``,
+    the shortest when the others begin with it), else the one name it is a word of
+    (``woods`` -> ``woods-or-soft-cover``); None when nothing, or more than one, fits."""
+    typed = word.strip().lower().replace("_", "-")
+    if not typed:
+        return None
+    close = did_you_mean(word, known)
+    if close is not None and close.lower().replace("_", "-") != typed:
+        return close
+    names = list(dict.fromkeys(known))
+    spelled = {name: name.lower().replace("_", "-") for name in names}
+    begun = [n for n in names if spelled[n].startswith(typed) and spelled[n] != typed]
+    if begun:
+        shortest = min(begun, key=len)
+        if all(spelled[n].startswith(spelled[shortest]) for n in begun):
+            return shortest
+        return None
+    parts = [n for n in names if typed in spelled[n].split("-") and spelled[n] != typed]
+    return parts[0] if len(parts) == 1 else None
 
 
 if __name__ == "__main__":  # pragma: no cover
