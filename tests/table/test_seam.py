@@ -184,6 +184,20 @@ def test_bad_rules_name_the_field() -> None:
     assert TableRules("toy", toy_shape, half_angle=lambda u: 180.0).arc(A) == 180.0
 
 
+def test_the_rules_ask_sightings_with_each_firers_arc() -> None:
+    # A (10, 10) faces up the table; B at (25, 10) stands level with it, 90 degrees off its
+    # front: out of a 45-degree arc, inside a skirmisher's all-round 180
+    start = battle(A, B)
+    (narrow,) = RULES.sightings(start, [("A", "B")])
+    assert not narrow.in_arc and narrow.angle == pytest.approx(90.0, abs=1e-9)
+    wide = attrs.evolve(RULES, half_angle=lambda u: 180.0 if u.id == "A" else 45.0)
+    (seen,) = wide.sightings(start, [("A", "B")])
+    assert seen.in_arc and seen.distance == pytest.approx(7.0)
+    bare = BattleState("toy", ("red", "blue"), (A,), (), Extra(None), Options(), DiceState(1))
+    with pytest.raises(InvalidValueError, match="state"):
+        RULES.sightings(bare)
+
+
 # --- the store ------------------------------------------------------------------------------
 def test_the_store_counts_hits_and_misses_and_keeps_first_answers() -> None:
     store = AnswerStore("sight", most=8, chunk=4)

@@ -58,7 +58,7 @@ is what they move to.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -68,7 +68,7 @@ from smoothbore.core import InvalidValueError
 from .footprints import CommanderMark, Footprint, Formation
 from .measure import Measure
 from .paths import RateTable
-from .sight import DEFAULT_SIGHT, SightRules
+from .sight import DEFAULT_SIGHT, Sighting, SightRules, sightings
 from .store import AnswerStore, StoreCounts
 from .tabletop import Table, table_of
 
@@ -188,6 +188,21 @@ class TableRules:
         """The unit's half-angle of fire, degrees."""
         half = self.half_angle
         return half(unit) if callable(half) else half
+
+    def sightings(self, state: Any, pairs: Sequence[tuple[str, str]] | None = None
+                  ) -> tuple[Sighting, ...]:
+        """``smoothbore.table.sightings`` on the state's table with this book's sight rules
+        and each firer's arc (``arc`` of the unit of that id in ``state.units``)."""
+        table = table_of(state)
+        if table is None:
+            raise InvalidValueError("state", "a battle without a table", "a battle on a table")
+        half: float | dict[str, float]
+        if callable(self.half_angle):
+            firers = {a for a, _ in pairs} if pairs is not None else set(table.units)
+            half = {u.id: self.arc(u) for u in state.units if u.id in firers}
+        else:
+            half = self.half_angle
+        return sightings(table, pairs, half_angle=half, rules=self.sight)
 
     def footprint(self, unit: Any, x: float, y: float, facing: float, *, side: str = "",
                   label: str = "") -> Footprint:
