@@ -27,6 +27,7 @@ from smoothbore.will_awi.positions import BASE, deploy
 from smoothbore.will_awi.situations import (
     CHARGE_REACH,
     SIGHT_REACH,
+    Spread,
     _not_apart,
     _swept_apart,
     around,
@@ -170,23 +171,26 @@ def test_a_plan_reads_only_the_enemies_that_may_be_nearest_where_it_ends(
 
 def test_a_generals_rides_are_measured_only_to_units_within_reach(
         hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
-    """C at 100 units a side: the generals' rides offered are measured for the units within
-    a ride of each (21"), fewer than 2,500 measures for the 18 generals (1,800 ... each
-    general to each of the 100 units before) and the same rides offered."""
-    measured: list[str] = []
-    real = steps_movement.ride
+    """C at 100 units a side: the generals' rides offered are measured to the units whose
+    squares come within a ride (21") of each general, fewer than 25 a general for the 23
+    British generals (each of the 100 units for each general before), and each general is
+    offered exactly the units of his side within 21" of him."""
+    looked: list[int] = []
+    real = Spread.near_rows
 
-    def counted(state: State, general: str, unit: str) -> float | None:
-        measured.append(unit)
-        return real(state, general, unit)
+    def counted(self: Spread, *box: float) -> list[int]:
+        rows = real(self, *box)
+        looked.append(len(rows))
+        return rows
 
-    offered = [a for a in steps_movement.candidates_move_general(hundred)]
-    monkeypatch.setattr(steps_movement, "ride", counted)
-    again = [a for a in steps_movement.candidates_move_general(hundred)]
+    offered = list(steps_movement.candidates_move_general(hundred))
+    monkeypatch.setattr(Spread, "near_rows", counted)
+    again = list(steps_movement.candidates_move_general(
+        hundred.with_extra(table=attrs.evolve(hundred.extra.table))))
     assert again == offered
     generals = [g for g in hundred.commanders if g.side == "British"]
-    assert len(generals) == 23
-    assert len(measured) < 15 * len(generals) < 100 * len(generals)
+    assert len(generals) == len(looked) == 23
+    assert sum(looked) < 25 * len(generals)
     table = hundred.extra.table
     assert table is not None
     for g in generals:  # every unit within his 21" is offered, none further

@@ -1963,18 +1963,20 @@ def commander_points(table: Table) -> Mapping[str, Point]:
         for m in table.commanders})
 
 
-def units_within_ride(state: State, general_id: str, limit: float) -> frozenset[str] | None:
-    """The units on the table whose centres may be within ``limit`` of the general's point
-    (a superset: ``ride`` then measures each), from the table's ``Spread``; None when the
-    table does not measure his rides (``measures_ride``)."""
+def units_within_ride(state: State, general_id: str, limit: float) -> tuple[str, ...] | None:
+    """The units on the table the general rides to within ``limit`` (``ride`` measures each
+    no more than it), in the table's order, found among those whose squares come within it
+    of his point (``Spread``); None when the table does not measure his rides
+    (``measures_ride``)."""
     table = state.extra.table
     if table is None or general_id not in table.derived(marked):
         return None
     x, y = table.derived(commander_points)[general_id]
     found = table.derived(spread)
     fps = found.footprints
-    return frozenset(fps[i].unit_id
-                     for i in found.near_rows(x - limit, y - limit, x + limit, y + limit, 0.0))
+    return tuple(f.unit_id for f in (
+        fps[i] for i in found.near_rows(x - limit, y - limit, x + limit, y + limit, 0.0))
+        if round(math.hypot(f.x - x, f.y - y), 6) <= limit)  # as ``ride`` measures it
 
 
 def measures_ride(state: State, general_id: str) -> bool:

@@ -448,9 +448,7 @@ def candidates_move_general(state: State) -> Iterator[MoveGeneral]:
             if order is None:
                 order = {unit_id: i for i, unit_id in enumerate(own)}
             for unit_id in sorted((u for u in near if u in order), key=order.__getitem__):
-                gap = ride(state, g.id, unit_id)
-                if gap is not None and gap <= limit:
-                    yield _ride_to(g.id, unit_id)
+                yield _ride_to(g.id, unit_id)
 
 
 @functools.lru_cache(maxsize=4096)
