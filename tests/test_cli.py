@@ -181,8 +181,15 @@ def test_list_and_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("dice")
     for name, _ in BUILTIN_RULESETS:
         assert name in out
+    # issue 31: the battles each book embeds, as the README says (see `rulesets`)
+    assert ("                 battles: default, command-and-control, germantown, prestonpans, "
+            "cowpens,\n                          vinegar-hill (each also -no-table)\n") in out
     assert main(["rulesets", "--json"]) == 0
-    assert isinstance(json.loads(capsys.readouterr().out), list)
+    listed = json.loads(capsys.readouterr().out)
+    assert isinstance(listed, list)
+    mckie = next(r for r in listed if r["name"] == "mckie_acw")
+    assert mckie["battles"] == ["default", "sharpshooters", "default-no-table",
+                                "sharpshooters-no-table"]
 
 
 @pytest.mark.parametrize(

@@ -374,6 +374,7 @@ def _cmd_rulesets(as_json: bool) -> int:
                 "aliases": list(r.aliases), "dice": list(r.dice),
                 "phases": [p.name for p in r.phases],
                 "mechanisms": [m.name for m in r.mechanisms],
+                "battles": [name for name, _ in r.battles()],
             }
             for r in rulesets
         ], indent=2))
@@ -383,6 +384,14 @@ def _cmd_rulesets(as_json: bool) -> int:
         aliases = f" (also {', '.join(r.aliases)})" if r.aliases else ""
         print(f"{r.name:<16} {r.title}, {r.edition}; {r.period}{aliases}")
         print(f"{'':<16} dice: {', '.join(r.dice)}; {len(r.mechanisms)} mechanisms")
+        names = [name for name, _ in r.battles()]
+        if names:  # each on a table and, with -no-table, played from facts the caller gives
+            on_table = [n for n in names if not n.endswith("-no-table")]
+            shown = ", ".join(on_table) + (" (each also -no-table)" if len(on_table) <
+                                           len(names) else "")
+            print(textwrap.fill(f"battles: {shown}", width=100, initial_indent=" " * 17,
+                                break_on_hyphens=False,
+                                subsequent_indent=" " * 26))
     if not rulesets:
         print("(no rule book installed yet: only generic dice)")
     return 0
