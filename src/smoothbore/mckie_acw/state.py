@@ -591,11 +591,19 @@ def add_amount(pairs: tuple[tuple[str, int], ...], key: str, value: int
 
 
 def contact_of(state: State, unit_id: str) -> Contact | None:
-    """The melee a unit is in, if any."""
+    """The melee a unit is in, if any (the first, where a loaded state names several)."""
+    if not state.extra.contacts:
+        return None
+    return state.derived(_contacts_by_unit).get(unit_id)
+
+
+def _contacts_by_unit(state: State) -> dict[str, Contact]:
+    """``contact_of`` by unit id (once a state)."""
+    out: dict[str, Contact] = {}
     for c in state.extra.contacts:
-        if c.attacker == unit_id or c.defender == unit_id:
-            return c
-    return None
+        out.setdefault(c.attacker, c)
+        out.setdefault(c.defender, c)
+    return out
 
 
 def live_charges(state: State) -> tuple[Charge, ...]:

@@ -70,15 +70,28 @@ def can_fire(state: State, unit: Unit) -> bool:
         and uid not in x.fired
         and uid not in x.digging
         and not (unit.is_gun and unit.limbered)
-        and not any(c.charger == uid for c in x.charges)
+        and uid not in state.derived(_chargers)
         and contact_of(state, uid) is None
     )
 
 
+def _chargers(state: State) -> frozenset[str]:
+    """The units that charged this period, stopped or not (once a state)."""
+    return frozenset(c.charger for c in state.extra.charges)
+
+
 def charging_firer(state: State, firer: Unit) -> tuple[str, ...]:
     """Target priority 1: the enemies whose charge goes in against the firer this period."""
-    uid = firer.id
-    return tuple(c.charger for c in state.extra.charges if c.target == uid and not c.stopped)
+    return state.derived(_charging).get(firer.id, ())
+
+
+def _charging(state: State) -> dict[str, tuple[str, ...]]:
+    """``charging_firer`` by firer, in the order of the charges (once a state)."""
+    out: dict[str, list[str]] = {}
+    for c in state.extra.charges:
+        if not c.stopped:
+            out.setdefault(c.target, []).append(c.charger)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
@@ -87,10 +100,17 @@ def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
     charging = charging_firer(state, firer)
     if charging:
         return charging
-    return tuple(
-        f for t, f in state.extra.last_fired_on_by
-        if t == firer.id and find_unit(state, f).on_table
-    )
+    return tuple(f for f in state.derived(_fired_on_by).get(firer.id, ())
+                 if find_unit(state, f).on_table)
+
+
+def _fired_on_by(state: State) -> dict[str, tuple[str, ...]]:
+    """The enemies that fired on each unit last period, by target, in their order (once a
+    state)."""
+    out: dict[str, list[str]] = {}
+    for t, f in state.extra.last_fired_on_by:
+        out.setdefault(t, []).append(f)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @functools.lru_cache(maxsize=256)
