@@ -19,7 +19,8 @@ rows of one run, not runs of different days):
   random_policy`` chooses (``choose_action``: the engine's ``choose_legal`` when it has one)
   then played with the turn's ``step``;
 - sightings: one ``smoothbore.table.sightings`` call over every enemy pair of the table as
-  built (``--no-sightings`` leaves it out; "-" when the battle has no table).
+  built (``--no-sightings`` leaves it out, ``--sightings-up-to N`` above N units a side; "-"
+  when left out or the battle has no table).
 
 Targets (issue 28): ``legal_actions`` under 0.5 s and a random step under 50 ms at 500 units a
 side, in every book; sightings near-linear in the pairs asked.
@@ -137,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=20, help="random steps a row (20)")
     parser.add_argument("--no-sightings", action="store_true",
                         help="leave out the sightings call over all enemy pairs")
+    parser.add_argument("--sightings-up-to", type=int, default=None, metavar="N",
+                        help="the sightings call only up to N units a side (all enemy pairs "
+                             "of 500 a side are 500,000 sightings: minutes and gigabytes)")
     args = parser.parse_args(argv)
     modules: list[tuple[str, ModuleType]] = []
     for book in args.books:
@@ -150,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         for n, size in enumerate(args.units):
             try:
                 m = measure(module, size, seed=1000 + 100 * b + n, steps=args.steps,
-                            sightings=not args.no_sightings)
+                            sightings=not args.no_sightings and (
+                                args.sightings_up_to is None or size <= args.sightings_up_to))
             except Exception as error:  # one book's failure does not hide the others' rows
                 print(f"{book:<14} | {size:>12} | failed: {type(error).__name__}: {error}",
                       flush=True)

@@ -14,7 +14,9 @@ is what they move to.
    the rules pickle with the engine: its measure, sight rules and arc, the ``Shape`` of a
    unit's footprint from its formation and bases, where a unit ``Anchor``s when it reforms,
    whether a unit ``stands`` on the table, which unit a commander is with and whether he is
-   still in the battle, and a unit's movement rates.
+   still in the battle, and a unit's movement rates. ``rules.footprint(unit, x, y, facing)``
+   lays a unit down; ``rules.sightings(state, pairs)`` asks the table with the book's sight
+   rules and each firer's arc.
 
 2. ``keep_in_step(rules, before, state)``: the state with its table in step with its units,
    whatever the step's handler did: the footprints of units that no longer stand taken off
