@@ -35,7 +35,7 @@ def test_the_tutorial_runs_and_reads_the_win_rates(tmp_path: Path,
     names: dict[str, object] = {}
     with contextlib.redirect_stdout(out):
         for block in python_blocks:
-            exec(compile(block, str(DOC), "exec"), names)  # noqa: S102 (the docs' own code)
+            exec(compile(block, str(DOC), "exec"), names)
     printed = out.getvalue()
     assert "Two brigades at the mill - 4 units, turn 1" in printed
     assert re.search(r"^british: \d+% \(95% interval \d+% to \d+%\)$", printed, re.M)

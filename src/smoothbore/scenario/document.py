@@ -36,6 +36,7 @@ from .words import (
     read_setting,
     read_value,
     to_words,
+    vocabulary,
     write_setting,
 )
 
@@ -114,8 +115,14 @@ def book_words(book: str) -> ModuleType:
     return importlib.import_module(f"smoothbore.{book}.scenarios")
 
 
-def _books() -> dict[str, str]:
-    from smoothbore.rulesets import available_rulesets
+def _books(word: object = None) -> dict[str, str]:
+    """The books by every name they answer to: the built-in ones at once when ``word`` names
+    one (no registry to scan), else every registered ruleset and its aliases."""
+    from smoothbore.rulesets import BUILTIN_RULESETS, available_rulesets
+
+    builtin = {spell(name): name for name, _ in BUILTIN_RULESETS}
+    if isinstance(word, str) and spell(word) in builtin:
+        return builtin
 
     names: dict[str, str] = {}
     for ruleset in available_rulesets():
@@ -197,14 +204,20 @@ class Scenario:
         commanders, options, table and conditions, in the book's words."""
         words = book_words(state.ruleset)
         table = getattr(state.extra, "table", None)
-        return cls(
+        scenario = cls(
             book=state.ruleset, title=state.scenario.name if title is None else title,
             sides=state.sides, units=state.units, commanders=state.commanders,
             options=state.options, conditions=state.scenario, table=table,
             on_table=on_table, date=date, sources=tuple(sources),
             setup={**words.setup_of(state), **dict(setup or {})},
-            state=state if on_table or table is None else None,
+            state=None,
         )
+        again = scenario.start(0)
+        if again.replace(dice=state.dice) != state:
+            raise InvalidValueError(
+                "state", repr(state), "a battle at its start (turn 1, before its first step, "
+                "as its book's new_battle makes it): a scenario file describes a start")
+        return attrs.evolve(scenario, state=again) if on_table or table is None else scenario
 
 
 def _point(value: Any, path: Path_, problems: list[Problem], what: str = "a point") -> tuple[
@@ -415,18 +428,17 @@ def read_scenario(text: str, source: str = "(text)") -> Scenario:
     if not document:
         raise refuse([Problem(("book",), "(an empty file)",
                               "a scenario: at least book, title, two [[side]] sections")])
-    lines = key_lines(text)
     problems: list[Problem] = []
     scenario = _read(document, problems, source)
-    if problems or scenario is None:
-        raise refuse(problems, document, lines)
+    if problems or scenario is None:  # the lines are found only for a file refused
+        raise refuse(problems, document, key_lines(text))
     return scenario
 
 
 def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Scenario | None:
     _unknown(document, TOP, (), problems)
-    books = _books()
     book_word = document.get("book")
+    books = _books(book_word)
     if not isinstance(book_word, str) or spell(book_word) not in books:
         known = sorted(set(books.values()))
         problems.append(Problem(("book",), "(missing)" if book_word is None else book_word,
@@ -527,6 +539,7 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
     edges = [e.value for e in Edge]
     unit_codecs: Mapping[str, Codec] = getattr(words, "UNIT_CODECS", {})
     commander_codecs: Mapping[str, Codec] = getattr(words, "COMMANDER_CODECS", {})
+    vocabularies = {"unit": vocabulary(words.UNIT), "commander": vocabulary(words.COMMANDER)}
     for s, side_raw in enumerate(sides_raw):
         here: Path_ = ("side", s)
         _unknown(side_raw, SIDE, here, problems)
@@ -560,7 +573,7 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                 skip = frozenset(PLACE) | (frozenset({"label"}) if group == "commander"
                                            else frozenset())
                 value, found = from_words(cls, raw, path, given={"side": name}, skip=skip,
-                                          codecs=codecs)
+                                          codecs=codecs, known=vocabularies[group])
                 problems.extend(found)
                 if isinstance(ident, str):
                     owner[ident] = name

@@ -59,6 +59,34 @@ def fields_of(cls: type) -> dict[str, tuple[attrs.Attribute[Any], Any]]:
     return {f.name: (f, hints[f.name]) for f in attrs.fields(cls) if f.init}
 
 
+@attrs.frozen
+class Vocabulary:
+    """What one class's words are read by, worked out once for a whole file (a hundred units
+    ask the same questions): its fields and their types, and for each enumeration the member
+    of every spelling. Made per read (``vocabulary``), never kept between reads."""
+
+    fields: Mapping[str, tuple[attrs.Attribute[Any], Any]]
+    members: Mapping[str, Mapping[str, enum.Enum]]
+    words: Mapping[str, tuple[str, ...]]
+
+
+def vocabulary(cls: type) -> Vocabulary:
+    """The vocabulary of ``cls`` (its fields, and its enumerations by every spelling)."""
+    fields = fields_of(cls)
+    members: dict[str, dict[str, enum.Enum]] = {}
+    words: dict[str, tuple[str, ...]] = {}
+    for name, (_, hint) in fields.items():
+        kind, _ = _optional(hint)
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            table: dict[str, enum.Enum] = {}
+            for member in kind:
+                table.setdefault(spell(word_of(member)), member)
+                table.setdefault(spell(member.name), member)
+            members[name] = table
+            words[name] = tuple(_enum_words(kind))
+    return Vocabulary(fields, members, words)
+
+
 def _optional(kind: Any) -> tuple[Any, bool]:
     """(the type, whether None is allowed) of ``X | None``."""
     if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
@@ -114,13 +142,15 @@ def read_value(word: Any, kind: Any, path: tuple[str | int, ...]) -> tuple[Any, 
 
 def from_words(cls: type, words: Mapping[str, Any], path: tuple[str | int, ...], *,
                given: Mapping[str, Any] | None = None, skip: frozenset[str] = frozenset(),
-               codecs: Mapping[str, Codec] | None = None,
+               codecs: Mapping[str, Codec] | None = None, known: Vocabulary | None = None,
                ) -> tuple[Any | None, list[Problem]]:
     """An instance of ``cls`` from the file's ``words`` (``given``: values set by the file's
     structure, such as a unit's side; ``skip``: keys read elsewhere, such as a position).
     Every unknown key and every unreadable value is a problem; the instance is made only when
-    there is none, and a value its class refuses is a problem at its key."""
-    known = fields_of(cls)
+    there is none, and a value its class refuses is a problem at its key (``known``: the
+    class's vocabulary, when the caller reads many of it)."""
+    vocab = known or vocabulary(cls)
+    known_fields = vocab.fields
     codecs = codecs or {}
     problems: list[Problem] = []
     kwargs: dict[str, Any] = dict(given or {})
@@ -128,8 +158,8 @@ def from_words(cls: type, words: Mapping[str, Any], path: tuple[str | int, ...],
         if key in skip:
             continue
         here = (*path, key)
-        if key not in known or key in (given or {}):
-            names = sorted(k for k in (*known, *skip) if k not in (given or {}))
+        if key not in known_fields or key in (given or {}):
+            names = sorted(k for k in (*known_fields, *skip) if k not in (given or {}))
             problems.append(Problem(here, "(an unknown key)",
                                     "one of " + ", ".join(names) + nearest(key, names)))
             continue
@@ -139,7 +169,11 @@ def from_words(cls: type, words: Mapping[str, Any], path: tuple[str | int, ...],
             except InvalidValueError as error:
                 problems.append(Problem(here, word, error.allowed))
             continue
-        value, problem = read_value(word, known[key][1], here)
+        table = vocab.members.get(key)
+        if table is not None and isinstance(word, str) and spell(word) in table:
+            kwargs[key] = table[spell(word)]
+            continue
+        value, problem = read_value(word, known_fields[key][1], here)
         if problem is not None:
             problems.append(problem)
         else:
@@ -154,7 +188,7 @@ def from_words(cls: type, words: Mapping[str, Any], path: tuple[str | int, ...],
         return None, [Problem(at, error.value if name in words else error.field + "="
                               + repr(error.value), error.allowed)]
     except TypeError as error:  # a required field not given
-        missing = [n for n, (f, _) in known.items()
+        missing = [n for n, (f, _) in known_fields.items()
                    if f.default is attrs.NOTHING and n not in kwargs]
         what = cls.__name__.lower()
         return None, [Problem((*path, missing[0]) if missing else path, "(missing)",
