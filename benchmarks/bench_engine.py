@@ -26,6 +26,14 @@ renamed, so every cache keyed on them misses and every hash is computed afresh).
    next dice state as ``Engine.step`` does (``rebuild``); the ruleset's own ``is_over``, which
    the engine asks before every step, is shown beside them (part of the overhead, but the
    ruleset's cost).
+4. The engine's own work a step, in instructions (``--instructions``: callgrind, run with
+   ``PYTHONHASHSEED=0``; needs ``valgrind``): ``Engine.step`` on a tiny engine whose check and
+   handler do nothing, against calling that check and handler directly (with the log made
+   beforehand), over 500 steps: the difference a step is what the engine itself does (the
+   phase's rule looked up, the end asked, the guards, the log and dice made, the dice state
+   advanced into the new state). Given without the engine's declared guards and with them
+   (``decided``, ``actor`` and ``stands``), and with the rulings of ``legal_rulings`` handed to
+   ``step`` (the check skipped). Target (issue 29): 10 k instructions or fewer.
 3. The battle state's id checks: ``BattleState(...)`` with 10, 100 and 1000 units (every id
    checked unique and every side known) and ``with_units`` replacing one unit and all of
    them; nanoseconds per unit stay flat when the cost is linear.
@@ -234,7 +242,155 @@ def bench_state_size(n: int, calls: int) -> str:
     return " ".join(f"{t * 1e6:>10.1f} {t * 1e9 / n:>7.0f}" for t in figures)
 
 
+# --- 4. the engine's own work, in instructions ----------------------------------------------
+@attrs.frozen
+class _Unit:
+    id: str
+    name: str
+    side: str
+
+
+@attrs.frozen
+class _Act:
+    unit: str
+
+
+@attrs.frozen
+class _Nothing:
+    pass
+
+
+def _no_check(state: Any, action: Any) -> None:
+    return None
+
+
+def _no_handler(state: Any, action: Any, log: Log) -> Any:
+    return state
+
+
+def _tiny(guards: bool) -> tuple[Any, Any, Any]:
+    """A tiny engine (one phase, one action type, a check and a handler that do nothing),
+    a state of 20 units and an action."""
+    from smoothbore.core import ActionRule, Engine, Outcome, Phase
+
+    extra: dict[str, Any] = {}
+    if guards:
+        extra = {"decided": _never, "actor": _actor, "stands": _always}
+    engine = Engine(
+        name="tiny", phases=(Phase("p", "r", "a phase"),),
+        actions=(ActionRule(_Act, ("p",), _one_act, _no_check, _no_handler),),
+        who_acts=_red, over=_never_over, result=_no_outcome,
+        types=(_Unit, _Unit, _Nothing, _Nothing), rule="r", **extra)
+    units = tuple(_Unit(f"u{i}", f"unit {i}", "red" if i % 2 else "blue") for i in range(20))
+    state = BattleState("tiny", ("red", "blue"), units, (), _Nothing(), _Nothing(),
+                        DiceState(1), phase="p")
+    del Outcome
+    return engine, state, _Act("u1")
+
+
+def _never(state: Any) -> None:
+    return None
+
+
+def _never_over(state: Any) -> bool:
+    return False
+
+
+def _always(unit: Any) -> bool:
+    return True
+
+
+def _actor(action: Any) -> str:
+    return str(action.unit)
+
+
+def _red(state: Any) -> str:
+    return "red"
+
+
+def _one_act(state: Any) -> tuple[_Act, ...]:
+    return (_Act("u1"),)
+
+
+def _no_outcome(state: Any) -> Any:
+    raise AssertionError("never over")
+
+
+def _engine_child(calls: int) -> None:
+    """Under callgrind: the parts, each between two ``os.getppid`` markers."""
+    import os
+
+    for guards in (False, True):
+        engine, state, action = _tiny(guards)
+        rule = engine._table[("p", _Act)]
+        rulings = engine.legal_rulings(state)
+        logs = [Log(state.dice.dice()) for _ in range(calls)]
+        engine.step(state, action)  # the state's memo warmed, as the choice of a step does
+        gc.disable()
+        os.getppid()
+        for _ in range(calls):
+            engine.step(state, action)
+        os.getppid()
+        for log in logs:
+            rule.check(state, action)
+            rule.handler(state, action, log)
+        os.getppid()
+        for _ in range(calls):
+            engine.step(state, action, rulings)
+        os.getppid()
+        for log in logs:
+            rule.handler(state, action, log)
+        os.getppid()
+        gc.enable()
+
+
+def bench_engine_instructions(calls: int = 500) -> list[str]:
+    """The engine's own instructions a step, by callgrind (see 4. above)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    if shutil.which("valgrind") is None:
+        return ["valgrind not found: install it (apt-get install valgrind)"]
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "cg.out"
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--dump-before=os_getppid",
+             f"--callgrind-out-file={out}", sys.executable, __file__, "--engine-child",
+             str(calls)],
+            check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        dumps = sorted(Path(folder).glob("cg.out.*"), key=lambda p: int(p.name.split(".")[-1]))
+        totals = []
+        for dump in dumps:
+            text = dump.read_text()
+            found = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
+            totals.append(int(found.group(1)) if found else 0)
+    # dumps: [before the first marker, then the four parts, the marker after each], twice
+    parts = totals[1:]
+    lines = []
+    for index, label in enumerate(("no guards", "with guards")):
+        step, direct, ruled, handler = parts[index * 5: index * 5 + 4]
+        lines.append(f"{label:<12} {(step - direct) / calls:>10,.0f} "
+                     f"{(ruled - handler) / calls:>16,.0f}")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--engine-child":
+        _engine_child(int(argv[1]))
+        return
+    if argv and argv[0] == "--instructions":
+        print("4. The engine's own work a step, instructions (callgrind, PYTHONHASHSEED=0; "
+              "target <= 10 k)")
+        print(f"{'engine':<12} {'step':>10} {'step (rulings)':>16}")
+        for line in bench_engine_instructions():
+            print(line, flush=True)
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rulesets", nargs="*", help="names or module:ATTRIBUTE references")
     parser.add_argument("--battles", type=int, default=50, help="battles per embedded battle")

@@ -245,6 +245,12 @@ class RandomPolicy:
         actions = turn.legal_actions(state)
         return self(state, actions) if actions else None
 
+    def choose_ruled(self, turn: Turn[S, A], state: S) -> Any:
+        """As ``choose_action``, for a turn that keeps rulings (``Engine.choose_ruled``):
+        the chosen action as the one action of a ``Rulings`` that ``play`` hands to
+        ``step`` (None: no action is legal); the same draws, so the same action."""
+        return turn.choose_ruled(state, self._draw)  # type: ignore[attr-defined]
+
     def _draw(self, count: int) -> int:
         return int(self.generator.integers(count))
 
@@ -284,6 +290,9 @@ def play(
     steps: list[Step[A]] = []
     choose: Callable[[Turn[S, A], S], A | None] | None = getattr(policy, "choose_action",
                                                                   None)
+    # contract v2: the rulings of the checks that found an action legal go on to its step
+    ruled = getattr(turn, "legal_rulings", None)
+    choose_ruled = _ruled_chooser(policy, turn)
     while True:
         halt = (
             Stop.UNTIL if until is not None and until(state)
@@ -295,10 +304,18 @@ def play(
                 return Played(start, tuple(steps), state, turn.outcome(state), Stop.OVER)
             stop = halt
             break
-        if choose is not None:
-            chosen = choose(turn, state)  # None once the battle is over
+        rulings = None
+        if choose_ruled is not None:
+            rulings = choose_ruled(turn, state)  # None once the battle is over
+            chosen = None if rulings is None else rulings.actions[0]
+        elif choose is not None:
+            chosen = choose(turn, state)
         else:
-            actions = turn.legal_actions(state)
+            if ruled is not None:
+                rulings = ruled(state)
+                actions = rulings.actions
+            else:
+                actions = turn.legal_actions(state)
             chosen = policy(state, actions) if actions else None
         if chosen is None:
             if turn.is_over(state):
@@ -306,9 +323,26 @@ def play(
             stop = Stop.NO_ACTION
             break
         action = chosen
-        state, step = _step(turn, state, action, len(steps))
+        state, step = _step(turn, state, action, len(steps), rulings)
         steps.append(step)
     return Played(start, tuple(steps), state, None, stop)
+
+
+def _ruled_chooser(policy: object, turn: object) -> Callable[[Any, Any], Any] | None:
+    """The policy's ``choose_ruled`` when the turn keeps rulings and the policy's class
+    defines it where it defines ``choose_action`` or below (a subclass that chooses its own
+    way, overriding only ``choose_action``, is asked that way)."""
+    if not hasattr(turn, "choose_ruled"):
+        return None
+    mro = type(policy).__mro__
+    owner = {name: next((k for k in mro if name in vars(k)), None)
+             for name in ("choose_ruled", "choose_action")}
+    if owner["choose_ruled"] is None or (
+            owner["choose_action"] is not None
+            and not issubclass(owner["choose_ruled"], owner["choose_action"])):
+        return None
+    chooser: Callable[[Any, Any], Any] = policy.choose_ruled  # type: ignore[attr-defined]
+    return chooser
 
 
 def replay(turn: Turn[S, A], start: S, actions: Sequence[A],
@@ -396,10 +430,14 @@ def _verify(step: Step[Any], expected: tuple[str, ...], index: int) -> None:
     raise ReplayMismatchError(index + 1, where, f"{len(expected)} events", f"{len(found)} events")
 
 
-def _step(turn: Turn[S, A], state: S, action: A, index: int) -> tuple[S, Step[A]]:
+def _step(turn: Turn[S, A], state: S, action: A, index: int, rulings: Any = None
+          ) -> tuple[S, Step[A]]:
     where = (getattr(state, "turn", 0), getattr(state, "phase", ""))
     try:
-        new, events = turn.step(state, action)
+        if rulings is None:
+            new, events = turn.step(state, action)
+        else:
+            new, events = turn.step(state, action, rulings)  # type: ignore[call-arg]
     except IllegalActionError as error:
         raise IllegalActionError(
             error.action, f"at step {index + 1} (turn {where[0]}, {where[1]}): {error.why}",

@@ -37,12 +37,15 @@ from smoothbore.core.protocols import Phase
 from smoothbore.core.state import BattleState, evolved
 
 __all__ = [
+    "MAX_RULINGS",
     "ActionRule",
     "Deferred",
     "Engine",
     "Kept",
     "Log",
     "Outcome",
+    "PhaseEnd",
+    "Rulings",
     "begin_turn",
     "enter_phase",
     "lost_leave_table",
@@ -86,17 +89,41 @@ class Log:
     """The events of one step, each carrying the rolls made since the event before it.
 
     Handlers roll through ``log.dice`` (any ``Dice``: sampling dice in play, enumerating
-    dice for exact odds) and report with ``log.add``."""
+    dice for exact odds) and report with ``log.add``. A step's log (``Log.keyed``) makes its
+    sampling dice only when a handler first asks for them: a step that rolls nothing pays
+    nothing for them."""
 
-    __slots__ = ("_events", "_mark", "dice")
+    __slots__ = ("_dice", "_events", "_keyed", "_mark")
 
     def __init__(self, dice: Dice) -> None:
-        self.dice = dice
+        self._dice: Dice | None = dice
+        self._keyed: Any = None
         self._events: list[Event] = []
         self._mark = 0
 
+    @classmethod
+    def keyed(cls, dice_state: Any) -> Log:
+        """The log of a step whose dice come from ``dice_state`` (a ``DiceState``), made
+        when first asked for."""
+        log = cls.__new__(cls)
+        log._dice = None
+        log._keyed = dice_state
+        log._events = []
+        log._mark = 0
+        return log
+
+    @property
+    def dice(self) -> Dice:
+        """The dice this step rolls through."""
+        dice = self._dice
+        if dice is None:
+            dice = self._dice = self._keyed.dice()
+        return dice
+
     def _rolls(self) -> tuple[RollRecord, ...]:
-        since = getattr(self.dice, "records_since", None)
+        if self._dice is None:
+            return ()
+        since = getattr(self._dice, "records_since", None)
         if since is None:
             return ()
         rolls: tuple[RollRecord, ...] = since(self._mark)
@@ -143,8 +170,94 @@ class Deferred(Generic[A]):
 
 
 Candidates = Callable[[S], Iterable[A]]
-Check = Callable[[S, A], None]
-Handler = Callable[[S, A, Log], S]
+Check = Callable[[S, A], Any]
+Handler = Callable[..., S]
+
+MAX_RULINGS = 4096
+"""The most rulings one ``Rulings`` keeps (a state with more legal actions lists them all,
+and ``step`` checks those past the bound again)."""
+
+
+@attrs.frozen
+class PhaseEnd:
+    """When a phase ends and what follows, as data (contract v2): the engine offers its
+    ``Engine.end_action`` in ``phase`` while ``when(state)`` holds (None: whenever the side
+    acting chooses), and ending it enters ``follows`` (a phase name, or a function of the
+    state naming one), beginning a new turn when ``new_turn``; ``then(state, log)``
+    (optional) is what the end does besides, on the state before the next phase is entered
+    (a reset, a test due at the end of the phase). ``rule`` names the rule that ends it."""
+
+    phase: str
+    follows: str | Callable[[Any], str] = attrs.field(eq=False)
+    rule: str
+    when: Callable[[Any], bool] | None = attrs.field(default=None, eq=False)
+    new_turn: bool = False
+    then: Callable[[Any, Log], Any] | None = attrs.field(default=None, eq=False)
+
+    def next_phase(self, state: Any) -> str:
+        """The phase that follows this one in ``state``."""
+        return self.follows if isinstance(self.follows, str) else self.follows(state)
+
+
+@attrs.frozen
+class _EndCandidates:
+    """The end action of a phase, offered while the phase may end."""
+
+    ends: Mapping[str, PhaseEnd]
+    make: Callable[[], Any]
+
+    def __call__(self, state: Any) -> tuple[Any, ...]:
+        end = self.ends[state.phase]
+        if end.when is not None and not state.derived(end.when):
+            return ()
+        return (self.make(),)
+
+
+@attrs.frozen
+class _EndCheck:
+    """Refuses ending a phase before its ``when`` holds; the ruling is the ``PhaseEnd``."""
+
+    ends: Mapping[str, PhaseEnd]
+
+    def __call__(self, state: Any, action: Any) -> PhaseEnd:
+        end = self.ends[state.phase]
+        if end.when is not None and not state.derived(end.when):
+            raise IllegalActionError(action, f"the {state.phase} phase does not end yet",
+                                     end.rule)
+        return end
+
+
+def _end_phase(state: Any, action: Any, log: Log, end: PhaseEnd) -> Any:
+    """The handler of a declared phase end: ``then``, then the next phase (or turn)."""
+    if end.then is not None:
+        state = end.then(state, log)
+    follows = end.next_phase(state)
+    if end.new_turn:
+        state = begin_turn(state, follows)
+        log.add("phase", f"turn {state.turn} begins: {follows}", end.rule)
+    else:
+        log.add("phase", f"the {end.phase} phase ends: {follows}", end.rule)
+        state = enter_phase(state, follows)
+    return state
+
+
+@attrs.frozen(eq=False)
+class Rulings(Generic[A]):
+    """The legal actions of one state and, for each, the rule that applies it and its
+    ruling (what its check measured), kept so that ``Engine.step`` given these rulings for
+    the same state (the very object: a state never changes) reuses them instead of checking
+    again. At most ``MAX_RULINGS`` are kept. Returned by ``Engine.legal_rulings`` and
+    ``Engine.choose_ruled``; nothing is stored anywhere else."""
+
+    state: Any = attrs.field(repr=False)
+    actions: tuple[A, ...]
+    _ruled: Mapping[Any, tuple[ActionRule[Any, Any], Any]] = attrs.field(repr=False)
+
+    def ruling(self, state: Any, action: A) -> tuple[ActionRule[Any, Any], Any] | None:
+        """The rule and ruling kept for ``action`` in ``state`` (None: not kept for it)."""
+        if state is not self.state:
+            return None
+        return self._ruled.get(action)
 
 
 @attrs.frozen
@@ -156,8 +269,16 @@ class ActionRule(Generic[S, A]):
     kind: type[A]
     phases: tuple[str, ...]
     candidates: Callable[[Any], Iterable[A | Deferred[A]]] = attrs.field(eq=False)
-    check: Callable[[Any, A], None] = attrs.field(eq=False)
-    handler: Callable[[Any, A, Log], Any] = attrs.field(eq=False)
+    check: Callable[[Any, A], Any] = attrs.field(eq=False)
+    handler: Callable[..., Any] = attrs.field(eq=False)
+    ruled: bool = False
+    """Contract v2: ``check`` returns its ruling (the facts it measured, any frozen value)
+    and the handler is called ``handler(state, action, log, ruling)`` with it, so a step
+    never measures twice. False (contract v1): the check's return is ignored and the handler
+    takes ``(state, action, log)``."""
+    guarded: bool = True
+    """Whether the engine's guards (``Engine.decided``, ``Engine.actor``) apply to this
+    action type; False for the few actions still taken once the battle is decided."""
 
 
 @attrs.frozen
@@ -192,9 +313,15 @@ class Engine(Generic[S, A]):
     sampled: Callable[[S, A], bool] | None = attrs.field(default=None, eq=False)
     stands: Callable[[Any], bool] | None = attrs.field(default=None, eq=False)
     after: Callable[[S, S], S] | None = attrs.field(default=None, eq=False)
+    decided: Callable[[S], tuple[str, str] | None] | None = attrs.field(default=None, eq=False)
+    actor: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
+    actor_rule: str = ""
+    phase_ends: tuple[PhaseEnd, ...] = ()
+    end_action: type | None = attrs.field(default=None, eq=False)
     _table: Mapping[tuple[str, type], ActionRule[Any, Any]] = attrs.field(
         init=False, eq=False, repr=False
     )
+    _rules: tuple[ActionRule[Any, Any], ...] = attrs.field(init=False, eq=False, repr=False)
     _by_phase: Mapping[str, tuple[ActionRule[Any, Any], ...]] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -203,7 +330,8 @@ class Engine(Generic[S, A]):
         names = [p.name for p in self.phases]
         table: dict[tuple[str, type], ActionRule[Any, Any]] = {}
         by_phase: dict[str, list[ActionRule[Any, Any]]] = {name: [] for name in names}
-        for declared in self.actions:
+        declared_rules = (*self.actions, *self._end_rules(names))
+        for declared in declared_rules:
             action_rule = self._kept(declared)
             for phase in action_rule.phases:
                 if phase not in by_phase:
@@ -222,6 +350,26 @@ class Engine(Generic[S, A]):
         # dicts so that an engine pickles
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_by_phase", {k: tuple(v) for k, v in by_phase.items()})
+        object.__setattr__(self, "_rules", declared_rules)
+
+    def _end_rules(self, names: list[str]) -> tuple[ActionRule[Any, Any], ...]:
+        """The rule the engine makes of ``phase_ends`` (none when there are none)."""
+        if not self.phase_ends:
+            return ()
+        if self.end_action is None:
+            raise InvalidValueError("Engine.end_action", None,
+                                    "the action type that ends a phase, with phase_ends")
+        ends: dict[str, PhaseEnd] = {}
+        for end in self.phase_ends:
+            if end.phase not in names or end.phase in ends:
+                raise InvalidValueError("PhaseEnd.phase", end.phase,
+                                        "a phase of " + ", ".join(names) + ", ended once")
+            if isinstance(end.follows, str) and end.follows not in names:
+                raise InvalidValueError("PhaseEnd.follows", end.follows,
+                                        "one of " + ", ".join(names))
+            ends[end.phase] = end
+        return (ActionRule(self.end_action, tuple(ends), _EndCandidates(ends, self.end_action),
+                           _EndCheck(ends), _end_phase, ruled=True),)
 
     def _kept(self, action_rule: ActionRule[Any, Any]) -> ActionRule[Any, Any]:
         """The rule with its handler followed by the engine's keeping (``Kept``)."""
@@ -251,7 +399,7 @@ class Engine(Generic[S, A]):
     def action_types(self) -> tuple[type, ...]:
         """Every action type the ruleset registers, in registration order."""
         seen: list[type] = []
-        for action_rule in self.actions:
+        for action_rule in self._rules:
             if action_rule.kind not in seen:
                 seen.append(action_rule.kind)
         return tuple(seen)
@@ -267,19 +415,48 @@ class Engine(Generic[S, A]):
     def check(self, state: S, action: A) -> ActionRule[S, A]:
         """The rule that applies ``action`` now, or IllegalActionError naming why not. Rolls
         nothing and changes nothing: this is the one test of legality."""
-        self._phase_rules(state)
+        return self.rule_on(state, action)[0]
+
+    def rule_on(self, state: S, action: A) -> tuple[ActionRule[S, A], Any]:
+        """The rule that applies ``action`` now and its ruling (what its check measured;
+        None for a v1 rule), or IllegalActionError naming why not: the battle is over, the
+        action is not taken in this phase, a guard refuses it, or its check does."""
+        if state.phase not in self._by_phase:
+            self._phase_rules(state)  # the error naming the phases
         if state.derived(self.over):
             raise IllegalActionError(action, "the battle is over", self.rule)
         action_rule = self._table.get((state.phase, type(action)))
         if action_rule is None:
-            if not any(type(action) is r.kind for r in self.actions):
+            if not any(type(action) is r.kind for r in self._rules):
                 raise InvalidValueError("action", action, f"an action of {self.name}")
             raise IllegalActionError(
                 action, f"{type(action).__name__} is not taken in the {state.phase} phase",
                 self.rule,
             )
-        action_rule.check(state, action)
-        return action_rule
+        if action_rule.guarded:
+            self._guard(state, action)
+        ruling = action_rule.check(state, action)
+        return action_rule, ruling if action_rule.ruled else None
+
+    def _guard(self, state: S, action: A) -> None:
+        """The guards declared once for every action: the battle decided, and the unit
+        acting of the side acting and standing."""
+        if self.decided is not None:
+            refusal = state.derived(self.decided)
+            if refusal is not None:
+                raise IllegalActionError(action, refusal[0], refusal[1])
+        if self.actor is not None:
+            unit_id = self.actor(action)
+            if unit_id is not None:
+                unit = state.unit(unit_id)
+                side = self.who_acts(state)
+                name = getattr(unit, "name", unit_id)
+                if side is not None and getattr(unit, "side", None) != side:
+                    raise IllegalActionError(action, f"{name} is not a unit of {side}",
+                                             self.actor_rule or self.rule)
+                if self.stands is not None and not self.stands(unit):
+                    raise IllegalActionError(action, f"{name} is no longer on the table",
+                                             self.actor_rule or self.rule)
 
     def is_legal(self, state: S, action: A) -> bool:
         """Whether ``step`` would accept ``action`` now."""
@@ -297,32 +474,61 @@ class Engine(Generic[S, A]):
     def legal_actions(self, state: S) -> tuple[A, ...]:
         """The candidates of the current phase that pass their check: exactly the actions
         ``step`` accepts, with the default facts a player would measure."""
+        return self.legal_rulings(state).actions
+
+    def legal_rulings(self, state: S) -> Rulings[A]:
+        """The legal actions (as ``legal_actions``) with the rule and ruling of each, for a
+        ``step`` of this state to reuse (``step(state, action, rulings)``)."""
         rules = self._phase_rules(state)
-        if state.derived(self.over):
-            return ()
+        ruled: dict[A, tuple[ActionRule[Any, Any], Any]] = {}
         out: dict[A, None] = {}
+        if state.derived(self.over):
+            return Rulings(state, (), ruled)
+        decided = self.decided is not None and state.derived(self.decided) is not None
         for action_rule in rules:
-            check = action_rule.check
+            if decided and action_rule.guarded:
+                continue
             for item in action_rule.candidates(state):
                 for action in item.actions() if isinstance(item, Deferred) else (item,):
+                    if action in out:
+                        continue  # a candidate offered twice is listed once
                     try:
-                        check(state, action)
+                        ruling = self._ruling(state, action_rule, action)
                     except IllegalActionError:
                         continue
-                    out[action] = None  # a candidate offered twice is listed once
-        return tuple(out)
+                    out[action] = None
+                    if len(ruled) < MAX_RULINGS and self._table.get(
+                            (state.phase, type(action))) is action_rule:
+                        ruled[action] = (action_rule, ruling)
+        return Rulings(state, tuple(out), ruled)
+
+    def _ruling(self, state: S, action_rule: ActionRule[Any, Any], action: A) -> Any:
+        """``action``'s ruling under ``action_rule`` (the guards, then the check), or
+        IllegalActionError."""
+        if action_rule.guarded and self.actor is not None:
+            self._guard(state, action)
+        ruling = action_rule.check(state, action)
+        return ruling if action_rule.ruled else None
 
     def choose_legal(self, state: S, draw: Callable[[int], int]) -> A | None:
+        """One legal action picked at random (``choose_ruled`` without its ruling)."""
+        chosen = self.choose_ruled(state, draw)
+        return None if chosen is None else chosen.actions[0]
+
+    def choose_ruled(self, state: S, draw: Callable[[int], int]) -> Rulings[A] | None:
         """One legal action picked at random, with the odds of picking uniformly from
         ``legal_actions``, but checking only as many candidates as it takes: the candidates
         (each once) are tried in a random order and the first that passes its check is
         taken, so each legal action comes first equally often. A ``Deferred`` group counts
         as ``bound`` slots until a slot of it is drawn, then as its actions (an empty slot
         drawn: draw again). ``draw(n)`` gives a uniform integer in ``range(n)``. None when no
-        action is legal (or the battle is over)."""
+        action is legal (or the battle is over). The action comes as the one action of a
+        ``Rulings`` that also keeps its ruling for ``step``."""
         rules = self._phase_rules(state)
         if state.derived(self.over):
             return None
+        if self.decided is not None and state.derived(self.decided) is not None:
+            rules = tuple(r for r in rules if not r.guarded)
         offered: dict[A, ActionRule[Any, Any]] = {}  # each action: the first rule offering it
         also: dict[A, list[ActionRule[Any, Any]]] = {}  # and any other rules that offer it
         groups: list[tuple[Deferred[A], ActionRule[Any, Any]]] = []
@@ -343,8 +549,9 @@ class Engine(Generic[S, A]):
             index = draw(left + slots)
             if index < left:
                 action = untried[index]
-                if _passes(state, action, offered[action], also):
-                    return action
+                chosen = self._passes(state, action, offered[action], also)
+                if chosen is not None:
+                    return chosen
                 left -= 1
                 untried[index] = untried[left]
                 continue
@@ -360,25 +567,53 @@ class Engine(Generic[S, A]):
                 fresh.append(action)
             if slot < len(fresh):  # the drawn slot holds an action: it is tried now
                 action = fresh.pop(slot)
-                if _passes(state, action, action_rule, also):
-                    return action
+                chosen = self._passes(state, action, action_rule, also)
+                if chosen is not None:
+                    return chosen
             untried[left:] = fresh  # the rest wait among the untried
             left = len(untried)
         return None
 
-    def step(self, state: S, action: A) -> tuple[S, tuple[Event, ...]]:
-        """Apply ``action``: the new state and what happened. Raises IllegalActionError,
-        naming the rule, for an action the rules forbid now; ``state`` is never changed."""
-        action_rule = self.check(state, action)
-        log = Log(state.dice.dice())
-        new = action_rule.handler(state, action, log)
-        return new.replace(dice=state.dice.advanced()), log.events
+    def _passes(self, state: S, action: A, first: ActionRule[Any, Any],
+                also: dict[Any, list[ActionRule[Any, Any]]]) -> Rulings[A] | None:
+        """``action`` with its ruling if it passes the check of one of the rules that offer
+        it (``first``, then those in ``also``); None if none."""
+        offering: tuple[ActionRule[Any, Any], ...] = (first, *also.get(action, ()))
+        for action_rule in offering:
+            try:
+                ruling = self._ruling(state, action_rule, action)
+            except IllegalActionError:
+                continue
+            kept: dict[Any, tuple[ActionRule[Any, Any], Any]] = {}
+            if self._table.get((state.phase, type(action))) is action_rule:
+                kept[action] = (action_rule, ruling)
+            return Rulings(state, (action,), kept)
+        return None
 
-    def apply(self, state: S, action: A, dice: Dice) -> tuple[S, tuple[Event, ...]]:
+    def step(self, state: S, action: A, rulings: Rulings[A] | None = None
+             ) -> tuple[S, tuple[Event, ...]]:
+        """Apply ``action``: the new state and what happened. Raises IllegalActionError,
+        naming the rule, for an action the rules forbid now; ``state`` is never changed.
+        ``rulings`` (from ``legal_rulings`` or ``choose_ruled`` of this very state) spare the
+        check of an action they hold: its ruling goes to the handler as it is."""
+        kept = None if rulings is None else rulings.ruling(state, action)
+        action_rule, ruling = self.rule_on(state, action) if kept is None else kept
+        log = Log.keyed(state.dice)
+        if action_rule.ruled:
+            new = action_rule.handler(state, action, log, ruling)
+        else:
+            new = action_rule.handler(state, action, log)
+        return new.with_dice(state.dice.advanced()), tuple(log._events)
+
+    def apply(self, state: S, action: A, dice: Dice, rulings: Rulings[A] | None = None
+              ) -> tuple[S, tuple[Event, ...]]:
         """Check and apply ``action`` rolling through ``dice`` (enumerating dice give the
         exact odds of a step); the dice state is left as it was."""
-        action_rule = self.check(state, action)
+        kept = None if rulings is None else rulings.ruling(state, action)
+        action_rule, ruling = self.rule_on(state, action) if kept is None else kept
         log = Log(dice)
+        if action_rule.ruled:
+            return action_rule.handler(state, action, log, ruling), log.events
         return action_rule.handler(state, action, log), log.events
 
     def load(self, text: str) -> S:
@@ -408,19 +643,6 @@ def _drawn_slot(groups: list[tuple[Deferred[A], ActionRule[Any, Any]]],
     return group, action_rule, slot
 
 
-def _passes(state: Any, action: Any, first: ActionRule[Any, Any],
-            also: dict[Any, list[ActionRule[Any, Any]]]) -> bool:
-    """Whether ``action`` passes the check of one of the rules that offer it: ``first``,
-    then those in ``also``."""
-    for action_rule in (first, *also.get(action, ())):
-        try:
-            action_rule.check(state, action)
-        except IllegalActionError:
-            continue
-        return True
-    return False
-
-
 # --- keeping derived things in step -------------------------------------------------------
 @attrs.frozen
 class Kept:
@@ -432,8 +654,8 @@ class Kept:
     stands: Callable[[Any], bool] | None = None
     after: Callable[[Any, Any], Any] | None = None
 
-    def __call__(self, state: Any, action: Any, log: Log) -> Any:
-        new = self.handler(state, action, log)
+    def __call__(self, state: Any, action: Any, log: Log, *ruling: Any) -> Any:
+        new = self.handler(state, action, log, *ruling)
         if self.after is not None:
             new = self.after(state, new)
         if self.stands is not None:

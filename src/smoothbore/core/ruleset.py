@@ -9,8 +9,8 @@ import math
 import numbers
 import sys
 import typing
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from types import MappingProxyType
-from collections.abc import Callable, Hashable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 import attrs
@@ -377,7 +377,32 @@ def _colours(value: Mapping[str, str]) -> Mapping[str, str]:
     if not isinstance(value, Mapping) or not all(
             isinstance(k, str) and isinstance(v, str) and v for k, v in value.items()):
         raise InvalidValueError("colours", value, "a mapping of side name to CSS colour")
-    return MappingProxyType({k.lower(): v for k, v in value.items()})
+    return _ReadOnly({k.lower(): v for k, v in value.items()})
+
+
+class _ReadOnly(Mapping[str, str]):
+    """A read-only mapping that pickles (a ``MappingProxyType`` does not, and a Ruleset
+    goes to ``simulate``'s worker processes by pickle)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict[str, str]) -> None:
+        self._data = MappingProxyType(dict(data))
+
+    def __getitem__(self, key: str) -> str:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return repr(dict(self._data))
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, str]]]:
+        return (type(self), (dict(self._data),))
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ import re
 import types
 import typing
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, Self, TypeVar
 
 import attrs
@@ -32,9 +32,12 @@ __all__ = [
     "BattleState",
     "DiceState",
     "Scenario",
+    "commanders_by_id",
     "read_json",
     "refuse_surrogates",
+    "revised",
     "structure",
+    "units_by_id",
     "unstructure",
 ]
 
@@ -369,8 +372,15 @@ class DiceState:
         return SamplingDice.keyed(self.seed, self.counter)
 
     def advanced(self) -> DiceState:
-        """The dice state for the next step."""
-        return DiceState(self.seed, self.counter + 1)
+        """The dice state for the next step (made without attrs' ``__init__``: only the
+        counter changes, and it is checked here; every step makes one)."""
+        counter = self.counter + 1
+        if counter > MAX_COUNTER:
+            check_range("DiceState.counter", counter, 0, MAX_COUNTER)
+        new = _new_object(DiceState)
+        _set_seed(new, self.seed)
+        _set_counter(new, counter)
+        return new
 
 
 def _ids_unique(instance: Any, attribute: attrs.Attribute[Any], value: tuple[Any, ...]) -> None:
@@ -429,18 +439,26 @@ class BattleState(Generic[U, C, X, O]):
                     )
 
     def unit(self, unit_id: str) -> U:
-        """The unit with this id."""
-        for unit in self.units:
-            if getattr(unit, "id", None) == unit_id:
-                return unit
-        raise InvalidValueError("unit", unit_id, _ids("units", self.units))
+        """The unit with this id, looked up in an index made once for this state (every
+        check of a step's candidates asks); an unknown id names the ids there are."""
+        try:
+            found = self.derived(units_by_id).get(unit_id)
+        except TypeError:  # an id that cannot be one (a list): named below
+            found = None
+        if found is None:
+            raise InvalidValueError("unit", unit_id, _ids("units", self.units))
+        return found
 
     def commander(self, commander_id: str) -> C:
-        """The commander with this id."""
-        for commander in self.commanders:
-            if getattr(commander, "id", None) == commander_id:
-                return commander
-        raise InvalidValueError("commander", commander_id, _ids("commanders", self.commanders))
+        """The commander with this id (indexed as ``unit``)."""
+        try:
+            found = self.derived(commanders_by_id).get(commander_id)
+        except TypeError:
+            found = None
+        if found is None:
+            raise InvalidValueError("commander", commander_id,
+                                    _ids("commanders", self.commanders))
+        return found
 
     def with_units(self, *units: U) -> BattleState[U, C, X, O]:
         """This state with the given units replacing those of the same id."""
@@ -476,6 +494,14 @@ class BattleState(Generic[U, C, X, O]):
         if "turn" in changes:
             check_range("BattleState.turn", changes["turn"], 1, MAX_TURN)
         new: BattleState[U, C, X, O] = _copy_with(self, changes)
+        return new
+
+    def with_dice(self, dice: DiceState) -> BattleState[U, C, X, O]:
+        """This state with the dice state of the next step (``replace(dice=...)`` without
+        its checks: a ``DiceState`` was checked when made; every step makes one)."""
+        if type(dice) is not DiceState:
+            raise InvalidValueError("BattleState.dice", dice, "a DiceState")
+        new: BattleState[U, C, X, O] = _copy_dice(self, dice)
         return new
 
     def with_extra(self, **changes: Any) -> BattleState[U, C, X, O]:
@@ -673,6 +699,18 @@ def _gather(value: Any, path: str, refs: list[Reference]) -> None:
             _gather(item, f"{path}[{i}]", refs)
 
 
+def units_by_id(state: BattleState[U, Any, Any, Any]) -> Mapping[str, U]:
+    """A state's units by id (``state.derived(units_by_id)``: made once a state)."""
+    found: dict[str, U] = {str(getattr(unit, "id", "")): unit for unit in state.units}
+    return types.MappingProxyType(found)
+
+
+def commanders_by_id(state: BattleState[Any, C, Any, Any]) -> Mapping[str, C]:
+    """A state's commanders by id (made once a state)."""
+    found: dict[str, C] = {str(getattr(c, "id", "")): c for c in state.commanders}
+    return types.MappingProxyType(found)
+
+
 _FIELDS = tuple(field.name for field in attrs.fields(BattleState) if field.init)
 _UNCHECKED = frozenset({"extra", "options", "dice", "phase", "turn", "scenario"})
 
@@ -699,6 +737,29 @@ def _copier(kind: type, names: tuple[str, ...]) -> Callable[[Any, dict[str, Any]
 _copy_with = _copier(BattleState, _FIELDS)
 
 
+def _one_field_copier(kind: type, names: tuple[str, ...], changed: str
+                      ) -> Callable[[Any, Any], Any]:
+    """A function ``copy(value, new_value)``: a new ``kind`` with field ``changed`` set to
+    ``new_value`` and the others as they were (the copy ``Engine.step`` makes every step)."""
+    lines = ["def copy(self, value, _new=object.__new__):", "    new = _new(type(self))"]
+    lines += [f"    _set_{name}(new, value)" if name == changed
+              else f"    _set_{name}(new, self.{name})" for name in names]
+    derived = [f.name for f in attrs.fields(kind) if not f.init]
+    lines += [f"    _set_{name}(new, {{}})" for name in derived]
+    lines.append("    return new")
+    scope: dict[str, Any] = {f"_set_{name}": kind.__dict__[name].__set__
+                             for name in (*names, *derived)}
+    exec("\n".join(lines), scope)  # built from the class's field names only
+    copy: Callable[[Any, Any], Any] = scope["copy"]
+    return copy
+
+
+_copy_dice = _one_field_copier(BattleState, _FIELDS, "dice")
+_new_object = object.__new__
+_set_seed = DiceState.__dict__["seed"].__set__
+_set_counter = DiceState.__dict__["counter"].__set__
+
+
 def evolved(value: T, changes: dict[str, Any]) -> T:
     """``attrs.evolve(value, **changes)``: a copy of a frozen attrs value with some fields
     changed. A ruleset's ``Extra`` changes several times a step; where its class has no
@@ -714,6 +775,54 @@ def evolved(value: T, changes: dict[str, Any]) -> T:
             raise InvalidValueError(f"{kind.__name__} field", name, "one of " + ", ".join(names))
     new: T = copy(value, changes)
     return new
+
+
+def revised(value: T, **changes: Any) -> T:
+    """``attrs.evolve(value, **changes)`` that checks only what changed: a copy of a frozen
+    attrs value filled slot by slot, each changed field converted and validated with its own
+    converter and validator (run on the new value, so a validator that reads another field
+    sees the new one), an unknown field refused by name. The rest was checked when ``value``
+    was made and does not change, so it is not checked again (``attrs.evolve`` checks every
+    field, at several times the cost for a unit changed on every step). A class with a
+    post-init, or fields that are not set from ``__init__``, is copied by ``attrs.evolve``."""
+    kind: type = type(value)
+    plan = _revision_plan(kind)
+    if plan is None:
+        return attrs.evolve(value, **changes)  # type: ignore[misc]
+    copy, fields, hashed = plan
+    for name in changes:
+        if name not in fields:
+            raise InvalidValueError(f"{kind.__name__} field", name,
+                                    "one of " + ", ".join(fields))
+    converted = {}
+    for name, given in changes.items():
+        field = fields[name]
+        converted[name] = field.converter(given) if callable(field.converter) else given
+    new: T = copy(value, converted)
+    if hashed:
+        object.__setattr__(new, "_attrs_cached_hash", None)  # worked out again when asked
+    for name, field in fields.items():  # in the class's order, as attrs checks
+        if name in converted and field.validator is not None:
+            field.validator(new, field, converted[name])
+    return new
+
+
+@functools.cache
+def _revision_plan(kind: type) -> tuple[Callable[[Any, dict[str, Any]], Any],
+                                        dict[str, attrs.Attribute[Any]], bool] | None:
+    """How ``revised`` copies a class: its slot-by-slot copier and its fields by name (None
+    for a class it leaves to ``attrs.evolve``). Made once per class, as attrs makes a
+    class's methods once."""
+    if not attrs.has(kind) or "__slots__" not in kind.__dict__ or hasattr(
+        kind, "__attrs_post_init__"
+    ):
+        return None
+    fields = attrs.fields(kind)
+    if any(not f.init or f.alias != f.name for f in fields):
+        return None
+    names = tuple(f.name for f in fields)
+    hashed = "_attrs_cached_hash" in getattr(kind, "__slots__", ())
+    return _copier(kind, names), {f.name: f for f in fields}, hashed
 
 
 @functools.cache
