@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from smoothbore.battle import Stop, play, random_policy
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.scenario import Scenario, load_scenario, read_scenario
 
@@ -26,7 +27,10 @@ FILES = sorted(
     for name in (p.name for p in files(f"smoothbore.{book}").joinpath("battles").iterdir())
     if name.endswith(".toml"))
 BATTLES = [(rs.name, name) for rs in available_rulesets() if rs.name in BOOKS
-           for name, _ in rs.battles()]
+           for name, _ in rs.battles() if f"{rs.name}/{name}/0" in DIGESTS]
+NEW = [("bloodybacks93", "camden"), ("boltaction_acw", "maryes-heights"),
+       ("mckie_acw", "champion-hill")]
+"""The battles added as files (issue 30), which no Python ever made."""
 
 
 def _digest(state: object) -> str:
@@ -37,7 +41,27 @@ def test_every_embedded_battle_is_a_file_and_none_is_missing() -> None:
     # 11 battles with a table, 11 twins measured by the players, 4 seeds each
     assert len(BATTLES) == 22 and len(DIGESTS) == 88
     assert {f"{b}/{n}" for b, n in BATTLES} == {k.rsplit("/", 1)[0] for k in DIGESTS}
-    assert len(FILES) >= 11
+    assert len(FILES) == 14
+    every = {(rs.name, n) for rs in available_rulesets() if rs.name in BOOKS
+             for n, _ in rs.battles()}
+    assert every == {*BATTLES, *NEW, *((b, f"{n}-no-table") for b, n in NEW)}
+    for book in BOOKS:  # at least two historical actions a book, each with its sources
+        assert sum(1 for b, _ in FILES if b == book) >= 2
+
+
+@pytest.mark.parametrize(("book", "name"), NEW)
+def test_a_new_battle_loads_plays_to_its_end_and_round_trips(book: str, name: str) -> None:
+    ruleset = get_ruleset(book)
+    assert ruleset.turn is not None
+    for battle in (name, f"{name}-no-table"):
+        start = ruleset.battle(battle)(3)
+        played = play(ruleset.turn, start, random_policy(3), max_steps=5000)
+        assert played.stop is Stop.OVER, (battle, played.stop)
+        assert played.outcome is not None
+    path = Path(str(files(f"smoothbore.{book}").joinpath("battles", f"{name}.toml")))
+    scenario = load_scenario(path)
+    assert scenario.to_toml() == path.read_text("utf-8")
+    assert len(scenario.sources) >= 2 and scenario.date
 
 
 @pytest.mark.parametrize(("book", "name"), BATTLES)

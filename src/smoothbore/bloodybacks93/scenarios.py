@@ -8,8 +8,8 @@ commander rides with, and how a battle starts (``new_battle``). The book never i
 scenario package; the embedded battles below read their files through it when called.
 
 The embedded battles are the files of ``battles/`` (one source, no Python twin):
-``default`` is ``webster-stevens.toml``, played on its table; ``default-no-table`` is the
-same file measured by the players."""
+``default`` is ``webster-stevens.toml`` and ``camden`` is ``camden.toml``, each played on its
+table; ``<name>-no-table`` is the same file measured by the players."""
 
 from __future__ import annotations
 
@@ -83,7 +83,13 @@ example_battle = Packaged("webster-stevens")
 example_battle_no_table = Packaged("webster-stevens", on_table=False)
 """The same action, the players measuring."""
 
+camden = Packaged("camden")
+"""Camden (16 August 1780): Webster's and Rawdon's brigades under Cornwallis against Gist's
+Continentals and Stevens's militia under Gates, between the swamps; eight turns."""
+
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
+    ("camden", camden),
     ("default-no-table", example_battle_no_table),
+    ("camden-no-table", Packaged("camden", on_table=False)),
 )
-"""The embedded battles besides the default (the same action on a table)."""
+"""The embedded battles besides the default (Webster against Stevens on a table)."""

@@ -12,7 +12,7 @@ called.
 The embedded battles are the files of ``battles/`` (one source, no Python twin), a brigade a
 side from the historical order of battle, each played on its table (A30) and, as
 ``<name>-no-table``, the same file measured by the players: ``default`` (Brawner's Farm,
-``brawners-farm.toml``) and ``mcphersons-ridge``."""
+``brawners-farm.toml``), ``mcphersons-ridge`` and ``maryes-heights`` (Fredericksburg)."""
 
 from __future__ import annotations
 
@@ -95,12 +95,18 @@ mcphersons_ridge = Packaged("mcphersons-ridge")
 """Gamble's cavalry brigade against Archer's brigade on the morning of Gettysburg (1 July
 1863), six turns at most; the side holding McPherson's Ridge after the last turn wins (A21)."""
 
+maryes_heights = Packaged("maryes-heights")
+"""Meagher's Irish Brigade against Cobb's brigade at the stone wall below Marye's Heights
+(Fredericksburg, 13 December 1862), six turns; the side holding the heights wins (A21)."""
+
 example_battle = brawners_farm
 """The default embedded battle: Brawner's Farm on its table."""
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("mcphersons-ridge", mcphersons_ridge),
+    ("maryes-heights", maryes_heights),
     ("default-no-table", Packaged("brawners-farm", on_table=False)),
     ("mcphersons-ridge-no-table", Packaged("mcphersons-ridge", on_table=False)),
+    ("maryes-heights-no-table", Packaged("maryes-heights", on_table=False)),
 )
 """The embedded battles besides ``example_battle`` (Brawner's Farm)."""

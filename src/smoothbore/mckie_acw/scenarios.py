@@ -12,7 +12,7 @@ read their files through it when called.
 The embedded battles are the files of ``battles/`` (one source, no Python twin), each on its
 table and, as ``<name>-no-table``, the same file measured by the players: ``default``
 (Chickamauga, ``chickamauga.toml``) and ``sharpshooters`` (the same field with Berdan's
-snipers and the "+ or -" morale factors)."""
+snipers and the "+ or -" morale factors), and ``champion-hill`` (a division's attack)."""
 
 from __future__ import annotations
 
@@ -142,8 +142,14 @@ sharpshooters_battle = Packaged("sharpshooters")
 """The same field with two figures of Berdan's Sharpshooters and the "+ or -" morale factors
 at each player's choice; six periods."""
 
+champion_hill = Packaged("champion-hill")
+"""Champion Hill (16 May 1863): Hovey's division, with Boomer's brigade, attacks Stevenson's
+division on the hill; six periods."""
+
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("sharpshooters", sharpshooters_battle),
+    ("champion-hill", champion_hill),
+    ("champion-hill-no-table", Packaged("champion-hill", on_table=False)),
     ("default-no-table", Packaged("chickamauga", on_table=False)),
     ("sharpshooters-no-table", Packaged("sharpshooters", on_table=False)),
 )
