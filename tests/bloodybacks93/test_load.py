@@ -21,11 +21,13 @@ import shapely
 
 from smoothbore.bloodybacks93 import TURN, situations
 from smoothbore.bloodybacks93 import command as command_rules
+from smoothbore.bloodybacks93 import steps_charges as charges_steps
 from smoothbore.bloodybacks93 import steps_units as units_steps
-from smoothbore.bloodybacks93.actions import Activate, SpendCommandPoint
+from smoothbore.bloodybacks93.actions import Activate, Charge, SpendCommandPoint
 from smoothbore.bloodybacks93.ground_memo import within
 from smoothbore.bloodybacks93.phases import ACTIVATION
 from smoothbore.bloodybacks93.state import (
+    Activated,
     ActivityEntry,
     State,
     activity_of,
@@ -385,3 +387,30 @@ def test_footprints_keep_their_unit_ids_in_the_bounds_array() -> None:
     box = (0.0, 0.0, table.width, table.depth)
     assert within(table, box, ()) == table.footprints
     assert all(isinstance(f, Footprint) for f in within(table, box, ()))
+
+
+def test_charges_at_a_crowded_front_are_offered_one_against_many_or_many_against_one(
+        ) -> None:
+    """Multiple unit melee (B13): eight units of the card's front line, activated together
+    with the enemy's front line 7" nearer, may charge the enemy each in front of it: 18 legal
+    charges, each one charger against its target (fought, pursuing or deferred), from 33
+    candidates. Offering several against several too made 32,448 candidates and 2,016 legal
+    charges here, and grew as the powers of two of the chargers."""
+    state = big(60, 0)
+    table = table_of(state)
+    card = state.extra.card
+    assert card is not None
+    mine = [f for f in table.footprints if f.side == card.side]
+    theirs = [f for f in table.footprints if f.side != card.side]
+    front = (max if card.side == "british" else min)(f.y for f in mine)
+    facing = (min if card.side == "british" else max)(f.y for f in theirs)
+    table = table.placed(*[f.advanced(7.0) for f in theirs if f.y == facing])
+    chargers = [f.unit_id for f in mine
+                if f.y == front and not state.unit(f.unit_id).is_artillery][:8]
+    crowded = state.with_extra(table=table, activated=tuple(
+        Activated(u, "", 2) for u in chargers))
+    offered = list(charges_steps.candidates_charge(crowded))
+    legal = [a for a in TURN.legal_actions(crowded) if isinstance(a, Charge)]
+    assert (len(offered), len(legal)) == (33, 18)
+    assert legal == [a for a in offered if TURN.is_legal(crowded, a)]
+    assert all(len(a.unit_ids) == 1 or len(a.target_ids) == 1 for a in offered)

@@ -198,13 +198,27 @@ def test_a_unit_charges_once() -> None:
 def test_one_charge_one_spelling() -> None:
     """Multiple unit melee: only the first charger (whose impetus is rolled) and the first
     target (whose DRPs count) are the player's to order; the others are kept sorted, and
-    legal_actions offers each group once per first unit."""
+    legal_actions offers each group once per first unit: several chargers against one
+    target, or one charger against one or more targets (B13)."""
     assert Charge(("b1", "b3", "b2"), ("a1",)) == Charge(("b1", "b2", "b3"), ("a1",))
     assert Charge(("b2", "b1"), ("a1",)) != Charge(("b1", "b2"), ("a1",))
     state = active(Card(RED, 3), (Activated("b1", "cb", 2), Activated("b2", "cb", 2)))
     groups = {(a.unit_ids, a.target_ids) for a in legal(state) if isinstance(a, Charge)}
     assert groups == {(c, t) for c in (("b1",), ("b2",), ("b1", "b2"), ("b2", "b1"))
-                      for t in (("a1",), ("a2",), ("a1", "a2"), ("a2", "a1"))}
+                      for t in (("a1",), ("a2",), ("a1", "a2"), ("a2", "a1"))
+                      if len(c) == 1 or len(t) == 1}
+
+
+def test_a_multiple_unit_melee_is_many_against_one_or_one_against_many() -> None:
+    """Multiple unit melee (B13): the text adds the chargers' sizes against "the defender"
+    and counts the DPs of "the target unit"; several chargers charge one target, and one
+    charger may contact several. Several against several is refused, naming the rule, and
+    never offered."""
+    state = active(Card(RED, 3), (Activated("b1", "cb", 2), Activated("b2", "cb", 2)))
+    with pytest.raises(IllegalActionError, match="Multiple unit melee"):
+        step(state, Charge(("b1", "b2"), ("a1", "a2")))
+    assert Charge(("b1", "b2"), ("a1",)) in legal(state)
+    assert Charge(("b1",), ("a1", "a2")) in legal(state)
 
 
 def test_commanders_attached_in_the_state_count_in_a_charge() -> None:
@@ -231,9 +245,11 @@ def test_commanders_attached_in_the_state_count_in_a_charge() -> None:
 def test_only_the_units_own_commander_helps_its_test() -> None:
     """Morale: Modifiers: +1 "if the unit's commander and/or the CinC is attached to the
     unit" (B43): with Webster attached to the 33rd, the 33rd's cohesion test after the melee
-    gets +1 but the 64th's, charging beside it with no commander, does not (both roll the
-    extra impetus die: a commander rides with the chargers); on the defending side,
-    Stevens with the riflemen helps the riflemen's tests, not the Continentals'."""
+    gets +1 but the 64th's, charging the riflemen beside it with no commander, does not; on
+    the defending side, Stevens with the riflemen helps the riflemen's tests, not the
+    Continentals' (charged with them by the 33rd alone, rolling the extra impetus die of a
+    commander with the chargers: a multiple unit melee is many against one or one against
+    many, B13)."""
     webster = attrs.evolve(COMMANDERS[0], attached_to="b1")
     stevens = attrs.evolve(COMMANDERS[1], attached_to="a2")
     plain = attrs.evolve(UNITS[0], troops=Troops.OTHER)
@@ -244,20 +260,30 @@ def test_only_the_units_own_commander_helps_its_test() -> None:
         units=(plain, *UNITS[1:4], riflemen, sixty_fourth),
         commanders=(webster, stevens),
     )
-    tests = {"33rd Foot": set(), "64th Foot": set(), "Continentals": set(), "Riflemen": set()}
-    for seed in range(60):
-        _, events = step(reseed(state, seed), Charge(("b1", "b4"), ("a1", "a2")))
-        melee = events[0]
-        assert melee.rolls[0].check.startswith("5d12")  # 4 + 1 commander with the chargers
-        for roll in melee.rolls[1:]:
-            name = roll.reason.split(" tests cohesion")[0].split(" checks to stand")[0]
-            if "after the melee" in roll.reason and name in tests:
-                tests[name].add(roll.check)
+    tests: dict[str, set[str]] = {"33rd Foot": set(), "64th Foot": set(),
+                                  "Continentals": set(), "Riflemen": set()}
+    for charge in (Charge(("b1", "b4"), ("a2",)), Charge(("b1",), ("a1", "a2"))):
+        for seed in range(60):
+            _, events = step(reseed(state, seed), charge)
+            melee = events[0]
+            if len(charge.unit_ids) == 1:  # one more die with a commander with the chargers
+                alone = attrs.evolve(state, commanders=(COMMANDERS[0], stevens))
+                without = step(reseed(alone, seed), charge)[1][0].rolls[0].check
+                assert _dice(melee.rolls[0].check) == _dice(without) + 1
+            for roll in melee.rolls[1:]:
+                name = roll.reason.split(" tests cohesion")[0].split(" checks to stand")[0]
+                if "after the melee" in roll.reason and name in tests:
+                    tests[name].add(roll.check)
     # losers subtract the difference in losses: compare the highest need each unit had
     best = {name: max(int(c.split("under ")[1].split()[0]) for c in checks)
             for name, checks in tests.items() if checks}
     assert best["33rd Foot"] == 4 + 5 + 1 and best["64th Foot"] == 4 + 5
     assert best["Riflemen"] == 3 + 5 + 1 and best["Continentals"] == 3 + 6
+
+
+def _dice(check: str) -> int:
+    """How many d12 a pool check rolls ("5d12 at or under 8": 5)."""
+    return int(check.split("d12")[0])
 
 
 def test_guns_do_not_charge_unless_the_option_allows() -> None:

@@ -12,6 +12,7 @@ import attrs
 
 from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
 from smoothbore.core.stages import Again, Roll, Staged, closing
+from smoothbore.table import Table
 
 from . import activation as act
 from . import commanders, movement, situations
@@ -47,6 +48,7 @@ from .rules import (
     RULE_CHARGES,
     RULE_CHARGING_ROUTERS,
     RULE_EVADE,
+    RULE_MULTIPLE,
     RULE_PURSUIT,
     RULE_RISK,
     RULE_SEQUENCE,
@@ -91,11 +93,13 @@ def _groups(ids: Sequence[str]) -> Iterator[tuple[str, ...]]:
 
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Every group of units activated by the card with a charge's two actions left (each
-    first in turn, the one whose impetus is rolled), against every group of enemy units on
-    the table (each first in turn): fought at once, with or without pursuit, or deferred to
-    the end of the turn (the plain facts: targets in the open, front contact). On a table,
-    only groups where each charger may reach one of the targets and each target may be
-    reached (``situations.may_reach``, a cheap test: the check measures the charge)."""
+    first in turn, the one whose impetus is rolled) against one enemy unit, and each of them
+    alone against every group of enemy units (each first in turn) (a multiple unit melee:
+    B13): fought at once, with or without pursuit, or deferred to the end of the turn (the
+    plain facts: targets in the open, front contact). On a table, only groups where each
+    charger may reach one of the targets and each target may be reached
+    (``situations.may_reach``, a cheap test: the check measures the charge), in the order
+    of the walk over every group."""
     card = state.extra.card
     if card is None:
         return
@@ -108,31 +112,68 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     if not chargers:
         return
     pursuers = {u.id for u in chargers if may_pursue(u)}
-    enemies = sorted(u.id for u in state.units if u.side != card.side and not u.destroyed)
+    ids = sorted(u.id for u in chargers)
     table = state.extra.table
+    fights: Iterator[tuple[tuple[str, ...], tuple[str, ...]]]
+    if table is None:
+        enemies = sorted(u.id for u in state.units if u.side != card.side and not u.destroyed)
+        everyone = list(_groups(enemies))
+        fights = ((group, aimed) for group in _groups(ids) for aimed in everyone
+                  if len(group) == 1 or len(aimed) == 1)
+    else:
+        fights = iter(_fights_on_table(state, table, chargers, ids))
+    for group, aimed in fights:
+        yield Charge(group, aimed)
+        if any(i in pursuers for i in group):
+            yield Charge(group, aimed, pursue=True)
+        yield Charge(group, aimed, defer=True)
+
+
+def _fights_on_table(state: State, table: Table, chargers: list[Unit], ids: list[str]
+                     ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The (chargers, targets) of the charges offered on a table (``candidates_charge``):
+    each charger alone against every group of the enemies it may reach, and every group of
+    two or more chargers that may each reach one enemy against it; in the order of the walk
+    over every group of chargers, and for each over every group of the enemies they may
+    reach (``_groups``), without walking the groups that cannot be offered."""
+    card = state.extra.card
+    assert card is not None
+    on_table = sorted(u.id for u in state.units
+                      if u.side != card.side and not u.destroyed and u.id in table.units)
     near: dict[str, frozenset[str]] = {}
-    if table is not None:
-        on_table = [e for e in enemies if e in table.units]
-        for unit in chargers:
-            longest = situations.most_allowed(unit, movement.MoveFacts())
-            near[unit.id] = situations.reachable(
-                table, unit.id, on_table, longest) if unit.id in table.units else frozenset()
-    everyone = list(_groups(enemies)) if table is None else []
-    for group in _groups(sorted(u.id for u in chargers)):
-        pursuit = any(i in pursuers for i in group)
-        if table is None:
-            targets = everyone
-        else:
-            reached = [near[c] for c in group]
-            if not all(reached):
-                continue
-            targets = [aimed for aimed in _groups(sorted(frozenset.union(*reached)))
-                       if all(not r.isdisjoint(aimed) for r in reached)]
-        for aimed in targets:
-            yield Charge(group, aimed)
-            if pursuit:
-                yield Charge(group, aimed, pursue=True)
-            yield Charge(group, aimed, defer=True)
+    for unit in chargers:
+        longest = situations.most_allowed(unit, movement.MoveFacts())
+        near[unit.id] = situations.reachable(
+            table, unit.id, on_table, longest) if unit.id in table.units else frozenset()
+    found: list[tuple[GroupOrder, GroupOrder, tuple[str, ...], tuple[str, ...]]] = []
+    for charger in ids:
+        reached = sorted(near[charger])
+        for aimed in _groups(reached):
+            found.append((_group_order(ids, (charger,)), _group_order(reached, aimed),
+                          (charger,), aimed))
+    by_target: dict[str, list[str]] = {}
+    for charger in ids:
+        for target in near[charger]:
+            by_target.setdefault(target, []).append(charger)
+    for target, reaching in by_target.items():
+        for group in _groups(reaching):
+            if len(group) > 1:
+                reached = sorted(frozenset.union(*(near[c] for c in group)))
+                found.append((_group_order(ids, group), _group_order(reached, (target,)),
+                              group, (target,)))
+    found.sort(key=lambda fight: (fight[0], fight[1]))
+    return [(group, aimed) for _, _, group, aimed in found]
+
+
+GroupOrder = tuple[int, int, tuple[int, ...]]
+
+
+def _group_order(ids: Sequence[str], group: tuple[str, ...]) -> GroupOrder:
+    """Where ``_groups(ids)`` yields ``group`` (its first, then how many others and which,
+    by their places among the others): a key that sorts groups as the walk yields them."""
+    lead = ids.index(group[0])
+    places = tuple(i - (i > lead) for i in (ids.index(g) for g in group[1:]))
+    return (lead, len(places), places)
 
 
 _PLAIN = Charge(("_",), ("_",))
@@ -170,6 +211,10 @@ def check_charge(state: State, action: Charge) -> None:
     named = (*action.unit_ids, *action.target_ids)
     if len(set(named)) != len(named):
         raise IllegalActionError(action, "each unit charges or is charged once", RULE_CHARGES)
+    if len(action.unit_ids) > 1 and len(action.target_ids) > 1:
+        raise IllegalActionError(
+            action, "a multiple unit melee joins several chargers against one target, or "
+            "one charger against the units it contacts (B13)", RULE_MULTIPLE)
     for unit_id in named:
         unit_of(state, unit_id)
     for unit_id in action.unit_ids:
