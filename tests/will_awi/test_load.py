@@ -37,6 +37,7 @@ from smoothbore.will_awi.situations import (
     spread,
 )
 from smoothbore.will_awi.state import State, new_battle
+from smoothbore.will_awi.steps_firing import _LONGEST
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, Nationality, Rank, TroopType, Unit
 from smoothbore.will_awi.validity import battle_faults
@@ -241,3 +242,35 @@ def test_the_cheap_bounds_leave_out_no_unit_the_exact_tests_keep(seed: int) -> N
         gaps = [end.shape.distance(fps[i].shape) for i in enemies]
         least = min(gaps)
         assert {i for i, g in zip(enemies, gaps, strict=True) if g <= least} <= set(rows)
+
+
+def test_the_fire_of_a_phase_asks_each_firer_as_far_as_its_weapon_reaches(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D to E at 100 units a side: which units of the firing side could fire as E begins
+    (every firer's fire checked) asks the table the sightings of fewer than 2,000 pairs
+    (each firer as far as its weapon reaches: muskets 6", guns 36" and 45"; every enemy
+    pair of the side, 10,000, before), and the same units are found able to fire as when
+    every pair is asked."""
+    asked: list[int] = []
+    real = situations.sightings
+
+    def counted(table: object, pairs: object = None, **kwargs: object) -> object:
+        asked.append(10_000 if pairs is None else len(pairs))  # type: ignore[arg-type]
+        return real(table, pairs, **kwargs)  # type: ignore[arg-type]
+
+    state = to_phase(hundred.with_extra(table=attrs.evolve(hundred.extra.table)), D)
+    monkeypatch.setattr(situations, "sightings", counted)
+    fired = TURN.step(state, EndPhase())[0]
+    assert 0 < sum(asked) < 2_000
+    monkeypatch.setattr(situations, "sightings", real)
+    table = state.extra.table
+    assert table is not None
+    every = situations.all_sightings(attrs.evolve(table))
+    able = set()
+    for (firer, _), seen in every.items():
+        unit = next(u for u in state.units if u.id == firer)
+        weapon = unit.fires_with
+        if (unit.side == "American" and weapon is not None and not unit.limbered
+                and seen.line_clear and seen.in_arc and seen.distance <= _LONGEST[weapon]):
+            able.add(firer)
+    assert fired.extra.could_fire <= able and len(fired.extra.could_fire) > 10

@@ -71,7 +71,7 @@ from .movement import (
 from .narration import inches
 from .options import Options
 from .positions import Place, relaid
-from .state import State, illegal
+from .state import State, find_unit, illegal
 from .units import Rank, Unit, Weapon
 
 MEASURED = "the table measures this: give no measured facts"
@@ -133,55 +133,71 @@ unit fires further, no charge reaches so far, and a facing change is offered onl
 an enemy within it (interpretation W55)."""
 
 
-def unit_sightings(table: Table) -> dict[str, Mapping[tuple[str, str], Sighting]]:
-    """The sightings of each unit asked so far on this table (``sightings_of``), by unit."""
+_LONGEST: Mapping[Weapon, float] = MappingProxyType({
+    weapon: float(max(r for r in bands if r is not None)) for weapon, bands in RANGES.items()})
+"""Each weapon's longest range (Rules - Firing: the range table): how far a firer's
+sightings are asked for its fire."""
+
+
+def unit_sightings(table: Table) -> dict[tuple[str, float], Mapping[tuple[str, str], Sighting]]:
+    """The sightings of each unit asked so far on this table (``sightings_of``), by unit
+    and reach."""
     return {}
 
 
-def sightings_of(table: Table, firer: str) -> Mapping[tuple[str, str], Sighting]:
-    """What ``firer`` sees of every enemy that may stand within ``SIGHT_REACH`` of it (by
+def sightings_of(table: Table, firer: str,
+                 reach: float = SIGHT_REACH) -> Mapping[tuple[str, str], Sighting]:
+    """What ``firer`` sees of every enemy that may stand within ``reach`` of it (by
     (firer, target), in the table's order; the entries of ``all_sightings`` for those
     pairs, and a few more: each enemy whose square comes within the reach of the unit's),
-    worked out once per table and unit: a phase asks only of the units that fire or turn,
-    random play of the one it draws, and a unit sees nothing further that the rules read
-    (issue 28: the side's every pair was 250,000 at 500 units a side). Empty for a unit not
-    on the table; a pair further off is asked alone (``sighting_of``)."""
+    worked out once per table, unit and reach: a phase asks only of the units that fire or
+    turn, as far as the rule it checks reads (a facing change's candidate ``SIGHT_REACH``,
+    its check the enemies' charge reach, fire the firer's longest range), and random play
+    of the one it draws (issue 28: the side's every pair was 250,000 at 500 units a side).
+    Once ``_BATCHED`` units of a side have asked on a table with a reach up to
+    ``_BATCH_REACH`` (a phase listing every unit's fire or facing check), the rest of the
+    side's are asked with the next in one call: the table's answer to each pair is the
+    same, and its fixed cost is paid once. Empty for a unit not on the table; a pair
+    further off is asked alone (``sighting_of``)."""
     found = table.units.get(firer)
     if found is None:
         return MappingProxyType({})
     memo = table.derived(unit_sightings)
-    known = memo.get(firer)
+    known = memo.get((firer, reach))
     if known is not None:
         return known
     side = found.side
     asked = [firer]
-    if side and sum(1 for u in memo if table.units[u].side == side) >= _BATCHED:
+    if side and reach <= _BATCH_REACH and sum(
+            1 for u, r in memo if r == reach and table.units[u].side == side) >= _BATCHED:
         asked += [f.unit_id for f in table.footprints
-                  if f.side == side and f.unit_id not in memo and f.unit_id != firer]
-    pairs = [(unit, f.unit_id) for unit in asked for f in _sighted(table, unit)]
+                  if f.side == side and (f.unit_id, reach) not in memo and f.unit_id != firer]
+    pairs = [(unit, f.unit_id) for unit in asked for f in _sighted(table, unit, reach)]
     answers: dict[str, dict[tuple[str, str], Sighting]] = {unit: {} for unit in asked}
     for s in sightings(table, pairs, rules=SIGHT):
         answers[s.firer][(s.firer, s.target)] = s
     for unit in asked:
-        memo[unit] = MappingProxyType(answers[unit])
-    return memo[firer]
+        memo[(unit, reach)] = MappingProxyType(answers[unit])
+    return memo[(firer, reach)]
 
 
 _BATCHED = 2
-"""Once this many units of a side have had their sightings asked on a table (a phase
-listing every unit's actions, not random play drawing one), the rest of the side's are
-asked with the next in one call: the table's answer to each pair is the same, and its
-fixed cost is paid once."""
+"""How many units of a side asking on one table make a phase that lists them all."""
+
+_BATCH_REACH = 24.0
+"""The longest reach asked for a whole side at once (muskets, rifles, a gun's medium range:
+few pairs each); a facing change's ``SIGHT_REACH`` is asked unit by unit, as random play
+draws them."""
 
 
-def _sighted(table: Table, unit: str) -> list[Footprint]:
-    """The enemies whose squares come within ``SIGHT_REACH`` of the unit's (in the table's
+def _sighted(table: Table, unit: str, reach: float) -> list[Footprint]:
+    """The enemies whose squares come within ``reach`` of the unit's (in the table's
     order)."""
     here = table.footprint(unit)
     side = here.side
     if not side:
         return []
-    return [f for f in _near(table, *_box(here), SIGHT_REACH) if f.side and f.side != side]
+    return [f for f in _near(table, *_box(here), reach) if f.side and f.side != side]
 
 
 def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
@@ -195,10 +211,10 @@ def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
     if found is None or other is None or not (found.side and other.side
                                               and other.side != found.side):
         return None
-    known = table.derived(unit_sightings).get(firer)
-    seen = None if known is None else known.get((firer, target))
-    if seen is not None:
-        return seen
+    for (unit, _), known in table.derived(unit_sightings).items():
+        seen = known.get((firer, target)) if unit == firer else None
+        if seen is not None:
+            return seen
     memo = table.derived(pair_sightings)
     seen = memo.get((firer, target))
     if seen is None:
@@ -295,7 +311,10 @@ def shot_facts(state: State, firer: str, target: str, action: object = None) -> 
     """Range (nearest points), arc, sight, woods and cover of ``firer``'s fire at
     ``target``: an IllegalActionError when the two are not enemies on the table."""
     table = table_of(state)
-    found = sightings_of(table, firer).get((firer, target)) or sighting_of(table, firer, target)
+    weapon = find_unit(state, firer).fires_with
+    reach = CHARGE_REACH if weapon is None else _LONGEST[weapon]
+    found = (sightings_of(table, firer, reach).get((firer, target))
+             or sighting_of(table, firer, target))
     if found is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     cover, work = target_cover(state, found)
@@ -1631,13 +1650,14 @@ def _relaid_clash(table: Table, after: Unit) -> str:
 def facing_facts(state: State, unit_id: str,
                  degrees: float) -> tuple[tuple[tuple[str, float], ...], bool]:
     """What a facing change in D needs (Rules - Movement: Changing Facing; FAQs (5) 1): the
-    enemies in the unit's arc with their distance (those within ``SIGHT_REACH``: the check
-    reads only those within their charge reach), and whether the turn about its centre
+    enemies in the unit's arc with their distance (those within ``CHARGE_REACH``, the
+    longest charge reach: the check reads only those within their own), and whether the
+    turn about its centre
     would strike another unit or an obstacle, or take it over the table edge."""
     table = table_of(state)
     enemies = tuple((s.target, round(s.distance, 6))
-                    for s in sightings_of(table, unit_id).values()
-                    if s.in_arc and s.distance <= SIGHT_REACH)
+                    for s in sightings_of(table, unit_id, CHARGE_REACH).values()
+                    if s.in_arc and s.distance <= CHARGE_REACH)
     off = not table.holds(table.footprint(unit_id).turned(degrees))
     return enemies, off or bool(_turn_blocked(table, unit_id, degrees))
 
