@@ -23,20 +23,22 @@ from smoothbore.core import InvalidValueError
 Check = Callable[[Any], bool]
 
 
-def check_fields(instance: object) -> None:
+def check_fields(instance: object, checked: tuple[str, ...] = ()) -> None:
     """Raise InvalidValueError for the first field of ``instance`` (an attrs class) whose
-    value is not of its annotated type."""
+    value is not of its annotated type (``checked``: fields its class has checked as
+    strictly already, passed over)."""
     cls = type(instance)
-    for name, check, allowed in _checks_of(cls):  # type: ignore[arg-type]
+    for name, check, allowed in _checks_of(cls, checked):  # type: ignore[arg-type]
         value = getattr(instance, name)
         if not check(value):
             raise InvalidValueError(f"{cls.__name__}.{name}", value, allowed)
 
 
 @functools.cache
-def _checks_of(cls: type) -> tuple[tuple[str, Check, str], ...]:
+def _checks_of(cls: type, checked: tuple[str, ...] = ()) -> tuple[tuple[str, Check, str], ...]:
     hints = typing.get_type_hints(cls)
-    return tuple((f.name, *_check(hints[f.name])) for f in attrs.fields(cls))
+    return tuple((f.name, *_check(hints[f.name])) for f in attrs.fields(cls)
+                 if f.name not in checked)
 
 
 def _is_bool(v: Any) -> bool:

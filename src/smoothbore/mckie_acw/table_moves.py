@@ -132,10 +132,14 @@ def passes_nearer(state: State, unit: Unit, to: tuple[float, float, float]) -> b
     advance"; M34). A move that goes nowhere, or straight away, does not."""
     table = table_of(state)
     start = table.footprint(unit.id)
-    if math.hypot(to[0] - start.x, to[1] - start.y) <= _TOL:
+    length = math.hypot(to[0] - start.x, to[1] - start.y)
+    if length <= _TOL:
         return False
-    enemies = [fp.outline for fp in table.footprints
-               if fp.side and fp.side != unit.side and fp.unit_id != unit.id]
+    # within the moves offered, the enemies near the unit hold the nearest to its start and
+    # to the ground it sweeps (``near_enemies``); further, every enemy is asked
+    near = (near_enemies(state, unit) if length <= offer_reach(unit, state.options.tables) - 1.0
+            else kept(table, _enemies).get(start.side, ()) if start.side else ())
+    enemies = [fp.outline for fp in near if fp.unit_id != unit.id]
     if not enemies:
         return False
     end = start.moved_to(*to)
@@ -686,7 +690,8 @@ class Place:
     each place it stands)."""
 
     __slots__ = ("advancing", "apart", "boxes", "crossing", "ends", "field", "gaps",
-                 "grounds", "hulls", "made", "mover", "overlaps", "start", "tables")
+                 "grounds", "hulls", "made", "mover", "mover_reach", "overlaps", "rows",
+                 "start", "tables")
 
     def __init__(self, field: Field, start: Footprint, mover: Mover, tables: Tables) -> None:
         self.field = field
@@ -703,6 +708,11 @@ class Place:
         self.gaps: dict[Footprint, float] = {}
         self.apart: dict[tuple[Wanted, Footprint], float] = {}
         self.made: dict[tuple[Wanted, bool], MoveFacts] = {}
+        plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
+        turning = reach(mover, Manoeuvre.FACE, False, False, None, tables)
+        self.mover_reach = float(max(plain if isinstance(plain, int) else 0,
+                                     turning if isinstance(turning, int) else 0)) + 1.0
+        self.rows: tuple[Any, tuple[float, float, float, float], list[int]] | None = None
 
     def ground(self, want: Wanted) -> Any:
         """The move over the ground alone (``_ground_move``): its measure, or a refusal."""
@@ -776,11 +786,11 @@ class Place:
         a0, a1, a2, a3 = a0 - slack, a1 - slack, a2 + slack, a3 + slack
         memo = self.crossing
         out = []
-        near = np.flatnonzero((boxes[:, 2] >= a0) & (boxes[:, 3] >= a1) & (boxes[:, 0] <= a2)
-                              & (boxes[:, 1] <= a3))
-        for i in near.tolist():  # the footprints whose bounds meet the move's, in order
+        near = self.nearby(boxes, a0, a1, a2, a3)
+        for i in near:  # the footprints whose bounds meet the move's, in the table's order
             other = others[i]
-            if other.unit_id == uid:
+            b0, b1, b2, b3 = other.bounds
+            if a0 > b2 or a1 > b3 or a2 < b0 or a3 < b1 or other.unit_id == uid:
                 continue
             key = (want, other)
             hit = memo.get(key)
@@ -791,6 +801,28 @@ class Place:
             if hit:
                 out.append(other.unit_id)
         return out
+
+    def nearby(self, boxes: npt.NDArray[np.float64], a0: float, a1: float, a2: float,
+               a3: float) -> list[int]:
+        """The rows of ``boxes`` (the table's footprints' bounds) that may meet the box
+        (a0, a1, a2, a3) of one of the moves offered here: those meeting a box around the
+        start as far as any of them goes (asked once for each table's bounds), or, for a box
+        outside it, all of them."""
+        last = self.rows
+        if last is None or last[0] is not boxes:
+            x, y = self.start.x, self.start.y
+            w, h = _halves(self.start)
+            far = self.mover_reach + math.hypot(w, h) + 2.0
+            far += 1e-6 * (1.0 + abs(x) + abs(y) + far)
+            c0, c1, c2, c3 = x - far, y - far, x + far, y + far
+            rows = np.flatnonzero((boxes[:, 2] >= c0) & (boxes[:, 3] >= c1)
+                                  & (boxes[:, 0] <= c2) & (boxes[:, 1] <= c3)).tolist()
+            last = self.rows = (boxes, (c0, c1, c2, c3), rows)
+        c0, c1, c2, c3 = last[1]
+        if a0 >= c0 and a1 >= c1 and a2 <= c2 and a3 <= c3:
+            return last[2]
+        return np.flatnonzero((boxes[:, 2] >= a0) & (boxes[:, 3] >= a1) & (boxes[:, 0] <= a2)
+                              & (boxes[:, 1] <= a3)).tolist()
 
     def _overlaps(self, other: Footprint) -> bool:
         """Whether the start overlaps ``other``'s outline (a unit may leave a crowd)."""
