@@ -188,8 +188,9 @@ def test_list_and_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     listed = json.loads(capsys.readouterr().out)
     assert isinstance(listed, list)
     mckie = next(r for r in listed if r["name"] == "mckie_acw")
-    assert mckie["battles"] == ["default", "sharpshooters", "default-no-table",
-                                "sharpshooters-no-table"]
+    assert mckie["battles"] == ["default", "sharpshooters", "champion-hill",
+                                "default-no-table", "sharpshooters-no-table",
+                                "champion-hill-no-table"]
 
 
 @pytest.mark.parametrize(
@@ -651,3 +652,15 @@ def test_suggest_picks_one_name_or_none() -> None:
     assert suggest("rifle", ["rifled-musket", "rifled-carbine", "sharps-rifle"]) is None
     assert suggest("woods", ["open", "woods-or-soft-cover"]) == "woods-or-soft-cover"
     assert suggest("xyz", ["open", "soft"]) is None
+
+
+def test_an_illegal_action_is_said_by_the_rule_not_by_its_repr() -> None:
+    """Issue 31: errors opened with the whole action's repr."""
+    from smoothbore.cli import _message
+    from smoothbore.core.errors import IllegalActionError
+    from smoothbore.will_awi.actions import Move
+
+    error = IllegalActionError(Move(unit="r1"), "23rd Foot is routing", "Rules - Movement")
+    assert _message(error) == ("23rd Foot is routing (Rules - Movement); the action: move, "
+                               "unit r1")
+    assert "Move(" not in _message(error) and "illegal action" not in _message(error)

@@ -186,6 +186,11 @@ def _parser() -> argparse.ArgumentParser:
     again.add_argument("--turn", type=int, default=None, metavar="N",
                        help="show turn N: its narration, the units at its end and (with "
                             "--svg) its map")
+    again.add_argument("--to", type=int, default=None, metavar="STEP",
+                       help="give the state after STEP actions (0: the start), every step "
+                            "up to it checked: its units, and with --state its JSON")
+    again.add_argument("--state", metavar="FILE", default=None,
+                       help="with --to, also write that state as JSON in FILE")
     again.add_argument("--maps", metavar="DIR", default=None,
                        help="also draw one battle map a turn, as DIR/turn-01.svg...")
     many = commands.add_parser(
@@ -566,7 +571,8 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     played = play(ruleset.turn, start, random_policy(args.seed), max_steps=args.max_steps,
                   until=until)
     if args.record is not None:
-        record = BattleRecord.of(ruleset.name, played, turn=ruleset.turn)
+        record = BattleRecord.of(ruleset.name, played, turn=ruleset.turn,
+                                 scenario=scenario_commands.scenario_text(ruleset))
         _write(args.record, record.to_json(), "--record")
     if args.svg is not None:
         _draw(args.svg, played, ruleset, f"the {battle} battle")
@@ -649,6 +655,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print("smoothbore: warning: a version 1 record has no state digests: only its events "
               "are checked, not the states (write it again with 'battle --record')",
               file=sys.stderr)
+    if args.to is not None:
+        return scenario_commands.replay_to(record, ruleset, args.to, args.state)
     played = record.replay(ruleset.turn)
     turns = turns_of(played, ruleset.turn) if (
         args.turn is not None or args.maps is not None or args.svg is not None) else ()
@@ -1059,10 +1067,11 @@ def _message(error: SmoothboreError) -> str:
     of the values allowed is close to it (a battle, a ruleset or alias, a choice); an
     illegal action led by what it was, in words, and the rule, never its repr."""
     if isinstance(error, IllegalActionError):
-        what = (error.action if isinstance(error.action, str) else
-                action_words(error.action) if error.action is not None else "")
-        head = f"{what}: " if what and what != "none" else ""
-        return f"{head}{error.why} ({error.rule})"
+        if isinstance(error.action, str):  # what was asked, in words (odds)
+            return f"{error.action}: {error.why} ({error.rule})"
+        what = action_words(error.action) if error.action is not None else ""
+        tail = f"; the action: {what}" if what and what != "none" else ""
+        return f"{error.why} ({error.rule}){tail}"  # the rule's words name the unit
     text = str(error)
     if isinstance(error, InvalidValueError) and "did you mean" not in text and isinstance(
             error.value, str):
