@@ -475,10 +475,14 @@ class BattleRecord:
     events: tuple[tuple[str, ...], ...] | None = None
     start_digest: str | None = None
     digests: tuple[str, ...] | None = None
+    scenario: str | None = None
+    """The scenario file the battle was started from (its TOML text), when it was: a record
+    then holds the scenario, its seed (the start state's dice) and the actions in one file,
+    and reading it checks that the scenario starts exactly the recorded start state."""
 
     @classmethod
     def of(cls, ruleset: str, played: Played[Any, Any], *, with_events: bool = True,
-           turn: Any = None) -> BattleRecord:
+           turn: Any = None, scenario: str | None = None) -> BattleRecord:
         """The record of a played battle (with the events it expects unless told not) and
         the digests of its states. The states between steps are not kept by ``play``: they
         are replayed with ``turn``, by default the registered ruleset's of this name."""
@@ -497,7 +501,7 @@ class BattleRecord:
                                     "the turn the battle was played with")
         return cls(ruleset, played.start, played.actions(),
                    events if with_events else None, state_digest(played.start),
-                   tuple(digests))
+                   tuple(digests), scenario)
 
     def replay(self, turn: Any) -> Played[Any, Any]:
         """Play the record again with ``turn``, checking the start state's digest, and each
@@ -527,6 +531,8 @@ class BattleRecord:
         }
         if digested:
             data["start_digest"] = self.start_digest
+        if self.scenario is not None:
+            data["scenario"] = self.scenario
         return json.dumps(data, sort_keys=True, allow_nan=False, ensure_ascii=False)
 
     @classmethod
@@ -545,9 +551,10 @@ class BattleRecord:
         digested = version >= 2
         allowed = {"record_version", "ruleset", "start", "steps"} | (
             {"start_digest"} if digested else set())
-        for key in sorted(set(data) - allowed):
+        for key in sorted(set(data) - allowed - {"scenario"}):
             raise LoadError(f"$.{key}", "(an unknown field)",
-                            "the fields of a record: " + ", ".join(sorted(allowed)))
+                            "the fields of a record: " + ", ".join(sorted(allowed))
+                            + ", and scenario")
         for key in sorted(allowed - set(data)):
             raise LoadError(f"$.{key}", "(missing)", "a value: a record needs " + key)
         refuse_surrogates(data, "$")
@@ -585,8 +592,25 @@ class BattleRecord:
         if events and len(events) != len(actions):
             raise LoadError("$.steps", f"{len(events)} of {len(actions)} steps with events",
                             "events on every step or on none")
+        scenario = _scenario_of(data.get("scenario"), start)
         return cls(name, start, tuple(actions), tuple(events) if events else None,
-                   start_digest, tuple(digests) if digested else None)
+                   start_digest, tuple(digests) if digested else None, scenario)
+
+
+def _scenario_of(text: Any, start: Any) -> str | None:
+    """A record's scenario file (None: none), checked to start the record's start state from
+    the seed of its dice (``smoothbore.scenario``)."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise LoadError("$.scenario", _shown(text), "the text of a scenario file (TOML)")
+    from smoothbore.scenario import read_scenario
+
+    made = read_scenario(text, "$.scenario").start(start.dice.seed)
+    if made != start:
+        raise LoadError("$.scenario", "(a scenario that starts another battle)",
+                        "the scenario the record's start state was made from")
+    return text
 
 
 def _digest(value: Any, path: str) -> str:

@@ -149,8 +149,8 @@ division on the hill; six periods."""
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("sharpshooters", sharpshooters_battle),
     ("champion-hill", champion_hill),
-    ("champion-hill-no-table", Packaged("champion-hill", on_table=False)),
     ("default-no-table", Packaged("chickamauga", on_table=False)),
     ("sharpshooters-no-table", Packaged("sharpshooters", on_table=False)),
+    ("champion-hill-no-table", Packaged("champion-hill", on_table=False)),
 )
 """The embedded battles beside the default ``example_battle``."""

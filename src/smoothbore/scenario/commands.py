@@ -20,7 +20,7 @@ from .document import Scenario, load_scenario, packaged
 
 __all__ = [
     "COMMANDS", "FileBattle", "add_parsers", "file_ruleset", "is_file", "packaged_battles",
-    "ruleset_of", "run",
+    "replay_to", "ruleset_of", "run", "scenario_text",
 ]
 
 COMMANDS = ("check", "scenarios")
@@ -61,6 +61,37 @@ def file_ruleset(path: str) -> tuple[Ruleset, Scenario]:
     and the scenario: what ``battle`` and ``simulate`` play when given a file."""
     scenario = load_scenario(path)
     return ruleset_of(scenario), scenario
+
+
+def scenario_text(ruleset: Ruleset) -> str | None:
+    """The scenario file of a ruleset made by ``ruleset_of`` (None for a book's own
+    battles): what ``battle FILE --record`` keeps in the record."""
+    example = ruleset.example
+    return example.scenario.to_toml() if isinstance(example, FileBattle) else None
+
+
+def replay_to(record: Any, ruleset: Ruleset, to: int, state_file: str | None) -> int:
+    """``replay RECORD --to STEP``: the state after ``to`` actions (0: the start), every
+    step up to it replayed and checked against the record; its units, and its JSON in
+    ``state_file``. Any earlier state of a battle, as an undo gives it."""
+    from smoothbore.battle import replay, unit_table
+
+    if isinstance(to, bool) or not 0 <= to <= len(record.actions):
+        raise InvalidValueError("--to", to, f"a step from 0 to {len(record.actions)} (the "
+                                "record's actions)")
+    events = record.events[:to] if record.events is not None else None
+    digests = record.digests[:to] if record.digests is not None else None
+    if ruleset.turn is None:
+        raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
+    played = replay(ruleset.turn, record.start, record.actions[:to], events, digests)
+    state = played.end
+    print(f"the state after step {to} of {len(record.actions)}: turn {state.turn}, "
+          f"{state.phase} (every step up to it checked)\n")
+    print(unit_table(state, record.start))
+    if state_file is not None:
+        Path(state_file).write_text(state.to_json() + "\n", encoding="utf-8")
+        print(f"\nstate written to {state_file}")
+    return 0
 
 
 def packaged_battles() -> tuple[tuple[str, str, Scenario], ...]:
