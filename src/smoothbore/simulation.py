@@ -482,7 +482,7 @@ def simulate(
     battle: str = "default",
     max_steps: int = MAX_STEPS,
     batch_size: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | str | None = "auto",
     retries: int = MAX_RETRIES,
 ) -> Simulation:
     """Play ``runs`` battles of ``ruleset``'s embedded ``battle`` to their end and report
@@ -493,7 +493,9 @@ def simulate(
     most ``max_steps`` actions. Runs go in batches of ``batch_size`` to ``executor`` (None:
     this process, one batch after the other), and the results come back in run order, so the
     same seed gives the same ``Simulation`` on any executor. ``progress(done, runs)`` is
-    called as batches finish. Workers get the ruleset by name (or the ``module:ATTRIBUTE``
+    called as batches finish; ``"auto"`` (the default) shows a ``tqdm.auto`` bar in a
+    notebook or on a terminal once the work has taken a second (none elsewhere), None
+    none. Workers get the ruleset by name (or the ``module:ATTRIBUTE``
     reference given), and ``policy`` by pickling.
 
     A batch lost with its worker (a process killed, as by the out-of-memory killer: a
@@ -502,6 +504,14 @@ def simulate(
     the caller); past that ``LostRunsError`` names the runs lost and keeps those finished.
     On any exception (Ctrl-C included) the pools simulate made are stopped at once, their
     workers killed."""
+    if progress == "auto":  # issue 31: progress by default for work over a second
+        with _auto_bar(runs) as bar:
+            return simulate(ruleset, runs, seed, policy, executor, battle=battle,
+                            max_steps=max_steps, batch_size=batch_size, progress=bar,
+                            retries=retries)
+    if progress is not None and not callable(progress):
+        raise InvalidValueError("progress", progress, "'auto', None or a function "
+                                "progress(done, runs)")
     found = resolve_ruleset(ruleset)
     if found.turn is None:
         raise InvalidValueError("ruleset", found.name, "a ruleset with a turn")
@@ -536,6 +546,21 @@ def simulate(
         _run_on(executor, job, batches, results, retries, _Counter(runs, progress))
     ordered = tuple(run for start, _ in batches for run in results[start])
     return Simulation(found.name, name, entropy, sides, ordered)
+
+
+@contextlib.contextmanager
+def _auto_bar(runs: object) -> Any:
+    """A ``tqdm.auto`` bar over the runs, shown once a second has passed (a notebook's
+    widget, or stderr on a terminal; nothing when stderr is not one), as ``progress``."""
+    from tqdm.auto import tqdm
+
+    total = runs if isinstance(runs, int) and not isinstance(runs, bool) else None
+    bar = tqdm(total=total, desc="battles", unit="battle", delay=1.0, leave=False,
+               disable=None)
+    try:
+        yield lambda done, _runs: bar.update(done - bar.n)
+    finally:
+        bar.close()
 
 
 class LostRunsError(SmoothboreError):
