@@ -39,6 +39,11 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
     return Footprint(unit.id, x, y, facing, side=unit.side)
 
 
+def lost(unit: Unit) -> bool:
+    """Whether a unit counts as lost for a scenario's break point: destroyed or routing (the book's own ``gone``)."""
+    return bool(unit.destroyed or unit.routing)
+
+
 def riding_with(commander: Commander) -> str | None:
     """The unit a commander rides with (his mark follows it), or None."""
     return commander.attached_to

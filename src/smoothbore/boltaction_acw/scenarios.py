@@ -44,6 +44,11 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
     return footprint(unit, x, y, facing)
 
 
+def lost(unit: Unit) -> bool:
+    """Whether a unit counts as lost for a scenario's break point: destroyed or gone home (``Unit.lost``)."""
+    return bool(unit.lost)
+
+
 def riding_with(commander: Commander) -> str | None:
     """The unit a commander rides with (his mark follows it), or None."""
     return commander.with_unit

@@ -96,6 +96,11 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
     return footprint(unit, x, y, facing)
 
 
+def lost(unit: Unit) -> bool:
+    """Whether a unit counts as lost for a scenario's break point: off the table (surrendered, destroyed, routed away)."""
+    return bool(not unit.on_table)
+
+
 def riding_with(commander: Commander) -> str | None:
     """The unit a commander is with (his mark follows it), or None."""
     return commander.attached_to or None

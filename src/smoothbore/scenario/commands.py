@@ -53,7 +53,8 @@ def ruleset_of(scenario: Scenario) -> Ruleset:
     from smoothbore.rulesets import get_ruleset
 
     ruleset = get_ruleset(scenario.book)
-    return attrs.evolve(ruleset, example=FileBattle(scenario), scenarios=())
+    turn = scenario.turn(ruleset.turn) if ruleset.turn is not None else None
+    return attrs.evolve(ruleset, example=FileBattle(scenario), scenarios=(), turn=turn)
 
 
 def file_ruleset(path: str) -> tuple[Ruleset, Scenario]:

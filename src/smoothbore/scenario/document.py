@@ -71,7 +71,7 @@ TERRAIN = ("id", "kind", "outline", "line", "rectangle", "facing", "width", "str
            "label")
 SIDE = ("name", "home", "commander", "unit")
 PLACE = ("at", "facing")
-VICTORY = ("turn_limit", "players_may_end")
+VICTORY = ("turn_limit", "players_may_end", "break_point")
 ARRAYS = frozenset({"side", "unit", "commander", "terrain"})
 
 
@@ -149,6 +149,46 @@ def _field(path: Path_, document: Mapping[str, Any]) -> str:
     return out or "(the file)"
 
 
+@attrs.frozen
+class BreakPoint:
+    """A scenario's break point as the turn engine's end and result (module-level, so that
+    the engine pickles): a side that has lost ``percent`` of the units it began with loses at
+    once (``[victory] break_point``); the book's own end and result otherwise."""
+
+    percent: int
+    book: str
+    base_over: Any
+    base_result: Any
+
+    def broken(self, state: Any) -> list[tuple[str, int, int]]:
+        """Each side past its break point: (side, units lost, units it began with)."""
+        lost = book_words(self.book).lost
+        out = []
+        for side in state.sides:
+            own = [u for u in state.units if u.side == side]
+            gone = sum(1 for u in own if lost(u))
+            if own and gone * 100 >= self.percent * len(own):
+                out.append((side, gone, len(own)))
+        return out
+
+    def over(self, state: Any) -> bool:
+        return bool(self.broken(state)) or bool(self.base_over(state))
+
+    def result(self, state: Any) -> Any:
+        broken = self.broken(state)
+        base = self.base_result(state)
+        if not broken:
+            return base
+        from smoothbore.core.engine import Outcome
+
+        words = "; ".join(f"{side} has lost {gone} of its {total} units" for side, gone, total
+                          in broken)
+        standing = [s for s in state.sides if s not in {b[0] for b in broken}]
+        winner = standing[0] if len(standing) == 1 else None
+        return Outcome(winner, base.scores, f"{words}, past the scenario's break point of "
+                       f"{self.percent}%", "scenario: [victory] break_point")
+
+
 def _pairs(value: Mapping[str, Any] | Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
     return tuple(dict(value).items())
 
@@ -177,6 +217,10 @@ class Scenario:
     setup: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_pairs)
     """The book's own settings of the start (``[setup]``, and ``[victory]`` beyond the turn
     limit), by key: read-only pairs, so that a scenario pickles (worker processes)."""
+    break_point: int | None = None
+    """``[victory] break_point``: a side that has lost this percentage of the units it began
+    with (lost by its book's own measure, ``lost`` of its scenario words) loses the battle at
+    once; both at once: a draw. None: the book's own end."""
     source: str = attrs.field(default="(text)", eq=False)
     _state: Any = attrs.field(default=None, eq=False, repr=False)
 
@@ -190,6 +234,14 @@ class Scenario:
         return words.start(self.sides, self.units, self.commanders, seed=seed,
                            options=self.options, scenario=self.conditions,
                            table=self.table if played else None, setup=dict(self.setup))
+
+    def turn(self, base: Any) -> Any:
+        """The book's turn (an ``Engine``) with this scenario's own victory conditions: its
+        break point, which ends the battle before the book's own end (``with_outcome``)."""
+        if self.break_point is None:
+            return base
+        rule = BreakPoint(self.break_point, self.book, base.over, base.result)
+        return base.with_outcome(rule.over, rule.result)
 
     def to_toml(self) -> str:
         """The scenario as a file: the same text for the same scenario, read back to an equal
@@ -350,6 +402,11 @@ def _conditions(data: Any, extra: Mapping[str, Any], problems: list[Problem]
     if not isinstance(data, dict):
         problems.append(Problem(("victory",), data, "a [victory] table"))
         return None, False, {}
+    if "break_point" in data:
+        point = data["break_point"]
+        if isinstance(point, bool) or not isinstance(point, int) or not 1 <= point <= 100:
+            problems.append(Problem(("victory", "break_point"), point,
+                                    "a whole percentage from 1 to 100 of a side's units"))
     _unknown(data, (*VICTORY, *extra), ("victory",), problems)
     limit: int | None = None
     if "turn_limit" in data:
@@ -485,7 +542,8 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
     else:
         _unknown(setup_raw, tuple(setup_keys), ("setup",), problems)
         setup.update(_settings(setup_raw, setup_keys, ("setup",), problems))
-    limit, may_end, extra = _conditions(document.get("victory", {}), victory_keys, problems)
+    victory_raw = document.get("victory", {})
+    limit, may_end, extra = _conditions(victory_raw, victory_keys, problems)
     setup.update(_settings(extra, victory_keys, ("victory",), problems))
     conditions = Conditions(title, turn_limit=limit, players_may_end=may_end)
 
@@ -621,8 +679,10 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
             problems.extend(_battle_faults(error, sides, units, commanders,
                                            [f.unit_id for f in footprints]))
             return None
+    point = victory_raw.get("break_point") if isinstance(victory_raw, dict) else None
     scenario = Scenario(book, title, tuple(sides), tuple(units), tuple(commanders), options,
-                        conditions, table, on_table, date, tuple(sources_raw), setup, source)
+                        conditions, table, on_table, date, tuple(sources_raw), setup,
+                        point, source)
     try:
         state = scenario.start(0)
     except InvalidValueError as error:
@@ -784,6 +844,8 @@ def _document(scenario: Scenario) -> dict[str, Any]:
         victory["turn_limit"] = scenario.conditions.turn_limit
     if scenario.conditions.players_may_end:
         victory["players_may_end"] = True
+    if scenario.break_point is not None:
+        victory["break_point"] = scenario.break_point
     victory.update({k: write_setting(v) for k, v in scenario.setup
                     if k in victory_keys})
     if victory:
