@@ -40,7 +40,8 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
 
 
 def lost(unit: Unit) -> bool:
-    """Whether a unit counts as lost for a scenario's break point: destroyed or routing (the book's own ``gone``)."""
+    """Whether a unit counts as lost for a scenario's break point:
+    destroyed or routing (the book's own ``gone``)."""
     return bool(unit.destroyed or unit.routing)
 
 

@@ -45,7 +45,8 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
 
 
 def lost(unit: Unit) -> bool:
-    """Whether a unit counts as lost for a scenario's break point: destroyed or gone home (``Unit.lost``)."""
+    """Whether a unit counts as lost for a scenario's break point:
+    destroyed or gone home (``Unit.lost``)."""
     return bool(unit.lost)
 
 

@@ -97,7 +97,8 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
 
 
 def lost(unit: Unit) -> bool:
-    """Whether a unit counts as lost for a scenario's break point: off the table (surrendered, destroyed, routed away)."""
+    """Whether a unit counts as lost for a scenario's break point:
+    off the table (surrendered, destroyed, routed away)."""
     return bool(not unit.on_table)
 
 

@@ -64,7 +64,8 @@ def place(unit: Unit, x: float, y: float, facing: float) -> Footprint:
 
 
 def lost(unit: Unit) -> bool:
-    """Whether a unit counts as lost for a scenario's break point: off the table (eliminated, surrendered, routed off)."""
+    """Whether a unit counts as lost for a scenario's break point:
+    off the table (eliminated, surrendered, routed off)."""
     return bool(not unit.on_table)
 
 
