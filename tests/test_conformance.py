@@ -1,65 +1,44 @@
-"""One conformance suite run over every registered ruleset and every embedded battle.
-
-Metadata and mechanisms; then 200 seeded random battles per ruleset, spread over its battles:
-every battle ends by its rules within MAX_STEPS actions with an outcome that names a side
-(or a draw) and scores every side, and every registered action type is offered somewhere.
-The costlier checks of each step run on a sample (every DEEP_EVERY-th battle, about
-DEEP_STEPS steps of each): every listed action is accepted, actions listed earlier in the
-battle and not listed now are refused, a step leaves its state untouched and repeats
-exactly, states round-trip through JSON, and a replay gives the battle back; after every step
-of those battles, on a table, no unit stands on another and the table's footprints are
-exactly the units that stand (``Engine.stands``: lost units leave the table, DESIGN.md "The
-table seam").
-
-The checks are plain functions raising AssertionError, so ``test_the_checks_catch_...`` can
-show on broken toy rulesets (tests/toy_ruleset.py) that each of them fails when it should.
+"""The conformance suite (``smoothbore.testing``) over every registered ruleset, the worked
+example and every embedded battle: a thin caller, one test per check and ruleset, so that
+``-k <book>`` runs one book's. What each check does is said in ``smoothbore.testing``; the
+checks are plain functions raising AssertionError, so ``test_the_checks_catch_...`` shows on
+broken toy rulesets (tests/toy_ruleset.py) that each of them fails when it should.
 """
 
 from __future__ import annotations
 
-import functools
-import pickle
-import sys
 import types
-from collections.abc import Callable, Hashable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
-import numpy as np
 import pytest
 
 from smoothbore import available_rulesets
-from smoothbore.battle import Played, RandomPolicy, play, replay
-from smoothbore.core import (
-    Distribution,
-    IllegalActionError,
-    InvalidValueError,
-    Mechanism,
-    Ruleset,
-    SamplingDice,
-    Turn,
-    odds,
+from smoothbore.core import Mechanism, Ruleset
+from smoothbore.rulesets import get_ruleset
+from smoothbore.table import Footprint, Table
+from smoothbore.testing import (
+    BATTLES,
+    Sample,
+    check_action_types_offered,
+    check_battles_end,
+    check_deep,
+    check_mechanism,
+    check_metadata,
+    check_outcomes,
+    check_pickles,
+    check_process_pool,
+    check_ruleset,
+    check_starts,
+    check_table,
+    play_battles,
 )
-from smoothbore.core.registry import normalise
-from smoothbore.core.ruleset import is_validated
-from smoothbore.simulation import simulate
-from smoothbore.table import Footprint, Table, stacked, table_of
 from tests import toy_ruleset
-
-MAX_STEPS = 5_000
-BATTLES = 200
-TABLE_ROUNDS = 40
-"""Battles on a table are played for the first TABLE_ROUNDS rounds of seeds only: measuring
-every range and move makes them 4 to 12 times slower than their no-table twins."""
-DEEP_EVERY = 10
-DEEP_STEPS = 50
-REFUSALS = 4
 
 
 def _registered() -> tuple[tuple[Ruleset, ...], str]:
     try:
-        return available_rulesets(), ""
+        return (*available_rulesets(), get_ruleset("example")), ""
     except Exception as error:
         return (), repr(error)
 
@@ -80,78 +59,6 @@ def test_every_registered_ruleset_loads() -> None:
     assert RULESETS
 
 
-# --- metadata and mechanisms ----------------------------------------------------------------
-def check_metadata(ruleset: Ruleset) -> None:
-    assert ruleset.name == normalise(ruleset.name)
-    assert ruleset.title and ruleset.period and ruleset.edition
-    assert ruleset.dice
-    assert ruleset.phases
-    assert all(phase.rule and phase.summary for phase in ruleset.phases)
-    names = [m.name for m in ruleset.mechanisms]
-    assert len(names) == len(set(names)), "mechanism names are unique"
-    if ruleset.turn is not None:
-        assert isinstance(ruleset.turn, Turn)
-        assert ruleset.turn.phases
-        assert ruleset.battles(), "a ruleset with a turn embeds at least one battle"
-        battle_names = [name for name, _ in ruleset.battles()]
-        assert len(battle_names) == len(set(battle_names)), "battle names are unique"
-
-
-def check_mechanism(mechanism: Mechanism) -> None:
-    assert mechanism.rule and mechanism.summary
-    check_mechanism_validates(mechanism)
-    for parameter in mechanism.parameters:
-        assert parameter.help.strip(), f"{mechanism.name} {parameter.name} has no help"
-        assert parameter.parse(parameter.show(parameter.default)) == parameter.default
-    defaults = mechanism.defaults()
-    dist: Distribution[Hashable] = odds(mechanism.function, **defaults)
-    assert sum(w for _, w in dist.items()) == dist.denominator
-    assert all(str(outcome) for outcome in dist.outcomes)
-    # play: a seeded roll lands on a possible outcome, names its rules, and replays exactly
-    first, second = SamplingDice(11), SamplingDice(11)
-    result = mechanism.function(dice=first, **defaults)
-    assert mechanism.function(dice=second, **defaults) == result
-    assert dist.probability(result) > 0
-    assert first.records == second.records
-    assert all(record.rule and record.reason for record in first.records)
-
-
-def check_mechanism_validates(mechanism: Mechanism) -> None:
-    """A mechanism checks its arguments however it is called (issue 27): its function is
-    ``validated``, and so is the module-level function of that name (a plain call from
-    Python); a value of the wrong kind, or past its range, raises InvalidValueError naming
-    the parameter, directly and through ``odds``."""
-    function = mechanism.function
-    assert is_validated(function), f"{mechanism.name}: not validated"
-    module = sys.modules.get(getattr(function, "__module__", ""))
-    named = getattr(module, getattr(function, "__name__", ""), None)
-    assert named is function, (
-        f"{mechanism.name}: the module's {function.__name__} does not validate its arguments "
-        "(decorate it with core.ruleset.validated)")
-    for parameter in mechanism.parameters:
-        bad: list[Any] = [object()]
-        if parameter.kind in (int, float) and not parameter.choices:
-            assert parameter.high is not None, (
-                f"{mechanism.name} {parameter.name}: no bound (issue 28)")
-            bad.append(parameter.high + 1)
-            if parameter.low is not None:
-                bad.append(parameter.low - 1)
-        for value in bad:
-            given = {parameter.name: value}
-            _refused(mechanism, parameter.name, value,
-                     functools.partial(function, dice=SamplingDice(0), **given))
-            _refused(mechanism, parameter.name, value, functools.partial(odds, function, **given))
-
-
-def _refused(mechanism: Mechanism, name: str, value: Any, call: Callable[[], Any]) -> None:
-    try:
-        call()
-    except InvalidValueError as error:
-        assert error.field == name, f"{mechanism.name}: {error} names {error.field}, not {name}"
-        return
-    raise AssertionError(f"{mechanism.name} accepts {name}={value!r}")
-
-
 @pytest.mark.parametrize("ruleset", RULESETS, ids=_id)
 def test_metadata(ruleset: Ruleset) -> None:
     check_metadata(ruleset)
@@ -164,39 +71,6 @@ def test_mechanism_defaults_give_an_exact_distribution(
     check_mechanism(mechanism)
 
 
-# --- pickling -----------------------------------------------------------------------------
-PICKLE_STEPS = 10
-
-
-def check_pickles(ruleset: Ruleset) -> None:
-    """The ruleset pickles and unpickles, as it is and after ``attrs.evolve`` (of the ruleset
-    and of its turn), so that a changed ruleset can go to worker processes; the unpickled
-    turn plays the first PICKLE_STEPS steps of each embedded battle exactly as the original
-    (issue 27: the handler wrappers were closures)."""
-    variants = [ruleset, attrs.evolve(ruleset, title=f"{ruleset.title} (evolved)")]
-    turn = ruleset.turn
-    if turn is not None and attrs.has(type(turn)):
-        variants.append(attrs.evolve(ruleset, turn=attrs.evolve(turn)))
-    for variant in variants:
-        try:
-            back = pickle.loads(pickle.dumps(variant))
-        except Exception as error:
-            raise AssertionError(f"{ruleset.name} does not pickle: {error!r}") from error
-        assert back == variant
-        if variant is not variants[-1] or variant.turn is None:
-            continue  # the last (the turn evolved too) plays: the others differ in data only
-        for name, make in variant.battles():
-            state = make(0)
-            for _ in range(PICKLE_STEPS):
-                actions = variant.turn.legal_actions(state)
-                if not actions:
-                    break
-                action = actions[len(actions) // 2]
-                mine, theirs = variant.turn.step(state, action), back.turn.step(state, action)
-                assert mine == theirs, f"{ruleset.name} {name}: unpickled turn steps otherwise"
-                state = mine[0]
-
-
 @pytest.mark.parametrize("ruleset", RULESETS, ids=_id)
 def test_every_ruleset_pickles_also_when_evolved(ruleset: Ruleset) -> None:
     check_pickles(ruleset)
@@ -204,226 +78,18 @@ def test_every_ruleset_pickles_also_when_evolved(ruleset: Ruleset) -> None:
 
 @pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
 def test_an_evolved_ruleset_runs_through_a_process_pool(ruleset: Ruleset) -> None:
-    """``simulate`` sends a ruleset that is not the registered one to worker processes by
-    pickling it: the runs give what they give in this process."""
-    evolved = attrs.evolve(ruleset, title=f"{ruleset.title} (evolved)")
-    here = simulate(evolved, runs=2, seed=7, max_steps=MAX_STEPS)
-    with ProcessPoolExecutor(1) as pool:
-        there = simulate(evolved, runs=2, seed=7, executor=pool, max_steps=MAX_STEPS)
-    assert there.to_dict(runs=True) == here.to_dict(runs=True)
-
-
-# --- battles ------------------------------------------------------------------------------
-@attrs.frozen
-class Sample:
-    """One seeded random battle: which embedded battle, the seed, how it went, and every
-    action type that legal_actions offered along the way."""
-
-    battle: str
-    seed: int
-    played: Played[Any, Any]
-    offered: frozenset[type]
-
-
-class _Recording:
-    """A random policy that notes the type of every action offered to it."""
-
-    def __init__(self, seed: int) -> None:
-        self.choose = RandomPolicy(seed)
-        self.offered: set[type] = set()
-
-    def __call__(self, state: Any, actions: tuple[Any, ...]) -> Any:
-        self.offered.update(map(type, actions))
-        return self.choose(state, actions)
-
-
-def play_battles(ruleset: Ruleset, count: int, max_steps: int = MAX_STEPS
-                 ) -> tuple[Sample, ...]:
-    """``count`` random battles, seeds 0, 1, ..., going round the embedded battles."""
-    turn, battles = ruleset.turn, ruleset.battles()
-    assert turn is not None
-    samples = []
-    for seed in range(count):
-        name, make = battles[seed % len(battles)]
-        start = make(seed)
-        if table_of(start) is not None and seed // len(battles) >= TABLE_ROUNDS:
-            continue
-        policy = _Recording(seed)
-        try:
-            played = play(turn, start, policy, max_steps=max_steps)
-        except IllegalActionError as error:  # the policy only takes listed actions
-            raise AssertionError(f"{name} seed {seed}: step refuses listed {error.action!r}: "
-                                 f"{error.why}") from error
-        samples.append(Sample(name, seed, played, frozenset(policy.offered)))
-    return tuple(samples)
+    check_process_pool(ruleset)
 
 
 _PLAYED: dict[str, tuple[Sample, ...]] = {}
+"""The battles of each ruleset, played once for the tests below (a test module's own cache:
+the library keeps nothing between calls)."""
 
 
 def _battles_of(ruleset: Ruleset) -> tuple[Sample, ...]:
     if ruleset.name not in _PLAYED:
         _PLAYED[ruleset.name] = play_battles(ruleset, BATTLES)
     return _PLAYED[ruleset.name]
-
-
-def check_starts(ruleset: Ruleset) -> None:
-    """Every embedded battle starts playable, with a turn limit so that it ends."""
-    turn = ruleset.turn
-    assert turn is not None
-    for name, make in ruleset.battles():
-        state = make(0)
-        assert make(0) == state, f"{name}: the same seed makes the same battle"
-        assert normalise(state.ruleset) == ruleset.name
-        assert len(state.sides) >= 2
-        assert state.scenario.turn_limit is not None, f"{name} has no turn limit"
-        assert not turn.is_over(state), f"{name} is over before it starts"
-        assert turn.legal_actions(state), f"{name} offers no action at the start"
-
-
-def check_battles_end(samples: tuple[Sample, ...], max_steps: int = MAX_STEPS) -> None:
-    for sample in samples:
-        played = sample.played
-        assert played.finished, (
-            f"{sample.battle} seed {sample.seed} did not end: {played.stop.value} after "
-            f"{len(played.steps)} actions (turn {played.end.turn}, {played.end.phase})"
-        )
-        assert len(played.steps) <= max_steps
-
-
-def check_outcomes(turn: Any, samples: tuple[Sample, ...]) -> None:
-    for sample in samples:
-        end, outcome = sample.played.end, sample.played.outcome
-        where = f"{sample.battle} seed {sample.seed}"
-        assert outcome is not None, f"{where}: no outcome"
-        assert outcome == turn.outcome(end)
-        assert outcome.winner is None or outcome.winner in end.sides, f"{where}: {outcome}"
-        assert sorted(side for side, _ in outcome.scores) == sorted(end.sides), (
-            f"{where}: scores {outcome.scores} for sides {end.sides}"
-        )
-        assert all(isinstance(score, int) for _, score in outcome.scores)
-        assert outcome.reason and outcome.rule
-
-
-def check_action_types_offered(turn: Any, samples: tuple[Sample, ...]) -> None:
-    offered = frozenset().union(*(sample.offered for sample in samples))
-    missing = [kind.__name__ for kind in turn.action_types() if kind not in offered]
-    assert not missing, f"never offered in {len(samples)} battles: {', '.join(missing)}"
-
-
-def check_steps(turn: Any, sample: Sample, stride: int) -> None:
-    """Replay a battle, checking every ``stride``-th step: each listed action is accepted,
-    earlier actions no longer listed are refused, the step taken is pure and repeats, the
-    state round-trips through JSON; at the start and after every step, on a table, no unit
-    stands on another and the footprints are exactly the standing units; then the whole
-    replay equals the battle."""
-    played = sample.played
-    rng = np.random.default_rng(sample.seed)
-    earlier: dict[Any, None] = {}
-    state = played.start
-    stands = getattr(turn, "stands", None)
-    check_table(state, f"{sample.battle} seed {sample.seed}, at the start", stands)
-    for index, step in enumerate(played.steps):
-        where = f"{sample.battle} seed {sample.seed}, step {index + 1} (turn {state.turn}, " \
-                f"{state.phase})"
-        if index % stride == 0:
-            listed = turn.legal_actions(state)
-            _check_accepted(turn, state, listed, where)
-            unlisted = [a for a in earlier if a not in set(listed)]
-            sampled = getattr(turn, "is_sampled", None)
-            if sampled is not None:  # a continuous choice listed as a sample may still be legal
-                unlisted = [a for a in unlisted if not sampled(state, a)]
-            _check_refused(turn, state, unlisted, rng, where)
-            _check_chosen(turn, state, listed, rng, where)
-            _check_pure(turn, state, step.action, where)
-            assert turn.load(state.to_json()) == state, f"{where}: JSON round trip"
-            earlier.update(dict.fromkeys(listed))
-        earlier[step.action] = None
-        state, _ = turn.step(state, step.action)
-        check_table(state, f"{where}, after {step.action!r}", stands)
-    assert state == played.end
-    assert replay(turn, played.start, played.actions()) == played
-
-
-def check_table(state: Any, where: str, stands: Callable[[Any], bool] | None = None,
-                *, needs_stands: bool = True) -> None:
-    """On a table, the footprints are exactly the units that stand (``stands(unit)``, the
-    ruleset's ``Engine.stands``, which a ruleset playing on a table must declare): a lost
-    unit leaves the table, a standing one keeps its footprint. And no two units stand on
-    each other: the area they share is at most a speck ((1e-4 of the table's diagonal)
-    squared), far above rounding and far below any base. (A ``Table`` itself refuses a unit
-    off it.)"""
-    table = table_of(state)
-    if table is None:
-        return
-    if stands is None:
-        assert not needs_stands, (
-            f"{where}: the battle is on a table, but the turn does not say which units stand "
-            "on it (Engine.stands), so lost units cannot be taken off it")
-    else:
-        standing = {unit.id for unit in state.units if stands(unit)}
-        placed = set(table.units)
-        ghosts, missing = sorted(placed - standing), sorted(standing - placed)
-        assert not ghosts, f"{where}: footprints of units that no longer stand: {ghosts}"
-        assert not missing, f"{where}: standing units without a footprint: {missing}"
-    speck = (1e-4 * table.diagonal) ** 2
-    prints = table.footprints
-    for i, j, shared in stacked(prints, speck, bases=True):
-        raise AssertionError(f"{where}: {prints[i].unit_id} and {prints[j].unit_id} overlap "
-                             f"by {shared:.3g}")
-
-
-def _check_accepted(turn: Any, state: Any, listed: tuple[Any, ...], where: str) -> None:
-    for action in listed:
-        try:
-            turn.step(state, action)
-        except Exception as error:
-            raise AssertionError(f"{where}: step refuses listed {action!r}: {error}") from error
-
-
-def _check_refused(turn: Any, state: Any, unlisted: list[Any], rng: np.random.Generator,
-                   where: str) -> None:
-    picked = rng.choice(len(unlisted), size=min(REFUSALS, len(unlisted)), replace=False)
-    for i in sorted(int(i) for i in picked):
-        action = unlisted[i]
-        try:
-            turn.step(state, action)
-        except IllegalActionError:
-            continue
-        except Exception as error:
-            raise AssertionError(
-                f"{where}: {action!r} is not listed, and step raised {error!r}, not "
-                "IllegalActionError"
-            ) from error
-        raise AssertionError(f"{where}: step accepts {action!r}, which legal_actions omits")
-
-
-def _check_chosen(turn: Any, state: Any, listed: tuple[Any, ...], rng: np.random.Generator,
-                  where: str) -> None:
-    """Random play's lazy choice (``choose_legal``) is always one of the listed actions."""
-    choose = getattr(turn, "choose_legal", None)
-    if choose is None:
-        return
-    for _ in range(2):
-        picked = choose(state, lambda count: int(rng.integers(count)))
-        if listed:
-            assert picked in listed, f"{where}: choose_legal picks unlisted {picked!r}"
-        else:
-            assert picked is None, f"{where}: choose_legal picks {picked!r}, none listed"
-
-
-def _check_pure(turn: Any, state: Any, action: Any, where: str) -> None:
-    before = state.to_json()
-    after, events = turn.step(state, action)
-    assert state.to_json() == before, f"{where}: step changed its state"
-    assert turn.step(state, action) == (after, events), f"{where}: step does not repeat"
-    assert all(event.rule for event in events), f"{where}: an event names no rule"
-
-
-def check_deep(turn: Any, samples: tuple[Sample, ...], every: int = DEEP_EVERY,
-               steps: int = DEEP_STEPS) -> None:
-    for sample in samples[::every]:
-        check_steps(turn, sample, max(1, len(sample.played.steps) // steps))
 
 
 @pytest.mark.parametrize("ruleset", PLAYABLE, ids=_id)
@@ -449,20 +115,28 @@ def test_steps_are_legal_pure_serialisable_and_replay(ruleset: Ruleset) -> None:
     check_deep(ruleset.turn, _battles_of(ruleset))
 
 
+def test_the_worked_example_passes_check_ruleset_whole() -> None:
+    """``smoothbore.testing.check_ruleset``, as a third party calls it, on the example."""
+    done = check_ruleset(get_ruleset("example"), battles=40)
+    assert (done.ruleset, done.mechanisms, done.battles, done.deep) == ("example", 1, 40, 4)
+
+
+def test_check_ruleset_refuses_bad_settings() -> None:
+    from smoothbore.core import InvalidValueError
+
+    with pytest.raises(InvalidValueError, match="battles"):
+        check_ruleset(toy_ruleset.RULESET, battles=0)
+    with pytest.raises(InvalidValueError, match="ruleset"):
+        check_ruleset("toy")  # type: ignore[arg-type]
+
+
 # --- the checks themselves, on the toy ruleset ----------------------------------------------
 TOY_BATTLES = 40
 
 
 def _all_checks(ruleset: Ruleset) -> None:
-    check_metadata(ruleset)
-    for mechanism in ruleset.mechanisms:
-        check_mechanism(mechanism)
-    check_starts(ruleset)
-    samples = play_battles(ruleset, TOY_BATTLES, max_steps=300)
-    check_battles_end(samples, max_steps=300)
-    check_outcomes(ruleset.turn, samples)
-    check_action_types_offered(ruleset.turn, samples)
-    check_deep(ruleset.turn, samples, every=1, steps=1_000)
+    check_ruleset(ruleset, battles=TOY_BATTLES, max_steps=300, deep_every=1,
+                  deep_steps=1_000, process_pool=False)
 
 
 def test_the_checks_pass_on_the_toy_ruleset() -> None:
@@ -499,6 +173,19 @@ def test_the_table_check_catches_units_standing_on_each_other() -> None:
         check_table(units(("A", 10, 10), ("B", 20, 10), ("C", 20, 10.5)), "step 3",
                     needs_stands=False)
     check_table(types.SimpleNamespace(extra=None), "no table")
+
+
+def test_the_table_check_catches_a_footprint_on_the_wrong_side() -> None:
+    """Issue 29: each footprint is on its unit's side."""
+    start = toy_ruleset.field_battle(0)
+    table = start.extra.table
+    assert table is not None
+    wrong = start.with_extra(table=table.placed(attrs.evolve(table.footprint("r1"),
+                                                             side="blue")))
+    check_table(start, "start", toy_ruleset.stands)
+    with pytest.raises(AssertionError, match="the footprint of r1 is on side 'blue', its "
+                                             "unit on 'red'"):
+        check_table(wrong, "r1 turned coat", toy_ruleset.stands)
 
 
 def test_the_table_check_catches_the_footprint_of_a_lost_unit() -> None:

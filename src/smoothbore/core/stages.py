@@ -512,14 +512,19 @@ def odds_of_step(
     it, estimated from the branches walked, EnumerationLimitError."""
     max_branches = _setting("max_branches", max_branches)
     max_depth = _setting("max_depth", max_depth)
-    checked = turn.check(state, action)
+    rule_on = getattr(turn, "rule_on", None)
+    if rule_on is not None:  # contract v2: the ruling measured once goes to every branch
+        checked, ruling = rule_on(state, action)
+    else:
+        checked, ruling = turn.check(state, action), None
     project = view if view is not None else _units
     handler = getattr(checked, "handler", None)
+    extra = (ruling,) if getattr(checked, "ruled", False) else ()
 
     def step(dice: _StepDice) -> Hashable:
         dice.closed = None
         if handler is not None:  # an engine's action rule: checked once, not per branch
-            new = handler(state, action, Log(dice))
+            new = handler(state, action, Log(dice), *extra)
         else:
             new, _ = turn.apply(state, action, dice)
         if dice.closed is not None and new is not dice.closed and dice.position != dice.closed_at:
