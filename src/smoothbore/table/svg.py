@@ -217,11 +217,10 @@ def draw(table: Table, *, scale: float | None = None,
     _arcs(root, table, arcs or {})
     _radii(root, table, radii or {}, side_colour)
     _traces(root, table, page, moves, lines)
-    obstacles = _obstacles(table, page)
-    placed: list[Polygon] = []
-    _units(root, table, ids, markers or {}, cues or {}, side_colour, page, obstacles, placed)
-    _commanders(root, table, ids, side_colour, page, obstacles, placed)
-    _terrain_labels(root, table, page, obstacles, placed)
+    room = _Room(_obstacles(table, page))
+    _units(root, table, ids, markers or {}, cues or {}, side_colour, page, room)
+    _commanders(root, table, ids, side_colour, page, room)
+    _terrain_labels(root, table, page, room)
     _scale_bar(root, table, page)
     panel_bottom = _panel(root, table, page, side_colour, key, gone, radii or {}, lines,
                           moves)
@@ -428,47 +427,71 @@ def _obstacles(table: Table, page: _Page) -> list[Polygon]:
     return shapes
 
 
+class _Room:
+    """Where labels may go: the obstacles (units and commanders' marks, in an STRtree made
+    once) and the labels placed so far (their boxes as an array), asked how much each of
+    many boxes would cover of them, all at once."""
+
+    def __init__(self, obstacles: Sequence[Polygon]) -> None:
+        self.obstacles = np.array(obstacles, dtype=object)
+        self.tree = shapely.STRtree(self.obstacles) if len(self.obstacles) else None
+        self.boxes = np.zeros((0, 4))
+
+    def add(self, label: Polygon) -> None:
+        self.boxes = np.vstack([self.boxes, np.asarray(label.bounds)[None, :]])
+
+    def covered(self, bounds: np.ndarray) -> np.ndarray:
+        """For each box (rows of minx, miny, maxx, maxy), the area of obstacles and placed
+        labels it would cover."""
+        total = np.zeros(len(bounds))
+        if self.tree is not None:
+            boxes = shapely.box(bounds[:, 0], bounds[:, 1], bounds[:, 2], bounds[:, 3])
+            which, hit = self.tree.query(boxes, predicate="intersects")
+            if len(which):
+                areas = shapely.area(shapely.intersection(boxes[which], self.obstacles[hit]))
+                total += np.bincount(which, weights=areas, minlength=len(bounds))
+        if len(self.boxes):
+            placed = self.boxes
+            w = (np.minimum(bounds[:, None, 2], placed[None, :, 2])
+                 - np.maximum(bounds[:, None, 0], placed[None, :, 0]))
+            h = (np.minimum(bounds[:, None, 3], placed[None, :, 3])
+                 - np.maximum(bounds[:, None, 1], placed[None, :, 1]))
+            total += (np.clip(w, 0, None) * np.clip(h, 0, None)).sum(axis=1)
+        return total
+
+
 def _text_box(cx: float, cy: float, width: float, height: float) -> Polygon:
     return box(cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2)
 
 
 def _place(table: Table, around: BaseGeometry, width: float, height: float, page: _Page,
-           obstacles: Sequence[Polygon], placed: list[Polygon],
-           own: Polygon | None = None) -> tuple[Polygon, bool]:
+           room: _Room) -> tuple[Polygon, bool]:
     """A label box of ``width`` x ``height`` near ``around`` (table coordinates) that covers
-    no obstacle and no label already placed and lies on the table, the nearest found; if
-    none does, the one covering least. Returns the box and whether it is clear."""
+    no obstacle and no label already placed and lies on the table, the nearest found (the
+    candidates ring it, nearer first); if none does, the one covering least. Returns the box
+    and whether it is clear."""
     minx, miny, maxx, maxy = around.bounds
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
     gap = page.font * 0.35
-    inside = box(0, 0, table.width, table.depth)
-    best: tuple[float, Polygon] | None = None
-    tree = shapely.STRtree([*obstacles, *placed]) if obstacles or placed else None
-    shapes = [*obstacles, *placed]
+    centres: list[tuple[float, float]] = []
     for step in (0.0, 1.0, 2.0, 3.5, 5.0, 7.0, 10.0):
         off = gap + step * height
-        candidates = (
+        centres.extend((
             (cx, maxy + off + height / 2), (cx, miny - off - height / 2),
             (maxx + off + width / 2, cy), (minx - off - width / 2, cy),
             (maxx + off + width / 2, maxy + off), (minx - off - width / 2, maxy + off),
-            (maxx + off + width / 2, miny - off), (minx - off - width / 2, miny - off))
-        for x, y in candidates:
-            label = _text_box(x, y, width, height)
-            outside = label.area - label.intersection(inside).area
-            hits = 0.0
-            if tree is not None:
-                for index in tree.query(label):
-                    shape = shapes[int(index)]
-                    if own is not None and shape is own:
-                        continue
-                    hits += label.intersection(shape).area
-            cost = hits + outside * 4
-            if cost <= 1e-12:
-                return label, True
-            if best is None or cost < best[0]:
-                best = (cost, label)
-    assert best is not None
-    return best[1], False
+            (maxx + off + width / 2, miny - off), (minx - off - width / 2, miny - off)))
+    xy = np.asarray(centres)
+    bounds = np.column_stack([xy[:, 0] - width / 2, xy[:, 1] - height / 2,
+                              xy[:, 0] + width / 2, xy[:, 1] + height / 2])
+    inside_w = np.clip(np.minimum(bounds[:, 2], table.width) - np.maximum(bounds[:, 0], 0),
+                       0, None)
+    inside_h = np.clip(np.minimum(bounds[:, 3], table.depth) - np.maximum(bounds[:, 1], 0),
+                       0, None)
+    cost = room.covered(bounds) + (width * height - inside_w * inside_h) * 4
+    clear = np.flatnonzero(cost <= 1e-12)
+    index = int(clear[0]) if len(clear) else int(np.argmin(cost))
+    return box(*bounds[index]), bool(len(clear))
 
 
 def _label_size(page: _Page, lines: Sequence[str], size: float) -> tuple[float, float]:
@@ -508,7 +531,7 @@ def _leader(parent: ET.Element, table: Table, label: Polygon, target: Polygon,
 
 def _units(root: ET.Element, table: Table, ids: _Ids, markers: Mapping[str, Iterable[str]],
            cues: Mapping[str, str], side_colour: Mapping[str, str], page: _Page,
-           obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
+           room: _Room) -> None:
     group = ET.SubElement(root, "g", {"id": "units"})
     sides = {side: i for i, side in enumerate(side_colour)}
     labels = ET.SubElement(root, "g", {"id": "unit-labels"})
@@ -543,8 +566,8 @@ def _units(root: ET.Element, table: Table, ids: _Ids, markers: Mapping[str, Iter
         text_lines = [name, status] if status else [name]
         width, height = _label_size(page, text_lines, page.small)
         shape = Polygon(footprint.corners)
-        label, _ = _place(table, shape, width, height, page, obstacles, placed)
-        placed.append(label)
+        label, _ = _place(table, shape, width, height, page, room)
+        room.add(label)
         text = _write_label(labels, table, label, text_lines, page.small, "label", status)
         text.set("data-id", footprint.unit_id)
         if status:  # the old marker's class, on the status line
@@ -559,7 +582,7 @@ def _describe(footprint: Footprint) -> str:
 
 
 def _commanders(root: ET.Element, table: Table, ids: _Ids, side_colour: Mapping[str, str],
-                page: _Page, obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
+                page: _Page, room: _Room) -> None:
     group = ET.SubElement(root, "g", {"id": "commanders"})
     labels = ET.SubElement(root, "g", {"id": "commander-labels"})
     radius = page.font * 0.45
@@ -578,15 +601,14 @@ def _commanders(root: ET.Element, table: Table, ids: _Ids, side_colour: Mapping[
         size = page.small * 0.95
         width, height = _label_size(page, [name], size)
         spot = Point(px, py).buffer(radius)
-        label, _ = _place(table, spot, width, height, page, obstacles, placed)
-        placed.append(label)
+        label, _ = _place(table, spot, width, height, page, room)
+        room.add(label)
         text = _write_label(labels, table, label, [name], size, "commander-label")
         text.set("data-id", mark.commander_id)
         _leader(labels, table, label, spot, page)
 
 
-def _terrain_labels(root: ET.Element, table: Table, page: _Page,
-                    obstacles: Sequence[Polygon], placed: list[Polygon]) -> None:
+def _terrain_labels(root: ET.Element, table: Table, page: _Page, room: _Room) -> None:
     group = ET.SubElement(root, "g", {"id": "terrain-labels"})
     size = page.small
     inside = box(0, 0, table.width, table.depth)
@@ -617,17 +639,17 @@ def _terrain_labels(root: ET.Element, table: Table, page: _Page,
                 fallback = label
             if not inside.contains(label):
                 continue
-            if any(label.intersects(s) for s in (*obstacles, *placed)):
+            if room.covered(np.asarray([label.bounds]))[0] > 0:
                 continue
             chosen = label
             break
         if chosen is None:  # nowhere clear inside it: beside it, clear of the rest
             around = area if not isinstance(area, LineString) else area.buffer(height / 2)
-            chosen, clear = _place(table, around, width, height, page, obstacles, placed)
+            chosen, clear = _place(table, around, width, height, page, room)
             if not clear and fallback is not None:
                 chosen = fallback
         label = chosen
-        placed.append(label)
+        room.add(label)
         text = _write_label(group, table, label, [name], size, "terrain-label")
         text.set("data-id", feature.feature_id)
 
