@@ -373,13 +373,13 @@ def _alone(field: Field, fp: Footprint) -> Table:
     return Table(field.width, field.depth, Measure.MILLIMETRES, field.features, (fp,))
 
 
-@functools.lru_cache(maxsize=16384)
 def _ground_move(field: Field, fp: Footprint, to: tuple[float, float, float],
                  manoeuvre: Manoeuvre, double: bool, mover: Mover, tables: Tables) -> Any:
     """(start, the end's (x, y, facing), length, cost, allowance, dense woods) of a move the
-    ground allows, or (why, rule, impassable feature) of one it does not (remembered: a unit
-    that stays where it stood is offered the same moves period after period). The end is
-    bounded in plain arithmetic (``Footprint.bounds`` of the footprint moved there)."""
+    ground allows, or (why, rule, impassable feature) of one it does not (kept by the
+    unit's ``Place`` and the table's ``_move_memo``: a process-wide memo here hit once in
+    1,400 asks over random battles, issue 29). The end is bounded in plain arithmetic
+    (``Footprint.bounds`` of the footprint moved there)."""
     x, y, facing = to
     turning = abs(normal_degrees(facing - fp.facing)) > 0.5
     if turning and manoeuvre is not Manoeuvre.FACE:
@@ -522,7 +522,6 @@ def _halves(fp: Footprint) -> tuple[float, float]:
     return fp.width / 2, fp.length / 2
 
 
-@functools.lru_cache(maxsize=4096)
 def wanted(x: float, y: float, facing: float, length: float, full: int, turning: int,
            target: Target | None) -> tuple[Wanted, ...]:
     """The moves offered to a unit at (x, y) facing ``facing``, ``length`` deep, whose full
@@ -530,7 +529,8 @@ def wanted(x: float, y: float, facing: float, length: float, full: int, turning:
     changes of face of ``TURNS``; and, with an enemy ``target``, a turn to face it in place
     and a move towards it, facing it, that stops at least ``CLOSE_TO`` mm short of its
     outline's circle (a plain move if it is straight ahead). Destinations are rounded to
-    0.001 mm and facings to 0.001 degree."""
+    0.001 mm and facings to 0.001 degree. (Not remembered here: its one caller,
+    ``_proposals``, is.)"""
     out: list[Wanted] = []
     for heading, distances in _steps(full):
         (dx, dy), _ = bearing_vectors(facing + heading)
