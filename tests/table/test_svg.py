@@ -169,3 +169,28 @@ def test_notebooks_and_files(tmp_path: Path) -> None:
     path = write_svg(table, tmp_path / "table.svg", markers={"Militia": ["routing"]})
     text = path.read_text(encoding="utf-8")
     assert label_of(parse(text), "Militia")[0].text == "routing"
+
+
+def test_a_crowded_table_names_units_by_number_rather_than_cover_them() -> None:
+    """Where there is no room beside a unit for its name, a number goes on the unit and the
+    name in the margin: no label ever covers a unit (issue 31)."""
+    from shapely.geometry import Polygon as Shape
+    from shapely.geometry import box as rect
+
+    units = tuple(Footprint(f"u{i}", 1.2 + (i % 10) * 2.15, 1 + (i // 10) * 2, 0, 2, 1, 1,
+                            side="British" if i % 2 else "American", label=f"Regiment {i}")
+                  for i in range(50))
+    table = Table(22, 10, footprints=units)
+    root = parse(draw(table))
+    tags = root.findall("svg:g[@id='tags']/svg:text", NS)
+    labels = root.findall("svg:g[@id='unit-labels']/svg:text", NS)
+    assert tags and len(tags) + len(labels) == 50
+    for text in labels:
+        x, y, w, h = map(float, text.get("data-box", "").split())
+        label = rect(x, table.depth - y - h, x + w, table.depth - y)
+        assert all(label.intersection(Shape(f.corners)).area == 0 for f in units)
+    listed = [" ".join(t.itertext()).split() for t in root.findall(
+        "svg:g[@id='panel']/svg:text[@class='tagged']", NS)]
+    assert [int(t.text or 0) for t in tags] == list(range(1, len(tags) + 1))
+    names = {f.unit_id: f.label for f in units}
+    assert [" ".join(words) for words in listed] == [names[t.get("data-id")] for t in tags]

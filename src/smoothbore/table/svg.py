@@ -89,6 +89,8 @@ text { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; dominant-baseline
 .label, .commander-label { fill: #111; paint-order: stroke; stroke: #fff;
   stroke-linejoin: round; }
 .label .status { fill: #a00000; font-weight: bold; }
+.tag { fill: #fff; font-weight: bold; paint-order: stroke; stroke: #111;
+  stroke-linejoin: round; }
 .leader { stroke: #555; fill: none; }
 .commander { stroke: #111; }
 .commander-label { font-style: italic; }
@@ -157,7 +159,9 @@ class _Page:
     def __init__(self, table: Table) -> None:
         w, d = table.width, table.depth
         self.panel = max(0.3 * w, 0.45 * d)
-        self.font = (w + self.panel) / 72
+        # a 72-column picture up to the tables of the books (6 feet), a fixed size beyond,
+        # the picture growing wider instead (see draw's pixels)
+        self.font = min((w + self.panel) / 72, table.measure.from_inches(1.4))
         self.pad = self.font
         self.line = table.measure.from_inches(0.08) * max(1.0, w / table.measure.from_inches(48))
         self.small = self.font * 0.85
@@ -218,14 +222,19 @@ def draw(table: Table, *, scale: float | None = None,
     _radii(root, table, radii or {}, side_colour)
     _traces(root, table, page, moves, lines)
     room = _Room(_obstacles(table, page))
+    room.tag_group = ET.Element("g", {"id": "tags"})
     _units(root, table, ids, markers or {}, cues or {}, side_colour, page, room)
     _commanders(root, table, ids, side_colour, page, room)
     _terrain_labels(root, table, page, room)
+    root.append(room.tag_group)
     _scale_bar(root, table, page)
     panel_bottom = _panel(root, table, page, side_colour, key, gone, radii or {}, lines,
-                          moves)
+                          moves, room.tags)
     height = max(d + bottom, panel_bottom + page.pad) + top
-    px = (WIDTH / view_w) if scale is None else check_number("scale", scale, 0.001)
+    # WIDTH pixels, or wider when the font stopped growing with the table: text of the
+    # same size in pixels
+    wide = WIDTH * max(1.0, (w + page.panel) / 72 / page.font)
+    px = (wide / view_w) if scale is None else check_number("scale", scale, 0.001)
     root.set("width", _f(view_w * px))
     root.set("height", _f(height * px))
     root.set("viewBox", f"{_f(left)} {_f(-top)} {_f(view_w)} {_f(height)}")
@@ -436,6 +445,21 @@ class _Room:
         self.obstacles = np.array(obstacles, dtype=object)
         self.tree = shapely.STRtree(self.obstacles) if len(self.obstacles) else None
         self.boxes = np.zeros((0, 4))
+        self.tags: list[tuple[str, str, str]] = []
+        self.tag_group: ET.Element | None = None
+
+    def tag(self, table: Table, page: _Page, at: tuple[float, float], side: str, text: str,
+            raw_id: str) -> None:
+        """Name something by a number drawn on it, its words in the margin, for want of
+        room for a label beside it."""
+        assert self.tag_group is not None
+        number = str(len(self.tags) + 1)
+        self.tags.append((number, side, text))
+        x, y = _xy(table, *at)
+        tag = ET.SubElement(self.tag_group, "text", {
+            "class": "tag", "data-id": raw_id, "x": x, "y": y, "text-anchor": "middle",
+            "font-size": _f(page.small * 0.9), "stroke-width": _f(page.small * 0.25)})
+        tag.text = number
 
     def add(self, label: Polygon) -> None:
         self.boxes = np.vstack([self.boxes, np.asarray(label.bounds)[None, :]])
@@ -566,7 +590,11 @@ def _units(root: ET.Element, table: Table, ids: _Ids, markers: Mapping[str, Iter
         text_lines = [name, status] if status else [name]
         width, height = _label_size(page, text_lines, page.small)
         shape = Polygon(footprint.corners)
-        label, _ = _place(table, shape, width, height, page, room)
+        label, clear = _place(table, shape, width, height, page, room)
+        if not clear:  # no room beside it: a number on the unit, its name in the margin
+            room.tag(table, page, (footprint.x, footprint.y), footprint.side,
+                     name + (f": {status}" if status else ""), footprint.unit_id)
+            continue
         room.add(label)
         text = _write_label(labels, table, label, text_lines, page.small, "label", status)
         text.set("data-id", footprint.unit_id)
@@ -601,7 +629,10 @@ def _commanders(root: ET.Element, table: Table, ids: _Ids, side_colour: Mapping[
         size = page.small * 0.95
         width, height = _label_size(page, [name], size)
         spot = Point(px, py).buffer(radius)
-        label, _ = _place(table, spot, width, height, page, room)
+        label, clear = _place(table, spot, width, height, page, room)
+        if not clear:
+            room.tag(table, page, (px, py), mark.side, name, mark.commander_id)
+            continue
         room.add(label)
         text = _write_label(labels, table, label, [name], size, "commander-label")
         text.set("data-id", mark.commander_id)
@@ -646,8 +677,10 @@ def _terrain_labels(root: ET.Element, table: Table, page: _Page, room: _Room) ->
         if chosen is None:  # nowhere clear inside it: beside it, clear of the rest
             around = area if not isinstance(area, LineString) else area.buffer(height / 2)
             chosen, clear = _place(table, around, width, height, page, room)
-            if not clear and fallback is not None:
-                chosen = fallback
+            if not clear:
+                point = area.representative_point()
+                room.tag(table, page, (point.x, point.y), "", name, feature.feature_id)
+                continue
         label = chosen
         room.add(label)
         text = _write_label(group, table, label, [name], size, "terrain-label")
@@ -737,7 +770,8 @@ def _scale_bar(root: ET.Element, table: Table, page: _Page) -> None:
 def _panel(root: ET.Element, table: Table, page: _Page, side_colour: Mapping[str, str],
            key: Sequence[tuple[str, str]], gone: Sequence[tuple[str, str, str]],
            radii: Mapping[str, float], lines: Sequence[tuple[str, str, str]],
-           moves: Sequence[tuple[str, Sequence[tuple[float, float]]]] | None) -> float:
+           moves: Sequence[tuple[str, Sequence[tuple[float, float]]]] | None,
+           tags: Sequence[tuple[str, str, str]] = ()) -> float:
     """The margin: the sides, the map's key, the status marks and the units gone; returns
     where it ends (y, in the view box)."""
     x0 = table.width + page.pad * 1.5
@@ -827,6 +861,17 @@ def _panel(root: ET.Element, table: Table, page: _Page, side_colour: Mapping[str
                                                  "font-weight": "bold"})
             code.text = mark
             row(meaning, "key-status")
+    if tags:
+        y += size * 0.5
+        title("Units by number")
+        for number, side, text in tags:
+            at = swatch_at()
+            code = ET.SubElement(group, "text", {"class": "tag-key", "x": _f(x0 + sw / 2),
+                                                 "y": _f(at), "text-anchor": "middle",
+                                                 "fill": side_colour.get(side, "#111"),
+                                                 "font-weight": "bold"})
+            code.text = number
+            row(text, "tagged")
     if gone:
         y += size * 0.5
         title("Off the table")
