@@ -133,7 +133,7 @@ def test_a_battle_on_a_table_saves_and_loads() -> None:
 
 def test_the_embedded_battle_keeps_a_version_without_a_table() -> None:
     names = [name for name, _ in RULESET.battles()]
-    assert names == ["default", "default-no-table"]
+    assert names[0] == "default" and "default-no-table" in names  # and the battles' files
     assert example_battle_no_table(0).extra.table is None
     assert RULESET.battle("default-no-table")(0).units == example_battle(0).units
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 import attrs
 import numpy as np
@@ -1627,9 +1628,8 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     leader = commander_of(state, commander_id)
     where = table.commander_point(commander_id)
     most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
-    on_table = table.units
-    ours = [u for u in state.units if u.side == leader.side and u.id in on_table]
-    brigade = [u.id for u in ours if u.brigade == leader.brigade]
+    ours = state.derived(standing_by_side).get(leader.side, ())
+    brigade = state.derived(standing_by_brigade).get((leader.side, leader.brigade), ())
     targets: list[tuple[float, float]] = []
     if brigade:
         centres = [table.footprint(u).centre for u in brigade]
@@ -1640,7 +1640,7 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     # a unit whose centre lies beyond the move and its half diagonal is too far to join
     # without measuring its nearest point (``near_point``)
     near = frozenset(near_point(table, where, command.COMMANDER_MOVE))
-    for unit_id in [u.id for u in ours] if leader.cinc else brigade:
+    for unit_id in ours if leader.cinc else brigade:
         if unit_id not in near or _gap(table, unit_id, where) > command.COMMANDER_MOVE:
             targets.append(table.footprint(unit_id).centre)
     points = []
@@ -1649,6 +1649,30 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
         points.append((round(where[0] + (x - where[0]) * share, 3),
                        round(where[1] + (y - where[1]) * share, 3)))
     return tuple(dict.fromkeys(points))
+
+
+def standing_by_side(state: State) -> Mapping[str, tuple[str, ...]]:
+    """The ids of the units on the state's table, by side, in the state's order (worked out
+    once per state)."""
+    table = _table(state)
+    found: dict[str, list[str]] = {}
+    on_table = table.units
+    for unit in state.units:
+        if unit.id in on_table:
+            found.setdefault(unit.side, []).append(unit.id)
+    return MappingProxyType({side: tuple(ids) for side, ids in found.items()})
+
+
+def standing_by_brigade(state: State) -> Mapping[tuple[str, str], tuple[str, ...]]:
+    """The ids of the units on the state's table, by side and brigade, in the state's order
+    (worked out once per state)."""
+    table = _table(state)
+    found: dict[tuple[str, str], list[str]] = {}
+    on_table = table.units
+    for unit in state.units:
+        if unit.id in on_table:
+            found.setdefault((unit.side, unit.brigade), []).append(unit.id)
+    return MappingProxyType({key: tuple(ids) for key, ids in found.items()})
 
 
 def _gap(table: Table, unit_id: str, point: tuple[float, float]) -> float:

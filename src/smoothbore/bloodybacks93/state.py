@@ -140,6 +140,11 @@ def commanders_by_id(state: State) -> Mapping[str, Commander]:
     return MappingProxyType({c.id: c for c in state.commanders})
 
 
+def unit_places(state: State) -> Mapping[str, int]:
+    """Each unit's place in the state's order of units, by id (worked out once per state)."""
+    return MappingProxyType({u.id: i for i, u in enumerate(state.units)})
+
+
 def unit_of(state: State, unit_id: str) -> Unit:
     """The unit with this id (``state.unit``, looked up in an index kept with the state
     rather than by a walk through every unit); an unknown id is refused as ``state.unit``

@@ -51,6 +51,7 @@ from .state import (
     leader_attached,
     leaderless,
     unit_of,
+    unit_places,
     with_activated,
     with_activity,
     with_table,
@@ -942,10 +943,12 @@ def _joinable(state: State, leader: Commander) -> tuple[str, ...]:
     if table is None:
         return tuple(unit.id for unit in state.units
                      if unit.side == leader.side and not unit.destroyed)
-    near = frozenset(situations.near_point(table, table.commander_point(leader.id),
-                                           command.COMMANDER_MOVE))
-    return tuple(unit.id for unit in state.units
-                 if unit.side == leader.side and not unit.destroyed and unit.id in near)
+    order = state.derived(unit_places)
+    near = [unit_of(state, unit_id) for unit_id in situations.near_point(
+        table, table.commander_point(leader.id), command.COMMANDER_MOVE)
+        if unit_id in order]
+    return tuple(unit.id for unit in sorted(near, key=lambda u: order[u.id])
+                 if unit.side == leader.side and not unit.destroyed)
 
 
 @functools.lru_cache(maxsize=1024)
