@@ -708,8 +708,9 @@ class Around:
     unit: Unit = attrs.field(eq=False, hash=False, repr=False)
 
 
-@functools.lru_cache(maxsize=8192)
 def _half_diagonal(footprint: Footprint) -> float:
+    """Half the outline's diagonal (worked out each time: cheaper than looking a footprint
+    up in a cache, which hashes all its fields)."""
     return 0.5 * math.hypot(footprint.width, footprint.length)
 
 
