@@ -552,7 +552,13 @@ def simulate(
 def _auto_bar(runs: object) -> Any:
     """A ``tqdm.auto`` bar over the runs, shown once a second has passed (a notebook's
     widget, or stderr on a terminal; nothing when stderr is not one), as ``progress``."""
-    from tqdm.auto import tqdm
+    import warnings
+
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():  # a notebook without ipywidgets: the text bar, quietly
+        warnings.simplefilter("ignore", TqdmWarning)
+        from tqdm.auto import tqdm
 
     total = runs if isinstance(runs, int) and not isinstance(runs, bool) else None
     bar = tqdm(total=total, desc="battles", unit="battle", delay=1.0, leave=False,
