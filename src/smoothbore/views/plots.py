@@ -56,7 +56,8 @@ def at_least_plot(distributions: Distribution[Any] | Mapping[str, Distribution[A
     for name, distribution in named.items():
         xs = _numbers(distribution, f"distributions[{name!r}]" if name else "distribution")
         chances = [float(distribution.at_least(x)) for x in distribution.outcomes]
-        ax.step(xs, chances, where="post", marker="o", label=name or None)
+        # P(X >= x) for x in (k-1, k] is P(X >= k): each value holds up to its own result
+        ax.step(xs, chances, where="pre", marker="o", label=name or None)
     ax.set_xlabel("at least")
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1.02)
@@ -84,8 +85,9 @@ def compare_plot(distributions: Mapping[str, Distribution[Any]], ax: Any = None,
         positions = [k + (i - (len(named) - 1) / 2) * width for k in range(len(outcomes))]
         ax.bar(positions, chances, width=width, label=name)
     ax.set_xticks(range(len(outcomes)))
-    ax.set_xticklabels([say(o) for o in outcomes], rotation=30 if len(outcomes) > 6 else 0,
-                       ha="right" if len(outcomes) > 6 else "center")
+    words = [say(o) for o in outcomes]
+    turned = len(outcomes) > 6 and max(len(w) for w in words) > 4
+    ax.set_xticklabels(words, rotation=30 if turned else 0, ha="right" if turned else "center")
     ax.set_ylabel("probability")
     ax.legend()
     if title:
