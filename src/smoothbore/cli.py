@@ -656,7 +656,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
               "are checked, not the states (write it again with 'battle --record')",
               file=sys.stderr)
     if args.to is not None:
-        return scenario_commands.replay_to(record, ruleset, args.to, args.state)
+        return scenario_commands.replay_to(record, ruleset, args.to, args.state, unit_table)
     played = record.replay(ruleset.turn)
     turns = turns_of(played, ruleset.turn) if (
         args.turn is not None or args.maps is not None or args.svg is not None) else ()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -71,24 +72,25 @@ def scenario_text(ruleset: Ruleset) -> str | None:
     return example.scenario.to_toml() if isinstance(example, FileBattle) else None
 
 
-def replay_to(record: Any, ruleset: Ruleset, to: int, state_file: str | None) -> int:
+def replay_to(record: Any, ruleset: Ruleset, to: int, state_file: str | None,
+              show: Callable[[Any, Any], str]) -> int:
     """``replay RECORD --to STEP``: the state after ``to`` actions (0: the start), every
-    step up to it replayed and checked against the record; its units, and its JSON in
+    step up to it replayed and checked against the record (its start digest, events and
+    digests); its units as ``show(state, start)`` gives them, and its JSON in
     ``state_file``. Any earlier state of a battle, as an undo gives it."""
-    from smoothbore.battle import replay, unit_table
-
     if isinstance(to, bool) or not 0 <= to <= len(record.actions):
         raise InvalidValueError("--to", to, f"a step from 0 to {len(record.actions)} (the "
                                 "record's actions)")
-    events = record.events[:to] if record.events is not None else None
-    digests = record.digests[:to] if record.digests is not None else None
     if ruleset.turn is None:
         raise InvalidValueError("ruleset", ruleset.name, "a ruleset with a turn")
-    played = replay(ruleset.turn, record.start, record.actions[:to], events, digests)
-    state = played.end
+    shorter = attrs.evolve(
+        record, actions=record.actions[:to],
+        events=record.events[:to] if record.events is not None else None,
+        digests=record.digests[:to] if record.digests is not None else None)
+    state = shorter.replay(ruleset.turn).end
     print(f"the state after step {to} of {len(record.actions)}: turn {state.turn}, "
           f"{state.phase} (every step up to it checked)\n")
-    print(unit_table(state, record.start))
+    print(show(state, record.start))
     if state_file is not None:
         Path(state_file).write_text(state.to_json() + "\n", encoding="utf-8")
         print(f"\nstate written to {state_file}")
