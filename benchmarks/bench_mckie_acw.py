@@ -1,6 +1,8 @@
 """Benchmark McKie ACW: a sampled firing resolution with new units every iteration (target:
 under 20 microseconds median), and random battles played to their end on every embedded battle
-(target: at least 50 a second on one core).
+(target: at least 50 a second on one core), and the battle of ``load_mckie_acw`` at 200 units a
+side (issue 28: its first legal actions and 20 random steps; the full table at 100 to 1,000
+units a side is ``load_mckie_acw.py``'s own run).
 
 Run: python benchmarks/bench_mckie_acw.py"""
 
@@ -44,6 +46,12 @@ def main() -> None:
                 assert play(TURN, make(seed), random_policy(seed)).outcome is not None
             rates.append(BATTLES / (time.perf_counter() - start))
         print(f"random battles ({name}):  {statistics.median(rates):8.1f} a second (target >= 50)")
+    from load_mckie_acw import measure  # beside this file
+
+    load = measure(200, seed=7)
+    print(f"200 units a side: first legal_actions {load['first']:6.3f} s ({int(load['legal'])} "
+          f"actions), random step median {load['median'] * 1e3:5.1f} ms, max "
+          f"{load['max'] * 1e3:5.1f} ms (targets at 500: 0.5 s, 50 ms)")
 
 
 if __name__ == "__main__":
