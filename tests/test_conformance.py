@@ -19,6 +19,8 @@ from smoothbore.rulesets import get_ruleset
 from smoothbore.table import Footprint, Table
 from smoothbore.testing import (
     BATTLES,
+    MAX_STEPS,
+    TABLE_ROUNDS,
     Sample,
     check_action_types_offered,
     check_battles_end,
@@ -44,6 +46,8 @@ def _registered() -> tuple[tuple[Ruleset, ...], str]:
 
 
 RULESETS, LOAD_ERROR = _registered()
+SETTINGS = (BATTLES, MAX_STEPS, TABLE_ROUNDS)
+"""The suite's settings (``smoothbore.testing``), also read by other test modules."""
 MECHANISMS = [(r, m) for r in RULESETS for m in r.mechanisms]
 PLAYABLE = [r for r in RULESETS if r.turn is not None]
 
