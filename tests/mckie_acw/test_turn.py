@@ -118,9 +118,9 @@ def test_a_side_without_units_in_good_order_loses() -> None:
 
 
 def test_ruleset_metadata_and_battles() -> None:
-    assert [name for name, _ in RULESET.battles()] == ["default", "sharpshooters",
-                                                     "default-no-table",
-                                                     "sharpshooters-no-table"]
+    assert [name for name, _ in RULESET.battles()] == [
+        "default", "sharpshooters", "champion-hill", "default-no-table",
+        "sharpshooters-no-table", "champion-hill-no-table"]
     sharp = RULESET.battle("sharpshooters")(0)
     assert sharp.options.snipers and any(u.id == "berdan" for u in sharp.units)
 
