@@ -55,6 +55,11 @@ def unit_boxes(table: Table) -> dict[str, Box]:
     return {f.unit_id: f.bounds for f in table.footprints}
 
 
+FEW = 48
+"""On a table of at most this many units, a Python walk over the boxes costs less than
+asking numpy (``rows_near``, ``near_on``): the answers are the same."""
+
+
 def box_array(table: Table) -> FloatArray:
     """``unit_boxes`` as one array of shape (units, 4), a row a footprint in the table's
     order: the few units near a box are found among many in one comparison (``rows_near``)
@@ -69,6 +74,11 @@ def rows_near(table: Table, box: Box, reach: float) -> list[int]:
     within ``reach`` of ``box`` along both axes: every unit whose box comes that near, and a
     few more at the corners (the callers' own tests judge those)."""
     x0, y0, x1, y1 = box
+    if len(table.footprints) <= FEW:
+        boxes = table.derived(unit_boxes)
+        return [i for i, f in enumerate(table.footprints)
+                if (one := boxes[f.unit_id])[0] <= x1 + reach and one[2] >= x0 - reach
+                and one[1] <= y1 + reach and one[3] >= y0 - reach]
     b = table.derived(box_array)
     hit = ((b[:, 0] <= x1 + reach) & (b[:, 2] >= x0 - reach)
            & (b[:, 1] <= y1 + reach) & (b[:, 3] >= y0 - reach))
@@ -142,6 +152,8 @@ def near_on(table: Table, unit_id: str, inches: float) -> frozenset[str]:
     limit, so the answer is the plain walk's (issue 28: one walk a unit and range, in
     Python, over every unit of the table before)."""
     footprints = table.footprints
+    if len(footprints) <= FEW:
+        return near_in(table.derived(unit_boxes), unit_id, inches)
     boxes = table.derived(box_array)
     row = table.derived(unit_rows)[unit_id]
     box, limit = boxes[row], inches + 1e-3

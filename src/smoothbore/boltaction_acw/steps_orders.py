@@ -1274,6 +1274,10 @@ def nearest_others(points: list[tuple[float, float]]) -> list[tuple[float, float
     count = len(points)
     if count < 2:
         return []
+    if count <= _ROWS // 8:  # a brigade: the plain loop costs less than asking numpy
+        return [min(points[:i] + points[i + 1:],
+                    key=lambda c: math.hypot(c[0] - ux, c[1] - uy))
+                for i, (ux, uy) in enumerate(points)]
     xy = np.asarray(points, dtype=float)
     order = np.argsort(xy[:, 0], kind="stable")
     across = xy[order, 0]
