@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smoothbore.battle import Stop, play, random_policy
+from smoothbore.core.errors import InvalidValueError
 from smoothbore.rulesets import available_rulesets, get_ruleset
 from smoothbore.scenario import Scenario, load_scenario, read_scenario
 
@@ -91,3 +92,13 @@ def test_a_battle_written_from_its_start_state_is_its_file(index: int, seed: int
                                 setup=scenario.setup)
     assert again.to_toml() == path.read_text("utf-8")
     assert read_scenario(again.to_toml()).start(seed) == state
+
+
+def test_a_battle_past_its_start_is_not_written_as_a_scenario() -> None:
+    ruleset = get_ruleset("bloodybacks93")
+    assert ruleset.turn is not None
+    start = ruleset.battle("default")(1)
+    later = play(ruleset.turn, start, random_policy(1), max_steps=5).end
+    with pytest.raises(InvalidValueError, match="a battle at its start"):
+        Scenario.from_state(later)
+    assert Scenario.from_state(start).start(1) == start
