@@ -2,7 +2,9 @@
 caches (new units every iteration), and random battles to the end per second on each
 embedded battle; medians; and the default charge's exact odds in a fresh process, cold.
 Targets (issue 8): under 30 us; at least 50 battles a second; (issue 28) the default
-``odds boltaction_acw charge`` under one second."""
+``odds boltaction_acw charge`` under one second, and at 500 units a side
+(``load_boltaction_acw.py``, beside this file) the first ``legal_actions`` under 0.5 s and a
+random step under 50 ms."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from smoothbore.battle import RandomPolicy, play
 from smoothbore.boltaction_acw import RULESET, TURN
@@ -58,7 +61,21 @@ def charge_odds() -> float:
     return float(done.stdout)
 
 
+def load(units_a_side: int = 500) -> dict[str, float]:
+    """``load_boltaction_acw.measure`` at this many units a side: build, legal actions, the
+    first ``legal_actions`` and the median and max of 20 random steps, in seconds."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import load_boltaction_acw
+
+    figures: dict[str, float] = load_boltaction_acw.measure(units_a_side, seed=1000)
+    return figures
+
+
 if __name__ == "__main__":
+    m = load()
+    print(f"500 units a side: first legal_actions {m['first']:.3f} s ({int(m['legal'])} "
+          f"actions), random step median {m['median'] * 1e3:.1f} ms, max "
+          f"{m['max'] * 1e3:.1f} ms")
     print(f"default charge odds: {charge_odds():.2f} s of CPU (cold, fresh process)")
     print(f"ten-shot shooting attack: {shooting_attack():.1f} us median")
     for battle, _ in RULESET.battles():
