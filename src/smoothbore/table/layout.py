@@ -245,9 +245,13 @@ class Layout:
         if not _every(done[rows]):
             terrain = self._terrain
             hair = INNER * (1.0 + float(np.abs(self.centre).max(initial=1.0)))
-            # each row not yet made, once (a question of many probes names a row many times)
-            keys = {r: (_INNER, self.footprints[r], hair)
-                    for r in np.unique(rows[~done[rows]]).tolist()}
+            # each row not yet made, once (a question of many probes names a row many times:
+            # marked in an array, not walked in Python, nor ``np.unique``, whose first call
+            # imports numpy.ma)
+            wanted = np.zeros(len(done), dtype=bool)
+            wanted[rows] = True
+            wanted &= ~done
+            keys = {r: (_INNER, self.footprints[r], hair) for r in wanted.nonzero()[0].tolist()}
             new = []
             for r, key in keys.items():
                 known = terrain.recalled(key)
