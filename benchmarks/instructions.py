@@ -29,6 +29,11 @@ markers with nothing between, is taken off each part). The parts:
   is the warm one-pair figure;
 - ``import smoothbore.core`` in a fresh interpreter, and whether it loaded Shapely.
 
+``--sightings``: only the fixed cost of ``sightings``, every table battle in one child,
+after a warm-up call (a first call that meets a lazily imported module, such as numpy's
+``np.unique`` importing ``numpy.ma``, counts tens of millions of instructions once): the
+median of five one-pair calls and of three eight-pair calls, different pairs each.
+
 Cold: each battle is made from ``--seed`` (not one the test suite or the other benchmarks
 play) and its units and commanders renamed before the first step, so no answer remembered
 on a unit, a commander or a footprint serves it; the child process is new, so nothing is
@@ -146,6 +151,60 @@ def child(book: str, battle: str, steps: int, seed: int) -> dict[str, Any]:
     return {"played": played, "wrapped": wrapped, "labels": list(_labels)}
 
 
+def child_sightings(seed: int) -> dict[str, Any]:
+    """The fixed cost of ``sightings`` on every embedded table battle's first table: after a
+    warm-up call on another table (so that no first use of a module is counted), a call of
+    one pair on a new table value (``cold``), then five calls of one pair each and three of
+    eight pairs each on it, different pairs every call (the medians are the figures)."""
+    import attrs
+
+    from smoothbore.rulesets import available_rulesets
+    from smoothbore.table import Table, enemy_pairs, sightings
+
+    tables = []
+    for ruleset in available_rulesets():
+        for name, make in ruleset.battles():
+            if name.endswith("-no-table"):
+                continue
+            table = getattr(getattr(make(seed), "extra", None), "table", None)
+            if table is not None and len(enemy_pairs(table)) >= 40:
+                tables.append((ruleset.name, name, table))
+    names = []
+    for i, (book, name, table) in enumerate(tables):
+        pairs = enemy_pairs(table)
+        other = tables[i - 1][2]
+        sightings(other, enemy_pairs(other)[:9])  # warm-up: first uses of modules
+        fresh = Table(**{f.name: getattr(table, f.name)
+                         for f in attrs.fields(Table) if f.init})
+        mark(f"cold:{i}")
+        sightings(fresh, pairs[:1])
+        for k in range(5):
+            mark(f"one:{i}")
+            sightings(fresh, pairs[1 + k:2 + k])
+        for k in range(3):
+            mark(f"eight:{i}")
+            sightings(fresh, pairs[6 + 8 * k:14 + 8 * k])
+        mark("idle")
+        names.append((book, name))
+    for _ in range(5):
+        mark("empty")
+    mark("end")
+    return {"labels": list(_labels), "battles": names}
+
+
+def sightings_counts() -> list[tuple[str, str, float, float, float]]:
+    """Per table battle: the cold one-pair call, the median one-pair and eight-pair call."""
+    reported, counts = counted(["--sightings"], _env())
+    labels: list[str] = reported["labels"]
+    empty = min(c for label, c in zip(labels, counts, strict=False) if label == "empty")
+    by: dict[str, list[int]] = {}
+    for label, count in zip(labels, counts, strict=False):
+        by.setdefault(label, []).append(count - empty)
+    return [(book, name, by[f"cold:{i}"][0], statistics.median(by[f"one:{i}"]),
+             statistics.median(by[f"eight:{i}"]))
+            for i, (book, name) in enumerate(reported["battles"])]
+
+
 def child_import() -> dict[str, Any]:
     mark("import")
     import smoothbore.core  # noqa: F401
@@ -246,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         rest = argv[2:]
         if rest == ["--import"]:
             result = child_import()
+        elif rest[:1] == ["--sightings"]:
+            result = child_sightings(int(rest[1]) if len(rest) > 1 else 7001)
         else:
             book, battle, steps, seed = rest
             result = child(book, battle, int(steps), int(seed))
@@ -257,11 +318,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the table battles of these names (and their twins)")
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7001)
+    parser.add_argument("--sightings", action="store_true",
+                        help="only the sightings fixed cost, every table battle in one child")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (apt-get install valgrind)")
     from smoothbore.rulesets import available_rulesets
 
+    if args.sightings:
+        print("sightings on each embedded table battle's first table, callgrind, "
+              "PYTHONHASHSEED=0 (k = 1,000 instructions): cold 1 pair | median of 5 calls "
+              "of 1 pair (the fixed cost) | median of 3 calls of 8 pairs", flush=True)
+        rows = sightings_counts()
+        for book, name, cold, one, eight in rows:
+            print(f"{book:<14} | {name:<20} | {_k(cold)} | {_k(one)} | {_k(eight)}",
+                  flush=True)
+        print(f"median fixed cost (1 pair): {_k(statistics.median(r[3] for r in rows))}",
+              flush=True)
+        return 0
     print(f"callgrind, PYTHONHASHSEED=0, seed {args.seed}, up to {args.steps} random steps a "
           "battle, units renamed; instructions (k = 1,000)", flush=True)
     print("book           | battle               | steps | instr/step median (mean) | "
