@@ -69,7 +69,8 @@ TOP = ("book", "title", "date", "sources", "on_table", "options", "setup", "vict
 TABLE = ("width", "depth", "measure", "terrain")
 TERRAIN = ("id", "kind", "outline", "line", "rectangle", "facing", "width", "strength", "level",
            "label")
-SIDE = ("name", "home", "commander", "unit")
+SIDE = ("name", "home", "zone", "commander", "unit")
+ZONE = ("id", "rectangle", "facing", "label")
 PLACE = ("at", "facing")
 VICTORY = ("turn_limit", "players_may_end", "break_point")
 ARRAYS = frozenset({"side", "unit", "commander", "terrain"})
@@ -437,6 +438,61 @@ def _settings(raw: Mapping[str, Any], keys: Mapping[str, tuple[Any, str]], path:
     return out
 
 
+def _zones(raw: Any, path: Path_, problems: list[Problem]
+           ) -> dict[str, tuple[float, float, float, float, float]]:
+    """A side's deployment zones by id: (x, y, width, depth, facing) of each rectangle."""
+    out: dict[str, tuple[float, float, float, float, float]] = {}
+    for i, zone in enumerate(_tables(raw, (*path, "zone"), problems, "deployment zones")):
+        here = (*path, "zone", i)
+        _unknown(zone, ZONE, here, problems)
+        ident = zone.get("id")
+        if not isinstance(ident, str) or not ident or ident in out:
+            problems.append(Problem((*here, "id"), ident, "an id no other zone of the side has"))
+            continue
+        rect = zone.get("rectangle")
+        if not isinstance(rect, list) or len(rect) != 4:
+            problems.append(Problem((*here, "rectangle"), rect,
+                                    "[x, y, width, depth]: the zone's centre and size"))
+            continue
+        numbers = [_number(v, (*here, "rectangle", k), problems, 0.0 if k > 1 else
+                           -MAX_COORDINATE, MAX_COORDINATE, "a coordinate or size")
+                   for k, v in enumerate(rect)]
+        facing = _number(zone.get("facing", 0.0), (*here, "facing"), problems, -360.0, 360.0,
+                         "a facing in degrees")
+        if None in numbers or facing is None:
+            continue
+        x, y, width, depth = (float(n) for n in numbers if n is not None)
+        out[ident] = (x, y, width, depth, facing)
+    return out
+
+
+def _placed(pending: list[tuple[Any, tuple[float, float] | None, float, str | None, Path_]],
+            zones: Mapping[str, tuple[float, float, float, float, float]], words: Any,
+            problems: list[Problem]) -> list[Footprint]:
+    """The footprints of a side's units: at their places, or abreast in their zone (in the
+    file's order, evenly across the zone's width, on its centre line, facing its way)."""
+    counts: dict[str, int] = {}
+    for _, _, _, zone, _ in pending:
+        if zone is not None:
+            counts[zone] = counts.get(zone, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for unit, at, facing, zone, path in pending:
+        if zone is not None:
+            x, y, width, _, facing = zones[zone]
+            k = seen[zone] = seen.get(zone, -1) + 1
+            offset = width * ((k + 0.5) / counts[zone] - 0.5)
+            turn = math.radians(facing)
+            at = (x + offset * math.cos(turn), y + offset * math.sin(turn))
+        assert at is not None
+        try:
+            out.append(words.place(unit, at[0], at[1], facing))
+        except InvalidValueError as error:
+            problems.append(Problem((*path, "zone" if zone else "at"), zone or list(at),
+                                    error.allowed))
+    return out
+
+
 def _too_deep(text: str) -> bool:
     """Whether brackets or braces nest past ``MAX_NESTING`` (strings ignored roughly: a
     bracket in a string only makes the count safer)."""
@@ -616,6 +672,8 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                                            else "")))
             else:
                 homes[name] = Edge(home)
+        zones = _zones(side_raw.get("zone"), here, problems)
+        pending: list[tuple[Any, tuple[float, float] | None, float, str | None, Path_]] = []
         for group, cls, codecs, out in (
                 ("unit", words.UNIT, unit_codecs, units),
                 ("commander", words.COMMANDER, commander_codecs, commanders)):
@@ -629,7 +687,7 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                                             f"already on {owner[ident]!r})"))
                     continue
                 skip = frozenset(PLACE) | (frozenset({"label"}) if group == "commander"
-                                           else frozenset())
+                                           else frozenset({"zone"}))
                 value, found = from_words(cls, raw, path, given={"side": name}, skip=skip,
                                           codecs=codecs, known=vocabularies[group])
                 problems.extend(found)
@@ -652,11 +710,19 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                         problems.append(Problem((*path, "at"), raw["at"],
                                                 "no position: the file has no [table]"))
                     continue
-                if group == "unit" and at is not None:
-                    try:
-                        footprints.append(words.place(value, at[0], at[1], facing))
-                    except InvalidValueError as error:
-                        problems.append(Problem((*path, "at"), raw["at"], error.allowed))
+                if group == "unit":
+                    zone = raw.get("zone")
+                    if zone is not None and (at is not None or "facing" in raw):
+                        problems.append(Problem((*path, "zone"), zone,
+                                                "a zone or a place (at, facing), not both"))
+                    elif zone is not None and (not isinstance(zone, str) or zone not in zones):
+                        known = sorted(zones)
+                        problems.append(Problem((*path, "zone"), zone, "one of the side's "
+                                                "zones: " + (", ".join(known) or "none")
+                                                + (nearest(zone, known) if isinstance(
+                                                    zone, str) else "")))
+                    elif zone is not None or at is not None:
+                        pending.append((value, at, facing, zone, path))
                 elif group == "commander":
                     label = raw.get("label", value.name)
                     if not isinstance(label, str):
@@ -669,6 +735,7 @@ def _read(document: dict[str, Any], problems: list[Problem], source: str) -> Sce
                     elif attached:
                         marks.append(CommanderMark(value.id, attached_to=attached, side=name,
                                                    label=label))
+        footprints.extend(_placed(pending, zones, words, problems))
     if problems:
         return None
     if table_raw is not None:
