@@ -129,6 +129,63 @@ def test_legal_facing_changes_ask_the_table_for_the_pairs_near_each_unit(
     assert 0 < sum(asked) < 4_000
 
 
+def test_legal_facing_changes_ask_the_nearest_enemies_first_in_few_calls(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D at 100 units a side: each unit's few nearest enemies are asked first, the side's
+    in one call, and only a unit that sees none of them in its arc asks the rest: 23 calls
+    of 1,190 pairs in all (103 calls of 3,440 pairs before: one call per unit, every enemy
+    within 54")."""
+    asked: list[int] = []
+    real = situations.sightings
+
+    def counted(table: object, pairs: object = None, **kwargs: object) -> object:
+        asked.append(10_000 if pairs is None else len(pairs))  # type: ignore[arg-type]
+        return real(table, pairs, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(situations, "sightings", counted)
+    state = to_phase(hundred.with_extra(table=attrs.evolve(hundred.extra.table)), D)
+    TURN.legal_actions(state)
+    assert len(asked) < 30 and sum(asked) < 2_000
+
+
+def _facing_by_every_pair(state: State, unit_id: str) -> float | None:
+    """W55's turn worked out from all the unit's sightings (``facing_to_nearest`` before
+    it asked the nearest first)."""
+    table = state.extra.table
+    assert table is not None
+    visible = [s for s in sightings_of(table, unit_id).values()
+               if s.line_clear and s.distance <= SIGHT_REACH]
+    if not visible or any(s.in_arc for s in visible):
+        return None
+    nearest = min(visible, key=lambda s: s.distance)
+    here, there = table.footprint(unit_id), table.footprint(nearest.target)
+    bearing = math.degrees(math.atan2(there.x - here.x, there.y - here.y))
+    return float(round(situations.normal_degrees(bearing - here.facing)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_facing_asked_nearest_first_is_the_facing_of_every_pair(
+        hundred: State, seed: int) -> None:
+    """Every unit of both sides, the lines as laid out and with each unit turned at random
+    (so that many see no enemy in their arc and ask the rest): ``facing_to_nearest`` is the
+    turn worked out from all its sightings, and some units are offered one."""
+    rng = random.Random(seed)
+    table = hundred.extra.table
+    assert table is not None
+    turned = table.placed(*(f.turned(rng.choice((0.0, 90.0, 180.0, 270.0, rng.uniform(0, 360))))
+                            for f in table.footprints))
+    offered = 0
+    for layout in (table, turned):
+        state = to_phase(hundred.with_extra(table=attrs.evolve(layout)), D)
+        assert state.extra.table is not None
+        fresh = state.with_extra(table=attrs.evolve(state.extra.table))
+        for f in layout.footprints:
+            found = facing_to_nearest(state, f.unit_id)
+            assert found == _facing_by_every_pair(fresh, f.unit_id), f.unit_id
+            offered += found is not None
+    assert offered > 10
+
+
 def _face_off(gap: float) -> State:
     """A red foot facing up the table with a blue foot ``gap`` inches behind it (centre to
     centre), facing it: the only enemy it sees is outside its arc."""

@@ -1699,8 +1699,14 @@ def turning_room(table: Table) -> Mapping[str, tuple[str, ...]]:
 def facing_to_nearest(state: State, unit_id: str) -> float | None:
     """The turn (whole degrees, clockwise) that faces the unit towards the nearest enemy it
     sees (line of sight clear) within ``SIGHT_REACH`` when none it sees there is in its
-    arc; None otherwise (interpretation W55)."""
+    arc; None otherwise (interpretation W55). Its few nearest enemies are asked first
+    (``_nearest_sightings``): one of them seen in its arc is the answer None without asking
+    the table of the others (issue 28)."""
     table = table_of(state)
+    if (unit_id, SIGHT_REACH) not in table.derived(unit_sightings) and any(
+            s.line_clear and s.distance <= SIGHT_REACH and s.in_arc
+            for s in _nearest_sightings(table, unit_id)):
+        return None
     visible = [s for s in sightings_of(table, unit_id).values()
                if s.line_clear and s.distance <= SIGHT_REACH]
     if not visible or any(s.in_arc for s in visible):
@@ -1709,6 +1715,51 @@ def facing_to_nearest(state: State, unit_id: str) -> float | None:
     here, there = table.footprint(unit_id), table.footprint(nearest.target)
     bearing = math.degrees(math.atan2(there.x - here.x, there.y - here.y))
     return float(round(normal_degrees(bearing - here.facing)))
+
+
+_FIRST_ASKED = 6
+"""How many of a unit's nearest enemies ``facing_to_nearest`` asks of the table first: an
+enemy it sees in its arc among them settles the answer (no turn) without the rest (at 500
+units a side, 461 of 500 units see one among their 5 nearest; each has about 90 enemies within
+``SIGHT_REACH``)."""
+
+
+def _nearest_sightings(table: Table, unit_id: str) -> tuple[Sighting, ...]:
+    """What the unit sees of the ``_FIRST_ASKED`` enemies of ``sightings_of`` nearest it
+    (by their centres): the table's answers to those pairs, the same as among all of them
+    (none for a unit not on the table). Kept per table and unit; once ``_BATCHED`` units of
+    a side have asked on a table (a phase listing every unit's facing change), the rest of
+    the side's are asked with the next in one call, as ``sightings_of`` does."""
+    here = table.units.get(unit_id)
+    if here is None:
+        return ()
+    memo = table.derived(first_sightings)
+    known = memo.get(unit_id)
+    if known is not None:
+        return known
+    side = here.side
+    asked = [unit_id]
+    if side and sum(1 for u in memo if table.units[u].side == side) >= _BATCHED:
+        asked += [f.unit_id for f in table.footprints
+                  if f.side == side and f.unit_id not in memo and f.unit_id != unit_id]
+    pairs = []
+    for unit in asked:
+        at = table.units[unit]
+        enemies = sorted(_sighted(table, unit, SIGHT_REACH),
+                         key=lambda f: math.hypot(f.x - at.x, f.y - at.y))
+        pairs += [(unit, f.unit_id) for f in enemies[:_FIRST_ASKED]]
+    answers: dict[str, list[Sighting]] = {unit: [] for unit in asked}
+    for s in sightings(table, pairs, rules=SIGHT):
+        answers[s.firer].append(s)
+    for unit in asked:
+        memo[unit] = tuple(answers[unit])
+    return memo[unit_id]
+
+
+def first_sightings(table: Table) -> dict[str, tuple[Sighting, ...]]:
+    """What each unit asked so far on this table sees of its nearest few enemies
+    (``_nearest_sightings``)."""
+    return {}
 
 
 def bombard_facts(state: State, firer: str, work_id: str, action: object = None) -> FireFacts:
