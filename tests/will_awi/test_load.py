@@ -19,7 +19,7 @@ from types import ModuleType
 import attrs
 import pytest
 
-from smoothbore.table import Footprint, Formation, Table, distance
+from smoothbore.table import Footprint, Formation, Table, distance, route
 from smoothbore.will_awi import situations, steps_movement
 from smoothbore.will_awi.actions import ChangeFacing, EndPhase
 from smoothbore.will_awi.phases import C, D
@@ -299,6 +299,51 @@ def test_the_cheap_bounds_leave_out_no_unit_the_exact_tests_keep(seed: int) -> N
         gaps = [end.shape.distance(fps[i].shape) for i in enemies]
         least = min(gaps)
         assert {i for i, g in zip(enemies, gaps, strict=True) if g <= least} <= set(rows)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_sweep_surely_into_a_unit_is_one_whose_route_crosses_it(seed: int) -> None:
+    """Random units at random facings, random straight moves: each move
+    ``_sweeps_into_a_unit`` says goes into another unit has a route (the table's) that
+    crosses one, so asking the route first could not have taken the whole move; most that
+    cross one are found."""
+    rng = random.Random(seed)
+    table = Table(100.0, 100.0, footprints=tuple(
+        _random_footprint(rng, f"u{i}") for i in range(60)))
+    into = crossing = 0
+    for _ in range(200):
+        here = rng.choice(table.footprints)
+        dx, dy = rng.uniform(-12, 12), rng.uniform(-12, 12)
+        surely = situations._sweeps_into_a_unit(table, here, dx, dy)
+        crossed = route(table, here.unit_id, (here.x + dx, here.y + dy)).units_crossed
+        assert crossed or not surely
+        into += surely
+        crossing += bool(crossed)
+    assert crossing > 0 and into >= 0.9 * crossing
+
+
+def test_legal_moves_ask_no_route_of_a_move_surely_into_a_friend(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C at 100 units a side: the units whose way a friend blocks are stopped by
+    ``furthest`` (88 calls) without first asking the route of their whole move: the table
+    is asked 11 routes (62 before)."""
+    routes: list[str] = []
+    stops: list[str] = []
+    real_route, real_furthest = situations.route, situations.furthest
+
+    def counted_route(table: Table, unit_id: str, *points: object) -> object:
+        routes.append(unit_id)
+        return real_route(table, unit_id, *points)  # type: ignore[arg-type]
+
+    def counted_furthest(table: Table, unit_id: str, *args: object, **kwargs: object) -> object:
+        stops.append(unit_id)
+        return real_furthest(table, unit_id, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(situations, "route", counted_route)
+    monkeypatch.setattr(situations, "furthest", counted_furthest)
+    state = hundred.with_extra(table=attrs.evolve(hundred.extra.table))
+    assert len(TURN.legal_actions(state)) == 777
+    assert len(stops) == 88 and len(routes) < 20
 
 
 def test_the_fire_of_a_phase_asks_each_firer_as_far_as_its_weapon_reaches(

@@ -1090,6 +1090,27 @@ def _units_apart(table: Table, here: Footprint, dx: float, dy: float) -> bool:
     return True
 
 
+_INTO = 1e-6
+"""How far (inches) the outline swept must overlap another unit on every axis of the
+separating axis test to surely cross it (their insides meet: the route's ``units_crossed``
+holds it); less, the table's route decides."""
+
+
+def _sweeps_into_a_unit(table: Table, here: Footprint, dx: float, dy: float) -> bool:
+    """The outline swept by (dx, dy) keeping its facing surely goes into another unit (they
+    overlap by more than ``_INTO`` along every axis of ``_swept_apart``: those are the edge
+    normals of both convex shapes, so their insides meet); False: it may not (issue 28: a
+    unit in a dense line whose way is blocked by a friend is stopped by ``furthest``, its
+    whole move's route, which would cross the friend, not asked first)."""
+    x0, y0, x1, y1 = _box(here)
+    x0, x1 = x0 + min(0.0, dx), x1 + max(0.0, dx)
+    y0, y1 = y0 + min(0.0, dy), y1 + max(0.0, dy)
+    for other in _near(table, x0, y0, x1, y1, 0.0):
+        if other.unit_id != here.unit_id and not _swept_apart(here, dx, dy, other, -_INTO):
+            return True
+    return False
+
+
 def _not_apart(table: Table, here: Footprint, dx: float, dy: float,
                gap: float) -> list[Footprint]:
     """The footprints (in the table's order) for which ``_swept_apart(here, dx, dy, f,
@@ -1286,6 +1307,7 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
             return steady
         nearest = _nearest_enemy(table, unit.id, end)
         if (nearest is None or nearest >= 1.0) and not _enters_ground(
+                table, here, dx * budget, dy * budget) and not _sweeps_into_a_unit(
                 table, here, dx * budget, dy * budget):
             path = _route(table, unit.id, point)
             if (not path.legs[1:] and not path.legs[0].kinds and not path.passages
