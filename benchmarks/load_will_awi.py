@@ -14,8 +14,9 @@ Interface (``benchmarks/load.py`` reads it for every book): ``RULESET`` and
 For each size: the time to build, the legal actions and the time of the first
 ``legal_actions`` call (cold: a battle of its own seed, its units named after the seed, so no
 remembered answer serves it), and the median and max time of 20 random steps (chosen as
-``smoothbore.battle.random_policy`` chooses, then ``step``). Target (issue 28): under 0.5 s and
-under 50 ms at 500 units a side. The battle is built at the start of the British move and
+``smoothbore.battle.random_policy`` chooses, then ``step``), and the CPU time of the first
+``legal_actions`` of the facing phase (D) of another battle. Target (issue 28): under 0.5 s
+and under 50 ms at 500 units a side. The battle is built at the start of the British move and
 played to its movement phase (C), where every unit may move."""
 
 from __future__ import annotations
@@ -176,14 +177,16 @@ def to_movement(state: State) -> State:
 
 
 def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
-    """Build time, legal actions and the first (cold) ``legal_actions`` call's time, and
-    the median and max of ``steps`` random steps, in seconds."""
+    """Build time, legal actions and the first (cold) ``legal_actions`` call's time (wall
+    clock and CPU: a shared machine), the median and max of ``steps`` random steps, and the
+    CPU time of the first ``legal_actions`` of the facing phase (D: every unit's facing
+    change, on a battle of its own seed), in seconds."""
     start = time.perf_counter()
     state = big_battle(units_a_side, seed)
     built = time.perf_counter() - start
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     legal = TURN.legal_actions(state)
-    first = time.perf_counter() - start
+    first, first_cpu = time.perf_counter() - start, time.process_time() - cpu
     policy = random_policy(seed)
     times = []
     for _ in range(steps):
@@ -193,7 +196,12 @@ def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
             break
         state, _events = TURN.step(state, action)
         times.append(time.perf_counter() - start)
+    facing, _ = TURN.step(big_battle(units_a_side, seed + 500), EndPhase())
+    cpu = time.process_time()
+    TURN.legal_actions(facing)
+    facing_cpu = time.process_time() - cpu
     return {"build": built, "legal": float(len(legal)), "first": first,
+            "first_cpu": first_cpu, "facing_cpu": facing_cpu,
             "median": statistics.median(times) if times else math.nan,
             "max": max(times) if times else math.nan}
 
@@ -201,11 +209,13 @@ def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
 def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [100, 200, 500]
     print(f"{RULESET}: units a side | build s | legal actions | first legal_actions s "
-          "(target < 0.5) | step median ms | step max ms (target < 50)")
+          "(target < 0.5) | its CPU s | step median ms | step max ms (target < 50) | "
+          "D first legal_actions CPU s (target < 0.5)")
     for n, size in enumerate(sizes):
         m = measure(size, seed=1000 + n)
         print(f"{size:>6} | {m['build']:7.2f} | {int(m['legal']):>6} | {m['first']:7.3f} | "
-              f"{m['median'] * 1e3:8.1f} | {m['max'] * 1e3:8.1f}", flush=True)
+              f"{m['first_cpu']:7.3f} | {m['median'] * 1e3:8.1f} | {m['max'] * 1e3:8.1f} | "
+              f"{m['facing_cpu']:7.3f}", flush=True)
 
 
 if __name__ == "__main__":
