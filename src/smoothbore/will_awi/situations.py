@@ -1292,7 +1292,8 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
         allowance: float) -> Reach:
     """How far the unit goes towards ``heading`` with ``budget``: the whole way when the
     straight route is open ground the move pays for and ends clear of the enemy (one route
-    asked), else as far as ``furthest`` finds."""
+    asked, unless its sweep surely goes into another unit: ``_sweeps_into_a_unit``), else as
+    far as ``furthest`` finds."""
     here = table.footprint(unit.id)
     (dx, dy), _ = bearing_vectors(here.facing + heading)
     point = (here.x + dx * budget, here.y + dy * budget)
@@ -1305,14 +1306,14 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
         steady = steady_go(table, here, dx, dy, budget, rates)
         if steady is not None:
             return steady
-        nearest = _nearest_enemy(table, unit.id, end)
-        if (nearest is None or nearest >= 1.0) and not _enters_ground(
-                table, here, dx * budget, dy * budget) and not _sweeps_into_a_unit(
-                table, here, dx * budget, dy * budget):
-            path = _route(table, unit.id, point)
-            if (not path.legs[1:] and not path.legs[0].kinds and not path.passages
-                    and not path.units_crossed):
-                return Reach(point, budget, path)
+        if not _sweeps_into_a_unit(table, here, dx * budget, dy * budget):
+            nearest = _nearest_enemy(table, unit.id, end)
+            if (nearest is None or nearest >= 1.0) and not _enters_ground(
+                    table, here, dx * budget, dy * budget):
+                path = _route(table, unit.id, point)
+                if (not path.legs[1:] and not path.legs[0].kinds and not path.passages
+                        and not path.units_crossed):
+                    return Reach(point, budget, path)
     else:
         limit = _edge_limit(table, here, dx, dy)
         if limit < budget and _open_to(table, here, dx * limit, dy * limit):
