@@ -19,6 +19,7 @@ from types import ModuleType
 import attrs
 import pytest
 
+from smoothbore.core import IllegalActionError
 from smoothbore.table import Footprint, Formation, Table, distance, route
 from smoothbore.will_awi import situations, steps_movement
 from smoothbore.will_awi.actions import ChangeFacing, EndPhase
@@ -37,7 +38,7 @@ from smoothbore.will_awi.situations import (
     spread,
 )
 from smoothbore.will_awi.state import State, new_battle
-from smoothbore.will_awi.steps_firing import _LONGEST
+from smoothbore.will_awi.steps_firing import _LONGEST, candidates_fire, check_fire
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, Nationality, Rank, TroopType, Unit
 from smoothbore.will_awi.validity import battle_faults
@@ -376,3 +377,33 @@ def test_the_fire_of_a_phase_asks_each_firer_as_far_as_its_weapon_reaches(
                 and seen.line_clear and seen.in_arc and seen.distance <= _LONGEST[weapon]):
             able.add(firer)
     assert fired.extra.could_fire <= able and len(fired.extra.could_fire) > 10
+
+
+def test_the_units_able_to_fire_are_asked_of_the_table_in_two_calls(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """D to E at 100 units a side (``steps_firing.able_to_fire``): the table is asked the
+    sightings in two calls, each firer's two nearest candidate targets then the rest of the
+    firers still without a shot (before: 20 calls, one a gun, 45" round each), and
+    the units found able to fire are those of judging every candidate of E with
+    ``check_fire`` (issue 28)."""
+    asked: list[int] = []
+    real = situations.sightings
+
+    def counted(table: object, pairs: object = None, **kwargs: object) -> object:
+        asked.append(10_000 if pairs is None else len(pairs))  # type: ignore[arg-type]
+        return real(table, pairs, **kwargs)  # type: ignore[arg-type]
+
+    state = to_phase(hundred.with_extra(table=attrs.evolve(hundred.extra.table)), D)
+    monkeypatch.setattr(situations, "sightings", counted)
+    fired = TURN.step(state, EndPhase())[0]
+    assert len(asked) == 2 and sum(asked) < 300
+    monkeypatch.setattr(situations, "sightings", real)
+    fresh = fired.with_extra(table=attrs.evolve(fired.extra.table))
+    every = set()
+    for action in candidates_fire(fresh):
+        try:
+            check_fire(fresh, action)
+        except IllegalActionError:
+            continue
+        every.add(action.firer)
+    assert fired.extra.could_fire == every and len(every) == 16

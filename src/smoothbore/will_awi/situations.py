@@ -222,6 +222,16 @@ def sighting_of(table: Table, firer: str, target: str) -> Sighting | None:
     return seen
 
 
+def pair_sights(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Sighting]:
+    """What each firer sees of each target of ``pairs`` (by (firer, target)), asked of the
+    table in one call and kept nowhere: the same answer, pair by pair, as ``sightings_of``
+    and ``sighting_of`` give (the table answers each pair alone), for a question that reads
+    a few pairs of many units once (``steps_firing.able_to_fire``)."""
+    if not pairs:
+        return {}
+    return {(s.firer, s.target): s for s in sightings(table, pairs, rules=SIGHT)}
+
+
 def pair_sightings(table: Table) -> dict[tuple[str, str], Sighting]:
     """The sightings asked pair by pair so far on this table, by (firer, target)."""
     return {}
@@ -284,6 +294,13 @@ def near_units(state: State, unit_id: str, gap: float) -> frozenset[str]:
     return frozenset(f.unit_id for f in _near(table, *found.bounds, gap))
 
 
+def near_footprints(table: Table, box: tuple[float, float, float, float],
+                    gap: float) -> list[Footprint]:
+    """The footprints (in the table's order) whose bounding boxes may come within ``gap`` of
+    ``box`` (min x, min y, max x, max y): ``near_units``'s, as footprints."""
+    return _near(table, *box, gap)
+
+
 def charger_reaches(table: Table) -> dict[str, Mapping[tuple[str, str], ChargeReach]]:
     """The reaches asked charger by charger so far on this table (``reaches_of``)."""
     return {}
@@ -307,14 +324,20 @@ class ShotFacts:
     work: str = ""
 
 
-def shot_facts(state: State, firer: str, target: str, action: object = None) -> ShotFacts:
+def shot_facts(state: State, firer: str, target: str, action: object = None,
+               seen: Sighting | None = None) -> ShotFacts:
     """Range (nearest points), arc, sight, woods and cover of ``firer``'s fire at
-    ``target``: an IllegalActionError when the two are not enemies on the table."""
+    ``target``: an IllegalActionError when the two are not enemies on the table. ``seen``:
+    the table's sighting of the pair when the caller has asked it already (``pair_sights``),
+    else it is read from the firer's sightings."""
     table = table_of(state)
-    weapon = find_unit(state, firer).fires_with
-    reach = CHARGE_REACH if weapon is None else _LONGEST[weapon]
-    found = (sightings_of(table, firer, reach).get((firer, target))
-             or sighting_of(table, firer, target))
+    if seen is not None and (seen.firer, seen.target) == (firer, target):
+        found: Sighting | None = seen
+    else:
+        weapon = find_unit(state, firer).fires_with
+        reach = CHARGE_REACH if weapon is None else _LONGEST[weapon]
+        found = (sightings_of(table, firer, reach).get((firer, target))
+                 or sighting_of(table, firer, target))
     if found is None:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     cover, work = target_cover(state, found)

@@ -5,13 +5,15 @@ charge's target in H (Second Cavalry Charges)."""
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections.abc import Iterator
 from types import MappingProxyType
 
 import attrs
 
 from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase
-from smoothbore.table import ShotTrace
+from smoothbore.table import ShotTrace, Sighting
 
 from . import rules
 from .actions import ChangeFacing, EndPhase, Fire, SpreadHighlandCharge
@@ -36,7 +38,9 @@ from .situations import (
     boxes_apart,
     facing_facts,
     facing_to_nearest,
+    near_footprints,
     near_units,
+    pair_sights,
     shot_facts,
     spread_facts,
 )
@@ -142,17 +146,61 @@ def apply_end_d(state: State, action: EndPhase, log: Log) -> State:
 
 def able_to_fire(state: State) -> frozenset[str]:
     """The units of the firing side with a shot the firing phase allows (``check_fire``: an
-    enemy seen within range and arc, as the table measures) at some enemy, as E begins."""
-    found: set[str] = set()
-    for action in candidates_fire(state):
-        if action.firer in found:
-            continue
-        try:
-            check_fire(state, action)
-        except IllegalActionError:
-            continue
-        found.add(action.firer)
+    enemy seen within range and arc, as the table measures) at some enemy, as E begins.
+
+    On a table the candidates (``candidates_fire``) are judged firer by firer, nearest
+    target first, and a firer is done at its first shot allowed: the table is asked the
+    sightings of each firer's ``FIRST_TARGETS`` nearest candidates in one call, then of the
+    rest of the firers still without a shot in one more (issue 28: asked firer by firer, the
+    guns' every pair within 45" cost 0.3 s at 500 units a side). The same units as judging
+    every candidate: the table answers each pair alone."""
+    table = state.extra.table
+    if table is None:
+        found: set[str] = set()
+        for action in candidates_fire(state):
+            if action.firer not in found and _allowed(state, action):
+                found.add(action.firer)
+        return frozenset(found)
+    moving = state.extra.moving
+    proposed: dict[str, list[str]] = {}
+    for firer in _firers(state):
+        assert firer.fires_with is not None
+        here = table.units[firer.id]
+        near = [f for f in near_footprints(table, here.bounds,
+                                           _LONGEST[firer.fires_with] + SLACK)
+                if f.side == moving]
+        near.sort(key=lambda f: (math.hypot(f.x - here.x, f.y - here.y), f.unit_id))
+        proposed[firer.id] = [f.unit_id for f in near]
+    found = set()
+    for first in (True, False):
+        pairs = []
+        for firer_id, targets in proposed.items():
+            if firer_id in found:
+                continue
+            firer = find_unit(state, firer_id)
+            shots = (t for t in targets if within_range(state, firer, t))
+            pairs += [(firer_id, t) for t in (itertools.islice(shots, FIRST_TARGETS) if first
+                                              else itertools.islice(shots, FIRST_TARGETS, None))]
+        seen = pair_sights(table, pairs)
+        for firer_id, target in pairs:
+            if firer_id not in found and _allowed(state, _fire_at(firer_id, target),
+                                                  seen[(firer_id, target)]):
+                found.add(firer_id)
     return frozenset(found)
+
+
+FIRST_TARGETS = 2
+"""How many of each firer's nearest candidate targets ``able_to_fire`` asks of the table
+first (at 500 units a side 70 of the 83 firers with a candidate fire at one of these)."""
+
+
+def _allowed(state: State, action: Fire, seen: Sighting | None = None) -> bool:
+    """``check_fire`` passes (``seen``: the pair's sighting, asked already)."""
+    try:
+        check_fire(state, action, seen)
+    except IllegalActionError:
+        return False
+    return True
 
 
 # --- E: Fire -------------------------------------------------------------------------------
@@ -178,7 +226,8 @@ def check_not_fired(state: State, firer: Unit, facts: FireFacts, action: object)
         )
 
 
-def fire_situation(state: State, action: Fire) -> tuple[FireFacts, str]:
+def fire_situation(state: State, action: Fire,
+                   seen: Sighting | None = None) -> tuple[FireFacts, str]:
     """The facts of a unit's fire and the work whose cover the target holds: as the player
     gives them, or on a table as the table measures them (then the action must give none).
     The check and the handler both read them here."""
@@ -192,18 +241,18 @@ def fire_situation(state: State, action: Fire) -> tuple[FireFacts, str]:
     target = find_unit(state, action.target)
     if not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
-    shot = shot_facts(state, action.firer, action.target, action)
+    shot = shot_facts(state, action.firer, action.target, action, seen)
     return shot.facts, shot.work
 
 
-def check_shot(state: State, firer: Unit, action: Fire) -> Unit:
+def check_shot(state: State, firer: Unit, action: Fire, seen: Sighting | None = None) -> Unit:
     """What any fire needs: an enemy target on the table, seen (woods), within the firer's
     range and arc; a firer able to fire that has not fired; the work the target holds giving
     the cover said."""
     target = find_unit(state, action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
-    facts, work_id = fire_situation(state, action)
+    facts, work_id = fire_situation(state, action, seen)
     check_not_fired(state, firer, facts, action)
     check_target_detected(target, facts, action)
     try:
@@ -238,9 +287,25 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     """E: each unit of the firing side able to fire, at each enemy unit on the table, at the
     firer's longest short range; on a table, at each enemy whose bounding box is within its
     longest range (proposals: the check measures sight, arc and range)."""
-    fired = state.extra.fired
     targets = [u.id for u in state.units if u.side == state.extra.moving and u.on_table]
     table = state.extra.table
+    for firer in _firers(state):
+        assert firer.fires_with is not None
+        if table is not None:
+            near = near_units(state, firer.id, _LONGEST[firer.fires_with] + SLACK)
+            for target in targets:
+                if target in near and within_range(state, firer, target):
+                    yield _fire_at(firer.id, target)
+            continue
+        facts = FireFacts(default_range(firer))
+        for target in targets:
+            yield Fire(firer.id, target, facts)
+
+
+def _firers(state: State) -> Iterator[Unit]:
+    """The units of the firing side able to fire: on the table, not routing, not limbered,
+    with a weapon, not fired yet."""
+    fired = state.extra.fired
     for firer in state.units_of(firing_side(state)):
         if (
             firer.on_table
@@ -249,15 +314,7 @@ def candidates_fire(state: State) -> Iterator[Fire]:
             and firer.fires_with is not None
             and firer.id not in fired
         ):
-            if table is not None:
-                near = near_units(state, firer.id, _LONGEST[firer.fires_with] + SLACK)
-                for target in targets:
-                    if target in near and within_range(state, firer, target):
-                        yield _fire_at(firer.id, target)
-                continue
-            facts = FireFacts(default_range(firer))
-            for target in targets:
-                yield Fire(firer.id, target, facts)
+            yield firer
 
 
 @functools.lru_cache(maxsize=4096)
@@ -267,15 +324,16 @@ def _fire_at(firer_id: str, target_id: str) -> Fire:
     return Fire(firer_id, target_id)
 
 
-def check_fire(state: State, action: Fire) -> None:
+def check_fire(state: State, action: Fire, seen: Sighting | None = None) -> None:
     """E: the firing side fires (``check_shot``); ``could_not_have_fired`` belongs to a
-    second charge's target, not to the firing phase."""
+    second charge's target, not to the firing phase. ``seen``: the pair's sighting when the
+    caller has asked the table already."""
     firer = own_unit(state, action.firer, firing_side(state), action)
     if action.could_not_have_fired:
         raise illegal(
             action, "a unit firing in the firing phase could fire in it", rules.SECOND_CHARGE
         )
-    check_shot(state, firer, action)
+    check_shot(state, firer, action, seen)
 
 
 def apply_fire(state: State, action: Fire, log: Log) -> State:
