@@ -51,7 +51,10 @@ from smoothbore.table.paths import (
     _route_exact,
     _run,
     _run_corners,
+    _segments,
     _walk,
+    _worth_casting_arrays,
+    _worth_casting_floats,
 )
 
 K = TerrainKind
@@ -638,3 +641,34 @@ def test_remembered_rates_are_the_rates(speeds: dict[TerrainKind, Fraction | Non
         assert table_.speed(frozenset(kinds)) == expected
     assert rates.passage(K.FENCE, PassageKind.CROSS) == CrossingCost()
     assert WILL_CO_FOOT.passage(K.FENCE, PassageKind.CROSS) == CrossingCost(share=Fraction(1, 2))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(-20, 20), st.integers(-20, 20), facing,
+       st.one_of(st.sampled_from([0.0, 90.0, 45.0, 180.0, -90.0]), st.floats(-180, 180)),
+       st.integers(0, 40).map(lambda n: n / 4), st.floats(0.5, 4), st.floats(0.5, 3),
+       st.floats(-90, 90), st.sampled_from(["rectangle", "turned", "polygon"]))
+def test_the_rays_worth_casting_in_plain_floats_are_numpys(
+        x: int, y: int, face: float, heading: float, limit: float, wide: float, deep: float,
+        tilt: float, kind: str) -> None:
+    """Issue 28: ``_worth_casting`` on a base against another (a few rays and segments)
+    works in plain floats; the rays it casts are the numpy reference's, ray for ray, on
+    bases on the half-inch grid (edges along the move, corners on its lines) and turned
+    ones."""
+    mover = Footprint("M", 0, 0, face, 2, 2, 1)
+    shape: Any = shapely.box(x / 2, y / 2, x / 2 + wide, y / 2 + deep)
+    if kind == "turned":
+        shape = Footprint("O", x / 2, y / 2, tilt, 1, wide, deep).outline
+    elif kind == "polygon":
+        shape = Polygon([(x / 2, y / 2), (x / 2 + 3, y / 2), (x / 2 + 1, y / 2 + 2)])
+    (dx, dy), _ = bearing_vectors(face + heading)
+    corners = mover.corners
+    reach = limit + 1.0
+    vertices = shapely.get_coordinates(shape)
+    ring = np.concatenate((corners, corners[:1]))
+    scale = 1.0 + reach + float(np.abs(corners).max()) + float(np.abs(vertices).max())
+    args = ((corners, _segments(shapely.boundary(shape))), (vertices, (ring[:-1], ring[1:])),
+            np.array([dx, dy]), reach, limit, scale)
+    plain, arrays = _worth_casting_floats(*args), _worth_casting_arrays(*args)
+    for mine, theirs in zip(plain, arrays, strict=True):
+        assert mine.dtype == theirs.dtype and mine.tolist() == theirs.tolist()

@@ -872,6 +872,74 @@ def _worth_casting(forward: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
                    back: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
                    direction: npt.NDArray[np.float64], reach: float, limit: float,
                    scale: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``_worth_casting_arrays``'s answer: for a few rays and segments (a unit's base against
+    another's: 4 corners by 4 sides, 5 vertices by 4 sides) worked out in plain floats
+    (``_worth_casting_floats``), the same operations in the same order, which numpy costs
+    several times more on arrays so small (issue 28: 0.2 ms a contact at 500 units a
+    side); else with numpy."""
+    pairs = sum(len(origins) * len(segs[0]) for origins, segs in (forward, back))
+    if pairs <= _FEW_PAIRS:
+        return _worth_casting_floats(forward, back, direction, reach, limit, scale)
+    return _worth_casting_arrays(forward, back, direction, reach, limit, scale)
+
+
+_FEW_PAIRS = 64
+"""Up to how many ray and segment pairs ``_worth_casting`` works in plain floats."""
+
+
+def _worth_casting_floats(forward: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                          back: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                          direction: npt.NDArray[np.float64], reach: float, limit: float,
+                          scale: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``_worth_casting_arrays`` in plain floats, operation for operation (the segments'
+    lengths still by ``np.hypot``): the same rays, to the last bit."""
+    tol = 1e-6 * scale
+    inf = math.inf
+    dx0, dy0 = (float(v) for v in direction)
+    found = []
+    for (origins, (p, q)), sign in ((forward, 1.0), (back, -1.0)):
+        d0, d1 = dx0 * sign, dy0 * sign
+        e = q - p
+        lengths = np.hypot(e[:, 0], e[:, 1]).tolist()
+        segs = []
+        for (p0, p1), (e0, e1), length in zip(p.tolist(), e.tolist(), lengths, strict=True):
+            denom = d0 * e1 - d1 * e0
+            parallel = abs(denom) <= 1e-6 * length
+            segs.append((p0, p1, e0, e1, parallel, 1.0 if parallel else denom,
+                         e0 * d1 - e1 * d0))
+        maybes, surelies, alongs = [], [], []
+        for o0, o1 in origins.tolist():
+            maybe_min = surely_min = inf
+            along = False
+            for p0, p1, e0, e1, parallel, safe, turn in segs:
+                w0, w1 = p0 - o0, p1 - o1
+                off_p = w0 * d1 - w1 * d0
+                if parallel:
+                    off_q = off_p + turn
+                    if off_p * off_q <= 0 or min(abs(off_p), abs(off_q)) <= tol:
+                        along = True
+                    continue
+                t = (w0 * e1 - w1 * e0) / safe
+                u = off_p / safe
+                if -tol <= t <= reach + tol and -1e-6 <= u <= 1 + 1e-6 and t < maybe_min:
+                    maybe_min = t
+                if tol <= t <= reach - tol and 1e-6 <= u <= 1 - 1e-6 and t < surely_min:
+                    surely_min = t
+            maybes.append(maybe_min)
+            surelies.append(surely_min)
+            alongs.append(along)
+        found.append((maybes, surelies, alongs))
+    nearest = min(min(s, default=inf) for _, s, _ in found)
+    cut = min(nearest, limit) + tol
+    ahead, behind = (np.array([m <= cut or a for m, a in zip(ms, al, strict=True)], dtype=bool)
+                     for ms, _, al in found)
+    return ahead, behind
+
+
+def _worth_casting_arrays(forward: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                          back: tuple[npt.NDArray[np.float64], tuple[Any, Any]],
+                          direction: npt.NDArray[np.float64], reach: float, limit: float,
+                          scale: float) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Which rays (forward from the first points, back from the second, each ``reach`` long)
     may give the nearest hit on the other's segments within ``limit``, judged from hits
     worked out roughly (a few parts in a million of ``scale``: far wider than their error):
