@@ -180,7 +180,8 @@ def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
     """Build time, legal actions and the first (cold) ``legal_actions`` call's time (wall
     clock and CPU: a shared machine), the median and max of ``steps`` random steps, and the
     CPU time of the first ``legal_actions`` of the facing phase (D: every unit's facing
-    change, on a battle of its own seed), in seconds."""
+    change, on a battle of its own seed), of the step that ends it (which units could fire)
+    and of the first ``legal_actions`` of the firing phase (E) that follows, in seconds."""
     start = time.perf_counter()
     state = big_battle(units_a_side, seed)
     built = time.perf_counter() - start
@@ -200,8 +201,15 @@ def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
     cpu = time.process_time()
     TURN.legal_actions(facing)
     facing_cpu = time.process_time() - cpu
+    cpu = time.process_time()
+    firing, _ = TURN.step(facing, EndPhase())  # which units could fire (Second Charges)
+    end_d_cpu = time.process_time() - cpu
+    cpu = time.process_time()
+    TURN.legal_actions(firing)
+    firing_cpu = time.process_time() - cpu
     return {"build": built, "legal": float(len(legal)), "first": first,
-            "first_cpu": first_cpu, "facing_cpu": facing_cpu,
+            "first_cpu": first_cpu, "facing_cpu": facing_cpu, "end_d_cpu": end_d_cpu,
+            "firing_cpu": firing_cpu,
             "median": statistics.median(times) if times else math.nan,
             "max": max(times) if times else math.nan}
 
@@ -210,12 +218,14 @@ def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [100, 200, 500]
     print(f"{RULESET}: units a side | build s | legal actions | first legal_actions s "
           "(target < 0.5) | its CPU s | step median ms | step max ms (target < 50) | "
-          "D first legal_actions CPU s (target < 0.5)")
+          "D first legal_actions CPU s (target < 0.5) | the step ending D CPU ms (target < 50) "
+          "| E first legal_actions CPU s")
     for n, size in enumerate(sizes):
         m = measure(size, seed=1000 + n)
         print(f"{size:>6} | {m['build']:7.2f} | {int(m['legal']):>6} | {m['first']:7.3f} | "
               f"{m['first_cpu']:7.3f} | {m['median'] * 1e3:8.1f} | {m['max'] * 1e3:8.1f} | "
-              f"{m['facing_cpu']:7.3f}", flush=True)
+              f"{m['facing_cpu']:7.3f} | {m['end_d_cpu'] * 1e3:8.1f} | {m['firing_cpu']:7.3f}",
+              flush=True)
 
 
 if __name__ == "__main__":
