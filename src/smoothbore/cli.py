@@ -823,7 +823,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
     jobs = f", {args.jobs} jobs" if args.jobs > 1 else ""
-    print(f"{ruleset.title}: the {result.battle} battle played {args.runs} times to its end "
+    title = scenario_commands.file_title(ruleset)
+    battle = f"{title} ({args.ruleset})" if title else f"the {result.battle} battle"
+    print(f"{ruleset.title}: {battle} played {args.runs} times to its end "
           f"with random legal actions (seed {args.seed}{jobs})\n")
     print(result.table())
     return 0

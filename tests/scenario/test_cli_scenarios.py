@@ -59,3 +59,9 @@ def test_scenarios_lists_every_shipped_battle(capsys: pytest.CaptureFixture[str]
                       "size": '5 v 4 units on 72" x 48"', "sources": camden["sources"]}
     assert main(["scenarios"]) == 0
     assert "Champion Hill" in capsys.readouterr().out
+
+
+def test_simulate_a_file_names_the_files_battle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", str(VALID), "--runs", "2", "--seed", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"Bloodybacks!: Two brigades at the mill ({VALID}) played 2 times")

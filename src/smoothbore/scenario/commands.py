@@ -72,6 +72,13 @@ def scenario_text(ruleset: Ruleset) -> str | None:
     return example.scenario.to_toml() if isinstance(example, FileBattle) else None
 
 
+def file_title(ruleset: Ruleset) -> str | None:
+    """The title of the scenario file a ruleset made by ``ruleset_of`` plays (None for a
+    book's own battles): how ``simulate FILE`` names the battle it played."""
+    example = ruleset.example
+    return example.scenario.title if isinstance(example, FileBattle) else None
+
+
 def replay_to(record: Any, ruleset: Ruleset, to: int, state_file: str | None,
               show: Callable[[Any, Any], str]) -> int:
     """``replay RECORD --to STEP``: the state after ``to`` actions (0: the start), every
