@@ -22,7 +22,7 @@ import pytest
 from smoothbore.core import IllegalActionError
 from smoothbore.table import Footprint, Formation, Table, distance, route
 from smoothbore.will_awi import situations, steps_movement
-from smoothbore.will_awi.actions import ChangeFacing, EndPhase
+from smoothbore.will_awi.actions import ChangeFacing, EndPhase, Fire
 from smoothbore.will_awi.phases import C, D
 from smoothbore.will_awi.positions import BASE, deploy
 from smoothbore.will_awi.situations import (
@@ -407,3 +407,32 @@ def test_the_units_able_to_fire_are_asked_of_the_table_in_two_calls(
             continue
         every.add(action.firer)
     assert fired.extra.could_fire == every and len(every) == 16
+
+
+def test_the_fire_of_the_firing_phase_is_asked_of_the_table_in_one_call(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """E at 100 units a side, on a table no question was asked of: listing every fire asks
+    the table the sightings of every firer with a candidate, as far as its weapon reaches,
+    in one call (before: one call a gun, 45" round each; issue 28), and the same fire is
+    legal as when each firer's sightings are asked alone (``sightings_of``)."""
+    fired = TURN.step(to_phase(hundred, D), EndPhase())[0]
+    fresh = fired.with_extra(table=attrs.evolve(fired.extra.table))
+    asked: list[int] = []
+    real = situations.sightings
+
+    def counted(table: object, pairs: object = None, **kwargs: object) -> object:
+        asked.append(10_000 if pairs is None else len(pairs))  # type: ignore[arg-type]
+        return real(table, pairs, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(situations, "sightings", counted)
+    legal = TURN.legal_actions(fresh)
+    assert len(asked) == 1 and 0 < asked[0] < 2_000
+    monkeypatch.setattr(situations, "sightings", real)
+    alone = fired.with_extra(table=attrs.evolve(fired.extra.table))
+    table = alone.extra.table
+    assert table is not None
+    for unit in alone.units_of("American"):
+        if unit.fires_with is not None and unit.on_table:
+            sightings_of(table, unit.id, float(_LONGEST[unit.fires_with]))
+    assert legal == TURN.legal_actions(alone)
+    assert sum(isinstance(a, Fire) for a in legal) == 44

@@ -35,6 +35,7 @@ from .positions import kept_traces
 from .situations import (
     MEASURED,
     SLACK,
+    ask_fire_sightings,
     boxes_apart,
     facing_facts,
     facing_to_nearest,
@@ -289,14 +290,22 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     longest range (proposals: the check measures sight, arc and range)."""
     targets = [u.id for u in state.units if u.side == state.extra.moving and u.on_table]
     table = state.extra.table
+    if table is not None:
+        proposed = []
+        for firer in _firers(state):
+            assert firer.fires_with is not None
+            reach = _LONGEST[firer.fires_with]
+            near = near_units(state, firer.id, reach + SLACK)
+            shots = [_fire_at(firer.id, target) for target in targets
+                     if target in near and within_range(state, firer, target)]
+            if shots:
+                proposed.append(((firer.id, float(reach)), shots))
+        # each is checked: the firers' sightings asked of the table in one call
+        ask_fire_sightings(table, [ask for ask, _ in proposed])
+        for _, shots in proposed:
+            yield from shots
+        return
     for firer in _firers(state):
-        assert firer.fires_with is not None
-        if table is not None:
-            near = near_units(state, firer.id, _LONGEST[firer.fires_with] + SLACK)
-            for target in targets:
-                if target in near and within_range(state, firer, target):
-                    yield _fire_at(firer.id, target)
-            continue
         facts = FireFacts(default_range(firer))
         for target in targets:
             yield Fire(firer.id, target, facts)
