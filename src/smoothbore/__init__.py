@@ -3,7 +3,8 @@
 Each rule is written once as a pure function that rolls through a ``Dice`` and is used three
 ways: to play (sampling dice that record every roll), for exact odds (``odds``), and for Monte
 Carlo. ``smoothbore.core`` holds what the rulesets share; ``get_ruleset`` finds a rule book;
-``play`` drives a battle to its end and ``simulate`` plays many to say who wins.
+``load_scenario`` reads a battle from a scenario file; ``play`` drives a battle to its end and
+``simulate`` plays many to say who wins.
 
 The names below load on first use (PEP 562), so ``import smoothbore.core`` loads neither the
 battle loop, the table nor Shapely.
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from smoothbore.battle import Played, RandomPolicy, play, random_policy, replay
     from smoothbore.core import Distribution, SamplingDice, odds
     from smoothbore.rulesets import available_rulesets, default_registry, get_ruleset
+    from smoothbore.scenario import Scenario, load_scenario
     from smoothbore.simulation import Simulation, simulate
 
 __all__ = [
@@ -25,11 +27,13 @@ __all__ = [
     "Played",
     "RandomPolicy",
     "SamplingDice",
+    "Scenario",
     "Simulation",
     "__version__",
     "available_rulesets",
     "default_registry",
     "get_ruleset",
+    "load_scenario",
     "odds",
     "play",
     "random_policy",
@@ -51,6 +55,8 @@ _WHERE = {
     "available_rulesets": "smoothbore.rulesets",
     "default_registry": "smoothbore.rulesets",
     "get_ruleset": "smoothbore.rulesets",
+    "Scenario": "smoothbore.scenario",
+    "load_scenario": "smoothbore.scenario",
     "Simulation": "smoothbore.simulation",
     "simulate": "smoothbore.simulation",
 }

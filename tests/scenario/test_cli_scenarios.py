@@ -65,3 +65,11 @@ def test_simulate_a_file_names_the_files_battle(capsys: pytest.CaptureFixture[st
     assert main(["simulate", str(VALID), "--runs", "2", "--seed", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(f"Bloodybacks!: Two brigades at the mill ({VALID}) played 2 times")
+
+
+def test_a_scenario_file_loads_from_the_package_top() -> None:
+    import smoothbore
+
+    scenario = smoothbore.load_scenario(VALID)
+    assert isinstance(scenario, smoothbore.Scenario)
+    assert scenario.title == "Two brigades at the mill" and len(scenario.units) == 4
