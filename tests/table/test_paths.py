@@ -672,3 +672,29 @@ def test_the_rays_worth_casting_in_plain_floats_are_numpys(
     plain, arrays = _worth_casting_floats(*args), _worth_casting_arrays(*args)
     for mine, theirs in zip(plain, arrays, strict=True):
         assert mine.dtype == theirs.dtype and mine.tolist() == theirs.tolist()
+
+
+def test_a_contact_with_a_base_takes_its_sides_from_its_corners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: a base moving onto another (a polygon without holes) takes the other's
+    sides from its corners, without breaking its boundary into pieces (``_segments``); a
+    ring with a hole still is; both at the reference's distance (3" to go, then 2")."""
+    import smoothbore.table.paths as paths
+
+    pieces: list[object] = []
+    real = paths._segments
+
+    def counted(boundary: Any) -> Any:
+        pieces.append(boundary)
+        return real(boundary)
+
+    monkeypatch.setattr(paths, "_segments", counted)
+    mover = Footprint("M", 0, 0, 0.0, 2, 2, 1)
+    base = shapely.box(-1, 3.5, 3, 4.5)
+    assert _contact_distance(mover.corners, base, 0.0, 1.0, 10.0) == \
+        _reference_contact_distance(mover.corners, base, 0.0, 1.0, 10.0) == 3.0
+    assert pieces == []
+    ring = Polygon([(-5, 2.5), (5, 2.5), (5, 9), (-5, 9)], [[(-4, 3.5), (4, 3.5), (4, 8), (-4, 8)]])
+    assert _contact_distance(mover.corners, ring, 0.0, 1.0, 10.0) == \
+        _reference_contact_distance(mover.corners, ring, 0.0, 1.0, 10.0) == 2.0
+    assert len(pieces) == 1

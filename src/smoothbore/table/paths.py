@@ -837,8 +837,12 @@ def _contact_distance(corners: npt.NDArray[np.float64], shape: BaseGeometry, dx:
     ring = np.concatenate((corners, corners[:1]))
     scale = 1.0 + reach + float(np.abs(corners).max()) + float(np.abs(vertices).max(initial=0))
     direction = np.array([dx, dy])
+    # a polygon without holes (a unit's base): its boundary's pieces join its vertices
+    segments = (vertices[:-1], vertices[1:]) if (
+        shapely.get_type_id(shape) == _POLYGON and shapely.get_num_interior_rings(shape) == 0
+    ) else _segments(boundary)
     forward, back = _worth_casting(
-        (corners, _segments(boundary)), (vertices, (ring[:-1], ring[1:])), direction, reach,
+        (corners, segments), (vertices, (ring[:-1], ring[1:])), direction, reach,
         limit, scale)
     if forward.any():
         starts = corners[forward]
@@ -850,14 +854,17 @@ def _contact_distance(corners: npt.NDArray[np.float64], shape: BaseGeometry, dx:
             best = min(best, float(d.min()))
     if back.any():
         starts = vertices[back]
-        polygon = Polygon(corners)
         rays = shapely.linestrings(np.stack([starts, starts - direction * reach], axis=1))
-        meet = shapely.intersection(rays, polygon.exterior)
+        meet = shapely.intersection(rays, shapely.linearrings(corners))
         coords, which = shapely.get_coordinates(meet, return_index=True)
         if len(coords):
             d = (starts[which, 0] - coords[:, 0]) * dx + (starts[which, 1] - coords[:, 1]) * dy
             best = min(best, float(d.min()))
     return best if best <= limit else math.inf
+
+
+_POLYGON = 3
+"""Shapely's type id of a polygon."""
 
 
 def _segments(boundary: BaseGeometry) -> tuple[npt.NDArray[np.float64],
