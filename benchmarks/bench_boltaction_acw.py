@@ -62,12 +62,15 @@ def charge_odds() -> float:
 
 
 def load(units_a_side: int = 500) -> dict[str, float]:
-    """``load_boltaction_acw.measure`` at this many units a side: build, legal actions, the
-    first ``legal_actions`` and the median and max of 20 random steps, in seconds."""
+    """``benchmarks/load.py``'s measure of ``load_boltaction_acw`` at this many units a side:
+    build, legal actions, the first ``legal_actions`` and the median and max of 20 random
+    steps, in seconds."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import load_boltaction_acw
+    from load import measure
 
-    figures: dict[str, float] = load_boltaction_acw.measure(units_a_side, seed=1000)
+    figures: dict[str, float] = measure(load_boltaction_acw, units_a_side, seed=1000, steps=20,
+                                        sightings=False)
     return figures
 
 

@@ -46,9 +46,10 @@ def main() -> None:
                 assert play(TURN, make(seed), random_policy(seed)).outcome is not None
             rates.append(BATTLES / (time.perf_counter() - start))
         print(f"random battles ({name}):  {statistics.median(rates):8.1f} a second (target >= 50)")
-    from load_mckie_acw import measure  # beside this file
+    import load_mckie_acw  # beside this file
+    from load import measure
 
-    load = measure(200, seed=7)
+    load = measure(load_mckie_acw, 200, seed=7, steps=20, sightings=False)
     print(f"200 units a side: first legal_actions {load['first']:6.3f} s ({int(load['legal'])} "
           f"actions), random step median {load['median'] * 1e3:5.1f} ms, max "
           f"{load['max'] * 1e3:5.1f} ms (targets at 500: 0.5 s, 50 ms)")

@@ -8,8 +8,9 @@ fails to import) is reported as such and left out; the others are measured.
     PYTHONPATH=src python benchmarks/load.py [--books B ...] [--units 100 200 500]
                                              [--steps 20] [--no-sightings]
 
-Columns, all wall-clock seconds or milliseconds as measured (on a shared machine: compare
-rows of one run, not runs of different days):
+Columns, wall-clock seconds or milliseconds as measured, with the process's CPU time beside
+the first ``legal_actions`` and the step median (on a shared machine the CPU time is the
+steadier figure; compare rows of one run, not runs of different days):
 
 - build: ``big_battle(n, seed)``;
 - legal: the number of legal actions in the battle as built;
@@ -87,9 +88,9 @@ def measure(module: ModuleType, units_a_side: int, seed: int, steps: int,
     start = time.perf_counter()
     state = module.big_battle(units_a_side, seed)
     built = time.perf_counter() - start
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     legal = turn.legal_actions(state)
-    first = time.perf_counter() - start
+    first, first_cpu = time.perf_counter() - start, time.process_time() - cpu
     seen = math.nan
     pairs = math.nan
     table = table_of(state)
@@ -104,15 +105,18 @@ def measure(module: ModuleType, units_a_side: int, seed: int, steps: int,
         seen = time.perf_counter() - start
     policy = random_policy(seed)
     times: list[float] = []
+    cpus: list[float] = []
     for _ in range(steps):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = policy.choose_action(turn, state)
         if action is None:
             break
         state, _events = turn.step(state, action)
         times.append(time.perf_counter() - start)
-    return {"build": built, "legal": float(len(legal)), "first": first,
+        cpus.append(time.process_time() - cpu)
+    return {"build": built, "legal": float(len(legal)), "first": first, "first_cpu": first_cpu,
             "median": statistics.median(times) if times else math.nan,
+            "median_cpu": statistics.median(cpus) if cpus else math.nan,
             "max": max(times) if times else math.nan, "pairs": pairs, "sightings": seen}
 
 
@@ -121,13 +125,15 @@ def _cell(value: float, scale: float, width: int, digits: int) -> str:
 
 
 HEADER = ("book           | units a side | build s | legal actions | first legal_actions s "
-          "(< 0.5) | step median ms | step max ms (< 50) | enemy pairs | sightings s")
+          "(< 0.5) | its CPU s | step median ms | its CPU ms | step max ms (< 50) | enemy pairs "
+          "| sightings s")
 
 
 def row(book: str, size: int, m: dict[str, float]) -> str:
     pairs = "-" if math.isnan(m["pairs"]) else str(int(m["pairs"]))
     return (f"{book:<14} | {size:>12} | {_cell(m['build'], 1, 7, 2)} | {int(m['legal']):>13} | "
-            f"{_cell(m['first'], 1, 29, 3)} | {_cell(m['median'], 1e3, 14, 1)} | "
+            f"{_cell(m['first'], 1, 29, 3)} | {_cell(m['first_cpu'], 1, 9, 3)} | "
+            f"{_cell(m['median'], 1e3, 14, 1)} | {_cell(m['median_cpu'], 1e3, 10, 1)} | "
             f"{_cell(m['max'], 1e3, 18, 1)} | {pairs:>11} | {_cell(m['sightings'], 1, 11, 3)}")
 
 

@@ -25,12 +25,10 @@ Target (issue 28): under 0.5 s and under 50 ms at 500 units a side."""
 from __future__ import annotations
 
 import math
-import statistics
 import sys
-import time
+from pathlib import Path
 from typing import Any
 
-from smoothbore.battle import random_policy
 from smoothbore.bloodybacks93 import TURN
 from smoothbore.bloodybacks93.actions import DetermineActivity, DrawCard, EndActivation
 from smoothbore.bloodybacks93.phases import ACTIVATION, ACTIVITY
@@ -197,45 +195,15 @@ def _stepped(state: State, action: Any) -> State:
     return TURN.step(state, action)[0]
 
 
-def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
-    """Build time, legal actions and the first (cold) ``legal_actions`` call's time, and
-    the median and max of ``steps`` random steps, in seconds of the wall clock; and the
-    same calls and steps in seconds of this process's CPU (``*_cpu``: on a machine shared
-    with other work, what the code itself took)."""
-    start = time.perf_counter()
-    state = big_battle(units_a_side, seed)
-    built = time.perf_counter() - start
-    start, cpu = time.perf_counter(), time.process_time()
-    legal = TURN.legal_actions(state)
-    first, first_cpu = time.perf_counter() - start, time.process_time() - cpu
-    policy = random_policy(seed)
-    times, cpus = [], []
-    for _ in range(steps):
-        start, cpu = time.perf_counter(), time.process_time()
-        action = policy.choose_action(TURN, state)
-        if action is None:
-            break
-        state, _events = TURN.step(state, action)
-        times.append(time.perf_counter() - start)
-        cpus.append(time.process_time() - cpu)
-    return {"build": built, "legal": float(len(legal)), "first": first,
-            "median": statistics.median(times) if times else math.nan,
-            "max": max(times) if times else math.nan, "first_cpu": first_cpu,
-            "median_cpu": statistics.median(cpus) if cpus else math.nan,
-            "max_cpu": max(cpus) if cpus else math.nan}
+def main(argv: list[str]) -> int:
+    """This book's rows of ``benchmarks/load.py`` (sizes from the command line, default
+    100 200 500), without the all-pairs sightings column."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import load
 
-
-def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [100, 200, 500]
-    print(f"{RULESET}: units a side | build s | legal actions | first legal_actions s "
-          "(target < 0.5) | step median ms | step max ms (target < 50) || the same three "
-          "in CPU time")
-    for n, size in enumerate(sizes):
-        m = measure(size, seed=1000 + n)
-        print(f"{size:>6} | {m['build']:7.2f} | {int(m['legal']):>6} | {m['first']:7.3f} | "
-              f"{m['median'] * 1e3:8.1f} | {m['max'] * 1e3:8.1f} || {m['first_cpu']:7.3f} | "
-              f"{m['median_cpu'] * 1e3:8.1f} | {m['max_cpu'] * 1e3:8.1f}", flush=True)
+    return int(load.main(["--books", RULESET, "--no-sightings",
+                          "--units", *(argv or ["100", "200", "500"])]))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    raise SystemExit(main(sys.argv[1:]))
