@@ -22,12 +22,11 @@ played to its movement phase (C), where every unit may move."""
 from __future__ import annotations
 
 import math
-import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from smoothbore.battle import random_policy
 from smoothbore.core import Scenario
 from smoothbore.table import CommanderMark, Edge, Feature
 from smoothbore.will_awi import TURN
@@ -176,27 +175,11 @@ def to_movement(state: State) -> State:
     return state
 
 
-def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
-    """Build time, legal actions and the first (cold) ``legal_actions`` call's time (wall
-    clock and CPU: a shared machine), the median and max of ``steps`` random steps, and the
-    CPU time of the first ``legal_actions`` of the facing phase (D: every unit's facing
-    change, on a battle of its own seed), of the step that ends it (which units could fire)
-    and of the first ``legal_actions`` of the firing phase (E) that follows, in seconds."""
-    start = time.perf_counter()
-    state = big_battle(units_a_side, seed)
-    built = time.perf_counter() - start
-    start, cpu = time.perf_counter(), time.process_time()
-    legal = TURN.legal_actions(state)
-    first, first_cpu = time.perf_counter() - start, time.process_time() - cpu
-    policy = random_policy(seed)
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        action = policy.choose_action(TURN, state)
-        if action is None:
-            break
-        state, _events = TURN.step(state, action)
-        times.append(time.perf_counter() - start)
+def phases(units_a_side: int, seed: int) -> dict[str, float]:
+    """The CPU time of the first ``legal_actions`` of the facing phase (D: every unit's
+    facing change, on a battle of its own seed), of the step that ends it (which units could
+    fire) and of the first ``legal_actions`` of the firing phase (E) that follows, in
+    seconds."""
     facing, _ = TURN.step(big_battle(units_a_side, seed + 500), EndPhase())
     cpu = time.process_time()
     TURN.legal_actions(facing)
@@ -207,26 +190,25 @@ def measure(units_a_side: int, seed: int, steps: int = 20) -> dict[str, float]:
     cpu = time.process_time()
     TURN.legal_actions(firing)
     firing_cpu = time.process_time() - cpu
-    return {"build": built, "legal": float(len(legal)), "first": first,
-            "first_cpu": first_cpu, "facing_cpu": facing_cpu, "end_d_cpu": end_d_cpu,
-            "firing_cpu": firing_cpu,
-            "median": statistics.median(times) if times else math.nan,
-            "max": max(times) if times else math.nan}
+    return {"facing_cpu": facing_cpu, "end_d_cpu": end_d_cpu, "firing_cpu": firing_cpu}
 
 
-def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [100, 200, 500]
-    print(f"{RULESET}: units a side | build s | legal actions | first legal_actions s "
-          "(target < 0.5) | its CPU s | step median ms | step max ms (target < 50) | "
-          "D first legal_actions CPU s (target < 0.5) | the step ending D CPU ms (target < 50) "
-          "| E first legal_actions CPU s")
+def main(argv: list[str]) -> int:
+    """This book's rows of ``benchmarks/load.py`` (sizes from the command line, default
+    100 200 500), then the phases after C at each size (``phases``)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import load
+
+    sizes = argv or ["100", "200", "500"]
+    load.main(["--books", RULESET, "--no-sightings", "--units", *sizes])
+    print("units a side | D first legal_actions CPU s (target < 0.5) | the step ending D "
+          "CPU ms (target < 50) | E first legal_actions CPU s")
     for n, size in enumerate(sizes):
-        m = measure(size, seed=1000 + n)
-        print(f"{size:>6} | {m['build']:7.2f} | {int(m['legal']):>6} | {m['first']:7.3f} | "
-              f"{m['first_cpu']:7.3f} | {m['median'] * 1e3:8.1f} | {m['max'] * 1e3:8.1f} | "
-              f"{m['facing_cpu']:7.3f} | {m['end_d_cpu'] * 1e3:8.1f} | {m['firing_cpu']:7.3f}",
-              flush=True)
+        m = phases(int(size), seed=1000 + n)
+        print(f"{int(size):>12} | {m['facing_cpu']:42.3f} | {m['end_d_cpu'] * 1e3:37.1f} | "
+              f"{m['firing_cpu']:27.3f}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    raise SystemExit(main(sys.argv[1:]))
