@@ -623,8 +623,8 @@ def test_replay_steps_through_a_battle_turn_by_turn(capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(("argv", "said"), [
     (["battle", "will", "--battle", "cowpen", "--quiet"], "did you mean 'cowpens'?"),
     (["simulate", "will", "--battle", "cowpen", "--runs", "2"], "did you mean 'cowpens'?"),
-    (["battle", "bolt", "--quiet"], "did you mean 'boltaction'?"),
-    (["odds", "bolt", "shooting"], "did you mean 'boltaction'?"),
+    (["battle", "bolt", "--quiet"], "did you mean 'boltaction_acw'?"),
+    (["odds", "bolt", "shooting"], "did you mean 'boltaction_acw'?"),
     (["odds", "will", "fire", "cover=woods"], "did you mean 'woods-or-soft-cover'?"),
 ], ids=["battle", "simulate-battle", "alias", "odds-alias", "value"])
 def test_did_you_mean_every_name_and_value(argv: list[str], said: str,
@@ -645,13 +645,18 @@ def test_odds_the_rules_refuse_are_said_by_what_was_asked_and_the_rule(
 
 
 def test_suggest_picks_one_name_or_none() -> None:
-    from smoothbore.cli import suggest
+    from smoothbore.core.errors import suggest
 
     assert suggest("cowpen", ["cowpens", "cowpens-no-table"]) == "cowpens"
     assert suggest("bolt", ["boltaction_acw", "boltaction", "bb93"]) == "boltaction"
     assert suggest("rifle", ["rifled-musket", "rifled-carbine", "sharps-rifle"]) is None
     assert suggest("woods", ["open", "woods-or-soft-cover"]) == "woods-or-soft-cover"
     assert suggest("xyz", ["open", "soft"]) is None
+    assert suggest("Open", ["open", "soft"]) is None  # known, spelled otherwise
+    assert suggest(8, ["open"]) is None  # not a name
+    import smoothbore.cli
+
+    assert not hasattr(smoothbore.cli, "suggest")  # one copy, in core
 
 
 def test_an_illegal_action_is_said_by_the_rule_not_by_its_repr() -> None:

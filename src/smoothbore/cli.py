@@ -10,7 +10,6 @@ import enum
 import io
 import json
 import os
-import re
 import signal
 import sys
 import textwrap
@@ -44,7 +43,6 @@ from smoothbore.core.errors import (
     SmoothboreError,
     UnknownRulesetError,
 )
-from smoothbore.core.registry import did_you_mean, with_suggestion
 from smoothbore.core.ruleset import Mechanism, Ruleset, find_mechanism, spell
 from smoothbore.core.state import MAX_JSON_CHARS, read_json, unstructure
 from smoothbore.rulesets import available_rulesets, get_ruleset
@@ -240,20 +238,8 @@ def _pairs(params: Sequence[str]) -> dict[str, str]:
 
 
 def _arguments(mechanism: Mechanism, given: dict[str, str]) -> dict[str, Any]:
-    """The mechanism's arguments from the text given, a mistyped parameter name or choice
-    answered with "did you mean"."""
-    known = [p.name for p in mechanism.parameters]
-    for typed, text in given.items():
-        try:
-            parameter = mechanism.parameter(typed)
-        except InvalidValueError as error:
-            raise with_suggestion(error, typed, known) from None
-        if parameter.choices:
-            try:
-                parameter.parse(text)
-            except InvalidValueError as error:
-                raise with_suggestion(error, text, [spell(c) for c in parameter.choices]
-                                      ) from None
+    """The mechanism's arguments from the text given (a mistyped parameter name or choice
+    is answered with "did you mean" by the error itself)."""
     return mechanism.arguments(given)
 
 
@@ -418,10 +404,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if name is None:
         names = ", ".join(m.name for m in mechanisms)
         raise InvalidValueError(f"{owner} mechanism", "(none given)", f"one of {names}")
-    try:
-        mechanism = find_mechanism(mechanisms, name, owner)
-    except InvalidValueError as error:
-        raise with_suggestion(error, name, [m.name for m in mechanisms]) from None
+    mechanism = find_mechanism(mechanisms, name, owner)
     given = _pairs(args.params)
     arguments = _arguments(mechanism, given)
     try:
@@ -1065,49 +1048,16 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _message(error: SmoothboreError) -> str:
-    """An error as the command line says it: a refused value with "did you mean" when one
-    of the values allowed is close to it (a battle, a ruleset or alias, a choice); an
-    illegal action led by what it was, in words, and the rule, never its repr."""
+    """An error as the command line says it: a refused value as the error says it (with
+    "did you mean" when one of the values allowed is close to it); an illegal action led
+    by what it was, in words, and the rule, never its repr."""
     if isinstance(error, IllegalActionError):
         if isinstance(error.action, str):  # what was asked, in words (odds)
             return f"{error.action}: {error.why} ({error.rule})"
         what = action_words(error.action) if error.action is not None else ""
         tail = f"; the action: {what}" if what and what != "none" else ""
         return f"{error.why} ({error.rule}){tail}"  # the rule's words name the unit
-    text = str(error)
-    if isinstance(error, InvalidValueError) and "did you mean" not in text and isinstance(
-            error.value, str):
-        allowed = str(error.allowed)
-        if allowed.startswith("one of "):
-            known = [word for word in re.split(r"[,()\s]+", allowed[len("one of "):])
-                     if word and word not in ("also", "or", "and")]
-            guess = suggest(error.value, known)
-            if guess is not None:
-                text += f"; did you mean {guess!r}?"
-    return text
-
-
-def suggest(word: str, known: Sequence[str]) -> str | None:
-    """The known name a mistyped one most likely meant: the closest spelling
-    (``cowpen`` -> ``cowpens``), else the one name it begins (``bolt`` -> ``boltaction``,
-    the shortest when the others begin with it), else the one name it is a word of
-    (``woods`` -> ``woods-or-soft-cover``); None when nothing, or more than one, fits."""
-    typed = word.strip().lower().replace("_", "-")
-    if not typed:
-        return None
-    close = did_you_mean(word, known)
-    if close is not None and close.lower().replace("_", "-") != typed:
-        return close
-    names = list(dict.fromkeys(known))
-    spelled = {name: name.lower().replace("_", "-") for name in names}
-    begun = [n for n in names if spelled[n].startswith(typed) and spelled[n] != typed]
-    if begun:
-        shortest = min(begun, key=len)
-        if all(spelled[n].startswith(spelled[shortest]) for n in begun):
-            return shortest
-        return None
-    parts = [n for n in names if typed in spelled[n].split("-") and spelled[n] != typed]
-    return parts[0] if len(parts) == 1 else None
+    return str(error)  # a refused name says "did you mean" itself (core.errors.suggest)
 
 
 if __name__ == "__main__":  # pragma: no cover

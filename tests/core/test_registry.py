@@ -122,18 +122,19 @@ def test_bad_references_are_library_errors(reference: str, message: str) -> None
 
 # --- suggestions, loaders that fail, entry points that would shadow a built-in ----------------
 def test_a_near_miss_is_suggested_and_a_far_one_is_not() -> None:
-    from smoothbore.core.registry import did_you_mean, with_suggestion
+    from smoothbore.core.errors import suggest
 
     known = ["bloodybacks93", "will_awi"]
-    assert did_you_mean("Bloodyback93", known) == "bloodybacks93"
-    assert did_you_mean("will-awi", known) == "will_awi"
-    assert did_you_mean("napoleon", known) is None
-    assert did_you_mean(93, known) is None  # type: ignore[arg-type]
-    error = with_suggestion(InvalidValueError("ruleset", "wil_awi", "one of ..."), "wil_awi", known)
+    assert suggest("Bloodyback93", known) == "bloodybacks93"
+    assert suggest("wil-awi", known) == "will_awi"
+    assert suggest("will-awi", known) is None  # the same name spelled otherwise
+    assert suggest("napoleon", known) is None
+    assert suggest(93, known) is None
+    error = InvalidValueError("ruleset", "wil_awi", "one of bloodybacks93, will_awi")
     assert str(error).endswith("; did you mean 'will_awi'?")
-    assert (error.field, error.value) == ("ruleset", "wil_awi")  # type: ignore[attr-defined]
-    same = with_suggestion(InvalidValueError("ruleset", "WILL-AWI", "x"), "WILL-AWI", known)
-    assert "did you mean" not in str(same)  # the same name spelled otherwise: nothing to add
+    assert (error.field, error.value) == ("ruleset", "wil_awi")
+    same = InvalidValueError("ruleset", "WILL-AWI", "one of bloodybacks93, will_awi")
+    assert "did you mean" not in str(same)
 
 
 def test_an_unknown_name_close_to_an_alias_suggests_the_ruleset() -> None:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib
 from collections.abc import Callable, Iterable
@@ -14,7 +13,7 @@ import attrs
 from smoothbore.core.errors import InvalidValueError, SmoothboreError, UnknownRulesetError
 from smoothbore.core.ruleset import Ruleset
 
-__all__ = ["ENTRY_POINT_GROUP", "Registry", "did_you_mean", "load_reference", "normalise"]
+__all__ = ["ENTRY_POINT_GROUP", "Registry", "load_reference", "normalise"]
 
 ENTRY_POINT_GROUP = "smoothbore.rulesets"
 """Third-party packages register a ruleset under this entry-point group; the entry point names
@@ -28,30 +27,6 @@ def normalise(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidValueError("ruleset", name, "a ruleset name (non-empty text)")
     return name.strip().lower().replace("-", "_")
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str | None:
-    """The known name closest to a mistyped one (case-blind, ``-`` and ``_`` alike), if one
-    is close enough to be what was meant: ``bloodyback93`` -> ``bloodybacks93``."""
-    if not isinstance(word, str):
-        return None
-    names = {normalise_key(name): name for name in known}
-    found = difflib.get_close_matches(normalise_key(word), list(names), n=1, cutoff=0.6)
-    return names[found[0]] if found else None
-
-
-def normalise_key(name: str) -> str:
-    """A name as compared for "did you mean": lower case, ``-`` as ``_``."""
-    return name.strip().lower().replace("-", "_")
-
-
-def with_suggestion(error: Exception, word: str, known: Iterable[str]) -> Exception:
-    """``error`` with "did you mean ...?" added to its message when a known name is close to
-    ``word`` (its fields stay as they were)."""
-    guess = did_you_mean(word, known)
-    if guess is not None and normalise_key(guess) != normalise_key(word):
-        error.args = (f"{error}; did you mean {guess!r}?",)
-    return error
 
 
 def load_reference(reference: str) -> Ruleset:
@@ -153,7 +128,8 @@ class Registry:
         return tuple(name for name, _ in self.loaders)
 
     def get(self, name: str) -> Ruleset:
-        """The ruleset of this name or alias; an unknown name lists the available ones."""
+        """The ruleset of this name or alias; an unknown name lists the available ones and
+        the one it most likely meant (``bolt``: did you mean ``boltaction``?)."""
         key = normalise(name)
         for registered, loader in self.loaders:
             if registered == key:
@@ -164,13 +140,7 @@ class Registry:
                 return ruleset
         listed = tuple(
             f"{r.name} (also {', '.join(r.aliases)})" if r.aliases else r.name for r in rulesets)
-        spellings = {r.name: r.name for r in rulesets}
-        spellings.update((alias, r.name) for r in rulesets for alias in r.aliases)
-        error = UnknownRulesetError(name, listed or self.names())
-        guess = did_you_mean(name, spellings)
-        if guess is not None:
-            error.args = (f"{error}; did you mean {spellings[guess]!r}?",)
-        raise error
+        raise UnknownRulesetError(name, listed or self.names())  # with "did you mean"
 
     def all(self) -> tuple[Ruleset, ...]:
         """Every registered ruleset, loaded."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import attrs
 
-from smoothbore.core.errors import InvalidValueError
+from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.protocols import Phase, Turn
 
 __all__ = [
@@ -296,7 +296,16 @@ class Validated:
                 if len(seen) >= _MEMO:
                     seen.clear()
                 seen[key] = values
-        return self.function(dice=dice, **values)
+        try:
+            return self.function(dice=dice, **values)
+        except IllegalActionError as error:
+            if error.action is not None:
+                raise
+            # a mechanism has no action: the call, in words, is what the rules refuse
+            by_name = self.parameters()
+            asked = " ".join([name.strip("_").replace("_", "-"), *(
+                f"{k}={by_name[k].show(v)}" for k, v in values.items())])
+            raise IllegalActionError(asked, error.why, error.rule) from None
 
     def __reduce__(self) -> Any:
         module = sys.modules.get(getattr(self, "__module__", ""))
@@ -350,8 +359,9 @@ class Mechanism:
         for parameter in self.parameters:
             if parameter.name == wanted:
                 return parameter
-        names = ", ".join(p.name for p in self.parameters) or "none"
-        raise InvalidValueError(f"{self.name} parameter", name, names)
+        names = ", ".join(p.name for p in self.parameters)
+        raise InvalidValueError(f"{self.name} parameter", name,
+                                "one of " + names if names else "none: it takes no parameters")
 
     def defaults(self) -> dict[str, Any]:
         """Every parameter at its default."""
