@@ -4,6 +4,7 @@ tests/toy_ruleset.py, loaded by workers through its reference)."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import statistics
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -15,11 +16,12 @@ import pytest
 
 import smoothbore
 from smoothbore.battle import play, random_policy
-from smoothbore.core import IllegalActionError, InvalidValueError, Ruleset
+from smoothbore.core import IllegalActionError, InvalidValueError, Outcome, Result, Ruleset
 from smoothbore.simulation import (
     BattleError,
     Losses,
     Rate,
+    Run,
     Simulation,
     losses_of,
     play_run,
@@ -376,3 +378,55 @@ def test_runs_lost_more_often_than_retried_are_named_and_the_rest_kept(tmp_path:
     assert all(run == serial.runs[run.index] for run in error.finished)
     assert len(list(tmp_path.glob("death-*"))) == MAX_RETRIES + 1
     assert pickle.loads(pickle.dumps(error)).lost == error.lost
+
+
+# --- issue 31: outcomes as named values, not strings to match by hand ----------------------------
+def _run(index: int, finished: bool, winner: str | None) -> Run:
+    scores = ((toy.RED, 1), (toy.BLUE, 0)) if finished else ()
+    return Run(index, index, index, finished, winner, scores, (), 3, 1,
+               "decided" if finished else "the step limit was reached")
+
+
+def test_a_run_and_an_outcome_name_their_result() -> None:
+    """Issue 31: a draw and an unfinished run were ``winner is None`` told apart by hand and
+    shown as "draw" / "not finished"."""
+    assert [_run(0, True, toy.RED).result, _run(1, True, None).result,
+            _run(2, False, None).result] == [Result.WIN, Result.DRAW, Result.UNFINISHED]
+    assert Outcome(toy.RED, (), "r", "x").result is Result.WIN
+    assert Outcome(None, (), "r", "x").result is Result.DRAW
+    assert json.dumps([Result.WIN, Result.DRAW, Result.UNFINISHED]) == (
+        '["win", "draw", "unfinished"]')  # its own text in JSON
+    assert Result("draw") is Result.DRAW and Result.of("Unfinished") is Result.UNFINISHED
+    with pytest.raises(InvalidValueError, match="did you mean 'draw'"):
+        Result.of("drawn")
+    assert smoothbore.core.Result is Result
+
+
+def test_a_simulation_is_asked_by_result() -> None:
+    runs = (_run(0, True, toy.RED), _run(1, True, None), _run(2, False, None),
+            _run(3, True, toy.BLUE), _run(4, True, toy.RED))
+    simulation = Simulation("toy", "default", 0, toy.SIDES, runs)
+    assert [r.index for r in simulation.where(Result.WIN)] == [0, 3, 4]
+    assert [r.index for r in simulation.where("win", toy.RED)] == [0, 4]
+    assert [r.index for r in simulation.where(Result.DRAW)] == [1]
+    assert [r.index for r in simulation.where("unfinished")] == [2]
+    assert simulation.rate(Result.WIN) == Rate(3, 5)
+    assert simulation.rate(Result.WIN, toy.BLUE) == simulation.wins(toy.BLUE) == Rate(1, 5)
+    assert simulation.rate("draw") == simulation.draws == Rate(1, 5)
+    assert simulation.rate(Result.UNFINISHED) == simulation.unfinished == Rate(1, 5)
+    with pytest.raises(InvalidValueError, match="only with result=win"):
+        simulation.where(Result.DRAW, toy.RED)
+    with pytest.raises(InvalidValueError, match="one of"):
+        simulation.where(Result.WIN, "green")
+    each = simulation.to_dict(runs=True)["each_run"]
+    assert [row["result"] for row in each] == ["win", "draw", "unfinished", "win", "win"]
+    assert json.loads(json.dumps(each))[1]["result"] == "draw"
+
+
+def test_a_simulated_battles_results_add_up_by_name() -> None:
+    result = simulate(toy.RULESET, runs=40, seed=2, battle="long")
+    counted = {r: len(result.where(r)) for r in Result}
+    assert sum(counted.values()) == 40
+    assert counted[Result.WIN] == sum(result.wins(side).count for side in toy.SIDES)
+    assert all(run.result is Result.WIN for side in toy.SIDES
+               for run in result.where(Result.WIN, side))

@@ -35,6 +35,7 @@ import numpy as np
 
 from smoothbore.battle import MAX_STEPS, Played, Policy, play, random_policy
 from smoothbore.core.engine import Outcome
+from smoothbore.core.enums import Result
 from smoothbore.core.errors import InvalidValueError, SmoothboreError
 from smoothbore.core.present import Z95, wilson
 from smoothbore.core.registry import load_reference
@@ -49,6 +50,7 @@ __all__ = [
     "LostRunsError",
     "PolicyFactory",
     "Rate",
+    "Result",
     "Run",
     "Simulation",
     "Spread",
@@ -137,6 +139,19 @@ class Run:
     turns: int
     reason: str
 
+    @property
+    def result(self) -> Result:
+        """How the run came out: ``Result.WIN`` (``winner`` names the side),
+        ``Result.DRAW`` or ``Result.UNFINISHED`` (it reached the step limit first)."""
+        if not self.finished:
+            return Result.UNFINISHED
+        return Result.DRAW if self.winner is None else Result.WIN
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run as JSON-ready data, its ``result`` named (``"win"``, ``"draw"``,
+        ``"unfinished"``)."""
+        return {**attrs.asdict(self), "result": self.result.value}
+
 
 @attrs.frozen
 class Simulation:
@@ -153,23 +168,39 @@ class Simulation:
         """The runs that ended by their rules."""
         return tuple(run for run in self.runs if run.finished)
 
+    def where(self, result: Result | str, side: str | None = None) -> tuple[Run, ...]:
+        """The runs that came out as ``result`` (a ``Result`` or its text: ``"draw"``), in
+        run order; with ``side``, only the wins of that side (``where(Result.WIN,
+        "british")``)."""
+        wanted = Result.of(result)
+        if side is not None:
+            if wanted is not Result.WIN:
+                raise InvalidValueError("side", side, "a side only with result=win (a draw "
+                                        "or an unfinished run has no winner)")
+            if side not in self.sides:
+                raise InvalidValueError("side", side, "one of " + ", ".join(self.sides))
+        return tuple(run for run in self.runs
+                     if run.result is wanted and (side is None or run.winner == side))
+
+    def rate(self, result: Result | str, side: str | None = None) -> Rate:
+        """The share of runs that came out as ``result`` (with ``side``: that side's wins),
+        with its 95% interval: ``rate(Result.DRAW)`` is ``draws``."""
+        return Rate(len(self.where(result, side)), len(self.runs))
+
     def wins(self, side: str) -> Rate:
         """The share of runs ``side`` won."""
-        if side not in self.sides:
-            raise InvalidValueError("side", side, "one of " + ", ".join(self.sides))
-        return Rate(sum(run.winner == side for run in self.runs), len(self.runs))
+        return self.rate(Result.WIN, side)
 
     @property
     def draws(self) -> Rate:
         """The share of runs that ended in a draw."""
-        return Rate(sum(run.finished and run.winner is None for run in self.runs),
-                    len(self.runs))
+        return self.rate(Result.DRAW)
 
     @property
     def unfinished(self) -> Rate:
         """The share of runs that reached the step limit (or a state with no legal action)
         before their end."""
-        return Rate(sum(not run.finished for run in self.runs), len(self.runs))
+        return self.rate(Result.UNFINISHED)
 
     def mean_score(self, side: str) -> float | None:
         """The mean score of ``side`` over the finished runs (None: none finished)."""
@@ -209,7 +240,7 @@ class Simulation:
             "turns": self.turns.to_dict(),
         }
         if runs:
-            data["each_run"] = [attrs.asdict(run) for run in self.runs]
+            data["each_run"] = [run.to_dict() for run in self.runs]
         return data
 
     def table(self) -> str:
@@ -263,7 +294,8 @@ class Simulation:
 
     def to_pandas(self) -> Any:
         """Every run as a row of a pandas DataFrame: index, seeds, finished, winner, steps,
-        turns, reason, and a ``score_<side>`` and ``losses_<side>`` column per side."""
+        turns, reason, result (``"win"``, ``"draw"``, ``"unfinished"``), and a
+        ``score_<side>`` and ``losses_<side>`` column per side."""
         import importlib
 
         try:
@@ -273,7 +305,7 @@ class Simulation:
                                     "install it: pip install 'smoothbore[notebooks]'") from None
         rows = []
         for run in self.runs:
-            row: dict[str, Any] = {k: v for k, v in attrs.asdict(run).items()
+            row: dict[str, Any] = {k: v for k, v in run.to_dict().items()
                                    if k not in ("scores", "losses")}
             for side in self.sides:
                 row[f"score_{side}"] = dict(run.scores).get(side)

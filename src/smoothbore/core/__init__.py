@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         phase_scoped,
         turn_scoped,
     )
-    from smoothbore.core.enums import NamedEnum
+    from smoothbore.core.enums import NamedEnum, Result
     from smoothbore.core.errors import (
         EnumerationLimitError,
         IllegalActionError,
@@ -141,6 +141,7 @@ __all__ = [
     "PoolCheck",
     "Registry",
     "ReplayMismatchError",
+    "Result",
     "Roll",
     "RollRecord",
     "Ruleset",
@@ -225,6 +226,7 @@ _WHERE: dict[str, str] = {
     "phase_scoped": "smoothbore.core.engine",
     "turn_scoped": "smoothbore.core.engine",
     "NamedEnum": "smoothbore.core.enums",
+    "Result": "smoothbore.core.enums",
     "EnumerationLimitError": "smoothbore.core.errors",
     "IllegalActionError": "smoothbore.core.errors",
     "InvalidValueError": "smoothbore.core.errors",

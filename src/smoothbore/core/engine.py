@@ -31,6 +31,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from smoothbore.core.chance import Dice, RollRecord
+from smoothbore.core.enums import Result
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event, Fact
 from smoothbore.core.protocols import Phase
@@ -71,6 +72,12 @@ class Outcome:
     scores: tuple[tuple[str, int], ...]
     reason: str
     rule: str
+
+    @property
+    def result(self) -> Result:
+        """``Result.WIN`` when a side won (``winner`` names it), else ``Result.DRAW``: an
+        outcome is a battle its rules ended."""
+        return Result.DRAW if self.winner is None else Result.WIN
 
     def score(self, side: str) -> int:
         """The score of one side."""
