@@ -74,3 +74,13 @@ def test_a_value_far_from_every_name_gets_no_suggestion() -> None:
     error = InvalidValueError("cover", "xyz", "one of open, woods-or-soft-cover")
     assert error.suggestion is None and "did you mean" not in str(error)
     assert InvalidValueError("range", "8", "an integer from 0 to 6").suggestion is None
+
+
+def test_a_refused_value_in_a_saved_state_is_answered_with_the_value_meant() -> None:
+    """The loader lists enum values quoted ("one of 'line', 'column'"): the suggestion is
+    the value, not its quotes."""
+    from smoothbore.core.errors import LoadError
+
+    error = LoadError("$.units[0].formation", "lien", "one of 'line', 'column', 'skirmish'")
+    assert error.suggestion == "line"
+    assert str(error).endswith("; did you mean 'line'?")

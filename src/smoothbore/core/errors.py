@@ -53,11 +53,12 @@ _ONE_OF = "one of "
 
 
 def _listed(allowed: str) -> tuple[str, ...]:
-    """The names an ``allowed`` of the form "one of a, b (also c), d" lists."""
+    """The names an ``allowed`` of the form "one of a, b (also c), d" lists (quotes off:
+    "one of 'line', 'column'")."""
     if not allowed.startswith(_ONE_OF):
         return ()
-    return tuple(word for word in re.split(r"[,()\s]+", allowed[len(_ONE_OF):])
-                 if word and word not in ("also", "or", "and"))
+    words = (word.strip("'\"") for word in re.split(r"[,()\s]+", allowed[len(_ONE_OF):]))
+    return tuple(word for word in words if word and word not in ("also", "or", "and"))
 
 
 class SmoothboreError(Exception):
