@@ -84,3 +84,8 @@ def test_a_refused_value_in_a_saved_state_is_answered_with_the_value_meant() -> 
     error = LoadError("$.units[0].formation", "lien", "one of 'line', 'column', 'skirmish'")
     assert error.suggestion == "line"
     assert str(error).endswith("; did you mean 'line'?")
+
+
+def test_a_hint_given_already_is_not_given_twice() -> None:
+    error = InvalidValueError("kind", "wods", "one of woods, river (did you mean 'woods'?)")
+    assert error.suggestion is None and str(error).count("did you mean") == 1

@@ -81,6 +81,8 @@ class InvalidValueError(SmoothboreError, ValueError):
     def suggestion(self) -> str | None:
         """The allowed name closest to a mistyped one (``suggest``), None if none is."""
         allowed = self.allowed if isinstance(self.allowed, str) else ""
+        if "did you mean" in allowed:  # said already (a scenario file's own hint)
+            return None
         return suggest(self.value, _listed(allowed))
 
     def __str__(self) -> str:
