@@ -57,7 +57,7 @@ def test_new_battle() -> None:
 
 
 def test_json_round_trip() -> None:
-    """The state saves and loads (cattrs), options and scratch state included."""
+    """The state saves and loads (core.state's JSON), options and scratch state included."""
     s = to_phase(battle(options=Options(evade=True)), "E")
     s, _ = TURN.step(s, Fire("b1", "r1", FireFacts(4)))
     back = BattleState.from_json(s.to_json(), Unit, Commander, Extra, Options)

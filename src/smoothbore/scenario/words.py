@@ -9,7 +9,6 @@ variant) is read and written by the book's own codec (``Codec``)."""
 
 from __future__ import annotations
 
-import difflib
 import enum
 import math
 import types
@@ -19,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core.errors import InvalidValueError
+from smoothbore.core.errors import InvalidValueError, suggest
 from smoothbore.core.ruleset import spell
 
 __all__ = [
@@ -46,11 +45,10 @@ class Problem:
 
 
 def nearest(word: str, known: typing.Iterable[str]) -> str:
-    """A did-you-mean hint for a misspelt ``word`` among ``known`` ('' when none is close)."""
-    spelled = {spell(k): k for k in known}
-    close = difflib.get_close_matches(spell(word), list(spelled), n=2, cutoff=0.6)
-    return (f" (did you mean {' or '.join(repr(spelled[c]) for c in close)}?)" if close
-            else "")
+    """A did-you-mean hint for a misspelt ``word`` among ``known`` ('' when none is close):
+    core's ``suggest``, as every other refusal of a name gives it."""
+    hint = suggest(word, list(known))
+    return f" (did you mean {hint!r}?)" if hint is not None else ""
 
 
 def fields_of(cls: type) -> dict[str, tuple[attrs.Attribute[Any], Any]]:
