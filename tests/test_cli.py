@@ -315,6 +315,8 @@ def test_battle_json_has_the_outcome_and_the_state(capsys: pytest.CaptureFixture
     assert (data["steps"], data["turns"], data["finished"], data["stopped"]) == (
         len(played.steps), played.turns, True, "over")
     assert data["outcome"]["winner"] == played.outcome.winner
+    assert data["outcome"]["result"] == played.outcome.result == (
+        "draw" if played.outcome.winner is None else "win")
     assert data["outcome"]["scores"] == dict(played.outcome.scores)
     assert toy.TURN.load(json.dumps(data["state"])) == played.end
 

@@ -763,7 +763,8 @@ def _battle_json(name: str, battle: str, seed: int, played: Played[Any, Any]
         "finished": played.finished,
         "stopped": played.stop.name.lower(),
         "outcome": None if outcome is None else {
-            "winner": outcome.winner, "scores": dict(outcome.scores),
+            "result": str(outcome.result), "winner": outcome.winner,
+            "scores": dict(outcome.scores),
             "reason": outcome.reason, "rule": outcome.rule,
         },
         "state": json.loads(played.end.to_json()),
