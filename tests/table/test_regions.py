@@ -12,11 +12,19 @@ from hypothesis import strategies as st
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
+    Edge,
+    Face,
     Feature,
     Footprint,
     Formation,
     Region,
+    Table,
+    TerrainKind,
+    arc_of,
+    crossing_line,
+    edge_of,
     gaps,
+    ground_of,
     hull_of,
     intersecting,
     line,
@@ -29,6 +37,7 @@ from smoothbore.table import (
     segment,
     sharing_ground,
     swept,
+    table_edge,
     union_of,
     within_of,
 )
@@ -247,3 +256,26 @@ def test_batch_answers_are_the_single_answers(a: Footprint, others: list[Footpri
     near = many.near(a, 3.0)
     assert near == tuple(i for i, o in enumerate(others) if ra.within(o, 3.0))
     assert np.array_equal(many.shares_ground(a), [ra.shares_ground(o) for o in others])
+
+
+# -- the table's own regions -----------------------------------------------------------------
+
+def test_edges_lines_ground_and_arcs_of_a_table() -> None:
+    a = Footprint("A", 10, 10, 0, 2, 2, 1)  # 4 wide, 1 deep: front y = 10.5, x 8..12
+    front = edge_of(a, Face.FRONT)
+    assert front.length == 4.0 and front.coordinates.tolist() == [[8, 10.5], [12, 10.5]]
+    wall = Feature("wall", "wall", line=((0, 20), (30, 20)))
+    woods = Feature.rectangle("w1", "light woods", 20, 5, 2, 2)
+    more = Feature.rectangle("w2", "dense woods", 25, 5, 2, 2)
+    assert crossing_line(wall) is not None and crossing_line(wall).length == 30.0  # type: ignore[union-attr]
+    assert crossing_line(woods) is None
+    table = Table(30, 30, features=(wall, woods, more), footprints=(a,))
+    assert ground_of(table, TerrainKind.LIGHT_WOODS).area == 4.0
+    assert ground_of(table, TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS).area == 8.0
+    assert ground_of(table, TerrainKind.SWAMP).is_empty
+    assert table_edge(table, Edge.FAR).coordinates.tolist() == [[0, 30], [30, 30]]
+    arc = arc_of(table, "A", 45.0, 5.0)
+    assert arc.contains(10, 15) and not arc.contains(10, 9) and arc.contains(14, 14)
+    assert not arc.contains(20, 11)
+    with pytest.raises(InvalidValueError, match="face="):
+        edge_of(a, "front")  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import numpy as np
@@ -30,14 +30,22 @@ from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import InvalidValueError
 
-from .footprints import Footprint, Point
-from .terrain import Feature
+from .footprints import Face, Footprint, Point
+from .sight import arc_polygon
+from .terrain import Feature, TerrainKind
+
+if TYPE_CHECKING:
+    from .tabletop import Edge, Table
 
 __all__ = [
     "Place",
     "Region",
     "Regions",
+    "arc_of",
+    "crossing_line",
+    "edge_of",
     "gaps",
+    "ground_of",
     "hull_of",
     "intersecting",
     "line",
@@ -50,6 +58,7 @@ __all__ = [
     "segment",
     "sharing_ground",
     "swept",
+    "table_edge",
     "union_of",
     "within_of",
 ]
@@ -345,6 +354,44 @@ def union_of(places: Iterable[Place]) -> Region:
     """The ground of all of them together (empty for none)."""
     found = _geometries(places, "places")
     return Region(shapely.union_all(found))
+
+
+def edge_of(footprint: Footprint, face: Face) -> Region:
+    """One edge of a footprint's outline (the front runs left to right, the others round
+    clockwise)."""
+    if not isinstance(footprint, Footprint):
+        raise InvalidValueError("footprint", footprint, "a Footprint")
+    if not isinstance(face, Face):
+        raise InvalidValueError("face", face, "one of " + ", ".join(repr(f.value) for f in Face))
+    return Region(footprint.edge(face))
+
+
+def crossing_line(feature: Feature) -> Region | None:
+    """The line a move crosses, for a crossed feature (stream, fence, wall, linear
+    fieldwork); None for a feature that is entered."""
+    found = feature.centre_line
+    return None if found is None else Region(found)
+
+
+def ground_of(table: Table, *kinds: TerrainKind) -> Region:
+    """The ground of the table's features of these kinds, together (empty when it has
+    none)."""
+    shapes = [g for g in (table.terrain.union(k) for k in kinds) if g is not None]
+    if len(shapes) == 1:
+        return Region(shapes[0])
+    return Region(shapely.union_all(shapes) if shapes else shapely.Polygon())
+
+
+def table_edge(table: Table, edge: Edge) -> Region:
+    """One edge of the table as a line."""
+    return Region(table.edge_line(edge))
+
+
+def arc_of(table: Table, unit_id: str, half_angle: float = 45.0,
+           length: float | None = None) -> Region:
+    """The ground of a unit's arc of fire, ``length`` long (None: across the table), from its
+    front edge out at ``half_angle`` degrees either side of its facing (below 90)."""
+    return Region(arc_polygon(table, unit_id, half_angle, length))
 
 
 # -- many at once ----------------------------------------------------------------------------
