@@ -9,7 +9,10 @@ digest of every state they gave, and replayed: a change in play fails the replay
 
 Made with the code of commit d79a8b9 (the runs of ``play_run("bloodybacks93", index,
 seed=1)``), by ``python -m tests.bloodybacks93.recorded`` run on
-that code."""
+that code. Re-digested (the same actions, the same events) when the book moved to the table
+seam (issue 29): ``keep_in_step`` keeps a commander's old point in his mark when he joins a
+unit (a point the table ignores while he is with it), where the book's own keeper set it to
+0, 0."""
 
 from __future__ import annotations
 

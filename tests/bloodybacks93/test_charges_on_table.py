@@ -14,8 +14,9 @@ from smoothbore.bloodybacks93.actions import Charge, ResolveDeferred
 from smoothbore.bloodybacks93.charges import Contact
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.phases import DEFERRED
+from smoothbore.bloodybacks93.placement import RULES
 from smoothbore.bloodybacks93.shooting import Cover
-from smoothbore.bloodybacks93.state import State, new_battle, synced
+from smoothbore.bloodybacks93.state import State, new_battle
 from smoothbore.bloodybacks93.units import (
     AMERICAN,
     BRITISH,
@@ -25,7 +26,7 @@ from smoothbore.bloodybacks93.units import (
     Weapon,
 )
 from smoothbore.core import Dice, IllegalActionError
-from smoothbore.table import Feature, in_contact
+from smoothbore.table import Feature, in_contact, keep_in_step
 
 from .test_situations import BASE, FOOT_DEPTH, foot, on_table
 
@@ -67,7 +68,8 @@ def test_a_deferred_melee_lapses_when_the_target_reforms_out_of_contact() -> Non
     # seed 113: a column reforms (deploys) about its centre: its front goes back half the
     # difference of the depths, (2 x 1.18 - 1.18) / 2 = 0.59": out of contact
     state = _deferred(Formation.COLUMN)
-    reformed = synced(state.with_units(attrs.evolve(state.unit("a"), formation=Formation.DEPLOYED)))
+    reformed = keep_in_step(RULES, state, state.with_units(
+        attrs.evolve(state.unit("a"), formation=Formation.DEPLOYED)))
     table = reformed.extra.table
     assert table is not None
     gap = shapely.distance(table.footprint("a").shape, table.footprint("b").shape)

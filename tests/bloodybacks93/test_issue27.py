@@ -131,7 +131,7 @@ def test_default_cavalry_on_a_table_shoot_the_carbine_to_6_inches_only() -> None
 # --- 5. the ruleset pickles (issue 27) -------------------------------------------------------
 def test_the_ruleset_pickles_also_evolved_and_steps_alike() -> None:
     """Sequence of Play: the turn's handlers are module-level (the table kept in step by the
-    engine's ``after`` hook, ``turn.kept_in_step``), so the ruleset pickles as it is and
+    engine's ``after`` hook, ``KeptInStep(placement.RULES)``), so the ruleset pickles as it is and
     after ``attrs.evolve``, and the unpickled turn steps the battle as the original does."""
     ruleset = get_ruleset("bloodybacks93")
     for variant in (ruleset, attrs.evolve(ruleset), attrs.evolve(ruleset, turn=attrs.evolve(

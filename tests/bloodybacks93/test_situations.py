@@ -27,10 +27,10 @@ from smoothbore.bloodybacks93.deck import BLACK, RED, Card
 from smoothbore.bloodybacks93.melee import Fate
 from smoothbore.bloodybacks93.movement import MoveFacts, Terrain
 from smoothbore.bloodybacks93.phases import ACTIVATION
-from smoothbore.bloodybacks93.placement import MM, footprint, in_step
+from smoothbore.bloodybacks93.placement import MM, RULES, footprint
 from smoothbore.bloodybacks93.scenarios import example_battle, example_battle_no_table
 from smoothbore.bloodybacks93.shooting import Cover, Fire, ShotFacts
-from smoothbore.bloodybacks93.state import Activated, ActivityEntry, State, new_battle, synced
+from smoothbore.bloodybacks93.state import Activated, ActivityEntry, State, new_battle
 from smoothbore.bloodybacks93.units import (
     AMERICAN,
     BRITISH,
@@ -49,6 +49,7 @@ from smoothbore.table import (
     ImpassableError,
     Table,
     in_contact,
+    keep_in_step,
     route,
 )
 
@@ -114,13 +115,13 @@ def test_the_table_keeps_step_with_the_units_and_is_kept_when_nothing_changed() 
     state = example_battle(0)
     table = state.extra.table
     assert table is not None
-    assert in_step(table, state.units, state.commanders) is table
-    assert synced(state) is state
+    assert keep_in_step(RULES, None, state) is state
     b1 = state.unit("b1")
     formed = state.with_units(attrs.evolve(b1, formation=Formation.COLUMN))
-    after = synced(formed).extra.table
+    after = keep_in_step(RULES, state, formed).extra.table
     assert after is not None and after.footprint("b1").width == pytest.approx(BASE)
-    gone = synced(state.with_units(attrs.evolve(b1, destroyed=True))).extra.table
+    gone = keep_in_step(RULES, state, state.with_units(attrs.evolve(b1, destroyed=True))
+                        ).extra.table
     assert gone is not None and "b1" not in gone.units
 
 

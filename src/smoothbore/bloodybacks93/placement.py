@@ -1,6 +1,8 @@
 """Units on the table: a Bloodybacks unit's footprint from its bases and formation, and the
-table kept in step with the units (Bloodybacks 9.3, Concepts and definitions: Density; the
-basing table; interpretation B51).
+book as the table sees it (``RULES``, the table seam: the engine keeps the table in step
+with the units after every step through ``KeptInStep(RULES)``) (Bloodybacks 9.3, Concepts
+and definitions: Density; Shooting; Visibility; Movement; the basing table;
+interpretations B51, B52, B55).
 
 A base is 60 mm wide (the text's "standard" frontage) and carries as many figures as the
 unit's density: 6 figures for density 6, 8 for close order in three ranks, 3 for skirmishers;
@@ -16,9 +18,22 @@ import math
 import attrs
 
 from smoothbore.core import InvalidValueError
-from smoothbore.table import CommanderMark, Footprint, Table, check_deployed
+from smoothbore.table import (
+    Anchor,
+    CommanderMark,
+    Footprint,
+    Measure,
+    RateTable,
+    Shape,
+    SightRules,
+    Table,
+    TableRules,
+    TerrainKind,
+    check_deployed,
+)
 from smoothbore.table import Formation as Layout
 
+from .rules import RULE_MOVEMENT
 from .units import Commander, Formation, Unit
 
 MM = 1 / 25.4
@@ -30,6 +45,52 @@ GUN_DEPTH = 60 * MM
 LIMBER_FRONTAGE = 40 * MM
 LIMBER_DEPTH = 100 * MM
 
+HALF_ARC = 45.0
+"""A unit shoots at what lies straight ahead of its front or within 45 degrees either side
+(B52)."""
+
+SIGHT = SightRules(
+    blocking=frozenset({TerrainKind.BUILDING, TerrainKind.IMPASSABLE}),
+    hills_block=True,
+    units_block=True,
+)
+"""Line of sight is interrupted by buildings, hills and other such obstacles (Visibility);
+light and heavier woods do not block it (they cover, and cost the shot dice per 3"); other
+units block it (B52)."""
+
+OBSTACLE_KINDS = frozenset(
+    {TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM, TerrainKind.FIELDWORK})
+"""Minor obstacles a move crosses (1 DRP; artillery may not cross them) (Movement; B55)."""
+
+_CLOSED = {TerrainKind.RIVER: None, TerrainKind.IMPASSABLE: None, TerrainKind.BUILDING: None}
+FOOT_RATES = RateTable(speeds=_CLOSED, rule=RULE_MOVEMENT)
+"""Foot and horse: every ground may be moved over at the rates of the text (its deductions
+are per move action, not per inch) except rivers away from fords and bridges, impassable
+ground and buildings (B55)."""
+GUN_RATES = RateTable(
+    speeds=_CLOSED,
+    passages={kind: None for kind in OBSTACLE_KINDS},
+    rule=RULE_MOVEMENT,
+)
+"""Limbered guns: as foot, and they may not cross obstacles (Movement)."""
+DEPLOYED_GUN_RATES = RateTable(
+    speeds={**_CLOSED, TerrainKind.DENSE_WOODS: None, TerrainKind.ROUGH: None,
+            TerrainKind.SWAMP: None, TerrainKind.STEEP_HILL: None},
+    passages={kind: None for kind in OBSTACLE_KINDS},
+    rule=RULE_MOVEMENT,
+)
+"""Unlimbered guns: as limbered, and they cannot move in heavy woods, difficult ground or up
+steep hills (Movement)."""
+
+
+def rates_for(unit: Unit) -> RateTable:
+    """The ground a unit may move over (B55)."""
+    if unit.formation is Formation.UNLIMBERED:
+        return DEPLOYED_GUN_RATES
+    if unit.formation is Formation.LIMBERED:
+        return GUN_RATES
+    return FOOT_RATES
+
 
 def bases_of(unit: Unit) -> int:
     """How many bases the unit stands on: one per section for artillery; otherwise its size
@@ -39,39 +100,66 @@ def bases_of(unit: Unit) -> int:
     return max(1, math.ceil(unit.size / unit.based_density))
 
 
-def footprint(unit: Unit, x: float, y: float, facing: float) -> Footprint:
-    """The unit's footprint with its centre at (x, y) facing ``facing`` (degrees, compass):
-    deployed foot and horse in line, their bases spaced out when separated to a lower density
-    than they are based at; a column one base behind another; guns unlimbered side by side,
-    limbered one behind another (B51)."""
-    bases, frontage, depth, layout, spacing = _shape(unit)
-    return Footprint(unit.id, x, y, facing, bases, frontage, depth, layout, spacing=spacing,
-                     side=unit.side, label=unit.name)
-
-
-Shape = tuple[int, float, float, Layout, float | None]
-
-
-def _shape(unit: Unit) -> Shape:
+def shape(unit: Unit) -> Shape:
     """The unit's bases, their frontage and depth, their layout and the spacing between
-    them (``footprint``)."""
+    them: deployed foot and horse in line, their bases spaced out when separated to a lower
+    density than they are based at; a column one base behind another; guns unlimbered side
+    by side, limbered one behind another (B51)."""
     bases = bases_of(unit)
     if unit.is_artillery:
         if unit.formation is Formation.LIMBERED:
-            return (bases, LIMBER_FRONTAGE, LIMBER_DEPTH, Layout.LIMBERED, None)
-        return (bases, BASE_FRONTAGE, GUN_DEPTH, Layout.DEPLOYED, 0.0)
+            return Shape(bases, LIMBER_FRONTAGE, LIMBER_DEPTH, Layout.LIMBERED, None)
+        return Shape(bases, BASE_FRONTAGE, GUN_DEPTH, Layout.DEPLOYED, 0.0)
     depth = HORSE_DEPTH if unit.is_cavalry else FOOT_DEPTH
     if unit.formation is Formation.COLUMN:
-        return (bases, BASE_FRONTAGE, depth, Layout.COLUMN, 0.0)
+        return Shape(bases, BASE_FRONTAGE, depth, Layout.COLUMN, 0.0)
     gap = BASE_FRONTAGE * (unit.based_density / unit.density - 1)
-    return (bases, BASE_FRONTAGE, depth, Layout.LINE, gap)
+    return Shape(bases, BASE_FRONTAGE, depth, Layout.LINE, gap)
+
+
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): destroyed units leave it
+    (Bloodybacks 9.3, Morale: results table; a rout off the table)."""
+    return not unit.destroyed
+
+
+def commander_with(commander: Commander) -> str | None:
+    """The unit a commander rides with (None: alone, at his own mark)."""
+    return commander.attached_to
+
+
+def commander_stands(commander: Commander) -> bool:
+    """A commander removed (killed, wounded, captured) leaves the table."""
+    return not commander.removed
+
+
+RULES = TableRules(
+    name="bloodybacks93",
+    shape=shape,
+    stands=stands,
+    measure=Measure.INCHES,
+    sight=SIGHT,
+    half_angle=HALF_ARC,
+    anchor=Anchor.CENTRE,
+    commander_with=commander_with,
+    commander_stands=commander_stands,
+    rates=rates_for,
+)
+"""Bloodybacks as the table sees it: footprints from bases and formation (B51), reforming
+about the centre and shifted back onto the table where the new formation would overhang an
+edge, the arc and sight of B52, the ground of B55."""
+
+
+def footprint(unit: Unit, x: float, y: float, facing: float) -> Footprint:
+    """The unit's footprint with its centre at (x, y) facing ``facing`` (degrees, compass)
+    (``shape``; B51)."""
+    return RULES.footprint(unit, x, y, facing, label=unit.name)
 
 
 def fits(unit: Unit, old: Footprint) -> bool:
     """Whether ``old`` is already the unit's footprint where it stands (``refit`` would give
     it back)."""
-    return (old.bases, old.frontage, old.depth, old.formation, old.spacing,
-            old.side, old.label) == (*_shape(unit), unit.side, unit.name)
+    return shape(unit).matches(old) and (old.side, old.label) == (unit.side, unit.name)
 
 
 def refit(unit: Unit, old: Footprint) -> Footprint:
@@ -79,16 +167,11 @@ def refit(unit: Unit, old: Footprint) -> Footprint:
     return footprint(unit, old.x, old.y, old.facing)
 
 
-def _standing(unit: Unit) -> bool:
-    """Destroyed units are off the table."""
-    return not unit.destroyed
-
-
 def table_for(units: tuple[Unit, ...], commanders: tuple[Commander, ...], table: Table) -> Table:
     """The table with each unit's footprint made from its bases and formation, at the
     position and facing the given table has for it; every unit not destroyed must be on it.
     Commanders attached to a unit ride with it; others keep the mark given them."""
-    check_deployed(table, units, on_table=_standing, commanders=commanders, blank_sides=True)
+    check_deployed(table, units, on_table=stands, commanders=commanders, blank_sides=True)
     placed = []
     for unit in units:
         if unit.destroyed:
@@ -113,59 +196,3 @@ def table_for(units: tuple[Unit, ...], commanders: tuple[Commander, ...], table:
                 "table.commanders", leader.id,
                 "a mark for every commander not attached to a unit") from None
     return attrs.evolve(table, footprints=tuple(placed), commanders=tuple(marks))
-
-
-def in_step(table: Table, units: tuple[Unit, ...], commanders: tuple[Commander, ...]) -> Table:
-    """The table in step with the units and commanders: destroyed units taken off, footprints
-    refitted where a unit's formation, density, size or sections changed, commanders' marks
-    following their attachments. The very same table when nothing geometric changed (what
-    was derived from it survives)."""
-    gone = [u.id for u in units if u.destroyed and u.id in table.units]
-    current = table.removed(*gone) if gone else table
-    refitted = []
-    for unit in units:
-        old = current.units.get(unit.id)
-        if old is None or fits(unit, old):
-            continue
-        refitted.append(onto(current, refit(unit, old)))
-    if refitted:
-        current = current.placed(*refitted)
-    on_table = current.units
-    wanted = []
-    for leader in commanders:
-        if leader.removed:
-            continue
-        attached = leader.attached_to if leader.attached_to in on_table else None
-        try:
-            mark = current.commander(leader.id)
-        except InvalidValueError:
-            mark = None
-        if mark is not None and mark.attached_to == attached:
-            wanted.append(mark)
-            continue
-        if attached is not None:
-            wanted.append(CommanderMark(leader.id, attached_to=attached, side=leader.side,
-                                        label=leader.name))
-        elif mark is not None and mark.attached_to is not None:
-            cx, cy = current.footprint(mark.attached_to).centre
-            wanted.append(CommanderMark(leader.id, cx, cy, side=leader.side, label=leader.name))
-        elif mark is not None:
-            wanted.append(mark)
-    if tuple(wanted) == current.commanders:
-        return current
-    if [m.commander_id for m in wanted] == [m.commander_id for m in current.commanders]:
-        # the same commanders in the same order: the new marks put down keep what the table
-        # worked out of its units (its layout)
-        return current.with_commanders(*wanted)
-    return attrs.evolve(current, commanders=tuple(wanted))
-
-
-def onto(table: Table, footprint: Footprint) -> Footprint:
-    """The footprint shifted back onto the table where a new formation would overhang its
-    edge (B51)."""
-    x0, y0, x1, y1 = footprint.bounds
-    dx = max(0.0, -x0) - max(0.0, x1 - table.width)
-    dy = max(0.0, -y0) - max(0.0, y1 - table.depth)
-    if dx == 0 and dy == 0:
-        return footprint
-    return footprint.moved_to(footprint.x + dx, footprint.y + dy)

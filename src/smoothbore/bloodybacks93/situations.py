@@ -32,7 +32,6 @@ from smoothbore.table import (
     Route,
     Sighting,
     SightLine,
-    SightRules,
     Table,
     TerrainKind,
     charges,
@@ -54,50 +53,14 @@ from . import command, movement, shooting
 from .charges import ChargeFacts, Contact
 from .ground_memo import around, by_layout, ground_memo, spanning, within
 from .melee import Fate
-from .placement import refit
+from .placement import HALF_ARC, OBSTACLE_KINDS, SIGHT, rates_for, refit
 from .reports import Moves, Pursuit, Retreat
 from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_MOVES, RULE_VISIBILITY
 from .state import State, commander_of, unit_of
 from .units import Formation, Unit, UnitType
 
-HALF_ARC = 45.0
-"""A unit shoots at what lies straight ahead of its front or within 45 degrees either side
-(B52)."""
-
-SIGHT = SightRules(
-    blocking=frozenset({TerrainKind.BUILDING, TerrainKind.IMPASSABLE}),
-    hills_block=True,
-    units_block=True,
-)
-"""Line of sight is interrupted by buildings, hills and other such obstacles (Visibility);
-light and heavier woods do not block it (they cover, and cost the shot dice per 3"); other
-units block it (B52)."""
-
-OBSTACLE_KINDS = frozenset(
-    {TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM, TerrainKind.FIELDWORK})
-"""Minor obstacles a move crosses (1 DRP; artillery may not cross them) (Movement; B55)."""
-
 _ROUGH = {TerrainKind.ROUGH: movement.Terrain.DIFFICULT,
           TerrainKind.SWAMP: movement.Terrain.DIFFICULT}
-_CLOSED = {TerrainKind.RIVER: None, TerrainKind.IMPASSABLE: None, TerrainKind.BUILDING: None}
-FOOT_RATES = RateTable(speeds=_CLOSED, rule=RULE_MOVEMENT)
-"""Foot and horse: every ground may be moved over at the rates of the text (its deductions
-are per move action, not per inch) except rivers away from fords and bridges, impassable
-ground and buildings (B55)."""
-GUN_RATES = RateTable(
-    speeds=_CLOSED,
-    passages={kind: None for kind in OBSTACLE_KINDS},
-    rule=RULE_MOVEMENT,
-)
-"""Limbered guns: as foot, and they may not cross obstacles (Movement)."""
-DEPLOYED_GUN_RATES = RateTable(
-    speeds={**_CLOSED, TerrainKind.DENSE_WOODS: None, TerrainKind.ROUGH: None,
-            TerrainKind.SWAMP: None, TerrainKind.STEEP_HILL: None},
-    passages={kind: None for kind in OBSTACLE_KINDS},
-    rule=RULE_MOVEMENT,
-)
-"""Unlimbered guns: as limbered, and they cannot move in heavy woods, difficult ground or up
-steep hills (Movement)."""
 
 MAX_TURN = 90.0
 """A move may end facing up to 90 degrees off the unit's facing, the wheel's outer corner
@@ -470,15 +433,6 @@ def charge_facts(state: State, charger: str, target: str) -> ChargeSituation:
 
 
 # --- moves --------------------------------------------------------------------------------
-def rates_for(unit: Unit) -> RateTable:
-    """The ground a unit may move over (B55)."""
-    if unit.formation is Formation.UNLIMBERED:
-        return DEPLOYED_GUN_RATES
-    if unit.formation is Formation.LIMBERED:
-        return GUN_RATES
-    return FOOT_RATES
-
-
 def most_allowed(unit: Unit, facts: movement.MoveFacts) -> int:
     """The longest a move action can take the unit over this ground: the text's distance, or
     for rolled moves the highest roll (two d12 combined for deployed cavalry, one in rough

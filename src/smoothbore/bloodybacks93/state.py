@@ -24,7 +24,7 @@ from .charges import ChargeFacts
 from .deck import DECK, Card, activates_leaderless
 from .options import DEFAULT_OPTIONS, Options
 from .phases import ACTIVITY
-from .placement import in_step, table_for
+from .placement import table_for
 from .units import FLAG, SIDES, Commander, Unit
 
 
@@ -278,20 +278,6 @@ def due_rout_tests(state: State) -> tuple[str, ...]:
         elif own.id in extra.active:
             due.append(unit.id)
     return tuple(due)
-
-
-def synced(state: State) -> State:
-    """The state with its table in step with its units: destroyed units off the table,
-    footprints refitted to a changed formation, density, size or sections, commanders' marks
-    following their attachments. The very same state when nothing geometric changed, and the
-    state as it is without a table (``placement.in_step``)."""
-    table = state.extra.table
-    if table is None:
-        return state
-    new = in_step(table, state.units, state.commanders)
-    if new is table:
-        return state
-    return state.with_extra(table=new)
 
 
 def with_table(state: State, table: Table) -> State:

@@ -4,6 +4,7 @@ candidates, check and handler (Bloodybacks 9.3, Sequence of Play)."""
 from __future__ import annotations
 
 from smoothbore.core import ActionRule, Engine
+from smoothbore.table import KeptInStep
 
 from . import steps_charges as charges
 from . import steps_sequence as sequence
@@ -27,24 +28,11 @@ from .actions import (
 )
 from .options import Options
 from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, PHASES
+from .placement import RULES
 from .rules import RULE_SEQUENCE
-from .state import Extra, State, synced
+from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
-
-
-def kept_in_step(before: State, new: State) -> State:
-    """The state a handler made, with the table kept in step with the units (the engine's
-    ``after`` hook, run after every handler, so every path keeps it): a unit destroyed is
-    taken off, a new formation, density or size refits its footprint, commanders follow
-    their attachments (``state.synced``). Without a table, or when the step changed no unit
-    or commander, the state as it is. A module-level function, so that the ruleset pickles
-    (a closure round each handler did not)."""
-    if new.extra.table is None or (
-        new.units is before.units and new.commanders is before.commanders
-    ):
-        return new
-    return synced(new)
 
 
 def sampled(state: State, action: Action) -> bool:
@@ -53,13 +41,6 @@ def sampled(state: State, action: Action) -> bool:
     offered may still be legal (the points offered follow his brigade)."""
     return (state.extra.table is not None and isinstance(action, SpendCommandPoint)
             and action.to is not None)
-
-
-def stands(unit: Unit) -> bool:
-    """Whether a unit stands on the table (has a footprint): destroyed units leave it
-    (Bloodybacks 9.3, Morale: results table; a rout off the table; the engine takes their
-    footprints off after every step, whatever path destroyed them)."""
-    return not unit.destroyed
 
 
 TURN: Engine[State, Action] = Engine(
@@ -102,8 +83,8 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=RULE_SEQUENCE,
     sampled=sampled,
-    stands=stands,
-    after=kept_in_step,
+    stands=RULES.stands,
+    after=KeptInStep(RULES),
 )
 """The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
 ``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""
