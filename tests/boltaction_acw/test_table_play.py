@@ -13,7 +13,7 @@ import pytest
 from smoothbore.boltaction_acw import RULESET, TURN
 from smoothbore.boltaction_acw.actions import Advance, ChangeFormation, Mount, RoutMove, Run
 from smoothbore.boltaction_acw.phases import ORDERS
-from smoothbore.boltaction_acw.placing import footprint, relaid, synced
+from smoothbore.boltaction_acw.placing import RULES, footprint, relaid
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.situations import destination
 from smoothbore.boltaction_acw.state import State, find, with_units
@@ -21,6 +21,7 @@ from smoothbore.boltaction_acw.steps_orders import _after_mount
 from smoothbore.boltaction_acw.units import Formation, revise
 from smoothbore.core import Event
 from smoothbore.table import Table, in_contact, visible_enemies
+from smoothbore.table.seam import keep_in_step
 
 TABLES = ("default", "mcphersons-ridge")
 
@@ -63,7 +64,8 @@ def test_footprints_follow_formation_bases_and_losses() -> None:
     table = state.extra.table
     assert table is not None
     unit = find(state, "u6wi")
-    assert synced(table, [revise(unit, pins=2)]) is table  # nothing geometric: same table
+    pinned = state.with_units(revise(unit, pins=2))  # nothing geometric: the same table
+    assert keep_in_step(RULES, state, pinned).extra.table is table
     assert with_units(state, revise(unit, pins=2)).extra.table is table
     column = with_units(state, attrs.evolve(unit, formation=Formation.COLUMN))
     fp = column.extra.table.footprint("u6wi")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from fractions import Fraction
 
 import attrs
 import numpy as np
@@ -23,7 +22,6 @@ import shapely
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
     ChargeReach,
-    CrossingCost,
     Face,
     Footprint,
     ImpassableError,
@@ -42,7 +40,7 @@ from smoothbore.table import (
 )
 from smoothbore.table import Formation as Layout
 from smoothbore.table.footprints import bearing_vectors
-from smoothbore.table.paths import Combine, PassageKind
+from smoothbore.table.paths import PassageKind
 
 from .actions import Move
 from .carry import (
@@ -68,7 +66,7 @@ from .carry import (
 )
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
-from .placing import relaid
+from .placing import COLUMN, FORMED, LINEAR, SKIRMISH, WOODS, rates, relaid
 from .rules import (
     RULE_CHARGE,
     RULE_MOVE_CLEAR,
@@ -82,36 +80,9 @@ from .state import State, find, situation
 from .units import Formation, Unit
 from .validity import MAX_REACH
 
-WOODS = frozenset({TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS})
-LINEAR = frozenset({TerrainKind.FENCE, TerrainKind.WALL, TerrainKind.STREAM,
-                    TerrainKind.FIELDWORK})
 HARD = frozenset({TerrainKind.WALL, TerrainKind.FIELDWORK, TerrainKind.BUILDING})
 SOFT = frozenset({TerrainKind.FENCE})
 _EPS = 1e-6
-
-_HALF = Fraction(1, 2)
-_CROSSING = CrossingCost(share=_HALF)
-_NO_GO = {TerrainKind.RIVER: None, TerrainKind.IMPASSABLE: None, TerrainKind.BUILDING: None}
-FORMED = RateTable(
-    speeds={TerrainKind.LIGHT_WOODS: _HALF, TerrainKind.DENSE_WOODS: _HALF, **_NO_GO},
-    passages={kind: _CROSSING for kind in LINEAR}, combine=Combine.SLOWEST, rule=RULE_RIVERS)
-"""Formed units (Terrain Movement Modifiers): half speed in woods, half a move to cross a
-linear obstacle, major rivers only at crossing points (fords and bridges hide the river)."""
-COLUMN = RateTable(
-    speeds={TerrainKind.LIGHT_WOODS: _HALF, TerrainKind.DENSE_WOODS: _HALF,
-            TerrainKind.ROAD: Fraction(2), **_NO_GO},
-    passages={kind: _CROSSING for kind in LINEAR}, combine=Combine.SLOWEST,
-    masks={TerrainKind.ROAD: WOODS}, rule=RULE_RIVERS)
-"""A column: as formed units, and double speed on a road (a road through woods too)."""
-SKIRMISH = RateTable(speeds=_NO_GO, rule=RULE_RIVERS)
-"""Skirmishers ignore every movement penalty except major rivers."""
-
-
-def rates(unit: Unit) -> RateTable:
-    """The rates a unit moves at over the table's terrain (Terrain Movement Modifiers)."""
-    if unit.skirmishing:
-        return SKIRMISH
-    return COLUMN if unit.formation is Formation.COLUMN else FORMED
 
 
 def table_of(state: State) -> Table:

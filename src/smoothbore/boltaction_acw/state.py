@@ -19,14 +19,14 @@ import attrs
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Scenario, turn_scoped
 from smoothbore.core.validate import text
 from smoothbore.table import CommanderMark, Table, check_deployed, distance
+from smoothbore.table.seam import keep_in_step
 
-from .carry import carried
 from .charges import ChargeFacts
 from .melee import MeleeFacts
 from .morale import Command
 from .options import DEFAULT_OPTIONS, Options
 from .phases import DRAW
-from .placing import relaid, synced
+from .placing import RULES, relaid
 from .units import SIDES, Commander, Rank, Unit, UnitType, of_kind
 from .validity import check_battle
 
@@ -475,15 +475,16 @@ def _broken_armies(units: tuple[Unit, ...], home: frozenset[str], options: Optio
 def with_units(state: State, *units: Unit) -> State:
     """The state with these units replacing those of the same id. A unit that has just
     routed is queued to make its rout move; melees and second charges of units lost or
-    routing end (Morale Test; Melee)."""
+    routing end (Morale Test; Melee). The table is kept in step by the engine after every
+    step (``KeptInStep(placing.RULES)``), whatever the handler called; here it is kept in
+    step at once by the same function (``keep_in_step``), because a handler goes on to
+    measure on it: a charger that lost bases to point blank fire moves into contact as it
+    now is (Melee)."""
     newly = tuple(u.id for u in units
-                  if u.routing and not u.lost and not find(state, u.id).routing)
+                  if u.routing and not u.lost and not state.unit(u.id).routing)
     new = state.with_units(*units)
-    table = new.extra.table
-    if table is not None:
-        kept = carried(table, synced(table, units))
-        if kept is not table:
-            new = new.with_extra(table=kept)
+    if new.extra.table is not None:  # what the rest of the step measures sees the units
+        new = keep_in_step(RULES, state, new)
     extra = new.extra
     out = set(u.id for u in units if not u.in_the_fight)
     if not newly and not out:
@@ -502,7 +503,7 @@ def with_reformed(state: State, unit: Unit) -> State:
     table its footprint laid with the front edge where it was (A33), not about its centre."""
     table = state.extra.table
     if table is not None and unit.id in table.units and not unit.lost:
-        state = state.with_extra(table=carried(table, table.placed(relaid(table, unit))))
+        state = state.with_extra(table=table.placed(relaid(table, unit)))
     return with_units(state, unit)
 
 

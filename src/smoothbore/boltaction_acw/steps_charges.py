@@ -19,6 +19,7 @@ from .charges import ChargeFacts, Reaction, Response, charge_problem, receive, r
 from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, MeleeResult, fight
 from .movement import charge_reach, rate
 from .phases import DRAW, ORDERS, REACTION
+from .placing import LINEAR, WOODS
 from .rules import (
     RULE_CAVALRY,
     RULE_CHARGE,
@@ -363,9 +364,9 @@ def _stopped(state: State, unit_id: str, what: str) -> str:
         return ", stopped by the table edge"
     feature = table.feature(what)
     name = feature.label or feature.kind
-    if feature.kind in situations.WOODS:
+    if feature.kind in WOODS:
         return f", slowed by {name}"
-    if feature.kind in situations.LINEAR:
+    if feature.kind in LINEAR:
         return f", stopped at {name} (crossing it costs half a move)"
     return f", stopped by {name}"
 

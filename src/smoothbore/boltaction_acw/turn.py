@@ -4,6 +4,7 @@ candidates, check and handler (The Turn)."""
 from __future__ import annotations
 
 from smoothbore.core import ActionRule, Engine
+from smoothbore.table.seam import KeptInStep
 
 from . import situations
 from . import steps_charges as charges
@@ -33,6 +34,7 @@ from .actions import (
 from .movement import Pace
 from .options import Options
 from .phases import CHOOSE, DRAW, MELEE, ORDERS, PHASES, REACTION
+from .placing import RULES
 from .rules import RULE_TURN
 from .state import Extra, State
 from .units import Commander, Unit
@@ -53,12 +55,6 @@ def sampled(state: State, action: object) -> bool:
         return False
     return action.move is not None and not situations.fixed_move(
         action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
-
-
-def stands(unit: Unit) -> bool:
-    """Whether a unit stands on the table (has a footprint): lost units, destroyed or gone
-    home after a failed army test, leave it (the engine takes their footprints off)."""
-    return not unit.lost
 
 
 TURN: Engine[State, Action] = Engine(
@@ -107,7 +103,8 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=RULE_TURN,
     sampled=sampled,
-    stands=stands,
+    stands=RULES.stands,
+    after=KeptInStep(RULES),
 )
 """The turn: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``, ``to_act``,
 ``is_over`` and ``outcome`` (the default victory conditions, A20)."""
