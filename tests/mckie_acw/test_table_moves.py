@@ -406,10 +406,11 @@ def test_what_is_kept_for_the_footprints_is_shared_by_a_table_a_general_rides_of
     assert shared > 20
 
 
-def test_what_synced_keeps_of_a_table_is_true_of_it() -> None:
-    """After a formation change (a footprint re-laid) and after every step of the random
-    battles: each unit the table keeps as in step has the footprint its formation, mount,
-    limber and strength give, and the table is the one a copy with nothing kept makes."""
+def test_the_table_kept_in_step_lays_each_unit_in_its_shape() -> None:
+    """After a formation change (a footprint re-laid by the table seam's ``keep_in_step``
+    with McKie's ``RULES``, the engine's ``after`` hook): every unit on the table has the
+    footprint its formation, mount, limber and strength give, and the table is the one a
+    copy with nothing kept makes."""
     relaid = 0
     for state in movement_states():
         changes = [m for m in candidates_move(state)
@@ -423,15 +424,12 @@ def test_what_synced_keeps_of_a_table_is_true_of_it() -> None:
             assert synced(after) is after
             assert synced(with_extra(fresh(after), table=attrs.evolve(
                 table_of(state)))).extra.table == table
-            units = {u.id: u for u in after.units}
-            for uid, (unit, tables) in kept(table, positions._in_step).items():
-                if uid not in table.units:
-                    continue
-                fp = table.footprint(uid)
-                layout, bases, frontage, depth, spacing = positions._shape_of(unit, tables)
-                assert (fp.formation, fp.bases, fp.frontage, fp.depth, fp.spacing) == (
-                    layout, bases, frontage, depth, spacing)
-            assert kept(table, positions._in_step)[move.unit][0] is units[move.unit]
+            tables = after.options.tables
+            for unit in after.units:
+                if unit.id in table.units:
+                    assert positions.unit_shape(unit, tables).matches(table.footprint(unit.id))
+            assert table.footprint(move.unit).formation.value != table_of(state).footprint(
+                move.unit).formation.value
             relaid += 1
     assert relaid > 20
 

@@ -1,7 +1,8 @@
 """McKie ACW units on a table (``smoothbore.table``): each unit's footprint from its figures'
 bases and its formation, the movement rates through terrain as a ``RateTable``, what blocks
-sight, the ground a unit stands on, and the one helper that keeps the table's footprints in
-step with the units (``synced``). All lengths are millimetres (Base sizes; Movement)."""
+sight, the ground a unit stands on, and McKie as the table sees it (``RULES``, the table
+seam), which keeps the table's footprints in step with the units after every step
+(``InStep``). All lengths are millimetres (Base sizes; Movement)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from smoothbore.table import (
     CrossingCost,
     Edge,
     Footprint,
+    Measure,
     RateTable,
     SightRules,
     Table,
@@ -31,13 +33,14 @@ from smoothbore.table import (
 )
 from smoothbore.table import Formation as Layout
 from smoothbore.table.footprints import bearing_vectors
+from smoothbore.table.seam import Anchor, Shape, TableRules, keep_in_step
 from smoothbore.table.terrain import TerrainIndex
 
 from . import rules
-from .firing import COLUMN_FRONT, VISIBLE_WITHIN
-from .state import State, corps_of, find_unit, with_extra
+from .firing import ARC, COLUMN_FRONT, VISIBLE_WITHIN
+from .state import State, corps_of, find_unit
 from .tables import DEFAULT_TABLES, Tables
-from .units import Arm, Formation, Ground, Unit, changed
+from .units import Arm, Commander, Formation, Ground, Unit, changed
 
 K = TerrainKind
 A = TypeVar("A")
@@ -199,107 +202,11 @@ def footprint_boxes(table: Table) -> npt.NDArray[numpy.float64]:
 
 
 def synced(state: State) -> State:
-    """The state with its table in step with its units: units gone from the table (destroyed,
-    routed off, surrendered) removed, and footprints re-laid where a formation, mount, limber
-    or strength changed, about the same centre and facing. The very same state (and table)
-    when nothing changed, so what was derived from the table survives."""
-    table = state.extra.table
-    if table is None:
-        return state
-    tables = state.options.tables
-    done = table.derived(_synced_with)
-    if done and done[0] is state.units and done[1] is state.commanders and done[2] is tables:
-        return state  # the very units and commanders found in step with this table
-    on = table.units
-    seen = kept(table, _in_step)
-    gone: list[str] = []
-    new: list[Footprint] = []
-    relaid: list[Unit] = []
-    units = state.units
-    if done and done[2] is tables and len(done[0]) == len(units):
-        # the very units last found in step with this table still are: only the others ask
-        units = tuple(u for u, was in zip(units, done[0], strict=True) if u is not was)
-    for unit in units:
-        last = seen.get(unit.id)
-        if last is not None and last[0] is unit and last[1] is tables:
-            continue
-        fp = on.get(unit.id)
-        if fp is None:
-            continue
-        if not unit.on_table:
-            gone.append(unit.id)
-            continue
-        layout, bases, frontage, depth, spacing = _shape_of(unit, tables)
-        if (fp.formation is not layout or fp.bases != bases or fp.frontage != frontage
-                or fp.depth != depth or fp.spacing != spacing):
-            new.append(fit_on(table, attrs.evolve(
-                fp, formation=layout, bases=bases, frontage=frontage, depth=depth,
-                spacing=spacing)))
-            relaid.append(unit)
-        else:
-            seen[unit.id] = (unit, tables)
-    if gone or new:
-        # the units left in step, and those re-laid, are in step with the new footprints
-        before = table
-        table = table.removed(*gone) if gone else table
-        table = table.placed(*new) if new else table
-        carry_offers(before, table, [*(on[uid] for uid in gone), *new,
-                                     *(on[f.unit_id] for f in new)])
-        out = set(gone)
-        # a re-laid footprint may stand on other ground (M31)
-        moved = {u.id: changed(u, ground=g) for u in relaid
-                 if (g := ground_of(table, u)) is not u.ground}
-        if moved:
-            state = state.with_units(*moved.values())
-            relaid = [moved.get(u.id, u) for u in relaid]
-        kept(table, _in_step).update(
-            [(k, v) for k, v in seen.items() if k not in out]
-            + [(unit.id, (unit, tables)) for unit in relaid])
-    marked = _marks_in_step(state, table)
-    marked.derived(_synced_with)[:] = [state.units, state.commanders, tables]
-    if marked is table and not gone and not new:
-        return state
-    return with_extra(state, table=marked)
-
-
-def _synced_with(table: Table) -> list[Any]:
-    """The units, commanders and tables last found in step with this table (empty: none
-    yet)."""
-    return []
-
-
-def _marks_in_step(state: State, table: Table) -> Table:
-    """The table with its commanders' marks in step with the commanders: a general who
-    joined a unit is with it; one who rides alone stays where he was (the centre of the
-    unit he left); one who fell or was captured leaves the table. The same table when
-    nothing changed."""
-    if not table.commanders:
-        return table
-    seen = table.derived(_commanders_in_step)
-    if seen and seen[0] is state.commanders:
-        return table
-    by_id = {c.id: c for c in state.commanders}
-    marks = []
-    for mark in table.commanders:
-        c = by_id.get(mark.commander_id)
-        if c is not None and not c.active:
-            continue
-        if c is not None and (c.attached_to or None) != mark.attached_to:
-            if c.attached_to and c.attached_to in table.units:
-                mark = attrs.evolve(mark, attached_to=c.attached_to)
-            elif mark.attached_to is not None:
-                x, y = table.commander_point(mark.commander_id)
-                mark = attrs.evolve(mark, attached_to=None, x=x, y=y)
-        marks.append(mark)
-    if tuple(marks) == table.commanders:
-        seen[:] = [state.commanders]
-        return table
-    if len(marks) == len(table.commanders):  # the same generals, some changed
-        marked = table.with_commanders(*marks)
-    else:
-        marked = attrs.evolve(table, commanders=tuple(marks))
-    marked.derived(_commanders_in_step)[:] = [state.commanders]
-    return marked
+    """The state with its table in step with its units, comparing nothing with a state
+    before (``keep``, as the engine's hook does after every step): what a handler calls
+    mid-step when a later rule reads the table (a melee's losses re-lay the units before
+    the follow-up is judged) and what a new battle is laid out with."""
+    return keep(None, state)
 
 
 def kept(table: Table, query: Callable[[Table], A]) -> A:
@@ -320,20 +227,6 @@ def _footprints_memo(terrain: TerrainIndex, width: float, depth: float,
                      footprints: tuple[Footprint, ...]) -> dict[Any, Any]:
     """The answers ``kept`` for a ground and footprints (by query)."""
     return {}
-
-
-def moved_in_step(old: Table, new: Table, unit_id: str) -> Table:
-    """``new``, a table that differs from ``old`` only in the footprint of ``unit_id`` (the
-    same ids, the same commanders' marks), knowing what ``old`` knew of being in step
-    (``synced``): the other units and the commanders found in step with it are in step
-    with ``new`` too."""
-    seen = kept(old, _in_step)
-    if seen:
-        kept(new, _in_step).update((k, v) for k, v in seen.items() if k != unit_id)
-    marks = old.derived(_commanders_in_step)
-    if marks:
-        new.derived(_commanders_in_step)[:] = marks
-    return new
 
 
 OfferBox = tuple[str, tuple[float, float, float, float]]
@@ -370,23 +263,91 @@ def carry_offers(old: Table, new: Table, changed: Iterable[Footprint]) -> Table:
     return new
 
 
-def _commanders_in_step(table: Table) -> list[Any]:
-    """The commanders found in step with this table's marks (the last tuple asked)."""
-    return []
+def unit_shape(unit: Unit, tables: Tables = DEFAULT_TABLES) -> Shape:
+    """The ``Shape`` of a unit's footprint (as ``footprint`` lays it)."""
+    layout, bases, frontage, depth, spacing = _shape_of(unit, tables)
+    return Shape(bases, frontage, depth, layout, spacing)
 
 
-def _in_step(table: Table) -> dict[str, tuple[Unit, Tables]]:
-    """The units found in step with this table's footprints, by id, with the tables their
-    bases were taken from: the same unit is not compared again."""
-    return {}
+@attrs.frozen
+class ShapeIn:
+    """``unit_shape`` with the base sizes of ``tables`` (a module-level class, so the rules
+    pickle): the table seam asks a unit's shape of the unit alone, and McKie's bases are
+    replaceable data (``Options.tables``)."""
+
+    tables: Tables
+
+    def __call__(self, unit: Unit) -> Shape:
+        return unit_shape(unit, self.tables)
 
 
-def kept_in_step(before: State, state: State) -> State:
-    """The engine's ``after`` hook (``Engine.after``): after every step's handler, whatever
-    it did, the table in step with the units (``synced``): footprints re-laid where a
-    formation, mount, limber or strength changed, lost units off the table, the generals'
-    marks following them. A module-level function, so that the ruleset pickles."""
-    return synced(state)
+def stands(unit: Unit) -> bool:
+    """Whether a unit stands on the table (has a footprint): units destroyed, surrendered or
+    gone off the table leave it."""
+    return unit.on_table
+
+
+def commander_with(commander: Commander) -> str | None:
+    """The unit a general is with (None: riding alone)."""
+    return commander.attached_to or None
+
+
+def commander_stands(commander: Commander) -> bool:
+    """Whether a general is still in the battle (not fallen or captured)."""
+    return commander.active
+
+
+@functools.lru_cache(maxsize=16)
+def rules_for(tables: Tables) -> TableRules:
+    """McKie as the table sees it, with the base sizes of ``tables`` (one value a set of
+    tables: small, immutable, holding no table)."""
+    return TableRules(
+        "mckie_acw", shape=ShapeIn(tables), stands=stands, measure=Measure.MILLIMETRES, sight=SIGHT,
+        half_angle=ARC, anchor=Anchor.CENTRE, commander_with=commander_with,
+        commander_stands=commander_stands, rates=rates_for, fit_on=True)
+
+
+RULES = rules_for(DEFAULT_TABLES)
+"""McKie ACW as the table sees it (the table seam, ``smoothbore.table.seam``): footprints
+from formation and bases (Base sizes; Formation and strength of units), re-laid about their
+centre and shifted back onto the table (M29), lost units off the table, generals' marks with
+the unit each is with, millimetres, the sight rules (Visibility), the 45-degree arc and the
+movement rates (Movement)."""
+
+
+def keep(before: State | None, state: State) -> State:
+    """The state with its table in step with its units (``keep_in_step`` with ``RULES``, or
+    the rules of the battle's own base sizes), and every unit whose footprint was re-laid
+    standing on the ground the table shows where it now stands (a re-laid footprint may
+    stand on other ground, M31). The very same state when nothing changed."""
+    table = state.extra.table
+    if table is None:
+        return state
+    tables = state.options.tables
+    kept_state: State = keep_in_step(RULES if tables is DEFAULT_TABLES else rules_for(tables),
+                                     before, state)
+    new = kept_state.extra.table
+    if new is table or new is None or new.footprints is table.footprints:
+        return kept_state
+    old, now = table.units, new.units
+    changes = [f for f in table.footprints if now.get(f.unit_id) is not f]
+    carry_offers(table, new, [*changes, *(now[f.unit_id] for f in changes
+                                          if f.unit_id in now)])
+    moved = [changed(u, ground=g) for u in kept_state.units
+             if (fp := now.get(u.id)) is not None and (was := old.get(u.id)) is not None
+             and fp is not was and (g := ground_of(new, u)) is not u.ground]
+    return kept_state.with_units(*moved) if moved else kept_state
+
+
+@attrs.frozen
+class InStep:
+    """The engine's ``after(before, new)`` hook: ``keep`` after every step's handler,
+    whatever it did (a module-level class, so the engine pickles). McKie's shim over the
+    seam's ``KeptInStep``: the rules follow the battle's base sizes and re-laid units are
+    re-grounded (table_requests.md, mckie_acw)."""
+
+    def __call__(self, before: State, state: State) -> State:
+        return keep(before, state)
 
 
 def ground_of(table: Table, unit: Unit) -> Ground:

@@ -47,7 +47,6 @@ from .positions import (
     carry_offers,
     footprint_boxes,
     kept,
-    moved_in_step,
 )
 from .state import State, find_unit, with_extra
 from .tables import Tables
@@ -1062,12 +1061,10 @@ def _enemies(table: Table) -> dict[str, tuple[Footprint, ...]]:
 def placed(state: State, unit_id: str, end: Footprint) -> State:
     """The state with a unit's footprint moved (and a trace of the move). The table is
     made as ``Table.placed`` makes it (only the moved footprint checked, the ground's
-    measures shared), and knows what the old one knew of being in step with the units
-    (``positions.moved_in_step``)."""
+    measures shared)."""
     table = table_of(state)
     start = table.footprint(unit_id)
-    moved = carry_offers(table, moved_in_step(table, table.placed(end), unit_id),
-                         (start, end))
+    moved = carry_offers(table, table.placed(end), (start, end))
     if start.centre == end.centre:  # turned in place: no trace
         return with_extra(state, table=moved)
     trace = MoveTrace(unit_id, (start.centre, end.centre))

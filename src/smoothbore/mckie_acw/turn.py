@@ -49,7 +49,7 @@ from .phases import (
     PHASES,
     RECEIVE_TESTS,
 )
-from .positions import kept_in_step
+from .positions import InStep, stands
 from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
@@ -91,8 +91,8 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
                           RECEIVE_TESTS, MELEE, MORALE), *_end),
 )
 """Every action type of the battle period, by step (the engine follows each handler with
-``positions.kept_in_step``, keeping a table's footprints in step with the units, and takes
-lost units off the table, ``stands``)."""
+``positions.InStep``: the table seam's ``keep_in_step`` with McKie's ``RULES``, keeping a
+table's footprints and generals' marks in step with the units, lost units off the table)."""
 
 ACTIONS: tuple[ActionRule[State, Any], ...] = _RULES
 
@@ -101,12 +101,6 @@ def sampled(state: State, action: object) -> bool:
     a table, a move to a destination (any place the unit's move reaches is legal; the
     candidates offer shares of its move and a move towards the nearest enemy, M34)."""
     return state.extra.table is not None and isinstance(action, Move) and action.to is not None
-
-
-def stands(unit: Unit) -> bool:
-    """Whether a unit stands on the table (has a footprint): units destroyed, surrendered or
-    gone off the table leave it (the engine takes their footprints off)."""
-    return unit.on_table
 
 
 TURN: Engine[State, Action] = Engine(
@@ -120,7 +114,7 @@ TURN: Engine[State, Action] = Engine(
     rule=rules.BATTLE_PERIOD,
     sampled=sampled,
     stands=stands,
-    after=kept_in_step,
+    after=InStep(),
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""

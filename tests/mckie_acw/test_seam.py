@@ -1,0 +1,94 @@
+"""McKie ACW on the table seam (issue 29): the book describes itself to the table as
+``positions.RULES`` and the engine keeps the table in step through its ``after`` hook,
+whatever a handler called."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from smoothbore.core import Scenario
+from smoothbore.mckie_acw import TURN
+from smoothbore.mckie_acw.firing import ARC
+from smoothbore.mckie_acw.options import DEFAULT_OPTIONS, Options
+from smoothbore.mckie_acw.positions import (
+    FOOT_RATES,
+    MOUNTED_RATES,
+    RULES,
+    SIGHT,
+    InStep,
+    footprint,
+    ground_of,
+    rules_for,
+    unit_shape,
+)
+from smoothbore.mckie_acw.state import State, new_battle
+from smoothbore.mckie_acw.tables import DEFAULT_TABLES, with_table
+from smoothbore.mckie_acw.units import Formation, Ground, Status, changed
+from smoothbore.table import Edge, Feature, Measure, Table
+from smoothbore.table.seam import Anchor, keep_in_step
+
+from .support import A, B, commanders, foot, guns
+
+
+def _battle(options: Options = DEFAULT_OPTIONS, *features: Feature) -> State:
+    units = (foot("a1"), guns("a2"), foot("b1", B))
+    places = {"a1": (300, 100, 0), "a2": (450, 100, 0), "b1": (300, 300, 180)}
+    tables = options.tables
+    table = Table(600, 400, "mm", features,
+                  tuple(footprint(u, *places[u.id], tables) for u in units),
+                  home_edges={A: Edge.NEAR, B: Edge.FAR})
+    return new_battle((A, B), units, commanders(), table=table, options=options,
+                      scenario=Scenario("test", turn_limit=6))
+
+
+def test_mckie_describes_itself_to_the_table() -> None:
+    """Millimetres, re-laid about the centre (M29), the 45-degree arc, the sight rules
+    (Visibility), the rates (Movement), the shapes ``footprint`` lays (Base sizes)."""
+    assert (RULES.name, RULES.measure, RULES.anchor, RULES.arc(foot("x")), RULES.sight) == (
+        "mckie_acw", Measure.MILLIMETRES, Anchor.CENTRE, float(ARC), SIGHT)
+    assert RULES.rates is not None
+    assert RULES.rates(foot("x")) is FOOT_RATES and RULES.rates(guns("g")) is MOUNTED_RATES
+    for unit in (foot("l"), foot("c", figures=14, formation=Formation.COLUMN),
+                 foot("s", figures=2, formation=Formation.SKIRMISH), guns("g"),
+                 guns("g", limbered=True)):
+        assert RULES.footprint(unit, 10.0, 20.0, 30.0, label=unit.name) == footprint(
+            unit, 10.0, 20.0, 30.0)
+    assert isinstance(TURN.after, InStep) and TURN.stands is RULES.stands
+
+
+def test_a_unit_changed_through_core_is_relaid_and_regrounded_after_the_step() -> None:
+    """A handler that changes a unit with core's ``with_units`` leaves the table to the
+    engine's hook: the footprint re-laid about its centre, the unit on the ground its new
+    footprint stands on (a strip of wood 40 mm wide under the middle of a 96 mm line holds
+    less than half of it, and more than half of the 48 mm column it forms, M31), a
+    destroyed unit off the table."""
+    wood = Feature("wood", "dense woods", outline=((280, 0), (320, 0), (320, 400), (280, 400)))
+    state = _battle(DEFAULT_OPTIONS, wood)
+    assert state.unit("a1").ground is Ground.OPEN
+    column = state.with_units(changed(state.unit("a1"), figures=10, formation=Formation.COLUMN),
+                              changed(state.unit("b1"), status=Status.DESTROYED))
+    after = TURN.after(state, column)  # type: ignore[misc]
+    table = after.extra.table
+    fp = table.footprint("a1")
+    assert (fp.width, fp.length, fp.centre) == (48, 36, (300, 100))
+    assert after.unit("a1").ground is ground_of(table, after.unit("a1")) is Ground.DENSE_WOODS
+    assert "b1" not in table.units
+    seam = keep_in_step(RULES, state, column).extra.table
+    assert seam.footprints == table.footprints and seam.commanders == table.commanders
+    assert TURN.after(after, after) is after  # nothing changed: the very same state
+
+
+def test_the_battles_own_base_sizes_lay_the_footprints(tmp_path: Path) -> None:
+    """Base sizes are replaceable data (Options.tables): a unit re-laid in a battle with
+    16 mm foot bases is laid from them, not from the reconstruction's 12 mm."""
+    own = tmp_path / "bases.toml"
+    own.write_text("[foot]\nfrontage = 16\ndepth = 12\n[cavalry]\nfrontage = 12\ndepth = 25\n"
+                   "[gun]\nfrontage = 30\ndepth = 40\n[general]\nfrontage = 30\ndepth = 30\n")
+    tables = with_table(DEFAULT_TABLES, "bases", own)
+    state = _battle(Options(tables=tables))
+    assert state.extra.table.footprint("a1").width == 8 * 16
+    column = state.with_units(changed(state.unit("a1"), figures=10, formation=Formation.COLUMN))
+    fp = TURN.after(state, column).extra.table.footprint("a1")  # type: ignore[misc]
+    assert (fp.width, fp.length) == (4 * 16, 36)
+    assert unit_shape(column.unit("a1"), tables).matches(fp)
+    assert rules_for(tables) is rules_for(tables) and rules_for(tables) != RULES
