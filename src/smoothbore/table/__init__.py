@@ -10,6 +10,7 @@ routs. It draws itself as SVG. Geometry is Shapely 2's (vectorised, with spatial
 
 Imports only ``smoothbore.core``; rule books read their facts from it."""
 
+from smoothbore.table.batch import Way, first_contacts, furthest_many
 from smoothbore.table.contact import (
     ChargeReach,
     charge_reach,
@@ -158,6 +159,7 @@ __all__ = [
     "TerrainKind",
     "Trace",
     "Turn",
+    "Way",
     "Wheel",
     "angle_off_front",
     "arc_of",
@@ -175,7 +177,9 @@ __all__ = [
     "edge_of",
     "enemy_pairs",
     "face_from",
+    "first_contacts",
     "furthest",
+    "furthest_many",
     "gaps",
     "ground_of",
     "hull_of",
