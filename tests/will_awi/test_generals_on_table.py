@@ -9,14 +9,15 @@ import attrs
 import pytest
 
 from smoothbore.core import BattleState, IllegalActionError, InvalidValueError
-from smoothbore.table import CommanderMark, Table
+from smoothbore.table import CommanderMark, Table, keep_in_step
 from smoothbore.will_awi import scenarios
 from smoothbore.will_awi.actions import MoveGeneral, Order
 from smoothbore.will_awi.command import OrderFacts, order_target
+from smoothbore.will_awi.on_table import RULES
 from smoothbore.will_awi.options import Options
 from smoothbore.will_awi.positions import deploy
 from smoothbore.will_awi.situations import order_facts
-from smoothbore.will_awi.state import Extra, State, new_battle, table_synced
+from smoothbore.will_awi.state import Extra, State, new_battle
 from smoothbore.will_awi.turn import TURN
 from smoothbore.will_awi.units import Commander, GeneralState, Rank, TroopType, Unit
 
@@ -117,9 +118,12 @@ def test_a_fallen_general_leaves_the_table_in_the_same_step() -> None:
     s = table_battle()
     for fate in (GeneralState.DEAD, GeneralState.CAPTURED, GeneralState.INCAPACITATED):
         fallen = s.with_commanders(attrs.evolve(s.commander("bb"), state=fate, attached_to=""))
-        synced = table_synced(fallen)
+        synced = keep_in_step(RULES, s, fallen)
         assert [m.commander_id for m in _table(synced).commanders] == ["rb"]
-    assert table_synced(s) is s  # nothing changed: the very same state
+        after = TURN.after  # the engine keeps it so after every step, whatever the handler did
+        assert after is not None and _table(after(s, fallen)).commanders == _table(
+            synced).commanders
+    assert keep_in_step(RULES, s, s) is s  # nothing changed: the very same state
 
 
 def test_marks_are_checked_against_the_generals() -> None:

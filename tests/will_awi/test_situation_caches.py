@@ -18,7 +18,7 @@ from smoothbore.table import Feature, Table, furthest, route
 from smoothbore.will_awi import RULESET, situations
 from smoothbore.will_awi.charges import check_charge
 from smoothbore.will_awi.movement import Leg, Terrain, move_distance
-from smoothbore.will_awi.positions import BASE, Place, deploy, synced
+from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import (
     CHARGE_REACH,
     SIGHT_REACH,
@@ -462,11 +462,12 @@ def test_a_plan_over_one_ground_is_read_off_the_positions() -> None:
 @pytest.mark.parametrize(("battle", "seed"), [("default", 4), ("germantown", 1)])
 def test_every_step_leaves_the_table_in_step_with_the_units(battle: str, seed: int) -> None:
     """Random play of an embedded battle: after every step the table's footprints and
-    generals' marks are those ``positions.synced`` and ``marks_synced`` give afresh (on a
-    new table, nothing kept) for the step's units and generals, though ``table_synced``
-    skips units and generals it has found in step with the table before; the battles
-    remove units from the table."""
-    from smoothbore.will_awi.positions import marks_synced, synced
+    generals' marks are those the table seam's ``keep_in_step`` gives afresh (on a new
+    table, nothing kept, every unit compared) for the step's units and generals, though
+    the engine's keeping skips the units and footprints a step left as they were; the
+    battles remove units from the table."""
+    from smoothbore.table import keep_in_step
+    from smoothbore.will_awi.on_table import RULES
 
     rng = random.Random(seed)
     state = dict(RULESET.battles())[battle](seed)
@@ -476,7 +477,9 @@ def test_every_step_leaves_the_table_in_step_with_the_units(battle: str, seed: i
         steps += 1
         table = state.extra.table
         assert table is not None
-        afresh = marks_synced(synced(attrs.evolve(table), state.units), state.commanders)
+        fresh = keep_in_step(RULES, None, state.with_extra(table=attrs.evolve(table)))
+        afresh = fresh.extra.table
+        assert afresh is not None
         assert afresh.footprints == table.footprints
         assert afresh.commanders == table.commanders
         removed = max(removed, sum(not u.on_table for u in state.units))
@@ -591,6 +594,6 @@ def test_wagons_at_hand_and_formation_clashes_are_asked_once_per_table() -> None
     assert once == {"within": 2, "relaid": 2}  # r1 and r2: at hand, and reformed
     assert wagon_at_hand(s, s.unit("r1")) == "r9"
     assert wagon_at_hand(s, s.unit("r2")) is None  # 4.2" off
-    moved = s.with_extra(table=synced(table.placed(
-        table.footprint("r9").moved_to(20.0 + BASE + 3.0, 10.0)), s.units))
+    moved = s.with_extra(table=table.placed(
+        table.footprint("r9").moved_to(20.0 + BASE + 3.0, 10.0)))
     assert wagon_at_hand(moved, moved.unit("r1")) is None

@@ -10,14 +10,15 @@ import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Feature, ImpassableError, distance, in_contact
+from smoothbore.table import Feature, ImpassableError, distance, in_contact, keep_in_step
 from smoothbore.will_awi import RULESET, rules
 from smoothbore.will_awi.actions import ChangeFormation, DeclareCharge, Fire, Move
 from smoothbore.will_awi.charges import Face
 from smoothbore.will_awi.firing import RANGES, Cover, FireFacts, RangeBand, Woods, range_band
 from smoothbore.will_awi.fortifications import Defence, Work
 from smoothbore.will_awi.movement import Leg, MovePlan, Terrain
-from smoothbore.will_awi.positions import BASE, Place, deploy, synced
+from smoothbore.will_awi.on_table import RULES
+from smoothbore.will_awi.positions import BASE, Place, deploy
 from smoothbore.will_awi.situations import (
     boxes_apart,
     charge_facts,
@@ -305,13 +306,14 @@ def test_formation_changes_and_losses_change_the_footprints() -> None:
     eliminated leaves the table; nothing changed, the very same table (its answers kept)."""
     s = to_phase(on_table({"r1": (20, 10, 0), "b1": (20, 30, 180)}), "C")
     table = s.extra.table
-    assert table is not None and synced(table, s.units) is table
+    assert table is not None and keep_in_step(RULES, None, s) is s
     after, _ = TURN.step(s, ChangeFormation("r1"))
     assert after.extra.table is not None
     column = after.extra.table.footprint("r1")
     assert (column.formation.value, column.width, column.length) == ("column", BASE, 2 * BASE)
     gone = after.with_units(attrs.evolve(UNITS["b1"], strength=0, status=Status.ELIMINATED))
-    assert "b1" not in synced(after.extra.table, gone.units).units
+    kept = keep_in_step(RULES, after, gone).extra.table
+    assert kept is not None and "b1" not in kept.units
 
 
 def test_a_battle_on_a_table_saves_and_loads() -> None:

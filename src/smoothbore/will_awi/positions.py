@@ -1,6 +1,6 @@
 """Will's AWI units on a table (Rules - Introduction: Units and bases, Formations): the
-footprint of each unit from its bases and formation, the deployment of a battle, and the one
-helper that keeps the table's footprints in step with the units.
+footprint of each unit from its bases and formation and the deployment of a battle (the
+table is kept in step with the units by the engine: ``on_table.RULES``).
 
 Every unit has two 45 mm x 45 mm bases (25 mm figures): foot and cavalry side by side in line
 or one behind the other in column; a gun is a gun base and a limber base (limbered: one
@@ -12,10 +12,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-import attrs
-
 from smoothbore.core import InvalidValueError
-from smoothbore.table import CommanderMark, Edge, Footprint, Formation, Table, Trace, deployment
+from smoothbore.table import Edge, Footprint, Formation, Table, Trace, deployment
 
 from .units import Commander, TroopType, Unit
 from .units import Formation as UnitFormation
@@ -75,37 +73,6 @@ def deploy(units: tuple[Unit, ...], places: Mapping[str, Place], *, width: float
                  home_edges=home_edges or {})
 
 
-def _matches(unit: Unit, found: Footprint) -> bool:
-    formation, bases, frontage, depth = layout_of(unit)
-    return (found.formation is formation and found.bases == bases
-            and found.frontage == frontage and found.depth == depth)
-
-
-def synced(table: Table, units: tuple[Unit, ...]) -> Table:
-    """The table with its footprints in step with the units: units gone from the table
-    (eliminated, surrendered, routed off) taken off, a change of formation or limbering
-    laid out about the same centre and facing. The very same table when nothing changed, so
-    what was derived from it is kept."""
-    on = table.units
-    gone: list[str] = []
-    changed: list[Footprint] = []
-    for unit in units:
-        found = on.get(unit.id)
-        if found is None:
-            continue
-        if not unit.on_table:
-            gone.append(unit.id)
-        elif not _matches(unit, found):
-            changed.append(relaid(table, unit))
-    if not gone and not changed:
-        return table
-    if changed:
-        table = table.placed(*changed)
-    if gone:
-        table = table.removed(*gone)
-    return table
-
-
 def relaid(table: Table, unit: Unit) -> Footprint:
     """The footprint of ``unit`` (in its new formation, limbered or deployed) laid out about
     the centre and facing of its footprint on ``table``, kept wholly on the table."""
@@ -131,37 +98,7 @@ def check_deployed(table: Table, units: tuple[Unit, ...],
                    commanders: tuple[Commander, ...] = ()) -> Table:
     """A battle's table: every unit on the table has a footprint there (by its id, on its
     side) and nothing else stands on it; every general's mark names a general of the battle,
-    on his side; formations are brought in step with the units."""
+    on his side (the engine's keeping, ``on_table.RULES``, then brings formations and marks in
+    step with the units)."""
     deployment.check_deployed(table, units, on_table=_on_table, commanders=commanders)
-    return synced(table, units)
-
-
-def marks_synced(table: Table, commanders: tuple[Commander, ...]) -> Table:
-    """The table with its generals' marks in step with the generals: one who joined a unit
-    on the table rides with it; one who left it stays alone at its centre; one dead,
-    captured or incapacitated leaves the table. The very same table when nothing changed."""
-    if not table.commanders:
-        return table
-    by_id = {c.id: c for c in commanders}
-    marks: list[CommanderMark] = []
-    moved: list[CommanderMark] = []
-    fallen = False
-    for mark in table.commanders:
-        general = by_id.get(mark.commander_id)
-        if general is not None and not general.active:
-            fallen = True
-            continue
-        if general is not None:
-            wanted = general.attached_to if general.attached_to in table.units else None
-            if wanted != mark.attached_to:
-                if wanted is not None:
-                    mark = attrs.evolve(mark, attached_to=wanted)
-                else:
-                    x, y = table.commander_point(mark.commander_id)
-                    mark = attrs.evolve(mark, attached_to=None, x=x, y=y)
-                moved.append(mark)
-        marks.append(mark)
-    if fallen:
-        return attrs.evolve(table, commanders=tuple(marks))
-    # the same units: the table keeps what it worked out of their footprints
-    return table.with_commanders(*moved) if moved else table
+    return table

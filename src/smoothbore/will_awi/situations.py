@@ -612,10 +612,10 @@ def _impassable(table: Table, rates: RateTable) -> tuple[tuple[Feature, BaseGeom
 
 
 # --- moving ----------------------------------------------------------------------------------
-def rate_table(unit: Unit, options: Options) -> RateTable:
+def rate_table(unit: Unit, options: Options | None = None) -> RateTable:
     """The terrain and crossings tables for the unit's kind of mover as a table's rates
     (Rules - Movement: Effects of terrain); fords and bridges hide the water they cross.
-    Kept by kind of mover (the tables read nothing else)."""
+    Kept by kind of mover (the tables read nothing else: no option changes them)."""
     return _rate_table(mover_of(unit))
 
 

@@ -31,7 +31,7 @@ from .fortifications import Defence, Demolition, check_room
 from .movement import Crossing, crossing_cost
 from .options import DEFAULT_OPTIONS, CommandPost, Options
 from .phases import A
-from .positions import check_deployed, marks_synced, synced
+from .positions import check_deployed
 from .units import FLAG, Commander, Rank, Unit
 
 NO_SCENARIO = Scenario()
@@ -140,7 +140,7 @@ def new_battle(
     players (None). The battle is checked as a whole as a load checks it
     (``validity.check_battle``): every fault an ``InvalidValueError`` naming its field."""
     if table is not None:
-        table = marks_synced(check_deployed(table, units, commanders), commanders)
+        table = check_deployed(table, units, commanders)
     extra = Extra(moving=sides[0], first=sides[0], works=works, demolitions=demolitions,
                   table=table)
     state: State = BattleState(
@@ -157,7 +157,18 @@ def new_battle(
     )
     state.check_references()
     Extra.check_battle(state, None)
-    return state
+    return _kept(state)
+
+
+def _kept(state: State) -> State:
+    """The battle with its table's formations and generals' marks in step with its units and
+    generals, as the engine keeps it after every step (``on_table.RULES``)."""
+    from smoothbore.table import keep_in_step
+
+    from .on_table import RULES  # the rules read the situations, which read the state
+
+    kept: State = keep_in_step(RULES, None, state)
+    return kept
 
 
 def illegal(action: object, why: str, rule: str = rules.SEQUENCE) -> IllegalActionError:
@@ -349,30 +360,3 @@ def with_work(state: State, work: Defence) -> State:
     """The state with one work replaced (by id)."""
     works = tuple(work if w.id == work.id else w for w in state.extra.works)
     return with_extra(state, works=works)
-
-
-def table_synced(state: State) -> State:
-    """The state with its table's footprints in step with its units (``positions.synced``):
-    the one helper every step's handler goes through (``turn``), so that a unit destroyed,
-    surrendered, routed off or changing formation changes its footprint in the same step,
-    and a general who joins, leaves or falls moves his mark with him
-    (``positions.marks_synced``). The very same state when nothing changed. The units and
-    generals found in step with a table are kept with it (``in_step``): most steps change
-    neither, and are not compared again."""
-    table = state.extra.table
-    if table is None:
-        return state
-    units, commanders = state.units, state.commanders
-    memo = table.derived(in_step)
-    if memo.get("units") is units and memo.get("commanders") is commanders:
-        return state
-    kept = marks_synced(synced(table, units), commanders)
-    if kept is table:
-        memo["units"], memo["commanders"] = units, commanders
-        return state
-    return with_extra(state, table=kept)
-
-
-def in_step(table: Table) -> dict[str, object]:
-    """The units and generals last found in step with this table (``table_synced``)."""
-    return {}

@@ -3,12 +3,10 @@ check, handler) per action type and phase (Rules - Move Sequence)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from smoothbore.core import ActionRule, Engine, Log
+from smoothbore.core import ActionRule, Engine
+from smoothbore.table import KeptInStep
 
 from . import rules
 from . import steps_charges as charges
@@ -48,30 +46,14 @@ from .actions import (
     TestCharged,
     TestMorale,
 )
+from .on_table import RULES
 from .options import Options
 from .phases import PHASES, A, B, C, D, E, F, G, H, I, J, K
-from .state import Extra, State, table_synced
+from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
 
 _end = morale.candidates_end
-
-
-@attrs.frozen
-class KeptInStep:
-    """A step's handler followed by ``state.table_synced``, so that no handler can leave a
-    footprint behind (a lost unit leaves the table in every path). A module-level callable,
-    not a closure, so that the ruleset pickles by name (issue 27)."""
-
-    handler: Callable[[State, Any, Log], State]
-
-    def __call__(self, state: State, action: Any, log: Log) -> State:
-        return table_synced(self.handler(state, action, log))
-
-
-def _kept_in_step(rule: ActionRule[State, Any]) -> ActionRule[State, Any]:
-    """The rule with its handler kept in step with the table (``KeptInStep``)."""
-    return attrs.evolve(rule, handler=KeptInStep(rule.handler))
 
 
 _RULES: tuple[ActionRule[State, Any], ...] = (
@@ -138,8 +120,9 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
                charges.apply_end_battle),
     ActionRule(EndPhase, (K,), _end, charges.check_end_k, charges.apply_end_k),
 )
-ACTIONS: tuple[ActionRule[State, Any], ...] = tuple(_kept_in_step(r) for r in _RULES)
-"""Every action type of the move sequence, by phase."""
+ACTIONS: tuple[ActionRule[State, Any], ...] = _RULES
+"""Every action type of the move sequence, by phase (the engine keeps the table in step
+after each: ``KeptInStep(on_table.RULES)``)."""
 
 
 def sampled(state: State, action: Action) -> bool:
@@ -153,12 +136,6 @@ def sampled(state: State, action: Action) -> bool:
         isinstance(action, Move | MoveAway) and action.to is not None)
 
 
-def stands(unit: Unit) -> bool:
-    """Whether a unit stands on the table (has a footprint): units not yet arrived or gone
-    have none (the engine takes the footprints of units that leave off)."""
-    return unit.on_table
-
-
 TURN: Engine[State, Action] = Engine(
     name="will_awi",
     phases=PHASES,
@@ -169,7 +146,8 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=rules.SEQUENCE,
     sampled=sampled,
-    stands=stands,
+    stands=RULES.stands,
+    after=KeptInStep(RULES),
 )
 """Will's AWI move sequence: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
