@@ -24,6 +24,8 @@ from smoothbore.table import (
     furthest,
     furthest_many,
 )
+from smoothbore.table.batch import _nears
+from smoothbore.table.paths import _near
 
 K = TerrainKind
 FOOT = RateTable(
@@ -134,3 +136,19 @@ def test_units_touching_where_they_stand() -> None:
     assert got == tuple(_reference(t, w) for w in ways)
     assert [(d.distance, d.stopped_by) for d in got[2:4]] == [(0.0, "red2"), (0.0, "red0")]
     assert got[0].distance == 0.0 and got[1].stopped_by == "table edge"
+
+
+@settings(max_examples=25, deadline=None)
+@given(battles())
+def test_what_lies_near_many_moves_is_what_lies_near_each(
+        battle: tuple[Table, list[Way]]) -> None:
+    t, ways = battle
+    fps = [t.footprint(w.unit_id) for w in ways]
+    paths = [(f.centre, (f.x + 3.0, f.y - 2.0 * i)) for i, f in enumerate(fps)]
+    many = _nears(t, fps, paths)
+    for f, path, near in zip(fps, paths, many, strict=True):
+        one = _near(t, f, path)
+        for mine, alone in ((near.area_rows, one.area_rows), (near.line_rows, one.line_rows),
+                            (near.unit_rows, one.unit_rows)):
+            assert mine is not None and alone is not None
+            assert mine.tolist() == alone.tolist()

@@ -22,27 +22,31 @@ import shapely
 from smoothbore.core import InvalidValueError
 from smoothbore.core.validate import check_number
 
-from .footprints import Footprint, bearing_vectors, normal_degrees
+from .footprints import Footprint, Point, bearing_vectors, normal_degrees
 from .paths import (
     _EPS,
+    _NONE,
     _POLYGON,
     _TOUCHING,
     _WATER,
     Destination,
+    Leg,
+    Passage,
     RateTable,
+    Route,
     _dry_here,
     _edge_limit,
     _hair,
     _legs,
     _lookups,
-    _near,
+    _Near,
     _path,
-    _route,
     _segments,
     _touched_contact,
     _walk,
 )
 from .tabletop import Table
+from .terrain import TerrainKind, mask_crossings
 
 __all__ = ["Way", "first_contacts", "furthest_many"]
 
@@ -107,8 +111,17 @@ def furthest_many(table: Table, ways: Sequence[Way]) -> tuple[Destination, ...]:
     Destinations, worked out together."""
     asks = [_checked(table, way, i) for i, way in enumerate(ways)]
     contacts = _first_contacts(table, asks)
-    return tuple(_finish(table, way, ask, contact)
-                 for way, ask, contact in zip(ways, asks, contacts, strict=True))
+    paths = []
+    for ask, (block, _) in zip(asks, contacts, strict=True):
+        footprint, limit = ask.footprint, min(ask.limit, block)
+        paths.append(_path(footprint, ((footprint.x + ask.dx * limit,
+                                        footprint.y + ask.dy * limit),)))
+    nears = _nears(table, [a.footprint for a in asks], paths)
+    walked = [_walked(table, way, ask, contact, path, near) for way, ask, contact, path, near
+              in zip(ways, asks, contacts, paths, nears, strict=True)]
+    sweeps = _sweeps(table, [a.footprint for a in asks], [w.path for w in walked], nears)
+    return tuple(_destination(table, way, ask, walk, near, sweep) for way, ask, walk, near, sweep
+                 in zip(ways, asks, walked, nears, sweeps, strict=True))
 
 
 def first_contacts(table: Table, ways: Sequence[Way]) -> tuple[tuple[float, str], ...]:
@@ -119,25 +132,142 @@ def first_contacts(table: Table, ways: Sequence[Way]) -> tuple[tuple[float, str]
     return tuple(_first_contacts(table, asks))
 
 
-def _finish(table: Table, way: Way, ask: _Ask, contact: tuple[float, str]) -> Destination:
-    """The rest of ``furthest`` once the first contact is known (its own code, in order)."""
+@attrs.frozen
+class _Walked:
+    """How far a way goes (``limit``), what it costs, what stopped it, the point it reaches,
+    its final path and that path's legs and passages when known (None: to be worked out)."""
+
+    limit: float
+    spent: float
+    why: str
+    point: Point
+    path: tuple[Point, ...]
+    found: tuple[tuple[Leg, ...], tuple[Passage, ...]] | None
+
+
+def _walked(table: Table, way: Way, ask: _Ask, contact: tuple[float, str],
+            path: tuple[Point, ...], near: _Near) -> _Walked:
+    """``furthest`` from its first contact to the path it ends with (its own code, in
+    order): the ray's legs, how far the allowance lasts on them, the final path."""
     footprint, dx, dy = ask.footprint, ask.dx, ask.dy
     limit, why = ask.limit, ask.why
     block, what = contact
     if block < limit:
         limit, why = block, what
-    path = _path(footprint, ((footprint.x + dx * limit, footprint.y + dy * limit),))
-    near = _near(table, footprint, path)
     ray = _legs(table, path, quick=True, near=near)
     go, spent, reason = _walk(ray, way.rates, table, way.budget, way.full_move)
     if go < limit - _EPS or reason != "allowance":
         limit, why = go, reason
     point = (footprint.x + dx * limit, footprint.y + dy * limit)
-    final = _route(table, footprint, _path(footprint, (point,)), quick=True, near=near) if (
-        0 < limit < sum(leg.length for leg in ray[0]) - _EPS) else _route(
-            table, footprint, path, quick=True, near=near, found=ray)
-    return Destination(normal_degrees(way.heading), point, limit,
-                       spent if limit > 0 else 0.0, why, final)
+    if 0 < limit < sum(leg.length for leg in ray[0]) - _EPS:
+        return _Walked(limit, spent, why, point, _path(footprint, (point,)), None)
+    return _Walked(limit, spent, why, point, path, ray)
+
+
+def _destination(table: Table, way: Way, ask: _Ask, walked: _Walked, near: _Near,
+                 sweep: tuple[frozenset[TerrainKind], tuple[str, ...]]) -> Destination:
+    """``furthest``'s answer once the final path and what it sweeps are known (``_route``'s
+    code, in order)."""
+    footprint, path = ask.footprint, walked.path
+    legs, passages = walked.found or _legs(table, path, quick=True, near=near)
+    end = footprint.moved_to(*path[-1])
+    dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
+    (fx, fy), _ = footprint.frame
+    retiring = dx * fx + dy * fy < -_EPS * max(1.0, math.hypot(dx, dy))
+    route = Route(footprint.unit_id, path, legs, passages, sweep[0], sweep[1], retiring, end,
+                  table.holds(end))
+    limit = walked.limit
+    return Destination(normal_degrees(way.heading), walked.point, limit,
+                       walked.spent if limit > 0 else 0.0, walked.why, route)
+
+
+def _sweeps(table: Table, footprints: Sequence[Footprint], paths: Sequence[tuple[Point, ...]],
+            nears: Sequence[_Near]) -> list[tuple[frozenset[TerrainKind], tuple[str, ...]]]:
+    """``paths._sweep`` of each footprint along a straight path (two points), with what lies
+    near it known: every hull in one call, every (hull, candidate) test in one call."""
+    n = len(footprints)
+    empty: tuple[frozenset[TerrainKind], tuple[str, ...]] = (frozenset(), ())
+    found = [empty] * n
+    todo = [i for i in range(n) if nears[i].areas or nears[i].lines or nears[i].units]
+    if not todo:
+        return found
+    places = []
+    for i in todo:
+        footprint = footprints[i]
+        corners = footprint.corners - (footprint.x, footprint.y)
+        places.append(np.concatenate([corners + p for p in paths[i]]))
+    hulls = np.asarray(shapely.convex_hull(shapely.multipoints(np.stack(places))))
+    terrain, layout = table.terrain, table.layout
+    kinds: list[set[TerrainKind]] = [set() for _ in todo]
+    units: list[list[str]] = [[] for _ in todo]
+    if terrain.area_features:
+        owner, rows = _pairs([nears[i].area_rows for i in todo])
+        if len(rows):
+            inside = shapely.relate_pattern(hulls[owner], terrain.areas[rows], "T********")
+            for k, r in zip(owner[inside].tolist(), rows[inside].tolist(), strict=True):
+                kinds[k].add(terrain.area_features[r].kind)
+    if terrain.crossed_features:
+        owner, rows = _pairs([nears[i].line_rows for i in todo])
+        if len(rows):
+            inside = shapely.relate_pattern(hulls[owner], terrain.lines[rows], "T********")
+            for k, r in zip(owner[inside].tolist(), rows[inside].tolist(), strict=True):
+                kinds[k].add(terrain.crossed_features[r].kind)
+    owner, rows = _pairs([nears[i].unit_rows for i in todo])
+    if len(rows):
+        inside = shapely.relate_pattern(hulls[owner], layout.shapes[rows], "T********")
+        ids = [f.unit_id for f in layout.footprints]
+        for k, r in zip(owner[inside].tolist(), rows[inside].tolist(), strict=True):
+            units[k].append(ids[r])
+    for k, i in enumerate(todo):
+        found[i] = (mask_crossings(frozenset(kinds[k])), tuple(sorted(units[k])))
+    return found
+
+
+def _pairs(rows: list[IntArray | None]) -> tuple[IntArray, IntArray]:
+    """(which of ``rows``, row) for every row of each (``_nears`` always knows them)."""
+    known = [r if r is not None else _NONE for r in rows]
+    owners = [np.full(len(r), k, dtype=np.intp) for k, r in enumerate(known)]
+    if not owners:
+        return _NONE, _NONE
+    return np.concatenate(owners), np.concatenate(known).astype(np.intp)
+
+
+def _nears(table: Table, footprints: Sequence[Footprint],
+           paths: Sequence[tuple[Point, ...]]) -> list[_Near]:
+    """``paths._near`` of each footprint and path: the boxes' rows from one query of each
+    tree (a tree answers each box in the order it answers it alone)."""
+    n = len(footprints)
+    if not n:
+        return []
+    terrain, layout = table.terrain, table.layout
+    lows, highs = [], []
+    for footprint, path in zip(footprints, paths, strict=True):
+        x0, y0, x1, y1 = footprint.bounds
+        ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
+        xs, ys = [p[0] for p in path], [p[1] for p in path]
+        pad = _EPS * (1.0 + ex + ey + max(map(abs, xs)) + max(map(abs, ys)))
+        lows.append((min(xs) - ex - pad, min(ys) - ey - pad))
+        highs.append((max(xs) + ex + pad, max(ys) + ey + pad))
+    low, high = np.array(lows), np.array(highs)
+    boxes = shapely.box(low[:, 0], low[:, 1], high[:, 0], high[:, 1])
+
+    def split(tree: shapely.STRtree, wanted: bool) -> list[IntArray]:
+        if not wanted:
+            return [_NONE] * n
+        which, rows = tree.query(boxes)
+        cuts = np.searchsorted(which, np.arange(n + 1)).tolist()
+        return [rows[cuts[i]:cuts[i + 1]] for i in range(n)]
+
+    units = split(layout.tree, True)
+    areas = split(terrain.area_tree, bool(len(terrain.areas)))
+    lines = split(terrain.line_tree, bool(len(terrain.lines)))
+    ids = [f.unit_id for f in layout.footprints]
+    found = []
+    for footprint, mine, area, line in zip(footprints, units, areas, lines, strict=True):
+        own = footprint.unit_id
+        others = mine[np.fromiter((ids[u] != own for u in mine.tolist()), bool, len(mine))]
+        found.append(_Near(area, line, others))
+    return found
 
 
 # -- first contacts, all at once -----------------------------------------------------------
