@@ -1,6 +1,7 @@
-"""Answers kept across the tables of a battle (``ground_memo``, B58): on states of random
-battles they equal the answers worked out afresh on an unremembered copy of the table, and a
-unit moved into the way of a kept answer changes it."""
+"""Answers kept across the tables of a battle in the table's stores (``answers``; the table
+seam, issue 29; B58): on states of random battles they equal the answers worked out afresh on
+an unremembered copy of the table (a new table starts its own stores), a unit moved into the
+way of a kept answer changes it, and nothing is kept outside a battle's line of tables."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import attrs
 import pytest
 
 from smoothbore.battle import RandomPolicy, play
-from smoothbore.bloodybacks93 import TURN, ground_memo, situations, steps_units
+from smoothbore.bloodybacks93 import TURN, answers, situations, steps_units
 from smoothbore.bloodybacks93.placement import refit
 from smoothbore.bloodybacks93.scenarios import example_battle
 from smoothbore.bloodybacks93.shooting import ShotFacts
@@ -62,21 +63,19 @@ def _answers(state: State) -> dict[str, object]:
     return found
 
 
-def _afresh(state: State, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+def _afresh(state: State) -> dict[str, object]:
     """The answers worked out with nothing remembered: an empty store, a copy of the table
     with nothing derived."""
     table = state.extra.table
     assert table is not None
-    with monkeypatch.context() as patch:
-        patch.setattr(ground_memo, "_STORES", {})
-        return _answers(state.with_extra(table=attrs.evolve(table)))
+    return _answers(state.with_extra(table=attrs.evolve(table)))
 
 
-def test_kept_answers_equal_answers_worked_out_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kept_answers_equal_answers_worked_out_afresh() -> None:
     compared = 0
     for state in _states(range(4), 7):
         kept = _answers(state)
-        assert kept == _afresh(state, monkeypatch)
+        assert kept == _afresh(state)
         compared += len(kept)
     assert compared > 500
 
@@ -104,8 +103,11 @@ def test_a_friend_moved_into_the_way_changes_the_moves_offered() -> None:
     blocked = _battle({"b1": (20, 10, 0), "b2": (20, 16, 0), "a1": (20, 40, 180)})
     offered = situations.destinations(blocked, "b1")
     assert (20.0, 16.0, 0) not in offered and (20.0, 13.0, 0) in offered
-    # a friend far beyond b1's reach changes nothing: the same answer object is kept
-    far = _battle({"b1": (20, 10, 0), "b2": (40, 30, 0), "a1": (20, 40, 180)})
+    # a friend far beyond b1's reach, moved on the same line of tables, changes nothing: the
+    # same answer object is kept in the ground store
+    table = clear.extra.table
+    assert table is not None
+    far = clear.with_extra(table=table.placed(table.footprint("b2").moved_to(40, 30)))
     assert situations.destinations(far, "b1") is situations.destinations(clear, "b1")
 
 
@@ -133,21 +135,23 @@ def test_a_new_formation_blocked_by_a_friend_is_not_answered_from_an_open_table(
     assert "overlap b2" in situations.refit_blocked(behind, column)
 
 
-def test_the_store_keeps_few_grounds_and_forgets_past_its_size(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ground_memo, "_STORES", {})
-    monkeypatch.setattr(ground_memo, "MOST_GROUNDS", 2)
-    monkeypatch.setattr(ground_memo, "MOST_ANSWERS", 3)
-    tables = [Table(10 + n, 10) for n in range(3)]
-    first = ground_memo.ground_memo(tables[0])
-    first.update({1: 1, 2: 2})
-    assert ground_memo.ground_memo(Table(10, 10)) is first  # the same ground, another table
-    ground_memo.ground_memo(tables[1])
-    ground_memo.ground_memo(tables[2])
-    assert ground_memo.ground_memo(tables[0]) == {}  # the oldest ground was let go
-    again = ground_memo.ground_memo(tables[0])
-    again.update({n: n for n in range(4)})
-    assert ground_memo.ground_memo(tables[0]) == {}  # past its size: forgotten
+def test_no_answer_is_kept_outside_a_battles_line_of_tables() -> None:
+    """Two battles on the same ground share no store (before issue 29 a process-wide store
+    per ground did); a table moved from another keeps its stores, and counts its hits."""
+    places = {"b1": (20.0, 10.0, 0.0), "b2": (40.0, 10.0, 0.0), "a1": (20.0, 40.0, 180.0)}
+    one, two = _battle(places), _battle(places)
+    first, second = one.extra.table, two.extra.table
+    assert first is not None and second is not None
+    offered = situations.destinations(one, "b1")
+    assert situations.destinations(two, "b1") is not offered  # worked out again
+    assert situations.destinations(two, "b1") == offered
+    counts = {c.name: c for c in first.stores()}
+    assert set(counts) == {answers.LAYOUT, answers.GROUND}
+    layout_misses = counts[answers.LAYOUT].misses
+    ridden = first.with_commanders(CommanderMark("cb", 30.0, 5.0, side=BRITISH))
+    assert situations.destinations(one.with_extra(table=ridden), "b1") is offered
+    after = {c.name: c for c in ridden.stores()}[answers.LAYOUT]
+    assert (after.misses, after.hits) == (layout_misses, counts[answers.LAYOUT].hits + 1)
 
 
 def _count(table: Table) -> list[str]:
@@ -159,11 +163,12 @@ def test_answers_are_kept_per_layout_whatever_the_commanders() -> None:
     state = _battle({"b1": (20, 10, 0), "b2": (40, 10, 0), "a1": (20, 40, 180)})
     table = state.extra.table
     assert table is not None
-    first = ground_memo.by_layout(table, _count)
+    first = answers.per_layout(table, "count", None, lambda: _count(table))
     ridden = table.with_commanders(CommanderMark("cb", 30.0, 5.0, side=BRITISH))
-    assert ridden != table and ground_memo.by_layout(ridden, _count) is first
+    assert ridden != table
+    assert answers.per_layout(ridden, "count", None, lambda: _count(ridden)) is first
     moved = table.placed(table.footprint("b2").moved_to(40.0, 12.0))
-    again = ground_memo.by_layout(moved, _count)
+    again = answers.per_layout(moved, "count", None, lambda: _count(moved))
     assert again == first and again is not first
 
 
@@ -192,18 +197,15 @@ def test_the_manoeuvres_made_once_equal_those_made_afresh() -> None:
     assert compared > 100
 
 
-def test_what_a_firer_sees_is_the_same_asked_pair_by_pair_or_all_at_once(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_a_firer_sees_is_the_same_asked_pair_by_pair_or_all_at_once() -> None:
     compared = 0
     for state in _states(range(2), 9):
         table = state.extra.table
         assert table is not None
         for unit_id in table.unit_ids:
-            with monkeypatch.context() as patch:
-                patch.setattr(ground_memo, "_STORES", {})
-                fresh = attrs.evolve(table)
-                one_by_one = {t: situations.seen_of(fresh, unit_id, (t,))[t]
-                              for t in reversed(fresh.enemies_of(unit_id))}
+            fresh = attrs.evolve(table)
+            one_by_one = {t: situations.seen_of(fresh, unit_id, (t,))[t]
+                          for t in reversed(fresh.enemies_of(unit_id))}
             assert one_by_one == situations.seen_by(table, unit_id)
             compared += len(one_by_one)
     assert compared > 100
@@ -308,10 +310,8 @@ def test_the_shots_measured_once_per_layout_equal_those_measured_afresh() -> Non
             for target, seen in situations.seen_of(table, firer, near).items():
                 for facts in choices:
                     kept = situations.shot_on_table(table, firer, target, facts, seen)
-                    with pytest.MonkeyPatch.context() as patch:
-                        patch.setattr(ground_memo, "_STORES", {})
-                        fresh = attrs.evolve(table)
-                        assert kept == situations.measured_shot(fresh, firer, target, facts)
+                    fresh = attrs.evolve(table)
+                    assert kept == situations.measured_shot(fresh, firer, target, facts)
                     assert (kept.extra_orders, kept.size) == (facts.extra_orders, facts.size)
                     compared += 1
     assert compared > 100

@@ -24,7 +24,7 @@ from smoothbore.bloodybacks93 import command as command_rules
 from smoothbore.bloodybacks93 import steps_charges as charges_steps
 from smoothbore.bloodybacks93 import steps_units as units_steps
 from smoothbore.bloodybacks93.actions import Activate, Charge, SpendCommandPoint
-from smoothbore.bloodybacks93.ground_memo import within
+from smoothbore.bloodybacks93.answers import within
 from smoothbore.bloodybacks93.phases import ACTIVATION
 from smoothbore.bloodybacks93.state import (
     Activated,

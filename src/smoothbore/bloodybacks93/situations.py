@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 import attrs
@@ -50,8 +50,16 @@ from smoothbore.table.footprints import Formation as FootprintFormation
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
 from . import command, movement, shooting
+from .answers import (
+    around,
+    ground_store,
+    layout_store,
+    on_ground,
+    per_layout,
+    spanning,
+    within,
+)
 from .charges import ChargeFacts, Contact
-from .ground_memo import around, by_layout, ground_memo, spanning, within
 from .melee import Fate
 from .placement import HALF_ARC, OBSTACLE_KINDS, SIGHT, rates_for, refit
 from .reports import Moves, Pursuit, Retreat
@@ -78,12 +86,6 @@ def sightings_of(table: Table) -> Mapping[tuple[str, str], Sighting]:
     return {(s.firer, s.target): s for s in found}
 
 
-def _sight_memo(table: Table) -> dict[tuple[str, str], SightLine]:
-    """What each firer sees of each enemy on this table, by (firer, target) (filled as
-    shooting and charges ask)."""
-    return {}
-
-
 def seen_by(table: Table, firer: str) -> Mapping[str, SightLine]:
     """What ``firer`` sees of every enemy, by target id (``seen_of`` all of them)."""
     return seen_of(table, firer, table.enemies_of(firer))
@@ -94,18 +96,27 @@ def seen_of(table: Table, firer: str, targets: tuple[str, ...]) -> dict[str, Sig
     line of sight of each pair (``sight_lines``: the ``Sighting`` less what the rules here
     take from the ground instead, ``ground_between``), the pairs not yet asked on this
     layout measured at once, each kept with the layout and for the ground under the two
-    footprints and those of the units between them (``ground_memo``)."""
-    memo = by_layout(table, _sight_memo)
-    missing = [(firer, t) for t in targets if (firer, t) not in memo]
+    footprints and those of the units between them (``answers``)."""
+    store, layout = layout_store(table)
+    found: dict[str, SightLine] = {}
+    missing = []
+    for t in targets:
+        seen = store.get(("seen", layout, (firer, t)))
+        if seen is None:
+            missing.append((firer, t))
+        else:
+            found[t] = seen
     if missing:
-        memo.update(_seen(table, missing))
-    return {t: memo[(firer, t)] for t in targets}
+        for pair, seen in _seen(table, missing).items():
+            store.put(("seen", layout, pair), seen)
+            found[pair[1]] = seen
+    return {t: found[t] for t in targets}
 
 
 def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], SightLine]:
     """What the firer of each pair sees of its target, worked out or found in the ground's
     store."""
-    store = table.derived(ground_memo)
+    store = ground_store(table)
     keys = {}
     for firer, enemy in pairs:
         mine, theirs = table.footprint(firer), table.footprint(enemy)
@@ -116,7 +127,8 @@ def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], S
     if missing:
         for seen in sight_lines(table, missing, half_angle=HALF_ARC, rules=SIGHT):
             pair = (seen.firer, seen.target)
-            found[pair] = store[keys[pair]] = seen
+            store.put(keys[pair], seen)
+            found[pair] = seen
     return found  # type: ignore[return-value]
 
 
@@ -134,12 +146,7 @@ def enemies_near(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
     in its arc (``out_of_shot``): a cheap test that never leaves out one that does (the
     exact measure is the check's, ``seen_by``). Worked out once per layout for each unit and
     reach."""
-    memo = by_layout(table, _near_memo)
-    key = (unit_id, reach)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _in_shot(table, unit_id, reach)
-    return found
+    return per_layout(table, "near", (unit_id, reach), lambda: _in_shot(table, unit_id, reach))
 
 
 def _in_shot(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
@@ -165,19 +172,14 @@ def _in_shot(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
 def _enemy_rows(table: Table, unit_id: str) -> tuple[tuple[str, ...], IntArray]:
     """The unit's enemies on the table (``Table.enemies_of``) and their rows of its layout,
     kept for the layout by side."""
-    memo = by_layout(table, _enemy_rows_memo)
-    side = table.footprint(unit_id).side
-    found = memo.get(side)
-    if found is None:
+    def work() -> tuple[tuple[str, ...], IntArray]:
         ids = table.enemies_of(unit_id)
         index = table.layout.index
-        found = memo[side] = (ids, np.array([index[e] for e in ids], dtype=np.intp))
-    return found
+        rows = np.array([index[e] for e in ids], dtype=np.intp)
+        rows.flags.writeable = False
+        return ids, rows
 
-
-def _enemy_rows_memo(table: Table) -> dict[str, tuple[tuple[str, ...], IntArray]]:
-    """The answers of ``_enemy_rows`` on this layout, by side."""
-    return {}
+    return per_layout(table, "enemy rows", table.footprint(unit_id).side, work)
 
 
 def reachable(table: Table, charger: str, targets: Iterable[str], longest: float
@@ -199,11 +201,6 @@ def reachable(table: Table, charger: str, targets: Iterable[str], longest: float
     keep = ((np.abs(side) <= layout.half_w[i] + spread) & (front - spread <= ahead)
             & (ahead <= front + longest + spread))
     return frozenset(ids[k] for k in np.flatnonzero(keep).tolist())
-
-
-def _near_memo(table: Table) -> dict[tuple[str, float], tuple[str, ...]]:
-    """The answers of ``enemies_near`` on this layout, by unit and reach."""
-    return {}
 
 
 def out_of_shot(table: Table, firer: str, target: str, reach: float) -> str:
@@ -318,21 +315,12 @@ def measured_shot(table: Table, firer: str, target: str, facts: shooting.ShotFac
     )
 
 
-def _shot_memo(table: Table) -> dict[tuple[str, str, shooting.ShotFacts], shooting.ShotFacts]:
-    """The shots measured on this layout, by firer, target and the player's facts."""
-    return {}
-
-
 def shot_on_table(table: Table, firer: str, target: str, facts: shooting.ShotFacts,
                   seen: SightLine) -> shooting.ShotFacts:
     """``measured_shot`` with the pair's sighting ``seen``, worked out once per layout (a
     shot's check and its handler measure it alike)."""
-    memo = by_layout(table, _shot_memo)
-    key = (firer, target, facts)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = measured_shot(table, firer, target, facts, seen)
-    return found
+    return per_layout(table, "shot", (firer, target, facts),
+                      lambda: measured_shot(table, firer, target, facts, seen))
 
 
 MEASURED_SHOT = ("range", "cover", "target_in_woods", "shooter_in_woods", "woods_inches",
@@ -379,11 +367,7 @@ def reaches_of(table: Table) -> Mapping[tuple[str, str], tuple[float | None, Fac
 
 
 Reach = tuple[float | None, Face, bool]
-
-
-def _reach_memo(table: Table) -> dict[tuple[str, str], Reach | None]:
-    """The charge reaches asked on this layout, by (charger, target) (None: not enemies)."""
-    return {}
+_UNASKED: Reach = (None, Face.FRONT, False)  # a sentinel, told apart by identity
 
 
 def reaches_among(table: Table, pairs: Iterable[tuple[str, str]]
@@ -392,25 +376,26 @@ def reaches_among(table: Table, pairs: Iterable[tuple[str, str]]
     pairs of enemies among them (the others are left out, as ``reaches_of`` has none):
     those not asked on this layout measured at once (``charges``), each kept with the
     layout."""
-    memo = by_layout(table, _reach_memo)
+    store, layout = layout_store(table)
     asked = tuple(dict.fromkeys(pairs))
-    missing = [pair for pair in asked if pair not in memo]
-    if missing:
-        enemies = []
-        for charger, target in missing:
-            side, other = table.footprint(charger).side, table.footprint(target).side
-            if side and other and side != other:
-                enemies.append((charger, target))
-            else:
-                memo[(charger, target)] = None
+    known = {pair: store.get(("reach", layout, pair), _UNASKED) for pair in asked}
+    enemies = []
+    for (charger, target), reach in known.items():
+        if reach is not _UNASKED:
+            continue
+        side, other = table.footprint(charger).side, table.footprint(target).side
+        if side and other and side != other:
+            enemies.append((charger, target))
+        else:
+            known[(charger, target)] = None
+            store.put(("reach", layout, (charger, target)), None)
+    if enemies:
         for c in charges(table, enemies, CHARGE_SCAN):
-            memo[(c.charger, c.target)] = (c.ahead, c.face, bool(c.blocked_by))
-    found = {}
-    for pair in asked:
-        reach = memo[pair]
-        if reach is not None:
-            found[pair] = reach
-    return found
+            pair = (c.charger, c.target)
+            known[pair] = (c.ahead, c.face, bool(c.blocked_by))
+            store.put(("reach", layout, pair), known[pair])
+    return {pair: reach for pair, reach in known.items()
+            if reach is not None and reach is not _UNASKED}
 
 
 @attrs.frozen
@@ -587,12 +572,8 @@ def _open_route(table: Table, start: Footprint, point: tuple[float, float]) -> R
 
 def _terrain_bounds(table: Table) -> tuple[tuple[float, float, float, float], ...]:
     """The bounds of every terrain feature of the table (areas and crossed lines), worked
-    out once for the ground (``ground_memo``)."""
-    store = table.derived(ground_memo)
-    found: tuple[tuple[float, float, float, float], ...] | None = store.get(_TERRAIN_BOUNDS)
-    if found is None:
-        found = store[_TERRAIN_BOUNDS] = _feature_bounds(table)
-    return found
+    out once for the ground (``answers``)."""
+    return on_ground(table, _TERRAIN_BOUNDS, lambda: _feature_bounds(table))
 
 
 _TERRAIN_BOUNDS = ("terrain bounds",)
@@ -656,34 +637,18 @@ def mover(unit: Unit) -> MoverKey:
             unit.sections, unit.gone)
 
 
-def _plans(table: Table) -> dict[PlanKey, MovePlan]:
-    """The moves planned on this table (filled as candidates and checks ask)."""
-    return {}
-
-
-def _destination_memo(table: Table) -> dict[MoverKey,
-                                            tuple[tuple[float, float, float], ...]]:
-    """The destinations offered on this table, by unit (filled as candidates ask)."""
-    return {}
-
-
 def planned(state: State, unit_id: str, to: tuple[float, float, float],
             through: str | None = None, action: object = None) -> MovePlan:
     """``plan_move``, worked out once per table and unit for each destination (the
     candidates of every step and their checks ask the same until a unit moves)."""
     table = _table(state)
-    memo = by_layout(table, _plans)
     unit = unit_of(state, unit_id)
-    key = (mover(unit), to, through)
-    found = memo.get(key)
-    if found is None:
-        store = table.derived(ground_memo)
+
+    def work() -> MovePlan:
         kept = ("plan", move_situation(table, unit), to, through)
-        found = store.get(kept)
-        if found is None:
-            found = store[kept] = plan_move(state, unit_id, to, action, through)
-        memo[key] = found
-    return found
+        return on_ground(table, kept, lambda: plan_move(state, unit_id, to, action, through))
+
+    return per_layout(table, "plan", (mover(unit), to, through), work)
 
 
 def reach_of(unit: Unit) -> int:
@@ -696,25 +661,20 @@ def reach_of(unit: Unit) -> int:
 MoveSituation = tuple[MoverKey, Footprint, tuple[Footprint, ...]]
 
 
-def _situation_memo(table: Table) -> dict[MoverKey, MoveSituation]:
-    """The move situations on this table, by unit (filled as moves are planned)."""
-    return {}
-
-
 def move_situation(table: Table, unit: Unit) -> MoveSituation:
     """Everything a move of the unit on this table reads besides the ground (``plan_move``):
     the unit, its footprint and the footprints of the units it could meet within its
     longest move (what a move may not cross or end on; the side in each footprint says
     whether it is an enemy). A move that succeeds goes no further than that, so another
     table with the same situation plans it the same."""
-    memo = by_layout(table, _situation_memo)
     key = mover(unit)
-    found = memo.get(key)
-    if found is None:
+
+    def work() -> MoveSituation:
         mine = table.footprint(unit.id)
         near = within(table, around(mine, reach_of(unit) + CLEARANCE), (unit.id,))
-        found = memo[key] = (key, mine, near)
-    return found
+        return (key, mine, near)
+
+    return per_layout(table, "move situation", key, work)
 
 
 _SHORT = 1e-3
@@ -727,25 +687,12 @@ def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float]
     table = _table(state)
     unit = unit_of(state, unit_id)
 
-    def work() -> tuple[tuple[float, float, float], ...]:
-        store = table.derived(ground_memo)
+    def work() -> Places:
         kept = ("destinations", move_situation(table, unit), nearest_enemy(table, unit.id))
-        known = store.get(kept)
-        if known is None:
-            known = store[kept] = tuple(to for to in proposed(state, unit_id)
-                                        if can_move(state, unit, to))
-        return known
+        return on_ground(table, kept, lambda: tuple(
+            to for to in proposed(state, unit_id) if can_move(state, unit, to)))
 
-    return _per_mover(by_layout(table, _destination_memo), unit, work)
-
-
-def _per_mover(memo: dict[MoverKey, Places], unit: Unit, work: Callable[[], Places]) -> Places:
-    """``work`` for the unit as it stands (``mover``), kept in ``memo``."""
-    key = mover(unit)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = work()
-    return known
+    return per_layout(table, "destinations", mover(unit), work)
 
 
 def can_move(state: State, unit: Unit, to: tuple[float, float, float]) -> bool:
@@ -759,11 +706,6 @@ def can_move(state: State, unit: Unit, to: tuple[float, float, float]) -> bool:
     return True
 
 
-def _proposal_memo(table: Table) -> dict[MoverKey, tuple[tuple[float, float, float], ...]]:
-    """The moves proposed on this layout, by unit (filled as candidates ask)."""
-    return {}
-
-
 def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ...]:
     """A small set of destinations offered to the unit for one move action (B54), worked out
     from its footprint and the nearest enemy alone (whether it can get there is the check's
@@ -774,7 +716,7 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
     allowance where it may move backwards."""
     table = _table(state)
     unit = unit_of(state, unit_id)
-    return _per_mover(by_layout(table, _proposal_memo), unit,
+    return per_layout(table, "proposed", mover(unit),
                       lambda: _proposed(table, unit, nearest_enemy(table, unit.id)))
 
 
@@ -899,12 +841,6 @@ def place_move(state: State, plan: MovePlan, distances: tuple[int, ...],
     return state.with_extra(table=moved), words
 
 
-def _friends_memo(table: Table) -> dict[tuple[MoverKey, tuple[float, float, float]],
-                                         tuple[str, ...]]:
-    """The friends in the way of each move asked on this table (filled as candidates ask)."""
-    return {}
-
-
 def friends_in_way(state: State, unit_id: str,
                    to: tuple[float, float, float]) -> tuple[str, ...]:
     """The friendly units (ids, sorted) that the unit's footprint would pass through or end
@@ -912,22 +848,20 @@ def friends_in_way(state: State, unit_id: str,
     Interpenetration; Passage of lines)."""
     table = _table(state)
     unit = unit_of(state, unit_id)
-    memo = by_layout(table, _friends_memo)
-    key = (mover(unit), to)
-    found = memo.get(key)
-    if found is None:
+
+    def work() -> tuple[str, ...]:
         start = table.footprint(unit_id)
         end = start.moved_to(to[0], to[1])
         side = start.side  # its enemies (``Table.enemies_of``) are of another side
         near = [f for f in within(table, spanning(start, end, margin=1e-9), (unit_id,))
                 if not (side and f.side and f.side != side)]
-        found = ()
-        if near:
-            swept = shapely.convex_hull(shapely.multipoints([*start.corners, *end.corners]))
-            found = tuple(sorted(f.unit_id for f in near
-                                 if shapely.relate_pattern(swept, f.outline, "T********")))
-        memo[key] = found
-    return found
+        if not near:
+            return ()
+        swept = shapely.convex_hull(shapely.multipoints([*start.corners, *end.corners]))
+        return tuple(sorted(f.unit_id for f in near
+                            if shapely.relate_pattern(swept, f.outline, "T********")))
+
+    return per_layout(table, "friends in the way", (mover(unit), to), work)
 
 
 def blocked_passage(before: State, after: State, plan: MovePlan) -> tuple[State, Footprint]:
@@ -951,45 +885,27 @@ def blocked_passage(before: State, after: State, plan: MovePlan) -> tuple[State,
     return after.with_extra(table=moved), stop
 
 
-def _refit_memo(table: Table) -> dict[MoverKey, str]:
-    """The answers of ``refit_blocked`` on this table, by unit (filled as checks ask)."""
-    return {}
-
-
 def refit_blocked(table: Table, unit: Unit) -> str:
     """Why the unit cannot take its new formation where it stands ("" when it can): the new
     footprint would leave the table or overlap another unit (B51)."""
-    memo = by_layout(table, _refit_memo)
-    key = mover(unit)
-    found = memo.get(key)
-    if found is None:
+    def work() -> str:
         new = refit(unit, table.footprint(unit.id))
-        store = table.derived(ground_memo)
         near = within(table, spanning(new), (unit.id,))
         kept = ("refit", unit.name, new, near)
-        found = store.get(kept)
-        if found is None:
-            found = store[kept] = _refit_blocked(table, unit, new, near)
-        memo[key] = found
-    return found
+        return on_ground(table, kept, lambda: _refit_blocked(table, unit, new, near))
 
-
-def _refit_as_memo(table: Table) -> dict[tuple[MoverKey, Formation, int, str], str]:
-    """The answers of ``refit_blocked_as`` for this layout (filled as checks ask)."""
-    return {}
+    return per_layout(table, "refit", mover(unit), work)
 
 
 def refit_blocked_as(table: Table, unit: Unit, formation: Formation, density: int) -> str:
     """``refit_blocked`` for the unit in ``formation`` at ``density`` (what a manoeuvre would
     make of it), without making that unit unless the layout has not been asked before."""
-    memo = by_layout(table, _refit_as_memo)
-    key = (mover(unit), formation, density, unit.name)
-    found = memo.get(key)
-    if found is None:
+    def work() -> str:
         same = formation is unit.formation and density == unit.density
         after = unit if same else attrs.evolve(unit, formation=formation, density=density)
-        found = memo[key] = refit_blocked(table, after)
-    return found
+        return refit_blocked(table, after)
+
+    return per_layout(table, "refit as", (mover(unit), formation, density, unit.name), work)
 
 
 def _refit_blocked(table: Table, unit: Unit, new: Footprint,
@@ -1191,26 +1107,29 @@ def evader_reached(state: State, chargers: tuple[str, ...], evader: str,
 ChargeKey = tuple[tuple[Unit, ...], tuple[str, ...], ChargeFacts]
 
 
-def _charge_memo(table: Table) -> dict[ChargeKey, MeasuredCharge | IllegalActionError]:
-    """The charges measured on this table (filled as candidates and checks ask)."""
-    return {}
-
-
 def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str, ...],
                     facts: ChargeFacts, action: object = None) -> MeasuredCharge:
     """``measured_charge``, worked out once per table for the same units and choices."""
-    memo = by_layout(_table(state), _charge_memo)
-    key = (tuple(unit_of(state, c) for c in chargers), targets, facts)
-    found = memo.get(key)
-    if found is None:
+    def work() -> MeasuredCharge | Refused:
         try:
-            found = measured_charge(state, chargers, targets, facts)
+            return measured_charge(state, chargers, targets, facts)
         except IllegalActionError as error:
-            found = error
-        memo[key] = found
-    if isinstance(found, IllegalActionError):
+            return Refused(error.why, error.rule)
+
+    key = (tuple(unit_of(state, c) for c in chargers), targets, facts)
+    found = per_layout(_table(state), "charge", key, work)
+    if isinstance(found, Refused):
         raise IllegalActionError(action, found.why, found.rule)
     return found
+
+
+@attrs.frozen
+class Refused:
+    """Why a charge measured on the table is refused, and the rule (kept as a value, not
+    the error raised)."""
+
+    why: str
+    rule: str
 
 
 _HOMEWARD = {Edge.NEAR: 180.0, Edge.FAR: 0.0, Edge.LEFT: 270.0, Edge.RIGHT: 90.0}
@@ -1631,18 +1550,9 @@ def standing_by_brigade(state: State) -> Mapping[tuple[str, str], tuple[str, ...
 
 def _gap(table: Table, unit_id: str, point: tuple[float, float]) -> float:
     """How far the point is from the unit's nearest base (kept for the ground)."""
-    store = table.derived(ground_memo)
     footprint = table.footprint(unit_id)
-    key = ("gap", footprint, point)
-    found: float | None = store.get(key)
-    if found is None:
-        found = store[key] = float(shapely.distance(footprint.shape, shapely.Point(*point)))
-    return found
-
-
-def _woods_memo(table: Table) -> dict[str, bool]:
-    """Which units stand in heavier woods on this table (filled as activations ask)."""
-    return {}
+    return on_ground(table, ("gap", footprint, point), lambda: float(
+        shapely.distance(footprint.shape, shapely.Point(*point))))
 
 
 def stands_in_woods(state: State, unit_id: str) -> bool:
@@ -1656,22 +1566,16 @@ def stands_in_woods(state: State, unit_id: str) -> bool:
 
 def in_heavy_woods(table: Table, unit_id: str) -> bool:
     """Whether the unit on the table stands in heavier woods (at least half its footprint),
-    worked out once per layout and kept for its footprint (``ground_memo``)."""
-    memo = by_layout(table, _woods_memo)
-    found = memo.get(unit_id)
-    if found is None:
+    worked out once per layout and kept for its footprint (``answers``)."""
+    def work() -> bool:
         footprint = table.footprint(unit_id)
         woods = table.terrain.union(TerrainKind.DENSE_WOODS)
         if woods is None or not _boxes_meet(footprint.bounds, woods.bounds):
-            found = memo[unit_id] = False
-            return found
-        store = table.derived(ground_memo)
-        kept = ("woods", footprint)
-        found = store.get(kept)
-        if found is None:
-            found = store[kept] = cover_of(table, unit_id).stands_in(TerrainKind.DENSE_WOODS)
-        memo[unit_id] = found
-    return found
+            return False
+        return on_ground(table, ("woods", footprint), lambda: cover_of(
+            table, unit_id).stands_in(TerrainKind.DENSE_WOODS))
+
+    return per_layout(table, "in woods", unit_id, work)
 
 
 def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

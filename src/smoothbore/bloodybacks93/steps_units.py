@@ -18,7 +18,7 @@ from smoothbore.table import CommanderMark, ShotTrace, Table
 from . import activation as act
 from . import command, deck, movement, shooting, situations
 from .actions import Activate, Manoeuvre, Move, Rally, RoutTest, Shoot, SpendCommandPoint
-from .ground_memo import by_layout
+from .answers import per_layout
 from .morale import TestKind, apply_result, take_test
 from .reports import Facts, Retreat, retire_after_test, risk, test_facts
 from .rules import (
@@ -405,20 +405,12 @@ def candidates_move(state: State) -> Iterator[Move]:
                     yield Move(unit.id, fact, friend.id)
 
 
-def _move_memo(table: Table) -> dict[situations.MoverKey, tuple[Move, ...]]:
-    """The moves proposed on this layout, by unit (filled as candidates ask)."""
-    return {}
-
-
 def _proposed_moves(state: State, table: Table, unit: Unit) -> tuple[Move, ...]:
     """The moves to the destinations proposed to the unit (``situations.proposed``) from
     where it stands, made once per layout: each alone, and through the friend in its way
     when there is just one (Interpenetration; Passage of lines: the check says whether the
     two may pass)."""
-    memo = by_layout(table, _move_memo)
-    key = situations.mover(unit)
-    found = memo.get(key)
-    if found is None:
+    def work() -> tuple[Move, ...]:
         at = situations.standing(table, unit.id)
         moves = []
         for to in situations.proposed(state, unit.id):
@@ -426,8 +418,9 @@ def _proposed_moves(state: State, table: Table, unit: Unit) -> tuple[Move, ...]:
             friends = situations.friends_in_way(state, unit.id, to)
             if len(friends) == 1:
                 moves.append(Move(unit.id, _PLAIN_MOVE, friends[0], to, at))
-        found = memo[key] = tuple(moves)
-    return found
+        return tuple(moves)
+
+    return per_layout(table, "moves", situations.mover(unit), work)
 
 
 def _move_facts(state: State, action: Move) -> tuple[movement.MoveFacts,

@@ -21,7 +21,7 @@ from smoothbore.core.validate import Fault, refuse_faults
 from smoothbore.table import Table, TerrainKind, stacked
 
 from .deck import DECK
-from .placement import fits
+from .placement import fits, rates_for
 from .units import SIDES, Unit
 
 if TYPE_CHECKING:
@@ -232,8 +232,6 @@ def _check_ground(table: Table, standing: dict[str, Unit], out: list[Fault]) -> 
     """No unit's centre in ground its kind may not enter: a river away from fords and
     bridges, impassable ground, a building (and for unlimbered guns heavy woods, difficult
     ground and steep hills) (Movement; B55)."""
-    from .situations import rates_for  # situations reads the state module
-
     prints = table.footprints
     if not prints or not table.features:
         return
