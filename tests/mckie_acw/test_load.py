@@ -59,10 +59,7 @@ def big(units_a_side: int, seed: int = 0) -> State:
 
 def fresh(state: State) -> State:
     """The state on a copy of its table with nothing worked out or kept for it."""
-    table = table_of(state)
-    table.derived(positions._same_footprints)
-    positions._footprints_memo.cache_clear()
-    return with_extra(state, table=attrs.evolve(table))
+    return with_extra(state, table=attrs.evolve(table_of(state)))  # a new line: new stores
 
 
 def test_the_load_battle_is_a_legal_battle_on_a_table_at_its_movement_step() -> None:

@@ -62,10 +62,7 @@ from tests.mckie_acw.test_situations import battle
 def fresh(state: State) -> State:
     """The same state on a copy of its table with nothing worked out yet (nor kept for its
     footprints: the state's table keeps what it was given, the copy starts afresh)."""
-    table = table_of(state)
-    table.derived(positions._same_footprints)
-    positions._footprints_memo.cache_clear()
-    return with_extra(state, table=attrs.evolve(table))
+    return with_extra(state, table=attrs.evolve(table_of(state)))  # a new line: new stores
 
 
 @functools.cache

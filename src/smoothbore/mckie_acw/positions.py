@@ -19,7 +19,6 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import InvalidValueError
-from smoothbore.core.derived import derive
 from smoothbore.table import (
     OBSTACLES,
     CrossingCost,
@@ -210,22 +209,50 @@ def synced(state: State) -> State:
 
 
 def kept(table: Table, query: Callable[[Table], A]) -> A:
-    """``table.derived(query)`` for a ``query`` that reads only the table's ground and
-    footprints, never its commanders' marks or traces: shared by the tables with the same
-    ground and footprints (a general who rides makes a new table with every unit where it
-    stood), for the last few sets of footprints."""
-    return derive(table.derived(_same_footprints), query, table)
+    """``query(table)`` for a ``query`` that reads only the table's ground and footprints,
+    never its commanders' marks or traces: worked out once a table (``Table.derived``) and
+    carried to the later tables of the battle with the same footprints (a general who rides
+    makes a new table with every unit where it stood) through the table's one store
+    (``mckie_acw: by footprints``, keyed by the query and the footprints)."""
+    answers = table.derived(_kept_answers)
+    found = answers.get(query, _MISSING)
+    if found is _MISSING:  # as ``derive`` fills a value's memo: each answer written once
+        key = (query.__module__, query.__qualname__, table.derived(_footprints_key))
+        found = answers[query] = table.store(STORE_BY_FOOTPRINTS).ask(
+            key, lambda: query(table))
+    return found  # type: ignore[no-any-return]
 
 
-def _same_footprints(table: Table) -> dict[Any, Any]:
-    """What ``kept`` keeps for this table's ground and footprints."""
-    return _footprints_memo(table.terrain, table.width, table.depth, table.footprints)
+STORE_BY_FOOTPRINTS = "mckie_acw: by footprints"
+"""The store of what ``kept`` carries between tables with the same footprints."""
+_MISSING: Any = object()
 
 
-@functools.lru_cache(maxsize=16)
-def _footprints_memo(terrain: TerrainIndex, width: float, depth: float,
-                     footprints: tuple[Footprint, ...]) -> dict[Any, Any]:
-    """The answers ``kept`` for a ground and footprints (by query)."""
+class FootprintsKey:
+    """The footprints of a table as a store's key: their hash worked out once."""
+
+    __slots__ = ("footprints", "hashed")
+
+    def __init__(self, footprints: tuple[Footprint, ...]) -> None:
+        self.footprints = footprints
+        self.hashed = hash(footprints)
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FootprintsKey) and (
+            other.footprints is self.footprints or (other.hashed == self.hashed
+                                                    and other.footprints == self.footprints))
+
+
+def _footprints_key(table: Table) -> FootprintsKey:
+    """The table's footprints as a key (once a table)."""
+    return FootprintsKey(table.footprints)
+
+
+def _kept_answers(table: Table) -> dict[Any, Any]:
+    """What ``kept`` found for this table, by query (each answer written once)."""
     return {}
 
 

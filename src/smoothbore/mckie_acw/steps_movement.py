@@ -333,7 +333,7 @@ def _table_moves(state: State) -> list[Move]:
         if found is None or found[0] != key or found[1] is not tables \
                 or found[2] is not advance:
             fp = table.footprint(unit.id)
-            offers = unit_offers(unit, tables, advance, fp, near_enemies(state, unit))
+            offers = unit_offers(table, unit, tables, advance, fp, near_enemies(state, unit))
             box = fp.bounds
             kept_offers = []
             for m in offers:
@@ -367,12 +367,20 @@ def _wider(a: tuple[float, float, float, float], b: tuple[float, float, float, f
             max(a[3], b[3]) + 1.0)
 
 
-@functools.lru_cache(maxsize=4096)
-def unit_offers(unit: Unit, tables: Tables, advance: bool, fp: Footprint,
+def unit_offers(table: Table, unit: Unit, tables: Tables, advance: bool, fp: Footprint,
                 enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
-    """On a table, the moves offered to one unit free to act standing at ``fp``
-    (remembered: the same while it and the enemies stand where they stood)."""
-    moves = proposed_at(unit, tables, fp, enemies)[0]
+    """On a table, the moves offered to one unit free to act standing at ``fp`` (kept in
+    the table's store, ``mckie_acw: offers``: the same while it and the enemies stand where
+    they stood)."""
+    return table.store("mckie_acw: offers").ask(
+        (unit, tables, advance, fp, enemies),
+        lambda: _unit_offers(table, unit, tables, advance, fp, enemies))
+
+
+def _unit_offers(table: Table, unit: Unit, tables: Tables, advance: bool, fp: Footprint,
+                 enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
+    """``unit_offers`` worked out."""
+    moves = proposed_at(unit, tables, fp, enemies, table)[0]
     return (*(moves if advance else not_surely_advancing(fp, moves, enemies)),
             *in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground, unit.arm,
                             unit.limbered, unit.weapon.is_heavy, unit.mounted,
@@ -492,10 +500,8 @@ def manoeuvred(unit: Unit, action: Move) -> Unit:
     return unit
 
 
-@functools.lru_cache(maxsize=4096)
 def _relaid(unit: Unit, action: Move, now: Footprint, tables: Tables) -> Footprint:
-    """The unit's footprint re-laid by the manoeuvre about where it stands (remembered: a
-    unit standing still is asked again each time another unit moves)."""
+    """The unit's footprint re-laid by the manoeuvre about where it stands."""
     return footprint(manoeuvred(unit, action), now.x, now.y, now.facing, tables)
 
 
@@ -507,7 +513,9 @@ def relaid_in_place(state: State, unit: Unit, action: Move) -> Footprint:
     now = table.footprint(unit.id)
     if action.manoeuvre in (Manoeuvre.NONE, Manoeuvre.FACE):
         return now
-    return fit_on(table, _relaid(unit, action, now, state.options.tables))
+    tables = state.options.tables
+    return fit_on(table, table.store("mckie_acw: relaid in place").ask(
+        (unit, action, now, tables), lambda: _relaid(unit, action, now, tables)))
 
 
 def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = None

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -36,6 +37,7 @@ from smoothbore.table import (
     route,
 )
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
+from smoothbore.table.store import AnswerStore
 from smoothbore.table.terrain import terrain_index
 
 from . import rules
@@ -53,6 +55,7 @@ from .tables import Tables
 from .units import Arm, Unit
 
 _TOL = 1e-6
+T = TypeVar("T")
 K = TerrainKind
 
 
@@ -238,30 +241,51 @@ def _move_memo(table: Table) -> dict[Any, Any]:
 
 @attrs.frozen(cache_hash=True)
 class Field:
-    """The ground of a table: its terrain and size (a key for what depends on them alone)."""
+    """The ground of a table: its terrain and size (a key for what depends on them alone),
+    and the store of the battle's tables (``store``: not part of the value) that keeps what
+    is measured of the ground alone."""
 
     features: tuple[Feature, ...]
     width: float
     depth: float
+    store: AnswerStore | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+
+    def ask(self, key: Any, work: Callable[[], T]) -> T:
+        """``work()``, kept under ``key`` in the battle's store (worked out afresh where the
+        field has none)."""
+        if self.store is None:
+            return work()
+        return self.store.ask(key, work)
+
+
+GROUND_STORE = "mckie_acw: ground"
+"""What is measured of the ground alone: routes over it, the bounds of its terrain."""
 
 
 def field_of(table: Table) -> Field:
-    """The table's ground (once a table)."""
-    return Field(table.features, table.width, table.depth)
+    """The table's ground (once a table), with the battle's store of ground answers."""
+    return Field(table.features, table.width, table.depth,
+                 table.store(GROUND_STORE, most=8192, chunk=512))
 
 
 Ground_ = tuple[float, bool] | Refusal
 """A route over the ground alone: (cost, through dense woods), or why not."""
 
 
-@functools.lru_cache(maxsize=8192)
 def _over_ground(field: Field, start: tuple[float, float], point: tuple[float, float],
                  rates: RateTable, full: float) -> Ground_:
     """The cost of a straight move of a unit's centre from ``start`` to ``point`` over the
-    terrain alone (the ground is paid under the centre, M30): remembered, as it depends
-    neither on the unit's footprint nor on where the other units stand."""
+    terrain alone (the ground is paid under the centre, M30): kept in the field's store,
+    as it depends neither on the unit's footprint nor on where the other units stand."""
+    return field.ask(("route", start, point, rates, full),
+                     lambda: _route_over(field, start, point, rates, full))
+
+
+def _route_over(field: Field, start: tuple[float, float], point: tuple[float, float],
+                rates: RateTable, full: float) -> Ground_:
+    """``_over_ground`` worked out: the route on the table with the centre alone on it."""
     marker = Footprint("move", start[0], start[1], 0.0, 1, 1e-3, 1e-3)
-    table = _alone(field, marker)
+    table = field.ask(("alone", start), lambda: _alone(field, marker))
     path = route(table, "move", point)
     try:
         cost = rates.cost(path, table, full)
@@ -353,11 +377,17 @@ def ground_cost(state: State, unit: Unit, start: tuple[float, float],
     return None if len(ground) == 3 else float(ground[0])
 
 
-@functools.lru_cache(maxsize=64)
 def _boxes(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...], Any,
                                   tuple[int, tuple[Feature, ...]]]:
     """The terrain's areas and crossed lines (what a route asks of) and their bounds,
-    widened by a hair; and where the lines begin among them, with their features."""
+    widened by a hair; and where the lines begin among them, with their features (kept in
+    the field's store)."""
+    return field.ask(("boxes", field), lambda: _boxes_of(field))
+
+
+def _boxes_of(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...], Any,
+                                     tuple[int, tuple[Feature, ...]]]:
+    """``_boxes`` worked out."""
     terrain = terrain_index(field.features)
     shapes = np.concatenate([terrain.areas, terrain.lines])
     slack = 1e-6 * max(field.width, field.depth)
@@ -366,7 +396,6 @@ def _boxes(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...],
             (len(terrain.areas), tuple(terrain.crossed_features)))
 
 
-@functools.lru_cache(maxsize=256)
 def _alone(field: Field, fp: Footprint) -> Table:
     """The table with one unit on it: what the ground alone allows that unit."""
     return Table(field.width, field.depth, Measure.MILLIMETRES, field.features, (fp,))
@@ -586,24 +615,30 @@ def proposed(state: State, unit: Unit) -> tuple[tuple[Move, ...], frozenset[Want
     if found is not None and found[0] is unit and found[1] is tables:
         return found[2]
     fp = table.footprint(unit.id)
-    made = proposed_at(unit, tables, fp, near_enemies(state, unit))
+    made = proposed_at(unit, tables, fp, near_enemies(state, unit), table)
     memo[unit.id] = (unit, tables, made)
     return made
 
 
-def proposed_at(unit: Unit, tables: Tables, fp: Footprint, enemies: tuple[Footprint, ...]
+def proposed_at(unit: Unit, tables: Tables, fp: Footprint, enemies: tuple[Footprint, ...],
+                table: Table | None = None
                 ) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
-    """``proposed`` for ``unit`` standing at ``fp`` with these enemies on the table."""
-    return _proposed_at(unit, tables, fp, (type(fp.x), type(fp.y), type(fp.facing)), enemies)
+    """``proposed`` for ``unit`` standing at ``fp`` with these enemies on the table (kept in
+    ``table``'s store, ``mckie_acw: proposals``: a unit is offered the same moves while it
+    and the enemies stand where they stood, whoever else moves; ``kinds``, the types of its
+    position's numbers, keeps the offers' ``at`` as the footprint writes it)."""
+    kinds = (type(fp.x), type(fp.y), type(fp.facing))
+    if table is None:
+        return _proposed_at(unit, tables, fp, kinds, enemies)
+    return table.store("mckie_acw: proposals").ask(
+        (unit, tables, fp, kinds, enemies),
+        lambda: _proposed_at(unit, tables, fp, kinds, enemies))
 
 
-@functools.lru_cache(maxsize=4096)
 def _proposed_at(unit: Unit, tables: Tables, fp: Footprint, kinds: tuple[type, ...],
                  enemies: tuple[Footprint, ...]
                  ) -> tuple[tuple[Move, ...], frozenset[Wanted]]:
-    """``proposed_at`` (remembered: a unit is offered the same moves while it and the
-    enemies stand where they stood, whoever else moves; ``kinds``, the types of its
-    position's numbers, keeps the offers' ``at`` as the footprint writes it)."""
+    """``proposed_at`` worked out."""
     mover = Mover.of(unit)
     plain = reach(mover, Manoeuvre.NONE, False, False, None, tables)
     turning = reach(mover, Manoeuvre.FACE, False, False, None, tables)
@@ -955,17 +990,14 @@ def _corners_to(a: Rect, b: Rect) -> float:
 
 
 def place_of(state: State, unit: Unit) -> Place:
-    """The unit's place on the state's table (``_place``)."""
+    """The unit's place on the state's table, kept in the table's store (``mckie_acw:
+    places``: a unit that stands still is asked of the same moves period after period, and
+    the other units' footprints are mostly where they stood; the ground is the same for
+    every table of the battle)."""
     table = table_of(state)
-    return _place(kept(table, field_of), table.footprint(unit.id), Mover.of(unit),
-                  state.options.tables)
-
-
-@functools.lru_cache(maxsize=2048)
-def _place(field: Field, start: Footprint, mover: Mover, tables: Tables) -> Place:
-    """A unit's place (remembered: a unit that stands still is asked of the same moves
-    period after period, and the other units' footprints are mostly where they stood)."""
-    return Place(field, start, mover, tables)
+    start, mover, tables = table.footprint(unit.id), Mover.of(unit), state.options.tables
+    return table.store("mckie_acw: places", most=2048).ask(
+        (start, mover, tables), lambda: Place(kept(table, field_of), start, mover, tables))
 
 
 Around = tuple[tuple[Footprint, ...], npt.NDArray[np.float64], tuple[Footprint, ...]]
