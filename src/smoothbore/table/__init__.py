@@ -11,6 +11,7 @@ routs. It draws itself as SVG. Geometry is Shapely 2's (vectorised, with spatial
 Imports only ``smoothbore.core``; rule books read their facts from it."""
 
 from smoothbore.table.batch import Way, first_contacts, furthest_many
+from smoothbore.table.boxes import Box, footprints_near, unit_boxes, units_within_box
 from smoothbore.table.contact import (
     ChargeReach,
     charge_reach,
@@ -122,6 +123,7 @@ __all__ = [
     "WORKS",
     "Anchor",
     "AnswerStore",
+    "Box",
     "ChargeReach",
     "Combine",
     "CommanderMark",
@@ -178,6 +180,7 @@ __all__ = [
     "enemy_pairs",
     "face_from",
     "first_contacts",
+    "footprints_near",
     "furthest",
     "furthest_many",
     "gaps",
@@ -217,6 +220,8 @@ __all__ = [
     "touching_faces",
     "turn",
     "union_of",
+    "unit_boxes",
+    "units_within_box",
     "visible_enemies",
     "wheel",
     "within_of",
