@@ -268,3 +268,48 @@ def test_mckie_described_as_table_rules_keeps_its_table_as_its_own_keeper_does()
     assert ours.footprint(foot.id) != start.extra.table.footprint(foot.id)
     assert ours.footprints == theirs.footprints
     assert ours.commanders == theirs.commanders
+
+
+@attrs.frozen
+class SizedOptions:
+    frontage: float = 2.0
+
+
+@attrs.frozen
+class Sized:
+    """A battle whose base sizes are its options (McKie's own bases.toml)."""
+
+    units: tuple[Unit, ...]
+    commanders: tuple[Commander, ...]
+    extra: Extra
+    options: SizedOptions
+
+    def with_extra(self, **changes: object) -> Sized:
+        return attrs.evolve(self, extra=attrs.evolve(self.extra, **changes))
+
+
+def sized_shape(unit: Unit, state: Sized) -> Shape:
+    layout = Formation.LINE if unit.formation == "line" else Formation.COLUMN
+    return Shape(unit.bases, state.options.frontage, 1.0, layout)
+
+
+def note_relaid(state: Sized, unit_ids: tuple[str, ...]) -> Sized:
+    return attrs.evolve(state, commanders=tuple(
+        attrs.evolve(c, name=f"saw {','.join(unit_ids)}") for c in state.commanders))
+
+
+def test_a_shape_that_reads_the_state_and_the_relaid_hook() -> None:
+    # bases 3" wide by the battle's options: a line of 4 is 12" wide; the hook hears "A"
+    rules = TableRules("sized", sized_shape, shape_reads_state=True, relaid=note_relaid)
+    options = SizedOptions(3.0)
+    fp = rules.footprint(A, 20, 10, 0, state=Sized((A,), (), Extra(None), options))
+    assert fp.width == 12.0
+    table = Table(60, 40, footprints=(fp,))
+    start = Sized((A,), (Commander("c", "Webster", "red"),), Extra(table), options)
+    state = attrs.evolve(start, units=(attrs.evolve(A, formation="column"),))
+    kept = keep_in_step(rules, start, state)
+    moved = kept.extra.table.footprint("A")
+    assert (moved.formation, moved.width, moved.length) == (Formation.COLUMN, 3.0, 4.0)
+    assert kept.commanders[0].name == "saw A"
+    # nothing re-laid: the hook is not called, the very same state comes back
+    assert keep_in_step(rules, kept, kept) is kept

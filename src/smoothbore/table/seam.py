@@ -168,10 +168,15 @@ class TableRules:
     ``commander_with(commander)``: the id of the unit he is with (None: riding alone);
     ``commander_stands(commander)``: whether he is still in the battle (his mark is on the
     table); ``rates(unit)``: its movement through terrain (None: the book's own moves);
-    ``fit_on``: a re-laid footprint overhanging an edge is shifted back onto the table."""
+    ``fit_on``: a re-laid footprint overhanging an edge is shifted back onto the table;
+    ``shape_reads_state``: ``shape`` is called as ``shape(unit, state)`` (a book whose base
+    sizes are options of the battle); ``relaid(state, unit_ids)``: called after keeping in
+    step with the ids of the units whose footprints were re-laid, in the units' order (only
+    when there are some), returning the state (a book that puts a re-laid unit on the ground
+    its new footprint stands on)."""
 
     name: str
-    shape: Callable[[Any], Shape] = attrs.field(validator=_callable("shape"))
+    shape: Callable[..., Shape] = attrs.field(validator=_callable("shape"))
     stands: Callable[[Any], bool] = attrs.field(default=_always,
                                                 validator=_callable("stands"))
     measure: Measure = attrs.field(default=Measure.INCHES, converter=_measure)
@@ -185,6 +190,15 @@ class TableRules:
         default=_always, validator=_callable("commander_stands"))
     rates: Callable[[Any], RateTable] | None = None
     fit_on: bool = True
+    shape_reads_state: bool = False
+    relaid: Callable[[Any, tuple[str, ...]], Any] | None = None
+
+    def shape_of(self, unit: Any, state: Any = None) -> Shape:
+        """The ``Shape`` of the unit's footprint (``shape(unit)``, or ``shape(unit, state)``
+        when the shape reads the state)."""
+        if self.shape_reads_state:
+            return self.shape(unit, state)
+        return self.shape(unit)
 
     def arc(self, unit: Any) -> float:
         """The unit's half-angle of fire, degrees."""
@@ -207,9 +221,10 @@ class TableRules:
         return sightings(table, pairs, half_angle=half, rules=self.sight)
 
     def footprint(self, unit: Any, x: float, y: float, facing: float, *, side: str = "",
-                  label: str = "") -> Footprint:
-        """The unit's footprint centred on (x, y), facing ``facing``."""
-        s = self.shape(unit)
+                  label: str = "", state: Any = None) -> Footprint:
+        """The unit's footprint centred on (x, y), facing ``facing`` (``state``: the battle,
+        for a shape that reads it)."""
+        s = self.shape_of(unit, state)
         return Footprint(unit.id, x, y, facing, s.bases, s.frontage, s.depth, s.formation,
                          s.spacing, side or getattr(unit, "side", ""), label)
 
@@ -237,7 +252,7 @@ def keep_in_step(rules: TableRules, before: Any, state: Any) -> Any:
             continue
         if _same(old_units.get(unit.id), unit) and _same(old_on.get(unit.id), fp):
             continue  # the very unit on the very footprint the step began with
-        shape = rules.shape(unit)
+        shape = rules.shape_of(unit, state)
         if shape.matches(fp):
             continue
         new = rules.anchor.relaid(fp, shape)
@@ -247,7 +262,10 @@ def keep_in_step(rules: TableRules, before: Any, state: Any) -> Any:
     kept = _marks(rules, state, table, kept)
     if kept is table:
         return state
-    return state.with_extra(table=kept)
+    state = state.with_extra(table=kept)
+    if relaid and rules.relaid is not None:
+        state = rules.relaid(state, tuple(fp.unit_id for fp in relaid))
+    return state
 
 
 @attrs.frozen
