@@ -5,6 +5,7 @@ called (the book's own ``_kept_in_step`` wrapper is gone)."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from smoothbore.table import CommanderMark, Formation, KeptInStep, Shape, keep_in_step
 from smoothbore.will_awi.on_table import RULES
@@ -68,3 +69,26 @@ def test_a_change_made_with_bare_with_units_is_kept_on_the_table() -> None:
     alone = kept.commander("bg")
     assert alone.attached_to is None and (alone.x, alone.y) == (20.0, 30.0)
     assert keep_in_step(RULES, s, s) is s  # nothing changed: the very same state
+
+
+def test_the_engine_guards_the_unit_acting_once_for_every_action() -> None:
+    """The side deciding and the unit still on the table are the engine's guard (Rules -
+    Move Sequence), declared once: the unit moving, the firer, the charger; an order is
+    judged by its general first, and a highland unit of the moving side may spread the
+    charge in the other side's firing phase, so neither is guarded by the engine."""
+    from smoothbore.core import IllegalActionError
+    from smoothbore.will_awi import rules
+    from smoothbore.will_awi.actions import DeclareCharge, Fire, Move, Order, SpreadHighlandCharge
+    from smoothbore.will_awi.turn import actor
+
+    assert TURN.actor is actor and TURN.actor_rule == rules.SEQUENCE
+    assert actor(Move("r1")) == "r1" and actor(Fire("b1", "r1")) == "b1"
+    assert actor(DeclareCharge("r1", "b1", 3.0)) == "r1"
+    assert actor(Order("rg", "r1")) is None and actor(SpreadHighlandCharge("r1")) is None
+    s = _battle()
+    while s.phase != "C":
+        s, _ = TURN.step(s, TURN.legal_actions(s)[-1])
+    with pytest.raises(IllegalActionError) as refused:
+        TURN.step(s, Move("b1"))
+    assert refused.value.why == "Continentals is not a unit of red"
+    assert refused.value.rule == rules.SEQUENCE

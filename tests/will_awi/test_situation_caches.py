@@ -46,7 +46,7 @@ from smoothbore.will_awi.situations import (
     sightings_of,
     steady_go,
 )
-from smoothbore.will_awi.state import State, find_unit, new_battle
+from smoothbore.will_awi.state import State, new_battle
 from smoothbore.will_awi.steps_charges import candidates_declare_charge, check_declare_charge
 from smoothbore.will_awi.steps_firing import candidates_change_facing
 from smoothbore.will_awi.steps_movement import movers, movers_afresh
@@ -381,8 +381,8 @@ def _compare_reads(state: State, rng: random.Random, seen: dict[str, int]) -> No
                 seen["D"] += 1
         if state.extra.table is not None and state.phase == "F":
             for action in candidates_declare_charge(state):
-                charger = find_unit(state, action.charger)
-                target = find_unit(state, action.target)
+                charger = state.unit(action.charger)
+                target = state.unit(action.target)
                 try:
                     facts = charge_facts(state, charger.id, target.id)
                     check_charge(charger, target, facts.distance or 0.0, facts.in_front)

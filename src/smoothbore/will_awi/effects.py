@@ -15,7 +15,7 @@ from . import rules
 from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
 from .morale import lose_strength
 from .situations import chain_within
-from .state import State, find_unit
+from .state import State
 from .units import Status, Unit
 from .variants import end_highland_charge
 
@@ -46,7 +46,7 @@ def shake(state: State, unit_id: str, cause: str, log: Log, rule: str) -> State:
     """A steady unit is shaken (and a Highland charge ends: an adverse morale result); a unit
     already shaken or routing is not made worse (W19). ``cause`` ends the sentence: "by
     fire"."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     if unit.status is not Status.STEADY:
         return state
     after = attrs.evolve(end_highland_charge(unit, False, True), status=Status.SHAKEN)

@@ -71,7 +71,7 @@ from .movement import (
 from .narration import inches
 from .options import Options
 from .positions import Place, relaid
-from .state import State, find_unit, illegal
+from .state import State, illegal
 from .units import Rank, Unit, Weapon
 
 MEASURED = "the table measures this: give no measured facts"
@@ -356,7 +356,7 @@ def shot_facts(state: State, firer: str, target: str, action: object = None,
     if seen is not None and (seen.firer, seen.target) == (firer, target):
         found: Sighting | None = seen
     else:
-        weapon = find_unit(state, firer).fires_with
+        weapon = state.unit(firer).fires_with
         reach = CHARGE_REACH if weapon is None else _LONGEST[weapon]
         found = (sightings_of(table, firer, reach).get((firer, target))
                  or sighting_of(table, firer, target))

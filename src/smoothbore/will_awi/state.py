@@ -7,8 +7,6 @@ keeps the turn's number), so the ``turn_scoped`` fields of ``Extra`` last one mo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, TypeAlias
 
 import attrs
@@ -182,22 +180,9 @@ def firing_side(state: State) -> str:
     return state.sides[1] if state.sides[0] == moving else state.sides[0]
 
 
-def find_unit(state: State, unit_id: str) -> Unit:
-    """The unit with this id (``state.unit`` without its generic lookup); an unknown id is
-    the error ``state.unit`` gives. Looked up in the state's units by id, made once per
-    state (``units_by_id``): every check of a step's candidates asks."""
-    found = state.derived(units_by_id).get(unit_id)
-    return state.unit(unit_id) if found is None else found
-
-
-def units_by_id(state: State) -> Mapping[str, Unit]:
-    """The state's units by id."""
-    return MappingProxyType({unit.id: unit for unit in state.units})
-
-
 def own_unit(state: State, unit_id: str, side: str, action: object) -> Unit:
     """A unit of the given side still on the table, or the error."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     if unit.side != side:
         raise illegal(action, f"{unit.name} is not a unit of {side}")
     if not unit.on_table:
@@ -283,8 +268,8 @@ def pending_melees(state: State) -> tuple[str, ...]:
         if t.target in state.extra.resolved or t.evaded or t.target in out:
             continue
         if t.result in (ChargedResult.STANDS, ChargedResult.COUNTER_CHARGE):
-            target = find_unit(state, t.target)
-            chargers = [find_unit(state, c.charger) for c in charges_on(state, t.target)]
+            target = state.unit(t.target)
+            chargers = [state.unit(c.charger) for c in charges_on(state, t.target)]
             if target.on_table and any(c.on_table for c in chargers):
                 out.append(t.target)
     return tuple(out)
@@ -304,7 +289,7 @@ def contacts_needed(state: State) -> tuple[Charge, ...]:
             ChargedResult.ROUTS_SURRENDERS,
             ChargedResult.SURRENDERS,
         )
-        if gone and find_unit(state, c.charger).on_table:
+        if gone and state.unit(c.charger).on_table:
             out.append(c)
     return tuple(out)
 
@@ -314,7 +299,7 @@ def ready_demolitions(state: State) -> tuple[Demolition, ...]:
     return tuple(
         d
         for d in state.extra.demolitions
-        if d.away and find_unit(state, d.unit).side == state.extra.moving
+        if d.away and state.unit(d.unit).side == state.extra.moving
     )
 
 
@@ -337,7 +322,7 @@ def building_entered(
         return None
     building = work_named(state, entering.building, action)
     crossing_cost(unit, Crossing.ENTER_BUILDING, action)
-    occupants = tuple(find_unit(state, uid) for uid in entering.occupants)
+    occupants = tuple(state.unit(uid) for uid in entering.occupants)
     for o in occupants:
         if not o.on_table:
             raise illegal(action, f"{o.name} is no longer on the table", rules.BUILDINGS)

@@ -60,10 +60,8 @@ from .state import (
     charges_on,
     command_rule,
     contacts_needed,
-    find_unit,
     firing_side,
     illegal,
-    own_unit,
     shared_facts,
     tested_charge,
     with_extra,
@@ -124,7 +122,7 @@ def _needs_order(state: State, unit_id: str) -> bool:
     return (
         state.options.command_control
         and unit_id not in state.extra.ordered
-        and not find_unit(state, unit_id).highland_charge
+        and not state.unit(unit_id).highland_charge
     )
 
 
@@ -134,8 +132,8 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
     nor, with command and control, one without an order this move (W6); in a second round
     only cavalry that charged successfully; the chargers of one target share its position
     facts."""
-    charger = own_unit(state, action.charger, state.extra.moving, action)
-    target = find_unit(state, action.target)
+    charger = state.unit(action.charger)
+    target = state.unit(action.target)
     if any(c.charger == charger.id for c in state.extra.charges):
         raise illegal(action, f"{charger.name} has already declared", rules.CHARGING)
     if charger.id in state.extra.compelled:
@@ -176,11 +174,11 @@ def declared_distance(state: State, action: DeclareCharge) -> float | None:
     if (action.distance is not None or not action.in_front or action.facts != ChargeFacts()
             or action.over_obstacle or action.uphill):
         raise illegal(action, MEASURED, rules.CHARGING)
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     if not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.CHARGING)
     ahead = charge_ahead(state, action.charger, action.target, action)[1]
-    charger = find_unit(state, action.charger)
+    charger = state.unit(action.charger)
     if ahead is not None and ahead <= charge_reach(charger) + 1e-9:
         charge_ground(state, charger, action.target, ahead, action)
     return ahead
@@ -188,7 +186,7 @@ def declared_distance(state: State, action: DeclareCharge) -> float | None:
 
 def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
     """The charge is declared; the target tests in G."""
-    charger, target = find_unit(state, action.charger), find_unit(state, action.target)
+    charger, target = state.unit(action.charger), state.unit(action.target)
     table = state.extra.table
     if table is None:
         assert action.distance is not None
@@ -238,7 +236,7 @@ def compulsory_charges(state: State) -> tuple[DeclareCharge, ...]:
         return ()
     out: list[DeclareCharge] = []
     for action in candidates_declare_charge(state):
-        unit = find_unit(state, action.charger)
+        unit = state.unit(action.charger)
         if unit.highland_charge:
             if action.target != nearest_enemy(state, unit.id):
                 continue
@@ -261,9 +259,9 @@ def check_end_f(state: State, action: EndPhase) -> None:
     moving player's choice."""
     due = compulsory_charges(state)
     if due:
-        names = ", ".join(f"{find_unit(state, a.charger).name} on "
-                          f"{find_unit(state, a.target).name}" for a in due)
-        highland = all(find_unit(state, a.charger).highland_charge for a in due)
+        names = ", ".join(f"{state.unit(a.charger).name} on "
+                          f"{state.unit(a.target).name}" for a in due)
+        highland = all(state.unit(a.charger).highland_charge for a in due)
         raise illegal(action, f"these charges must be declared: {names}",
                       rules.FORTY_FIVE if highland else rules.MELEE)
 
@@ -294,8 +292,8 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
     """1d6 plus factors against basic morale: rout (losing a point), stand, or may
     counter-charge; an already routing unit may surrender, else routs on."""
     charges = charges_on(state, action.target)
-    chargers = tuple(find_unit(state, c.charger) for c in charges)
-    target = find_unit(state, action.target)
+    chargers = tuple(state.unit(c.charger) for c in charges)
+    target = state.unit(action.target)
     facts = shared_facts(charges)
     if not target.on_table:
         result = ChargedResult.SURRENDERS
@@ -316,7 +314,7 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
             if target.troop is TroopType.WAGON:
                 routed = attrs.evolve(routed, immobilised=True)
             state = state.with_units(routed)
-            state = lose(state, find_unit(state, target.id), 1, log, rules.CHARGED_TEST)
+            state = lose(state, state.unit(target.id), 1, log, rules.CHARGED_TEST)
     # An already routing unit, or one charged in the rear that routed, has taken its one
     # surrender test here (Surrender (a), (b)); it does not test again at contact.
     surrender_tested = target.routing or (
@@ -376,7 +374,7 @@ def apply_counter_charge(state: State, action: CounterCharge, log: Log) -> State
         attrs.evolve(x, counter=action.charge, decided=True) if x.target == action.target else x
         for x in state.extra.tests
     )
-    name = find_unit(state, action.target).name
+    name = state.unit(action.target).name
     log.add(
         "counter",
         f"{name} {'counter-charges' if action.charge else 'holds instead of counter-charging'}",
@@ -400,7 +398,7 @@ def check_evade(state: State, action: Evade) -> None:
     if not state.options.evade:
         raise illegal(action, "evasion is an option not in play", rules.CHARGING)
     t = tested_charge(state, action.target)
-    unit = find_unit(state, action.target)
+    unit = state.unit(action.target)
     if (
         t is None
         or t.evaded
@@ -429,7 +427,7 @@ def apply_evade(state: State, action: Evade, log: Log) -> State:
         attrs.evolve(x, evaded=True, decided=True) if x.target == action.target else x
         for x in state.extra.tests
     )
-    unit = find_unit(state, action.target)
+    unit = state.unit(action.target)
     leaves = state.extra.table is not None and _evasion(state, unit).leaves_table
     text = (f"{unit.name} evades off the table and is out of the battle" if leaves
             else f"{unit.name} evades")
@@ -477,17 +475,17 @@ def candidates_contact(state: State) -> Iterator[Contact]:
             yield Contact(charge.charger, contact_in_reach(state, charge))
             continue
         yield Contact(charge.charger, False)
-        if find_unit(state, charge.target).routing:
+        if state.unit(charge.target).routing:
             yield Contact(charge.charger, True)
 
 
 def contact_in_reach(state: State, charge: Charge) -> bool:
     """On a table: a routed target still on the table and directly ahead within the
     charger's reach (the charger has made its charge move)."""
-    target = find_unit(state, charge.target)
+    target = state.unit(charge.target)
     if not target.routing or not target.on_table:
         return False
-    return in_charge_reach(state, find_unit(state, charge.charger), target.id)
+    return in_charge_reach(state, state.unit(charge.charger), target.id)
 
 
 def check_contact(state: State, action: Contact) -> None:
@@ -497,13 +495,13 @@ def check_contact(state: State, action: Contact) -> None:
     charge = next((c for c in contacts_needed(state) if c.charger == action.charger), None)
     if charge is None:
         raise illegal(action, "no charger waiting to learn where its target went", rules.CHARGING)
-    if action.in_reach and not find_unit(state, charge.target).routing:
+    if action.in_reach and not state.unit(charge.target).routing:
         raise illegal(action, "only a routed target can still be within charge reach",
                       rules.CHARGING)
     if state.extra.table is not None and (
             action.enters is not None or action.in_reach != contact_in_reach(state, charge)):
         raise illegal(action, MEASURED, rules.CHARGING)
-    building_entered(state, find_unit(state, charge.charger), action.enters, action)
+    building_entered(state, state.unit(charge.charger), action.enters, action)
 
 
 def apply_contact(state: State, action: Contact, log: Log) -> State:
@@ -511,15 +509,15 @@ def apply_contact(state: State, action: Contact, log: Log) -> State:
     not fight; Surrender (b) was its test's, W24); otherwise the charger takes the target's
     original position (on a table, straight ahead onto the ground it stood on)."""
     charge = next(c for c in contacts_needed(state) if c.charger == action.charger)
-    building = building_entered(state, find_unit(state, charge.charger), action.enters, action)
+    building = building_entered(state, state.unit(charge.charger), action.enters, action)
     charges = tuple(
         attrs.evolve(c, contact=True) if c.charger == charge.charger else c
         for c in state.extra.charges
     )
     state = with_extra(state, charges=charges)
-    target = find_unit(state, charge.target)
+    target = state.unit(charge.target)
     tested = tested_charge(state, charge.target)
-    charger = find_unit(state, charge.charger)
+    charger = state.unit(charge.charger)
     table = state.extra.table
     if action.in_reach:
         if table is not None:

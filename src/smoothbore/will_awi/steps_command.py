@@ -17,7 +17,7 @@ from .generals import in_chain_of_command
 from .narration import listed
 from .options import CommandPost
 from .situations import measures_ride, order_facts
-from .state import State, command_rule, find_unit, illegal, mark_done, own_unit, with_extra
+from .state import State, command_rule, illegal, mark_done, own_unit, with_extra
 from .units import Commander, Unit
 
 
@@ -105,7 +105,7 @@ def apply_order(state: State, action: Order, log: Log) -> State:
     rule = command_rule(state)
     general = state.commander(action.general)
     ids = (action.unit, *action.with_units)
-    group = tuple(find_unit(state, uid) for uid in ids)
+    group = tuple(state.unit(uid) for uid in ids)
     facts = action.facts
     if general.attached_to in ids and not facts.attached:
         # The state knows he rides with the unit: +2 without the player saying so.
@@ -148,7 +148,7 @@ def check_independent_test(state: State, action: IndependentTest) -> None:
     rule = command_rule(state)
     if not state.options.command_control:
         raise illegal(action, "command and control is not in play", rule)
-    unit = own_unit(state, action.unit, state.extra.moving, action)
+    unit = state.unit(action.unit)
     check_untested(state, unit, action, rule)
     january = state.options.command_post is CommandPost.JANUARY_2008
     if january and unit.commander not in state.extra.failed:
@@ -157,7 +157,7 @@ def check_independent_test(state: State, action: IndependentTest) -> None:
 
 def apply_independent_test(state: State, action: IndependentTest, log: Log) -> State:
     """The unit tests alone: passed, it may move; failed, it stays. No order follows."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     failed = unit.commander in state.extra.failed
     ok = test_independent(unit, failed, dice=log.dice, options=state.options)
     if ok:

@@ -47,7 +47,6 @@ from .situations import (
 )
 from .state import (
     State,
-    find_unit,
     firing_side,
     illegal,
     mark_done,
@@ -88,11 +87,11 @@ def _facing_nearest(state: State, unit_id: str) -> tuple[ChangeFacing, ...]:
 def check_change_facing(state: State, action: ChangeFacing) -> None:
     """D: a unit of the firing side, once, up to 180°, with no enemy within charge reach of
     its current front (FAQs (5) Q1) and nothing in the way."""
-    unit = own_unit(state, action.unit, firing_side(state), action)
+    unit = state.unit(action.unit)
     if unit.id in state.extra.done:
         raise illegal(action, f"{unit.name} has already changed facing", rules.FACING)
     action = measured_facing(state, action)
-    enemies = tuple((find_unit(state, e), d) for e, d in action.enemies_in_front)
+    enemies = tuple((state.unit(e), d) for e, d in action.enemies_in_front)
     if any(e.side == unit.side for e, _ in enemies):
         raise illegal(action, "enemies_in_front must be enemy units", rules.FACING)
     check_facing_change(unit, action.degrees, enemies, action.blocked, action)
@@ -112,7 +111,7 @@ def measured_facing(state: State, action: ChangeFacing) -> ChangeFacing:
 
 def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
     """The unit turns (a gun may fail its optional facing roll)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     state = mark_done(state, unit.id)
     rolls = state.options.gun_facing_roll and unit.troop.is_gun
     if rolls and not test_gun_facing(unit, dice=log.dice):
@@ -178,7 +177,7 @@ def able_to_fire(state: State) -> frozenset[str]:
         for firer_id, targets in proposed.items():
             if firer_id in found:
                 continue
-            firer = find_unit(state, firer_id)
+            firer = state.unit(firer_id)
             shots = (t for t in targets if within_range(state, firer, t))
             pairs += [(firer_id, t) for t in (itertools.islice(shots, FIRST_TARGETS) if first
                                               else itertools.islice(shots, FIRST_TARGETS, None))]
@@ -239,7 +238,7 @@ def fire_situation(state: State, action: Fire,
         return action.facts, action.work
     if action.facts is not None or action.work or action.chain_within_18:
         raise illegal(action, MEASURED, rules.FIRING)
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     if not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     shot = shot_facts(state, action.firer, action.target, action, seen)
@@ -250,7 +249,7 @@ def check_shot(state: State, firer: Unit, action: Fire, seen: Sighting | None = 
     """What any fire needs: an enemy target on the table, seen (woods), within the firer's
     range and arc; a firer able to fire that has not fired; the work the target holds giving
     the cover said."""
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
     facts, work_id = fire_situation(state, action, seen)
@@ -337,7 +336,7 @@ def check_fire(state: State, action: Fire, seen: Sighting | None = None) -> None
     """E: the firing side fires (``check_shot``); ``could_not_have_fired`` belongs to a
     second charge's target, not to the firing phase. ``seen``: the pair's sighting when the
     caller has asked the table already."""
-    firer = own_unit(state, action.firer, firing_side(state), action)
+    firer = state.unit(action.firer)
     if action.could_not_have_fired:
         raise illegal(
             action, "a unit firing in the firing phase could fire in it", rules.SECOND_CHARGE
@@ -350,8 +349,8 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     risk); the same score above the target's basic morale shakes it; guns firing ball at a
     target in a work damage the work; unshaken highlanders under fire test for a Highland
     charge ('45)."""
-    firer = find_unit(state, action.firer)
-    target = find_unit(state, action.target)
+    firer = state.unit(action.firer)
+    target = state.unit(action.target)
     opts = state.options
     facts, work_id = fire_situation(state, action)
     result = resolve_fire(firer, target, facts, dice=log.dice, options=opts)
@@ -370,7 +369,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     if result.hit:
         state = lose(state, target, 1, log, rules.FIRING)
         state = general_risk(state, target.id, Risk.FIRE_LOSS, action.chain_within_18, log)
-    if result.shaken and find_unit(state, target.id).on_table:
+    if result.shaken and state.unit(target.id).on_table:
         state = shake(state, target.id, "by fire", log, rules.FIRE_MORALE)
     work = next((w for w in state.extra.works if w.id == work_id), None)
     if (
@@ -383,7 +382,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
         state = with_extra(state, works=works)
         log.add("work", f"The {work.work.value} loses a defence point", rules.FORT_VALUES,
                 work.id)
-    after = find_unit(state, target.id)
+    after = state.unit(target.id)
     if (
         opts.variant.hordes
         and after.troop is TroopType.HIGHLANDERS
@@ -424,7 +423,7 @@ def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
         return
     fired = state.extra.fired | state.extra.half_fired
     for charge in state.extra.charges:
-        target = find_unit(state, charge.target)
+        target = state.unit(charge.target)
         if target.id in fired or not target.on_table or target.fires_with is None:
             continue
         if state.extra.table is not None:
@@ -444,8 +443,8 @@ def check_second_charge_fire(state: State, action: Fire) -> None:
     if not state.extra.second_round:
         raise illegal(action, "only the target of a second charge may fire now",
                       rules.SECOND_CHARGE)
-    firer = own_unit(state, action.firer, firing_side(state), action)
-    charger = find_unit(state, action.target)
+    firer = state.unit(action.firer)
+    charger = state.unit(action.target)
     charging = any(
         c.charger == charger.id and c.target == firer.id for c in state.extra.charges
     )
@@ -510,7 +509,7 @@ def check_spread_highland_charge(state: State, action: SpreadHighlandCharge) -> 
 
 def apply_spread_highland_charge(state: State, action: SpreadHighlandCharge, log: Log) -> State:
     """1d6: 6 (5-6 in musket range) and the unit joins the Highland charge."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     in_range = action.in_musket_range
     if state.extra.table is not None:
         in_range = spread_facts(state, unit).in_musket_range

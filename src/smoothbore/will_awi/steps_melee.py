@@ -24,7 +24,6 @@ from .situations import MEASURED, MeleeContacts, melee_contacts, retirement
 from .state import (
     State,
     charges_on,
-    find_unit,
     illegal,
     own_unit,
     pending_melees,
@@ -50,7 +49,7 @@ def melee_text(state: State, where: str, outcome: MeleeOutcome) -> str:
     scores = f"the attackers score {outcome.attacker}, the defenders {outcome.defender}"
     if not outcome.loser:
         return f"Melee at {where}: {scores}; {EFFECT_TEXT[outcome.effect]}"
-    loser = find_unit(state, outcome.affected).name
+    loser = state.unit(outcome.affected).name
     return f"Melee at {where}: {scores}; {loser} {EFFECT_TEXT[outcome.effect]}"
 
 
@@ -59,9 +58,9 @@ def contacts(state: State, action: ResolveMelee) -> MeleeContacts:
     measured (``situations.melee_contacts``: a second defender touching a lone attacker,
     the fighters touching an enemy's front face), without one the player's
     ``also_defending`` and ``fronts`` (empty: every unit counts as front)."""
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     attackers = tuple(c.charger for c in charges_on(state, target.id)
-                      if find_unit(state, c.charger).on_table)
+                      if state.unit(c.charger).on_table)
     if state.extra.table is None:
         helpers = tuple(uid for uid in action.also_defending if uid != target.id)
         every = {target.id, *attackers, *helpers}
@@ -77,15 +76,15 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
     """The melee around the charged unit: its chargers still on the table against it (and a
     second defender in contact with a lone attacker), with the facts of the charges."""
     tested = tested_charge(state, action.target)
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     charges = tuple(
-        c for c in charges_on(state, action.target) if find_unit(state, c.charger).on_table
+        c for c in charges_on(state, action.target) if state.unit(c.charger).on_table
     )
     facts = shared_facts(charges)
     engaged = contacts(state, action)
     attackers = tuple(
         Fighter(
-            find_unit(state, c.charger),
+            state.unit(c.charger),
             charging=True,
             over_obstacle=c.over_obstacle,
             uphill=c.uphill,
@@ -103,7 +102,7 @@ def melee_of(state: State, action: ResolveMelee) -> Melee:
         front=target.id in engaged.fronts,
     )
     helpers = tuple(
-        Fighter(find_unit(state, uid), front=uid in engaged.fronts)
+        Fighter(state.unit(uid), front=uid in engaged.fronts)
         for uid in engaged.also_defending
     )
     return Melee(attackers, (defender, *helpers), defender_behind_obstacle=facts.behind_obstacle)
@@ -124,11 +123,11 @@ def check_resolve_melee(state: State, action: ResolveMelee) -> None:
         raise illegal(action, MEASURED, rules.MELEE_GENERALS)
     if state.extra.table is not None and (action.fronts or action.also_defending):
         raise illegal(action, MEASURED, rules.MELEE)
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     helpers = [uid for uid in action.also_defending if uid != target.id]
     for uid in helpers:
         own_unit(state, uid, target.side, action)
-    attackers = [c for c in charges_on(state, target.id) if find_unit(state, c.charger).on_table]
+    attackers = [c for c in charges_on(state, target.id) if state.unit(c.charger).on_table]
     if helpers and (len(attackers) > 1 or len(helpers) > 1):
         raise illegal(action, "one attacker against at most two defenders", rules.MELEE)
 
@@ -137,7 +136,7 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
     """1d6 plus factors each; the losing side's unit engaged to the front takes the result:
     rout (2 points), retire 6" shaken (2 points) or 3" shaken (1 point); the others retire."""
     melee = melee_of(state, action)
-    target = find_unit(state, action.target)
+    target = state.unit(action.target)
     outcome = resolve_melee(melee, dice=log.dice, options=state.options)
     log.add("melee", melee_text(state, target.name, outcome), rules.MELEE, target.id,
             facts={"test": "melee", "result": outcome.effect.value,
@@ -154,7 +153,7 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
             state,
             winners=state.extra.winners | {f.unit.id for f in winners if f.unit.troop.is_cavalry},
         )
-    hit = find_unit(state, outcome.affected)
+    hit = state.unit(outcome.affected)
     fighter = next(f for f in losers if f.unit.id == hit.id)
     if outcome.effect is Effect.ROUT:
         # Note (a) concerns units routed in the enemy's charge or melee phases only.
@@ -163,14 +162,14 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
         if hit.troop is TroopType.WAGON:
             after = attrs.evolve(after, immobilised=True)
         state = state.with_units(end_highland_charge(after, True, True))
-        state = lose(state, find_unit(state, hit.id), 2, log, rules.MELEE)
+        state = lose(state, state.unit(hit.id), 2, log, rules.MELEE)
         state = general_risk(state, hit.id, Risk.MELEE_ROUT, action.chain_within_18, log)
         if (
             fighter.rear
-            and find_unit(state, hit.id).on_table
+            and state.unit(hit.id).on_table
             and test_surrender(hit, dice=log.dice, why="charged in the rear and routed")
         ):
-            gone = attrs.evolve(find_unit(state, hit.id), status=Status.SURRENDERED)
+            gone = attrs.evolve(state.unit(hit.id), status=Status.SURRENDERED)
             state = state.with_units(gone)
             log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id,
                     facts={"test": "surrender", "result": "surrenders"})
@@ -178,13 +177,13 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
     else:
         status = Status.ROUTING if hit.routing else Status.SHAKEN
         state = state.with_units(end_highland_charge(attrs.evolve(hit, status=status), True, True))
-        state = lose(state, find_unit(state, hit.id), outcome.effect.loss, log, rules.MELEE)
+        state = lose(state, state.unit(hit.id), outcome.effect.loss, log, rules.MELEE)
         state = general_risk(state, hit.id, Risk.MELEE_LOSS, action.chain_within_18, log)
     back = {Effect.RETIRE_SHAKEN: 3.0, Effect.RETIRE_6_SHAKEN: 6.0}.get(outcome.effect)
     others = [(f.unit.id, 3.0) for f in losers if f.unit.id != hit.id]
     if state.extra.table is None:
         for uid, _ in others:
-            log.add("retire", f'{find_unit(state, uid).name} retires 3"', rules.MELEE, uid)
+            log.add("retire", f'{state.unit(uid).name} retires 3"', rules.MELEE, uid)
         return state
     return _retire(state, ([(hit.id, back)] if back else []) + others, log)
 
@@ -199,7 +198,7 @@ def _retire(state: State, retiring: list[tuple[str, float]], log: Log) -> State:
     if table is None:
         return state
     for uid, distance in retiring:
-        unit = find_unit(state, uid)
+        unit = state.unit(uid)
         if not unit.on_table or uid not in table.unit_ids:
             continue
         went = retirement(state, unit, distance, False)

@@ -32,11 +32,9 @@ from .state import (
     State,
     building_entered,
     compulsory_units,
-    find_unit,
     illegal,
     mark_done,
     needs_test,
-    own_unit,
     rank_with,
     with_extra,
 )
@@ -70,7 +68,7 @@ def candidates_test_morale(state: State) -> Iterator[TestMorale]:
 def check_test_morale(state: State, action: TestMorale) -> None:
     """A: the unit is the moving player's, shaken or routing, and has not tested (nor routed
     in the enemy's charge or melee phases: note (a))."""
-    unit = own_unit(state, action.unit, state.extra.moving, action)
+    unit = state.unit(action.unit)
     if unit not in needs_test(state):
         raise illegal(action, f"{unit.name} has no test to take", rules.SEQUENCE_NOTE_A)
 
@@ -78,7 +76,7 @@ def check_test_morale(state: State, action: TestMorale) -> None:
 def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
     """Roll the shaken or routing test and apply the result; a unit that rallies halts for
     the move."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     opts = state.options
     rank = rank_with(state, unit.id)
     if unit.shaken:
@@ -149,7 +147,7 @@ def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
     """B: the unit must rout or retire and has not yet moved; a rout goes at rout speed away
     from the enemy (a blocked rout does not move); a retirement is a full move (less the
     deduction for keeping its facing) with none of a rout's facts."""
-    unit = own_unit(state, action.unit, state.extra.moving, action)
+    unit = state.unit(action.unit)
     if unit not in compulsory_units(state):
         raise illegal(action, f"{unit.name} has no compulsory move")
     action = measured_move(state, action)
@@ -174,7 +172,7 @@ def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
 def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> State:
     """Make the rout (testing surrender when it cannot move with an enemy near) or the
     retirement; either way the unit has used its move (it does not move again in C)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     action = measured_move(state, action)
     building = building_entered(state, unit, action.enters, action)
     into = "" if building is None else f" into the {building.work.value}"
@@ -231,7 +229,7 @@ def measured_move(state: State, action: CompulsoryMove) -> CompulsoryMove:
     given = attrs.evolve(action, unit="-", about_face=False)
     if given != _DEFAULT_FACTS:
         raise illegal(action, MEASURED, rules.ROUT)
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     if not unit.routing or unit.troop is TroopType.WAGON:
         return action
     distance = float(rout_distance(unit, options=state.options, action=action))
@@ -277,7 +275,7 @@ def rout_at_once(state: State, unit_id: str, log: Log) -> State:
     speed away from every enemy it sees, or off its side's edge (then out of the battle);
     when no way leaves it further from every visible enemy it cannot move and stays where
     it is. Routed wagons are immobilised (note (h)); without a table the players move it."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     table = state.extra.table
     if table is None or not unit.on_table or not unit.routing or unit.troop is TroopType.WAGON:
         return state
@@ -306,7 +304,7 @@ def _rout_text(state: State, unit: Unit, start: Footprint, found: RoutSituation,
     assert end is not None
     went = math.dist(start.centre, end.centre)
     of = "" if went >= speed - 1e-6 else f" of its {inches(speed)} rout"
-    short = (f", stopped short of {find_unit(state, found.stopped_by).name}, not to end on it"
+    short = (f", stopped short of {state.unit(found.stopped_by).name}, not to end on it"
              if found.stopped_by else "")
     return f"{unit.name} routs {inches(went)}{of} to {place(end.x, end.y, end.facing)}{short}"
 

@@ -60,7 +60,6 @@ from .state import (
     State,
     building_entered,
     command_rule,
-    find_unit,
     illegal,
     mark_done,
     own_unit,
@@ -74,7 +73,7 @@ def check_mover(state: State, unit_id: str, action: object) -> Unit:
     """The unit of the moving player that may act in C: not routing, not rallied in A, not
     moved in B, not yet moved in C, with an order when command and control is on; a Highland
     charge only makes its charge move."""
-    unit = own_unit(state, unit_id, state.extra.moving, action)
+    unit = state.unit(unit_id)
     extra = state.extra
     if unit.routing:
         raise illegal(action, f"{unit.name} is routing: it moves in B")
@@ -240,7 +239,7 @@ def plan_for(state: State, unit: Unit, action: Move | MoveAway,
 
 def apply_move(state: State, action: Move, log: Log) -> State:
     """Move (or stand: a busy unit spends one of its busy moves)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     plan = plan_for(state, unit, action)
     if _holds(plan) and action.to is None:
         if unit.busy_moves:
@@ -341,7 +340,7 @@ def _check_relaid(state: State, after: Unit, action: object) -> None:
 
 def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
     """Form column from line, or line from column: the unit's move."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     formation = check_formation_change(unit, action.base_distance, action)
     log.add("formation", f"{unit.name} forms {formation.value}", rules.MOVEMENT, unit.id)
     return mark_done(state.with_units(attrs.evolve(unit, formation=formation)), unit.id)
@@ -374,7 +373,7 @@ def check_limber_action(state: State, action: Limber | Deploy) -> None:
 
 def apply_limber(state: State, action: Limber | Deploy, log: Log) -> State:
     """Limber or deploy the gun: a whole move stationary."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     limbered = isinstance(action, Limber)
     verb = "limbers" if limbered else "deploys"
     log.add("limber", f"{unit.name} {verb}", rules.MOVEMENT_WHEELED, unit.id)
@@ -397,7 +396,7 @@ def check_highland_charge_move(state: State, action: HighlandChargeMove) -> None
 
 def apply_highland_charge_move(state: State, action: HighlandChargeMove, log: Log) -> State:
     """Its move plus 1d6 inches, all of it at the nearest enemy."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     distance = highland_charge_move(unit, dice=log.dice, options=state.options)
     text = f"{unit.name} makes its Highland charge: {inches(distance)} at the nearest enemy"
     table = state.extra.table
@@ -423,7 +422,7 @@ def rush_text(state: State, unit: Unit, allowance: float, went: float, by: str,
     if not by:
         return (f"{unit.name} makes its Highland charge at the nearest enemy: "
                 f"{inches(went)}, to {where}")
-    reached = by in names and find_unit(state, by).side != unit.side
+    reached = by in names and state.unit(by).side != unit.side
     why = f", reaching {names[by]}" if reached else f": {stopper(by, names)} stops it"
     return (f"{unit.name} makes its Highland charge at the nearest enemy: {inches(went)} of "
             f"its {inches(allowance)}, to {where}{why}")
@@ -489,10 +488,10 @@ def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     ridden = ride(state, general.id, action.attach_to)
     distance = action.inches if ridden is None else ridden
     ride_text = f"rides {inches(distance)}" if distance else ""
-    joined = find_unit(state, general.attached_to) if general.attached_to else None
+    joined = state.unit(general.attached_to) if general.attached_to else None
     with_unit = joined.name if joined is not None and joined.on_table else ""
     if action.attach_to:
-        unit = find_unit(state, action.attach_to)
+        unit = state.unit(action.attach_to)
         if action.attach_to != general.attached_to:
             text = f"{general.name} {ride_text + ' and ' if ride_text else ''}joins {unit.name}"
         elif ride_text:

@@ -43,10 +43,8 @@ from .situations import (
 from .state import (
     State,
     building_entered,
-    find_unit,
     firing_side,
     illegal,
-    own_unit,
     with_extra,
     with_work,
     work_named,
@@ -177,7 +175,7 @@ def check_engineer(state: State, action: Engineer) -> None:
 
 def apply_engineer(state: State, action: Engineer, log: Log) -> State:
     """A move's work: a construction move (a point every other move) or a point dismantled."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     work = work_named(state, action.work, action)
     if action.build:
         after = construct(work, action.has_tools, action)
@@ -246,7 +244,7 @@ def check_lay_charge(state: State, action: LayCharge) -> None:
 
 def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
     """One more charge laid (the unit's move)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     work = work_named(state, action.work, action)
     current = next((d for d in state.extra.demolitions if d.work == work.id), None)
     new = (
@@ -259,7 +257,7 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
     wagon = check_charges(state, unit, action)
     left = charges_left(state, wagon) - 1
     log.add("demolition", f"{unit.name} lays {laid} at the {work.work.value}; "
-            f"{find_unit(state, wagon).name} has {left} of its {CHARGES_PER_WAGON} charges "
+            f"{state.unit(wagon).name} has {left} of its {CHARGES_PER_WAGON} charges "
             "left", rules.DEMOLITION, work.id)
     drawn = dict(state.extra.charges_drawn)
     drawn[wagon] = CHARGES_PER_WAGON - left
@@ -274,7 +272,7 @@ def candidates_move_away(state: State) -> Iterator[MoveAway | Deferred[MoveAway]
     random play draws it."""
     moving = state.extra.moving
     for d in state.extra.demolitions:
-        unit = find_unit(state, d.unit)
+        unit = state.unit(d.unit)
         if not d.away and unit.side == moving:
             yield MoveAway(d.unit)
             if state.extra.table is not None and unit.on_table and not unit.busy_moves:
@@ -326,7 +324,7 @@ def check_going_away(state: State, unit: Unit, work_id: str, to: Place,
 def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
     """The layers leave the charges: they go off in this move's firing phase (on a table the
     layers' footprint goes to ``action.to``)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     current = _laying(state, unit)
     assert current is not None
     building = building_entered(state, unit, action.enters, action)
@@ -395,7 +393,7 @@ def bombard_situation(state: State, action: Bombard) -> FireFacts:
 def check_bombard(state: State, action: Bombard) -> None:
     """E: a gun of the firing side that has not fired, firing ball (not canister) within its
     range at a work with defence points left."""
-    firer = own_unit(state, action.firer, firing_side(state), action)
+    firer = state.unit(action.firer)
     if firer.id in state.extra.fired or firer.id in state.extra.half_fired:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
     work = work_named(state, action.work, action)
@@ -409,7 +407,7 @@ def check_bombard(state: State, action: Bombard) -> None:
 
 def apply_bombard(state: State, action: Bombard, log: Log) -> State:
     """2d6 plus the firing factors other than cover: 7+ takes a defence point."""
-    firer = find_unit(state, action.firer)
+    firer = state.unit(action.firer)
     work = work_named(state, action.work, action)
     facts = bombard_situation(state, action)
     mods = fire_modifiers(firer, attrs.evolve(facts, cover=Cover.OPEN), state.options)
@@ -431,7 +429,7 @@ def candidates_detonate(state: State) -> Iterator[Detonate]:
     on_table = [u.id for u in state.units if u.on_table]
     measured = state.extra.table is not None
     for d in state.extra.demolitions:
-        if d.away and find_unit(state, d.unit).side == state.extra.moving:
+        if d.away and state.unit(d.unit).side == state.extra.moving:
             yield Detonate(d.work)
             for uid in () if measured else on_table:
                 yield Detonate(d.work, frozenset({uid}))
@@ -441,12 +439,12 @@ def check_detonate(state: State, action: Detonate) -> None:
     """E, Demolition: the charges at the work were laid by the moving side and left this move;
     the units measured within the blast are on the table (on a table it measures them)."""
     current = next((d for d in state.extra.demolitions if d.work == action.work and d.away), None)
-    if current is None or find_unit(state, current.unit).side != state.extra.moving:
+    if current is None or state.unit(current.unit).side != state.extra.moving:
         raise illegal(action, "no charge ready to go off there", rules.DEMOLITION)
     if state.extra.table is not None and action.within:
         raise illegal(action, MEASURED, rules.DEMOLITION)
     for uid in action.within:
-        unit = find_unit(state, uid)
+        unit = state.unit(uid)
         if not unit.on_table:
             raise illegal(action, f"{unit.name} is no longer on the table", rules.DEMOLITION)
 
@@ -471,14 +469,14 @@ def apply_detonate(state: State, action: Detonate, log: Log) -> State:
     if state.extra.table is not None:
         within = blast_within(state, work.id, radius)
     for uid in sorted(within):
-        unit = find_unit(state, uid)
+        unit = state.unit(uid)
         blast = demolition_blast(unit, dice=log.dice, options=state.options)
         score = score_text(blast.score, blast.hit)
         text = f"The blast catches {unit.name} within {inches(radius)}, {score}"
         log.add("demolition", text, rules.DEMOLITION, uid)
         if blast.hit:
             state = lose(state, unit, 1, log, rules.DEMOLITION)
-        if blast.shaken and find_unit(state, uid).on_table:
+        if blast.shaken and state.unit(uid).on_table:
             state = shake(state, uid, "by the blast", log, rules.DEMOLITION)
     others = tuple(d for d in state.extra.demolitions if d is not current)
     return with_extra(state, demolitions=others)

@@ -136,6 +136,26 @@ def sampled(state: State, action: Action) -> bool:
         isinstance(action, Move | MoveAway) and action.to is not None)
 
 
+_BY_UNIT = (TestMorale, CompulsoryMove, Move, ChangeFormation, Limber, Deploy, IndependentTest,
+            HighlandChargeMove, Engineer, LayCharge, MoveAway, ChangeFacing)
+
+
+def actor(action: Action) -> str | None:
+    """The unit that acts (the engine's guard: a unit of the side that decides now, still on
+    the table; Rules - Move Sequence): the unit moving, testing, working or facing; the
+    firer; the charger declaring. None for an order (the general giving it is judged first,
+    then each unit of the group), for the actions whose unit is not of the side deciding (a
+    highland unit of the moving side spreading the charge in the other side's firing phase)
+    and for those that name no unit of theirs."""
+    if isinstance(action, _BY_UNIT):
+        return action.unit
+    if isinstance(action, Fire | Bombard):
+        return action.firer
+    if isinstance(action, DeclareCharge):
+        return action.charger
+    return None
+
+
 TURN: Engine[State, Action] = Engine(
     name="will_awi",
     phases=PHASES,
@@ -148,6 +168,8 @@ TURN: Engine[State, Action] = Engine(
     sampled=sampled,
     stands=RULES.stands,
     after=KeptInStep(RULES),
+    actor=actor,
+    actor_rule=rules.SEQUENCE,
 )
 """Will's AWI move sequence: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
