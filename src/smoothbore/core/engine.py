@@ -25,8 +25,10 @@ declared on the ruleset's ``Extra`` with ``phase_scoped`` and ``turn_scoped`` fi
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
+from weakref import getweakrefcount as _getweakrefcount
 
 import attrs
 
@@ -35,7 +37,8 @@ from smoothbore.core.enums import Result
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event, Fact
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import BattleState, evolved
+from smoothbore.core.state import MAX_COUNTER, BattleState, DiceState, evolved
+from smoothbore.core.validate import check_range
 
 __all__ = [
     "MAX_RULINGS",
@@ -332,6 +335,7 @@ class Engine(Generic[S, A]):
     _by_phase: Mapping[str, tuple[ActionRule[Any, Any], ...]] = attrs.field(
         init=False, eq=False, repr=False
     )
+    _guarded: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         names = [p.name for p in self.phases]
@@ -358,6 +362,7 @@ class Engine(Generic[S, A]):
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_by_phase", {k: tuple(v) for k, v in by_phase.items()})
         object.__setattr__(self, "_rules", declared_rules)
+        object.__setattr__(self, "_guarded", self.decided is not None or self.actor is not None)
 
     def _end_rules(self, names: list[str]) -> tuple[ActionRule[Any, Any], ...]:
         """The rule the engine makes of ``phase_ends`` (none when there are none)."""
@@ -447,21 +452,32 @@ class Engine(Generic[S, A]):
 
     def _guard(self, state: S, action: A) -> None:
         """The guards declared once for every action: the battle decided, and the unit
-        acting of the side acting and standing."""
-        if self.decided is not None:
-            refusal = state.derived(self.decided)
+        acting of the side acting and standing. (The state's derived answers are read
+        directly: every candidate's check passes here.)"""
+        memo = state._derived
+        decided = self.decided
+        if decided is not None:
+            try:
+                refusal = memo[decided]
+            except KeyError:
+                refusal = memo[decided] = decided(state)
             if refusal is not None:
                 raise IllegalActionError(action, refusal[0], refusal[1])
         if self.actor is not None:
             unit_id = self.actor(action)
             if unit_id is not None:
                 unit = state.unit(unit_id)
-                side = self.who_acts(state)
-                name = getattr(unit, "name", unit_id)
+                who = self.who_acts
+                try:
+                    side = memo[who]
+                except KeyError:
+                    side = memo[who] = who(state)
                 if side is not None and getattr(unit, "side", None) != side:
+                    name = getattr(unit, "name", unit_id)
                     raise IllegalActionError(action, f"{name} is not a unit of {side}",
                                              self.actor_rule or self.rule)
                 if self.stands is not None and not self.stands(unit):
+                    name = getattr(unit, "name", unit_id)
                     raise IllegalActionError(action, f"{name} is no longer on the table",
                                              self.actor_rule or self.rule)
 
@@ -602,15 +618,51 @@ class Engine(Generic[S, A]):
         """Apply ``action``: the new state and what happened. Raises IllegalActionError,
         naming the rule, for an action the rules forbid now; ``state`` is never changed.
         ``rulings`` (from ``legal_rulings`` or ``choose_ruled`` of this very state) spare the
-        check of an action they hold: its ruling goes to the handler as it is."""
+        check of an action they hold: its ruling goes to the handler as it is.
+
+        Every battle step runs this, so the engine's own part is written out here (issue 29:
+        at most 10 k instructions a step besides the check and the handler): the lookups of
+        ``rule_on`` on its plain path, the step's log, the next ``DiceState``, and the dice
+        carried onto the handler's state without copying it when nothing else can see that
+        state yet (``_SOLE``)."""
         kept = None if rulings is None else rulings.ruling(state, action)
-        action_rule, ruling = self.rule_on(state, action) if kept is None else kept
-        log = Log.keyed(state.dice)
+        if kept is None:
+            memo = state._derived  # ``state.derived(self.over)``, written out
+            over = self.over
+            try:
+                ended = memo[over]
+            except KeyError:
+                ended = memo[over] = over(state)
+            action_rule = self._table.get((state.phase, type(action)))
+            if ended or action_rule is None:
+                action_rule, ruling = self.rule_on(state, action)  # raises, naming why
+            else:
+                if action_rule.guarded and self._guarded:
+                    self._guard(state, action)
+                ruling = action_rule.check(state, action)
+        else:
+            action_rule, ruling = kept
+        dice = state.dice
+        log = _new_object(Log)  # ``Log.keyed(dice)``, written out
+        log._dice = None
+        log._keyed = dice
+        log._events = []
+        log._mark = 0
         if action_rule.ruled:
             new = action_rule.handler(state, action, log, ruling)
         else:
             new = action_rule.handler(state, action, log)
-        return new.with_dice(state.dice.advanced()), tuple(log._events)
+        counter = dice.counter + 1  # ``dice.advanced()``, written out
+        if counter > MAX_COUNTER:
+            check_range("DiceState.counter", counter, 0, MAX_COUNTER)
+        following = _new_object(DiceState)
+        _set_seed(following, dice.seed)
+        _set_counter(following, counter)
+        if (_SOLE is not None and _getrefcount(new) == _SOLE and not _getweakrefcount(new)
+                and isinstance(new, BattleState)):
+            _set_dice(new, following)  # nothing else holds ``new`` (``_SOLE``)
+            return new, tuple(log._events)  # type: ignore[return-value]
+        return new.with_dice(following), tuple(log._events)
 
     def apply(self, state: S, action: A, dice: Dice, rulings: Rulings[A] | None = None
               ) -> tuple[S, tuple[Event, ...]]:
@@ -648,6 +700,51 @@ def _drawn_slot(groups: list[tuple[Deferred[A], ActionRule[Any, Any]]],
         at += 1
     group, action_rule = groups.pop(at)
     return group, action_rule, slot
+
+
+# --- carrying the dice forward -------------------------------------------------------------
+_new_object = object.__new__
+_set_seed = DiceState.__dict__["seed"].__set__
+_set_counter = DiceState.__dict__["counter"].__set__
+_set_dice = BattleState.__dict__["dice"].__set__
+_getrefcount: Callable[[object], int] = getattr(sys, "getrefcount", lambda value: -1)
+
+
+class _Probe:
+    """A value made only to count the references to a value that one local name holds."""
+
+    __slots__ = ()
+
+
+def _sole_references() -> int | None:
+    """What ``sys.getrefcount`` says of a value held by one local name alone, written as
+    ``Engine.step`` holds the handler's state (None where such a count cannot be trusted:
+    not CPython, a free-threaded build, or CPython 3.14 on, whose borrowed stack references
+    may leave the count lower than the holders)."""
+    if (sys.implementation.name != "cpython" or sys.version_info >= (3, 14)
+            or not getattr(sys, "_is_gil_enabled", lambda: True)()):
+        return None
+    new = _Probe()
+    return _getrefcount(new)
+
+
+_SOLE = _sole_references()
+"""The reference count of a state that ``Engine.step``'s local name alone holds (None: the
+dice are always carried by a copy).
+
+How ``Engine.step`` carries the dice forward onto the handler's state. The plain way is a
+copy (``BattleState.with_dice``: eleven slots, some 10 k instructions, a third of the
+engine's own work a step before issue 29). But a handler almost always returns a state it
+has just made, which nothing else has seen: no name, container, cache or weak reference
+holds it, only the step's own local name, and ``sys.getrefcount`` says so exactly in
+CPython (as CPython itself appends to a string in place when nothing else holds it).
+Setting the dice slot of such a state is the last stroke of its making, as
+``attrs.evolve`` sets each slot of a new value: no one can observe the state before it.
+Any other holder (a handler returning the state it was given, a cache keeping what it
+returned, a weak reference) and the state is copied as before. The answers already
+derived on it are kept: a derived query reads the units, commanders, extra, options, turn
+and phase, never the dice (``BattleState.derived``). Counted by
+``tests/core/test_engine_work.py``."""
 
 
 # --- keeping derived things in step -------------------------------------------------------

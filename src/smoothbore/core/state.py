@@ -447,8 +447,14 @@ class BattleState(Generic[U, C, X, O]):
     def unit(self, unit_id: str) -> U:
         """The unit with this id, looked up in an index made once for this state (every
         check of a step's candidates asks); an unknown id names the ids there are."""
+        memo = self._derived  # ``self.derived(units_by_id)``, written out
+        index: Mapping[str, U]
         try:
-            found = self.derived(units_by_id).get(unit_id)
+            index = memo[units_by_id]
+        except KeyError:
+            index = memo[units_by_id] = units_by_id(self)
+        try:
+            found = index.get(unit_id)
         except TypeError:  # an id that cannot be one (a list): named below
             found = None
         if found is None:
@@ -520,7 +526,8 @@ class BattleState(Generic[U, C, X, O]):
         does what follows from it: the checks of every candidate action of a step ask the
         same questions (who may fire, which tests are due) and share one answer. ``query``
         must be a pure function of the state (a module-level function, so its answers are
-        shared by identity)."""
+        shared by identity). It never reads ``dice``: ``Engine.step`` carries the next dice
+        state onto a state that may already hold answers."""
         memo = self._derived  # ``derive``, written out: the checks of every step ask here
         try:
             answer: T = memo[query]

@@ -1,0 +1,258 @@
+"""The engine's own work a step (issue 29, item 1), counted rather than timed: the Python
+functions ``Engine.step`` runs besides the rule's check and handler, and the copies of the
+state it makes to carry the dice forward. A regression shows here as a name in a list (a
+lookup that became a call, a copy that came back), whatever the machine's load.
+
+The figure the issue sets (at most 10 k instructions a step, callgrind) is measured by
+``benchmarks/instructions.py``; these tests hold the shape of that work: on a plain step the
+engine calls no Python function of its own and copies nothing."""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import CodeType, FrameType
+from typing import Any
+
+import attrs
+import pytest
+
+import smoothbore.core.engine as engine_module
+from smoothbore.core import (
+    D6,
+    ActionRule,
+    BattleState,
+    DiceState,
+    Engine,
+    IllegalActionError,
+    Log,
+    Outcome,
+    Phase,
+    ThresholdCheck,
+)
+from smoothbore.core.state import revised
+from smoothbore.rulesets import get_ruleset
+
+RULE = "Drill 1"
+FIRE = "fire"
+
+
+@attrs.frozen
+class Company:
+    id: str
+    name: str
+    side: str
+    hits: int = 0
+
+
+@attrs.frozen
+class Extra:
+    acting: str = "red"
+
+
+@attrs.frozen
+class Options:
+    pass
+
+
+@attrs.frozen
+class Volley:
+    firer: str
+    target: str
+
+
+State = BattleState[Company, Any, Extra, Options]
+
+
+def drill() -> State:
+    return BattleState("drill", ("red", "blue"),
+                       (Company("r1", "Red Foot", "red"), Company("b1", "Blue Foot", "blue")),
+                       (), Extra(), Options(), DiceState(5), phase=FIRE)
+
+
+def check(state: State, action: Volley) -> int:
+    if state.unit(action.target).hits >= 3:
+        raise IllegalActionError(action, "the target is gone", RULE)
+    return 4
+
+
+def fire(state: State, action: Volley, log: Log, need: int) -> State:
+    hit = log.dice.roll(ThresholdCheck((D6,), need), reason="volley", rule=RULE)
+    log.add("fire", "hit" if hit else "miss", RULE, action.firer)
+    target = state.unit(action.target)
+    return state.with_units(revised(target, hits=target.hits + hit))
+
+
+def engine(handler: Callable[..., Any] = fire, *, guarded: bool = False) -> Engine[State, Any]:
+    return Engine(
+        name="drill", phases=(Phase(FIRE, RULE, "fire"),),
+        actions=(ActionRule(Volley, (FIRE,), lambda s: [Volley("r1", "b1")], check, handler,
+                            ruled=True),),
+        who_acts=lambda s: s.extra.acting, over=lambda s: s.turn > 3,
+        result=lambda s: Outcome(None, (("red", 0), ("blue", 0)), "time", RULE),
+        types=(Company, Company, Extra, Options), rule=RULE,
+        decided=(lambda s: None) if guarded else None,
+        actor=(lambda a: a.firer) if guarded else None,
+    )
+
+
+def _code(value: Any) -> CodeType:
+    function = value if hasattr(value, "__code__") else type(value).__call__
+    code: CodeType = function.__code__
+    return code
+
+
+@contextmanager
+def _engine_calls(skipped: set[CodeType]) -> Iterator[list[str]]:
+    """The Python functions run under ``Engine.step`` (by name, in order), leaving out
+    everything that runs inside a code object of ``skipped`` (the check and the handler)."""
+    names: list[str] = []
+    inside = [0]
+    stepping = [0]
+    step_code = Engine.step.__code__
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        code = frame.f_code
+        if code is step_code:
+            stepping[0] += 1 if event == "call" else -1 if event == "return" else 0
+        elif event == "call" and stepping[0]:
+            if code in skipped:
+                inside[0] += 1
+            elif not inside[0]:
+                names.append(code.co_name)
+        elif event == "return" and code in skipped:
+            inside[0] -= 1
+
+    sys.setprofile(profile)
+    try:
+        yield names
+    finally:
+        sys.setprofile(None)
+
+
+def _rule(turn: Any, state: Any, action: Any) -> ActionRule[Any, Any]:
+    rule: ActionRule[Any, Any] = turn._table[state.phase, type(action)]
+    return rule
+
+
+def test_a_plain_step_runs_no_function_of_the_engine_and_copies_nothing() -> None:
+    """Before issue 29's work the engine's own part of this step ran ``rule_on``,
+    ``derived``, ``_guard``, ``Log.keyed``, ``DiceState.advanced``, ``with_dice`` and the
+    state's eleven-slot copy (``copy``): some 27-40 k instructions in the books."""
+    turn, state, action = engine(), drill(), Volley("r1", "b1")
+    assert not turn.is_over(state)  # as a player asks first
+    rule = _rule(turn, state, action)
+    with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
+        turn.step(state, action)
+    assert names == []
+
+
+def test_the_guards_add_only_their_own_calls() -> None:
+    """With the guards declared on the engine (the battle decided, the actor of the side
+    acting): the guard itself, the indexed unit lookup and the book's three small callables,
+    each once; the side acting is asked once a state."""
+    turn, state, action = engine(guarded=True), drill(), Volley("r1", "b1")
+    assert not turn.is_over(state)
+    rule = _rule(turn, state, action)
+    with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
+        turn.step(state, action)
+    # decided, the actor, the unit index (made once a state), the side acting
+    assert names == ["_guard", "<lambda>", "<lambda>", "unit", "units_by_id", "<dictcomp>",
+                     "<lambda>"]
+    with _engine_calls({_code(rule.check), _code(rule.handler)}) as again:
+        turn.step(state, action)
+    assert again == ["_guard", "<lambda>", "unit"]  # the same state: its answers kept
+
+
+def test_the_step_after_choose_ruled_runs_no_function_but_the_rulings_lookup() -> None:
+    turn, state = engine(guarded=True), drill()
+    chosen = turn.choose_ruled(state, lambda n: 0)
+    assert chosen is not None
+    action = chosen.actions[0]
+    rule = _rule(turn, state, action)
+    with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
+        turn.step(state, action, chosen)
+    assert names == ["ruling", "__hash__"]  # the kept ruling, found by the action
+
+
+def test_the_example_book_steps_without_copying_the_state() -> None:
+    """The worked example (its handlers kept in step with the table by ``Kept``): every
+    step of a random battle, the engine's own calls are none but its guards'."""
+    ruleset = get_ruleset("example")
+    turn: Any = ruleset.turn
+    state = ruleset.battle("default")(7)
+    draws = iter(range(10**6))
+    books = {getattr(f, "__name__", "") for f in (turn.actor, turn.stands, turn.who_acts,
+                                                   turn.over, turn.decided)}
+    guards = {"_guard", "unit", "units_by_id", "<dictcomp>", *books}
+    seen: set[str] = set()
+    for _ in range(12):
+        chosen = turn.choose_legal(state, lambda n: next(draws) % n)
+        if chosen is None:
+            break
+        rule = _rule(turn, state, chosen)
+        with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
+            state, _events = turn.step(state, chosen)
+        seen.update(names)
+    assert seen - guards == set()
+
+
+# --- the dice carried without a copy, and only when nothing else can see the state ---------
+def test_the_handlers_new_state_is_returned_itself_with_the_next_dice() -> None:
+    made: list[int] = []
+
+    def handler(state: State, action: Volley, log: Log, need: int) -> State:
+        new = fire(state, action, log, need)
+        made.append(id(new))  # its id only: a reference would make the engine copy it
+        return new
+
+    state = drill()
+    new, _events = engine(handler).step(state, Volley("r1", "b1"))
+    assert id(new) == made[0]
+    assert new.dice == DiceState(5, 1) and state.dice == DiceState(5, 0)
+    assert new == attrs.evolve(engine().step(state, Volley("r1", "b1"))[0])
+
+
+@pytest.mark.parametrize("keeping", ["the state given", "a list", "a weak reference"])
+def test_a_state_anything_else_holds_is_copied_and_left_as_it_was(keeping: str) -> None:
+    kept: list[Any] = []
+
+    def handler(state: State, action: Volley, log: Log, need: int) -> State:
+        if keeping == "the state given":
+            return state
+        new = fire(state, action, log, need)
+        kept.append(new if keeping == "a list" else weakref.ref(new))
+        return new
+
+    state = drill()
+    new, _events = engine(handler).step(state, Volley("r1", "b1"))
+    assert new.dice == DiceState(5, 1)
+    if keeping == "the state given":
+        assert new is not state and state.dice == DiceState(5, 0)
+    elif keeping == "a list":
+        assert new is not kept[0] and kept[0].dice == DiceState(5, 0)
+        assert attrs.evolve(kept[0], dice=DiceState(5, 1)) == new
+    else:
+        assert kept[0]() is None or kept[0]() is not new  # the copy went out, not the held one
+
+
+def test_the_sole_reference_count_is_known_only_where_it_can_be_trusted() -> None:
+    sole = engine_module._SOLE
+    if sys.implementation.name == "cpython" and sys.version_info < (3, 14):
+        assert sole == 2
+    else:
+        assert sole is None
+
+
+def test_the_derived_answers_of_the_new_state_are_kept_with_it() -> None:
+    """The dice are set on the handler's own state, so what its handler or ``Kept``
+    derived from it (here the unit index) stays with it; nothing derived reads the dice."""
+    def handler(state: State, action: Volley, log: Log, need: int) -> State:
+        new = fire(state, action, log, need)
+        new.unit("b1")
+        return new
+
+    new, _events = engine(handler).step(drill(), Volley("r1", "b1"))
+    assert len(new._derived) == 1
