@@ -15,7 +15,6 @@ import pytest
 
 from smoothbore.boltaction_acw import TURN, situations
 from smoothbore.boltaction_acw.actions import MoveCommander, RideTo
-from smoothbore.boltaction_acw.carry import charge_memo
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.state import State, situation
@@ -179,21 +178,21 @@ def test_a_charge_measures_the_enemies_within_the_longest_charge_and_any_asked()
     enemies = table.enemies_of(charger.unit_id)
     assert len(enemies) == 60
     nearest = min(enemies, key=lambda e: math.dist(charger.centre, table.units[e].centre))
+    store = table.store("boltaction_acw: charge")
     situations.reach_of(table, charger.unit_id, nearest)
-    memo = table.derived(charge_memo)
-    asked = {target for charger_id, target in memo if charger_id == charger.unit_id}
-    assert nearest in asked
-    assert 5 < len(asked) < 30
-    for target in enemies:  # none left out that the longest charge could reach
-        if target not in asked:
-            assert distance(table, charger.unit_id, target) > MAX_REACH
+    asked = store.counts().answers  # the pairs measured with the one asked
+    assert 5 < asked < 30
+    within = [t for t in enemies if distance(table, charger.unit_id, t) <= MAX_REACH]
+    assert nearest in within and len(within) <= asked
+    for target in within:  # measured with the first: found in the store
+        misses = store.misses
+        assert situations.reach_of(table, charger.unit_id, target) == charges(
+            table, [(charger.unit_id, target)], table.diagonal)[0]
+        assert store.misses == misses
     furthest = max(enemies, key=lambda e: math.dist(charger.centre, table.units[e].centre))
-    assert furthest not in asked
     alone = charges(table, [(charger.unit_id, furthest)], table.diagonal)[0]
     assert situations.reach_of(table, charger.unit_id, furthest) == alone
-    for target in sorted(asked):
-        assert memo[charger.unit_id, target] == charges(
-            table, [(charger.unit_id, target)], table.diagonal)[0]
+    assert store.counts().answers == asked + 1  # measured when asked, alone
 
 
 def test_the_army_commanders_rides_to_points_are_worked_out_once_a_table() -> None:
@@ -299,7 +298,7 @@ def test_the_units_near_a_unit_are_the_plain_walks_over_the_boxes() -> None:
     range, a charge's reach) are found from all the boxes at once (``near_on``), and are
     those of the plain walk over every box (``near_in``), for every unit of a 60-a-side
     battle, at ranges that fall short of, on and past the gaps of its grid."""
-    from smoothbore.boltaction_acw.carry import near_in, near_on, unit_boxes
+    from smoothbore.boltaction_acw.situations import _near, gap_over, unit_boxes
 
     state = _load().big_battle(60, 5)
     table: Table = state.extra.table
@@ -307,7 +306,8 @@ def test_the_units_near_a_unit_are_the_plain_walks_over_the_boxes() -> None:
     found = 0
     for unit_id in table.units:
         for inches in (0.0, 1.0, 2.0 - 1e-3, 6.0, 12.0, 18.0, 24.0, 36.0, 60.0):
-            near = near_on(table, unit_id, inches)
-            assert near == near_in(boxes, unit_id, inches), (unit_id, inches)
+            near = _near(table, unit_id, inches)
+            assert near == {o for o, b in boxes.items() if o != unit_id
+                            and not gap_over(boxes[unit_id], b, inches + 1e-3)}
             found += len(near)
     assert found > 10_000

@@ -104,33 +104,6 @@ def test_a_side_with_every_unit_lost_is_broken_whatever_was_kept() -> None:
     assert situation(state).broken == ()
 
 
-def test_of_units_answers_by_the_very_tuple_and_the_other_arguments() -> None:
-    from smoothbore.boltaction_acw import state as kept
-
-    asked: list[tuple[object, ...]] = []
-
-    def count(units: tuple[object, ...], extra: int) -> int:
-        asked.append((units, extra))
-        return len(units) + extra
-
-    units = brawners_farm(0).units
-    assert kept.of_units(count, units, 1) == len(units) + 1
-    assert kept.of_units(count, units, 1) == len(units) + 1  # kept
-    assert len(asked) == 1
-    assert kept.of_units(count, units, 2) == len(units) + 2  # another argument: asked again
-    equal = tuple(list(units))  # equal, not the same tuple: asked again (never wrong)
-    assert equal is not units
-    assert kept.of_units(count, equal, 2) == len(units) + 2
-    assert len(asked) == 3
-    shorter = units[:-1]
-    assert kept.of_units(count, shorter, 2) == len(units) + 1
-    # each answer holds the very tuple its key names by id (so no other tuple takes that id)
-    assert all(ident == id(entry[0]) for (_, ident), entry in kept._KEPT.items())
-    for n in range(2 * kept.KEEP):  # bounded
-        kept.of_units(count, units[: n % len(units)] + (units[0],) * (n // len(units)), 0)
-        assert len(kept._KEPT) <= kept.KEEP
-
-
 def test_the_candidates_made_once_a_unit_are_those_made_afresh() -> None:
     """The formation changes, rallies, downs and the bound of the runs made once for each
     unit (``functools.lru_cache``) are those made the long way, for every acting unit of

@@ -21,6 +21,7 @@ from smoothbore.boltaction_acw.situations import (
     destination,
     destinations,
     move_situation,
+    offered_moves,
     shot_situation,
 )
 from smoothbore.boltaction_acw.state import State, new_battle
@@ -261,7 +262,6 @@ def test_a_line_passes_through_one_friend_at_walking_pace_only() -> None:
 
 def test_moves_judged_before_a_move_and_kept_are_those_judged_afresh() -> None:
     from smoothbore.boltaction_acw.scenarios import brawners_farm
-    from smoothbore.boltaction_acw.situations import move_memo
 
     state = brawners_farm(0).replace(phase=ORDERS).with_extra(group="brigade:gibbon")
     units = ("u2wi", "u6wi", "u7wi", "u19in", "ub4us")
@@ -272,22 +272,18 @@ def test_moves_judged_before_a_move_and_kept_are_those_judged_afresh() -> None:
     if new.extra.table.footprint("u6wi").centre == state.extra.table.footprint("u6wi").centre:
         new, _ = TURN.step(state.replace(dice=DiceState(1)), Advance("u6wi", move=Move(6)))
     table = new.extra.table
-    kept = dict(table.derived(move_memo))
-    assert kept  # judgements far from the move are kept
-    assert not any(key[0] == "u6wi" for key in kept)  # the mover's own are not
-    fresh = new.with_extra(table=attrs.evolve(table))  # the same table, nothing derived
-    for key, judged in kept.items():
-        uid, pace, to = key[0], key[4], key[5]
-        start = table.footprint(uid)
-        move = Move(math.dist(start.centre, to[:2]),
-                    _heading(start.facing, start.centre, to[:2]))
-        again = move_situation(fresh, uid, pace, move)
-        assert (again.problem, again.through, again.terrain) == (
-            judged.problem, judged.through, judged.terrain), key
-        assert (again.cost, again.end.x, again.end.y) == pytest.approx(
-            (judged.cost, judged.end.x, judged.end.y)), key
-    # the neighbours of the mover were judged again, not kept
-    assert len(kept) < sum(len(destinations(state, u, p)) for u in units for p in Pace) * 2
+    store = table.store("boltaction_acw: moves")
+    fresh = new.with_extra(table=attrs.evolve(table))  # the same table, nothing stored
+    hits = store.hits
+    for uid in units:
+        for pace in Pace:
+            kept = [move_situation(new, uid, pace, m) for m in offered_moves(new, uid, pace)]
+            again = [move_situation(fresh, uid, pace, m)
+                     for m in offered_moves(fresh, uid, pace)]
+            assert [(k.problem, k.through, k.terrain, k.cost, k.end, k.path) for k in kept] == [
+                (a.problem, a.through, a.terrain, a.cost, a.end, a.path) for a in again], uid
+    assert store.hits - hits > 10  # judgements far from the move are kept
+    assert store.misses > 0  # the mover's own and its neighbours' are judged again
 
 
 def _heading(facing: float, start: tuple[float, float], end: tuple[float, float]) -> float:

@@ -3,8 +3,10 @@ a shot's range, arc, sight, cover and enfilade (Shooting; Ranges); a charge's di
 face it strikes and the obstacle defended (Melee); a move's cost through terrain, the friend
 it passes through and what forbids it (Movement; Terrain Movement Modifiers); a rout's
 heading (Morale Test). The pairs of the acting units are asked of the table at once and
-kept with it (``Table.derived``), and carried to the next table where a move cannot change
-them (``carry``): the steps' candidates and checks only look the answers up.
+kept in its stores (``Table.store``, carried from table to table), each answer under a key
+made of everything it reads (the footprints near the ground it covers), so a later table
+where those stand as they stood finds it: the steps' candidates and checks only look the
+answers up.
 
 The decisions where the text is silent are interpretations A22 to A30."""
 
@@ -21,8 +23,10 @@ import shapely
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
+    AnswerStore,
     ChargeReach,
     Face,
+    Feature,
     Footprint,
     ImpassableError,
     Point,
@@ -33,6 +37,10 @@ from smoothbore.table import (
     TerrainKind,
     charges,
     furthest,
+    intersecting,
+    outline_of,
+    polygon,
+    region_of,
     rout,
     route,
     short_of_units,
@@ -43,27 +51,6 @@ from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.paths import PassageKind
 
 from .actions import Move
-from .carry import (
-    FEW,
-    KEEP_OFF,
-    Box,
-    Zone,
-    arc_memo,
-    boxes_within,
-    charge_memo,
-    gap_over,
-    ground_memo,
-    hulls_of,
-    move_memo,
-    near_memo,
-    near_on,
-    nearest_enemy,
-    offer_memo,
-    radii,
-    rows_near,
-    sight_memo,
-    unit_boxes,
-)
 from .charges import ChargeFacts
 from .movement import Pace, Terrain, move_distance
 from .placing import COLUMN, FORMED, LINEAR, SKIRMISH, WOODS, rates, relaid
@@ -80,6 +67,7 @@ from .state import State, find, situation
 from .units import Formation, Unit
 from .validity import MAX_REACH
 
+FloatArray = npt.NDArray[np.float64]
 HARD = frozenset({TerrainKind.WALL, TerrainKind.FIELDWORK, TerrainKind.BUILDING})
 SOFT = frozenset({TerrainKind.FENCE})
 _EPS = 1e-6
@@ -99,76 +87,197 @@ def measured(distance: float) -> int:
     return max(0, math.ceil(distance - _EPS))
 
 
-# --- shooting -------------------------------------------------------------------------------
-def sighting_of(table: Table, firer_id: str, target_id: str) -> SightLine | None:
-    """What ``firer_id`` sees of ``target_id`` on the table (None: not two enemies on it):
-    skirmishers fire all round (Shooting), others in the 45° arc either side of their front
-    (A24). Kept with the table; the steps' candidates ask for many pairs at once
-    (``look_at``)."""
-    memo = table.derived(sight_memo)
-    found = memo.get((firer_id, target_id))
-    if found is None and target_id in table.enemies_of(firer_id):
-        look_at(table, [(firer_id, target_id)])
-        found = memo.get((firer_id, target_id))
+# --- what the table's answers read: the footprints near a box ---------------------------------
+Box = tuple[float, float, float, float]
+"""(min x, min y, max x, max y)."""
+KEEP_OFF = 1.0
+"""A move that is not a charge ends at least 1" from every enemy (A26)."""
+_TOUCH = 0.01
+"""How near a unit's box must come to an answer's ground to count among what it reads."""
+FEW = 48
+"""On a table of at most this many units, a Python walk over the boxes costs less than
+asking numpy (``rows_near``, ``near``): the answers are the same."""
+
+
+def _store(table: Table, what: str) -> AnswerStore:
+    """The table's store of this book's answers of one kind (``Table.store``): carried from
+    table to table, each answer kept under a key made of everything it reads."""
+    return table.store(f"boltaction_acw: {what}")
+
+
+def unit_boxes(table: Table) -> dict[str, Box]:
+    """The box round each unit on the table (``Footprint.bounds``), by id."""
+    return {f.unit_id: f.bounds for f in table.footprints}
+
+
+def box_array(table: Table) -> FloatArray:
+    """``unit_boxes`` as one array of shape (units, 4), a row a footprint in the table's
+    order (many units compared in one step, issue 28)."""
+    return np.array([f.bounds for f in table.footprints], dtype=float).reshape(-1, 4)
+
+
+def rows_near(table: Table, box: Box, reach: float) -> list[int]:
+    """The rows of the table's footprints (in its order) whose box reaches within ``reach``
+    of ``box`` along both axes: every unit whose box comes that near, and a few more at the
+    corners (the callers' own tests judge those)."""
+    x0, y0, x1, y1 = box
+    footprints = table.footprints
+    if len(footprints) <= FEW:
+        return [i for i, f in enumerate(footprints)
+                if (one := f.bounds)[0] <= x1 + reach and one[2] >= x0 - reach
+                and one[1] <= y1 + reach and one[3] >= y0 - reach]
+    b = table.derived(box_array)
+    hit = ((b[:, 0] <= x1 + reach) & (b[:, 2] >= x0 - reach)
+           & (b[:, 1] <= y1 + reach) & (b[:, 3] >= y0 - reach))
+    found: list[int] = np.flatnonzero(hit).tolist()
     return found
 
 
-def look_at(table: Table, pairs: Iterable[tuple[str, str]]) -> None:
-    """Work out at once what each firer sees of each target of these (firer, enemy) pairs,
-    where the table does not know it yet: one question of the table instead of one per
-    pair."""
-    memo = table.derived(sight_memo)
-    missing = list(dict.fromkeys(pair for pair in pairs if pair not in memo))
-    if missing:
-        half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
-        memo.update(((s.firer, s.target), s)
-                    for s in sight_lines(table, missing, half_angle=half))
+def prints_near(table: Table, box: Box, reach: float = _TOUCH) -> tuple[Footprint, ...]:
+    """The footprints whose box comes within ``reach`` of ``box``: everything on the table
+    an answer about the ground inside ``box`` can read (part of its store key)."""
+    footprints = table.footprints
+    return tuple(footprints[i] for i in rows_near(table, box, reach))
 
 
-def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
-    """How ``charger_id`` could charge ``target_id`` on the table (None: not two enemies on
-    it): asked at once with every enemy the charger might reach (``reach_from``), and kept
-    with the table."""
-    memo = table.derived(charge_memo)
-    found = memo.get((charger_id, target_id))
-    if found is None and target_id in table.enemies_of(charger_id):
-        reach_from(table, (charger_id,), ((charger_id, target_id),))
-        found = memo.get((charger_id, target_id))
-    return found
+def gap_over(a: Box, b: Box, limit: float) -> bool:
+    """Whether the distance between boxes ``a`` and ``b`` is more than ``limit`` (not
+    negative), measured only where neither axis settles it alone."""
+    dx, other = a[0] - b[2], b[0] - a[2]
+    if other > dx:
+        dx = other
+    if dx > limit:
+        return True
+    dy, other = a[1] - b[3], b[1] - a[3]
+    if other > dy:
+        dy = other
+    if dy > limit:
+        return True
+    if dx <= 0.0 and dy <= 0.0:
+        return False
+    return math.hypot(max(0.0, dx), max(0.0, dy)) > limit
 
 
-def reach_from(table: Table, unit_ids: Iterable[str],
-               also: Iterable[tuple[str, str]] = ()) -> None:
-    """Work out at once how each of these units could charge each enemy that might stand
-    within the longest charge (``MAX_REACH``, 36": told by the boxes, ``near``), and the
-    pairs ``also`` asked, where the table does not know it yet. An enemy further off is
-    measured when it is asked about: each pair's answer is its own, whatever else is asked
-    with it (issue 28: a charger no longer measures every enemy of a large army)."""
-    ids = [u for u in unit_ids if u in table.units]
-    memo = table.derived(charge_memo)
-    pairs = [(u, e) for u in ids for e in table.enemies_of(u)
-             if e in near(table, u, MAX_REACH)]
-    missing = [pair for pair in dict.fromkeys((*also, *pairs)) if pair not in memo]
-    if missing:
-        memo.update(((r.charger, r.target), r)
-                    for r in charges(table, missing, table.diagonal))
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
+    """The other units that might stand within ``inches`` of ``unit_id`` (A23): those whose
+    box comes within ``inches`` of its box (the others are further for certain: the nearest
+    points are at least as far apart as the boxes). Kept in the table's store by the
+    footprints it reads (all of them)."""
+    return _store(table, "near").ask((table.footprints, unit_id, inches),
+                                     lambda: _near(table, unit_id, inches))
+
+
+def _near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
+    footprints, limit = table.footprints, inches + 1e-3
+    box = table.footprint(unit_id).bounds
+    if len(footprints) <= FEW:
+        return frozenset([f.unit_id for f in footprints
+                          if f.unit_id != unit_id and not gap_over(box, f.bounds, limit)])
+    boxes = table.derived(box_array)
+    dx = np.maximum(box[0] - boxes[:, 2], boxes[:, 0] - box[2])
+    dy = np.maximum(box[1] - boxes[:, 3], boxes[:, 1] - box[3])
+    gap = np.hypot(np.maximum(dx, 0.0), np.maximum(dy, 0.0))
+    close = gap <= limit
+    for row in np.flatnonzero(np.abs(gap - limit) <= 1e-9).tolist():  # gap_over decides
+        close[row] = not gap_over(box, footprints[row].bounds, limit)
+    return frozenset([footprints[i].unit_id for i in np.flatnonzero(close).tolist()
+                      if footprints[i].unit_id != unit_id])
 
 
 def beyond(table: Table, a: str, b: str, inches: float) -> bool:
     """Whether units ``a`` and ``b`` stand so far apart that their distance measured is
     more than ``inches`` (A23), told by the boxes round them: without measuring, and never
-    wrongly (the nearest points are at least as far apart as the boxes)."""
-    boxes = table.derived(unit_boxes)
-    return not boxes_within(boxes[a], boxes[b], inches)
+    wrongly."""
+    return gap_over(table.footprint(a).bounds, table.footprint(b).bounds, inches + 1e-3)
 
 
-def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
-    """The other units that might stand within ``inches`` of ``unit_id``: those ``beyond``
-    does not rule out, kept with the table."""
-    memo = table.derived(near_memo)
-    found = memo.get((unit_id, inches))
+# --- shooting -------------------------------------------------------------------------------
+def _sight_key(table: Table, firer_id: str, target_id: str) -> tuple[object, ...]:
+    """What a sighting reads: the two footprints and every footprint near the box round
+    them (a line of sight between them runs inside it), besides the ground."""
+    units = table.units
+    firer, target = units[firer_id], units[target_id]
+    return (firer, target, prints_near(table, _union(firer.bounds, target.bounds)))
+
+
+def sighting_of(table: Table, firer_id: str, target_id: str) -> SightLine | None:
+    """What ``firer_id`` sees of ``target_id`` on the table (None: not two enemies on it):
+    skirmishers fire all round (Shooting), others in the 45° arc either side of their front
+    (A24). Kept in the table's store; the steps' candidates ask for many pairs at once
+    (``look_at``)."""
+    if target_id not in table.enemies_of(firer_id):
+        return None
+    return look_at(table, [(firer_id, target_id)])[firer_id, target_id]
+
+
+def look_at(table: Table, pairs: Iterable[tuple[str, str]]
+            ) -> dict[tuple[str, str], SightLine]:
+    """What each firer sees of each target of these (firer, enemy) pairs, those the store
+    does not hold worked out at once: one question of the table instead of one per pair."""
+    store = _store(table, "sight")
+    keys = {pair: _sight_key(table, *pair) for pair in pairs}
+    found = {pair: store.get(key) for pair, key in keys.items()}
+    missing = [pair for pair, seen in found.items() if seen is None]
+    if missing:
+        half = {f.unit_id: 180.0 for f in table.footprints if f.formation is Layout.SKIRMISH}
+        for seen in sight_lines(table, missing, half_angle=half):
+            pair = (seen.firer, seen.target)
+            store.put(keys[pair], seen)
+            found[pair] = seen
+    return found
+
+
+def _charge_key(table: Table, charger_id: str, target_id: str) -> tuple[object, ...]:
+    """What a charge reads: the two footprints and every footprint near the ground the
+    charger could sweep going straight ahead as far as the target's far side (the units in
+    its way), besides the ground and the table's size."""
+    units = table.units
+    charger, target = units[charger_id], units[target_id]
+    (fx, fy), _ = charger.frame
+    ahead = (math.dist(charger.centre, target.centre) + charger.length
+             + math.hypot(target.width, target.length))
+    x0, y0, x1, y1 = charger.bounds
+    dx, dy = fx * ahead, fy * ahead
+    box = _union(_union(charger.bounds, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)), target.bounds)
+    return (charger, target, table.diagonal, prints_near(table, box))
+
+
+def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
+    """How ``charger_id`` could charge ``target_id`` on the table (None: not two enemies on
+    it): asked at once with every enemy the charger might reach (``reach_from``), and kept
+    in the table's store."""
+    if target_id not in table.enemies_of(charger_id):
+        return None
+    found: ChargeReach | None = _store(table, "charge").get(
+        _charge_key(table, charger_id, target_id))
     if found is None:
-        found = memo[unit_id, inches] = near_on(table, unit_id, inches)
+        found = reach_from(table, (charger_id,), ((charger_id, target_id),))[
+            charger_id, target_id]
+    return found
+
+
+def reach_from(table: Table, unit_ids: Iterable[str], also: Iterable[tuple[str, str]] = ()
+               ) -> dict[tuple[str, str], ChargeReach]:
+    """How each of these units could charge each enemy that might stand within the longest
+    charge (``MAX_REACH``, 36": told by the boxes, ``near``), and the pairs ``also`` asked,
+    those the store does not hold worked out at once. Each pair's answer is its own,
+    whatever else is asked with it (issue 28)."""
+    ids = [u for u in unit_ids if u in table.units]
+    store = _store(table, "charge")
+    pairs = [(u, e) for u in ids for e in table.enemies_of(u)
+             if e in near(table, u, MAX_REACH)]
+    keys = {pair: _charge_key(table, *pair) for pair in dict.fromkeys((*also, *pairs))}
+    found = {pair: store.get(key) for pair, key in keys.items()}
+    missing = [pair for pair, reach in found.items() if reach is None]
+    if missing:
+        for reach in charges(table, missing, table.diagonal):
+            pair = (reach.charger, reach.target)
+            store.put(keys[pair], reach)
+            found[pair] = reach
     return found
 
 
@@ -177,20 +286,19 @@ def outside_arc(table: Table, firer_id: str, target_id: str) -> bool:
     by its corners alone: all of them behind the firer's front edge, or all beyond one of
     the two lines at 45° from its front corners (the arc is the ground on the inner side of
     all three; ``sight_lines`` measures exactly what this leaves in doubt). Never for
-    skirmishers nor a unit in a building, who fire all round. Kept with the table."""
+    skirmishers nor a unit in a building, who fire all round. Kept in the table's store by
+    the two footprints."""
     return not in_arc_doubt(table, firer_id, (target_id,))
 
 
 def in_arc_doubt(table: Table, firer_id: str, target_ids: Iterable[str]) -> list[str]:
     """The targets not for certain outside the firer's arc (``outside_arc``), in order."""
-    memo = table.derived(arc_memo)
+    store, units = _store(table, "arc"), table.units
+    firer = units[firer_id]
     out = []
     for target_id in target_ids:
-        found = memo.get((firer_id, target_id))
-        if found is None:
-            found = memo[firer_id, target_id] = _outside_arc(
-                table.footprint(firer_id), table.footprint(target_id))
-        if not found:
+        target = units[target_id]
+        if not store.ask((firer, target), functools.partial(_outside_arc, firer, target)):
             out.append(target_id)
     return out
 
@@ -247,26 +355,23 @@ def shot_situation(state: State, firer_id: str, target_id: str) -> ShotSituation
     (buildings, higher hills and other units block it), the target's cover and enfilade (the
     firer off its flank)."""
     table = table_of(state)
-    memo = table.derived(shot_memo)
-    found = memo.get((firer_id, target_id))
+    if target_id not in table.enemies_of(firer_id):
+        raise InvalidValueError("target_id", target_id, f"an enemy of {firer_id!r} on the table")
+    key = _sight_key(table, firer_id, target_id)
+    found: ShotSituation | None = _store(table, "shot").get(key)
     if found is None:
-        if (firer_id, target_id) not in table.derived(sight_memo):
-            _look_around(state, table, firer_id, target_id)
-        seen = sighting_of(table, firer_id, target_id)
+        seen = _store(table, "sight").get(key)
         if seen is None:
-            raise InvalidValueError("target_id", target_id,
-                                    f"an enemy of {firer_id!r} on the table")
-        found = memo[firer_id, target_id] = _situation(table, seen)
+            seen = _look_around(state, table, firer_id, target_id)
+        found = _situation(table, seen)
+        _store(table, "shot").put(key, found)
     return found
 
 
-def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> None:
+def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> SightLine:
     """What the firer sees of the target, and at once what every unit that may shoot now
     sees of every enemy that might stand in its weapon's range: one question of the table
     costs less than several, and the other shots are likely to be asked next."""
-    enemies = table.enemies_of(firer_id) if firer_id in table.units else ()
-    if target_id not in enemies:
-        return
     known = situation(state)
     shooters = [find(state, firer_id), *known.ready.values(),
                 *(find(state, u) for u in sorted(state.extra.halted))]
@@ -279,12 +384,7 @@ def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> N
         if not unit.skirmishing:
             targets = in_arc_doubt(table, unit.id, targets)
         pairs.extend((unit.id, enemy) for enemy in targets)
-    look_at(table, pairs)
-
-
-def shot_memo(table: Table) -> dict[tuple[str, str], ShotSituation]:
-    """The shots measured on this table, by (firer, target)."""
-    return {}
+    return look_at(table, pairs)[firer_id, target_id]
 
 
 def _situation(table: Table, seen: SightLine) -> ShotSituation:
@@ -409,9 +509,6 @@ class MoveSituation:
     path: tuple[tuple[float, float], ...]
     problem: str = ""
     rule: str = ""
-    zone: Zone | None = attrs.field(default=None, eq=False, repr=False)
-    """The ground the judgement looked at: the hull of the unit where it starts and ends
-    (a unit more than 1" from it cannot change the answer)."""
 
     @property
     def end(self) -> Footprint:
@@ -440,28 +537,20 @@ def move_situation(state: State, unit_id: str, pace: Pace, move: Move) -> MoveSi
     straight to the destination priced by its ``rates`` (a river away from its crossings, or
     impassable ground, forbids it), free to face any way at the end; it must end on the
     table, on no other unit and at least 1" from every enemy, and may pass through one
-    friend (interpolation)."""
+    friend (interpolation). Kept in the table's store by what it reads: the unit's way of
+    moving, its footprint, the destination and every footprint near the ground it covers
+    (within 1" of the box round where it starts and ends)."""
     table = table_of(state)
-    unit = find(state, unit_id)
-    asked = table.derived(moves_asked)
-    mover = _mover(unit, pace)
-    found = asked.get((mover, move))
-    if found is None:
-        memo = table.derived(move_memo)
-        to = destination(table, unit_id, move)
-        key = (*mover, to)
-        judged = memo.get(key)
-        if judged is None:
-            judged = memo[key] = _judge(table, unit, pace, to)
-        assert isinstance(judged, MoveSituation)
-        found = asked[mover, move] = judged
+    unit = state.unit(unit_id)
+    start = table.footprint(unit_id)
+    to = destination(table, unit_id, move)
+    x, y, _ = to
+    r = math.hypot(start.width, start.length) / 2
+    box = _union(start.bounds, (x - r, y - r, x + r, y + r))
+    key = (start, unit.kind, unit.formation, unit.mounted, pace, to,
+           prints_near(table, box, KEEP_OFF + _TOUCH))
+    found: MoveSituation = _store(table, "moves").ask(key, lambda: _judge(table, unit, pace, to))
     return found
-
-
-def moves_asked(table: Table) -> dict[tuple[tuple[object, ...], Move], MoveSituation]:
-    """The judgements asked of this table, by the unit's way of moving and the move as
-    given (the destination each stands for is worked out once)."""
-    return {}
 
 
 def _corners(x: float, y: float, frame: tuple[Point, Point], w: float, h: float
@@ -482,9 +571,6 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
     here = [(float(px), float(py)) for px, py in start.corners.tolist()]
     there = _corners(x, y, start.frame, w, h)
     ends = there if facing == start.facing else _corners(x, y, bearing_vectors(facing), w, h)
-    points = here + there + ends
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    zone = Zone((min(xs), min(ys), max(xs), max(ys)), np.array(points))
     way: Route | None = None
     clear = False
     ending = _Ending(start, to, ends)
@@ -499,26 +585,18 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
             if problem:  # refused whichever way it goes and whatever it passes through
                 return MoveSituation(start, to, 0.0, float(move_distance(unit, pace)),
                                      Terrain.OPEN, None, (start.centre,), problem,
-                                     RULE_MOVE_CLEAR, zone)
+                                     RULE_MOVE_CLEAR)
             settled = True
             way = _route(table, unit.id, (x, y))
-    return _assess(table, unit, pace, ending, way, zone, clear=clear, holds=holds,
+    return _assess(table, unit, pace, ending, way, clear=clear, holds=holds,
                    settled=settled)
 
 
-def routes_taken(table: Table) -> dict[tuple[str, float, float], Route]:
-    """The routes worked out on this table, by unit and the point its centre goes to (an
-    advance and a run to the same place share theirs)."""
-    return {}
-
-
 def _route(table: Table, unit_id: str, point: tuple[float, float]) -> Route:
-    memo = table.derived(routes_taken)
-    key = (unit_id, *point)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = route(table, unit_id, point)
-    return found
+    """``route`` of the unit's centre to ``point``, kept in the table's store by the
+    footprints it reads (all of them: an advance and a run to the same place share it)."""
+    return _store(table, "routes").ask((table.footprints, unit_id, *point),
+                                       lambda: route(table, unit_id, point))
 
 
 @attrs.frozen
@@ -541,27 +619,25 @@ class _Ending:
         return self.start.moved_to(x, y, facing)
 
 
-def feature_shapes(table: Table) -> dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]]:
+Priced = tuple[tuple[Box, ...], tuple[Feature, ...]]
+"""The features of the kinds a way of moving pays for, and the box round each."""
+
+
+def feature_shapes(table: Table) -> dict[RateTable, Priced]:
     """The ground each way of moving pays for on the table (the features of the kinds its
-    rates price): their boxes and their areas, as an array (for many tests at once). Worked
-    out once for a ground and carried to every table on it (``carry.ground_memo``)."""
-    memo = table.derived(ground_memo)
-    found = memo.get("feature_shapes")
-    if found is None:
-        found = memo["feature_shapes"] = _feature_shapes(table)
+    rates price) and their boxes. Worked out once for a ground, kept in the table's store by
+    the features."""
+    found: dict[RateTable, Priced] = _store(table, "ground").ask(
+        table.features, lambda: _feature_shapes(table))
     return found
 
 
-def _feature_shapes(table: Table) -> dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]]:
-    out: dict[RateTable, tuple[list[Box], npt.NDArray[np.object_]]] = {}
+def _feature_shapes(table: Table) -> dict[RateTable, Priced]:
+    out: dict[RateTable, Priced] = {}
     for table_rates in (FORMED, COLUMN, SKIRMISH):
         priced = _priced(table_rates)
-        areas = [f.area for f in table.features if f.kind in priced]
-        boxes: list[Box] = []
-        for area in areas:
-            x0, y0, x1, y1 = (float(v) for v in area.bounds)
-            boxes.append((x0, y0, x1, y1))
-        out[table_rates] = (boxes, np.array(areas, dtype=object))
+        features = tuple(f for f in table.features if f.kind in priced)
+        out[table_rates] = (tuple(region_of(f).bounds for f in features), features)
     return out
 
 
@@ -587,12 +663,12 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
     x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
     footprints = table.footprints
-    others = [footprints[i].outline  # kept with the footprint: no layout is built for it
+    others = [outline_of(footprints[i])  # kept with the footprint: no layout is built
               for i in rows_near(table, (x0, y0, x1, y1), 0.0)
               if footprints[i].unit_id != start.unit_id]
     if not _open_ground(table, corners, table_rates):
         return False
-    return not (others and shapely.intersects(hulls_of(np.array([corners]))[0], others).any())
+    return not (others and intersecting(polygon(corners).hull(), others).any())
 
 
 def _open_ground(table: Table, corners: list[Point], table_rates: RateTable) -> bool:
@@ -601,16 +677,16 @@ def _open_ground(table: Table, corners: list[Point], table_rates: RateTable) -> 
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
     x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
-    boxes, areas = feature_shapes(table)[table_rates]
-    near = [i for i, b in enumerate(boxes)
+    boxes, features = feature_shapes(table)[table_rates]
+    near = [features[i] for i, b in enumerate(boxes)
             if b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0]
     if not near:
         return True
-    return not shapely.intersects(hulls_of(np.array([corners]))[0], areas[near]).any()
+    return not intersecting(polygon(corners).hull(), near).any()
 
 
 def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | None,
-            zone: Zone | None, *, clear: bool = False, holds: bool | None = None,
+            *, clear: bool = False, holds: bool | None = None,
             settled: bool = False) -> MoveSituation:
     """The judgement of a move to ``ending`` whose centre's route is ``way`` (None: it
     stays, perhaps turning, or with ``clear`` it goes straight over open ground touching
@@ -624,7 +700,7 @@ def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | 
 
     def refused(problem: str, rule: str = RULE_MOVEMENT, cost: float = 0.0) -> MoveSituation:
         return MoveSituation(start, ending.to, cost, allowance, Terrain.OPEN, None, path,
-                             problem, rule, zone)
+                             problem, rule)
 
     if not (_holds(table, ending) if holds is None else holds):
         return refused("the move would leave the table")
@@ -660,7 +736,7 @@ def _assess(table: Table, unit: Unit, pace: Pace, ending: _Ending, way: Route | 
                                                                 through)
     if problem:
         return refused(problem, RULE_MOVE_CLEAR, cost)
-    return MoveSituation(start, ending.to, cost, allowance, terrain, through, path, zone=zone)
+    return MoveSituation(start, ending.to, cost, allowance, terrain, through, path)
 
 
 def _holds(table: Table, ending: _Ending) -> bool:
@@ -738,16 +814,10 @@ def offered_moves(state: State, unit_id: str, pace: Pace) -> tuple[Move, ...]:
     """The moves a unit is offered (A28), unjudged: each of ``DISTANCES`` its allowance
     (doubled on a road for a column) might reach, towards each of ``HEADINGS``, keeping its
     facing, and one towards the nearest enemy (``closing_move``). Plain arithmetic on the
-    units' centres, kept with the table; ``move_situation`` judges each when it is tried."""
-    table = table_of(state)
-    unit = find(state, unit_id)
-    memo = table.derived(offer_memo)
-    key = _mover(unit, pace)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = (*fixed_moves(unit, pace),
-                             *_closing(table, unit_id, float(move_distance(unit, pace))))
-    return found
+    units' centres; ``move_situation`` judges each when it is tried."""
+    unit = state.unit(unit_id)
+    return (*fixed_moves(unit, pace),
+            *_closing(table_of(state), unit_id, float(move_distance(unit, pace))))
 
 
 def fixed_moves(unit: Unit, pace: Pace) -> tuple[Move, ...]:
@@ -792,10 +862,7 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     (it ends straight ahead, for a charge next), as far as ``limit`` or until the circles
     round the two footprints come within 1.5" (never on it nor within 1" of it); None with
     no enemy, or less than 1" to go."""
-    memo = table.derived(closings)
-    if unit_id not in memo:
-        memo[unit_id] = _towards_nearest(table, unit_id)
-    found = memo[unit_id]
+    found = _towards_nearest(table, unit_id)
     if found is None:
         return None
     room, heading = found
@@ -805,15 +872,47 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     return Move(round(go, 1), round(heading, 1), round(heading, 1))
 
 
-def closings(table: Table) -> dict[str, tuple[float, float] | None]:
-    """For each unit asked, how far it may close on its nearest enemy and the heading
-    towards it (``_towards_nearest``), kept with the table: the same at every pace."""
-    return {}
+def _enemy_prints(table: Table) -> dict[str, tuple[Footprint, ...]]:
+    """The footprints of each side's enemies (``Table.enemies_of``), by side."""
+    units = table.units
+    return {side: tuple(units[e] for e in table.enemies_of(f.unit_id))
+            for f in table.footprints if (side := f.side)}
+
+
+def radii(table: Table) -> dict[str, float]:
+    """The radius of the circle round each unit's footprint (its half diagonal), by id,
+    worked out at once for the table (``Table.derived``)."""
+    footprints = table.footprints
+    half_w = np.fromiter((f.width / 2 for f in footprints), float, len(footprints))
+    half_l = np.fromiter((f.length / 2 for f in footprints), float, len(footprints))
+    return dict(zip((f.unit_id for f in footprints), np.hypot(half_w, half_l).tolist(),
+                    strict=True))
+
+
+def nearest_enemy(table: Table, unit_id: str) -> tuple[float, str] | None:
+    """The unit's nearest enemy by the circles round them: how far its centre lies from the
+    enemy's circle (the distance between centres less the enemy's radius), and the enemy
+    (the first id of those as near); None with no enemy."""
+    start = table.footprint(unit_id)
+    enemies = table.derived(_enemy_prints).get(start.side, ())
+    if not enemies:
+        return None
+    here, radius = start.centre, table.derived(radii)
+    return min((math.dist(here, e.centre) - radius[e.unit_id], e.unit_id) for e in enemies)
 
 
 def _towards_nearest(table: Table, unit_id: str) -> tuple[float, float] | None:
     """How far the unit may go straight at its nearest enemy's centre before the circles
-    round the two come within 1.5", and that heading off its facing (None: no enemy)."""
+    round the two come within 1.5", and that heading off its facing (None: no enemy). Kept
+    in the table's store by what it reads: the unit's footprint and its enemies'."""
+    start = table.footprint(unit_id)
+    key = (start, table.derived(_enemy_prints).get(start.side, ()))
+    found: tuple[float, float] | None = _store(table, "closing").ask(
+        key, lambda: _work_towards_nearest(table, unit_id))
+    return found
+
+
+def _work_towards_nearest(table: Table, unit_id: str) -> tuple[float, float] | None:
     found = nearest_enemy(table, unit_id)
     if found is None:
         return None

@@ -10,9 +10,8 @@ brigades...) is ``turn_scoped``: ``begin_turn`` resets it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
 
 import attrs
 
@@ -111,32 +110,6 @@ def find(state: State, unit_id: str) -> Unit:
     return state.unit(unit_id)
 
 
-T = TypeVar("T")
-
-_KEPT: dict[tuple[Callable[..., Any], int], tuple[tuple[Unit, ...], tuple[Any, ...], Any]] = {}
-"""What ``of_units`` keeps: by question and the id of the units tuple asked of, that tuple
-(held, so its id names it while kept), the other arguments and the answer."""
-KEEP = 64
-"""The most answers ``of_units`` keeps (it forgets them all when full)."""
-
-
-def of_units(work: Callable[..., T], units: tuple[Unit, ...], *rest: Hashable) -> T:
-    """``work(units, *rest)``, kept for the very same tuple of units and equal ``rest``: a
-    step that changes no unit hands the next state the same tuple, so most states ask of
-    one already seen, and telling it by identity costs nothing (hashing the units costs
-    more than most answers)."""
-    key = (work, id(units))
-    kept = _KEPT.get(key)
-    if kept is not None and kept[0] is units and kept[1] == rest:
-        found: T = kept[2]
-        return found
-    found = work(units, *rest)
-    if len(_KEPT) >= KEEP:
-        _KEPT.clear()
-    _KEPT[key] = (units, rest, found)
-    return found
-
-
 BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
 
@@ -148,18 +121,15 @@ def group_of(unit: Unit) -> str:
 
 def group_units(state: State, group: str) -> tuple[Unit, ...]:
     """The units of a group (The Turn): a brigade's, or the independent unit."""
-    return _group_units(state.units, group)
+    return state.derived(_groups).get(group, ())
 
 
-def _group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
-    return of_units(_work_group_units, units, group)
-
-
-def _work_group_units(units: tuple[Unit, ...], group: str) -> tuple[Unit, ...]:
-    if group.startswith(BRIGADE):
-        name = group[len(BRIGADE):]
-        return tuple(u for u in units if u.brigade == name)
-    return tuple(u for u in units if u.id == group)
+def _groups(state: State) -> dict[str, tuple[Unit, ...]]:
+    """Every group's units (``group_units``), worked out once a state."""
+    out: dict[str, list[Unit]] = {}
+    for unit in state.units:
+        out.setdefault(group_of(unit), []).append(unit)
+    return {group: tuple(units) for group, units in out.items()}
 
 
 def group_name(state: State, group: str) -> str:
@@ -453,13 +423,12 @@ def army_broken(state: State, side: str) -> bool:
 
 def broken_armies(state: State) -> frozenset[str]:
     """The sides whose army has lost 50% of its brigades."""
-    return of_units(_broken_armies, state.units, state.extra.home, state.options, state.sides)
+    return state.derived(_broken_armies)
 
 
-def _broken_armies(units: tuple[Unit, ...], home: frozenset[str], options: Options,
-                   sides: tuple[str, ...]) -> frozenset[str]:
-    """``broken_armies`` of a state with these units, brigades gone home, options and
-    sides: most steps change none of them."""
+def _broken_armies(state: State) -> frozenset[str]:
+    """``broken_armies``, worked out once a state."""
+    units, home, options, sides = state.units, state.extra.home, state.options, state.sides
     tally: dict[str, dict[str, list[int]]] = {side: {} for side in sides}
     for unit in units:  # each brigade's units and units lost, in one pass
         if unit.brigade and unit.side in tally:
@@ -520,7 +489,7 @@ def _army_test_due(state: State, members: tuple[Unit, ...] | None = None) -> boo
     if group is None or not group.startswith(BRIGADE) or group in state.extra.army_tested:
         return False
     if members is None:
-        members = _group_units(state.units, group)
+        members = group_units(state, group)
     return bool(members) and members[0].side in broken_armies(state)
 
 
@@ -530,7 +499,7 @@ def untested_routers(state: State) -> tuple[Unit, ...]:
     extra = state.extra
     if extra.group is None:
         return ()
-    return _untested(_group_units(state.units, extra.group), extra)
+    return _untested(group_units(state, extra.group), extra)
 
 
 def _untested(members: tuple[Unit, ...], extra: Extra) -> tuple[Unit, ...]:
@@ -571,12 +540,12 @@ def _work_out(state: State) -> Situation:
     """The situation; what only a group giving orders asks is left empty without one."""
     units, extra, sides = state.units, state.extra, state.sides
     locked = engaged_ids(state)
-    standing = of_units(_sides_standing, units, locked, sides)
+    standing = _sides_standing(units, locked, sides)
     group = extra.group
     if group is None:
         return Situation(standing.broken, standing.units, None, False, False, {},
                          {}, {}, {})
-    members = _group_units(units, group)
+    members = group_units(state, group)
     side = members[0].side if members else find(state, group).side
     army_test = _army_test_due(state, members)
     acting = not extra.routs and not standing.broken and not army_test
@@ -602,8 +571,7 @@ class _Standing:
 
 def _sides_standing(units: tuple[Unit, ...], locked: frozenset[str], sides: tuple[str, ...]
                     ) -> _Standing:
-    """The ``Situation``'s sides broken, units by id, enemies and friends of each side:
-    the same for every state with these units and melees (most steps change neither)."""
+    """The ``Situation``'s sides broken, units by id, enemies and friends of each side."""
     index: dict[str, Unit] = {}
     standing: set[str] = set()
     on_table: dict[str, list[str]] = {s: [] for s in sides}

@@ -14,7 +14,6 @@ from smoothbore.table import Footprint, MoveTrace, Table, contact_position
 
 from . import situations
 from .actions import Charge, FightOn, Respond
-from .carry import carried
 from .charges import ChargeFacts, Reaction, Response, charge_problem, receive, responses
 from .melee import FALL_BACK, MeleeFacts, MeleeOutcome, MeleeResult, fight
 from .movement import charge_reach, rate
@@ -40,7 +39,7 @@ from .state import (
     with_units,
 )
 from .steps_orders import (
-    candidate_memo,
+    candidates_kept,
     check_actor,
     check_enemy,
     check_group_ready,
@@ -90,19 +89,18 @@ def _table_charges(state: State, chargers: list[Unit], known: Situation) -> Iter
     further than a run, is refused whatever the rest). Proposals: the check measures the
     charge (straight ahead, nothing in the way)."""
     table = situations.table_of(state)
-    memo = table.derived(candidate_memo)
     for unit in chargers:
         enemies = known.enemies.get(unit.side, ())
-        key = ("charges", unit, enemies)  # the unit's hash is kept with it: a cheap key
-        found = memo.get(key)
-        if found is None:
-            if _cannot_charge(unit):
-                found = memo[key] = ()
-            else:
-                close = situations.near(table, unit.id, charge_reach(unit))
-                found = memo[key] = _charges_at(unit.id, tuple(
-                    target_id for target_id in enemies if target_id in close))
-        yield from found
+        if not _cannot_charge(unit):
+            yield from candidates_kept(table, ("charges", unit, enemies), functools.partial(
+                _charges_in_reach, table, unit, enemies))
+
+
+def _charges_in_reach(table: Table, unit: Unit, enemies: tuple[str, ...]
+                      ) -> tuple[Charge, ...]:
+    """The charges of a unit at each enemy that might stand within its reach."""
+    close = situations.near(table, unit.id, charge_reach(unit))
+    return _charges_at(unit.id, tuple(target_id for target_id in enemies if target_id in close))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -346,7 +344,7 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
                                       MoveTrace(charger_id, (start.centre, contact.centre)))
         log.add("move", f"{find(state, charger_id).name} moves into contact at "
                 f"({contact.x:.1f}, {contact.y:.1f})", RULE_CHARGE, charger_id)
-    return state if table is before else state.with_extra(table=carried(before, table))
+    return state if table is before else state.with_extra(table=table)
 
 
 def _stopped(state: State, unit_id: str, what: str) -> str:
@@ -449,7 +447,7 @@ def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(victor_id, flight.path))
     log.add("move", f"{find(state, victor_id).name} falls back to ({end.x:.1f}, {end.y:.1f}), "
             f"facing {end.facing % 360:.0f}°", RULE_MELEE_RESULT, victor_id)
-    return state.with_extra(table=carried(table, moved))
+    return state.with_extra(table=moved)
 
 
 def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import attrs
 import numpy as np
@@ -33,7 +33,6 @@ from .actions import (
     RoutMove,
     Run,
 )
-from .carry import KEEP_OFF, carried
 from .morale import order_test, rally, recover_from_rout
 from .rules import (
     RULE_ADVANCE,
@@ -92,6 +91,7 @@ from .units import (
 )
 from .victory import check_undecided
 
+T = TypeVar("T")
 Terrain = movement.Terrain
 TERRAINS = (Terrain.OPEN, Terrain.WOODS)
 
@@ -317,7 +317,7 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
     x, y, facing = found.to
     end = table.footprint(unit.id).moved_to(x, y, facing)
     path = (*found.path, end.centre) if found.path[-1] != end.centre else found.path
-    moved = carried(table, table.placed(end))
+    moved = table.placed(end)
     if len(path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, path))
     distance = sum(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
@@ -351,7 +351,7 @@ def _stopped_behind(state: State, unit: Unit, friend: Unit,
     moved = 0.0
     if stop.centre != found.start.centre:
         moved = math.dist(found.start.centre, stop.centre)
-        placed = carried(table, table.placed(stop))
+        placed = table.placed(stop)
         state = state.with_extra(table=placed.with_traces(
             *recent_traces(table), MoveTrace(unit.id, (found.start.centre, stop.centre))))
     log.add("move", f"{unit.name} fails its interpolation test: both it and {friend.name} "
@@ -430,24 +430,23 @@ def candidates_fire(state: State) -> Iterator[Fire]:
         yield from _fires(unit.id, known.enemies.get(unit.side, ()), default_shot(unit))
 
 
-def candidate_memo(table: Table) -> dict[tuple[object, ...], tuple[Any, ...]]:
-    """What the candidates make of a unit on this table, by what (targets, advance bounds,
-    advances, runs, charges), the unit's id and all else they read of the unit and the
-    state: the same on every state with this table."""
-    return {}
+def candidates_kept(table: Table, key: tuple[object, ...], work: Callable[[], T]) -> T:
+    """What the candidates make of a unit (targets, advance bounds, advances, runs,
+    charges), kept in the table's store under ``key`` (what, the unit's id and all else they
+    read of the unit) and the footprints they read (all of them: ranges, arcs, the nearest
+    enemy)."""
+    return table.store("boltaction_acw: candidates").ask((table.footprints, *key), work)
 
 
 def _targets(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
              ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The enemies that might stand in the unit's range (``within_range``) and of those,
     the ones not for certain outside its arc (``within_arc``): kept with the table."""
-    memo = table.derived(candidate_memo)
-    key = ("targets", unit, enemies)  # the unit's hash is kept with it: a cheap key
-    found = memo.get(key)
-    if found is None:
+    def work() -> tuple[tuple[str, ...], tuple[str, ...]]:
         targets = tuple(within_range(state, unit, enemies))
-        found = memo[key] = (targets, tuple(within_arc(state, unit, targets)))
-    return found
+        return targets, tuple(within_arc(state, unit, targets))
+
+    return candidates_kept(table, ("targets", unit, enemies), work)
 
 
 def within_range(state: State, unit: Unit, enemies: tuple[str, ...]) -> list[str]:
@@ -593,11 +592,8 @@ def _table_advances(state: State, known: Situation) -> Iterator[Deferred[Advance
 def _advance_bound(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]) -> int:
     """The most advances ``_unit_advances`` offers the unit: each fixed move and a closing
     move, at each target or none; cavalry mounting or dismounting at each target or none.
-    Kept with the table (``candidate_memo``)."""
-    memo = table.derived(candidate_memo)
-    key = ("bound", unit, enemies)
-    found = memo.get(key)
-    if found is None:
+    Kept with the table (``candidates_kept``)."""
+    def work() -> int:
         targets, aimed = _targets(state, table, unit, enemies)
         fixed = len(situations.fixed_moves(unit, movement.Pace.ADVANCE))
         mounts = 0
@@ -605,26 +601,22 @@ def _advance_bound(state: State, table: Table, unit: Unit, enemies: tuple[str, .
             mount = Mount.DISMOUNT if unit.mounted else Mount.REMOUNT
             mounts = len(targets) + 1 + len(situations.fixed_moves(
                 _after_mount(unit, mount), movement.Pace.ADVANCE))
-        found = memo[key] = ((fixed + 1) * (len(aimed) + 1) + mounts,)
-    bound: int = found[0]
-    return bound
+        return (fixed + 1) * (len(aimed) + 1) + mounts
+
+    return candidates_kept(table, ("bound", unit, enemies), work)
 
 
 def _kept_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
                    ) -> tuple[Advance, ...]:
-    """``_unit_advances``, made once a table (``candidate_memo``)."""
-    memo = table.derived(candidate_memo)
+    """``_unit_advances``, made once a table (``candidates_kept``)."""
     key = ("advances", unit.id, unit.kind, unit.formation, unit.mounted,
            unit.weapon.max_range, shots(unit) > 0, enemies)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _unit_advances(state, table, unit, enemies)
-    return found
+    return candidates_kept(table, key, lambda: _unit_advances(state, table, unit, enemies))
 
 
 def _unit_advances(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
                    ) -> tuple[Advance, ...]:
-    """``_table_advances`` of one unit (made once a table: ``candidate_memo``)."""
+    """``_table_advances`` of one unit (made once a table: ``candidates_kept``)."""
     targets, aimed = _targets(state, table, unit, enemies)
     moves = situations.offered_moves(state, unit.id, movement.Pace.ADVANCE)
     fixed = situations.fixed_moves(unit, movement.Pace.ADVANCE)  # the first of them
@@ -866,14 +858,10 @@ def _run_bound(unit: Unit) -> int:
 
 
 def _kept_runs(state: State, unit: Unit) -> tuple[Run, ...]:
-    """The runs of a unit to each move offered, made once a table (``candidate_memo``)."""
-    memo = situations.table_of(state).derived(candidate_memo)
+    """The runs of a unit to each move offered, made once a table (``candidates_kept``)."""
     key = ("runs", unit.id, unit.kind, unit.formation, unit.mounted)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _runs_to(unit.id, situations.offered_moves(
-            state, unit.id, movement.Pace.RUN))
-    return found
+    return candidates_kept(situations.table_of(state), key, lambda: _runs_to(
+        unit.id, situations.offered_moves(state, unit.id, movement.Pace.RUN)))
 
 
 def _runs_to(unit_id: str, moves: tuple[Move, ...]) -> tuple[Run, ...]:
@@ -1081,23 +1069,23 @@ def _within_ride(table: Table, commander_id: str, side: str,
 def out_of_ride(table: Table, commander_id: str, side: str) -> frozenset[str]:
     """The units of ``side`` on the table the commander cannot ride to (``ride_problem``),
     none if he is not on it: kept with the table."""
-    memo = table.derived(too_far)
-    found = memo.get((commander_id, side))
-    if found is None:
+    def work() -> frozenset[str]:
         far: list[str] = []
         mark = table.derived(marks_by_id).get(commander_id)
         if mark is not None:
             x, y = mark_point(table, mark)  # once, not once a unit (issue 28)
             far = [f.unit_id for f in table.footprints
                    if f.side == side and _beyond_ride(math.hypot(f.x - x, f.y - y))]
-        found = memo[commander_id, side] = frozenset(far)
-    return found
+        return frozenset(far)
+
+    return _rides_kept(table, ("too far", commander_id, side), work)
 
 
-def too_far(table: Table) -> dict[tuple[str, str], frozenset[str]]:
-    """The units each commander cannot ride to on this table (``out_of_ride``), by
-    commander and side."""
-    return {}
+def _rides_kept(table: Table, key: tuple[object, ...], work: Callable[[], T]) -> T:
+    """A commander's rides measured, kept in the table's store under ``key`` and what they
+    read: the footprints and the commanders' marks."""
+    return table.store("boltaction_acw: rides").ask(
+        (table.footprints, table.commanders, *key), work)
 
 
 def _beyond_ride(distance: float | None) -> bool:
@@ -1115,22 +1103,15 @@ def ride(state: State, commander_id: str, unit_id: str) -> float | None:
     table = state.extra.table
     if table is None:
         return None
-    rides = table.derived(ride_memo)
-    key = (commander_id, unit_id)
-    if key not in rides:
+    def work() -> float | None:
         mark = table.derived(marks_by_id).get(commander_id)
         found = table.units.get(unit_id)
         if mark is None or found is None:
-            rides[key] = None
-        else:  # ``Table.ride``, his mark found in the table's index (issue 28)
-            x, y = mark_point(table, mark)
-            rides[key] = math.hypot(found.x - x, found.y - y)
-    return rides[key]
+            return None
+        x, y = mark_point(table, mark)  # ``Table.ride``, his mark from the table's index
+        return math.hypot(found.x - x, found.y - y)
 
-
-def ride_memo(table: Table) -> dict[tuple[str, str], float | None]:
-    """The rides measured on this table (``ride``), by commander and unit."""
-    return {}
+    return _rides_kept(table, ("ride", commander_id, unit_id), work)
 
 
 def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
@@ -1196,7 +1177,7 @@ def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State
     if distance is not None and table is not None:
         mark = table.commander(leader.id)
         moved = table.with_commanders(attrs.evolve(mark, attached_to=unit.id))
-        new = new.with_extra(table=carried(table, moved))
+        new = new.with_extra(table=(moved))
     return new
 
 
@@ -1222,18 +1203,8 @@ FRONT_RIDES = (6.0, 12.0, 24.0)
 def _rides(table: Table, commander_id: str, command: tuple[str, ...]) -> tuple[RideTo, ...]:
     """The rides to ``ride_points``, kept with the table: random play draws the army
     commander's group in state after state on the same table (issue 28)."""
-    memo = table.derived(rides_memo)
-    key = (commander_id, command)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = tuple(RideTo(commander_id, x, y)
-                                  for x, y in ride_points(table, commander_id, command))
-    return found
-
-
-def rides_memo(table: Table) -> dict[tuple[str, tuple[str, ...]], tuple[RideTo, ...]]:
-    """The rides to points offered on this table (``_rides``), by commander and command."""
-    return {}
+    return _rides_kept(table, ("rides to", commander_id, command), lambda: tuple(
+        RideTo(commander_id, x, y) for x, y in ride_points(table, commander_id, command)))
 
 
 def ride_points(table: Table, commander_id: str, command: tuple[str, ...]
@@ -1337,7 +1308,7 @@ def ride_to_problem(table: Table, commander_id: str, x: float, y: float) -> str:
         return ""
     ids = [layout.footprints[i].unit_id for i in rows]
     shapes = layout.shapes[rows]
-    near = shapely.distance(shapely.Point(x, y), shapes) < KEEP_OFF - 1e-6
+    near = shapely.distance(shapely.Point(x, y), shapes) < situations.KEEP_OFF - 1e-6
     if near.any():
         return f"({x:.1f}, {y:.1f}) is within 1\" of the enemy ({ids[int(near.argmax())]})"
     across = shapely.intersects(shapely.LineString((here, (x, y))), shapes)
@@ -1358,7 +1329,7 @@ def apply_ride_to(state: State, action: RideTo, log: Log) -> State:
     new = state.with_commanders(attrs.evolve(leader, with_unit=None))
     mark = attrs.evolve(table.commander(leader.id), x=action.x, y=action.y, attached_to=None)
     return new.with_extra(commanders_moved=new.extra.commanders_moved | {leader.id},
-                          table=carried(table, table.with_commanders(mark)))
+                          table=table.with_commanders(mark))
 
 
 # --- routing units ---------------------------------------------------------------------------
@@ -1480,7 +1451,7 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
             *recent_traces(table), MoveTrace(unit.id, flight.path)))
         return with_units(state, *(add_pins(f, 1) for f in friends), revise(unit, home=True))
     end = flight.end
-    moved = carried(table, table.placed(end))
+    moved = table.placed(end)
     if len(flight.path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(unit.id, flight.path))
     gone = math.dist(table.footprint(unit.id).centre, end.centre)
