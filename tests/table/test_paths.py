@@ -698,3 +698,49 @@ def test_a_contact_with_a_base_takes_its_sides_from_its_corners(
     assert _contact_distance(mover.corners, ring, 0.0, 1.0, 10.0) == \
         _reference_contact_distance(mover.corners, ring, 0.0, 1.0, 10.0) == 2.0
     assert len(pieces) == 1
+
+
+@st.composite
+def compulsory_moves(draw: st.DrawFn) -> tuple[Table, Footprint, Footprint, float]:
+    """A crowd of units (lines, columns, skirmishers apart, turned every way), one of them
+    routing from where it stands to an end that may fall on others."""
+    units = []
+    for i in range(draw(st.integers(1, 7))):
+        formation = draw(st.sampled_from([Formation.LINE, Formation.COLUMN,
+                                          Formation.SKIRMISH]))
+        units.append(Footprint(f"u{i}", draw(st.floats(5, 35)), draw(st.floats(5, 25)),
+                               draw(st.floats(-180, 180)), draw(st.integers(1, 3)),
+                               draw(st.sampled_from([1.0, 1.5, 2.0])), 1.0, formation))
+    start = Footprint("R", draw(st.floats(5, 35)), draw(st.floats(5, 25)),
+                      draw(st.floats(-180, 180)), draw(st.integers(1, 3)), 1.5, 1.0,
+                      draw(st.sampled_from([Formation.LINE, Formation.SKIRMISH])))
+    end = start.moved_to(draw(st.floats(2, 38)), draw(st.floats(2, 28)),
+                         draw(st.sampled_from([start.facing, 0.0, 90.0, 200.0])))
+    return (Table(40, 30, footprints=(start, *units)), start, end,
+            draw(st.sampled_from([0.1, 0.05, 0.37, 1.0])))
+
+
+@settings(max_examples=150, deadline=None)
+@given(compulsory_moves())
+def test_short_of_units_is_the_plain_walk(move: tuple[Table, Footprint, Footprint,
+                                                      float]) -> None:
+    # the stretches read off in closed form give the very footprint the walk finds
+    from smoothbore.table.paths import _short_of_units_stepped
+
+    t, start, end, step = move
+    assert short_of_units(t, start, end, step) == _short_of_units_stepped(t, start, end, step)
+
+
+def test_short_of_units_in_millimetres_steps_a_tenth_at_a_time() -> None:
+    # McKie: a 40 mm deep unit routing 110 mm onto a line 200 mm wide (y 190 to 210): tried
+    # back 0.1 mm at a time, stopped short of it, its front edge on the line's rear edge
+    # (within the halving's precision)
+    from smoothbore.table.paths import _short_of_units_stepped
+
+    start = Footprint("R", 500, 100, 180, 2, 40, 40)
+    line = Footprint("L", 500, -100 + 300, 0, 5, 40, 20)  # rear edge y = 190
+    t = Table(1000, 600, footprints=(start, line))
+    end = start.moved_to(500, 210, 0)  # running up the table, now facing it: y 190 to 230
+    stopped, landed = short_of_units(t, start, end)
+    assert landed == "L" and stopped.front_centre[1] == pytest.approx(190.0, abs=1e-6)
+    assert (stopped, landed) == _short_of_units_stepped(t, start, end)
