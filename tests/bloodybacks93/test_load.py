@@ -31,12 +31,9 @@ from smoothbore.bloodybacks93.state import (
     ActivityEntry,
     State,
     activity_of,
-    commander_of,
-    unit_of,
 )
 from smoothbore.bloodybacks93.units import UnitType
 from smoothbore.bloodybacks93.validity import check_battle
-from smoothbore.core import InvalidValueError
 from smoothbore.table import Footprint, Table, in_contact, touching_faces
 
 LOAD = Path(__file__).resolve().parents[2] / "benchmarks" / "load_bloodybacks93.py"
@@ -124,22 +121,18 @@ def test_the_load_battle_fronts_stand_within_musket_range() -> None:
 
 
 # --- lookups by id ----------------------------------------------------------------------------
-def test_units_commanders_and_activity_are_found_by_id_as_the_state_finds_them() -> None:
-    """``unit_of``, ``commander_of`` and ``activity_of`` give what ``state.unit``,
-    ``state.commander`` and a walk through the activity entries give, and refuse an unknown
-    id as the state does, naming it."""
+def test_activity_is_found_by_id_as_a_walk_finds_it() -> None:
+    """``activity_of`` gives what a walk through the activity entries gives (units and
+    commanders are core's indexed ``state.unit`` and ``state.commander``: the book keeps no
+    lookup of its own, issue 29)."""
+    from smoothbore.bloodybacks93 import state as book_state
+
     state = big(30, 1)
-    for unit in state.units:
-        assert unit_of(state, unit.id) is state.unit(unit.id)
     for leader in state.commanders:
-        assert commander_of(state, leader.id) is state.commander(leader.id)
         walked = next((e for e in state.extra.activity if e.commander_id == leader.id), None)
         assert activity_of(state, leader.id) == walked
-    with pytest.raises(InvalidValueError, match="nobody"):
-        unit_of(state, "nobody")
-    with pytest.raises(InvalidValueError, match="nobody"):
-        commander_of(state, "nobody")
     assert activity_of(state, "nobody") is None
+    assert not hasattr(book_state, "unit_of") and not hasattr(book_state, "commander_of")
 
 
 # --- candidates that the checks accept --------------------------------------------------------
@@ -164,8 +157,8 @@ def test_units_of_other_brigades_are_offered_only_near_the_commanders_radius(
     others = 0
     for action in offered:
         assert action.commander_id is not None
-        leader = commander_of(state, action.commander_id)
-        if leader.brigade == unit_of(state, action.unit_id).brigade:
+        leader = state.commander(action.commander_id)
+        if leader.brigade == state.unit(action.unit_id).brigade:
             continue
         others += 1
         footprint = table.footprint(action.unit_id)
@@ -190,7 +183,7 @@ def test_commanders_are_offered_the_units_near_their_move_only(seed: int) -> Non
     table = table_of(state)
     for commander_id in state.extra.active:
         where = table.commander_point(commander_id)
-        leader = commander_of(state, commander_id)
+        leader = state.commander(commander_id)
         joined = {a.attach_to for a in legal if a.commander_id == commander_id}
         within_move = {u.id for u in state.units if u.side == leader.side
                        and _gap(table, u.id, where) <= command_rules.COMMANDER_MOVE + 1e-9

@@ -13,7 +13,7 @@ from smoothbore.bloodybacks93.deck import BLACK, RED, Card
 from smoothbore.bloodybacks93.phases import ACTIVITY, DEFERRED, DRAW, ENDED
 from smoothbore.bloodybacks93.state import DeferredMelee, broken_sides
 from smoothbore.bloodybacks93.units import Formation, Unit, UnitType, Weapon
-from smoothbore.bloodybacks93.victory import check_undecided, lost, score
+from smoothbore.bloodybacks93.victory import decided, lost, score
 from smoothbore.core import IllegalActionError, InvalidValueError, Outcome
 
 from .turn_setup import UNITS, active, start
@@ -41,12 +41,14 @@ def test_a_side_breaking_is_seen_by_the_state_made_after_one_asked() -> None:
     from one already asked, with a side's last units routing, is asked afresh."""
     card = active(Card(BLACK, 2))
     assert TURN.to_act(card) == "american" and TURN.is_legal(card, EndActivation())
-    check_undecided(card, "act")
+    assert decided(card) is None
     broken = card.with_units(
         *(attrs.evolve(u, routing=True) for u in UNITS if u.side == "british"))
     assert broken_sides(broken) == ("british",) and TURN.to_act(broken) is None
+    why, rule = decided(broken) or ("", "")
+    assert "british side has broken" in why and "B48" in rule
     with pytest.raises(IllegalActionError, match="british side has broken"):
-        check_undecided(broken, "act")
+        TURN.step(broken, EndActivation())  # the engine's guard (Engine.decided)
     assert not TURN.is_legal(broken, EndActivation())
 
 

@@ -19,6 +19,7 @@ from smoothbore.core import (
     NamedEnum,
     PoolCheck,
     TotalCheck,
+    revised,
 )
 from smoothbore.core.validate import each, one_of, refers_to, text
 
@@ -285,7 +286,7 @@ def evade(
     if reached is None:
         reached = charger_spare_move >= distance
     if charger_continues and reached:
-        return Evade(distance, True, attrs.evolve(defender, destroyed=True))
+        return Evade(distance, True, revised(defender, destroyed=True))
     shaken = add_disruption(defender, 1)
     test = take_test(shaken, TestKind.MORALE, dice=dice, commander_attached=commander_attached,
                      reason=f"{defender.name} evaded")

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import D12, Band, Dice, InvalidValueError, NamedEnum, TableCheck, TotalCheck
+from smoothbore.core import (
+    D12,
+    Band,
+    Dice,
+    InvalidValueError,
+    NamedEnum,
+    TableCheck,
+    TotalCheck,
+    revised,
+)
 from smoothbore.core.stages import Done, Staged
 
 from .rules import RULE_FATE, RULE_RISK
@@ -68,7 +77,7 @@ def _wound(at_risk: _AtRisk, roll: int, *, dice: Dice) -> Risk:
     leader = at_risk.commander
     wound = dice.roll(TotalCheck.of(1, D12), reason=f"wound to {leader.name}", rule=RULE_RISK)
     constitution = leader.constitution - wound
-    after = attrs.evolve(leader, constitution=constitution, removed=constitution < 1,
+    after = revised(leader, constitution=constitution, removed=constitution < 1,
                          attached_to=None if constitution < 1 else leader.attached_to)
     return Risk(roll, True, wound, after)
 
@@ -118,7 +127,7 @@ def after_fate(commander: Commander, fate: Fate, base_constitution: int = 9) -> 
     (``base_constitution``, 9 by default); lightly wounded, with one point less; seriously
     wounded or dead, he stays removed."""
     if fate is Fate.STUNNED:
-        return attrs.evolve(commander, removed=False, constitution=base_constitution)
+        return revised(commander, removed=False, constitution=base_constitution)
     if fate is Fate.LIGHT_WOUND:
-        return attrs.evolve(commander, removed=False, constitution=base_constitution - 1)
+        return revised(commander, removed=False, constitution=base_constitution - 1)
     return commander

@@ -17,6 +17,7 @@ from smoothbore.core import (
     NamedEnum,
     PoolCheck,
     TotalCheck,
+    revised,
 )
 
 from .rules import (
@@ -182,19 +183,19 @@ def apply_result(
     rolls push back or carry on stops routing (the turn keeps it from acting this turn).
     """
     if result is TestResult.DESTROYED:
-        return attrs.evolve(unit, destroyed=True, routing=False)
+        return revised(unit, destroyed=True, routing=False)
     if result is TestResult.ROUT:
         if unit.is_artillery:
-            return attrs.evolve(unit, destroyed=True, routing=False, disruption=MAX_DISRUPTION)
-        return attrs.evolve(unit, routing=True, disruption=MAX_DISRUPTION)
+            return revised(unit, destroyed=True, routing=False, disruption=MAX_DISRUPTION)
+        return revised(unit, routing=True, disruption=MAX_DISRUPTION)
     if (
         result is TestResult.PUSHED_BACK
         and not fortified_or_behind_obstacle
         and unit.formation is Formation.UNLIMBERED
     ):
-        return attrs.evolve(unit, destroyed=True, routing=False)
+        return revised(unit, destroyed=True, routing=False)
     if unit.routing:
-        return attrs.evolve(unit, routing=False)
+        return revised(unit, routing=False)
     return unit
 
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.core import IllegalActionError, InvalidValueError, Log, revised
 from smoothbore.table import (
     Edge,
     Face,
@@ -64,7 +64,7 @@ from .melee import Fate
 from .placement import HALF_ARC, OBSTACLE_KINDS, SIGHT, rates_for, refit
 from .reports import Moves, Pursuit, Retreat
 from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_MOVES, RULE_VISIBILITY
-from .state import State, commander_of, unit_of
+from .state import State
 from .units import Formation, Unit, UnitType
 
 _ROUGH = {TerrainKind.ROUGH: movement.Terrain.DIFFICULT,
@@ -122,14 +122,15 @@ def _seen(table: Table, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], S
         mine, theirs = table.footprint(firer), table.footprint(enemy)
         between = within(table, spanning(mine, theirs), (firer, enemy))
         keys[(firer, enemy)] = ("sight line", mine, theirs, between)
-    found = {pair: store.get(key) for pair, key in keys.items()}
+    found: dict[tuple[str, str], SightLine] = {pair: store.get(key)
+                                                for pair, key in keys.items()}
     missing = [pair for pair, seen in found.items() if seen is None]
     if missing:
         for seen in sight_lines(table, missing, half_angle=HALF_ARC, rules=SIGHT):
             pair = (seen.firer, seen.target)
             store.put(keys[pair], seen)
             found[pair] = seen
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _radius(footprint: Footprint) -> float:
@@ -507,7 +508,7 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
     and through no friend but the one named, ending on nobody, turning at most 90 degrees,
     within the longest move the unit can make over that ground (B54, B55; Movement)."""
     table = _table(state)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
     start = table.footprint(unit_id)
     x, y, facing = to
     turn_by = normal_degrees(facing - start.facing)
@@ -642,7 +643,7 @@ def planned(state: State, unit_id: str, to: tuple[float, float, float],
     """``plan_move``, worked out once per table and unit for each destination (the
     candidates of every step and their checks ask the same until a unit moves)."""
     table = _table(state)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
 
     def work() -> MovePlan:
         kept = ("plan", move_situation(table, unit), to, through)
@@ -685,7 +686,7 @@ def destinations(state: State, unit_id: str) -> tuple[tuple[float, float, float]
     """The moves offered to the unit (``proposed``) that it can make: each checked as
     ``check_move`` checks it; those that fail are left out (B54)."""
     table = _table(state)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
 
     def work() -> Places:
         kept = ("destinations", move_situation(table, unit), nearest_enemy(table, unit.id))
@@ -715,7 +716,7 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
     face that enemy (as far as the allowance pays for the wheel), and back at half its
     allowance where it may move backwards."""
     table = _table(state)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
     return per_layout(table, "proposed", mover(unit),
                       lambda: _proposed(table, unit, nearest_enemy(table, unit.id)))
 
@@ -847,7 +848,7 @@ def friends_in_way(state: State, unit_id: str,
     on moving straight to ``to`` (the move a player names ``through`` one of them:
     Interpenetration; Passage of lines)."""
     table = _table(state)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
 
     def work() -> tuple[str, ...]:
         start = table.footprint(unit_id)
@@ -954,7 +955,7 @@ def measured_charge(state: State, chargers: tuple[str, ...], targets: tuple[str,
     contacts: list[tuple[str, str]] = []
     needs: list[float] = []
     for charger in chargers:
-        unit = unit_of(state, charger)
+        unit = state.unit(charger)
         best: tuple[float, str] | None = None
         for target in targets:
             found = reaches.get((charger, target))
@@ -1045,9 +1046,9 @@ def _countercharged(state: State, lead: str, struck: Iterable[tuple[str, Face]])
     struck in its front (``struck``: each target with the face of it a charger meets), so
     it faces the charge and rides out to meet it. Infantry, artillery, and cavalry taken in
     the flank or rear never countercharge."""
-    if not unit_of(state, lead).is_cavalry:
+    if not state.unit(lead).is_cavalry:
         return False
-    return any(face is Face.FRONT and unit_of(state, t).is_cavalry and not unit_of(state, t).gone
+    return any(face is Face.FRONT and state.unit(t).is_cavalry and not state.unit(t).gone
                for t, face in struck)
 
 
@@ -1116,7 +1117,7 @@ def charge_on_table(state: State, chargers: tuple[str, ...], targets: tuple[str,
         except IllegalActionError as error:
             return Refused(error.why, error.rule)
 
-    key = (tuple(unit_of(state, c) for c in chargers), targets, facts)
+    key = (tuple(state.unit(c) for c in chargers), targets, facts)
     found = per_layout(_table(state), "charge", key, work)
     if isinstance(found, Refused):
         raise IllegalActionError(action, found.why, found.rule)
@@ -1173,7 +1174,7 @@ def enemy_face(state: State, table: Table, unit_id: str) -> Face | None:
     contact touch (the front if any does), else the face looking towards the nearest enemy it
     can see (the line between them clear, in any direction: the quarter of the compass off
     its facing where that enemy's centre lies); None when it sees none."""
-    side = unit_of(state, unit_id).side
+    side = state.unit(unit_id).side
     enemies = tuple(u.id for u in state.units
                     if u.side != side and not u.destroyed and u.id in table.units)
     me = table.footprint(unit_id)
@@ -1233,7 +1234,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
         if unit_id not in table.units:
             continue
         start = table.footprint(unit_id)
-        rates = rates_for(unit_of(state, unit_id))
+        rates = rates_for(state.unit(unit_id))
         if fate is Fate.FALLS_BACK:
             end, off = _pushed_back(state, table, unit_id, float(length), rates,
                                     straight_back)
@@ -1249,7 +1250,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
             if off:
                 lost.append(unit_id)
                 if log is not None:
-                    log.add("retire", f"{unit_of(state, unit_id).name} routs off the table: lost",
+                    log.add("retire", f"{state.unit(unit_id).name} routs off the table: lost",
                             RULE_MOVES, unit_id, facts={"move": "routs", "result": "lost"})
                 continue
         traces.append(MoveTrace(unit_id, (start.centre, end.centre)))
@@ -1258,7 +1259,7 @@ def retreat(state: State, moves: tuple[Retreat, ...], *, straight_back: bool = F
         table = table.with_traces(*traces)
     new = state.with_extra(table=table)
     if lost:
-        new = new.with_units(*(attrs.evolve(new.unit(u), destroyed=True, routing=False)
+        new = new.with_units(*(revised(new.unit(u), destroyed=True, routing=False)
                                for u in lost))
     return new
 
@@ -1318,8 +1319,8 @@ def chased(state: State, moves: Moves) -> dict[str, tuple[str, tuple[float, floa
     routers = [u for u, fate, _ in retreats if fate is Fate.ROUTS and u in table.units]
     found = {}
     for unit_id, _ in pursuits:
-        side = unit_of(state, unit_id).side
-        enemies = [r for r in routers if unit_of(state, r).side != side]
+        side = state.unit(unit_id).side
+        enemies = [r for r in routers if state.unit(r).side != side]
         if unit_id not in table.units or not enemies:
             continue
         here = table.footprint(unit_id).centre
@@ -1381,7 +1382,7 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = 
         return state
     traces = []
     for unit_id, length in pursuits:
-        if unit_id not in table.units or unit_of(state, unit_id).gone:
+        if unit_id not in table.units or state.unit(unit_id).gone:
             continue
         start = table.footprint(unit_id)
         heading = 0.0
@@ -1394,7 +1395,7 @@ def pursue(state: State, pursuits: tuple[Pursuit, ...], quarry: Chased | None = 
         if faced is not table:
             table, heading = faced, 0.0
         found = furthest(table, unit_id, heading, float(length),
-                         rates_for(unit_of(state, unit_id)))
+                         rates_for(state.unit(unit_id)))
         go = found.distance
         if found.stopped_by in table.units:
             go = max(0.0, go - _SHORT)
@@ -1425,7 +1426,7 @@ def outside_radius(state: State, commander_id: str | None, unit_id: str) -> bool
     never outside."""
     if commander_id is None or unit_id not in _table(state).units:
         return False
-    leader = commander_of(state, commander_id)
+    leader = state.commander(commander_id)
     table = _table(state)
     try:
         where = table.commander_point(commander_id)
@@ -1461,7 +1462,7 @@ def may_take_up(state: State, commander_id: str) -> frozenset[str] | None:
         where = table.commander_point(commander_id)
     except InvalidValueError:
         return None
-    reach = command.command_radius(commander_of(state, commander_id))
+    reach = command.command_radius(state.commander(commander_id))
     return frozenset(near_point(table, where, reach))
 
 
@@ -1498,7 +1499,7 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     his side's) that lies too far to join (its nearest point beyond 12"), to bring it within
     his radius. Each ride is 12", or as far as the middle."""
     table = _table(state)
-    leader = commander_of(state, commander_id)
+    leader = state.commander(commander_id)
     where = table.commander_point(commander_id)
     most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
     ours = state.derived(standing_by_side).get(leader.side, ())

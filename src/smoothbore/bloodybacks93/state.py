@@ -130,34 +130,9 @@ def new_battle(
     return state
 
 
-def units_by_id(state: State) -> Mapping[str, Unit]:
-    """The state's units by id (worked out once per state, ``unit_of``)."""
-    return MappingProxyType({u.id: u for u in state.units})
-
-
-def commanders_by_id(state: State) -> Mapping[str, Commander]:
-    """The state's commanders by id (worked out once per state, ``commander_of``)."""
-    return MappingProxyType({c.id: c for c in state.commanders})
-
-
 def unit_places(state: State) -> Mapping[str, int]:
     """Each unit's place in the state's order of units, by id (worked out once per state)."""
     return MappingProxyType({u.id: i for i, u in enumerate(state.units)})
-
-
-def unit_of(state: State, unit_id: str) -> Unit:
-    """The unit with this id (``state.unit``, looked up in an index kept with the state
-    rather than by a walk through every unit); an unknown id is refused as ``state.unit``
-    refuses it."""
-    found = state.derived(units_by_id).get(unit_id)
-    return found if found is not None else state.unit(unit_id)
-
-
-def commander_of(state: State, commander_id: str) -> Commander:
-    """The commander with this id (``state.commander``, from an index kept with the
-    state); an unknown id is refused as ``state.commander`` refuses it."""
-    found = state.derived(commanders_by_id).get(commander_id)
-    return found if found is not None else state.commander(commander_id)
 
 
 def activity_by_id(state: State) -> Mapping[str, ActivityEntry]:
@@ -197,9 +172,9 @@ def with_units(state: State, *units: Unit) -> State:
     """The state with these units replacing those of the same id, noting the units that
     routed this turn (they re-test only in later turns) and those that stopped routing (they
     may not activate this turn) (Morale; Activating Units)."""
-    routed = {u.id for u in units if u.routing and not unit_of(state, u.id).routing}
+    routed = {u.id for u in units if u.routing and not state.unit(u.id).routing}
     recovered = {
-        u.id for u in units if not u.routing and not u.destroyed and unit_of(state, u.id).routing
+        u.id for u in units if not u.routing and not u.destroyed and state.unit(u.id).routing
     }
     new = state.with_units(*units)
     if not routed and not recovered:

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log
+from smoothbore.core import Dice, IllegalActionError, InvalidValueError, Log, revised
 from smoothbore.core.stages import Again, Roll, Staged, closing
 from smoothbore.table import Table
 
@@ -59,12 +59,10 @@ from .state import (
     attached_commanders,
     leader_attached,
     led_units,
-    unit_of,
     with_units,
 )
-from .steps_units import check_actor, spend
+from .steps_units import activated_unit, spend
 from .units import Commander, Formation, Unit
-from .victory import check_undecided
 
 CHARGE_COST = act.ActionKind.CHARGE.cost
 
@@ -106,7 +104,7 @@ def candidates_charge(state: State) -> Iterator[Charge]:
     option = state.options.artillery_may_charge
     chargers = []
     for entry in state.extra.activated:
-        unit = unit_of(state, entry.unit_id)
+        unit = state.unit(entry.unit_id)
         if entry.actions >= CHARGE_COST and not unit.gone and may_charge(unit, option):
             chargers.append(unit)
     if not chargers:
@@ -200,12 +198,16 @@ def _measured(state: State, action: Charge) -> tuple[Charge, situations.Measured
     ), measured
 
 
-def check_charge(state: State, action: Charge) -> None:
+Measured = tuple[Charge, "situations.MeasuredCharge | None"]
+"""What a charge's check measured, for its handler: the charge with the facts the table
+measured (the action itself without a table) and the table's measure."""
+
+
+def check_charge(state: State, action: Charge) -> Measured:
     """Units activated together, each with the charge's two actions, charge enemy units on
     the table; limbered guns never charge and unlimbered ones only under the option; the
     target evades if it must and only if it may; a deferred melee's pursuit is chosen when it
     is resolved (Charges and melee; Evade; Action tariff; Pursuit)."""
-    check_undecided(state, action)
     if not action.unit_ids or not action.target_ids:
         raise IllegalActionError(action, "a charge needs chargers and targets", RULE_CHARGES)
     named = (*action.unit_ids, *action.target_ids)
@@ -216,13 +218,13 @@ def check_charge(state: State, action: Charge) -> None:
             action, "a multiple unit melee joins several chargers against one target, or "
             "one charger against the units it contacts (B13)", RULE_MULTIPLE)
     for unit_id in named:
-        unit_of(state, unit_id)
+        state.unit(unit_id)
     for unit_id in action.unit_ids:
-        check_actor(state, action, unit_id, CHARGE_COST)
-    if any(unit_of(state, t).side == unit_of(state, action.unit_ids[0]).side
-           or unit_of(state, t).destroyed for t in action.target_ids):
+        activated_unit(state, action, unit_id, CHARGE_COST)
+    if any(state.unit(t).side == state.unit(action.unit_ids[0]).side
+           or state.unit(t).destroyed for t in action.target_ids):
         raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
-    action, _ = _measured(state, action)
+    action, measured = _measured(state, action)
     facts = action.facts
     if facts.charger_commander_attached or facts.led:
         raise InvalidValueError(
@@ -237,7 +239,7 @@ def check_charge(state: State, action: Charge) -> None:
         raise IllegalActionError(action, "a charge moves forward", RULE_CHARGES)
     chargers = []
     for unit_id in action.unit_ids:
-        unit, _ = check_actor(state, action, unit_id, CHARGE_COST)
+        unit, _ = activated_unit(state, action, unit_id, CHARGE_COST)
         if unit.is_artillery and unit.formation is not Formation.UNLIMBERED:
             raise IllegalActionError(action, f"limbered guns do not charge: {unit.name}",
                                      RULE_CHARGES)
@@ -254,7 +256,7 @@ def check_charge(state: State, action: Charge) -> None:
             raise IllegalActionError(action, error.why, error.rule) from None
         chargers.append(unit)
     lead = chargers[0]
-    targets = [unit_of(state, t) for t in action.target_ids]
+    targets = [state.unit(t) for t in action.target_ids]
     if any(t.side == lead.side or t.destroyed for t in targets):
         raise IllegalActionError(action, "charge only enemy units on the table", RULE_CHARGES)
     if action.evade is False and any(
@@ -273,18 +275,19 @@ def check_charge(state: State, action: Charge) -> None:
             )
         if not any(may_pursue(u) for u in chargers):
             raise IllegalActionError(action, "only infantry and cavalry pursue", RULE_PURSUIT)
+    return action, measured
 
 
-def apply_charge(state: State, action: Charge, log: Log) -> State:
+def apply_charge(state: State, action: Charge, log: Log, ruling: Measured) -> State:
     """The charge: each charger spends its two actions and, given the distance, makes its
     move; evaders move off (caught if the chargers can go on far enough); routing targets
     are caught; the rest fight now or at the end of the turn (Charges and melee)."""
-    action, measured = _measured(state, action)
+    action, measured = ruling
     extra = state.extra
     for unit_id in action.unit_ids:
         extra = spend(state.replace(extra=extra), unit_id, CHARGE_COST)
     new = state.replace(extra=extra)
-    chargers = tuple(unit_of(state, u) for u in action.unit_ids)
+    chargers = tuple(state.unit(u) for u in action.unit_ids)
     spare = action.charger_spare_move
     if action.distance is not None:
         new, chargers, spare = _charge_moves(new, log, chargers, action, action.distance)
@@ -302,7 +305,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
         )
         wants = action.evade if action.evade is not None else compulsory
         if target.routing:
-            caught = attrs.evolve(target, destroyed=True, routing=False)
+            caught = revised(target, destroyed=True, routing=False)
             log.add("charge",
                     f"{target.name} is routing and cannot stand: caught by the charge and "
                     "destroyed", RULE_CHARGING_ROUTERS, target.id)

@@ -27,13 +27,11 @@ from .state import (
     DeferredMelee,
     State,
     broken_sides,
-    commander_of,
     due_rout_tests,
-    unit_of,
 )
 from .steps_charges import fight, may_charge
 from .units import Commander, Unit
-from .victory import at_turn_limit, check_undecided, ending
+from .victory import at_turn_limit, ending
 
 
 def candidates_determine_activity(state: State) -> Iterator[DetermineActivity]:
@@ -42,8 +40,8 @@ def candidates_determine_activity(state: State) -> Iterator[DetermineActivity]:
 
 
 def check_determine_activity(state: State, action: DetermineActivity) -> None:
-    """Activity is rolled while the battle goes on."""
-    check_undecided(state, action)
+    """Activity is rolled while the battle goes on (the engine's guard, ``Engine.decided``:
+    nothing else to check)."""
 
 
 def apply_determine_activity(state: State, action: DetermineActivity, log: Log) -> State:
@@ -69,7 +67,6 @@ def candidates_draw_card(state: State) -> Iterator[DrawCard]:
 
 def check_draw_card(state: State, action: DrawCard) -> None:
     """A card is drawn while the deck holds cards (Sequence of Play)."""
-    check_undecided(state, action)
     if not state.extra.deck:
         raise IllegalActionError(action, "the activation deck is empty", RULE_SEQUENCE)
 
@@ -84,14 +81,14 @@ def apply_draw_card(state: State, action: DrawCard, log: Log) -> State:
     active = tuple(
         a.commander_id
         for a in extra.activity
-        if deck.activates(card, commander_of(state, a.commander_id).side, a.level)
-        and not commander_of(state, a.commander_id).removed
+        if deck.activates(card, state.commander(a.commander_id).side, a.level)
+        and not state.commander(a.commander_id).removed
     )
     text = f"drew the {card}"
     if first:
         text += f": a {minutes}-minute turn (and any scenario random event)"
     if active:
-        text += "; activates " + ", ".join(commander_of(state, c).name for c in active)
+        text += "; activates " + ", ".join(state.commander(c).name for c in active)
     else:
         text += "; activates no commander"
     log.add("card", text, RULE_ACTIVATING)
@@ -108,10 +105,9 @@ def candidates_end_activation(state: State) -> Iterator[EndActivation]:
 def check_end_activation(state: State, action: EndActivation) -> None:
     """A card is finished once every routing unit it calls to re-test has tested: routing
     units must test in place of their activation roll (Morale; B28)."""
-    check_undecided(state, action)
     due = due_rout_tests(state)
     if due:
-        names = ", ".join(unit_of(state, u).name for u in due)
+        names = ", ".join(state.unit(u).name for u in due)
         raise IllegalActionError(
             action, f"routing units must take their morale test first: {names}", RULE_ROUTING
         )
@@ -139,7 +135,6 @@ def check_resolve_deferred(state: State, action: ResolveDeferred) -> None:
     tables turn only for defenders that may charge: guns do not (unless the option lets
     unlimbered guns charge), and a melee with such a defender is fought as charged
     (Determine impetus; B32, B47)."""
-    check_undecided(state, action)
     if not state.extra.deferred:
         raise IllegalActionError(action, "no deferred melee", RULE_SEQUENCE)
     if action.reverse:
@@ -157,8 +152,8 @@ def deferred_sides(state: State, melee: DeferredMelee
     """The units of a deferred melee that still fight it: its chargers and its defenders
     neither destroyed nor routing and, on a table, each still in contact with one of the
     other side that fights; and the units that have left the contact (B32)."""
-    chargers = tuple(u for u in (unit_of(state, i) for i in melee.chargers) if not u.gone)
-    defenders = tuple(u for u in (unit_of(state, i) for i in melee.defenders) if not u.gone)
+    chargers = tuple(u for u in (state.unit(i) for i in melee.chargers) if not u.gone)
+    defenders = tuple(u for u in (state.unit(i) for i in melee.defenders) if not u.gone)
     table = state.extra.table
     if table is None:
         return chargers, defenders, ()
@@ -187,7 +182,7 @@ def apply_resolve_deferred(state: State, action: ResolveDeferred, log: Log) -> S
                 facts={"test": "melee", "result": "out of contact",
                        "units": " ".join(u.id for u in left)})
     if not chargers or not defenders:
-        gone = any(all(unit_of(state, i).gone for i in side)
+        gone = any(all(state.unit(i).gone for i in side)
                    for side in (melee.chargers, melee.defenders))
         why = "one side has gone" if gone else (
             f"{' and '.join(u.name for u in left)} no longer in contact with the enemy")
@@ -221,7 +216,6 @@ def candidates_end_turn(state: State) -> Iterator[EndTurn]:
 def check_end_turn(state: State, action: EndTurn) -> None:
     """The next turn starts once the deferred melees are resolved, unless the scenario's
     last turn has been played (Sequence of Play; B48)."""
-    check_undecided(state, action)
     if state.extra.deferred:
         raise IllegalActionError(
             action, "deferred melees are resolved before the next turn", RULE_SEQUENCE

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import IllegalActionError, InvalidValueError, Log
+from smoothbore.core import IllegalActionError, InvalidValueError, Log, revised
 from smoothbore.core.state import evolved
 from smoothbore.table import CommanderMark, ShotTrace, Table
 
@@ -47,10 +47,8 @@ from .state import (
     State,
     activated_entry,
     activity_of,
-    commander_of,
     leader_attached,
     leaderless,
-    unit_of,
     unit_places,
     with_activated,
     with_activity,
@@ -58,19 +56,21 @@ from .state import (
     with_units,
 )
 from .units import MAX_DENSITY, MIN_DENSITY, Commander, Formation, Unit, Weapon, remove_disruption
-from .victory import check_undecided
 
 MANOEUVRES = (act.ActionKind.ABOUT_FACE, act.ActionKind.CHANGE_FORMATION, act.ActionKind.LIMBER)
 FORMATIONS = (Formation.DEPLOYED, Formation.COLUMN)
 
 
 # --- shared by the steps of activated units -------------------------------------------
-def check_actor(state: State, action: object, unit_id: str, cost: int) -> tuple[Unit, Activated]:
+def activated_unit(state: State, action: object, unit_id: str, cost: int
+                   ) -> tuple[Unit, Activated]:
     """The unit, activated by the current card, still in the fight, with ``cost`` actions
-    left; or IllegalActionError naming the rule (Activating Units; Action tariff)."""
-    check_undecided(state, action)
+    left; or IllegalActionError naming the rule (Activating Units; Action tariff). (That the
+    unit acting is of the card's side and stands, and that the battle goes on, are the
+    engine's guards: ``Engine.actor``, ``Engine.decided``; a charge's other chargers are
+    checked standing here.)"""
     entry = activated_entry(state, unit_id)
-    unit = unit_of(state, unit_id)
+    unit = state.unit(unit_id)
     if entry is None:
         raise IllegalActionError(
             action, f"{unit.name} has not been activated by the current card", RULE_ACTIVATION
@@ -92,7 +92,7 @@ def spend(state: State, unit_id: str, cost: int, *, shooting_now: bool = False) 
     """The extra state after a checked unit spends ``cost`` of its actions (Action tariff);
     a unit shoots once a turn (Shooting)."""
     entry = activated_entry(state, unit_id)
-    assert entry is not None  # checked by check_actor
+    assert entry is not None  # checked by activated_unit
     return with_activated(
         state.extra,
         evolved(entry, {"actions": entry.actions - cost, "shot": entry.shot or shooting_now}),
@@ -106,7 +106,7 @@ def _rewrap(action: object, error: IllegalActionError) -> IllegalActionError:
 def _actors(state: State) -> Iterator[tuple[Unit, Activated]]:
     """The units activated by the current card that are still in the fight."""
     for entry in state.extra.activated:
-        unit = unit_of(state, entry.unit_id)
+        unit = state.unit(entry.unit_id)
         if entry.actions > 0 and not unit.gone:
             yield unit, entry
 
@@ -123,12 +123,9 @@ def _check_taking_up(
     card, the commander, the unit's one attempt a turn and the command point for a unit of
     another brigade decide it (Activating Units; Activating Commanders; Command point
     tariff)."""
-    check_undecided(state, action)
     card = state.extra.card
     if card is None:
         raise IllegalActionError(action, "no card drawn", RULE_SEQUENCE)
-    if unit.destroyed:
-        raise IllegalActionError(action, f"{unit.name} has been destroyed", RULE_RESULTS)
     if unit.id in state.extra.attempted:
         raise IllegalActionError(
             action, f"{unit.name} already tried to activate this turn", RULE_ACTIVATION
@@ -141,7 +138,7 @@ def _check_taking_up(
                 RULE_ACTIVATION,
             )
         return None
-    leader = commander_of(state, commander_id)
+    leader = state.commander(commander_id)
     if leader.removed:
         raise IllegalActionError(
             action, f"{leader.name} has been removed from the battle", RULE_RISK
@@ -192,7 +189,7 @@ def _outside_for_check(state: State, action: Activate | RoutTest, unit: Unit) ->
             action, "the table measures this: leave outside_radius and in_woods at their "
             "defaults", RULE_RADIUS)
     leader = action.commander_id
-    if leader is None or commander_of(state, leader).brigade == unit.brigade:
+    if leader is None or state.commander(leader).brigade == unit.brigade:
         return False
     return situations.outside_radius(state, leader, unit.id)
 
@@ -237,7 +234,7 @@ def _takers(state: State) -> tuple[tuple[str, str, str, frozenset[str] | None], 
     table = state.extra.table
     off = () if table is None else tuple(u for u in state.units if u.id not in table.units)
     for commander_id in state.extra.active:
-        leader = commander_of(state, commander_id)
+        leader = state.commander(commander_id)
         if leader.removed:
             continue
         entry = activity_of(state, commander_id)
@@ -274,7 +271,7 @@ def candidates_activate(state: State) -> Iterator[Activate]:
 def check_activate(state: State, action: Activate) -> None:
     """A unit activates under a commander the card activated, once a turn; routing units test
     instead, and units that recovered from rout this turn may not (Activating Units)."""
-    unit = unit_of(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if unit.routing:
@@ -291,8 +288,8 @@ def check_activate(state: State, action: Activate) -> None:
 def apply_activate(state: State, action: Activate, log: Log) -> State:
     """Roll the unit's activation hand; a hand with no success forces a morale test, whose
     rout or push back moves the unit (Activating Units; Morale)."""
-    unit = unit_of(state, action.unit_id)
-    leader = None if action.commander_id is None else commander_of(state, action.commander_id)
+    unit = state.unit(action.unit_id)
+    leader = None if action.commander_id is None else state.commander(action.commander_id)
     extra = _pay_for_other_brigade(state, unit, leader)
     outside, in_woods = _measured_radius(state, action)
     result = act.activate(
@@ -340,7 +337,7 @@ def check_rout_test(state: State, action: RoutTest) -> None:
     """A routing unit takes a morale test instead of its activation roll, in the turns after
     it routed; under a commander of another brigade it costs him a command point (Morale;
     Command point tariff; B28, B46)."""
-    unit = unit_of(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     outside = _outside_for_check(state, action, unit)
     _check_taking_up(state, action, unit, action.commander_id, outside)
     if not unit.routing:
@@ -356,8 +353,8 @@ def check_rout_test(state: State, action: RoutTest) -> None:
 def apply_rout_test(state: State, action: RoutTest, log: Log) -> State:
     """The routing unit's morale test: carry on or pushed back stops the rout (it may not act
     this turn); rout again moves it on; no success destroys it (Morale)."""
-    unit = unit_of(state, action.unit_id)
-    leader = None if action.commander_id is None else commander_of(state, action.commander_id)
+    unit = state.unit(action.unit_id)
+    leader = None if action.commander_id is None else state.commander(action.commander_id)
     paid = _pay_for_other_brigade(state, unit, leader)
     _, in_woods = _measured_radius(state, action)
     test = take_test(
@@ -458,19 +455,24 @@ def _move_facts(state: State, action: Move) -> tuple[movement.MoveFacts,
 _PLAIN_MOVE = movement.MoveFacts()
 
 
-def check_move(state: State, action: Move) -> None:
+MoveRuling = tuple[movement.MoveFacts, "situations.MovePlan | None"]
+"""What a move's check measured, for its handler: the move's facts and, on a table, its
+plan (route, end, ground)."""
+
+
+def check_move(state: State, action: Move) -> MoveRuling:
     """One move action: the terrain, obstacles and direction allowed to the unit; through a
     friend only by interpenetration or a passage of lines (Movement; Retrograde movement;
-    Interpenetration; Passage of lines)."""
-    unit, _ = check_actor(state, action, action.unit_id, act.ActionKind.MOVE.cost)
-    facts, _ = _move_facts(state, action)
+    Interpenetration; Passage of lines). The ruling: the facts and plan measured."""
+    unit, _ = activated_unit(state, action, action.unit_id, act.ActionKind.MOVE.cost)
+    facts, plan = _move_facts(state, action)
     try:
         movement.check_move(unit, facts)
     except IllegalActionError as error:
         raise _rewrap(action, error) from None
     if action.through is None:
-        return
-    other = unit_of(state, action.through)
+        return facts, plan
+    other = state.unit(action.through)
     if other.side != unit.side or other.id == unit.id or other.destroyed:
         raise IllegalActionError(
             action, "units pass only through other friendly units on the table",
@@ -490,19 +492,20 @@ def check_move(state: State, action: Move) -> None:
             f"{unit.name} may neither interpenetrate nor pass through {other.name}",
             RULE_INTERPENETRATION,
         )
+    return facts, plan
 
 
-def apply_move(state: State, action: Move, log: Log) -> State:
+def apply_move(state: State, action: Move, log: Log, ruling: MoveRuling) -> State:
     """The move action; a retrograde move at 3 DRPs tests morale first; then the passage of
     lines roll when formed infantry passes through formed infantry or guns, a 1 stopping the
     mover at contact on a table (Movement; Passage of lines)."""
-    unit = unit_of(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     new = state.replace(extra=spend(state, unit.id, act.ActionKind.MOVE.cost))
-    facts, plan = _move_facts(state, action)
+    facts, plan = ruling
     result = movement.move(
         unit, facts, dice=log.dice, commander_attached=leader_attached(state, unit)
     )
-    through = unit_of(state, action.through) if action.through is not None else None
+    through = state.unit(action.through) if action.through is not None else None
     text = f"{unit.name} {result}"
     if facts.retrograde:
         text = text.replace(" moves ", " moves back ", 1)
@@ -576,7 +579,7 @@ def check_manoeuvre(state: State, action: Manoeuvre) -> None:
     """About face, change formation (one change: a formation or a density) or limber and
     unlimber: one action each (Action tariff; Density; B42). On a table the unit in its new
     formation must stay on the table and off other units (B51)."""
-    unit, _ = check_actor(state, action, action.unit_id, action.kind.cost)
+    unit, _ = activated_unit(state, action, action.unit_id, action.kind.cost)
     _check_manoeuvre(action, unit)
     table = state.extra.table
     if table is not None:
@@ -647,10 +650,10 @@ def _manoeuvred(unit: Unit, action: Manoeuvre) -> tuple[Unit, str]:
     """The unit after a checked manoeuvre, and the words for it."""
     if action.kind is act.ActionKind.LIMBER:
         flip, _ = _formed(unit, action)
-        after = attrs.evolve(unit, formation=flip)
+        after = revised(unit, formation=flip)
         text = f"{unit.name}: {'unlimbered' if flip is Formation.UNLIMBERED else 'limbered up'}"
     elif action.kind is act.ActionKind.CHANGE_FORMATION and action.formation is not None:
-        after = attrs.evolve(unit, formation=action.formation)
+        after = revised(unit, formation=action.formation)
         text = f"{unit.name}: formed {'column' if after.formation is Formation.COLUMN else 'line'}"
     elif action.kind is act.ActionKind.CHANGE_FORMATION and action.density is not None:
         after = attrs.evolve(unit, density=action.density)
@@ -665,7 +668,7 @@ def _manoeuvred(unit: Unit, action: Manoeuvre) -> tuple[Unit, str]:
 def apply_manoeuvre(state: State, action: Manoeuvre, log: Log) -> State:
     """The manoeuvre, for one action (on a table an about face turns the footprint; a new
     formation refits it, ``state.synced``)."""
-    unit = unit_of(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     after, text = _manoeuvred(unit, action)
     new = state.replace(extra=spend(state, unit.id, action.kind.cost))
     table = state.extra.table
@@ -769,7 +772,7 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
         if target_id not in table.units or target_id not in table.enemies_of(action.unit_id):
             raise IllegalActionError(
                 action, "shoot only at an enemy unit on the table", RULE_SHOOTING)
-        most = _longest_range(unit_of(state, action.unit_id))
+        most = _longest_range(state.unit(action.unit_id))
         why = situations.out_of_shot(table, action.unit_id, target_id, most)
         if why:
             raise IllegalActionError(action, why, RULE_VISIBILITY)
@@ -787,11 +790,16 @@ def _longest_range(unit: Unit) -> int:
     return max((high for _, _, high in shooting.bands(unit)), default=0)
 
 
-def check_shoot(state: State, action: Shoot) -> None:
+Shots = tuple[tuple[str, shooting.ShotFacts], ...]
+"""What a shot's check measured, for its handler: each target with the facts of the shot at
+it (on a table, as measured there)."""
+
+
+def check_shoot(state: State, action: Shoot) -> Shots:
     """Shooting once a turn, at enemies on the table, with a line of the weapon's table in
     range and in sight, split between two targets only by dividing the unit's size, paying
-    the tariff (Shooting; Visibility; Action tariff)."""
-    shooter, entry = check_actor(state, action, action.unit_id, 1)
+    the tariff (Shooting; Visibility; Action tariff). The ruling: the shots measured."""
+    shooter, entry = activated_unit(state, action, action.unit_id, 1)
     if entry.shot:
         raise IllegalActionError(
             action, f"{shooter.name} has already shot this turn", RULE_SHOOTING
@@ -815,8 +823,9 @@ def check_shoot(state: State, action: Shoot) -> None:
                 RULE_SPLIT,
             )
     cost = 0
-    for target_id, facts in _shots(state, action):
-        target = unit_of(state, target_id)
+    shots = tuple(_shots(state, action))
+    for target_id, facts in shots:
+        target = state.unit(target_id)
         if shooter.side == target.side or target.destroyed:
             raise IllegalActionError(
                 action, "shoot only at an enemy unit on the table", RULE_SHOOTING
@@ -840,13 +849,13 @@ def check_shoot(state: State, action: Shoot) -> None:
             action, f"{shooter.name} has {entry.actions} actions left, needs {cost}",
             RULE_TARIFF,
         )
+    return shots
 
 
-def apply_shoot(state: State, action: Shoot, log: Log) -> State:
+def apply_shoot(state: State, action: Shoot, log: Log, shots: Shots) -> State:
     """Shoot at one target, or split fire between two: hits are DRPs up to 3, then stamina;
     commanders with the target are at risk (Shooting; Risk to commanders)."""
-    shooter = unit_of(state, action.unit_id)
-    shots = _shots(state, action)
+    shooter = state.unit(action.unit_id)
     fires = [shooting.chosen_fire(shooter, facts) for _, facts in shots]
     cost = max(
         shooting.shooting_cost(fire, facts.extra_orders)
@@ -890,14 +899,14 @@ def candidates_rally(state: State) -> Iterator[Rally]:
 
 def check_rally(state: State, action: Rally) -> None:
     """A rally action removes one DRP, for one action (Rally; Action tariff)."""
-    unit, _ = check_actor(state, action, action.unit_id, act.ActionKind.RALLY.cost)
+    unit, _ = activated_unit(state, action, action.unit_id, act.ActionKind.RALLY.cost)
     if unit.disruption == 0:
         raise IllegalActionError(action, f"{unit.name} has no DRP to rally off", RULE_RALLY)
 
 
 def apply_rally(state: State, action: Rally, log: Log) -> State:
     """Rally off one DRP."""
-    unit = unit_of(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     new = state.replace(extra=spend(state, unit.id, act.ActionKind.RALLY.cost))
     after = remove_disruption(unit, 1)
     log.add("rally", f"{unit.name} rallies off 1 DRP ({after.disruption} left)", RULE_RALLY,
@@ -912,7 +921,7 @@ def candidates_spend_command_point(state: State) -> Iterator[SpendCommandPoint]:
     radius); a 12" move, unattached or attaching to
     any unit of his side on the table."""
     for commander_id in state.extra.active:
-        leader = commander_of(state, commander_id)
+        leader = state.commander(commander_id)
         entry = activity_of(state, commander_id)
         if leader.removed or entry is None or entry.command_points < 1:
             continue
@@ -937,7 +946,7 @@ def _joinable(state: State, leader: Commander) -> tuple[str, ...]:
         return tuple(unit.id for unit in state.units
                      if unit.side == leader.side and not unit.destroyed)
     order = state.derived(unit_places)
-    near = [unit_of(state, unit_id) for unit_id in situations.near_point(
+    near = [state.unit(unit_id) for unit_id in situations.near_point(
         table, table.commander_point(leader.id), command.COMMANDER_MOVE)
         if unit_id in order]
     return tuple(unit.id for unit in sorted(near, key=lambda u: order[u.id])
@@ -961,7 +970,7 @@ def command_points_spent(commander_id: str, helped: tuple[str, ...], joined: tup
 def _actors_any(state: State) -> Iterator[tuple[Unit, Activated]]:
     """The units activated by the current card still in the fight, with actions or not."""
     for entry in state.extra.activated:
-        unit = unit_of(state, entry.unit_id)
+        unit = state.unit(entry.unit_id)
         if not unit.gone:
             yield unit, entry
 
@@ -970,8 +979,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
     """An active commander with a point left: an extra action to a unit he activated, in his
     radius and still in the fight; or a 12" move, attaching or detaching (Command point
     tariff; Command Radius)."""
-    check_undecided(state, action)
-    leader = commander_of(state, action.commander_id)
+    leader = state.commander(action.commander_id)
     if leader.removed:
         raise IllegalActionError(
             action, f"{leader.name} has been removed from the battle", RULE_RISK
@@ -1009,7 +1017,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
                 "an extra action goes to a unit this commander activated this turn",
                 RULE_CP_TARIFF,
             )
-        unit = unit_of(state, target.unit_id)
+        unit = state.unit(target.unit_id)
         if unit.gone:
             state_word = "destroyed" if unit.destroyed else "routing"
             raise IllegalActionError(
@@ -1023,7 +1031,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
             "to", action.to, "None: only a commander riding unattached on a table rides to a "
             "point")
     if action.attach_to is not None:
-        unit = unit_of(state, action.attach_to)
+        unit = state.unit(action.attach_to)
         if unit.side != leader.side or unit.destroyed:
             raise IllegalActionError(
                 action, "commanders attach to their own side's units on the table",
@@ -1041,7 +1049,7 @@ def check_spend_command_point(state: State, action: SpendCommandPoint) -> None:
 
 def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log) -> State:
     """Spend the point: an extra action for the unit, or the commander's move."""
-    leader = commander_of(state, action.commander_id)
+    leader = state.commander(action.commander_id)
     entry = activity_of(state, leader.id)
     assert entry is not None
     extra = with_activity(state.extra, evolved(entry, {"command_points": entry.command_points - 1}))
@@ -1050,13 +1058,13 @@ def apply_spend_command_point(state: State, action: SpendCommandPoint, log: Log)
         target = activated_entry(state, action.unit_id or "")
         assert target is not None
         extra = with_activated(extra, evolved(target, {"actions": target.actions + 1}))
-        text = f"{leader.name} gives {unit_of(state, target.unit_id).name} an extra action"
+        text = f"{leader.name} gives {state.unit(target.unit_id).name} an extra action"
     else:
-        new = state.with_commanders(attrs.evolve(leader, attached_to=action.attach_to))
+        new = state.with_commanders(revised(leader, attached_to=action.attach_to))
         if action.attach_to is not None:
-            where = f"joins {unit_of(state, action.attach_to).name}"
+            where = f"joins {state.unit(action.attach_to).name}"
         elif leader.attached_to is not None:
-            where = f"leaves {unit_of(state, leader.attached_to).name}"
+            where = f"leaves {state.unit(leader.attached_to).name}"
         else:
             where = "rides unattached"
         text = f'{leader.name} moves up to {command.COMMANDER_MOVE}" and {where}'

@@ -29,10 +29,10 @@ from .actions import (
 from .options import Options
 from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, PHASES
 from .placement import RULES
-from .rules import RULE_SEQUENCE
+from .rules import RULE_ACTIVATING, RULE_SEQUENCE
 from .state import Extra, State
 from .units import Commander, Unit
-from .victory import is_over, outcome, who_acts
+from .victory import actor, decided, is_over, outcome, who_acts
 
 
 def sampled(state: State, action: Action) -> bool:
@@ -56,13 +56,13 @@ TURN: Engine[State, Action] = Engine(
         ActionRule(Activate, (ACTIVATION,), units.candidates_activate,
                    units.check_activate, units.apply_activate),
         ActionRule(Move, (ACTIVATION,), units.candidates_move,
-                   units.check_move, units.apply_move),
+                   units.check_move, units.apply_move, ruled=True),
         ActionRule(Manoeuvre, (ACTIVATION,), units.candidates_manoeuvre,
                    units.check_manoeuvre, units.apply_manoeuvre),
         ActionRule(Shoot, (ACTIVATION,), units.candidates_shoot,
-                   units.check_shoot, units.apply_shoot),
+                   units.check_shoot, units.apply_shoot, ruled=True),
         ActionRule(Charge, (ACTIVATION,), charges.candidates_charge,
-                   charges.check_charge, charges.apply_charge),
+                   charges.check_charge, charges.apply_charge, ruled=True),
         ActionRule(Rally, (ACTIVATION,), units.candidates_rally,
                    units.check_rally, units.apply_rally),
         ActionRule(SpendCommandPoint, (ACTIVATION,), units.candidates_spend_command_point,
@@ -75,7 +75,7 @@ TURN: Engine[State, Action] = Engine(
                    sequence.check_end_turn, sequence.apply_end_turn),
         ActionRule(EndBattle, (ACTIVITY, DRAW, ACTIVATION, DEFERRED),
                    sequence.candidates_end_battle, sequence.check_end_battle,
-                   sequence.apply_end_battle),
+                   sequence.apply_end_battle, guarded=False),
     ),
     who_acts=who_acts,
     over=is_over,
@@ -85,6 +85,9 @@ TURN: Engine[State, Action] = Engine(
     sampled=sampled,
     stands=RULES.stands,
     after=KeptInStep(RULES),
+    decided=decided,
+    actor=actor,
+    actor_rule=RULE_ACTIVATING,
 )
 """The sequence of play: ``TURN.legal_actions(state)``, ``TURN.step(state, action)``,
 ``to_act``, ``is_over`` and ``outcome`` (the default victory conditions, B48)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import InvalidValueError, NamedEnum
+from smoothbore.core import InvalidValueError, NamedEnum, revised
 from smoothbore.core.validate import at_least, in_range, maybe, one_of, refers_to, text
 
 
@@ -253,14 +253,14 @@ def add_disruption(unit: Unit, points: int) -> Unit:
     """Add DRPs, never beyond 3 (Disruption points)."""
     if points < 0:
         raise InvalidValueError("points", points, "0 or more")
-    return attrs.evolve(unit, disruption=min(MAX_DISRUPTION, unit.disruption + points))
+    return revised(unit, disruption=min(MAX_DISRUPTION, unit.disruption + points))
 
 
 def remove_disruption(unit: Unit, points: int = 1) -> Unit:
     """Remove DRPs (a rally action removes one), never below 0 (Rally)."""
     if points < 0:
         raise InvalidValueError("points", points, "0 or more")
-    return attrs.evolve(unit, disruption=max(0, unit.disruption - points))
+    return revised(unit, disruption=max(0, unit.disruption - points))
 
 
 def take_shooting_hits(unit: Unit, hits: int) -> Unit:
@@ -268,7 +268,7 @@ def take_shooting_hits(unit: Unit, hits: int) -> Unit:
     if hits < 0:
         raise InvalidValueError("hits", hits, "0 or more")
     to_drp = min(hits, MAX_DISRUPTION - unit.disruption)
-    return attrs.evolve(
+    return revised(
         unit,
         disruption=unit.disruption + to_drp,
         stamina_losses=unit.stamina_losses + hits - to_drp,
@@ -280,7 +280,7 @@ def take_melee_losses(unit: Unit, losses: int) -> Unit:
     """Each melee loss is one stamina loss and one DRP (DRPs to at most 3) (Resolve melee)."""
     if losses < 0:
         raise InvalidValueError("losses", losses, "0 or more")
-    return attrs.evolve(
+    return revised(
         unit,
         disruption=min(MAX_DISRUPTION, unit.disruption + losses),
         stamina_losses=unit.stamina_losses + losses,
@@ -292,14 +292,14 @@ def with_density(unit: Unit, density: int) -> Unit:
     above the density the unit is based at (Density)."""
     if not MIN_DENSITY <= density <= unit.based_density:
         raise InvalidValueError("density", density, f"{MIN_DENSITY}..{unit.based_density}")
-    return attrs.evolve(unit, density=density)
+    return revised(unit, density=density)
 
 
 def reduce_density(unit: Unit, by: int) -> Unit:
     """Spread out by ``by`` steps; density stops at 3 (Density: never lower than 3)."""
     if by < 0:
         raise InvalidValueError("by", by, "0 or more")
-    return attrs.evolve(unit, density=max(MIN_DENSITY, unit.density - by))
+    return revised(unit, density=max(MIN_DENSITY, unit.density - by))
 
 
 @attrs.frozen

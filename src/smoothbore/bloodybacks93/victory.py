@@ -14,7 +14,7 @@ are the library's documented defaults, which a scenario may replace with
 
 from __future__ import annotations
 
-from smoothbore.core import IllegalActionError, Outcome
+from smoothbore.core import Outcome
 
 from .phases import ACTIVATION, ENDED
 from .rules import RULE_VICTORY
@@ -37,17 +37,26 @@ def is_over(state: State) -> bool:
     return state.phase == ENDED
 
 
-def check_undecided(state: State, action: object) -> None:
-    """Raise IllegalActionError once a side has broken: only ending the battle is left (the
-    broken sides worked out once for the state: every check of a step asks)."""
+def decided(state: State) -> tuple[str, str] | None:
+    """Why no action but ending the battle is left, and the rule, once a side has broken
+    (None while the battle goes on): the engine's guard of every other action
+    (``Engine.decided``, asked once per state)."""
     broken = state.derived(broken_sides)
-    if broken:
-        raise IllegalActionError(
-            action,
-            f"the {' and '.join(broken)} side has broken (every unit destroyed or routing): "
-            "the battle ends",
-            RULE_VICTORY,
-        )
+    if not broken:
+        return None
+    return (f"the {' and '.join(broken)} side has broken (every unit destroyed or routing): "
+            "the battle ends", RULE_VICTORY)
+
+
+def actor(action: object) -> str | None:
+    """The unit that acts (the engine's guard: of the card's side, and standing): the unit
+    of a unit's action, the first charger of a charge; None for the steps of the sequence
+    and a commander's point."""
+    unit_id = getattr(action, "unit_id", None)
+    if isinstance(unit_id, str):
+        return unit_id
+    chargers = getattr(action, "unit_ids", None)
+    return chargers[0] if isinstance(chargers, tuple) and chargers else None
 
 
 def at_turn_limit(state: State) -> bool:
