@@ -163,3 +163,20 @@ def test_a_commanders_ride_is_measured_from_his_point_to_the_units_centre() -> N
                   commanders=(CommanderMark("col", attached_to="A"), CommanderMark("gen", 1, 22)))
     assert table.ride("col", "B") == 5.0  # from A's centre (10, 10): a 3-4-5 triangle
     assert table.ride("gen", "A") == 15.0  # from (1, 22) to (10, 10): 9, 12, 15
+
+
+def test_commanders_are_looked_up_by_id_through_an_index_kept_with_the_marks() -> None:
+    from smoothbore.table import CommanderMark
+
+    a = Footprint("A", 10, 10, side="red")
+    t = Table(40, 30, footprints=(a,), commanders=(
+        CommanderMark("c1", 5, 5), CommanderMark("c2", attached_to="A")))
+    assert t.commander("c2").attached_to == "A" and t.commander_point("c2") == (10, 10)
+    assert dict(t.marks) == {"c1": t.commanders[0], "c2": t.commanders[1]}
+    moved = t.placed(a.moved_to(20, 12))
+    assert moved.marks is t.marks and moved.commander_point("c2") == (20, 12)
+    ridden = t.with_commanders(CommanderMark("c1", 7, 8))
+    assert ridden.commander("c1").x == 7 and t.commander("c1").x == 5
+    assert "c3" not in ridden.marks and ridden.with_traces().marks is ridden.marks
+    with pytest.raises(InvalidValueError, match="commander_id='c9'"):
+        t.commander("c9")

@@ -182,13 +182,17 @@ class Table:
             raise InvalidValueError("feature_id", feature_id, _known(self.terrain.by_id))
         return found
 
+    @functools.cached_property
+    def marks(self) -> Mapping[str, CommanderMark]:
+        """The commanders' marks by commander id (read-only)."""
+        return MappingProxyType({m.commander_id: m for m in self.commanders})
+
     def commander(self, commander_id: str) -> CommanderMark:
         """A commander's mark by id."""
-        for mark in self.commanders:
-            if mark.commander_id == commander_id:
-                return mark
-        raise InvalidValueError(
-            "commander_id", commander_id, _known({c.commander_id: c for c in self.commanders}))
+        found = self.marks.get(commander_id)
+        if found is None:
+            raise InvalidValueError("commander_id", commander_id, _known(self.marks))
+        return found
 
     def commander_point(self, commander_id: str) -> Point:
         """Where a commander is: his own point, or the centre of the unit he is with."""
@@ -308,7 +312,7 @@ class Table:
         new = {f.unit_id: f for f in _footprints(footprints)}
         self._check_footprints(new.values())  # the others were checked when they were put
         kept = [new.pop(f.unit_id, f) for f in self.footprints]
-        return self._copy(_GROUND, footprints=(*kept, *new.values()))
+        return self._copy(_MARKS, footprints=(*kept, *new.values()))
 
     def _copy(self, kept: tuple[str, ...], **changes: Any) -> Table:
         """This table with ``changes`` (already checked), sharing the cached properties named
@@ -365,7 +369,7 @@ class Table:
     def with_traces(self, *traces: Trace) -> Table:
         """The table with these traces as the last moves and shots (sharing what was derived
         from this one: the ground and the units are the same)."""
-        new = self._copy(_UNITS, traces=_traces(traces))
+        new = self._copy((*_UNITS, "marks"), traces=_traces(traces))
         object.__setattr__(new, "_derived", self._derived)
         return new
 
@@ -394,6 +398,8 @@ _GROUND = ("terrain", "rectangle", "diagonal")
 """What a table works out of its size and terrain alone."""
 _UNITS = (*_GROUND, "units", "layout", "_enemies_by_side")
 """... and of its footprints too."""
+_MARKS = (*_GROUND, "marks")
+"""... and of its commanders' marks (the footprints changed)."""
 
 
 def _unique(field: str, ids: Iterable[str]) -> None:
