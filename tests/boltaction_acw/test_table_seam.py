@@ -89,3 +89,29 @@ def test_a_brigade_sent_home_leaves_the_table_and_its_commander_rides_alone() ->
     assert not set(members) & set(table.units)
     mark = table.commander("gibbon")
     assert (mark.attached_to, (mark.x, mark.y)) == (None, before.footprint("u6wi").centre)
+
+
+# --- engine contract v2: the guards declared once (issue 29, item 3) ---------------------------
+def test_the_battle_decided_and_the_unit_acting_are_the_engines_guards() -> None:
+    from smoothbore.boltaction_acw.rules import RULE_TURN, RULE_VICTORY
+    from smoothbore.boltaction_acw.turn import actor
+    from smoothbore.boltaction_acw.victory import decided
+    from smoothbore.core import IllegalActionError
+
+    assert (TURN.decided, TURN.actor, TURN.actor_rule) == (decided, actor, RULE_TURN)
+    state = brawners_farm(0).replace(phase=ORDERS).with_extra(group="brigade:gibbon")
+    assert decided(state) is None
+    # a unit gone home is refused by the engine before the book's check looks at it
+    gone = state.with_units(revise(state.unit("u6wi"), pins=1, home=True))
+    try:
+        TURN.check(gone, Rally("u6wi"))
+    except IllegalActionError as error:
+        assert "no longer on the table" in str(error) and error.rule == RULE_TURN
+    else:
+        raise AssertionError("a unit gone home rallied")
+    # every union unit gone home: the battle is decided, whatever a scenario says of its end
+    union = state.with_units(*(revise(u, home=True) for u in state.units if u.side == "union"))
+    assert decided(union) == ("the union side has no unit left in the fight", RULE_VICTORY)
+    endless = TURN.with_outcome(over=lambda s: False)
+    assert endless.legal_actions(union) == ()
+    assert actor(Rally("u6wi")) == "u6wi"

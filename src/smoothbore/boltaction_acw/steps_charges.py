@@ -51,7 +51,6 @@ from .steps_orders import (
 )
 from .steps_sequence import check_no_routs
 from .units import Unit, UnitType
-from .victory import check_undecided
 
 
 # --- the charge order ---------------------------------------------------------------------
@@ -224,7 +223,6 @@ def point_blank_arc(state: State, target_id: str, charger_id: str) -> bool:
 
 def check_respond(state: State, action: Respond) -> None:
     """The charged unit reacts as it may (Melee; The Turn, 4)."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     charge = state.extra.charge
     if charge is None:
@@ -479,7 +477,6 @@ def candidates_fight_on(state: State) -> Iterator[FightOn]:
 
 def check_fight_on(state: State, action: FightOn) -> None:
     """A melee continuing from last turn is fought (Melee)."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     pair = (action.charger_id, action.defender_id)
     if pair in state.extra.fought or not any(

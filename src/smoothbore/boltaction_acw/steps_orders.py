@@ -89,7 +89,6 @@ from .units import (
     add_pins,
     revise,
 )
-from .victory import check_undecided
 
 T = TypeVar("T")
 Terrain = movement.Terrain
@@ -102,7 +101,6 @@ def check_group_ready(state: State, action: object) -> str:
     group = state.extra.group
     if group is not None and situation(state).acting:
         return group
-    check_undecided(state, action)
     check_no_routs(state, action)
     group = state.extra.group
     if group is None:
@@ -133,8 +131,6 @@ def check_actor(state: State, action: object, unit_id: str,
     unit = find(state, unit_id)
     if group_of(unit) != group:
         raise IllegalActionError(action, f"{unit.name} is not in the acting brigade", RULE_TURN)
-    if unit.lost:
-        raise IllegalActionError(action, f"{unit.name} is out of the battle", RULE_TURN)
     if unit.routing:
         raise IllegalActionError(action, f"{unit.name} is routing: it only tests to rally",
                                  RULE_ROUT_TESTS)
@@ -1405,7 +1401,6 @@ def candidates_rout_move(state: State) -> Iterator[RoutMove]:
 
 def check_rout_move(state: State, action: RoutMove) -> None:
     """Routers move at once, in the order they routed (Morale Test)."""
-    check_undecided(state, action)
     routs = state.extra.routs
     if not routs or routs[0] != action.unit_id:
         raise IllegalActionError(action, f"{action.unit_id} is not the next unit to rout",

@@ -46,7 +46,6 @@ from .state import (
 )
 from .units import Commander, Experience, Rank
 from .validity import MAX_TURN
-from .victory import check_undecided
 
 
 def check_no_routs(state: State, action: object) -> None:
@@ -81,7 +80,6 @@ def candidates_draw_die(state: State) -> Iterator[DrawDie]:
 
 def check_draw_die(state: State, action: DrawDie) -> None:
     """A die is drawn while the bag holds one (The Turn, 1, 5)."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     if not state.extra.bag:
         raise IllegalActionError(action, "the bag is empty: the turn ends", RULE_NEXT_DIE)
@@ -109,7 +107,6 @@ def candidates_end_turn(state: State) -> Iterator[EndTurn]:
 
 def check_end_turn(state: State, action: EndTurn) -> None:
     """The turn ends once the bag is empty (The Turn, 5)."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     if state.extra.bag:
         raise IllegalActionError(action, f"{len(state.extra.bag)} dice are still in the bag",
@@ -146,7 +143,6 @@ def candidates_activate(state: State) -> Iterator[Activate]:
 def check_activate(state: State, action: Activate) -> None:
     """The drawn die goes to one of its side's brigades or independent units that has not
     acted this turn (The Turn, 1)."""
-    check_undecided(state, action)
     drawn = state.extra.drawn
     if drawn is None:
         raise IllegalActionError(action, "no die has been drawn", RULE_BAG)
@@ -182,7 +178,6 @@ def candidates_army_test(state: State) -> Iterator[ArmyTest]:
 
 def check_army_test(state: State, action: ArmyTest) -> None:
     """Taken when the die of a brigade of an army that has lost half its brigades is drawn."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     if not army_test_due(state):
         raise IllegalActionError(action, "no army test is due", RULE_ARMY)
@@ -228,7 +223,6 @@ def candidates_end_activation(state: State) -> Iterator[EndActivation]:
 def check_end_activation(state: State, action: EndActivation) -> None:
     """The brigade is done once its routing units have tested and any army test is taken
     (The Turn, 2, 5)."""
-    check_undecided(state, action)
     check_no_routs(state, action)
     group = state.extra.group
     if group is None:

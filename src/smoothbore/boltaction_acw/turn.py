@@ -38,7 +38,7 @@ from .placing import RULES
 from .rules import RULE_TURN
 from .state import Extra, State
 from .units import Commander, Unit
-from .victory import is_over, outcome, who_acts
+from .victory import decided, is_over, outcome, who_acts
 
 
 def sampled(state: State, action: object) -> bool:
@@ -55,6 +55,24 @@ def sampled(state: State, action: object) -> bool:
         return False
     return action.move is not None and not situations.fixed_move(
         action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
+
+
+_ACTING = frozenset({RallyFromRout, Advance, Run, ChangeFormation, Rally, Down, Respond,
+                     RoutMove})
+"""The actions a unit takes (its ``unit_id``): it must be of the side acting and stand. Not
+``Fire`` nor ``Charge``: a charger halted by fire (A12) and victorious cavalry with a second
+charge (Melee) keep them for the rest of the turn (``Extra.halted``, ``Extra.second``), in
+another brigade's activation too, whichever side's: their checks say who may."""
+
+
+def actor(action: object) -> str | None:
+    """The unit that acts (the engine's guard, ``Engine.actor``: of the side acting, on the
+    table), None for an action no unit takes (a die drawn, a commander's ride, a melee that
+    goes on)."""
+    if type(action) in _ACTING:
+        unit_id: str = action.unit_id  # type: ignore[attr-defined]
+        return unit_id
+    return None
 
 
 TURN: Engine[State, Action] = Engine(
@@ -103,6 +121,9 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=RULE_TURN,
     sampled=sampled,
+    decided=decided,
+    actor=actor,
+    actor_rule=RULE_TURN,
     stands=RULES.stands,
     after=KeptInStep(RULES),
 )

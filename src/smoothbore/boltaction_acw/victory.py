@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shapely
 
-from smoothbore.core import IllegalActionError, Outcome
+from smoothbore.core import Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_OBJECTIVE, RULE_VICTORY
@@ -46,13 +46,13 @@ def is_over(state: State) -> bool:
     return state.phase == ENDED or bool(broken_sides(state))
 
 
-def check_undecided(state: State, action: object) -> None:
-    """Raise IllegalActionError once a side has no unit left in the fight."""
+def decided(state: State) -> tuple[str, str] | None:
+    """Why no action is taken once a side has no unit left in the fight, and the rule (the
+    engine's guard, ``Engine.decided``: every action but none); None while both fight."""
     broken = broken_sides(state)
     if broken:
-        raise IllegalActionError(
-            action, f"the {' and '.join(broken)} side has no unit left in the fight",
-            RULE_VICTORY)
+        return f"the {' and '.join(broken)} side has no unit left in the fight", RULE_VICTORY
+    return None
 
 
 def score(state: State, side: str) -> int:
