@@ -31,8 +31,8 @@ from smoothbore.will_awi.situations import (
     Spread,
     _not_apart,
     _swept_apart,
-    around,
     facing_to_nearest,
+    plan_of,
     reaches_of,
     sightings_of,
     spread,
@@ -211,21 +211,18 @@ def test_a_facing_change_is_offered_towards_an_enemy_within_54_only() -> None:
     assert TURN.is_legal(far, ChangeFacing("r1", 180.0))
 
 
-def test_a_plan_reads_only_the_enemies_that_may_be_nearest_where_it_ends(
-        hundred: State) -> None:
-    """The plan of a front-line unit's move straight ahead reads a few enemies (the 100 of
-    the other side before), among them the nearest to where it ends."""
+def test_a_plan_finds_the_nearest_enemy_where_it_ends(hundred: State) -> None:
+    """The plan of a front-line unit's move straight ahead at 100 units a side measures the
+    nearest enemy to where it ends (of the 100 of the other side)."""
     table = hundred.extra.table
     assert table is not None
     unit = next(u for u in hundred.units if u.id == "b4-20")
     here = table.footprint(unit.id)
-    near = around(table, unit, hundred.options, ((0.0, 3.0),))
-    enemies = [f for f in near.near if f.side != here.side]
-    assert 0 < len(enemies) < 12
     end = here.moved_to(here.x, here.y + 3.0)
-    nearest = min(table.enemies_of(unit.id),
-                  key=lambda e: end.shape.distance(table.footprint(e).shape))
-    assert nearest in {f.unit_id for f in enemies}
+    nearest = min(end.shape.distance(table.footprint(e).shape)
+                  for e in table.enemies_of(unit.id))
+    plan = plan_of(hundred, unit, (here.x, here.y + 3.0, here.facing))
+    assert plan.nearest_enemy == pytest.approx(round(nearest, 6), abs=1e-6)
 
 
 def test_a_generals_rides_are_measured_only_to_units_within_reach(

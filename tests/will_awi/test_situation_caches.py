@@ -1,6 +1,6 @@
-"""The kept answers of ``situations``: a unit's destinations and move plans are kept by what
-they can depend on (``Around``: the ground, the unit, the enemies read and the friends
-within its reach), routs per table. Each kept answer must be the answer worked out afresh on
+"""The kept answers of ``situations``: move plans are kept by table, unit, options and
+destination in the battle's store (``table.store("will_awi: plans")``), routs per table.
+Each kept answer must be the answer worked out afresh on
 the table as it stands, and each move read off the positions (``open_move``, ``steady_go``)
 the one the table's ``furthest`` and ``route`` give."""
 
@@ -23,12 +23,9 @@ from smoothbore.will_awi.situations import (
     CHARGE_REACH,
     SIGHT_REACH,
     WAYS,
-    Around,
     _place,
     all_reaches,
     all_sightings,
-    around,
-    around_on,
     bombard_facts,
     charge_facts,
     destinations,
@@ -95,9 +92,8 @@ def _uncached_places(state: State, unit: Unit, allowance: float) -> tuple[Place,
 
 
 def test_a_friend_in_the_way_changes_the_destinations_a_far_one_does_not() -> None:
-    """The foot's 6" straight ahead: open at first; a friend put 4" ahead stops it (the kept
-    answer of the first layout must not be given); a friend 30" off leaves the same places
-    (and the same kept answer: the same ``Around``)."""
+    """The foot's 6" straight ahead: open at first; a friend put 4" ahead stops it (the
+    answer of the first layout must not be given); a friend 30" off leaves the same places."""
     open_ground = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
     ahead = max(destinations(open_ground, FOOT, 6.0), key=lambda p: p[1])
     assert ahead == pytest.approx((20.0, 14.0, 0.0))
@@ -108,81 +104,63 @@ def test_a_friend_in_the_way_changes_the_destinations_a_far_one_does_not() -> No
     # the foot's front edge (8 + BASE/2) meets the friend's rear edge (12 + BASE/2) after 4"
     assert max(p[1] for p in places) == pytest.approx(12.0)
     far = _layout({"r1": (20.0, 8.0, 0.0), "r2": (44.0, 30.0, 0.0), "b1": (20.0, 30.0, 180.0)})
-    table_a, table_b = open_ground.extra.table, far.extra.table
-    assert table_a is not None and table_b is not None
-    lanes = ((0.0, 6.0), (0.0, -6.0))
-    near_a = around(table_a, FOOT, open_ground.options, lanes)
-    near_b = around(table_b, FOOT, far.options, lanes)
-    assert near_a == near_b and hash(near_a) == hash(near_b)
     assert destinations(far, FOOT, 6.0) == destinations(open_ground, FOOT, 6.0)
-    close = around(blocked.extra.table, FOOT, blocked.options, lanes)  # type: ignore[arg-type]
-    assert close != near_a
 
 
-def test_a_friend_beside_the_lanes_is_not_read() -> None:
-    """A friend 10" to the side of the foot's lanes ahead and back (more than the 2" margin
-    from the swept outline and off the circle of its turn) is not part of its ``Around``; one
-    1.5" beside the lane ahead is."""
+def test_a_friend_beside_the_lanes_leaves_the_places_alone() -> None:
+    """A friend 10" to the side of the foot's lanes ahead and back, or 1.5" beside the lane
+    ahead: the places are those every route asked of the table gives."""
     off = _layout({"r1": (20.0, 8.0, 0.0), "r2": (30.0, 12.0, 0.0), "b1": (20.0, 30.0, 180.0)})
     beside = _layout({"r1": (20.0, 8.0, 0.0), "r2": (20.0 + 2 * BASE + 1.5, 12.0, 0.0),
                       "b1": (20.0, 30.0, 180.0)})
-    lanes = ((0.0, 6.0), (0.0, -6.0))
-    for state, read in ((off, False), (beside, True)):
-        table = state.extra.table
-        assert table is not None
-        near = around(table, FOOT, state.options, lanes)
-        assert ("r2" in {f.unit_id for f in near.near}) is read
+    for state in (off, beside):
         assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
 
 
-def test_a_plan_reads_every_enemy_destinations_the_nearest_and_those_near() -> None:
+def test_a_plan_reads_every_enemy_and_destinations_follow_the_enemy() -> None:
     """A plan reads every enemy (the nearest one to where it ends): an enemy moved far away
-    gives a new ``Around``. Destinations read the nearest enemy (the one they head for) and
-    those near their lanes: a second enemy moving about far off leaves their ``Around`` and
-    places alone; the nearest moving changes them; one coming near the lanes is read."""
+    changes it. The destinations of each layout, with a second enemy far off, near the
+    lanes or the nearest moved, are those every route asked of the table gives; a shaken or
+    weakened unit's are the steady one's (its rates and retirement are its troop type's)."""
     a = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
     b = _layout({"r1": (20.0, 8.0, 0.0), "b1": (40.0, 30.0, 180.0)})
-    ta, tb = a.extra.table, b.extra.table
-    assert ta is not None and tb is not None
-    lanes = ((0.0, 6.0),)
-    assert around(ta, FOOT, a.options, lanes) != around(tb, FOOT, b.options, lanes)
     pa = plan_of(a, FOOT, (20.0, 12.0, 0.0))
     pb = plan_of(b, FOOT, (20.0, 12.0, 0.0))
     assert pa.nearest_enemy != pb.nearest_enemy
-    lanes = ((0.0, 6.0), (0.0, -6.0))
-    near = {}
     for where in ((44.0, 34.0, 180.0), (4.0, 34.0, 90.0), (20.0, 16.0, 180.0)):
         state = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0), "b2": where})
-        table = state.extra.table
-        assert table is not None
-        near[where] = around(table, FOOT, state.options, lanes, destinations=True)
         assert destinations(state, FOOT, 6.0) == _uncached_places(state, FOOT, 6.0)
-    far_a, far_b, close = near.values()
-    assert far_a == far_b and "b2" not in {f.unit_id for f in far_a.near}
-    assert "b2" in {f.unit_id for f in close.near} and close != far_a
     moved = _layout({"r1": (20.0, 8.0, 0.0), "b1": (30.0, 30.0, 180.0),
                      "b2": (44.0, 34.0, 180.0)})
-    table = moved.extra.table
-    assert table is not None
-    assert around(table, FOOT, moved.options, lanes, destinations=True) != far_a
     assert destinations(moved, FOOT, 6.0) == _uncached_places(moved, FOOT, 6.0)
+    shaken = attrs.evolve(FOOT, status=Status.SHAKEN, strength=3)
+    assert destinations(a, shaken, 6.0) == destinations(a, FOOT, 6.0) == _uncached_places(
+        a, shaken, 6.0)
 
 
-def test_destinations_read_the_units_troop_type_not_its_state() -> None:
-    """A unit shaken or weakened has the same destinations as when steady (its rates and
-    retirement are its troop type's): the same ``Around``; another troop type does not."""
+def test_plans_are_kept_in_the_battles_store_by_table_unit_and_place() -> None:
+    """A plan asked twice on one table is worked out once (the store's miss, then its hit);
+    on a table where a unit moved it is worked out again, and a move's handler is handed
+    its check's plan (engine contract v2: nothing measured twice in a step)."""
     state = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 30.0, 180.0)})
     table = state.extra.table
     assert table is not None
-    lanes = ((0.0, 6.0),)
-    shaken = attrs.evolve(FOOT, status=Status.SHAKEN, strength=3)
-    light = attrs.evolve(FOOT, troop=TroopType.LIGHT_INFANTRY)
-    kept = around(table, FOOT, state.options, lanes, destinations=True)
-    assert around(table, shaken, state.options, lanes, destinations=True) == kept
-    assert around(table, light, state.options, lanes, destinations=True) != kept
-    assert around(table, shaken, state.options, lanes) != around(table, FOOT, state.options,
-                                                                 lanes)
-    assert destinations(state, shaken, 6.0) == _uncached_places(state, shaken, 6.0)
+    to = (20.0, 12.0, 0.0)
+    first = plan_of(state, FOOT, to)
+    assert plan_of(state, FOOT, to) is first
+    counts = {c.name: c for c in table.stores()}["will_awi: plans"]
+    assert (counts.misses, counts.hits) == (1, 1)
+    moved = state.with_extra(table=table.placed(table.footprint("b1").moved_to(40.0, 30.0)))
+    assert plan_of(moved, FOOT, to).nearest_enemy != first.nearest_enemy
+    from smoothbore.will_awi.actions import Move
+
+    asked: list[object] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(situations, "plan_on", lambda *a: asked.append(a) or plan_on(*a))
+        fresh = state.with_extra(table=attrs.evolve(table))
+        after, _ = TURN.step(fresh, Move("r1", to=to))
+    assert len(asked) == 1 and after.extra.table is not None
+    assert after.extra.table.footprint("r1").centre == (20.0, 12.0)
 
 
 HILL = Feature.rectangle("knoll", "gentle hill", 20, 14, 30, 16)
@@ -308,9 +286,6 @@ def test_kept_moves_are_the_moves_worked_out_afresh(battle: str) -> None:
                 pick = (here.x + rng.uniform(-allowance, allowance),
                         here.y + rng.uniform(-allowance, allowance), here.facing)
                 for place in (*places, pick):
-                    lane = ((place[0] - here.x, place[1] - here.y),)
-                    _same_around(around(table, unit, state.options, lane),
-                                 around_on(attrs.evolve(table), unit, state.options, lane))
                     fresh = attrs.evolve(table)
                     expected = plan_routed(fresh, unit, place, state.options)
                     assert _same(plan_on(attrs.evolve(table), unit, place, state.options),
@@ -332,13 +307,6 @@ def test_kept_moves_are_the_moves_worked_out_afresh(battle: str) -> None:
         state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
         steps += 1
     assert compared > 20
-
-
-def _same_around(kept: Around, fresh: Around) -> None:
-    """A kept ``Around`` is the one worked out afresh, down to what it was read from."""
-    assert kept == fresh and kept.unit == fresh.unit
-    assert kept.table.footprints == fresh.table.footprints
-    assert kept.table.features == fresh.table.features
 
 
 def _each_way_apart(state: State, unit: Unit, allowance: float,
@@ -398,17 +366,6 @@ def _compare_reads(state: State, rng: random.Random, seen: dict[str, int]) -> No
                 seen["F"] += 1
         state, _ = TURN.step(state, rng.choice(TURN.legal_actions(state)))
         steps += 1
-
-
-def test_the_reach_read_is_the_fastest_rate() -> None:
-    """Roads carry no unit faster than open ground in Will's tables (Rules - Movement:
-    Effects of terrain): the reach read for destinations is the allowance itself."""
-    from smoothbore.will_awi.options import Options
-    from smoothbore.will_awi.situations import _fastest
-
-    for troop in (TroopType.LINE, TroopType.LIGHT_CAVALRY, TroopType.LIGHT_GUN):
-        unit = Unit("u", "U", "red", troop, status=Status.STEADY)
-        assert _fastest(rate_table(unit, Options())) == 1.0
 
 
 def test_the_kept_layouts_and_rates_are_those_worked_out_afresh() -> None:

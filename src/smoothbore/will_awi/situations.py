@@ -727,30 +727,24 @@ def _near(table: Table, x0: float, y0: float, x1: float, y1: float,
     return [fps[i] for i in found.near_rows(x0, y0, x1, y1, gap)]
 
 
-# A unit's moves read the ground, the unit itself, the enemy (the nearest one and the 1"
-# kept from each) and the friends within its reach: nothing else on the table. The answers
-# are kept by exactly that (``Around``), so that when a friend elsewhere moves, or a step
-# changes nothing on the table, the rest of the side's moves are not worked out again.
-_MARGIN = 2.0
-"""Slack beyond a unit's reach within which a friend is read: the 1" kept from the enemy
-and more (a friend further off cannot be touched, crossed or turned into)."""
-
-
-@attrs.frozen(cache_hash=True)
-class Around:
-    """What a move of ``unit`` from ``here`` can depend on: the ground (table size and
-    features), what of the unit is read (``reads``: the unit, or for its destinations its id
-    and troop type), the ``options``, and the footprints ``near`` (the unit's own, the
-    enemies read and each friend's within the reach asked). ``table`` and ``unit`` are what
-    they were read from, which is not compared: two tables with the same ``Around`` give
-    the same moves."""
-
-    ground: tuple[float, float, object, tuple[Feature, ...]]
-    reads: object
-    options: Options
-    near: tuple[Footprint, ...]
-    table: Table = attrs.field(eq=False, hash=False, repr=False)
-    unit: Unit = attrs.field(eq=False, hash=False, repr=False)
+def plan_of(state: State, unit: Unit, to: Place, action: object = None) -> MovePlan:
+    """The move plan of the unit's route to ``to`` (its centre in a straight line, then
+    facing ``to[2]``): the legs over the ground, the lines crossed, the buildings entered and
+    left, friends passed through, retiring, the facing change and the nearest enemy at the
+    end, for the book's own check of the allowance (``movement.check_move``). Ground or a
+    line the unit cannot cross is an ImpassableError naming the feature; passing through an
+    enemy or ending off the table an IllegalActionError. Worked out once per table, unit,
+    options and destination (``table.store("will_awi: plans")``: a charge's check and its
+    handler share it; a move's handler is handed its check's ruling)."""
+    table = table_of(state)
+    options = state.options
+    found = table.store(PLANS, most=_MOST).ask(
+        (table, unit, options, to), functools.partial(plan_on, table, unit, to, options))
+    if isinstance(found, ImpassableError):
+        raise ImpassableError(action, found.feature, found.kind, found.rule)
+    if isinstance(found, IllegalActionError):
+        raise illegal(action, found.why, found.rule)
+    return found
 
 
 def _half_diagonal(footprint: Footprint) -> float:
@@ -759,108 +753,11 @@ def _half_diagonal(footprint: Footprint) -> float:
     return 0.5 * math.hypot(footprint.width, footprint.length)
 
 
-def around(table: Table, unit: Unit, options: Options,
-           lanes: tuple[tuple[float, float], ...], *, destinations: bool = False) -> Around:
-    """What moves of ``unit`` straight along ``lanes`` (each the (dx, dy) its centre
-    travels, keeping its facing) or turning where it stands can depend on: the friends
-    within ``_MARGIN`` of a lane's swept outline or of the circle its corners sweep, and
-    every enemy (a plan reads the nearest enemy to where it ends). For ``destinations``
-    (which end on these lanes, turned there at most as far as the corners' circle, and read
-    of the unit only its id and troop type: its rates and retirement) the enemies read are
-    the nearest one (the one it heads for) and those whose box comes within 1" and the
-    margin of the lanes' box widened by that circle; the others cannot be touched, kept
-    off or met by the 1" tests. Worked out once per table and question (a move's check
-    and its handler ask the same)."""
-    memo = table.derived(known_arounds)
-    key = (unit, options, lanes, destinations)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = around_on(table, unit, options, lanes, destinations=destinations)
-    return found
+PLANS = "will_awi: plans"
+"""The store of move plans (``plan_of``), by table, unit, options and destination."""
 
-
-def known_arounds(table: Table) -> dict[tuple[Unit, Options, tuple[tuple[float, float], ...],
-                                              bool], Around]:
-    """The ``Around`` of each question asked so far on this table."""
-    return {}
-
-
-def around_on(table: Table, unit: Unit, options: Options,
-              lanes: tuple[tuple[float, float], ...], *, destinations: bool = False
-              ) -> Around:
-    """``around`` worked out afresh. For a plan (not ``destinations``) the enemies read are
-    those that may be the nearest to where a lane ends (``Spread.nearest_rows``: the plan
-    reads the nearest enemy's distance there) and those near the lanes as for
-    destinations; the others can neither be the nearest nor be touched. Only the units
-    whose squares come near the lanes, the turning circle or those ends are looked at
-    (``Spread``): the others fail every test below."""
-    here = table.footprint(unit.id)
-    side = here.side
-    half = _half_diagonal(here)
-    turning = half + _MARGIN
-    x0, y0, x1, y1 = _box(here)
-    x0 += min(0.0, *(dx for dx, _ in lanes)) - _MARGIN
-    x1 += max(0.0, *(dx for dx, _ in lanes)) + _MARGIN
-    y0 += min(0.0, *(dy for _, dy in lanes)) - _MARGIN
-    y1 += max(0.0, *(dy for _, dy in lanes)) + _MARGIN
-    wide = half + 1.0
-    nearest = _nearest_footprint(table, here) if destinations else None
-    nearest_id = None if nearest is None else nearest.unit_id
-    found = table.derived(spread)
-    fps = found.footprints
-    rows = set(found.near_rows(min(x0, here.x - turning), min(y0, here.y - turning),
-                               max(x1, here.x + turning), max(y1, here.y + turning), wide))
-    ends: set[int] = set()
-    if not destinations:
-        for dx, dy in lanes:
-            ends.update(found.nearest_rows(side, here.x + dx, here.y + dy, half))
-        rows |= ends
-    if nearest is not None:  # the one it heads for, however far
-        rows.add(found.index[nearest.unit_id])
-    near = []
-    for row in sorted(rows):
-        f = fps[row]
-        enemy = bool(side and f.side and f.side != side)
-        if f.unit_id == here.unit_id or (enemy and row in ends) or f.unit_id == nearest_id or (
-                math.hypot(f.x - here.x, f.y - here.y) <= turning + _half_diagonal(f)):
-            near.append(f)
-            continue
-        a0, b0, a1, b1 = _box(f)
-        if enemy:
-            if not (a0 > x1 + wide or a1 < x0 - wide or b0 > y1 + wide or b1 < y0 - wide):
-                near.append(f)
-            continue
-        if a0 > x1 or a1 < x0 or b0 > y1 or b1 < y0:
-            continue
-        if not all(_swept_apart(here, dx, dy, f, _MARGIN) for dx, dy in lanes):
-            near.append(f)
-    ground = (table.width, table.depth, table.measure, table.features)
-    reads = (unit.id, unit.troop) if destinations else unit
-    return Around(ground, reads, options, tuple(near), table, unit)
-
-
-def plan_of(state: State, unit: Unit, to: Place, action: object = None) -> MovePlan:
-    """The move plan of the unit's route to ``to`` (its centre in a straight line, then
-    facing ``to[2]``): the legs over the ground, the lines crossed, the buildings entered and
-    left, friends passed through, retiring, the facing change and the nearest enemy at the
-    end, for the book's own check of the allowance (``movement.check_move``). Ground or a
-    line the unit cannot cross is an ImpassableError naming the feature; passing through an
-    enemy or ending off the table an IllegalActionError. Worked out once per ``Around`` and
-    destination (the check and the handler share it)."""
-    table = table_of(state)
-    here = table.footprint(unit.id)
-    lane = (to[0] - here.x, to[1] - here.y)
-    found = _plan(around(table, unit, state.options, (lane,)), to)
-    if isinstance(found, ImpassableError):
-        raise ImpassableError(action, found.feature, found.kind, found.rule)
-    if isinstance(found, IllegalActionError):
-        raise illegal(action, found.why, found.rule)
-    return found
-
-
-@functools.lru_cache(maxsize=4096)
-def _plan(near: Around, to: Place) -> MovePlan | IllegalActionError:
-    return plan_on(near.table, near.unit, to, near.options)
+_MOST = 8192
+"""The most plans a battle's store keeps (every move of 500 units a side listed at once)."""
 
 
 def plan_on(table: Table, unit: Unit, to: Place,
@@ -1234,11 +1131,6 @@ def _nearest_enemy(table: Table, unit_id: str, at: Footprint | None = None) -> f
     return float(shapely.distance(here.shape, [fps[i].shape for i in rows]).min())
 
 
-@functools.lru_cache(maxsize=4096)
-def _destinations(near: Around, allowance: float, way: str) -> tuple[Reach | Place, ...]:
-    return destinations_way_on(near.table, near.unit, allowance, near.options, way)
-
-
 def destinations_on(table: Table, unit: Unit, allowance: float,
                     options: Options) -> tuple[Reach | Place, ...]:
     """``destinations`` worked out afresh on ``table``: each place as the Reach whose point
@@ -1525,25 +1417,13 @@ def destinations(state: State, unit: Unit, allowance: float) -> tuple[Place, ...
 
 def destinations_toward(state: State, unit: Unit, allowance: float,
                         way: str) -> tuple[Place, ...]:
-    """The unit's ``destinations`` one way (of ``WAYS``), worked out once per ``Around``
-    (the friends near the lane of that way at the fastest rate); turning where it stands
-    reads only the nearest enemy."""
+    """The unit's ``destinations`` one way (of ``WAYS``); the routes found on the way are
+    kept for the moves' plans (``known_routes``)."""
     if way not in WAYS:
         raise InvalidValueError("way", way, f"one of {', '.join(WAYS)}")
     table = table_of(state)
     here = table.footprint(unit.id)
-    heading = 0.0 if way == AHEAD else 180.0
-    if way == TOWARD:
-        toward = _toward(table, here)
-        if toward is None or abs(toward[1]) <= 1:
-            return ()
-        if abs(toward[1]) > 45:
-            return ((here.x, here.y, round(normal_degrees(toward[0]) % 360.0, 3)),)
-        heading = toward[1]
-    reach = allowance * _fastest(rate_table(unit, state.options))
-    (dx, dy), _ = bearing_vectors(here.facing + heading)
-    found = _destinations(around(table, unit, state.options, ((dx * reach, dy * reach),),
-                                 destinations=True), allowance, way)
+    found = destinations_way_on(table, unit, allowance, state.options, way)
     memo = table.derived(known_routes)
     places = []
     for item in found:
@@ -1551,12 +1431,6 @@ def destinations_toward(state: State, unit: Unit, allowance: float,
             memo.setdefault((unit.id, item.point), item.route)
         places.append(_place(here, item))
     return tuple(places)
-
-
-@functools.lru_cache(maxsize=64)
-def _fastest(rates: RateTable) -> float:
-    """The most a move of one inch of allowance carries the unit (roads may be faster)."""
-    return float(max([Fraction(1)] + [r for _, r in rates.speeds if r is not None]))
 
 
 # --- routs and retirements -------------------------------------------------------------------

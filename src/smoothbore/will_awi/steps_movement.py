@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase
+from smoothbore.core import Deferred, Log, enter_phase, revised
 from smoothbore.table import MoveTrace
 
 from . import rules
@@ -190,34 +190,26 @@ def _moves_to(state: State, unit: Unit, allowance: float, way: str) -> tuple[Mov
                  for place in destinations_toward(state, unit, allowance, way))
 
 
-def check_move_action(state: State, action: Move) -> None:
+@attrs.frozen
+class MoveRuling:
+    """What a move's check measured, handed to its handler (engine contract v2): the
+    ``plan`` (on a table: read off the route), and for a move that goes somewhere the
+    allowance it fits (``checked``) and the building it enters (None: none, or it holds)."""
+
+    plan: MovePlan
+    checked: MoveCheck | None = None
+    building: Defence | None = None
+
+
+def check_move_action(state: State, action: Move) -> MoveRuling:
     """C: a mover (``check_mover``) whose plan fits its allowance, entering a building only
-    where there is room; standing is always allowed."""
+    where there is room; standing is always allowed. The ruling is what was measured."""
     unit = check_mover(state, action.unit, action)
     plan = plan_for(state, unit, action)
     if _holds(plan):
-        return
-    checked_move(unit, plan, state.options, action)
-    building_entered(state, unit, action.enters, action)
-
-
-def checked_move(unit: Unit, plan: MovePlan, options: Options, action: object) -> MoveCheck:
-    """``movement.check_move`` of a unit's plan, worked out once per unit, plan and options
-    (every step offers the same moves of the units still to move)."""
-    found = _checked_move(unit, plan, options)
-    if isinstance(found, IllegalActionError):
-        raise IllegalActionError(action, found.why, found.rule)
-    return found
-
-
-@functools.lru_cache(maxsize=4096)
-def _checked_move(unit: Unit, plan: MovePlan, options: Options) -> MoveCheck | IllegalActionError:
-    try:
-        return check_move(unit, plan, options=options)
-    except IllegalActionError as error:
-        if type(error) is not IllegalActionError:
-            raise
-        return error
+        return MoveRuling(plan)
+    checked = check_move(unit, plan, options=state.options, action=action)
+    return MoveRuling(plan, checked, building_entered(state, unit, action.enters, action))
 
 
 def plan_for(state: State, unit: Unit, action: Move | MoveAway,
@@ -237,19 +229,20 @@ def plan_for(state: State, unit: Unit, action: Move | MoveAway,
     return plan_of(state, unit, action.to, action)
 
 
-def apply_move(state: State, action: Move, log: Log) -> State:
-    """Move (or stand: a busy unit spends one of its busy moves)."""
+def apply_move(state: State, action: Move, log: Log, ruling: MoveRuling) -> State:
+    """Move (or stand: a busy unit spends one of its busy moves), as the check measured it
+    (``ruling``)."""
     unit = state.unit(action.unit)
-    plan = plan_for(state, unit, action)
-    if _holds(plan) and action.to is None:
+    plan, checked, building = ruling.plan, ruling.checked, ruling.building
+    if checked is None and action.to is None:
         if unit.busy_moves:
-            state = state.with_units(attrs.evolve(unit, busy_moves=unit.busy_moves - 1))
+            state = state.with_units(revised(unit, busy_moves=unit.busy_moves - 1))
         log.add("move", f"{unit.name} holds its position", rules.MOVEMENT, unit.id)
         return mark_done(state, unit.id)
-    checked = checked_move(unit, plan, state.options, action)
-    building = building_entered(state, unit, action.enters, action)
+    if checked is None:  # a turn of 45 degrees or less where it stands, read off the table
+        checked = check_move(unit, plan, options=state.options, action=action)
     if checked.busy_after != unit.busy_moves:
-        state = state.with_units(attrs.evolve(unit, busy_moves=checked.busy_after))
+        state = state.with_units(revised(unit, busy_moves=checked.busy_after))
     text = move_text(unit, plan, checked, building)
     if action.to is not None:
         state, text = placed_at(state, unit, action.to, text)

@@ -67,7 +67,7 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(IndependentTest, (C,), command.candidates_independent_test,
                command.check_independent_test, command.apply_independent_test),
     ActionRule(Move, (C,), movement.candidates_move, movement.check_move_action,
-               movement.apply_move),
+               movement.apply_move, ruled=True),
     ActionRule(ChangeFormation, (C,), movement.candidates_change_formation,
                movement.check_change_formation, movement.apply_change_formation),
     ActionRule(Limber, (C,), movement.candidates_limber, movement.check_limber_action,
