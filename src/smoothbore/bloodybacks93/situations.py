@@ -17,8 +17,6 @@ from types import MappingProxyType
 import attrs
 import numpy as np
 import numpy.typing as npt
-import shapely
-from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log, revised
 from smoothbore.table import (
@@ -38,6 +36,7 @@ from smoothbore.table import (
     cover_of,
     furthest,
     in_contact,
+    regions,
     rout,
     route,
     sight_lines,
@@ -482,21 +481,21 @@ def crosses_obstacle(table: Table, path: Route) -> bool:
     fords and bridges (a unit on the ford with a flank in the water wades the stream)."""
     if not path.swept & (OBSTACLE_KINDS | set(_DRY)):
         return False
-    terrain = table.terrain
     start = table.footprint(path.unit_id)
     offsets = start.corners - (start.x, start.y)
-    hulls = [shapely.convex_hull(shapely.multipoints(
-        [*(offsets + a), *(offsets + b)])) for a, b in itertools.pairwise(path.points)]
+    hulls = [regions.hull_of(*map(tuple, offsets + a), *map(tuple, offsets + b))
+             for a, b in itertools.pairwise(path.points)]
     # a hair inside: a line along its edge is come up to, not crossed
-    swept = shapely.buffer(shapely.union_all(hulls), -_HAIR, join_style="mitre")
-    dry = [found for kind in _DRY if (found := terrain.union(kind)) is not None]
-    for feature in terrain.crossed_features:  # every line crossed is a minor obstacle
-        line: BaseGeometry = feature.area
+    sweep = regions.union_of(hulls).buffered(-_HAIR, square=True)
+    dry = [found for kind in _DRY if not (found := regions.ground_of(table, kind)).is_empty]
+    outline = regions.outline_of(start)
+    for feature in table.terrain.crossed_features:  # every line crossed is a minor obstacle
+        line = regions.region_of(feature)
         if feature.kind is TerrainKind.STREAM:
             for crossing in dry:
                 line = line.difference(crossing)
-        line = line.difference(start.outline)  # where it already stands astride it
-        if shapely.relate_pattern(swept, line, "T********"):
+        line = line.difference(outline)  # where it already stands astride it
+        if sweep.shares_ground(line):
             return True
     return False
 
@@ -539,10 +538,9 @@ def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
         raise IllegalActionError(
             action, f"{unit.name} would not pass through {through} on this move",
             RULE_MOVEMENT)
-    for beside in within(table, end.bounds, (unit_id,)):
-        if shapely.relate_pattern(end.outline, beside.shape, "T********"):
-            raise IllegalActionError(
-                action, f"{unit.name} would end on {beside.unit_id}", RULE_MOVEMENT)
+    for beside in regions.sharing_ground(
+            regions.outline_of(end), within(table, end.bounds, (unit_id,)))[:1]:
+        raise IllegalActionError(action, f"{unit.name} would end on {beside}", RULE_MOVEMENT)
     facts = ground_of(table, path, (start.x, start.y))
     turned = start.width * math.radians(abs(turn_by))  # the outer corner's arc (paths.wheel)
     cost = path.length + turned
@@ -583,10 +581,9 @@ _TERRAIN_BOUNDS = ("terrain bounds",)
 def _feature_bounds(table: Table) -> tuple[tuple[float, float, float, float], ...]:
     """``_terrain_bounds`` worked out."""
     terrain = table.terrain
-    found = [tuple(b) for b in shapely.bounds(terrain.areas).tolist()] if len(
-        terrain.areas) else []
-    if len(terrain.lines):
-        found += [tuple(b) for b in shapely.bounds(terrain.lines).tolist()]
+    found = [regions.region_of(f).bounds for f in terrain.area_features]
+    found += [line.bounds for f in terrain.crossed_features
+              if (line := regions.crossing_line(f)) is not None]
     return tuple(found)
 
 
@@ -737,8 +734,7 @@ def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
     least = away - layout.radius[rows] - layout.radius[i]
     most = float(np.min(away + layout.radius[rows] + layout.radius[i]))
     enemies = [ids[k] for k in np.flatnonzero(least <= most + _SLACK).tolist()]
-    shapes = [table.footprint(e).shape for e in enemies]
-    apart = shapely.distance(table.footprint(unit_id).shape, shapes)
+    apart = regions.gaps(table.footprint(unit_id), [table.footprint(e) for e in enemies])
     gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
     near_id = min(gaps, key=lambda e: (gaps[e], e))
     return table.footprint(near_id), gaps[near_id]
@@ -831,8 +827,8 @@ def place_move(state: State, plan: MovePlan, distances: tuple[int, ...],
     else:
         allowed = float(max(distances))
     end = moved_footprint(plan, allowed)
-    others = [f.outline for f in within(table, end.bounds, (unit_id,))]
-    if any(shapely.relate_pattern(end.outline, o, "T********") for o in others):
+    if regions.sharing_ground(regions.outline_of(end), within(table, end.bounds, (unit_id,)),
+                              outlines=True):
         end = start  # a move falling short on a friend stops where it began (B54)
     moved = table.placed(end).with_traces(MoveTrace(unit_id, (start.centre, end.centre)))
     gone = math.dist(start.centre, end.centre)
@@ -858,9 +854,8 @@ def friends_in_way(state: State, unit_id: str,
                 if not (side and f.side and f.side != side)]
         if not near:
             return ()
-        swept = shapely.convex_hull(shapely.multipoints([*start.corners, *end.corners]))
-        return tuple(sorted(f.unit_id for f in near
-                            if shapely.relate_pattern(swept, f.outline, "T********")))
+        return tuple(sorted(regions.sharing_ground(regions.swept(start, end), near,
+                                                   outlines=True)))
 
     return per_layout(table, "friends in the way", (mover(unit), to), work)
 
@@ -916,9 +911,8 @@ def _refit_blocked(table: Table, unit: Unit, new: Footprint,
     no other can overlap it)."""
     if not table.holds(new):
         return f"{unit.name} would not fit on the table in its new formation"
-    for other in near:
-        if shapely.relate_pattern(new.outline, other.outline, "T********"):
-            return f"{unit.name} in its new formation would overlap {other.unit_id}"
+    for other in regions.sharing_ground(regions.outline_of(new), near, outlines=True)[:1]:
+        return f"{unit.name} in its new formation would overlap {other}"
     return ""
 
 
@@ -1339,7 +1333,7 @@ def _facing_towards(table: Table, unit_id: str, heading: float) -> Table:
     if not table.holds(turned):
         return table
     near = within(table, turned.bounds, (unit_id,))
-    if any(shapely.relate_pattern(turned.outline, o.outline, "T********") for o in near):
+    if regions.sharing_ground(regions.outline_of(turned), near, outlines=True):
         return table
     return table.placed(turned)
 
@@ -1553,7 +1547,7 @@ def _gap(table: Table, unit_id: str, point: tuple[float, float]) -> float:
     """How far the point is from the unit's nearest base (kept for the ground)."""
     footprint = table.footprint(unit_id)
     return on_ground(table, ("gap", footprint, point), lambda: float(
-        shapely.distance(footprint.shape, shapely.Point(*point))))
+        regions.region_of(footprint).distance(point)))
 
 
 def stands_in_woods(state: State, unit_id: str) -> bool:

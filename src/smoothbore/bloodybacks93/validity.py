@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shapely
-
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Table, TerrainKind, stacked
+from smoothbore.table import Table, TerrainKind, region_of, stacked
 
 from .deck import DECK
 from .placement import fits, rates_for
@@ -238,7 +236,7 @@ def _check_ground(table: Table, standing: dict[str, Unit], out: list[Fault]) -> 
     xs = [f.x for f in prints]
     ys = [f.y for f in prints]
     # each feature asked once for every centre (one vectorised call a feature)
-    inside = [(feature, shapely.contains_xy(feature.area, xs, ys).tolist())
+    inside = [(feature, region_of(feature).contains_many(xs, ys).tolist())
               for feature in table.features]
     for i, f in enumerate(prints):
         unit = standing.get(f.unit_id)
