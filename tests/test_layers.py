@@ -64,8 +64,6 @@ UPWARD_ALLOWED = frozenset({
 """Imports against the layers that exist today, each to be removed (never added to)."""
 
 SHAPELY_ALLOWED = frozenset({
-    "smoothbore.bloodybacks93.situations",
-    "smoothbore.bloodybacks93.validity",
     "smoothbore.boltaction_acw.carry",
     "smoothbore.boltaction_acw.situations",
     "smoothbore.boltaction_acw.steps_charges",
