@@ -23,7 +23,6 @@ from smoothbore.mckie_acw import steps_firing as firing
 from smoothbore.mckie_acw import steps_movement as movement
 from smoothbore.mckie_acw.actions import AttachHelpers, EndPhase, Fire, Move, MoveGeneral
 from smoothbore.mckie_acw.phases import FIRING, MOVEMENT, ORDER
-from smoothbore.mckie_acw.positions import kept, move_offers
 from smoothbore.mckie_acw.situations import beyond_reach
 from smoothbore.mckie_acw.state import State, check_battle, with_extra
 from smoothbore.mckie_acw.table_moves import (
@@ -230,53 +229,56 @@ def test_a_compulsory_move_asks_only_the_units_near_its_way() -> None:
     assert asked > 20 and stopped > 5
 
 
-def test_a_move_carries_the_offers_it_cannot_change_to_the_new_table() -> None:
-    """After a move (and after a formation change re-lays a footprint), the new table knows
-    the moves offered to most units already (those of the mover's side away from it), and
-    the moves it offers are those a table with nothing kept offers."""
+def _offers_counts(table: Table) -> tuple[int, int]:
+    (counts,) = [c for c in table.stores() if c.name == movement.OFFERS_STORE]
+    return counts.hits, counts.misses
+
+
+def test_a_move_finds_the_offers_it_cannot_change_in_the_store() -> None:
+    """After a move (and after a formation change re-lays a footprint), the moves offered to
+    most units are found in the table's store (``mckie_acw: moves offered``: kept under
+    the unit, its footprint, the enemies that may be nearest and the footprints under its
+    manoeuvres in place), and they are those a table with nothing kept offers."""
     state = big(120, 9)
     table = table_of(state)
     before = list(movement.candidates_move(state))
+    hits, misses = _offers_counts(table)
+    assert hits == 0 and misses > 100  # a new battle: every unit's offers worked out
     mover = next(m for m in before if m.to is not None and m.manoeuvre.value == "none"
                  and _legal(state, m))
     relay = next(m for m in before if m.to is None and m.formation is not None
                  and _legal(state, m))
-    carried = 0
     for action in (mover, relay):
         after, _ = TURN.step(state, action)
         assert table_of(after).footprints != table.footprints
-        known = kept(table_of(after), move_offers)
-        carried += len(known)
-        assert len(known) > len(kept(table, move_offers)) // 2
-        assert list(movement.candidates_move(after)) == list(movement.candidates_move(
-            fresh(after)))
-    assert carried > 100
+        was = _offers_counts(table_of(after))
+        offered = list(movement.candidates_move(after))
+        now = _offers_counts(table_of(after))
+        found, worked = now[0] - was[0], now[1] - was[1]
+        assert found > 100 and worked < found // 4
+        assert offered == list(movement.candidates_move(fresh(after)))
 
 
-def test_placed_carries_nothing_across_sides() -> None:
-    """A unit's offers are not carried past a move of an enemy (its enemies decide which of
-    its moves advance), nor past a friend's move onto the ground its manoeuvres in place
-    cover."""
+def test_the_offers_kept_read_the_enemies_and_the_ground_under_manoeuvres() -> None:
+    """A unit's offers are worked out again after a move of an enemy that may be its
+    nearest (its enemies decide which of its moves advance), and after a friend's move onto
+    the ground its manoeuvres in place cover; the offers are those of a fresh table."""
     state = big(30, 10)
     table = table_of(state)
-    list(movement.candidates_move(state))
-    offered = kept(table, move_offers)
+    offered = list(movement.candidates_move(state))
     assert offered
     enemy = next(f for f in table.footprints if f.side != state.extra.acting)
     moved = placed(state, enemy.unit_id, enemy.moved_to(enemy.x + 1.0, enemy.y))
-    assert kept(table_of(moved), move_offers) == {}
-    friend = next(f for f in table.footprints if f.unit_id in offered)
+    there = table_of(moved).footprint(enemy.unit_id)
+    near = {u.id for u in moved.derived(movement.free_units).values()
+            if not u.resting and there in near_enemies(moved, u)}
+    was = _offers_counts(table_of(moved))
+    assert list(movement.candidates_move(moved)) == list(movement.candidates_move(fresh(moved)))
+    assert _offers_counts(table_of(moved))[1] - was[1] >= len(near) > 0
+    friend = next(f for f in table.footprints if f.side == state.extra.acting)
     shifted = placed(state, friend.unit_id, friend.moved_to(friend.x + 0.5, friend.y))
-    carried = kept(table_of(shifted), move_offers)
-    assert friend.unit_id not in carried and len(carried) > len(offered) // 2
-    x0, y0, x1, y1 = friend.bounds
-    dropped = 0
-    for uid, entry in offered.items():
-        b0, b1, b2, b3 = entry[4][1]
-        meets = not (x1 + 0.5 < b0 or x0 > b2 or y1 < b1 or y0 > b3)
-        assert (uid in carried) == (uid != friend.unit_id and not meets)
-        dropped += meets and uid != friend.unit_id
-    assert dropped > 0
+    assert list(movement.candidates_move(shifted)) == list(movement.candidates_move(
+        fresh(shifted)))
 
 
 def _legal(state: State, action: Move) -> bool:

@@ -92,3 +92,50 @@ def test_the_battles_own_base_sizes_lay_the_footprints(tmp_path: Path) -> None:
     assert (fp.width, fp.length) == (4 * 16, 36)
     assert unit_shape(column.unit("a1"), tables).matches(fp)
     assert rules_for(tables) is rules_for(tables) and rules_for(tables) != RULES
+
+
+CACHED = {
+    "fields._checks_of", "firing._firer_problem", "firing._percent_check", "movement._mover",
+    "movement._reach", "positions._shape", "positions.rules_for", "positions._terrain_boxes",
+    "steps_firing.default_facts", "steps_firing.volleys", "steps_firing.table_volleys",
+    "steps_movement.unit_moves", "steps_movement.in_place_moves", "steps_movement.rides",
+    "steps_movement.table_rides", "table_moves._steps", "table_moves._proposals",
+    "tables._cell", "tables._index",
+}
+"""The process-wide caches left: over a class, a unit's own values, a rule's constants, ids,
+the book's tables or the ground's terrain index; none holds a table, a state or footprints
+(those answers are kept in the table's stores)."""
+
+
+def test_no_process_wide_cache_holds_a_table_a_state_or_footprints() -> None:
+    import importlib
+    import pkgutil
+
+    import smoothbore.mckie_acw as book
+
+    found = set()
+    for info in pkgutil.iter_modules(book.__path__):
+        module = importlib.import_module(f"smoothbore.mckie_acw.{info.name}")
+        for value in vars(module).values():
+            if hasattr(value, "cache_info") and value.__module__ == module.__name__:
+                found.add(f"{info.name}.{value.__name__}")
+    assert found == CACHED
+
+
+def test_answers_are_carried_in_the_battles_own_stores() -> None:
+    """Answers go from table to table through the table's named stores (hits counted), and
+    a new battle starts with stores of its own."""
+    from smoothbore.battle import play, random_policy
+    from smoothbore.mckie_acw import RULESET
+
+    start = RULESET.battle("default")(5)
+    played = play(TURN, start, random_policy(5), max_steps=60)
+    table = played.end.extra.table
+    counts = {c.name: c for c in table.stores()}
+    assert {"mckie_acw: by footprints", "mckie_acw: moves offered",
+            "mckie_acw: near enemies"} <= set(counts)
+    assert all(name.startswith("mckie_acw: ") for name in counts)
+    assert counts["mckie_acw: by footprints"].hits > 0
+    assert counts["mckie_acw: moves offered"].hits > counts["mckie_acw: moves offered"].misses
+    again = RULESET.battle("default")(5).extra.table
+    assert all(c.hits == 0 for c in again.stores())

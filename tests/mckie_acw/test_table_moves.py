@@ -381,7 +381,7 @@ def test_what_is_kept_for_the_footprints_is_shared_by_a_table_a_general_rides_of
     """A general who rides makes a new table with every unit where it stood: it shares what
     was kept for the footprints (the moves offered, the places), and offers what a copy
     with nothing kept offers; a table where a unit stands elsewhere keeps its own."""
-    from smoothbore.mckie_acw.positions import move_offers as _offers
+    from smoothbore.mckie_acw.positions import footprint_boxes as _boxes
     shared = 0
     for state in movement_states():
         table = table_of(state)
@@ -392,13 +392,13 @@ def test_what_is_kept_for_the_footprints_is_shared_by_a_table_a_general_rides_of
         ridden, again = (table.with_commanders(attrs.evolve(
             mark, attached_to=None, x=mark.x + step, y=mark.y + step)) for step in (1.0, 2.0))
         assert ridden.footprints is table.footprints and ridden != again
-        assert kept(ridden, _offers) is kept(again, _offers)
+        assert kept(ridden, _boxes) is kept(again, _boxes)
         after = with_extra(state, table=ridden)
         assert list(candidates_move(after)) == offered == list(candidates_move(fresh(after)))
         assert list(candidates_move(with_extra(state, table=again))) == offered
         fp = table.footprints[0]
         moved = table.placed(fp.moved_to(fp.x, fp.y, fp.facing + 90.0))
-        assert kept(moved, _offers) is not kept(table, _offers)
+        assert kept(moved, _boxes) is not kept(table, _boxes)
         shared += 1
     assert shared > 20
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -228,66 +228,50 @@ STORE_BY_FOOTPRINTS = "mckie_acw: by footprints"
 _MISSING: Any = object()
 
 
-class FootprintsKey:
-    """The footprints of a table as a store's key: their hash worked out once."""
+class Key:
+    """A store's key made of ``parts``, its hash worked out once (a store looks a key up in
+    each of its generations; a tuple of footprints would be hashed afresh each time)."""
 
-    __slots__ = ("footprints", "hashed")
+    __slots__ = ("hashed", "parts")
 
-    def __init__(self, footprints: tuple[Footprint, ...]) -> None:
-        self.footprints = footprints
-        self.hashed = hash(footprints)
+    def __init__(self, *parts: Any) -> None:
+        self.parts = parts
+        self.hashed = hash(parts)
 
     def __hash__(self) -> int:
         return self.hashed
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FootprintsKey) and (
-            other.footprints is self.footprints or (other.hashed == self.hashed
-                                                    and other.footprints == self.footprints))
+        return isinstance(other, Key) and other.hashed == self.hashed and (
+            other.parts == self.parts)
 
 
-def _footprints_key(table: Table) -> FootprintsKey:
+class Same:
+    """A part of a store's key that is the very object ``value`` (hashed and compared by
+    identity, and held, so its identity is not reused): for an answer handed out by a store
+    (the enemies near a unit), the same object while that store's answer holds. A value
+    equal but not the same misses, and is worked out again: never a wrong answer."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+
+def _footprints_key(table: Table) -> Key:
     """The table's footprints as a key (once a table)."""
-    return FootprintsKey(table.footprints)
+    return Key(table.footprints)
 
 
 def _kept_answers(table: Table) -> dict[Any, Any]:
     """What ``kept`` found for this table, by query (each answer written once)."""
     return {}
-
-
-OfferBox = tuple[str, tuple[float, float, float, float]]
-"""What the moves offered to a unit read of the other units: its side (its enemies' places
-decide which moves advance) and the bounds of the ground its manoeuvres in place would
-cover (a friend there may stand in their way)."""
-
-
-def move_offers(table: Table) -> dict[str, tuple[Any, ...]]:
-    """The moves offered on this table, by unit id (``steps_movement._table_moves``: what
-    of the unit they read, the tables and whether it may advance, as they were offered for,
-    the moves, and its ``OfferBox``)."""
-    return {}
-
-
-def carry_offers(old: Table, new: Table, changed: Iterable[Footprint]) -> Table:
-    """``new``, a table whose footprints differ from ``old``'s only in ``changed`` (each
-    moved unit's footprint before and after, or a footprint gone), knowing the moves
-    ``old`` offered each other unit whose offers cannot have changed: every changed
-    footprint is of its own side and off the ground its manoeuvres in place cover."""
-    memo = kept(old, move_offers)
-    into = kept(new, move_offers)
-    if not memo or into is memo:
-        return new
-    moved = [(c.unit_id, c.side, c.bounds) for c in changed]
-    ids = {uid for uid, _, _ in moved}
-    for uid, entry in memo.items():
-        if uid in ids or uid in into:
-            continue
-        side, (a0, a1, a2, a3) = entry[4]
-        if all(s == side and (b[2] < a0 or b[0] > a2 or b[3] < a1 or b[1] > a3)
-               for _, s, b in moved):
-            into[uid] = entry
-    return new
 
 
 def unit_shape(unit: Unit, tables: Tables = DEFAULT_TABLES) -> Shape:
@@ -357,9 +341,6 @@ def keep(before: State | None, state: State) -> State:
     if new is table or new is None or new.footprints is table.footprints:
         return kept_state
     old, now = table.units, new.units
-    changes = [f for f in table.footprints if now.get(f.unit_id) is not f]
-    carry_offers(table, new, [*changes, *(now[f.unit_id] for f in changes
-                                          if f.unit_id in now)])
     moved = [changed(u, ground=g) for u in kept_state.units
              if (fp := now.get(u.id)) is not None and (was := old.get(u.id)) is not None
              and fp is not was and (g := ground_of(new, u)) is not u.ground]

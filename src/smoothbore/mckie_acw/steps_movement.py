@@ -25,13 +25,14 @@ from .effects import set_status
 from .movement import Manoeuvre, max_move, rate, trench_covers
 from .positions import (
     SIGHT,
+    Key,
+    Same,
     fit_on,
     footprint,
     footprint_boxes,
     ground_at,
     home_heading,
     kept,
-    move_offers,
     newly_over,
     train_of,
 )
@@ -264,7 +265,7 @@ def candidates_move(state: State) -> Iterable[Move]:
     facing, mounting or dismounting, limbering or unlimbering and manhandling, at the
     distances the manoeuvre leaves. Only what ``check_move`` can accept is offered."""
     if state.extra.table is not None:
-        return _table_moves(state)
+        return state.derived(_table_moves)  # once a state: the listing and the choice share it
     return _moves(state)
 
 
@@ -313,40 +314,90 @@ def unit_moves(uid: str, advance: bool, moves: bool, ground: Ground, arm: Arm, l
     return tuple(out)
 
 
-def _table_moves(state: State) -> list[Move]:
+def _table_moves(state: State) -> tuple[Move, ...]:
     """On a table: each unit free to act (not resting) moves to the destinations proposed it
     and changes face (``table_moves.proposed``: the check measures each one, and refuses an
     advance the unit may not make; a unit that may not advance is not offered the moves that
     surely advance, ``not_surely_advancing``), and makes the manoeuvres in place it could
-    make without a table (kept on the table for each unit: offered step after step until a
-    unit moves)."""
+    make without a table, those that would end on another unit left out. Kept in the
+    table's store (``mckie_acw: moves offered``) under what they read: the unit
+    (``_offered_for``), the tables, whether it may advance, its footprint, the enemies that
+    may be nearest (``near_enemies``) and the footprints on the ground its manoeuvres in
+    place cover; offered step after step while those stay where they were, whoever else
+    moves."""
     tables = state.options.tables
     table = table_of(state)
-    memo = kept(table, move_offers)
-    out: list[Move] = []
+    store = table.store(OFFERS_STORE)
+    own: list[tuple[Unit, Key, tuple[Move, ...], Any]] = []
     for unit in state.derived(free_units).values():
         if unit.resting:
             continue
         advance = may_advance(state, unit)
-        found = memo.get(unit.id)
-        key = _offered_for(unit)
-        if found is None or found[0] != key or found[1] is not tables \
-                or found[2] is not advance:
-            fp = table.footprint(unit.id)
-            offers = unit_offers(table, unit, tables, advance, fp, near_enemies(state, unit))
-            box = fp.bounds
-            kept_offers = []
-            for m in offers:
-                if m.to is None:
-                    new = relaid_in_place(state, unit, m)
-                    box = _wider(box, new.bounds)
-                    if relaid_onto(state, unit, m, new) is not None:
-                        continue
-                kept_offers.append(m)
-            found = memo[unit.id] = (key, tables, advance, tuple(kept_offers),
-                                     (fp.side, box))
-        out += found[3]
+        fp = table.footprint(unit.id)
+        enemies = near_enemies(state, unit)
+        key = Key(_offered_for(unit), tables, advance, fp, Same(enemies))
+        offers, relays, box = store.ask(key, functools.partial(
+            _own_offers, state, unit, tables, advance, fp, enemies))
+        own.append((unit, key, offers, (relays, box) if relays else None))
+    nears = _footprints_in(table, [(u.id, r[1]) for u, _, _, r in own if r is not None])
+    out: list[Move] = []
+    for unit, key, offers, relayed in own:
+        if relayed is not None:
+            offers = store.ask(Key(key, nears[unit.id]), functools.partial(
+                _clear_offers, state, unit, offers, relayed[0]))
+        out += offers
+    return tuple(out)
+
+
+OFFERS_STORE = "mckie_acw: moves offered"
+"""The store of the moves offered to each unit on a table (``_table_moves``)."""
+
+
+def _own_offers(state: State, unit: Unit, tables: Tables, advance: bool, fp: Footprint,
+                enemies: tuple[Footprint, ...]
+                ) -> tuple[tuple[Move, ...], tuple[tuple[Move, Footprint], ...], Box]:
+    """The moves offered to a unit standing at ``fp`` before the other units are asked,
+    its manoeuvres in place with the footprints they re-lay it in, and the bounds of the
+    ground they cover (widened, ``_wider``)."""
+    offers = unit_offers(table_of(state), unit, tables, advance, fp, enemies)
+    box = fp.bounds
+    relays = []
+    for m in offers:
+        if m.to is None:
+            new = relaid_in_place(state, unit, m)
+            box = _wider(box, new.bounds)
+            relays.append((m, new))
+    return offers, tuple(relays), box
+
+
+def _clear_offers(state: State, unit: Unit, offers: tuple[Move, ...],
+                  relays: tuple[tuple[Move, Footprint], ...]) -> tuple[Move, ...]:
+    """``offers`` less the manoeuvres in place that would end on another unit."""
+    onto = {m for m, new in relays if relaid_onto(state, unit, m, new) is not None}
+    return tuple(m for m in offers if m not in onto) if onto else offers
+
+
+def _footprints_in(table: Table, boxes: list[tuple[str, Box]]
+                   ) -> dict[str, tuple[Footprint, ...]]:
+    """For each unit id and box, the footprints of the other units whose bounds meet the
+    box, in the table's order (what ``relaid_onto`` may find under a manoeuvre in place),
+    all in one array test."""
+    if not boxes:
+        return {}
+    placed = kept(table, footprint_boxes)
+    asked = np.array([box for _, box in boxes], dtype=float).reshape(-1, 4)
+    meets = ((placed[None, :, 2] >= asked[:, None, 0]) & (placed[None, :, 0] <= asked[:, None, 2])
+             & (placed[None, :, 3] >= asked[:, None, 1])
+             & (placed[None, :, 1] <= asked[:, None, 3]))
+    fps = table.footprints
+    out: dict[str, tuple[Footprint, ...]] = {}
+    for (uid, _), row in zip(boxes, meets, strict=True):
+        out[uid] = tuple(fps[i] for i in np.flatnonzero(row).tolist()
+                         if fps[i].unit_id != uid)
     return out
+
+
+Box = tuple[float, float, float, float]
 
 
 def _offered_for(unit: Unit) -> tuple[Any, ...]:
@@ -358,28 +409,18 @@ def _offered_for(unit: Unit) -> tuple[Any, ...]:
             unit.mounted, unit.limbered, unit.figures, unit.ground)
 
 
-def _wider(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
-           ) -> tuple[float, float, float, float]:
-    """Bounds holding both ``a`` and ``b``, and a millimetre more (``carry_offers``: a
-    footprint re-laid in place is found among the others by Shapely's bounds of its
-    outline, which may differ from ``Footprint.bounds`` by a rounding)."""
+def _wider(a: Box, b: Box) -> Box:
+    """Bounds holding both ``a`` and ``b``, and a millimetre more (a footprint re-laid in
+    place is found among the others by Shapely's bounds of its outline, which may differ
+    from ``Footprint.bounds`` by a rounding)."""
     return (min(a[0], b[0]) - 1.0, min(a[1], b[1]) - 1.0, max(a[2], b[2]) + 1.0,
             max(a[3], b[3]) + 1.0)
 
 
 def unit_offers(table: Table, unit: Unit, tables: Tables, advance: bool, fp: Footprint,
                 enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
-    """On a table, the moves offered to one unit free to act standing at ``fp`` (kept in
-    the table's store, ``mckie_acw: offers``: the same while it and the enemies stand where
-    they stood)."""
-    return table.store("mckie_acw: offers").ask(
-        (unit, tables, advance, fp, enemies),
-        lambda: _unit_offers(table, unit, tables, advance, fp, enemies))
-
-
-def _unit_offers(table: Table, unit: Unit, tables: Tables, advance: bool, fp: Footprint,
-                 enemies: tuple[Footprint, ...]) -> tuple[Move, ...]:
-    """``unit_offers`` worked out."""
+    """On a table, the moves offered to one unit free to act standing at ``fp`` (before the
+    other units are asked: the proposals and the manoeuvres in place)."""
     moves = proposed_at(unit, tables, fp, enemies, table)[0]
     return (*(moves if advance else not_surely_advancing(fp, moves, enemies)),
             *in_place_moves(unit.id, advance, rate(unit, tables) > 0, unit.ground, unit.arm,
@@ -515,7 +556,7 @@ def relaid_in_place(state: State, unit: Unit, action: Move) -> Footprint:
         return now
     tables = state.options.tables
     return fit_on(table, table.store("mckie_acw: relaid in place").ask(
-        (unit, action, now, tables), lambda: _relaid(unit, action, now, tables)))
+        Key(unit, action, now, tables), lambda: _relaid(unit, action, now, tables)))
 
 
 def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = None

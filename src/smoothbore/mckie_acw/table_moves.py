@@ -46,7 +46,7 @@ from .movement import Manoeuvre, Mover, reach
 from .positions import (
     FOOT_RATES,
     MOUNTED_RATES,
-    carry_offers,
+    Key,
     footprint_boxes,
     kept,
 )
@@ -631,7 +631,7 @@ def proposed_at(unit: Unit, tables: Tables, fp: Footprint, enemies: tuple[Footpr
     if table is None:
         return _proposed_at(unit, tables, fp, kinds, enemies)
     return table.store("mckie_acw: proposals").ask(
-        (unit, tables, fp, kinds, enemies),
+        Key(unit, tables, fp, kinds, enemies),
         lambda: _proposed_at(unit, tables, fp, kinds, enemies))
 
 
@@ -997,7 +997,7 @@ def place_of(state: State, unit: Unit) -> Place:
     table = table_of(state)
     start, mover, tables = table.footprint(unit.id), Mover.of(unit), state.options.tables
     return table.store("mckie_acw: places", most=2048).ask(
-        (start, mover, tables), lambda: Place(kept(table, field_of), start, mover, tables))
+        Key(start, mover, tables), lambda: Place(kept(table, field_of), start, mover, tables))
 
 
 Around = tuple[tuple[Footprint, ...], npt.NDArray[np.float64], tuple[Footprint, ...]]
@@ -1026,30 +1026,37 @@ def near_enemies(state: State, unit: Unit) -> tuple[Footprint, ...]:
     table = table_of(state)
     tables = state.options.tables
     mover = Mover.of(unit)
-    memo = kept(table, _near_enemies_memo)
-    kept_for = memo.get(unit.id)
-    if kept_for is not None and kept_for[0] == mover and kept_for[1] is tables:
-        return kept_for[2]
-    fp = table.footprint(unit.id)
-    side = fp.side
-    found = kept(table, _enemy_centres).get(side) if side else None
-    near: tuple[Footprint, ...] = ()
-    if found is not None:
-        enemies, centres, radius = found
-        apart = np.hypot(centres[:, 0] - fp.x, centres[:, 1] - fp.y)
-        limit = (float(apart.min()) + 2.0 * offer_reach(unit, tables)
-                 + math.hypot(*_halves(fp)) + radius + 1.0)
-        limit += 1e-6 * (1.0 + abs(limit))
-        rows = np.flatnonzero(apart <= limit)
-        near = enemies if len(rows) == len(enemies) else tuple(
-            enemies[i] for i in rows.tolist())
-    memo[unit.id] = (mover, tables, near)
+    memo = table.derived(_near_enemies_memo)
+    asked = (unit.id, mover, tables)
+    near = memo.get(asked)
+    if near is None:
+        fp = table.footprint(unit.id)
+        found = kept(table, _enemy_centres).get(fp.side) if fp.side else None
+        if found is None:
+            near = memo[asked] = ()
+        else:  # kept in the store while the unit and its enemies stand where they stood
+            near = memo[asked] = table.store("mckie_acw: near enemies").ask(
+                Key(mover, tables, fp, found[3]),
+                functools.partial(_near_enemies, unit, tables, fp, found))
     return near
 
 
-def _near_enemies_memo(table: Table) -> dict[str, tuple[Any, Tables, tuple[Footprint, ...]]]:
-    """``near_enemies`` on this table's footprints, by unit id (with what moves the unit and
-    the tables: its reach)."""
+def _near_enemies(unit: Unit, tables: Tables, fp: Footprint,
+                  found: tuple[tuple[Footprint, ...], Any, float, Key]
+                  ) -> tuple[Footprint, ...]:
+    """``near_enemies`` worked out, from the enemies' ``_enemy_centres``."""
+    enemies, centres, radius, _ = found
+    apart = np.hypot(centres[:, 0] - fp.x, centres[:, 1] - fp.y)
+    limit = (float(apart.min()) + 2.0 * offer_reach(unit, tables)
+             + math.hypot(*_halves(fp)) + radius + 1.0)
+    limit += 1e-6 * (1.0 + abs(limit))
+    rows = np.flatnonzero(apart <= limit)
+    return enemies if len(rows) == len(enemies) else tuple(enemies[i] for i in rows.tolist())
+
+
+def _near_enemies_memo(table: Table) -> dict[tuple[str, Any, Tables], tuple[Footprint, ...]]:
+    """``near_enemies`` on this table, by unit id, what moves the unit and the tables (its
+    reach): each answer written once."""
     return {}
 
 
@@ -1064,14 +1071,16 @@ def offer_reach(unit: Unit, tables: Tables) -> float:
                      turning if isinstance(turning, int) else 0)) + 1.0
 
 
-def _enemy_centres(table: Table) -> dict[str, tuple[tuple[Footprint, ...], Any, float]]:
+def _enemy_centres(table: Table) -> dict[str, tuple[tuple[Footprint, ...], Any, float, Key]]:
     """For each side on the table: its enemies' footprints (``_enemies``), their centres as
-    an (n, 2) array, and the largest half diagonal of their outlines."""
+    an (n, 2) array, the largest half diagonal of their outlines, and the footprints as a
+    store's key."""
     out = {}
     for side, enemies in kept(table, _enemies).items():
         if enemies:
             centres = np.array([e.centre for e in enemies], dtype=float).reshape(-1, 2)
-            out[side] = (enemies, centres, max(math.hypot(*_halves(e)) for e in enemies))
+            out[side] = (enemies, centres, max(math.hypot(*_halves(e)) for e in enemies),
+                         Key(enemies))
     return out
 
 
@@ -1096,7 +1105,7 @@ def placed(state: State, unit_id: str, end: Footprint) -> State:
     measures shared)."""
     table = table_of(state)
     start = table.footprint(unit_id)
-    moved = carry_offers(table, table.placed(end), (start, end))
+    moved = table.placed(end)
     if start.centre == end.centre:  # turned in place: no trace
         return with_extra(state, table=moved)
     trace = MoveTrace(unit_id, (start.centre, end.centre))
