@@ -26,6 +26,16 @@ features and remembered; the "terrain cold" rows build the features afresh every
    centre: what a book asks when it shoots) and, up to ``--all-pairs-up-to`` units a side,
    for every enemy pair; one call each on a table built before the clock starts, seconds and
    microseconds a pair. Near-linear in the pairs asked: the microseconds a pair stay flat.
+6. ``--many N`` (only that is run): issue 29's batched forms beside the calls they batch,
+   in one process (compare the ratios): ``furthest`` for every unit of two dense lines of N
+   units a side (heading 0 and 180, a clearance of 1": units blocked by friends ahead and
+   behind, as Will's AWI's movement phase at 500 a side) one call a way against one
+   ``furthest_many`` for all of them (the answers asserted equal), and ``short_of_units``
+   (a rout ending on a unit, tried back 0.1 a time) against the plain walk it equals.
+7. ``--shares [BOOK ...]`` (only that is run): where a default table battle's time goes,
+   by cProfile's own time over 60 random steps (seed 7001) after a warm-up battle: the
+   table's Python by module, GEOS (Shapely's C), numpy, the book's and core's Python. The
+   measure behind issue 29's item 5 (is a compiled kernel for sight and reach worth it?).
 """
 
 from __future__ import annotations
@@ -200,13 +210,121 @@ def median_ms(ask: Callable[[Any], object], calls: int,
     return statistics.median(times) * 1e3
 
 
+def dense_lines(units_a_side: int) -> Table:
+    """Two lines a side of 3" units 3.5" apart (friends 0.5" off each flank, the second
+    line 3.5" behind), the sides' front lines 8" apart."""
+    per_line = (units_a_side + 1) // 2
+    fps = []
+    for side, y0, facing, step in (("red", 10.0, 0.0, -3.5), ("blue", 10.0 + 8 + 3.5, 180.0,
+                                                                  3.5)):
+        for i in range(units_a_side):
+            row, col = divmod(i, per_line)
+            fps.append(Footprint(f"{side}{i}", 5 + col * 3.5, y0 + row * step + 3.5,
+                                 facing, 2, 1.5, 1, side=side))
+    return Table(10 + per_line * 3.5, 40, footprints=fps)
+
+
+def many(units_a_side: int) -> None:
+    """Item 6 of the docstring."""
+    from smoothbore.table import Way, furthest, furthest_many
+    from smoothbore.table.paths import _short_of_units_stepped, short_of_units
+
+    table = dense_lines(units_a_side)
+    rates = RateTable(rule="bench")
+    ways = [Way(f.unit_id, h, 6.0, rates, 6.0, clearance=1.0)
+            for f in table.footprints for h in (0.0, 180.0)]
+    assert table.layout.tree is not None and table.terrain is not None
+    start = time.process_time()
+    one_by_one = [furthest(table, w.unit_id, w.heading, w.budget, w.rates,
+                           full_move=w.full_move, clearance=w.clearance) for w in ways]
+    single = time.process_time() - start
+    start = time.process_time()
+    batched = furthest_many(table, ways)
+    together = time.process_time() - start
+    assert tuple(one_by_one) == batched
+    stopped = sum(d.stopped_by not in ("allowance", "table edge") for d in batched)
+    print(f"furthest, {len(ways)} ways ({stopped} stopped by a unit), CPU: one by one "
+          f"{single:.3f} s, furthest_many {together:.3f} s ({single / together:.1f}x)")
+    start_fp = table.footprint("red0")
+    end = start_fp.moved_to(start_fp.x, start_fp.y - 3.0, 180.0)  # onto the line behind
+    for name, walk in (("short_of_units", short_of_units),
+                       ("the plain walk", _short_of_units_stepped)):
+        begin = time.process_time()
+        for _ in range(5):
+            found = walk(table, start_fp, end)
+        print(f"{name}: {(time.process_time() - begin) / 5 * 1e3:.2f} ms CPU a call "
+              f"(stopped short of {found[1]!r})")
+
+
+def shares(books: list[str]) -> None:
+    """Item 7 of the docstring."""
+    import collections
+    import cProfile
+    import pstats
+
+    from smoothbore.battle import random_policy
+    from smoothbore.rulesets import get_ruleset
+
+    def play(book: str, seed: int, steps: int) -> None:
+        ruleset = get_ruleset(book)
+        turn = ruleset.turn
+        assert turn is not None
+        state = ruleset.battle("default")(seed)
+        policy = random_policy(seed)
+        for _ in range(steps):
+            action = policy.choose_action(turn, state)
+            if action is None:
+                break
+            state, _ = turn.step(state, action)
+
+    for book in books:
+        play(book, 1, 60)  # imports and first uses out of the count
+        profile = cProfile.Profile()
+        profile.enable()
+        play(book, 7001, 60)
+        profile.disable()
+        groups: collections.Counter[str] = collections.Counter()
+        modules: collections.Counter[str] = collections.Counter()
+        total = 0.0
+        for (path, _, name), (_, _, own, _, _) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
+            total += own
+            if "shapely" in path or "shapely" in name:
+                group = "GEOS (Shapely)"
+            elif "numpy" in path or "numpy" in name or "ufunc" in name or "ndarray" in name:
+                group = "numpy"
+            elif "smoothbore/table/" in path:
+                group = "table Python"
+                modules[path.rsplit("/", 1)[1]] += own
+            elif f"smoothbore/{book}/" in path:
+                group = "book Python"
+            elif "smoothbore/core/" in path:
+                group = "core Python"
+            else:
+                group = "other (stdlib, attrs, builtins, other packages)"
+            groups[group] += own
+        print(f"{book}: {total:.2f} s profiled")
+        for group, own in groups.most_common():
+            print(f"   {group:<48} {100 * own / total:5.1f} %")
+        print("   table modules: " + ", ".join(f"{m} {100 * t / total:.1f} %"
+                                               for m, t in modules.most_common(6)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=60)
     parser.add_argument("--scaling", nargs="*", type=int, default=None)
     parser.add_argument("--all-pairs-up-to", type=int, default=200)
+    parser.add_argument("--many", type=int, default=None)
+    parser.add_argument("--shares", nargs="*", default=None)
     args = parser.parse_args()
     calls = args.calls
+    if args.many is not None:
+        print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        many(args.many)
+        return
+    if args.shares is not None:
+        shares(args.shares or ["bloodybacks93", "will_awi", "mckie_acw", "boltaction_acw"])
+        return
     if args.scaling is not None:
         print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         scaling(args.scaling or [50, 100, 200, 400, 800], args.all_pairs_up_to)
