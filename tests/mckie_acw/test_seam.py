@@ -15,17 +15,15 @@ from smoothbore.mckie_acw.positions import (
     MOUNTED_RATES,
     RULES,
     SIGHT,
-    InStep,
     footprint,
     ground_of,
-    rules_for,
     unit_shape,
 )
 from smoothbore.mckie_acw.state import State, new_battle
 from smoothbore.mckie_acw.tables import DEFAULT_TABLES, with_table
 from smoothbore.mckie_acw.units import Formation, Ground, Status, changed
 from smoothbore.table import Edge, Feature, Measure, Table
-from smoothbore.table.seam import Anchor, keep_in_step
+from smoothbore.table.seam import Anchor, KeptInStep, keep_in_step
 
 from .support import A, B, commanders, foot, guns
 
@@ -53,7 +51,7 @@ def test_mckie_describes_itself_to_the_table() -> None:
                  guns("g", limbered=True)):
         assert RULES.footprint(unit, 10.0, 20.0, 30.0, label=unit.name) == footprint(
             unit, 10.0, 20.0, 30.0)
-    assert isinstance(TURN.after, InStep) and TURN.stands is RULES.stands
+    assert TURN.after == KeptInStep(RULES) and TURN.stands is RULES.stands
 
 
 def test_a_unit_changed_through_core_is_relaid_and_regrounded_after_the_step() -> None:
@@ -91,12 +89,11 @@ def test_the_battles_own_base_sizes_lay_the_footprints(tmp_path: Path) -> None:
     fp = TURN.after(state, column).extra.table.footprint("a1")  # type: ignore[misc]
     assert (fp.width, fp.length) == (4 * 16, 36)
     assert unit_shape(column.unit("a1"), tables).matches(fp)
-    assert rules_for(tables) is rules_for(tables) and rules_for(tables) != RULES
 
 
 CACHED = {
     "fields._checks_of", "firing._firer_problem", "firing._percent_check", "movement._mover",
-    "movement._reach", "positions._shape", "positions.rules_for", "positions._terrain_boxes",
+    "movement._reach", "positions._shape", "positions._terrain_boxes",
     "steps_firing.default_facts", "steps_firing.volleys", "steps_firing.table_volleys",
     "steps_movement.unit_moves", "steps_movement.in_place_moves", "steps_movement.rides",
     "steps_movement.table_rides", "table_moves._steps", "table_moves._proposals",

@@ -1,8 +1,8 @@
 """McKie ACW units on a table (``smoothbore.table``): each unit's footprint from its figures'
 bases and its formation, the movement rates through terrain as a ``RateTable``, what blocks
 sight, the ground a unit stands on, and McKie as the table sees it (``RULES``, the table
-seam), which keeps the table's footprints in step with the units after every step
-(``InStep``). All lengths are millimetres (Base sizes; Movement)."""
+seam), with which the engine keeps the table's footprints in step with the units after
+every step. All lengths are millimetres (Base sizes; Movement)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeVar
 
-import attrs
 import numpy
 import numpy.typing as npt
 import shapely
@@ -202,10 +201,12 @@ def footprint_boxes(table: Table) -> npt.NDArray[numpy.float64]:
 
 def synced(state: State) -> State:
     """The state with its table in step with its units, comparing nothing with a state
-    before (``keep``, as the engine's hook does after every step): what a handler calls
-    mid-step when a later rule reads the table (a melee's losses re-lay the units before
-    the follow-up is judged) and what a new battle is laid out with."""
-    return keep(None, state)
+    before (``keep_in_step`` with ``RULES``, as the engine's hook does after every step):
+    what a handler calls mid-step when a later rule reads the table (a melee's losses
+    re-lay the units before the follow-up is judged) and what a new battle is laid out
+    with."""
+    kept_state: State = keep_in_step(RULES, None, state)
+    return kept_state
 
 
 def kept(table: Table, query: Callable[[Table], A]) -> A:
@@ -280,16 +281,10 @@ def unit_shape(unit: Unit, tables: Tables = DEFAULT_TABLES) -> Shape:
     return Shape(bases, frontage, depth, layout, spacing)
 
 
-@attrs.frozen
-class ShapeIn:
-    """``unit_shape`` with the base sizes of ``tables`` (a module-level class, so the rules
-    pickle): the table seam asks a unit's shape of the unit alone, and McKie's bases are
-    replaceable data (``Options.tables``)."""
-
-    tables: Tables
-
-    def __call__(self, unit: Unit) -> Shape:
-        return unit_shape(unit, self.tables)
+def shape_in(unit: Unit, state: State | None) -> Shape:
+    """The ``Shape`` of a unit's footprint with the battle's own base sizes (McKie's bases
+    are replaceable data, ``Options.tables``; the reconstruction's without a battle)."""
+    return unit_shape(unit, DEFAULT_TABLES if state is None else state.options.tables)
 
 
 def stands(unit: Unit) -> bool:
@@ -308,54 +303,28 @@ def commander_stands(commander: Commander) -> bool:
     return commander.active
 
 
-@functools.lru_cache(maxsize=16)
-def rules_for(tables: Tables) -> TableRules:
-    """McKie as the table sees it, with the base sizes of ``tables`` (one value a set of
-    tables: small, immutable, holding no table)."""
-    return TableRules(
-        "mckie_acw", shape=ShapeIn(tables), stands=stands, measure=Measure.MILLIMETRES, sight=SIGHT,
-        half_angle=ARC, anchor=Anchor.CENTRE, commander_with=commander_with,
-        commander_stands=commander_stands, rates=rates_for, fit_on=True)
-
-
-RULES = rules_for(DEFAULT_TABLES)
-"""McKie ACW as the table sees it (the table seam, ``smoothbore.table.seam``): footprints
-from formation and bases (Base sizes; Formation and strength of units), re-laid about their
-centre and shifted back onto the table (M29), lost units off the table, generals' marks with
-the unit each is with, millimetres, the sight rules (Visibility), the 45-degree arc and the
-movement rates (Movement)."""
-
-
-def keep(before: State | None, state: State) -> State:
-    """The state with its table in step with its units (``keep_in_step`` with ``RULES``, or
-    the rules of the battle's own base sizes), and every unit whose footprint was re-laid
-    standing on the ground the table shows where it now stands (a re-laid footprint may
-    stand on other ground, M31). The very same state when nothing changed."""
+def regrounded_all(state: State, unit_ids: tuple[str, ...]) -> State:
+    """The state with each of these units (whose footprints were re-laid) standing on the
+    ground the table shows where it now stands (a column formed may reach dense woods the
+    line did not, M31)."""
     table = state.extra.table
     if table is None:
         return state
-    tables = state.options.tables
-    kept_state: State = keep_in_step(RULES if tables is DEFAULT_TABLES else rules_for(tables),
-                                     before, state)
-    new = kept_state.extra.table
-    if new is table or new is None or new.footprints is table.footprints:
-        return kept_state
-    old, now = table.units, new.units
-    moved = [changed(u, ground=g) for u in kept_state.units
-             if (fp := now.get(u.id)) is not None and (was := old.get(u.id)) is not None
-             and fp is not was and (g := ground_of(new, u)) is not u.ground]
-    return kept_state.with_units(*moved) if moved else kept_state
+    moved = [changed(u, ground=g) for uid in unit_ids
+             if (g := ground_of(table, u := find_unit(state, uid))) is not u.ground]
+    return state.with_units(*moved) if moved else state
 
 
-@attrs.frozen
-class InStep:
-    """The engine's ``after(before, new)`` hook: ``keep`` after every step's handler,
-    whatever it did (a module-level class, so the engine pickles). McKie's shim over the
-    seam's ``KeptInStep``: the rules follow the battle's base sizes and re-laid units are
-    re-grounded (table_requests.md, mckie_acw)."""
-
-    def __call__(self, before: State, state: State) -> State:
-        return keep(before, state)
+RULES = TableRules(
+    "mckie_acw", shape=shape_in, shape_reads_state=True, stands=stands,
+    measure=Measure.MILLIMETRES, sight=SIGHT, half_angle=ARC, anchor=Anchor.CENTRE,
+    commander_with=commander_with, commander_stands=commander_stands, rates=rates_for,
+    fit_on=True, relaid=regrounded_all)
+"""McKie ACW as the table sees it (the table seam, ``smoothbore.table.seam``): footprints
+from formation and the battle's bases (Base sizes; Formation and strength of units), re-laid
+about their centre and shifted back onto the table (M29) and re-grounded (M31), lost units
+off the table, generals' marks with the unit each is with, millimetres, the sight rules
+(Visibility), the 45-degree arc and the movement rates (Movement)."""
 
 
 def ground_of(table: Table, unit: Unit) -> Ground:

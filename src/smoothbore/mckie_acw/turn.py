@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from smoothbore.core import ActionRule, Engine
+from smoothbore.table.seam import KeptInStep
 
 from . import rules
 from . import steps_charges as charges
@@ -49,7 +50,7 @@ from .phases import (
     PHASES,
     RECEIVE_TESTS,
 )
-from .positions import InStep, stands
+from .positions import RULES
 from .state import Extra, State
 from .units import Commander, Unit
 from .victory import is_over, outcome, who_acts
@@ -91,7 +92,7 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
                           RECEIVE_TESTS, MELEE, MORALE), *_end),
 )
 """Every action type of the battle period, by step (the engine follows each handler with
-``positions.InStep``: the table seam's ``keep_in_step`` with McKie's ``RULES``, keeping a
+``KeptInStep``: the table seam's ``keep_in_step`` with McKie's ``positions.RULES``, keeping a
 table's footprints and generals' marks in step with the units, lost units off the table)."""
 
 ACTIONS: tuple[ActionRule[State, Any], ...] = _RULES
@@ -113,8 +114,8 @@ TURN: Engine[State, Action] = Engine(
     types=(Unit, Commander, Extra, Options),
     rule=rules.BATTLE_PERIOD,
     sampled=sampled,
-    stands=stands,
-    after=InStep(),
+    stands=RULES.stands,
+    after=KeptInStep(RULES),
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
