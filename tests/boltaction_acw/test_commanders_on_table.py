@@ -12,7 +12,7 @@ from smoothbore.boltaction_acw import TURN
 from smoothbore.boltaction_acw.actions import Advance, Move, MoveCommander
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.placing import footprint
-from smoothbore.boltaction_acw.state import State, command_for, commander_distance, find, new_battle
+from smoothbore.boltaction_acw.state import State, command_for, commander_distance, new_battle
 from smoothbore.boltaction_acw.steps_orders import (
     candidates_move_commander,
     check_move_commander,
@@ -62,7 +62,7 @@ def test_brigade_commander_helps_within_6_inches_and_army_commander_within_12() 
     # line a: 7.5" wide, 1" deep, centred on (20, 10): front edge y = 10.5, flanks x = 16.25
     # and x = 23.75. The colonel 6" ahead of its front, the general 12" off its right flank
     state = battle((20.0, 16.5), (35.75, 10.0))
-    a = find(state, "a")
+    a = state.unit("a")
     assert commander_distance(state.extra.table, "col", "a") == pytest.approx(6.0)
     assert commander_distance(state.extra.table, "gen", "a") == pytest.approx(12.0)
     assert (command_for(state, a).brigade, command_for(state, a).army) == (True, True)
@@ -74,8 +74,8 @@ def test_brigade_commander_helps_within_6_inches_and_army_commander_within_12() 
     assert commander_distance(corner.extra.table, "col", "a") == pytest.approx(5.0)
     assert command_for(corner, a).brigade
     # the rival colonel is with line e; the general helps only his own side
-    assert (command_for(state, find(state, "e")).brigade,
-            command_for(state, find(state, "e")).army) == (True, False)
+    assert (command_for(state, state.unit("e")).brigade,
+            command_for(state, state.unit("e")).army) == (True, False)
 
 
 def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
@@ -92,8 +92,8 @@ def test_a_commander_rides_24_inches_to_join_a_unit_and_moves_with_it() -> None:
     assert f"({math.hypot(18, 8):.1f} in.)" in events[-1].narrate()
     table = new.extra.table
     assert table.commander("col").attached_to == "a"
-    assert find(new, "a") and new.commander("col").with_unit == "a"
-    assert command_for(new, find(new, "a")).brigade
+    assert new.unit("a") and new.commander("col").with_unit == "a"
+    assert command_for(new, new.unit("a")).brigade
     # line a advances 6": the colonel goes with it
     moved, _ = TURN.step(new, Advance("a", move=Move(6.0)))
     assert moved.extra.table.footprint("a").centre == pytest.approx((20.0, 16.0))

@@ -44,7 +44,6 @@ from smoothbore.boltaction_acw.scenarios import brawners_farm
 from smoothbore.boltaction_acw.state import (
     PendingCharge,
     State,
-    find,
     new_battle,
     routing_friends,
     with_units,
@@ -92,12 +91,12 @@ def test_a_brigade_sent_home_by_the_army_test_leaves_the_table() -> None:
     routing break the Union's only brigade; Gibbon's brigade fails its army test and every
     one of its units leaves the table (until issue 27 their footprints stayed)."""
     state = brawners_farm(0)
-    broken = with_units(state, *(revise(find(state, uid), routing=True)
+    broken = with_units(state, *(revise(state.unit(uid), routing=True)
                                  for uid in ("u2wi", "u6wi", "u7wi")))
     broken = broken.replace(phase=ORDERS).with_extra(group="brigade:gibbon", routs=())
     assert TURN.legal_actions(broken) == (ArmyTest(),)
     after, events = TURN.apply(broken, ArmyTest(), Told(False))
-    assert all(find(after, uid).home for uid in ("u2wi", "u6wi", "u7wi", "u19in", "ub4us"))
+    assert all(after.unit(uid).home for uid in ("u2wi", "u6wi", "u7wi", "u19in", "ub4us"))
     assert standing_on_table(after)
     assert not set(after.extra.table.units) & {"u2wi", "u6wi", "u7wi", "u19in", "ub4us"}
     assert events[-1].fact("test") == "army" and events[-1].fact("result") == "failed"
@@ -143,7 +142,7 @@ def test_a_failed_interpolation_leaves_the_mover_1_inch_behind_the_front_unit() 
     line = new.extra.table.footprint("a")
     assert line.centre == pytest.approx((20, 10.75), abs=1e-6)
     assert line.facing == 0
-    assert (find(new, "a").pins, find(new, "c").pins) == (1, 1)
+    assert (new.unit("a").pins, new.unit("c").pins) == (1, 1)
     tested = [e for e in events if e.fact("test") == "interpolation"]
     assert [e.fact("result") for e in tested] == ["failed"]
 
@@ -216,7 +215,7 @@ def _cavalry_wins(state: State, charge: Charge) -> State | None:
         if charged.phase != REACTION:
             continue
         after, events = TURN.step(charged, Respond("u19in", Response.HOLD))
-        if find(after, "u19in").routing and any(
+        if after.unit("u19in").routing and any(
                 e.kind == "melee" and "the charger wins" in e.text for e in events):
             return after
     return None
@@ -246,11 +245,11 @@ def test_a_rallied_router_may_take_an_order_that_does_not_move_it() -> None:
     down or rally off its pins, but not advance, run or charge (until issue 27 it got no
     order at all) (A34)."""
     state = sample_battle(0)
-    state = with_units(state, revise(find(state, "u2wi"), routing=True, pins=2))
+    state = with_units(state, revise(state.unit("u2wi"), routing=True, pins=2))
     state = state.replace(phase=ORDERS, turn=2).with_extra(group="brigade:gibbon", routs=(),
                                                            routed=frozenset())
     rallied, events = TURN.apply(state, RallyFromRout("u2wi"), Told(True, 1))
-    assert not find(rallied, "u2wi").routing and find(rallied, "u2wi").pins == 1
+    assert not rallied.unit("u2wi").routing and rallied.unit("u2wi").pins == 1
     assert events[0].fact("test") == "morale" and events[0].fact("result") == "passed"
     mine = [a for a in TURN.legal_actions(rallied) if getattr(a, "unit_id", "") == "u2wi"
             and not isinstance(a, MoveCommander)]
@@ -304,7 +303,7 @@ def test_cavalry_mount_or_dismount_and_move_on_a_table(unit: Unit, mount: Mount,
     advance = Advance("k", mount=mount, move=Move(6))
     assert advance in TURN.legal_actions(state)
     new, _ = TURN.step(state, advance)
-    moved = find(new, "k")
+    moved = new.unit("k")
     assert moved.mounted is (mount is Mount.REMOUNT)
     start = Table(40, 40, footprints=(  # the table as it was, the unit as it stood
         footprint(unit, 20, 10, 0), footprint(ENEMY, 20, 36, 180)))
@@ -345,13 +344,13 @@ def test_routing_friends_count_in_morale_tests_not_in_order_tests() -> None:
     routing, is near the 2nd Wisconsin (same brigade, A15): the 2nd's order test to fire
     (regular 8, 1 pin, colonel +1: 8) ignores it; its morale test counts it (8 - 1 = 7)."""
     state = sample_battle(0)
-    state = with_units(state, revise(find(state, "u2wi"), pins=1),
-                       revise(find(state, "u7wi"), routing=True))
+    state = with_units(state, revise(state.unit("u2wi"), pins=1),
+                       revise(state.unit("u7wi"), routing=True))
     state = state.replace(phase=ORDERS).with_extra(group="brigade:gibbon", routs=())
-    assert routing_friends(state, find(state, "u2wi")) == 1
+    assert routing_friends(state, state.unit("u2wi")) == 1
     fire = Fire("u2wi", "c4va")
     dist = odds(lambda dice: "u2wi" in TURN.apply(state, fire, dice)[0].extra.failed,
                 max_branches=10**7)
     assert dist.probability(False) == two_d6_at_most(8)
-    need = morale_need(find(state, "u2wi"), routing_friends=1)
+    need = morale_need(state.unit("u2wi"), routing_friends=1)
     assert need.total == 8 - 1 - 1 + 1

@@ -10,7 +10,7 @@ from smoothbore.boltaction_acw import RULESET, TURN
 from smoothbore.boltaction_acw.phases import ENDED
 from smoothbore.boltaction_acw.placing import footprint
 from smoothbore.boltaction_acw.rules import RULE_OBJECTIVE, RULE_VICTORY
-from smoothbore.boltaction_acw.state import State, find, new_battle, with_units
+from smoothbore.boltaction_acw.state import State, new_battle, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Unit, revise
 from smoothbore.boltaction_acw.victory import holder, outcome
 from smoothbore.core import InvalidValueError
@@ -54,7 +54,7 @@ def test_a_contested_ridge_leaves_the_defaults() -> None:
     win on the score, not the ridge."""
     state = ended({"a": (24, 28, 0), "a2": (8, 20, 180), "b": (32, 32, 180), "b2": (30, 8, 0)})
     assert holder(state) is None
-    out = with_units(state, revise(find(state, "a2"), bases=0))
+    out = with_units(state, revise(state.unit("a2"), bases=0))
     assert holder(out) is None and outcome(out).rule == RULE_VICTORY
     assert outcome(out).winner == CONFEDERATE
 
@@ -63,8 +63,8 @@ def test_the_ridge_decides_before_the_score() -> None:
     """The Confederate line alone on the ridge wins on even scores (a draw by A20): a routing
     Union line on the ridge does not hold it."""
     state = ended({"a": (24, 28, 0), "a2": (8, 20, 180), "b": (32, 32, 180), "b2": (30, 8, 0)})
-    routed = with_units(state, revise(find(state, "a"), routing=True),
-                        revise(find(state, "b2"), bases=0))
+    routed = with_units(state, revise(state.unit("a"), routing=True),
+                        revise(state.unit("b2"), bases=0))
     assert holder(routed) == (CONFEDERATE, "the ridge")
     result = outcome(routed)
     assert result.winner == CONFEDERATE and result.rule == RULE_OBJECTIVE

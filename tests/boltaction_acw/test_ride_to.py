@@ -14,7 +14,7 @@ from smoothbore.boltaction_acw.actions import Advance, Move, MoveCommander, Ride
 from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.placing import footprint
 from smoothbore.boltaction_acw.rules import RULE_MOVEMENT
-from smoothbore.boltaction_acw.state import State, command_for, find, new_battle
+from smoothbore.boltaction_acw.state import State, command_for, new_battle
 from smoothbore.boltaction_acw.steps_orders import check_ride_to, ride_points
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, Commander, Rank, Unit
 from smoothbore.core import IllegalActionError
@@ -69,8 +69,8 @@ def test_riding_between_his_lines_the_colonel_helps_both() -> None:
     out of his 6". Halfway, at (16, 10), both lines are 2.25" (3") away. He rides alone:
     a advancing leaves him there."""
     state = battle()
-    assert command_for(state, find(state, "a")).brigade
-    assert not command_for(state, find(state, "b")).brigade
+    assert command_for(state, state.unit("a")).brigade
+    assert not command_for(state, state.unit("b")).brigade
     new, events = TURN.step(state, RideTo("col", 16.0, 10.0))
     assert events[-1].text == "Col. X rides 6.0\" to (16.0, 10.0)"
     assert events[-1].rule == RULE_MOVEMENT
@@ -78,7 +78,7 @@ def test_riding_between_his_lines_the_colonel_helps_both() -> None:
     assert new.commander("col").with_unit is None
     assert table.commander("col").attached_to is None
     assert table.commander_point("col") == (16.0, 10.0)
-    assert command_for(new, find(new, "a")).brigade and command_for(new, find(new, "b")).brigade
+    assert command_for(new, new.unit("a")).brigade and command_for(new, new.unit("b")).brigade
     with pytest.raises(IllegalActionError, match="has moved this turn"):
         TURN.check(new, RideTo("col", 16.0, 12.0))
     with pytest.raises(IllegalActionError, match="has moved this turn"):

@@ -15,7 +15,6 @@ from smoothbore.boltaction_acw.state import (
     army_broken,
     command_for,
     fill_bag,
-    find,
     group_name,
     group_of,
     group_units,
@@ -48,8 +47,8 @@ def test_one_die_per_brigade_commander_and_independent_unit() -> None:
 
 def test_groups() -> None:
     state = start()
-    assert group_of(find(state, "u2wi")) == "brigade:gibbon"
-    assert group_of(find(state, "u1mi")) == "u1mi"
+    assert group_of(state.unit("u2wi")) == "brigade:gibbon"
+    assert group_of(state.unit("u1mi")) == "u1mi"
     assert len(group_units(state, "brigade:gibbon")) == 5
     assert set(groups_to_activate(state, CONFEDERATE)) == {"brigade:stonewall", "cwood",
                                                            "c2vac"}
@@ -64,20 +63,20 @@ def test_a_brigade_belongs_to_one_side() -> None:
 def test_new_routers_are_queued_and_leave_their_melee() -> None:
     state = start()
     state = state.with_extra(melees=(Engaged("u2wi", "c2va", FRONTAL),))
-    routed = with_units(state, revise(find(state, "u2wi"), routing=True))
+    routed = with_units(state, revise(state.unit("u2wi"), routing=True))
     assert routed.extra.routs == ("u2wi",) and routed.extra.melees == ()
     assert "u2wi" in routed.extra.routed
 
 
 def test_brigade_and_army_break_points() -> None:
     state = start()
-    wisconsin = [find(state, uid) for uid in ("u2wi", "u6wi")]
+    wisconsin = [state.unit(uid) for uid in ("u2wi", "u6wi")]
     one = with_units(state, revise(wisconsin[0], bases=0))
     assert not ineffective(one, UNION, "gibbon")  # 1 of 5 lost
-    three = with_units(state, *(revise(find(state, uid), bases=0)
+    three = with_units(state, *(revise(state.unit(uid), bases=0)
                                 for uid in ("u2wi", "u6wi", "u7wi")))
     assert ineffective(three, UNION, "gibbon") and army_broken(three, UNION)
-    routing = with_units(state, *(revise(find(state, uid), routing=True)
+    routing = with_units(state, *(revise(state.unit(uid), routing=True)
                                   for uid in ("u2wi", "u6wi", "u7wi")))
     assert ineffective(routing, UNION, "gibbon")
     lenient = routing.replace(options=Options(routing_counts_as_lost=False))
@@ -86,18 +85,18 @@ def test_brigade_and_army_break_points() -> None:
 
 def test_command_and_routing_friends() -> None:
     state = start()
-    assert command_for(state, find(state, "u6wi")).brigade  # Gibbon is with it
-    assert not command_for(state, find(state, "u2wi")).brigade
-    assert command_for(state, find(state, "c5va")).army  # Jackson
-    routing = with_units(state, revise(find(state, "u2wi"), routing=True))
-    assert routing_friends(routing, find(routing, "u7wi")) == 1
-    assert routing_friends(routing, find(routing, "u1mi")) == 0  # independent (A15)
+    assert command_for(state, state.unit("u6wi")).brigade  # Gibbon is with it
+    assert not command_for(state, state.unit("u2wi")).brigade
+    assert command_for(state, state.unit("c5va")).army  # Jackson
+    routing = with_units(state, revise(state.unit("u2wi"), routing=True))
+    assert routing_friends(routing, routing.unit("u7wi")) == 1
+    assert routing_friends(routing, routing.unit("u1mi")) == 0  # independent (A15)
 
 
 def test_find_refuses_an_unknown_id_naming_the_ids_there_are() -> None:
     state = start()
     with pytest.raises(InvalidValueError, match="nobody.*u2wi"):
-        find(state, "nobody")
+        state.unit("nobody")
 
 
 def test_groups_in_words_and_commanders_of_other_brigades() -> None:
@@ -107,7 +106,7 @@ def test_groups_in_words_and_commanders_of_other_brigades() -> None:
     assert untested_routers(state) == ()  # no group acting
     # Baylor (stonewall) with the independent cavalry does not command it (A14)
     away = state.with_commanders(attrs.evolve(state.commander("baylor"), with_unit="c2vac"))
-    assert command_for(away, find(away, "c2vac")) == Command(False, False)
+    assert command_for(away, away.unit("c2vac")) == Command(False, False)
 
 
 def test_the_situation_is_each_states_own() -> None:
@@ -117,7 +116,7 @@ def test_the_situation_is_each_states_own() -> None:
     state = start().replace(phase=ORDERS).with_extra(group="brigade:gibbon")
     ready = situation(state).ready
     assert set(ready) == {"u2wi", "u6wi", "u7wi", "u19in", "ub4us"}
-    routed = state.with_units(revise(find(state, "u2wi"), routing=True))
+    routed = state.with_units(revise(state.unit("u2wi"), routing=True))
     assert routed.extra is state.extra
     assert "u2wi" not in situation(routed).ready and "u2wi" in situation(state).ready
     fresh = state.with_extra(group="brigade:gibbon")

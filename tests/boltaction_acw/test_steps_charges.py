@@ -20,7 +20,6 @@ from smoothbore.boltaction_acw.state import (
     Engaged,
     PendingCharge,
     State,
-    find,
     with_units,
 )
 from smoothbore.boltaction_acw.steps_charges import candidates_respond
@@ -71,8 +70,8 @@ def test_the_charged_side_reacts() -> None:
 
 def test_the_melee_follows_only_a_passed_reaction_test() -> None:
     state = reacting()
-    small = with_units(state, revise(find(state, "u2wi"), bases=1),
-                       revise(find(state, "c4va"), bases=1))
+    small = with_units(state, revise(state.unit("u2wi"), bases=1),
+                       revise(state.unit("c4va"), bases=1))
     dist = odds(lambda dice: any(e.kind == "melee" for e in
                                  TURN.apply(small, Respond("c4va", Response.HOLD), dice)[1]))
     # regular 8, colonel +1, one base left: -4 for the bases below 5

@@ -38,7 +38,7 @@ from smoothbore.boltaction_acw.rules import (
     RULE_UNIT_SIZES,
 )
 from smoothbore.boltaction_acw.shooting import ShotFacts
-from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
+from smoothbore.boltaction_acw.state import Engaged, State, with_units
 from smoothbore.boltaction_acw.units import Formation, revise
 from smoothbore.core import IllegalActionError, InvalidValueError, odds
 
@@ -54,25 +54,25 @@ def active(group: str, state: State | None = None) -> State:
 def test_fire_pins_the_target_unless_every_shot_misses() -> None:
     state = active("brigade:gibbon")
     fire = Fire("u2wi", "c4va", ShotFacts(12))
-    dist = odds(lambda dice: find(TURN.apply(state, fire, dice)[0], "c4va").pins)
+    dist = odds(lambda dice: TURN.apply(state, fire, dice)[0].unit("c4va").pins)
     assert dist.probability(0) == Fraction(1, 3**10)  # 10 shots at 3+
 
 
 def test_a_pinned_unit_tests_and_loses_a_pin_if_it_passes() -> None:
     state = active("brigade:gibbon")
-    state = with_units(state, revise(find(state, "u2wi"), pins=2))
+    state = with_units(state, revise(state.unit("u2wi"), pins=2))
     fire = Fire("u2wi", "c4va", ShotFacts(12))
     dist = odds(lambda dice: "u2wi" in TURN.apply(state, fire, dice)[0].extra.failed)
     assert dist.probability(True) == 1 - two_d6_at_most(8 - 2 + 1)
     after, events = TURN.step(state, fire)
     if "u2wi" not in after.extra.failed:
-        assert find(after, "u2wi").pins == 1 and "loses a pin" in events[0].text
+        assert after.unit("u2wi").pins == 1 and "loses a pin" in events[0].text
 
 
 def test_an_unpinned_unit_takes_no_test() -> None:
     state = active("brigade:gibbon")
     after, events = TURN.step(state, Down("u2wi"))
-    assert find(after, "u2wi").down and "order test" not in events[0].text
+    assert after.unit("u2wi").down and "order test" not in events[0].text
 
 
 def test_rally_needs_pins_and_down_is_refused_to_mounted_cavalry() -> None:
@@ -98,7 +98,7 @@ def test_advance_fire_is_on_the_move() -> None:
     state = active("brigade:gibbon")
     advance = Advance("u2wi", target_id="c4va", facts=ShotFacts(12))
     # 3+ on the move is 4+: P(no hit) = (1/2)^10
-    dist = odds(lambda dice: find(TURN.apply(state, advance, dice)[0], "c4va").pins)
+    dist = odds(lambda dice: TURN.apply(state, advance, dice)[0].unit("c4va").pins)
     assert dist.probability(0) == Fraction(1, 2**10)
 
 
@@ -114,19 +114,19 @@ def test_commanders_ride_once_a_turn() -> None:
 
 def test_routers_test_first_and_pin_friends_they_pass() -> None:
     state = active("brigade:gibbon")
-    state = with_units(state, revise(find(state, "u2wi"), routing=True, pins=1))
+    state = with_units(state, revise(state.unit("u2wi"), routing=True, pins=1))
     state = state.with_extra(routed=frozenset())
     moving = state
     assert moving.extra.routs == ("u2wi",)
     assert TURN.legal_actions(moving)[0] == RoutMove("u2wi")
     passed, _ = TURN.step(moving, RoutMove("u2wi", "u7wi"))
-    assert find(passed, "u7wi").pins == 1
+    assert passed.unit("u7wi").pins == 1
     legal = TURN.legal_actions(passed)
     assert RallyFromRout("u2wi") in legal  # before any order (The Turn, 2)
     assert not any(isinstance(a, (Fire, Down, Advance)) for a in legal)
     # 8 + colonel, -1 pin, bases ignored; passed it stops routing
-    dist = odds(lambda dice: find(TURN.apply(passed, RallyFromRout("u2wi"), dice)[0],
-                                  "u2wi").routing)
+    dist = odds(lambda dice: TURN.apply(passed, RallyFromRout("u2wi"), dice)[0].unit(
+        "u2wi").routing)
     assert dist.probability(False) == two_d6_at_most(8)
 
 
@@ -154,7 +154,7 @@ def test_no_order_before_the_army_test() -> None:
     """Gibbon's brigade, the Union's only one, with 3 of its 5 units routing (counted as
     lost by default): combat ineffective, so the Union army has lost half its brigades."""
     state = active("brigade:gibbon")
-    state = with_units(state, *(revise(find(state, u), routing=True)
+    state = with_units(state, *(revise(state.unit(u), routing=True)
                                 for u in ("u2wi", "u6wi", "u7wi")))
     state = state.with_extra(routs=())
     error = refusal(state, Fire("u19in", "c4va"))
@@ -171,7 +171,7 @@ def test_units_locked_in_melee_neither_take_orders_nor_are_shot_at() -> None:
 
 def test_a_halted_charger_out_of_the_fight_does_not_fire() -> None:
     state = active("brigade:gibbon")
-    state = with_units(state, revise(find(state, "u2wi"), routing=True))
+    state = with_units(state, revise(state.unit("u2wi"), routing=True))
     state = state.with_extra(routs=(), halted=frozenset({"u2wi"}))
     error = refusal(state, Fire("u2wi", "c4va"))
     assert error.rule == RULE_FIRE and "out of the fight" in error.why
@@ -195,7 +195,7 @@ def test_mounting_and_dismounting_refusals() -> None:
     error = refusal(horse, Advance("u1mi", through="uusss", mount=Mount.DISMOUNT))
     assert error.rule == RULE_INTERPENETRATION and "does not also mount" in error.why
     assert TURN.is_legal(horse, Advance("u1mi", mount=Mount.DISMOUNT))
-    on_foot = with_units(horse, attrs.evolve(find(horse, "u1mi"), mounted=False,
+    on_foot = with_units(horse, attrs.evolve(horse.unit("u1mi"), mounted=False,
                                              formation=Formation.SKIRMISH))
     error = refusal(on_foot, Advance("u1mi", mount=Mount.REMOUNT, near_holders=False))
     assert error.rule == RULE_UNIT_SIZES and "horse holders" in error.why
@@ -214,7 +214,7 @@ def test_commanders_ride_only_to_their_own_command() -> None:
 
 def test_a_router_tests_once_a_turn_and_routs_only_through_friends() -> None:
     state = active("brigade:gibbon")
-    state = with_units(state, revise(find(state, "u2wi"), routing=True))
+    state = with_units(state, revise(state.unit("u2wi"), routing=True))
     error = refusal(state, RoutMove("u2wi", "c2va"))
     assert error.rule == RULE_ROUT and "not a friendly unit" in error.why
     assert TURN.is_legal(state, RoutMove("u2wi", "u6wi"))

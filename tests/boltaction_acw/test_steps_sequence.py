@@ -17,7 +17,7 @@ from smoothbore.boltaction_acw.actions import (
 from smoothbore.boltaction_acw.melee import FRONTAL
 from smoothbore.boltaction_acw.phases import CHOOSE, DRAW, ENDED, MELEE, ORDERS
 from smoothbore.boltaction_acw.rules import RULE_BAG, RULE_TURN
-from smoothbore.boltaction_acw.state import Engaged, State, find, with_units
+from smoothbore.boltaction_acw.state import Engaged, State, with_units
 from smoothbore.boltaction_acw.steps_sequence import (
     army_test_need,
     brigade_commander,
@@ -84,7 +84,7 @@ def test_activation_and_its_end() -> None:
 
 def test_the_army_test_comes_first_and_sends_a_brigade_home() -> None:
     state = start()
-    broken = with_units(state, *(revise(find(state, uid), routing=True)
+    broken = with_units(state, *(revise(state.unit(uid), routing=True)
                                  for uid in ("u2wi", "u6wi", "u7wi")))
     broken = broken.replace(phase=ORDERS).with_extra(group="brigade:gibbon",
                                                     routs=())

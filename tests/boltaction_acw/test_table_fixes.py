@@ -23,7 +23,6 @@ from smoothbore.boltaction_acw.situations import retreat_flight, rout_flight
 from smoothbore.boltaction_acw.state import (
     PendingCharge,
     State,
-    find,
     new_battle,
     routing_friends,
     with_units,
@@ -83,7 +82,7 @@ def test_a_charger_that_loses_a_base_still_charges_home_touching_the_target() ->
             continue
         after, events = TURN.step(charged, Respond("b", Response.FIRE))
         texts = " ".join(e.text for e in events)
-        if "moves into contact" not in texts or find(after, "a").bases != 4:
+        if "moves into contact" not in texts or after.unit("a").bases != 4:
             continue
         table = after.extra.table
         if "a" not in table.units:
@@ -143,7 +142,7 @@ def test_a_commander_rides_only_after_the_brigades_routing_tests() -> None:
     neither Gibbon nor King may ride (The Turn: 2, routers test; 3, move), and neither ride
     is listed; once it has tested, both may."""
     state = sample_battle(0).replace(phase=ORDERS).with_extra(group="brigade:gibbon")
-    state = with_units(state, revise(find(state, "u19in"), routing=True)).with_extra(
+    state = with_units(state, revise(state.unit("u19in"), routing=True)).with_extra(
         routs=(), routed=frozenset())
     legal = TURN.legal_actions(state)
     for ride in (MoveCommander("gibbon", "u2wi"), MoveCommander("king", "u7wi")):
@@ -173,9 +172,9 @@ def test_on_a_table_routing_friends_are_those_within_6_inches() -> None:
     }
     state = on_table(units, {"a": (20, 10, 0), "r1": (33.5, 10, 0), "r2": (20, 17.5, 0),
                              "r3": (20, 30, 0), "b": (20, 4, 0)})
-    assert routing_friends(state, find(state, "a")) == 1
+    assert routing_friends(state, state.unit("a")) == 1
     bare = new_battle(tuple(units.values()), ())
-    assert routing_friends(bare, find(bare, "a")) == 2
+    assert routing_friends(bare, bare.unit("a")) == 2
 
 
 # --- finding 6: a retreat tells what it moved and keeps 1" from the enemy -----------------

@@ -16,7 +16,7 @@ from smoothbore.boltaction_acw.phases import ORDERS
 from smoothbore.boltaction_acw.placing import RULES, footprint, relaid
 from smoothbore.boltaction_acw.scenarios import brawners_farm, mcphersons_ridge
 from smoothbore.boltaction_acw.situations import destination
-from smoothbore.boltaction_acw.state import State, find, with_units
+from smoothbore.boltaction_acw.state import State, with_units
 from smoothbore.boltaction_acw.steps_orders import _after_mount
 from smoothbore.boltaction_acw.units import Formation, revise
 from smoothbore.core import Event
@@ -54,7 +54,7 @@ def test_the_sides_start_out_of_musket_range_facing_each_other() -> None:
             home = table.home_edge(unit.side)
             assert home is not None
             for enemy in table.enemies_of(unit.id):
-                if not find(state, enemy).weapon.cannon and not unit.weapon.cannon:
+                if not state.unit(enemy).weapon.cannon and not unit.weapon.cannon:
                     gap = fp.shape.distance(table.footprint(enemy).shape)
                     assert gap > 24, (name, unit.id, enemy, gap)
 
@@ -63,7 +63,7 @@ def test_footprints_follow_formation_bases_and_losses() -> None:
     state = brawners_farm(0)
     table = state.extra.table
     assert table is not None
-    unit = find(state, "u6wi")
+    unit = state.unit("u6wi")
     pinned = state.with_units(revise(unit, pins=2))  # nothing geometric: the same table
     assert keep_in_step(RULES, state, pinned).extra.table is table
     assert with_units(state, revise(unit, pins=2)).extra.table is table
@@ -79,7 +79,7 @@ def test_footprints_follow_formation_bases_and_losses() -> None:
 def test_a_change_of_formation_reforms_the_footprint_in_the_same_step() -> None:
     state = brawners_farm(0).replace(phase=ORDERS).with_extra(group="brigade:gibbon")
     new, _ = TURN.step(state, ChangeFormation("u6wi", Formation.COLUMN))
-    assert find(new, "u6wi").formation is Formation.COLUMN  # no pins: no order test
+    assert new.unit("u6wi").formation is Formation.COLUMN  # no pins: no order test
     assert new.extra.table.footprint("u6wi").length == 6.0
 
 
@@ -116,7 +116,7 @@ def test_random_battles_on_the_table_move_shoot_charge_and_end(name: str) -> Non
                 start = old
                 if isinstance(action, Advance) and action.mount is not Mount.NONE:
                     # mounting or dismounting and moving: from the new footprint (A28, A33)
-                    mounted = _after_mount(find(before, action.unit_id), action.mount)
+                    mounted = _after_mount(before.unit(action.unit_id), action.mount)
                     start = old.placed(relaid(old, mounted))
                 to = destination(start, action.unit_id, action.move)
                 assert (fp.x, fp.y, fp.facing) == pytest.approx(to)
@@ -125,7 +125,7 @@ def test_random_battles_on_the_table_move_shoot_charge_and_end(name: str) -> Non
                 measured = re.search(r"range measured ([\d.]+) in\.", event.text)
                 if measured and event.subject in old.units:
                     shots += 1
-                    weapon = find(before, event.subject).weapon
+                    weapon = before.unit(event.subject).weapon
                     assert float(measured.group(1)) <= weapon.max_range
                 if "moves into contact" in event.text:
                     charge = before.extra.charge

@@ -115,3 +115,31 @@ def test_the_battle_decided_and_the_unit_acting_are_the_engines_guards() -> None
     endless = TURN.with_outcome(over=lambda s: False)
     assert endless.legal_actions(union) == ()
     assert actor(Rally("u6wi")) == "u6wi"
+
+
+def test_a_shot_is_measured_once_and_the_handler_takes_the_ruling() -> None:
+    """Fire, fire and advance and run are ``ruled``: the check's ruling (what it measured on
+    the table) goes to the handler, which measures nothing again."""
+    from smoothbore.boltaction_acw.actions import Fire
+    from smoothbore.boltaction_acw.situations import shot_situation
+    from smoothbore.boltaction_acw.steps_orders import Measured, apply_fire
+    from smoothbore.core import DiceState
+
+    from .battle import random_states
+
+    ruled = {r.kind for r in TURN.actions if r.ruled}
+    assert {Fire}.issubset(ruled) and len(ruled) == 3
+    for state in random_states(brawners_farm(2), 2, 200):
+        fires = [a for a in TURN.legal_actions(state) if isinstance(a, Fire)]
+        if fires:
+            break
+    else:
+        raise AssertionError("no shot in 200 steps")
+    fire = fires[0]
+    _, ruling = TURN.rule_on(state, fire)
+    assert isinstance(ruling, Measured)
+    assert ruling.distance == shot_situation(state, fire.unit_id, fire.target_id).distance
+    told = attrs.evolve(ruling, distance=99.0)  # a ruling the table would not give
+    log = Log.keyed(DiceState(5))
+    apply_fire(state, fire, log, told)
+    assert any("range measured 99.0 in." in event.text for event in log.events)

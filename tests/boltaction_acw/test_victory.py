@@ -10,7 +10,7 @@ from smoothbore.boltaction_acw.actions import DrawDie
 from smoothbore.boltaction_acw.charges import ChargeFacts
 from smoothbore.boltaction_acw.phases import CHOOSE, ENDED, REACTION
 from smoothbore.boltaction_acw.rules import RULE_VICTORY
-from smoothbore.boltaction_acw.state import PendingCharge, State, find, with_units
+from smoothbore.boltaction_acw.state import PendingCharge, State, with_units
 from smoothbore.boltaction_acw.units import CONFEDERATE, UNION, revise
 from smoothbore.boltaction_acw.victory import is_over, outcome, score, who_acts
 from smoothbore.core import IllegalActionError
@@ -33,7 +33,7 @@ def test_a_side_with_nothing_in_the_fight_loses_at_once() -> None:
 
 def test_at_the_last_turn_the_broken_army_loses() -> None:
     state = start()
-    broken = with_units(state, *(revise(find(state, uid), routing=True)
+    broken = with_units(state, *(revise(state.unit(uid), routing=True)
                                  for uid in ("c2va", "c4va", "c5va")))
     ended = broken.replace(phase=ENDED).with_extra(routs=())
     assert outcome(ended).winner == UNION
@@ -43,7 +43,7 @@ def test_at_the_last_turn_the_broken_army_loses() -> None:
 def test_score_then_draw() -> None:
     state = start().replace(phase=ENDED)
     assert outcome(state).winner is None
-    one = with_units(state, revise(find(state, "cwood"), bases=0))
+    one = with_units(state, revise(state.unit("cwood"), bases=0))
     assert score(one, UNION) == 1 and outcome(one).winner == UNION
 
 
@@ -54,7 +54,7 @@ def test_who_acts() -> None:
     charged = state.replace(phase=REACTION).with_extra(
         charge=PendingCharge("u2wi", "c2va", ChargeFacts()))
     assert who_acts(charged) == CONFEDERATE
-    routing = with_units(state, revise(find(state, "u2wi"), routing=True))
+    routing = with_units(state, revise(state.unit("u2wi"), routing=True))
     assert who_acts(routing) == UNION
 
 

@@ -63,7 +63,7 @@ from .rules import (
     RULE_TERRAIN,
 )
 from .shooting import LONGEST_RANGE, Cover, ShotFacts, shots
-from .state import State, find, situation
+from .state import State, situation
 from .units import Formation, Unit
 from .validity import MAX_REACH
 
@@ -373,8 +373,8 @@ def _look_around(state: State, table: Table, firer_id: str, target_id: str) -> S
     sees of every enemy that might stand in its weapon's range: one question of the table
     costs less than several, and the other shots are likely to be asked next."""
     known = situation(state)
-    shooters = [find(state, firer_id), *known.ready.values(),
-                *(find(state, u) for u in sorted(state.extra.halted))]
+    shooters = [state.unit(firer_id), *known.ready.values(),
+                *(state.unit(u) for u in sorted(state.extra.halted))]
     pairs = [(firer_id, target_id)]
     for unit in dict.fromkeys(shooters):
         if unit.id not in table.units or not shots(unit):
@@ -443,7 +443,7 @@ def charge_situation(state: State, charger_id: str, target_id: str, *,
     if reach.ahead is not None and reach.blocked_by:
         problem = f"{', '.join(reach.blocked_by)} in the way of the charge"
     elif reach.ahead is not None:
-        problem = _charge_cost_problem(table, find(state, charger_id), reach.ahead)
+        problem = _charge_cost_problem(table, state.unit(charger_id), reach.ahead)
         if not problem:
             problem = _charge_end_problem(table, charger_id, target_id, reach.ahead)
             if problem:
@@ -953,7 +953,7 @@ def rout_flight(state: State, unit_id: str) -> Flight:
     further from every enemy it can see (towards its home edge if it sees none), facing the
     way it runs; ending off the table, it leaves it. With no such heading it stays."""
     table = table_of(state)
-    unit = find(state, unit_id)
+    unit = state.unit(unit_id)
     start = table.footprint(unit_id)
     run = rout(table, unit_id, float(move_distance(unit, Pace.RUN)))
     if run is None:
@@ -970,7 +970,7 @@ def retreat_flight(state: State, unit_id: str, away_from: str) -> Flight:
     keeping its facing, through friends in the way, stopping at the table edge, 1" short of
     an enemy (as a move does, A26), or where the ground stops it."""
     table = table_of(state)
-    unit = find(state, unit_id)
+    unit = state.unit(unit_id)
     start = table.footprint(unit_id)
     cx, cy = table.footprint(away_from).centre
     bearing = math.degrees(math.atan2(start.x - cx, start.y - cy))

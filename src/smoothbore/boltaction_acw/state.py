@@ -103,13 +103,6 @@ class Extra:
 State = BattleState[Unit, Commander, Extra, Options]
 
 
-def find(state: State, unit_id: str) -> Unit:
-    """The unit with this id (``state.unit``: looked up in the state's index, made once a
-    state, not a walk through the army each time, issue 28; an unknown id names the ids
-    there are)."""
-    return state.unit(unit_id)
-
-
 BRIGADE = "brigade:"
 """Groups are spelled ``brigade:<name>`` for a brigade, or an independent unit's id."""
 
@@ -140,7 +133,7 @@ def group_name(state: State, group: str) -> str:
             if leader.brigade == name:
                 return f"{leader.name}'s brigade"
         return f"brigade {name}"
-    return find(state, group).name
+    return state.unit(group).name
 
 
 def fill_bag(units: tuple[Unit, ...], commanders: tuple[Commander, ...],
@@ -460,7 +453,7 @@ def with_units(state: State, *units: Unit) -> State:
         return new
     melees = tuple(m for m in extra.melees
                    if m.charger_id not in out and m.defender_id not in out)
-    routs = tuple(r for r in extra.routs if not find(new, r).lost) + tuple(
+    routs = tuple(r for r in extra.routs if not new.unit(r).lost) + tuple(
         r for r in newly if r not in extra.routs)
     second = tuple(s for s in extra.second if s[0] not in out)
     return new.with_extra(melees=melees, routs=routs, second=second,
@@ -546,7 +539,7 @@ def _work_out(state: State) -> Situation:
         return Situation(standing.broken, standing.units, None, False, False, {},
                          {}, {}, {})
     members = group_units(state, group)
-    side = members[0].side if members else find(state, group).side
+    side = members[0].side if members else state.unit(group).side
     army_test = _army_test_due(state, members)
     acting = not extra.routs and not standing.broken and not army_test
     ready: dict[str, Unit] = {}

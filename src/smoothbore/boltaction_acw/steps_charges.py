@@ -33,7 +33,6 @@ from .state import (
     Situation,
     State,
     command_for,
-    find,
     routing_friends,
     situation,
     with_units,
@@ -73,7 +72,7 @@ CAVALRY_CHARGES = (ChargeFacts(CHARGE_DISTANCE), ChargeFacts(CHARGE_DISTANCE, fl
 def candidates_charge(state: State) -> Iterator[Charge]:
     """Each acting unit (and victorious cavalry with reach left) at each enemy."""
     known = situation(state)
-    chargers = list(movers(state, known)) + [find(state, uid) for uid, _ in state.extra.second]
+    chargers = list(movers(state, known)) + [state.unit(uid) for uid, _ in state.extra.second]
     if state.extra.table is not None:
         yield from _table_charges(state, chargers, known)
         return
@@ -132,7 +131,7 @@ def check_charge(state: State, action: Charge) -> None:
         check_moves(state, action, unit)
     else:
         check_group_ready(state, action)
-        unit = find(state, action.unit_id)
+        unit = state.unit(action.unit_id)
     target = check_enemy(state, action, unit, action.target_id, RULE_CHARGE, known)
     facts = action.facts
     if state.extra.table is not None:
@@ -169,7 +168,7 @@ def _charge_facts(state: State, action: Charge) -> ChargeFacts:
 
 def apply_charge(state: State, action: Charge, log: Log) -> State:
     """The chargers take an order test (A12); passed, the charged unit reacts."""
-    unit, target = find(state, action.unit_id), find(state, action.target_id)
+    unit, target = state.unit(action.unit_id), state.unit(action.target_id)
     facts = _charge_facts(state, action)
     second = second_reach(state, unit.id) is not None
     if second:  # the one more charge victorious cavalry may make this turn (Melee)
@@ -179,7 +178,7 @@ def apply_charge(state: State, action: Charge, log: Log) -> State:
             recharged=extra.recharged | {unit.id})
     what = f"{'second ' if second else ''}charge {target.name}"
     passed, new = take_order(state, unit, log, what, aggressive=True, always=True)
-    if not passed or not find(new, unit.id).in_the_fight:
+    if not passed or not new.unit(unit.id).in_the_fight:
         return new
     face = ("" if state.extra.table is None else
             " in the rear" if facts.rear else " in the flank" if facts.flank else
@@ -197,7 +196,7 @@ def candidates_respond(state: State) -> Iterator[Respond]:
     charge = state.extra.charge
     if charge is None:
         return
-    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
     friends = [u.id for u in state.units
                if u.side == target.side and u.id != target.id and u.in_the_fight]
     for response in responses(charger, target, charge.facts,
@@ -227,7 +226,7 @@ def check_respond(state: State, action: Respond) -> None:
     charge = state.extra.charge
     if charge is None:
         raise IllegalActionError(action, "no charge is waiting", RULE_REACTIONS)
-    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
     if action.unit_id != target.id:
         raise IllegalActionError(action, f"{target.name} is the charged unit, not "
                                  f"{action.unit_id!r}", RULE_CHARGED)
@@ -238,7 +237,7 @@ def check_respond(state: State, action: Respond) -> None:
             action, f"{target.name} may: {', '.join(map(str, allowed))}", RULE_CHARGED)
     if action.behind is not None:
         refuse_measured(action, state.extra.table is not None)
-        friend = find(state, action.behind)
+        friend = state.unit(action.behind)
         if (action.response.value == "evade" or friend.side != target.side
                 or friend.id == target.id or not friend.in_the_fight):
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit behind "
@@ -249,12 +248,12 @@ def apply_respond(state: State, action: Respond, log: Log) -> State:
     """The reaction, then the melee if the chargers charge home (Melee)."""
     charge = state.extra.charge
     assert charge is not None
-    charger, target = find(state, charge.charger_id), find(state, charge.target_id)
-    behind = find(state, action.behind) if action.behind is not None else None
+    charger, target = state.unit(charge.charger_id), state.unit(charge.target_id)
+    behind = state.unit(action.behind) if action.behind is not None else None
     flight = None
     if state.extra.table is not None:
         flight = situations.retreat_flight(state, target.id, charger.id)
-        behind = find(state, flight.through[0]) if flight.through else None
+        behind = state.unit(flight.through[0]) if flight.through else None
     commands = (command_for(state, charger), command_for(state, target),
                 command_for(state, behind) if behind is not None else command_for(state, target))
     result = receive(charger, target, charge.facts, action.response, behind, dice=log.dice,
@@ -327,7 +326,7 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
     if reaction in (Reaction.RETREATED, Reaction.EVADED) and flight.end is not None:
         end = flight.end
         table = table.placed(end)
-        unit = find(state, target_id)
+        unit = state.unit(target_id)
         log.add("move", f"{unit.name} retreats {flight.moved:.1f}\" of its {rate(unit)}\" to "
                 f"({end.x:.1f}, {end.y:.1f}){_stopped(state, target_id, flight.stopped_by)}",
                 RULE_CHARGED, target_id)
@@ -340,7 +339,7 @@ def _close_in(state: State, charger_id: str, target_id: str, reaction: Reaction,
         if contact.centre != start.centre:
             table = table.with_traces(*recent_traces(before),
                                       MoveTrace(charger_id, (start.centre, contact.centre)))
-        log.add("move", f"{find(state, charger_id).name} moves into contact at "
+        log.add("move", f"{state.unit(charger_id).name} moves into contact at "
                 f"({contact.x:.1f}, {contact.y:.1f})", RULE_CHARGE, charger_id)
     return state if table is before else state.with_extra(table=table)
 
@@ -354,8 +353,8 @@ def _stopped(state: State, unit_id: str, what: str) -> str:
     table = situations.table_of(state)
     if what in table.units:
         if what in table.enemies_of(unit_id):
-            return f", stopped 1\" short of {find(state, what).name}"
-        return f", stopped short of {find(state, what).name}, not to end on it"
+            return f", stopped 1\" short of {state.unit(what).name}"
+        return f", stopped short of {state.unit(what).name}, not to end on it"
     if what == "table edge":
         return ", stopped by the table edge"
     feature = table.feature(what)
@@ -388,7 +387,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
           charge: ChargeFacts | None = None, *, counter: bool = False) -> State:
     """A round of melee and its consequences: routers queued, a melee that continues kept
     for next turn, victorious cavalry free to charge again (Melee)."""
-    charger, defender = find(state, charger_id), find(state, defender_id)
+    charger, defender = state.unit(charger_id), state.unit(defender_id)
     result, hurt_charger, hurt_defender = fight(
         charger, defender, facts, charging=charge is not None, simultaneous=counter,
         defender_charging=counter, dice=log.dice, options=state.options,
@@ -398,7 +397,7 @@ def melee(state: State, charger_id: str, defender_id: str, facts: MeleeFacts, lo
             charger.id, facts=melee_facts(result))
     new = with_units(state, hurt_charger, hurt_defender)
     if result.outcome is MeleeOutcome.CONTINUES:
-        if find(new, charger_id).in_the_fight and find(new, defender_id).in_the_fight:
+        if new.unit(charger_id).in_the_fight and new.unit(defender_id).in_the_fight:
             extra = new.extra
             return new.with_extra(
                 melees=(*extra.melees, Engaged(charger_id, defender_id, facts)))
@@ -443,7 +442,7 @@ def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:
     moved = table.placed(end)
     if len(flight.path) > 1:
         moved = moved.with_traces(*recent_traces(table), MoveTrace(victor_id, flight.path))
-    log.add("move", f"{find(state, victor_id).name} falls back to ({end.x:.1f}, {end.y:.1f}), "
+    log.add("move", f"{state.unit(victor_id).name} falls back to ({end.x:.1f}, {end.y:.1f}), "
             f"facing {end.facing % 360:.0f}°", RULE_MELEE_RESULT, victor_id)
     return state.with_extra(table=moved)
 
@@ -451,7 +450,7 @@ def _fall_back(state: State, victor_id: str, loser_id: str, log: Log) -> State:
 def _victory(state: State, charger_id: str, charge: ChargeFacts, log: Log) -> State:
     """Victorious cavalry may charge a second time this turn with the reach they have left
     (Melee: "a 2nd charge", not a third)."""
-    unit = find(state, charger_id)
+    unit = state.unit(charger_id)
     left = charge_reach(unit) - charge.distance
     if unit.kind is not UnitType.CAVALRY or not unit.mounted or left <= 0:
         return state

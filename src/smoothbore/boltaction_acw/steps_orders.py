@@ -64,7 +64,6 @@ from .state import (
     army_test_due,
     command_for,
     engaged_ids,
-    find,
     group_of,
     holders_distance,
     ineffective,
@@ -128,7 +127,7 @@ def check_actor(state: State, action: object, unit_id: str,
     if unit is not None:
         return unit
     group = check_group_ready(state, action)
-    unit = find(state, unit_id)
+    unit = state.unit(unit_id)
     if group_of(unit) != group:
         raise IllegalActionError(action, f"{unit.name} is not in the acting brigade", RULE_TURN)
     if unit.routing:
@@ -158,7 +157,7 @@ def check_enemy(state: State, action: object, unit: Unit, target_id: str, rule: 
     known = known or situation(state)
     if target_id in known.enemy_set.get(unit.side, ()):
         return known.units[target_id]
-    target = find(state, target_id)
+    target = state.unit(target_id)
     if target.side == unit.side:
         raise IllegalActionError(action, f"{target.name} is a friendly unit", rule)
     if target.lost:
@@ -208,7 +207,7 @@ def fire_at(state: State, firer_id: str, target_id: str, facts: ShotFacts, firin
             log: Log, measured: float | None = None) -> State:
     """A shooting attack and its report (Shooting); on a table, the range ``measured`` is
     told and the shot drawn."""
-    firer, target = find(state, firer_id), find(state, target_id)
+    firer, target = state.unit(firer_id), state.unit(target_id)
     result, hit = shoot(firer, target, facts, firing, dice=log.dice, options=state.options,
                         command=command_for(state, target),
                         routing_friends=routing_friends(state, target))
@@ -246,6 +245,20 @@ NO_SHOT = ShotFacts()
 """The facts a shooting action carries on a table: the defaults (the table measures)."""
 
 
+@attrs.frozen
+class Measured:
+    """What an order's check measured, handed to its handler (engine contract v2: nothing
+    is measured twice): the ``shot``'s facts and the range ``distance`` measured on a table
+    (None: without one), and the ``move`` judged on a table (None: none)."""
+
+    shot: ShotFacts | None = None
+    distance: float | None = None
+    move: situations.MoveSituation | None = None
+
+
+NOTHING_MEASURED = Measured()
+
+
 def refuse_measured(action: object, carries: bool) -> None:
     """On a table an action carries no measured facts: the table measures them (A23)."""
     if carries:
@@ -277,7 +290,7 @@ def table_move(state: State, action: object, unit: Unit, pace: movement.Pace,
     if found.problem:
         raise IllegalActionError(action, found.problem, found.rule)
     if found.through is not None:
-        friend = find(state, found.through)
+        friend = state.unit(found.through)
         if pace is not movement.Pace.ADVANCE or unit.formation is not Formation.LINE:
             raise IllegalActionError(action, f"only units in line pass through another "
                                      f"({friend.name}), at walking pace",
@@ -294,10 +307,10 @@ def move_on_table(state: State, unit_id: str, found: situations.MoveSituation, v
     passing through a friend an interpolation test (passed, each removes a pin; failed: both
     pinned, and the mover goes only as far as 1" behind the friend, A26); then the unit
     stands at its destination and the move is drawn."""
-    unit = find(state, unit_id)
+    unit = state.unit(unit_id)
     state, unit = _woods_test(state, unit, found.terrain, log)
     if found.through is not None:
-        friend, before = find(state, found.through), unit
+        friend, before = state.unit(found.through), unit
         passed, unit, friend = movement.interpenetrate(
             unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
         state = with_units(state, unit, friend)
@@ -415,7 +428,7 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     table, at each enemy that might stand in its weapon's range, with no facts: the check
     measures the range, arc and sight."""
     known = situation(state)
-    shooters = list(known.ready.values()) + [find(state, u) for u in sorted(state.extra.halted)]
+    shooters = list(known.ready.values()) + [state.unit(u) for u in sorted(state.extra.halted)]
     if state.extra.table is not None:
         table = situations.table_of(state)
         for unit in shooters:
@@ -478,26 +491,28 @@ def _fires(unit_id: str, targets: tuple[str, ...], facts: ShotFacts) -> tuple[Fi
     return tuple(Fire(unit_id, target, facts) for target in targets)
 
 
-def check_fire(state: State, action: Fire) -> None:
+def check_fire(state: State, action: Fire) -> Measured:
     """Fire without moving at an enemy in range and arc (Orders, 1; Shooting; Ranges); a
     charger halted by fire may still fire, at -1 (A12)."""
     known = situation(state)
     if action.unit_id in state.extra.halted:
         check_group_ready(state, action)
-        unit = find(state, action.unit_id)
+        unit = state.unit(action.unit_id)
         if not unit.in_the_fight:
             raise IllegalActionError(action, f"{unit.name} is out of the fight", RULE_FIRE)
     else:
         unit = check_actor(state, action, action.unit_id, known)
     target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
-    facts = action.facts
+    facts, measured = action.facts, None
     if state.extra.table is not None:
         refuse_measured(action, facts != NO_SHOT)
         refuse_outside_arc(state, action, unit, target.id)
-        facts = shot_facts(table_shot(state, action, unit, target))
+        found = table_shot(state, action, unit, target)
+        facts, measured = shot_facts(found), found.distance
     problem = fire_problem(unit, target, facts)
     if problem:
         raise IllegalActionError(action, problem, RULE_SHOOTING)
+    return Measured(facts, measured)
 
 
 def shot_facts(found: situations.ShotSituation) -> ShotFacts:
@@ -506,27 +521,20 @@ def shot_facts(found: situations.ShotSituation) -> ShotFacts:
     return found.facts
 
 
-def _shot(state: State, unit_id: str, target_id: str, facts: ShotFacts
-          ) -> tuple[ShotFacts, float | None]:
-    """The facts a shot uses: the action's, or on a table the table's (and the range)."""
-    if state.extra.table is None:
-        return facts, None
-    found = situations.shot_situation(state, unit_id, target_id)
-    return shot_facts(found), found.distance
-
-
-def apply_fire(state: State, action: Fire, log: Log) -> State:
-    """The fire order: an order test if the unit is pinned, then the shooting attack."""
+def apply_fire(state: State, action: Fire, log: Log, ruling: Measured) -> State:
+    """The fire order: an order test if the unit is pinned, then the shooting attack at the
+    range the check measured."""
     extra = state.extra
-    facts, measured = _shot(state, action.unit_id, action.target_id, action.facts)
+    facts = action.facts if ruling.shot is None else ruling.shot
+    measured = ruling.distance
     if action.unit_id in extra.halted:
         new = state.with_extra(halted=extra.halted - {action.unit_id})
         firing = Firing(after_failed_charge=True,
                         interpenetrated=action.unit_id in extra.interpenetrated)
         return fire_at(new, action.unit_id, action.target_id, facts, firing, log, measured)
-    passed, new = take_order(state, find(state, action.unit_id), log, "fire",
+    passed, new = take_order(state, state.unit(action.unit_id), log, "fire",
                              aggressive=True)
-    if not passed or find(new, action.unit_id).lost:
+    if not passed or new.unit(action.unit_id).lost:
         return new
     firing = Firing(interpenetrated=action.unit_id in extra.interpenetrated)
     return fire_at(new, action.unit_id, action.target_id, facts, firing, log, measured)
@@ -646,7 +654,7 @@ def _after_mount(unit: Unit, mount: Mount) -> Unit:
     return unit
 
 
-def check_advance(state: State, action: Advance) -> None:
+def check_advance(state: State, action: Advance) -> Measured:
     """Fire and advance (Orders, 2): terrain the unit may cross, a stationary friendly unit
     to pass through only for a unit in line at walking pace, cavalry mounting or dismounting
     (remounting within 6" of the horse holders), and fire on the move at an enemy in range
@@ -673,7 +681,7 @@ def check_advance(state: State, action: Advance) -> None:
             raise IllegalActionError(action, f"the horse holders are {away:.1f}\" away: "
                                      "remounting needs them within 6\"", RULE_UNIT_SIZES)
     if action.through is not None:
-        friend = find(state, action.through)
+        friend = state.unit(action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit to pass "
                                      "through", RULE_INTERPENETRATION)
@@ -708,40 +716,44 @@ def check_advance(state: State, action: Advance) -> None:
                                  "names its terrain", RULE_TABLE)
     # the shot before the move: on a table the unit fires first, and a shot once measured
     # answers every move of the unit
+    facts: ShotFacts | None = None
+    measured = found = None
     if action.target_id is not None:
         target = check_enemy(state, action, unit, action.target_id, RULE_SHOOTING, known)
         shooter = unit if action.mount is Mount.REMOUNT else _after_mount(unit, action.mount)
         facts = action.facts
         if table:
             refuse_outside_arc(state, action, shooter, target.id)
-            facts = shot_facts(table_shot(state, action, unit, target))
+            shot = table_shot(state, action, unit, target)
+            facts, measured = shot_facts(shot), shot.distance
         problem = fire_problem(shooter, target, facts)
         if problem:
             raise IllegalActionError(action, problem, RULE_SHOOTING)
     if moves:
         if action.mount is Mount.NONE:
-            table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
+            found = table_move(state, action, unit, movement.Pace.ADVANCE, action.move)
         else:  # mount or dismount, then move as the unit now is (A28)
             after = _after_mount(unit, action.mount)
-            table_move(with_reformed(state, after), action, after, movement.Pace.ADVANCE,
-                       action.move)
+            found = table_move(with_reformed(state, after), action, after,
+                               movement.Pace.ADVANCE, action.move)
+    return Measured(facts, measured, found)
 
 
-def apply_advance(state: State, action: Advance, log: Log) -> State:
+def apply_advance(state: State, action: Advance, log: Log, ruling: Measured) -> State:
     """Move, passing through a friend with an interpolation test and into woods in line with
     an order test, mount or dismount, and fire at -1 on the move."""
     if state.extra.table is not None:
-        return _advance_on_table(state, action, log)
+        return _advance_on_table(state, action, log, ruling)
     aggressive = action.target_id is not None
-    passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
+    passed, new = take_order(state, state.unit(action.unit_id), log, "fire and advance",
                              aggressive=aggressive)
-    unit = find(new, action.unit_id)
+    unit = new.unit(action.unit_id)
     if not passed or unit.lost:
         return new
     if action.mount is Mount.REMOUNT and action.target_id is not None:
         new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
         aggressive = False
-        unit = find(new, unit.id)
+        unit = new.unit(unit.id)
         if not unit.in_the_fight:
             return new
     if action.mount is not Mount.NONE:
@@ -749,27 +761,22 @@ def apply_advance(state: State, action: Advance, log: Log) -> State:
         log.add("mount", f"{unit.name} {action.mount}s", RULE_ADVANCE, unit.id)
         new = with_units(new, unit)
     new = move(new, unit.id, movement.Pace.ADVANCE, action.terrain, log, action.through)
-    if aggressive and action.target_id is not None and find(new, unit.id).in_the_fight:
+    if aggressive and action.target_id is not None and new.unit(unit.id).in_the_fight:
         new = fire_at(new, unit.id, action.target_id, action.facts, _moving(new, unit.id), log)
     return new
 
 
-def _advance_on_table(state: State, action: Advance, log: Log) -> State:
+def _advance_on_table(state: State, action: Advance, log: Log, ruling: Measured) -> State:
     """On a table: dismount, fire at -1 from where the unit stands, remount, then advance
     to the destination (A28); mounting or dismounting and moving, the unit moves as it
     now is (mounted 9", dismounted 6"), from where its new footprint is laid (A33)."""
     aggressive = action.target_id is not None
-    facts, measured = (_shot(state, action.unit_id, action.target_id, action.facts)
-                       if action.target_id is not None else (action.facts, None))
-    found = None
-    if action.move is not None:  # judged where the check judged it: mounted or dismounted
-        judged = state if action.mount is Mount.NONE else with_reformed(
-            state, _after_mount(find(state, action.unit_id), action.mount))
-        found = situations.move_situation(judged, action.unit_id, movement.Pace.ADVANCE,
-                                          action.move)
-    passed, new = take_order(state, find(state, action.unit_id), log, "fire and advance",
+    facts = action.facts if ruling.shot is None else ruling.shot
+    measured = ruling.distance
+    found = ruling.move if action.move is not None else None  # mounted or dismounted
+    passed, new = take_order(state, state.unit(action.unit_id), log, "fire and advance",
                              aggressive=aggressive)
-    unit = find(new, action.unit_id)
+    unit = new.unit(action.unit_id)
     if not passed or unit.lost:
         return new
     if action.mount is Mount.DISMOUNT:
@@ -785,10 +792,10 @@ def _advance_on_table(state: State, action: Advance, log: Log) -> State:
     if action.target_id is not None:
         new = fire_at(new, unit.id, action.target_id, facts, _moving(new, unit.id), log,
                       measured)
-        if not find(new, unit.id).in_the_fight:
+        if not new.unit(unit.id).in_the_fight:
             return new
     if action.mount is Mount.REMOUNT:
-        unit = _after_mount(find(new, unit.id), action.mount)
+        unit = _after_mount(new.unit(unit.id), action.mount)
         log.add("mount", f"{unit.name} remounts", RULE_ADVANCE, unit.id)
         new = with_reformed(new, unit)
         new = new.with_extra(holders=tuple(h for h in new.extra.holders if h[0] != unit.id))
@@ -806,11 +813,11 @@ def move(state: State, unit_id: str, pace: movement.Pace, terrain: movement.Terr
     """A move over ``terrain``: woods in line need an order test (failed: a pin); passing
     through a friend needs one (failed: both pinned, the mover 1" behind) (Terrain Movement
     Modifiers; Interpolation of units)."""
-    unit = find(state, unit_id)
+    unit = state.unit(unit_id)
     inches = movement.move_distance(unit, pace, terrain)
     state, unit = _woods_test(state, unit, terrain, log)
     if through is not None:
-        friend, before = find(state, through), unit
+        friend, before = state.unit(through), unit
         passed, unit, friend = movement.interpenetrate(
             unit, friend, command_for(state, unit), dice=log.dice, options=state.options)
         state = with_units(state, unit, friend)
@@ -866,29 +873,28 @@ def _runs_to(unit_id: str, moves: tuple[Move, ...]) -> tuple[Run, ...]:
     return tuple(Run(unit_id, move=to) for to in moves)
 
 
-def check_run(state: State, action: Run) -> None:
+def check_run(state: State, action: Run) -> Measured:
     """Run at double speed (Orders, 3) over terrain the unit may cross (on a table, to a
-    destination it reaches)."""
+    destination it reaches: the move judged is the ruling)."""
     unit = check_actor(state, action, action.unit_id)
     check_moves(state, action, unit)
     if state.extra.table is not None:
         refuse_measured(action, action.terrain is not Terrain.OPEN)
-        table_move(state, action, unit, movement.Pace.RUN, action.move)
-        return
+        return Measured(move=table_move(state, action, unit, movement.Pace.RUN, action.move))
     if action.move is not None:
         raise IllegalActionError(action, "a destination needs a table: without one the move "
                                  "names its terrain", RULE_TABLE)
     problem = movement.terrain_problem(unit, action.terrain)
     if problem:
         raise IllegalActionError(action, problem, RULE_TERRAIN)
+    return NOTHING_MEASURED
 
 
-def apply_run(state: State, action: Run, log: Log) -> State:
-    """Run: no fire."""
-    found = (situations.move_situation(state, action.unit_id, movement.Pace.RUN, action.move)
-             if state.extra.table is not None and action.move is not None else None)
-    passed, new = take_order(state, find(state, action.unit_id), log, "run")
-    if not passed or find(new, action.unit_id).lost:
+def apply_run(state: State, action: Run, log: Log, ruling: Measured) -> State:
+    """Run: no fire (on a table, to the destination the check judged)."""
+    found = ruling.move
+    passed, new = take_order(state, state.unit(action.unit_id), log, "run")
+    if not passed or new.unit(action.unit_id).lost:
         return new
     if found is not None:
         return move_on_table(new, action.unit_id, found, "runs", log)
@@ -934,9 +940,9 @@ def check_change_formation(state: State, action: ChangeFormation) -> None:
 
 def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> State:
     """No advance and no fire."""
-    passed, new = take_order(state, find(state, action.unit_id), log,
+    passed, new = take_order(state, state.unit(action.unit_id), log,
                              f"change formation to {action.formation}")
-    unit = find(new, action.unit_id)
+    unit = new.unit(action.unit_id)
     if not passed or unit.lost:
         return new
     log.add("formation", f"{unit.name} forms {action.formation}", RULE_FORMATION, unit.id)
@@ -965,8 +971,8 @@ def check_rally(state: State, action: Rally) -> None:
 
 def apply_rally(state: State, action: Rally, log: Log) -> State:
     """The order test (the unit is pinned), then D6 pins lost."""
-    passed, new = take_order(state, find(state, action.unit_id), log, "rally")
-    unit = find(new, action.unit_id)
+    passed, new = take_order(state, state.unit(action.unit_id), log, "rally")
+    unit = new.unit(action.unit_id)
     if not passed or unit.lost:
         return new
     after = rally(unit, dice=log.dice)
@@ -996,8 +1002,8 @@ def check_down(state: State, action: Down) -> None:
 
 def apply_down(state: State, action: Down, log: Log) -> State:
     """The unit goes down until its next order: -1 to be hit."""
-    passed, new = take_order(state, find(state, action.unit_id), log, "down")
-    unit = find(new, action.unit_id)
+    passed, new = take_order(state, state.unit(action.unit_id), log, "down")
+    unit = new.unit(action.unit_id)
     if not passed or unit.lost:
         return new
     log.add("down", f"{unit.name} goes down", RULE_DOWN, unit.id)
@@ -1119,18 +1125,12 @@ def ride_problem(state: State, commander_id: str, unit_id: str) -> str:
     return ""
 
 
-def commander(state: State, commander_id: str) -> Commander:
-    """The commander with this id (``state.commander``, which names the ids there are if
-    it is not one of them; indexed once a state)."""
-    return state.commander(commander_id)
-
-
 def check_move_commander(state: State, action: MoveCommander) -> None:
     """A commander moves 24" once a turn, the brigade commander with his brigade's die, the
     army commander with any of his side's, to be with a unit of his command (A14)."""
     leader = _rider(state, action, action.commander_id)
     known = situation(state)
-    unit = known.units.get(action.unit_id) or find(state, action.unit_id)
+    unit = known.units.get(action.unit_id) or state.unit(action.unit_id)
     side = known.side
     if unit.side != side or not unit.in_the_fight or unit.id == leader.with_unit:
         raise IllegalActionError(action, f"{unit.name} is not a friendly unit to join",
@@ -1148,7 +1148,7 @@ def _rider(state: State, action: object, commander_id: str) -> Commander:
     brigade's die, once a turn, after the brigade's routing units have tested (A14, A20)."""
     group = check_group_ready(state, action)
     check_routers_tested(state, action)
-    leader = commander(state, commander_id)
+    leader = state.commander(commander_id)
     if leader.side != situation(state).side:
         raise IllegalActionError(action, f"{leader.name} is not of the acting side", RULE_TURN)
     if leader.rank is Rank.BRIGADE and group != "brigade:" + leader.brigade:
@@ -1162,7 +1162,7 @@ def _rider(state: State, action: object, commander_id: str) -> Commander:
 def apply_move_commander(state: State, action: MoveCommander, log: Log) -> State:
     """The commander rides to the unit (24")."""
     leader = state.commander(action.commander_id)
-    unit = find(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     distance = ride(state, leader.id, unit.id)
     how = "" if distance is None else f" ({distance:.1f} in.)"
     log.add("commander", f"{leader.name} rides to {unit.name}{how}", RULE_MOVEMENT, leader.id)
@@ -1338,7 +1338,7 @@ def candidates_rally_from_rout(state: State) -> Iterator[RallyFromRout]:
 def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
     """Routing units of the brigade test when its die is drawn, once a turn (The Turn, 2)."""
     group = check_group_ready(state, action)
-    unit = find(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     if group_of(unit) != group or not unit.routing or unit.lost:
         raise IllegalActionError(action, f"{unit.name} is not a routing unit of the acting "
                                  "brigade", RULE_ROUT_TESTS)
@@ -1352,7 +1352,7 @@ def check_rally_from_rout(state: State, action: RallyFromRout) -> None:
 def apply_rally_from_rout(state: State, action: RallyFromRout, log: Log) -> State:
     """Passed: the unit stops routing, loses D6 pins and stays put this turn; failed, it
     routs on at run speed (Morale Test)."""
-    unit = find(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     after = recover_from_rout(unit, command_for(state, unit), routing_friends(state, unit),
                               dice=log.dice, options=state.options)
     extra = state.extra
@@ -1390,7 +1390,7 @@ def candidates_rout_move(state: State) -> Iterator[RoutMove]:
     """The first router, through no unit or through each friendly unit in the fight."""
     if not state.extra.routs:
         return
-    unit = find(state, state.extra.routs[0])
+    unit = state.unit(state.extra.routs[0])
     yield RoutMove(unit.id)
     if state.extra.table is not None:
         return
@@ -1407,7 +1407,7 @@ def check_rout_move(state: State, action: RoutMove) -> None:
                                  RULE_ROUT)
     if action.through is not None:
         refuse_measured(action, state.extra.table is not None)
-        unit, friend = find(state, action.unit_id), find(state, action.through)
+        unit, friend = state.unit(action.unit_id), state.unit(action.through)
         if friend.side != unit.side or friend.id == unit.id or not friend.in_the_fight:
             raise IllegalActionError(action, f"{friend.name} is not a friendly unit in the "
                                      "fight", RULE_ROUT)
@@ -1416,7 +1416,7 @@ def check_rout_move(state: State, action: RoutMove) -> None:
 def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     """The router retreats at run speed away from the enemy; a friendly unit it passes
     through takes a pin (Morale Test)."""
-    unit = find(state, action.unit_id)
+    unit = state.unit(action.unit_id)
     inches = movement.move_distance(unit, movement.Pace.RUN)
     extra = state.extra
     new = state.with_extra(routs=extra.routs[1:])
@@ -1425,7 +1425,7 @@ def apply_rout_move(state: State, action: RoutMove, log: Log) -> State:
     if action.through is None:
         log.add("rout", f"{unit.name} routs {inches}\" away from the enemy", RULE_ROUT, unit.id)
         return new
-    friend = find(state, action.through)
+    friend = state.unit(action.through)
     log.add("rout", f"{unit.name} routs {inches}\" away through {friend.name}, which takes a "
             "pin", RULE_ROUT, unit.id)
     return with_units(new, add_pins(friend, 1))
@@ -1436,7 +1436,7 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
     """On a table: the router runs away from every enemy it sees (A29); friends it passes
     through take a pin; ending off the table, it is out of the battle."""
     flight = situations.rout_flight(state, unit.id)
-    friends = [find(state, f) for f in flight.through]
+    friends = [state.unit(f) for f in flight.through]
     names = "".join(f", through {f.name}, which takes a pin" for f in friends)
     table = situations.table_of(state)
     if flight.end is None:
@@ -1453,7 +1453,7 @@ def _rout_on_table(state: State, unit: Unit, inches: int, log: Log) -> State:
     short = f"{gone:.1f}\" of its " if gone < inches - 0.05 else ""
     log.add("rout", f"{unit.name} routs {short}{inches}\" away from the enemy to ({end.x:.1f}, "
             f"{end.y:.1f}), facing {end.facing % 360:.0f}°{names}"
-            + (f", stopped short of {find(state, flight.stopped_by).name}, not to end on it"
+            + (f", stopped short of {state.unit(flight.stopped_by).name}, not to end on it"
                if flight.stopped_by else ""), RULE_ROUT, unit.id)
     state = state.with_extra(table=moved)
     return with_units(state, *(add_pins(f, 1) for f in friends)) if friends else state

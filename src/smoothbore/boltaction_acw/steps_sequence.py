@@ -36,7 +36,6 @@ from .state import (
     State,
     army_test_due,
     fill_bag,
-    find,
     group_name,
     group_units,
     groups_to_activate,
@@ -51,7 +50,7 @@ from .validity import MAX_TURN
 def check_no_routs(state: State, action: object) -> None:
     """Routers move before anything else (Morale Test)."""
     if state.extra.routs:
-        name = find(state, state.extra.routs[0]).name
+        name = state.unit(state.extra.routs[0]).name
         raise IllegalActionError(action, f"{name} must first make its rout move", RULE_TURN)
 
 

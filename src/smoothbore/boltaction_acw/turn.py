@@ -57,12 +57,13 @@ def sampled(state: State, action: object) -> bool:
         action.move, Pace.ADVANCE if isinstance(action, Advance) else Pace.RUN)
 
 
-_ACTING = frozenset({RallyFromRout, Advance, Run, ChangeFormation, Rally, Down, Respond,
-                     RoutMove})
+_ACTING = frozenset({RallyFromRout, Advance, Run, ChangeFormation, Rally, Down, Respond})
 """The actions a unit takes (its ``unit_id``): it must be of the side acting and stand. Not
 ``Fire`` nor ``Charge``: a charger halted by fire (A12) and victorious cavalry with a second
 charge (Melee) keep them for the rest of the turn (``Extra.halted``, ``Extra.second``), in
-another brigade's activation too, whichever side's: their checks say who may."""
+another brigade's activation too, whichever side's: their checks say who may. Nor
+``RoutMove``: only the first router moves (its check), of the side acting by definition,
+taken in every phase, an unknown id refused as illegal rather than as a bad id."""
 
 
 def actor(action: object) -> str | None:
@@ -92,10 +93,11 @@ TURN: Engine[State, Action] = Engine(
         ActionRule(RallyFromRout, (ORDERS,), orders.candidates_rally_from_rout,
                    orders.check_rally_from_rout, orders.apply_rally_from_rout),
         ActionRule(Fire, (ORDERS,), orders.candidates_fire, orders.check_fire,
-                   orders.apply_fire),
+                   orders.apply_fire, ruled=True),
         ActionRule(Advance, (ORDERS,), orders.candidates_advance, orders.check_advance,
-                   orders.apply_advance),
-        ActionRule(Run, (ORDERS,), orders.candidates_run, orders.check_run, orders.apply_run),
+                   orders.apply_advance, ruled=True),
+        ActionRule(Run, (ORDERS,), orders.candidates_run, orders.check_run, orders.apply_run,
+                   ruled=True),
         ActionRule(Charge, (ORDERS,), charges.candidates_charge, charges.check_charge,
                    charges.apply_charge),
         ActionRule(ChangeFormation, (ORDERS,), orders.candidates_change_formation,

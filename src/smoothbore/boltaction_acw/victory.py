@@ -19,7 +19,7 @@ from smoothbore.core import Outcome
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_OBJECTIVE, RULE_VICTORY
-from .state import State, army_broken, broken_sides, find, situation
+from .state import State, army_broken, broken_sides, situation
 
 
 def who_acts(state: State) -> str | None:
@@ -30,9 +30,9 @@ def who_acts(state: State) -> str | None:
         return None
     extra = state.extra
     if extra.routs:
-        return find(state, extra.routs[0]).side
+        return state.unit(extra.routs[0]).side
     if state.phase == REACTION and extra.charge is not None:
-        return find(state, extra.charge.target_id).side
+        return state.unit(extra.charge.target_id).side
     if state.phase == CHOOSE:
         return extra.drawn
     if state.phase == ORDERS and extra.group is not None:
