@@ -313,3 +313,18 @@ def test_a_shape_that_reads_the_state_and_the_relaid_hook() -> None:
     assert kept.commanders[0].name == "saw A"
     # nothing re-laid: the hook is not called, the very same state comes back
     assert keep_in_step(rules, kept, kept) is kept
+
+
+def no_asking(_: object) -> bool:
+    raise AssertionError("asked of a step that changed nothing")
+
+
+def test_a_step_that_changed_nothing_is_not_walked() -> None:
+    # the very units, commanders and table the step began with: the state as it is, no unit
+    # or commander asked about (Bloodybacks: most steps draw a card or fail an activation)
+    rules = TableRules("toy", toy_shape, no_asking, commander_with=no_asking,  # type: ignore[arg-type]
+                       commander_stands=no_asking)
+    start = battle(A, B, commanders=(Commander("c", "Webster", "red", "A"),))
+    assert keep_in_step(rules, start, start) is start
+    drawn = attrs.evolve(start, dice=DiceState(2))  # a card drawn: the same units
+    assert keep_in_step(rules, start, drawn) is drawn

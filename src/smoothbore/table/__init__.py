@@ -34,6 +34,7 @@ from smoothbore.table.footprints import (
     stacked,
 )
 from smoothbore.table.measure import Measure, convert
+from smoothbore.table.near import ahead_in_reach, enemies_in_reach, lines_crossed, nearest_enemy
 from smoothbore.table.paths import (
     Combine,
     CrossingCost,
@@ -163,6 +164,7 @@ __all__ = [
     "Turn",
     "Way",
     "Wheel",
+    "ahead_in_reach",
     "angle_off_front",
     "arc_of",
     "arc_polygon",
@@ -177,6 +179,7 @@ __all__ = [
     "distance",
     "draw",
     "edge_of",
+    "enemies_in_reach",
     "enemy_pairs",
     "face_from",
     "first_contacts",
@@ -191,6 +194,8 @@ __all__ = [
     "keep_in_step",
     "line",
     "line_of_fire",
+    "lines_crossed",
+    "nearest_enemy",
     "nearest_of",
     "outline_of",
     "overlap",

@@ -237,6 +237,10 @@ def keep_in_step(rules: TableRules, before: Any, state: Any) -> Any:
     table = table_of(state)
     if table is None:
         return state
+    if (before is not None and getattr(before, "units", None) is state.units
+            and getattr(before, "commanders", None) is state.commanders
+            and table_of(before) is table):
+        return state  # the very units, commanders and table the step began with
     on = table.units
     old_units = _by_id(getattr(before, "units", ())) if before is not None else {}
     old_table = table_of(before) if before is not None else None
