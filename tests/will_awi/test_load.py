@@ -20,7 +20,7 @@ import attrs
 import pytest
 
 from smoothbore.core import IllegalActionError
-from smoothbore.table import Footprint, Formation, Table, distance, route
+from smoothbore.table import Footprint, Formation, Table, Way, distance, route
 from smoothbore.will_awi import situations, steps_movement
 from smoothbore.will_awi.actions import ChangeFacing, EndPhase, Fire
 from smoothbore.will_awi.phases import C, D
@@ -323,11 +323,14 @@ def test_a_sweep_surely_into_a_unit_is_one_whose_route_crosses_it(seed: int) -> 
 def test_legal_moves_ask_no_route_of_a_move_surely_into_a_friend(
         hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
     """C at 100 units a side: the units whose way a friend blocks are stopped by
-    ``furthest`` (88 calls) without first asking the route of their whole move: the table
-    is asked 11 routes (62 before)."""
+    ``furthest`` (88 ways) without first asking the route of their whole move: the table
+    is asked 11 routes (62 before). The listing asks the first movers' ways one by one, then
+    every other mover's in one ``furthest_many`` (issue 28)."""
     routes: list[str] = []
     stops: list[str] = []
+    batches: list[int] = []
     real_route, real_furthest = situations.route, situations.furthest
+    real_many = situations.furthest_many
 
     def counted_route(table: Table, unit_id: str, *points: object) -> object:
         routes.append(unit_id)
@@ -337,11 +340,18 @@ def test_legal_moves_ask_no_route_of_a_move_surely_into_a_friend(
         stops.append(unit_id)
         return real_furthest(table, unit_id, *args, **kwargs)  # type: ignore[arg-type]
 
+    def counted_many(table: Table, ways: list[Way]) -> object:
+        batches.append(len(ways))
+        stops.extend(way.unit_id for way in ways)
+        return real_many(table, ways)
+
     monkeypatch.setattr(situations, "route", counted_route)
     monkeypatch.setattr(situations, "furthest", counted_furthest)
+    monkeypatch.setattr(situations, "furthest_many", counted_many)
     state = hundred.with_extra(table=attrs.evolve(hundred.extra.table))
     assert len(TURN.legal_actions(state)) == 777
     assert len(stops) == 88 and len(routes) < 20
+    assert len(batches) == 1 and batches[0] > 80
 
 
 def test_the_fire_of_a_phase_asks_each_firer_as_far_as_its_weapon_reaches(
@@ -433,3 +443,13 @@ def test_the_fire_of_the_firing_phase_is_asked_of_the_table_in_one_call(
             sightings_of(table, unit.id, float(_LONGEST[unit.fires_with]))
     assert legal == TURN.legal_actions(alone)
     assert sum(isinstance(a, Fire) for a in legal) == 44
+
+
+def test_a_listing_worked_out_at_once_is_the_listing_one_by_one(
+        hundred: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C at 100 units a side: the moves listed when every mover's ways are worked out at
+    once (``goes_ahead``) are those listed when each is worked out as it is drawn."""
+    at_once = TURN.legal_actions(hundred.with_extra(table=attrs.evolve(hundred.extra.table)))
+    monkeypatch.setattr(steps_movement, "LISTING", 10**9)
+    one_by_one = TURN.legal_actions(hundred.with_extra(table=attrs.evolve(hundred.extra.table)))
+    assert at_once == one_by_one and len(at_once) == 777

@@ -60,6 +60,10 @@ def _place(instance: object, attribute: attrs.Attribute[Any], value: Any) -> Non
         finite(-1e6, 1e6)(instance, attribute, item)
 
 
+
+NO_PLAN = MovePlan()
+"""No plan: a move on a table, measured by the table (one value, shared: it is frozen)."""
+
 @attrs.frozen
 class Entering:
     """What a player sees when a unit enters or occupies a building (Rules - Terrain:
@@ -137,7 +141,7 @@ class Move:
     centre (None: it stands), and the table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
-    plan: MovePlan = attrs.field(factory=MovePlan, validator=_is(MovePlan))
+    plan: MovePlan = attrs.field(default=NO_PLAN, validator=_is(MovePlan))
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
     to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 
@@ -226,7 +230,7 @@ class MoveAway:
     table measures the plan."""
 
     unit: str = attrs.field(validator=_ID)
-    plan: MovePlan = attrs.field(factory=MovePlan, validator=_is(MovePlan))
+    plan: MovePlan = attrs.field(default=NO_PLAN, validator=_is(MovePlan))
     enters: Entering | None = attrs.field(default=None, validator=_enters_with_crossing)
     to: tuple[float, float, float] | None = attrs.field(default=None, validator=_place)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -37,8 +37,10 @@ from smoothbore.table import (
     SightRules,
     Table,
     TerrainKind,
+    Way,
     charges,
     furthest,
+    furthest_many,
     in_contact,
     point_distance,
     rout,
@@ -1225,17 +1227,46 @@ def _nearest_of(table: Table, here: Footprint) -> Footprint | None:
     return fps[rows[int(gaps.argmin())]]
 
 
+GOES = "will_awi: goes"
+"""The store of how far units go one way (``_go``), by table, unit, mover's rates, heading,
+allowance and full move: a listing of every mover asks ``furthest`` of them all at once
+(``goes_ahead``)."""
+
+
+def _go_key(table: Table, unit: Unit, heading: float, budget: float,
+            allowance: float) -> tuple[object, ...]:
+    return (table, unit.id, rate_table(unit), heading, budget, allowance)
+
+
 def _go(table: Table, unit: Unit, options: Options, heading: float, budget: float,
         allowance: float) -> Reach:
     """How far the unit goes towards ``heading`` with ``budget``: the whole way when the
     straight route is open ground the move pays for and ends clear of the enemy (one route
     asked, unless its sweep surely goes into another unit: ``_sweeps_into_a_unit``), else as
-    far as ``furthest`` finds."""
+    far as ``furthest`` finds (``_go_read``). Kept in the battle's store (``GOES``)."""
+    rates = rate_table(unit, options)
+    return table.store(GOES, most=_MOST).ask(
+        _go_key(table, unit, heading, budget, allowance),
+        functools.partial(_go_afresh, table, unit, rates, heading, budget, allowance))
+
+
+def _go_afresh(table: Table, unit: Unit, rates: RateTable, heading: float, budget: float,
+               allowance: float) -> Reach:
+    read = _go_read(table, unit, rates, heading, budget)
+    if read is not None:
+        return read
+    where = furthest(table, unit.id, heading, budget, rates, full_move=allowance,
+                     clearance=1.0)
+    return Reach(where.point, where.distance, where.route)
+
+
+def _go_read(table: Table, unit: Unit, rates: RateTable, heading: float,
+             budget: float) -> Reach | None:
+    """``_go`` where the positions tell it without ``furthest`` (None: ask it)."""
     here = table.footprint(unit.id)
     (dx, dy), _ = bearing_vectors(here.facing + heading)
     point = (here.x + dx * budget, here.y + dy * budget)
     end = here.moved_to(*point)
-    rates = rate_table(unit, options)
     if table.holds(end):
         if (open_move(table, here, dx * budget, dy * budget)
                 and _clear_of_enemies(table, unit.id, end, 1.0)):
@@ -1258,9 +1289,55 @@ def _go(table: Table, unit: Unit, options: Options, heading: float, budget: floa
         steady = steady_go(table, here, dx, dy, budget, rates)
         if steady is not None:
             return steady
-    where = furthest(table, unit.id, heading, budget, rates, full_move=allowance,
-                     clearance=1.0)
-    return Reach(where.point, where.distance, where.route)
+    return None
+
+
+def _headings(table: Table, unit: Unit, allowance: float, way: str
+              ) -> tuple[tuple[float, float], ...]:
+    """The (heading, budget) each of the unit's ways asks ``_go`` (``destinations_way_on``)."""
+    if way == AHEAD:
+        return ((0.0, allowance),)
+    if way == TOWARD:
+        toward = _toward(table, table.footprint(unit.id))
+        if toward is not None and 1 < abs(toward[1]) <= 45:
+            return ((toward[1], allowance),)
+        return ()
+    back = allowance - retire_deduction(unit)
+    return ((180.0, back),) if back > 0 else ()
+
+
+def worked_out(state: State, unit: Unit, allowance: float) -> bool:
+    """Whether the unit's way ahead with this allowance is in the battle's store for this
+    table (``_go``)."""
+    table = table_of(state)
+    return _go_key(table, unit, 0.0, allowance, allowance) in table.store(GOES, most=_MOST)
+
+
+def goes_ahead(state: State, movers: Sequence[tuple[Unit, float]]) -> None:
+    """Every way of each of ``movers`` (a unit and its allowance) worked out at once into the
+    battle's store (``GOES``): those the positions tell one by one, the others in one
+    ``furthest_many`` (issue 28: a listing of every move at 500 units a side asks
+    ``furthest`` some 540 times). What ``_go`` then finds is what it would work out."""
+    table = table_of(state)
+    store = table.store(GOES, most=_MOST)
+    asked: dict[tuple[object, ...], Way] = {}
+    for unit, allowance in movers:
+        rates = rate_table(unit)
+        for way in WAYS:
+            for heading, budget in _headings(table, unit, allowance, way):
+                key = _go_key(table, unit, heading, budget, allowance)
+                if key in store or key in asked:
+                    continue
+                read = _go_read(table, unit, rates, heading, budget)
+                if read is not None:
+                    store.put(key, read)
+                else:
+                    asked[key] = Way(unit.id, heading, budget, rates, full_move=allowance,
+                                     clearance=1.0)
+    if asked:
+        found = furthest_many(table, list(asked.values()))
+        for key, where in zip(asked, found, strict=True):
+            store.put(key, Reach(where.point, where.distance, where.route))
 
 
 def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float,

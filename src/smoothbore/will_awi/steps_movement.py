@@ -16,6 +16,7 @@ from smoothbore.table import MoveTrace
 
 from . import rules
 from .actions import (
+    NO_PLAN,
     ChangeFormation,
     Deploy,
     EndPhase,
@@ -46,15 +47,18 @@ from .options import Options
 from .phases import D
 from .positions import Place, kept_traces
 from .situations import (
+    AHEAD,
     MEASURED,
     WAYS,
     destinations_toward,
+    goes_ahead,
     measures_ride,
     plan_of,
     relaid_clash,
     ride,
     rush_end,
     units_within_ride,
+    worked_out,
 )
 from .state import (
     State,
@@ -155,18 +159,23 @@ def _holds(plan: MovePlan) -> bool:
 def candidates_move(state: State) -> Iterator[Move | Deferred[Move]]:
     """Each unit that may move: standing, or a full move in open ground; on a table,
     standing or going to one of a few places the rules let it reach
-    (``situations.destinations``), each way's worked out only when random play draws it."""
+    (``situations.destinations``), each way's worked out only when random play draws it (a
+    listing of them all works every mover's ways out at once: ``_moves_to``)."""
     table = state.extra.table
+    if table is not None:
+        going = tuple((unit, float(_allowance(unit, state.options))) for unit in movers(state)
+                      if not (unit.busy_moves or unit.immobilised))
+    at = 0
     for unit in movers(state):
         yield _stand(unit.id)
         if unit.busy_moves or unit.immobilised:
             continue
-        allowance = _allowance(unit, state.options)
         if table is not None:
             for way, bound in WAYS.items():
-                yield Deferred(bound, functools.partial(
-                    _moves_to, state, unit, float(allowance), way))
+                yield Deferred(bound, functools.partial(_moves_to, state, going, at, way))
+            at += 1
             continue
+        allowance = _allowance(unit, state.options)
         for distance in full_moves(unit, state.options):
             if distance <= allowance:
                 yield Move(unit.id, MovePlan(legs=(Leg(float(distance)),)))
@@ -184,8 +193,29 @@ def _allowance(unit: Unit, options: Options) -> int:
     return move_distance(unit, options=options)
 
 
-def _moves_to(state: State, unit: Unit, allowance: float, way: str) -> tuple[Move, ...]:
-    """The unit's moves to each of its destinations one way (``destinations_toward``)."""
+LISTING = 2
+"""How many movers' ways before this one, found already worked out on this table, show a
+listing of every move (``legal_actions``), not a random draw of one: the rest are then
+worked out at once (``situations.goes_ahead``)."""
+
+
+LISTING = 2
+"""How many movers' ways before this one, found already worked out on this table, show a
+listing of every move (``legal_actions``), not a random draw of one: the rest are then
+worked out at once (``situations.goes_ahead``)."""
+
+
+def _moves_to(state: State, going: tuple[tuple[Unit, float], ...], at: int,
+              way: str) -> tuple[Move, ...]:
+    """The moves of the mover ``going[at]`` (each mover that may go somewhere, with its
+    allowance, in the candidates' order) to each of its destinations one way
+    (``destinations_toward``). When its way ahead is not yet worked out on this table and
+    those of the ``LISTING`` movers before it are, the ways of it and every mover after it
+    are worked out at once (``goes_ahead``); the answers are those worked out one by one."""
+    unit, allowance = going[at]
+    if way == AHEAD and at >= LISTING and not worked_out(state, unit, allowance) and all(
+            worked_out(state, *going[at - k]) for k in range(1, LISTING + 1)):
+        goes_ahead(state, going[at:])
     return tuple(Move(unit.id, to=place)
                  for place in destinations_toward(state, unit, allowance, way))
 
@@ -222,7 +252,7 @@ def plan_for(state: State, unit: Unit, action: Move | MoveAway,
             raise illegal(action, "to: a destination needs a table (give a plan)",
                           rules.MOVEMENT)
         return action.plan
-    if action.plan != MovePlan() or action.enters is not None:
+    if action.plan != NO_PLAN or action.enters is not None:
         raise illegal(action, MEASURED, rule)
     if action.to is None:
         return action.plan
