@@ -4,7 +4,6 @@ candidates, check and handler (Bloodybacks 9.3, Sequence of Play)."""
 from __future__ import annotations
 
 from smoothbore.core import ActionRule, Engine
-from smoothbore.table import KeptInStep
 
 from . import steps_charges as charges
 from . import steps_sequence as sequence
@@ -28,7 +27,7 @@ from .actions import (
 )
 from .options import Options
 from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, PHASES
-from .placement import RULES
+from .placement import RULES, KeptWhenChanged
 from .rules import RULE_ACTIVATING, RULE_SEQUENCE
 from .state import Extra, State
 from .units import Commander, Unit
@@ -84,7 +83,7 @@ TURN: Engine[State, Action] = Engine(
     rule=RULE_SEQUENCE,
     sampled=sampled,
     stands=RULES.stands,
-    after=KeptInStep(RULES),
+    after=KeptWhenChanged(RULES),
     decided=decided,
     actor=actor,
     actor_rule=RULE_ACTIVATING,
