@@ -64,12 +64,6 @@ UPWARD_ALLOWED = frozenset({
 """Imports against the layers that exist today, each to be removed (never added to)."""
 
 SHAPELY_ALLOWED = frozenset({
-    "smoothbore.boltaction_acw.carry",
-    "smoothbore.boltaction_acw.situations",
-    "smoothbore.boltaction_acw.steps_charges",
-    "smoothbore.boltaction_acw.steps_orders",
-    "smoothbore.boltaction_acw.validity",
-    "smoothbore.boltaction_acw.victory",
     "smoothbore.mckie_acw.positions",
     "smoothbore.mckie_acw.situations",
     "smoothbore.mckie_acw.steps_melee",

@@ -19,7 +19,6 @@ from collections.abc import Iterable
 import attrs
 import numpy as np
 import numpy.typing as npt
-import shapely
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
@@ -31,11 +30,13 @@ from smoothbore.table import (
     ImpassableError,
     Point,
     RateTable,
+    Region,
     Route,
     SightLine,
     Table,
     TerrainKind,
     charges,
+    crossing_line,
     furthest,
     intersecting,
     outline_of,
@@ -43,6 +44,8 @@ from smoothbore.table import (
     region_of,
     rout,
     route,
+    segment,
+    sharing_ground,
     short_of_units,
     sight_lines,
 )
@@ -757,7 +760,7 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, 
     near enough are measured exactly."""
     side = ending.start.side
     around = ending.box
-    end: Footprint | None = None
+    end: Region | None = None
     boxes = table.derived(unit_boxes)
     x0, y0, x1, y1 = around
     footprints = table.footprints
@@ -770,9 +773,9 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, 
                 or f.unit_id in (unit_id, charged) or gap_over(around, b, reach)):
             continue
         if end is None:
-            end = ending.footprint()
+            end = region_of(ending.footprint())
         if enemy:
-            gap = float(shapely.distance(end.shape, f.shape))
+            gap = end.distance(f)
             if gap < KEEP_OFF - _EPS and charged is not None:
                 return f"the charge would end {gap:.2f}\" from the enemy ({f.unit_id}), " \
                        "which it does not charge: a charge makes contact with its target only"
@@ -781,10 +784,9 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, 
                        "charge makes contact"
             continue
         if f.unit_id != through:
-            if float(shapely.distance(end.shape, f.shape)) < _EPS and shapely.relate_pattern(
-                    end.shape, f.shape, "T********"):
+            if end.distance(f) < _EPS and end.shares_ground(f):
                 return f"the move ends on {f.unit_id}"
-        elif shapely.relate_pattern(end.shape, f.shape, "T********"):
+        elif end.shares_ground(f):
             return f"the move ends on {f.unit_id}, which it passes through"
     return ""
 
@@ -991,13 +993,13 @@ def _ground_that_cost(table: Table, start: Point, end: Point) -> str:
     """The feature that took the rest of a straight move's allowance ("" if none found): a
     linear obstacle the centre stopped at (it could not pay the crossing), else woods the
     centre passed through."""
-    point, way = shapely.Point(end), shapely.LineString([start, end])
     for feature in table.features:
-        line = feature.centre_line
-        if feature.kind in LINEAR and line is not None and line.distance(point) <= 1e-3:
+        line = crossing_line(feature) if feature.kind in LINEAR else None
+        if line is not None and line.distance(end) <= 1e-3:
             return feature.feature_id
+    way = segment(start, end)
     for feature in table.features:
-        if feature.kind in WOODS and way.intersects(feature.area):
+        if feature.kind in WOODS and way.intersects(feature):
             return feature.feature_id
     return ""
 
@@ -1023,10 +1025,9 @@ def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -
     facing = math.degrees(math.atan2(cx - end.x, cy - end.y)) % 360.0
     turned = end.moved_to(end.x, end.y, facing)
     footprints = table.footprints
-    others = [footprints[i].shape for i in rows_near(table, turned.bounds, _NEAR)
+    others = [footprints[i] for i in rows_near(table, turned.bounds, _NEAR)
               if footprints[i].unit_id != unit_id]  # only a unit whose box meets it
-    if table.holds(turned) and not any(
-            shapely.relate_pattern(turned.shape, shape, "T********") for shape in others):
+    if table.holds(turned) and not sharing_ground(turned, others):
         end = turned
     if math.dist(start.centre, end.centre) <= _EPS and end.facing == start.facing:
         return Flight(start, (), (start.centre,))

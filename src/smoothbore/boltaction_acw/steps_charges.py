@@ -7,10 +7,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-import shapely
-
 from smoothbore.core import IllegalActionError, Log, enter_phase
-from smoothbore.table import Footprint, MoveTrace, Table, contact_position
+from smoothbore.table import Footprint, MoveTrace, Table, contact_position, region_of
 
 from . import situations
 from .actions import Charge, FightOn, Respond
@@ -374,8 +372,8 @@ def _contact(declared: Table, now: Footprint, target_id: str) -> Footprint:
     wide = contact_position(declared, now.unit_id, target_id)
     if (now.width, now.length) == (wide.width, wide.length):
         return now.moved_to(wide.x, wide.y, wide.facing)
-    target = declared.footprint(target_id).shape
-    touch = shapely.shortest_line(wide.shape, target).coords[1]
+    target = declared.footprint(target_id)
+    touch = region_of(wide).nearest(target)[1]
     across = float(wide.local([touch])[0][0])
     room = max(0.0, (wide.width - now.width) / 2)
     across = min(room, max(-room, across))

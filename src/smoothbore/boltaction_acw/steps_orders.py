@@ -13,10 +13,20 @@ from typing import TypeVar
 
 import attrs
 import numpy as np
-import shapely
 
 from smoothbore.core import Deferred, IllegalActionError, Log
-from smoothbore.table import Footprint, MoveTrace, Point, ShotTrace, Table, Trace
+from smoothbore.table import (
+    Footprint,
+    MoveTrace,
+    Point,
+    ShotTrace,
+    Table,
+    Trace,
+    gaps,
+    intersecting,
+    region_of,
+    segment,
+)
 
 from . import movement, situations
 from .actions import (
@@ -375,10 +385,10 @@ def behind_friend(table: Table, found: situations.MoveSituation, friend_id: str)
     """Where a mover failing its interpolation test stops (Interpolation of units): the
     furthest point of its way (``found.path``), facing as it started, before its footprint
     comes within 1" of the friend's; where it started if it is already within 1"."""
-    start, goal = found.start, table.footprint(friend_id).shape
+    start, goal = found.start, table.footprint(friend_id)
 
     def gap(x: float, y: float) -> float:
-        return float(shapely.distance(start.moved_to(x, y).shape, goal))
+        return region_of(start.moved_to(x, y)).distance(goal)
 
     if gap(*start.centre) < BEHIND + 1e-6:
         return start
@@ -1298,19 +1308,17 @@ def ride_to_problem(table: Table, commander_id: str, x: float, y: float) -> str:
     if _beyond_ride(distance):
         return f"({x:.1f}, {y:.1f}) is {distance:.1f}\" away: a commander moves 24\""
     side = mark.side
-    layout = table.layout
-    rows = [i for i, f in enumerate(layout.footprints) if f.side != side]
-    if not rows:
+    enemies = [f for f in table.footprints if f.side != side]
+    if not enemies:
         return ""
-    ids = [layout.footprints[i].unit_id for i in rows]
-    shapes = layout.shapes[rows]
-    near = shapely.distance(shapely.Point(x, y), shapes) < situations.KEEP_OFF - 1e-6
+    near = gaps((x, y), enemies) < situations.KEEP_OFF - 1e-6
     if near.any():
-        return f"({x:.1f}, {y:.1f}) is within 1\" of the enemy ({ids[int(near.argmax())]})"
-    across = shapely.intersects(shapely.LineString((here, (x, y))), shapes)
+        return (f"({x:.1f}, {y:.1f}) is within 1\" of the enemy "
+                f"({enemies[int(near.argmax())].unit_id})")
+    across = intersecting(segment(here, (x, y)), enemies)
     if across.any():
         return (f"the ride to ({x:.1f}, {y:.1f}) passes through the enemy "
-                f"({ids[int(across.argmax())]})")
+                f"({enemies[int(across.argmax())].unit_id})")
     return ""
 
 

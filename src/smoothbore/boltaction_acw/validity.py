@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import shapely
-
 from smoothbore.core import InvalidValueError, LoadError
 from smoothbore.core.validate import Fault, refuse_faults
-from smoothbore.table import Table, TerrainKind, stacked
+from smoothbore.table import Table, TerrainKind, region_of, stacked
 
 from .phases import CHOOSE, ORDERS, REACTION
 from .placing import BASE_SIZES
@@ -246,14 +244,13 @@ def _stacked(table: Table, standing: dict[str, Unit], tp: str,
     """No footprint stands on another, nor on impassable ground (A26: every move ends clear
     of units; Terrain Movement Modifiers)."""
     prints = [f for f in table.footprints if f.unit_id in standing]
-    shapes = [f.shape for f in prints]
     for a, b, _area in stacked(prints, _OVERLAP, bases=True):
         add((f"{tp}.footprints", (prints[a].unit_id, prints[b].unit_id),
              "units that do not stand on each other (A26)"))
     for feature in table.terrain.by_id.values():
         if feature.kind is not TerrainKind.IMPASSABLE:
             continue
-        for f, shape in zip(prints, shapes, strict=True):
-            if shapely.area(shapely.intersection(shape, feature.area)) > _OVERLAP:
+        for f in prints:
+            if region_of(f).shared_area(feature) > _OVERLAP:
                 add((f"{tp}.footprints", (f.unit_id, feature.feature_id),
                      "a unit off impassable ground (Terrain Movement Modifiers)"))

@@ -13,9 +13,8 @@ which a scenario may replace with ``TURN.with_outcome(...)``:
 
 from __future__ import annotations
 
-import shapely
-
 from smoothbore.core import Outcome
+from smoothbore.table import region_of
 
 from .phases import CHOOSE, ENDED, ORDERS, REACTION
 from .rules import RULE_OBJECTIVE, RULE_VICTORY
@@ -68,8 +67,9 @@ def holder(state: State) -> tuple[str, str] | None:
     if table is None or objective is None:
         return None
     feature = table.feature(objective)
+    ground = region_of(feature)
     sides = {u.side for u in state.units if u.in_the_fight
-             and feature.area.covers(shapely.Point(table.footprint(u.id).centre))}
+             and ground.covers(table.footprint(u.id).centre)}
     return (sides.pop(), feature.label or objective) if len(sides) == 1 else None
 
 
