@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from smoothbore.core import Scenario
 from smoothbore.mckie_acw import TURN
 from smoothbore.mckie_acw.firing import ARC
@@ -19,6 +21,7 @@ from smoothbore.mckie_acw.positions import (
     ground_of,
     unit_shape,
 )
+from smoothbore.mckie_acw.rules import BATTLE_PERIOD as RULES_BATTLE_PERIOD
 from smoothbore.mckie_acw.state import State, new_battle
 from smoothbore.mckie_acw.tables import DEFAULT_TABLES, with_table
 from smoothbore.mckie_acw.units import Formation, Ground, Status, changed
@@ -136,3 +139,42 @@ def test_answers_are_carried_in_the_battles_own_stores() -> None:
     assert counts["mckie_acw: moves offered"].hits > counts["mckie_acw: moves offered"].misses
     again = RULESET.battle("default")(5).extra.table
     assert all(c.hits == 0 for c in again.stores())
+
+
+def test_the_unit_acting_is_the_engines_guard() -> None:
+    """Engine contract v2: the unit that acts (a mover, firer, charger, tester, digger, a
+    battery taking helpers) is of the side acting and still on the table, declared once on
+    the engine (Battle period); the checks no longer ask."""
+    from smoothbore.core import IllegalActionError
+    from smoothbore.mckie_acw.actions import (
+        AttachHelpers,
+        Dig,
+        EndPhase,
+        Fire,
+        Melee,
+        Move,
+        MoveGeneral,
+        TestMorale,
+    )
+    from smoothbore.mckie_acw.morale import Circumstance
+    from smoothbore.mckie_acw.phases import MOVEMENT
+    from smoothbore.mckie_acw.turn import actor
+
+    from .support import at
+
+    assert TURN.actor is actor and TURN.actor_rule == RULES_BATTLE_PERIOD
+    assert [actor(a) for a in (Move("a1", 0), Dig("a1"), Fire("a1", "b1"),
+                               AttachHelpers("g", "a1", 1),
+                               TestMorale("a1", next(iter(Circumstance))))] == [
+        "a1", "a1", "a1", "g", "a1"]
+    assert actor(EndPhase()) is None and actor(MoveGeneral("a-div", "a1")) is None
+    assert actor(Melee("a1", "b1")) is None
+    state = at(_battle(), MOVEMENT)
+    enemy = Move("b1", None, at=None, to=(300.0, 280.0, 180.0))
+    with pytest.raises(IllegalActionError, match="b1 is not a unit of Blue") as refused:
+        TURN.step(state, enemy)
+    assert refused.value.rule == RULES_BATTLE_PERIOD
+    gone = state.with_units(changed(state.unit("a1"), status=Status.DESTROYED))
+    with pytest.raises(IllegalActionError, match="a1 is no longer on the table"):
+        TURN.step(gone, Move("a1", None, to=(300.0, 120.0, 0.0)))
+    assert not any(getattr(a, "unit", None) == "b1" for a in TURN.legal_actions(state))

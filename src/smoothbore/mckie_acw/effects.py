@@ -13,7 +13,6 @@ from .morale import Circumstance
 from .state import (
     State,
     add_amount,
-    find_unit,
     generals_with,
     mark,
     with_extra,
@@ -28,7 +27,7 @@ def lose(state: State, unit_id: str, figures: int, log: Log, rule: str, *,
     left it is destroyed. The losses count for this period's 10% (and, from fire, 20%) tests."""
     if figures <= 0:
         return state
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     helpers_lost = min(unit.helpers, figures)
     crew_lost = min(unit.figures, figures - helpers_lost)
     unit = changed(unit, helpers=unit.helpers - helpers_lost,
@@ -48,7 +47,7 @@ def lose(state: State, unit_id: str, figures: int, log: Log, rule: str, *,
 def set_status(state: State, unit_id: str, status: Status, log: Log, rule: str) -> State:
     """A unit's new status; a unit that routs, retreats or leaves the table breaks off its
     melee and its charge."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     if unit.status is status:
         return state
     state = state.with_units(changed(unit, status=status))
@@ -100,7 +99,7 @@ def apply_result(state: State, unit_id: str, circumstance: Circumstance,
     The event carries the outcome as facts beside its words (``test``: "morale",
     ``circumstance``, ``result``, and ``status``: the unit's status as it tested), so a
     halt that changes nothing is still told from a carry on."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     r = rules.MORALE_TABLE
     log.add("morale", f"{unit.name} tests morale ({circumstance}): {result}", r, unit.id,
             facts={"test": "morale", "circumstance": circumstance.value,

@@ -36,7 +36,7 @@ from smoothbore.table.terrain import TerrainIndex
 
 from . import rules
 from .firing import ARC, COLUMN_FRONT, VISIBLE_WITHIN
-from .state import State, corps_of, find_unit
+from .state import State, corps_of
 from .tables import DEFAULT_TABLES, Tables
 from .units import Arm, Commander, Formation, Ground, Unit, changed
 
@@ -311,7 +311,7 @@ def regrounded_all(state: State, unit_ids: tuple[str, ...]) -> State:
     if table is None:
         return state
     moved = [changed(u, ground=g) for uid in unit_ids
-             if (g := ground_of(table, u := find_unit(state, uid))) is not u.ground]
+             if (g := ground_of(table, u := state.unit(uid))) is not u.ground]
     return state.with_units(*moved) if moved else state
 
 
@@ -449,7 +449,7 @@ def regrounded(state: State, unit_id: str) -> State:
     table = state.extra.table
     if table is None or unit_id not in table.units:
         return state
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     ground = ground_of(table, unit)
     return state if ground is unit.ground else state.with_units(changed(unit, ground=ground))
 

@@ -463,27 +463,6 @@ def other(state: State, side: str) -> str:
     return state.sides[1] if state.sides[0] == side else state.sides[0]
 
 
-def find_unit(state: State, unit_id: str) -> Unit:
-    """The unit with this id."""
-    unit = state.derived(units_by_id).get(unit_id)
-    if unit is None:
-        return state.unit(unit_id)  # the error naming the ids there are
-    return unit
-
-
-def units_by_id(state: State) -> dict[str, Unit]:
-    """Every unit by its id (once a state: each check looks its units up)."""
-    return {unit.id: unit for unit in state.units}
-
-
-def find_commander(state: State, commander_id: str) -> Commander:
-    """The commander with this id."""
-    found = state.derived(commanders_by_id).get(commander_id)
-    if found is None:
-        return state.commander(commander_id)  # the error naming the ids there are
-    return found
-
-
 def commanders_by_id(state: State) -> dict[str, Commander]:
     """Every commander by his id (once a state: each check looks its generals up)."""
     out: dict[str, Commander] = {}
@@ -494,7 +473,7 @@ def commanders_by_id(state: State) -> dict[str, Commander]:
 
 def own_unit(state: State, unit_id: str, action: object) -> Unit:
     """A unit of the acting side on the table, or the error."""
-    unit = find_unit(state, unit_id)
+    unit = state.unit(unit_id)
     if unit.side != state.extra.acting:
         raise illegal(action, f"{unit.name} is not a unit of {state.extra.acting}")
     if not unit.on_table:
@@ -511,7 +490,7 @@ def superior_of(state: State, commander: Commander) -> Commander | None:
 
 def chain(state: State, commander_id: str) -> tuple[Commander, ...]:
     """A commander and his superiors up to the commander-in-chief."""
-    current: Commander | None = find_commander(state, commander_id)
+    current: Commander | None = state.commander(commander_id)
     line: list[Commander] = []
     while current is not None and len(line) < LINE_OF_COMMAND:
         line.append(current)
@@ -530,7 +509,7 @@ def corps_of(state: State, unit: Unit) -> str:
 def in_command(state: State, unit: Unit) -> Commander:
     """The general commanding a unit now: its own, or the next active one up the line if he
     has fallen (M5); the top of the line if all have fallen."""
-    return _in_command(state, find_commander(state, unit.commander))
+    return _in_command(state, state.commander(unit.commander))
 
 
 def _in_command(state: State, own: Commander) -> Commander:

@@ -25,12 +25,10 @@ from .state import (
     Charge,
     State,
     contact_of,
-    find_unit,
     illegal,
     live_charges,
     may_advance,
     morale_facts,
-    own_unit,
     with_extra,
 )
 from .steps_morale import measured_past
@@ -132,8 +130,8 @@ def _centres_memo(table: Table) -> dict[tuple[str, ...], Any]:
 def check_declare_charge(state: State, action: DeclareCharge) -> None:
     """The charger may charge (``can_charge``); the target is an enemy on the table within the
     charger's move; a counter charge meets an enemy charging this period."""
-    unit = own_unit(state, action.unit, action)
-    target = find_unit(state, action.target)
+    unit = state.unit(action.unit)  # of the side acting, on the table: the guard
+    target = state.unit(action.target)
     r = rules.BATTLE_PERIOD
     if target.side == unit.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", r)
@@ -165,8 +163,8 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
 def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
     """The charger tests morale at once (advancing +1); a charge that carries on goes in this
     period and costs 2 effort points."""
-    unit = find_unit(state, action.unit)
-    target = find_unit(state, action.target)
+    unit = state.unit(action.unit)
+    target = state.unit(action.target)
     kind = "counter charges" if action.counter else "charges"
     distance, attack = action.distance, action.attack
     if state.extra.table is not None:
@@ -187,7 +185,7 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
                          reason=f"{unit.name} charging")
     state = apply_result(state, unit.id, Circumstance.CHARGING, result, log)
     if any(c.charger == unit.id and not c.stopped for c in state.extra.charges):
-        unit = find_unit(state, unit.id)
+        unit = state.unit(unit.id)
         state = state.with_units(effort.earn(unit, effort.CHARGE_OR_DOUBLE_MOVE))
         x = state.extra
         state = with_extra(state, moved=x.moved | {unit.id}, shifted=x.shifted | {unit.id},
@@ -214,7 +212,7 @@ def charges_remeasured(state: State, log: Log) -> State:
         if charge.stopped or charge.counter or charge.target in chargers:
             charges.append(charge)
             continue
-        unit, target = find_unit(state, charge.charger), find_unit(state, charge.target)
+        unit, target = state.unit(charge.charger), state.unit(charge.target)
         if not (unit.on_table and target.on_table):
             charges.append(charge)
             continue

@@ -16,7 +16,6 @@ from .phases import ACTIVATION
 from .state import (
     State,
     chain,
-    find_commander,
     illegal,
     other,
     with_extra,
@@ -95,8 +94,8 @@ def candidates_change_orders(state: State) -> Iterator[ChangeOrders]:
 def check_change_orders(state: State, action: ChangeOrders) -> None:
     """Only a higher-ranking general in the direct line of command changes an order, meeting
     his junior on the battlefield or sending a courier; once a period for each junior."""
-    junior = find_commander(state, action.commander)
-    issuer = find_commander(state, action.issuer)
+    junior = state.commander(action.commander)
+    issuer = state.commander(action.issuer)
     r = rules.ORDERS
     if junior.side != state.extra.acting:
         raise illegal(action, f"{junior.name} is not a general of {state.extra.acting}", r)
@@ -118,8 +117,8 @@ def check_change_orders(state: State, action: ChangeOrders) -> None:
 def apply_change_orders(state: State, action: ChangeOrders, log: Log) -> State:
     """The new order stands at once when the generals meet; by courier it arrives at the next
     period (option ``courier_next_period``, M4). A new order has not been started."""
-    junior = find_commander(state, action.commander)
-    issuer = find_commander(state, action.issuer)
+    junior = state.commander(action.commander)
+    issuer = state.commander(action.issuer)
     if action.courier and state.options.courier_next_period:
         junior = attrs.evolve(junior, courier=action.order)
         how = "sends a courier to"
@@ -151,7 +150,7 @@ def check_activate(state: State, action: Activate) -> None:
     """Corps commanders first, then divisional commanders whose corps commander is activated
     (or who answer to the commander-in-chief directly, or whose corps commander has fallen);
     one attempt a period."""
-    c = find_commander(state, action.commander)
+    c = state.commander(action.commander)
     r = rules.ACTIVATION
     if c.side != state.extra.acting:
         raise illegal(action, f"{c.name} is not a general of {state.extra.acting}", r)
@@ -171,7 +170,7 @@ def check_activate(state: State, action: Activate) -> None:
 def apply_activate(state: State, action: Activate, log: Log) -> State:
     """The superior's d10 plus the commander's activation rating over 10: he carries out his
     orders; otherwise he may not advance on a first order and may continue old ones or halt."""
-    c = find_commander(state, action.commander)
+    c = state.commander(action.commander)
     x = state.extra
     state = with_extra(state, attempted=x.attempted | {c.id})
     if activate(c.activation, dice=log.dice):

@@ -47,11 +47,8 @@ from .situations import (
 from .state import (
     State,
     contact_of,
-    find_commander,
-    find_unit,
     illegal,
     in_cover,
-    own_unit,
     with_extra,
 )
 from .table_moves import table_of
@@ -101,7 +98,7 @@ def priority_targets(state: State, firer: Unit) -> tuple[str, ...]:
     if charging:
         return charging
     return tuple(f for f in state.derived(_fired_on_by).get(firer.id, ())
-                 if find_unit(state, f).on_table)
+                 if state.unit(f).on_table)
 
 
 def _fired_on_by(state: State) -> dict[str, tuple[str, ...]]:
@@ -283,7 +280,7 @@ def _fire_open(state: State, firer: Unit, target: str, figures: int, moved: bool
     if not shot.sees:
         return False
     try:
-        check_can_fire(firer, find_unit(state, target), shot.facts(figures), moved,
+        check_can_fire(firer, state.unit(target), shot.facts(figures), moved,
                        state.options.tables, action)
     except IllegalActionError:
         return False
@@ -325,7 +322,7 @@ def _priority_two(state: State, uid: str) -> tuple[str, ...]:
         return ()
     if able.charged:
         return able.top
-    firer = find_unit(state, uid)
+    firer = state.unit(uid)
     figures, reach = _plain_fire(state, firer)
     on = table_of(state).derived(_on_table)
     moved = uid in state.extra.moved
@@ -351,7 +348,7 @@ def fire_facts(state: State, action: Fire) -> FireFacts:
     if state.extra.table is None:
         return action.facts
     return shot_facts(state, action.firer, action.target).facts(
-        action.facts.figures, resting_weapons(state, find_unit(state, action.firer)))
+        action.facts.figures, resting_weapons(state, state.unit(action.firer)))
 
 
 def resting_weapons(state: State, firer: Unit) -> bool:
@@ -368,8 +365,8 @@ def check_fire(state: State, action: Fire) -> None:
     """Step 4: the firer may fire (``can_fire``) at an enemy on the table, within the
     restrictions on firing, its weapon's reach and its rounds; target priorities hold unless
     the player says the higher ones are out of range or sight (never a charging enemy's)."""
-    firer = own_unit(state, action.firer, action)
-    target = find_unit(state, action.target)
+    firer = state.unit(action.firer)  # of the side acting, on the table: the guard
+    target = state.unit(action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table",
                       rules.FIRING_PROCEDURE)
@@ -386,7 +383,7 @@ def check_fire(state: State, action: Fire) -> None:
                           rules.TARGET_PRIORITIES)
         nearest = priority_two(state, firer.id)
         if top and nearest and target.id not in nearest:
-            names = ", ".join(find_unit(state, t).name for t in nearest)
+            names = ", ".join(state.unit(t).name for t in nearest)
             raise illegal(action, "a target of higher priority must be fired on first: the "
                           f"table puts one within range and sight ({names}, the nearest "
                           "enemy that fired on it last period)", rules.TARGET_PRIORITIES)
@@ -425,8 +422,8 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     added to every other source), counter-battery fire on a battery fired on by guns, and the
     risk to generals with the target (once a step for each general, M26). Firing costs rounds
     and an effort point."""
-    firer = find_unit(state, action.firer)
-    target = find_unit(state, action.target)
+    firer = state.unit(action.firer)
+    target = state.unit(action.target)
     x = state.extra
     tables = state.options.tables
     facts = fire_facts(state, action)
@@ -468,7 +465,7 @@ def resolve_pending(state: State, log: Log) -> State:
     """The end of the firing: for each target, the cells of every source added, then the
     percentage roll for the extra figure, and the figures removed."""
     for unit_id, cell in state.extra.pending:
-        unit = find_unit(state, unit_id)
+        unit = state.unit(unit_id)
         if not unit.on_table:
             continue
         lost = min(unit.figures + unit.helpers,
@@ -512,8 +509,8 @@ def _surely_beyond(table: Table, firer: str, general: Commander, reach: int) -> 
 def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
     """Snipers (optional) may pick an enemy general in action as their target, within the
     sniper rifle's reach; they fire once a period."""
-    firer = own_unit(state, action.firer, action)
-    g = find_commander(state, action.general)
+    firer = state.unit(action.firer)  # of the side acting, on the table: the guard
+    g = state.commander(action.general)
     r = rules.SNIPERS
     if not state.options.snipers:
         raise illegal(action, "snipers are an optional rule not in play", r)
@@ -538,13 +535,13 @@ def check_pick_off_general(state: State, action: PickOffGeneral) -> None:
 
 def apply_pick_off_general(state: State, action: PickOffGeneral, log: Log) -> State:
     """The general runs the risk to generals (M18)."""
-    firer = find_unit(state, action.firer)
-    g = find_commander(state, action.general)
+    firer = state.unit(action.firer)
+    g = state.commander(action.general)
     distance = action.range
     if state.extra.table is not None:
         reach = state.options.tables.weapon(Weapon.SNIPER_RIFLE).reach
         distance = general_shot(state, firer.id, g, reach) or 0
-    where = f"with {find_unit(state, g.attached_to).name}" if g.attached_to else "alone"
+    where = f"with {state.unit(g.attached_to).name}" if g.attached_to else "alone"
     log.add("fire", f"{firer.name} pick out {g.name} ({where}) at {distance} mm",
             rules.SNIPERS, g.id)
     x = state.extra

@@ -25,7 +25,6 @@ from .state import (
     Contact,
     State,
     add_amount,
-    find_unit,
     general_with,
     illegal,
     live_charges,
@@ -49,7 +48,7 @@ def into_contact(state: State, charger: str, target: str) -> State:
         return state
     try:
         to = charge_end(state, charger, target)
-        facts = move_facts(state, find_unit(state, charger), to, Manoeuvre.NONE, False,
+        facts = move_facts(state, state.unit(charger), to, Manoeuvre.NONE, False,
                            f"charge of {charger} at {target}")
     except (InvalidValueError, IllegalActionError):
         return state
@@ -115,14 +114,14 @@ def _follow_move(state: State, winner: str, action: object) -> MoveFacts | None:
     to = follow_up_to(state, winner)
     if to is None:
         return None
-    unit = find_unit(state, winner)
+    unit = state.unit(winner)
     loser = state.extra.follow[1]
     other = [c for c in state.extra.contacts
              if winner in (c.attacker, c.defender) and loser not in (c.attacker, c.defender)]
     if other:
         enemy = other[0].defender if other[0].attacker == winner else other[0].attacker
         raise illegal(action, f"{unit.name} cannot follow up: it is still in melee with "
-                      f"{find_unit(state, enemy).name}", rules.MELEE_RESULTS)
+                      f"{state.unit(enemy).name}", rules.MELEE_RESULTS)
     manoeuvre = (Manoeuvre.MANHANDLE if unit.is_gun and not unit.limbered
                  else Manoeuvre.NONE)
     try:
@@ -148,9 +147,9 @@ def new_contacts(state: State, log: Log) -> State:
     for charge in charges:
         if charge.counter or charge.charger in going_on:
             continue
-        charger = find_unit(state, charge.charger)
+        charger = state.unit(charge.charger)
         defender_id = countered.get(charge.charger, charge.target)
-        defender = find_unit(state, defender_id)
+        defender = state.unit(defender_id)
         if not charger.steady:
             continue
         if not defender.on_table:
@@ -179,7 +178,7 @@ def out_of_contact(state: State, log: Log) -> State:
         return state
     kept = []
     for c in state.extra.contacts:
-        a, d = find_unit(state, c.attacker), find_unit(state, c.defender)
+        a, d = state.unit(c.attacker), state.unit(c.defender)
         if a.on_table and d.on_table and not in_contact(table, a.id, d.id):
             log.add("melee", f"{a.name} and {d.name} are not in contact: no melee",
                     rules.MELEE_RESULTS, a.id)
@@ -193,7 +192,7 @@ def out_of_contact(state: State, log: Log) -> State:
 def melees_due(state: State) -> tuple[Contact, ...]:
     """The melees the acting side (the attacker's) still has to fight this period."""
     x = state.extra
-    return tuple(c for c in x.contacts if find_unit(state, c.attacker).side == x.acting
+    return tuple(c for c in x.contacts if state.unit(c.attacker).side == x.acting
                  and f"melee:{c.attacker}" not in x.done)
 
 
@@ -213,7 +212,7 @@ def check_melee(state: State, action: Melee) -> None:
                       rules.MELEE_RESULTS)
     if (action.attacker, action.defender) not in due:
         raise illegal(action, "no such melee to fight now", rules.MELEE)
-    a, d = find_unit(state, action.attacker), find_unit(state, action.defender)
+    a, d = state.unit(action.attacker), state.unit(action.defender)
     face = next(c.attack for c in state.extra.contacts
                 if (c.attacker, c.defender) == (a.id, d.id))
     most_a, most_d = fighters(a, d, enemy_face=face), fighters(d, a, face)
@@ -228,7 +227,7 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     their generals run the risk."""
     x = state.extra
     contact = next(c for c in x.contacts if c.attacker == action.attacker)
-    a, d = find_unit(state, contact.attacker), find_unit(state, contact.defender)
+    a, d = state.unit(contact.attacker), state.unit(contact.defender)
     state = with_extra(state, done=x.done | {f"melee:{a.id}"})
     tables = state.options.tables
     if d.status is Status.ROUTING:
@@ -251,7 +250,7 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
     for unit in (a, d):
         if f"fought:{unit.id}" in state.extra.done:
             continue  # a unit fighting two melees this period earns the points once
-        state = state.with_units(effort.earn(find_unit(state, unit.id), effort.MELEE))
+        state = state.with_units(effort.earn(state.unit(unit.id), effort.MELEE))
         state = with_extra(state, done=state.extra.done | {f"fought:{unit.id}"})
     state = with_extra(state, worked=state.extra.worked | {a.id, d.id})
     state = lose(state, a.id, result.a_lost, log, rules.MELEE)
@@ -262,23 +261,23 @@ def apply_melee(state: State, action: Melee, log: Log) -> State:
         loser, winner = order
         state = with_extra(state, won_melee=state.extra.won_melee | {winner},
                                  lost_melee=state.extra.lost_melee | {loser})
-        if find_unit(state, loser).on_table:
+        if state.unit(loser).on_table:
             state = pushed_back(state, loser, winner)
             back = (PUSH_BACK if state.extra.table is None
                     else round(math.hypot(*state.extra.pushed)))
             short = "" if back >= PUSH_BACK else " (stopped by a unit or the table edge)"
-            log.add("melee", f"{find_unit(state, loser).name} loses the melee and is pushed "
+            log.add("melee", f"{state.unit(loser).name} loses the melee and is pushed "
                     f"back {back} mm{short}", rules.MELEE_RESULTS, loser)
             state = _parted(state, loser, contact, log)
     for uid in order:
-        unit = find_unit(state, uid)
+        unit = state.unit(uid)
         if unit.on_table:
             facts = morale_facts(state, unit, Circumstance.AFTER_MELEE,
                                  measured_past(state, unit))
             res = test_morale(facts, dice=log.dice, tables=tables,
                               reason=f"{unit.name} after melee")
             state = apply_result(state, uid, Circumstance.AFTER_MELEE, res, log)
-    a, d = find_unit(state, a.id), find_unit(state, d.id)
+    a, d = state.unit(a.id), state.unit(d.id)
     if not (a.steady and d.steady):
         return _end_contact(state, contact)
     winner_id = {"a": a.id, "b": d.id}.get(result.winner, "")
@@ -315,7 +314,7 @@ def _parted(state: State, unit_id: str, fought: Contact, log: Log) -> State:
     for c in state.extra.contacts:
         if c != fought and unit_id in (c.attacker, c.defender) and not in_contact(
                 table, c.attacker, c.defender):
-            a, d = find_unit(state, c.attacker), find_unit(state, c.defender)
+            a, d = state.unit(c.attacker), state.unit(c.defender)
             log.add("melee", f"{a.name} and {d.name} are no longer in contact: no melee",
                     rules.MELEE_RESULTS, a.id)
             continue
@@ -330,13 +329,13 @@ def _end_contact(state: State, contact: Contact) -> State:
 def _surrender(state: State, contact: Contact, log: Log) -> State:
     """A routing unit caught by a charge surrenders (M19); prisoners may never be killed and
     are escorted to the rear by one guard figure per five, detached from the captors."""
-    a, d = find_unit(state, contact.attacker), find_unit(state, contact.defender)
+    a, d = state.unit(contact.attacker), state.unit(contact.defender)
     prisoners = d.figures
     guards = min(a.figures - 1, guards_needed(prisoners))
     state = set_status(state, d.id, Status.SURRENDERED, log, rules.PRISONERS)
-    d = find_unit(state, d.id)
+    d = state.unit(d.id)
     state = state.with_units(changed(d, figures=0, helpers=0))
-    a = find_unit(state, a.id)
+    a = state.unit(a.id)
     a = changed(a, figures=a.figures - guards, initial_figures=a.initial_figures - guards,
                      ammo=min(a.ammo, (a.figures - guards) * 6 if not a.is_gun else a.ammo))
     state = with_extra(state.with_units(a),
@@ -372,7 +371,7 @@ def apply_follow_up(state: State, action: FollowUp, log: Log) -> State:
     """Following up keeps the contact: on a table the winner moves after the loser back into
     contact, and the melee continues next period; otherwise contact is broken."""
     winner, loser = state.extra.follow
-    name = find_unit(state, winner).name
+    name = state.unit(winner).name
     if action.follow:
         facts = _follow_move(state, winner, action)
         state = with_extra(state, follow=(), pushed=(0.0, 0.0))

@@ -20,12 +20,10 @@ from .situations import surely_apart
 from .state import (
     State,
     amount,
-    find_unit,
     illegal,
     in_cover,
     live_charges,
     morale_facts,
-    own_unit,
 )
 from .table_moves import table_of
 from .units import Status, Unit
@@ -90,7 +88,7 @@ def friends_routed(state: State, unit: Unit) -> int:
     """The friendly units (not the unit itself) that routed this period: without a table,
     the most the player may count as routing past it in any test."""
     return sum(1 for uid in state.extra.routed
-               if uid != unit.id and find_unit(state, uid).side == unit.side)
+               if uid != unit.id and state.unit(uid).side == unit.side)
 
 
 def measured_past(state: State, unit: Unit) -> int:
@@ -122,7 +120,7 @@ def routing_past(state: State, unit: Unit) -> int:
     found = counts.get(unit.id)
     if found is None:
         friends = [uid for uid in sorted(routed) if uid != unit.id and uid in on
-                   and find_unit(state, uid).side == unit.side
+                   and state.unit(uid).side == unit.side
                    and not surely_apart(state, unit.id, uid, ROUTING_PAST_WITHIN)]
         found = 0
         if friends:
@@ -216,7 +214,7 @@ def check_test_morale(state: State, action: TestMorale) -> None:
     """A test in its step, for a unit that is due or entitled to it, once; friends routing
     past are counted among those that routed this period; subtracting the "+ or -" factors
     only with the option ``choose``."""
-    unit = own_unit(state, action.unit, action)
+    unit = state.unit(action.unit)  # of the side acting, on the table: the guard
     circumstance = action.circumstance
     r = rules.MORALE_WHEN
     if _PHASE_OF.get(circumstance) != state.phase:
@@ -260,7 +258,7 @@ def check_test_morale(state: State, action: TestMorale) -> None:
 
 def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
     """The test (an average die plus the factors) and what its result does."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     past = action.routing_past
     if state.extra.table is not None:
         past = routing_past(state, unit)  # every test counts them (Morale: Tactical factors)

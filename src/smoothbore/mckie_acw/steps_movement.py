@@ -42,8 +42,6 @@ from .state import (
     amount,
     contact_of,
     corps_of,
-    find_commander,
-    find_unit,
     illegal,
     may_advance,
     own_unit,
@@ -97,7 +95,7 @@ def candidates_compulsory_move(state: State) -> Iterator[CompulsoryMove]:
 
 def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
     """Step 1: only a unit that must move; only a routing unit may run off the table."""
-    unit = own_unit(state, action.unit, action)
+    unit = state.unit(action.unit)  # of the side acting, on the table: the guard
     if not must_move(state, unit):
         raise illegal(action, f"{unit.name} has no compulsory move")
     if action.off_table and state.extra.table is not None:
@@ -110,7 +108,7 @@ def check_compulsory_move(state: State, action: CompulsoryMove) -> None:
 def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> State:
     """A rout or retreat moves the unit a full move away from the enemy (breaking off any
     melee); an exhausted unit retires to a safe place, where it must rest (M16)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     x = state.extra
     state = with_extra(state, done=x.done | {unit.id}, moved=x.moved | {unit.id},
                              shifted=x.shifted | {unit.id})
@@ -163,7 +161,7 @@ def compulsory_on_table(state: State, unit: Unit, log: Log) -> State:
     ground = ground_at(table_of(state), end, unit.arm)
     verb = ("routs" if unit.status is Status.ROUTING else "retreats"
             if unit.status is Status.RETREATING else "retires, exhausted, to rest,")
-    short = (f", stopped short of {find_unit(state, landed).name}, not to end on it" if landed
+    short = (f", stopped short of {state.unit(landed).name}, not to end on it" if landed
              else " (slowed by the ground)" if end.centre != fit_on(table, full).centre else "")
     log.add("move", f"{unit.name} {verb} {math.dist(fp.centre, end.centre):.0f} mm to "
             f"{where(end)}{short}", rules.MELEE_EXHAUSTED if retiring else rules.BATTLE_PERIOD,
@@ -253,9 +251,9 @@ def free_units(state: State) -> dict[str, Unit]:
 def free_unit(state: State, unit_id: str, action: object) -> Unit:
     """The unit free to act with this id, or the error saying why it may not act."""
     unit = state.derived(free_units).get(unit_id)
-    if unit is None:
-        unit = own_unit(state, unit_id, action)
-        raise illegal(action, f"{unit.name} may not move now", rules.BATTLE_PERIOD)
+    if unit is None:  # of the side acting and on the table (the engine's guard), not free
+        raise illegal(action, f"{state.unit(unit_id).name} may not move now",
+                      rules.BATTLE_PERIOD)
     return unit
 
 
@@ -581,7 +579,7 @@ def apply_move(state: State, action: Move, log: Log) -> State:
     """The unit moves (a double move costs 2 effort points); a manoeuvre changes its
     formation, mount or limber; a unit that moves loses any digging done. On a table its
     footprint goes to the destination and the move is traced."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     m = action.manoeuvre
     distance = action.distance
     ends_in = action.ends_in
@@ -646,7 +644,7 @@ def candidates_dig(state: State) -> Iterator[Dig]:
 def check_dig(state: State, action: Dig) -> None:
     """A steady foot or dismounted unit free to act, that has not moved this period, whose
     figures' trench (7 mm each) will cover its frontage, and not yet entrenched."""
-    unit = own_unit(state, action.unit, action)
+    unit = state.unit(action.unit)  # of the side acting, on the table: the guard
     r = rules.DIGGING
     if unit.id in state.extra.moved or not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not dig now: no other task while digging", r)
@@ -661,7 +659,7 @@ def check_dig(state: State, action: Dig) -> None:
 def apply_dig(state: State, action: Dig, log: Log) -> State:
     """One more period of digging; the fourth completes a trench (cover from firing only).
     Digging is a task: the unit does not rest this period (M22)."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     unit = changed(unit, dug=unit.dug + 1)
     done = "its trench is finished" if unit.dug == DIG_PERIODS else (
         f"{unit.dug} of {DIG_PERIODS} periods")
@@ -698,7 +696,7 @@ def train_gap(state: State, unit: Unit) -> tuple[int, int] | None:
 
 def check_resupply(state: State, action: Resupply) -> None:
     """A unit free to act, short of rounds, whose corps' train has rounds left."""
-    unit = own_unit(state, action.unit, action)
+    unit = state.unit(action.unit)  # of the side acting, on the table: the guard
     r = rules.AMMUNITION
     if unit.id in state.extra.moved or not free_to_act(state, unit):
         raise illegal(action, f"{unit.name} may not draw ammunition now", r)
@@ -714,7 +712,7 @@ def check_resupply(state: State, action: Resupply) -> None:
 
 def apply_resupply(state: State, action: Resupply, log: Log) -> State:
     """The unit fills up from its corps' train; the running totals change."""
-    unit = find_unit(state, action.unit)
+    unit = state.unit(action.unit)
     corps = corps_of(state, unit)
     filled, left = resupply(unit, amount(state.extra.reserves, corps))
     log.add("ammunition", f"{unit.name} draws {filled.ammo - unit.ammo} rounds "
@@ -797,8 +795,8 @@ def helpers_reach(state: State, unit: Unit, battery: Unit) -> bool:
 def check_attach_helpers(state: State, action: AttachHelpers) -> None:
     """Up to 3 foot or cavalry figures help a gun model's crew; the donor is free to act and
     keeps at least one figure."""
-    battery = own_unit(state, action.battery, action)
-    unit = own_unit(state, action.unit, action)
+    battery = state.unit(action.battery)  # of the side acting, on the table: the guard
+    unit = own_unit(state, action.unit, action)  # the donor: a unit of the side acting too
     r = rules.ARTILLERY_CREW
     if not battery.is_gun or unit.is_gun:
         raise illegal(action, "foot or cavalry figures help a gun model's crew", r)
@@ -815,8 +813,8 @@ def check_attach_helpers(state: State, action: AttachHelpers) -> None:
 
 def apply_attach_helpers(state: State, action: AttachHelpers, log: Log) -> State:
     """The figures leave their unit (detached, not lost) and join the gun's crew."""
-    battery = find_unit(state, action.battery)
-    unit = find_unit(state, action.unit)
+    battery = state.unit(action.battery)
+    unit = state.unit(action.unit)
     n = action.figures
     unit = changed(unit, figures=unit.figures - n, initial_figures=unit.initial_figures - n,
                         ammo=min(unit.ammo, (unit.figures - n) * 6))
@@ -954,7 +952,7 @@ def table_rides(general: str, attached_to: str, units: tuple[str, ...]
 def check_move_general(state: State, action: MoveGeneral) -> None:
     """A general in action of the acting side rides once a step, at most 600 mm, to a
     friendly unit on the table (or alone)."""
-    g = find_commander(state, action.commander)
+    g = state.commander(action.commander)
     r = rules.MOVEMENT
     if g.side != state.extra.acting or not g.active:
         raise illegal(action, f"{g.name} is not a general of {state.extra.acting} in action", r)
@@ -983,16 +981,16 @@ def check_move_general(state: State, action: MoveGeneral) -> None:
 
 def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     """The general joins the unit (or rides alone)."""
-    g = find_commander(state, action.commander)
+    g = state.commander(action.commander)
     distance = ride_length(state, g.id, action.attach_to)
     if distance is None:
         distance = action.distance
     left = g.attached_to
     g = attrs.evolve(g, attached_to=action.attach_to)
     if action.attach_to:
-        text = f"{g.name} rides {distance} mm to {find_unit(state, action.attach_to).name}"
+        text = f"{g.name} rides {distance} mm to {state.unit(action.attach_to).name}"
     else:
-        was = f"leaves {find_unit(state, left).name}" if left else "rides alone"
+        was = f"leaves {state.unit(left).name}" if left else "rides alone"
         text = (f"{g.name} {was} and stays where he is" if not distance
                 else f"{g.name} {was}: rides {distance} mm alone")
     log.add("general", text, rules.MOVEMENT, g.id)

@@ -27,7 +27,6 @@ from .phases import (
 )
 from .state import (
     State,
-    find_unit,
     illegal,
     other,
     with_extra,
@@ -96,7 +95,7 @@ def end_period(state: State, log: Log) -> State:
                 contact = in_melee.get(unit.id)
                 held = False
                 if contact is not None:
-                    enemy = find_unit(state, contact.defender if contact.attacker == unit.id
+                    enemy = state.unit(contact.defender if contact.attacker == unit.id
                                       else contact.attacker)
                     held = not enemy.exhausted
                 if not held:

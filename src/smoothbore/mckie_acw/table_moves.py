@@ -50,7 +50,7 @@ from .positions import (
     footprint_boxes,
     kept,
 )
-from .state import State, find_unit, with_extra
+from .state import State, with_extra
 from .tables import Tables
 from .units import Arm, Unit
 
@@ -1011,7 +1011,7 @@ def _around(state: State, unit_id: str) -> Around:
     that may be the nearest to any move offered it (``near_enemies``)."""
     table = table_of(state)
     return table.footprints, kept(table, footprint_boxes), near_enemies(
-        state, find_unit(state, unit_id))
+        state, state.unit(unit_id))
 
 
 def near_enemies(state: State, unit: Unit) -> tuple[Footprint, ...]:

@@ -97,6 +97,20 @@ table's footprints and generals' marks in step with the units, lost units off th
 
 ACTIONS: tuple[ActionRule[State, Any], ...] = _RULES
 
+_ACTING: dict[type, str] = {
+    CompulsoryMove: "unit", DeclareCharge: "unit", Move: "unit", Dig: "unit",
+    Resupply: "unit", TestMorale: "unit", AttachHelpers: "battery", Fire: "firer",
+    PickOffGeneral: "firer",
+}
+"""The field naming the unit that acts, by action type (the actions of a unit)."""
+
+
+def actor(action: object) -> str | None:
+    """The unit that acts (the engine's guard: a unit of the side acting, still on the
+    table; Battle period); None for the actions of a side, a general or a melee."""
+    field = _ACTING.get(type(action))
+    return None if field is None else str(getattr(action, field))
+
 def sampled(state: State, action: object) -> bool:
     """Whether ``action`` is one of a continuous choice that the candidates only sample: on
     a table, a move to a destination (any place the unit's move reaches is legal; the
@@ -116,6 +130,8 @@ TURN: Engine[State, Action] = Engine(
     sampled=sampled,
     stands=RULES.stands,
     after=KeptInStep(RULES),
+    actor=actor,
+    actor_rule=rules.BATTLE_PERIOD,
 )
 """McKie ACW's battle period: ``TURN.legal_actions``, ``TURN.step``, ``TURN.to_act``,
 ``TURN.is_over``, ``TURN.outcome``."""
