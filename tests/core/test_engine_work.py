@@ -32,6 +32,7 @@ from smoothbore.core import (
     Phase,
     ThresholdCheck,
 )
+from smoothbore.core.engine import PhaseEnd
 from smoothbore.core.state import revised
 from smoothbore.rulesets import get_ruleset
 
@@ -151,19 +152,18 @@ def test_a_plain_step_runs_no_function_of_the_engine_and_copies_nothing() -> Non
 
 def test_the_guards_add_only_their_own_calls() -> None:
     """With the guards declared on the engine (the battle decided, the actor of the side
-    acting): the guard itself, the indexed unit lookup and the book's three small callables,
-    each once; the side acting is asked once a state."""
+    acting): the book's three small callables and the unit index, each once; whether the
+    battle is decided, the unit index and the side acting are asked once a state."""
     turn, state, action = engine(guarded=True), drill(), Volley("r1", "b1")
     assert not turn.is_over(state)
     rule = _rule(turn, state, action)
     with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
         turn.step(state, action)
     # decided, the actor, the unit index (made once a state), the side acting
-    assert names == ["_guard", "<lambda>", "<lambda>", "unit", "units_by_id", "<dictcomp>",
-                     "<lambda>"]
+    assert names == ["<lambda>", "<lambda>", "units_by_id", "<dictcomp>", "<lambda>"]
     with _engine_calls({_code(rule.check), _code(rule.handler)}) as again:
         turn.step(state, action)
-    assert again == ["_guard", "<lambda>", "unit"]  # the same state: its answers kept
+    assert again == ["<lambda>"]  # the same state: its answers kept, the actor asked
 
 
 def test_the_step_after_choose_ruled_runs_no_function_but_the_rulings_lookup() -> None:
@@ -186,7 +186,7 @@ def test_the_example_book_steps_without_copying_the_state() -> None:
     draws = iter(range(10**6))
     books = {getattr(f, "__name__", "") for f in (turn.actor, turn.stands, turn.who_acts,
                                                    turn.over, turn.decided)}
-    guards = {"_guard", "unit", "units_by_id", "<dictcomp>", *books}
+    guards = {"_guard_actor", "unit", "units_by_id", "<dictcomp>", *books}
     seen: set[str] = set()
     for _ in range(12):
         chosen = turn.choose_legal(state, lambda n: next(draws) % n)
@@ -256,3 +256,29 @@ def test_the_derived_answers_of_the_new_state_are_kept_with_it() -> None:
 
     new, _events = engine(handler).step(drill(), Volley("r1", "b1"))
     assert len(new._derived) == 1
+
+
+def test_the_end_of_a_phase_is_not_asked_of_the_actor_guard() -> None:
+    """The end of a phase is the side's, never a unit's: ``actor`` is not asked of it
+    (a call of the book's a step saved; the battle decided still refuses it)."""
+    @attrs.frozen
+    class Done:
+        pass
+
+    asked: list[Any] = []
+
+    def actor(action: Any) -> str | None:
+        asked.append(action)
+        return getattr(action, "firer", None)
+
+    turn = attrs.evolve(engine(guarded=True), actor=actor,
+                        phase_ends=(PhaseEnd(FIRE, FIRE, "Drill 2", new_turn=True),),
+                        end_action=Done)
+    state = drill()
+    new, events = turn.step(state, Done())
+    assert asked == [] and new.turn == 2 and events[0].rule == "Drill 2"
+    assert turn.legal_actions(state) == (Volley("r1", "b1"), Done())
+    assert asked == [Volley("r1", "b1")]
+    refusing = attrs.evolve(turn, decided=lambda s: ("the battle is decided", "Drill 9"))
+    with pytest.raises(IllegalActionError, match="the battle is decided"):
+        refusing.step(state, Done())

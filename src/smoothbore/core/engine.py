@@ -37,7 +37,7 @@ from smoothbore.core.enums import Result
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event, Fact
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import MAX_COUNTER, BattleState, DiceState, evolved
+from smoothbore.core.state import MAX_COUNTER, BattleState, DiceState, evolved, units_by_id
 from smoothbore.core.validate import check_range
 
 __all__ = [
@@ -128,6 +128,7 @@ class Log:
         dice = self._dice
         if dice is None:
             dice = self._dice = self._keyed.dice()
+            self._mark = 0
         return dice
 
     def _rolls(self) -> tuple[RollRecord, ...]:
@@ -152,6 +153,15 @@ class Log:
     def events(self) -> tuple[Event, ...]:
         """What has been reported so far."""
         return tuple(self._events)
+
+
+class _StepLog(Log):
+    """The log ``Engine.step`` makes: a ``Log.keyed`` made without a Python ``__init__``
+    (the step sets its dice state and its list of events; the roll mark is set when its
+    dice are first made)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
 
 
 @attrs.frozen(eq=False)
@@ -452,34 +462,41 @@ class Engine(Generic[S, A]):
 
     def _guard(self, state: S, action: A) -> None:
         """The guards declared once for every action: the battle decided, and the unit
-        acting of the side acting and standing. (The state's derived answers are read
-        directly: every candidate's check passes here.)"""
-        memo = state._derived
+        acting of the side acting and standing (not asked of the end of a phase, which is
+        the side's, never a unit's). The state's derived answers are read directly: every
+        candidate's check passes here."""
         decided = self.decided
         if decided is not None:
+            memo = state._derived
             try:
                 refusal = memo[decided]
             except KeyError:
                 refusal = memo[decided] = decided(state)
             if refusal is not None:
                 raise IllegalActionError(action, refusal[0], refusal[1])
-        if self.actor is not None:
-            unit_id = self.actor(action)
-            if unit_id is not None:
-                unit = state.unit(unit_id)
-                who = self.who_acts
-                try:
-                    side = memo[who]
-                except KeyError:
-                    side = memo[who] = who(state)
-                if side is not None and getattr(unit, "side", None) != side:
-                    name = getattr(unit, "name", unit_id)
-                    raise IllegalActionError(action, f"{name} is not a unit of {side}",
-                                             self.actor_rule or self.rule)
-                if self.stands is not None and not self.stands(unit):
-                    name = getattr(unit, "name", unit_id)
-                    raise IllegalActionError(action, f"{name} is no longer on the table",
-                                             self.actor_rule or self.rule)
+        if self.actor is not None and type(action) is not self.end_action:
+            self._guard_actor(state, action)
+
+    def _guard_actor(self, state: S, action: A) -> None:
+        """The second guard: the unit acting (``actor``) of the side acting and standing."""
+        unit_id = self.actor(action)  # type: ignore[misc]
+        if unit_id is None:
+            return
+        unit = state.unit(unit_id)
+        who = self.who_acts
+        memo = state._derived
+        try:
+            side = memo[who]
+        except KeyError:
+            side = memo[who] = who(state)
+        if side is not None and getattr(unit, "side", None) != side:
+            name = getattr(unit, "name", unit_id)
+            raise IllegalActionError(action, f"{name} is not a unit of {side}",
+                                     self.actor_rule or self.rule)
+        if self.stands is not None and not self.stands(unit):
+            name = getattr(unit, "name", unit_id)
+            raise IllegalActionError(action, f"{name} is no longer on the table",
+                                     self.actor_rule or self.rule)
 
     def is_legal(self, state: S, action: A) -> bool:
         """Whether ``step`` would accept ``action`` now."""
@@ -638,16 +655,39 @@ class Engine(Generic[S, A]):
                 action_rule, ruling = self.rule_on(state, action)  # raises, naming why
             else:
                 if action_rule.guarded and self._guarded:
-                    self._guard(state, action)
+                    decided = self.decided  # ``_guard``'s first guard, written out
+                    if decided is not None:
+                        try:
+                            refusal = memo[decided]
+                        except KeyError:
+                            refusal = memo[decided] = decided(state)
+                        if refusal is not None:
+                            raise IllegalActionError(action, refusal[0], refusal[1])
+                    actor = self.actor  # ``_guard_actor``, written out
+                    if actor is not None and type(action) is not self.end_action:
+                        unit_id = actor(action)
+                        if unit_id is not None:
+                            try:
+                                index = memo[units_by_id]
+                            except KeyError:
+                                index = memo[units_by_id] = units_by_id(state)
+                            unit = index.get(unit_id) if type(unit_id) is str else None
+                            who = self.who_acts
+                            try:
+                                side = memo[who]
+                            except KeyError:
+                                side = memo[who] = who(state)
+                            if unit is None or (side is not None and unit.side != side) or (
+                                    self.stands is not None and not self.stands(unit)):
+                                self._guard_actor(state, action)  # raises, naming why
                 ruling = action_rule.check(state, action)
         else:
             action_rule, ruling = kept
         dice = state.dice
-        log = _new_object(Log)  # ``Log.keyed(dice)``, written out
+        log = _StepLog()  # ``Log.keyed(dice)``, written out
         log._dice = None
         log._keyed = dice
         log._events = []
-        log._mark = 0
         if action_rule.ruled:
             new = action_rule.handler(state, action, log, ruling)
         else:
@@ -658,10 +698,12 @@ class Engine(Generic[S, A]):
         following = _new_object(DiceState)
         _set_seed(following, dice.seed)
         _set_counter(following, counter)
-        if (_SOLE is not None and _getrefcount(new) == _SOLE and not _getweakrefcount(new)
-                and isinstance(new, BattleState)):
-            _set_dice(new, following)  # nothing else holds ``new`` (``_SOLE``)
-            return new, tuple(log._events)  # type: ignore[return-value]
+        if _SOLE is not None and _getrefcount(new) == _SOLE and not _getweakrefcount(new):
+            try:
+                _set_dice(new, following)  # nothing else holds ``new`` (``_SOLE``)
+            except TypeError:  # not a BattleState: as ``with_dice`` says
+                return new.with_dice(following), tuple(log._events)
+            return new, tuple(log._events)
         return new.with_dice(following), tuple(log._events)
 
     def apply(self, state: S, action: A, dice: Dice, rulings: Rulings[A] | None = None
