@@ -8,6 +8,8 @@ import pickle
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smoothbore.core import BattleState, DiceState, InvalidValueError, Log
 from smoothbore.core.engine import Kept
@@ -328,3 +330,27 @@ def test_a_step_that_changed_nothing_is_not_walked() -> None:
     assert keep_in_step(rules, start, start) is start
     drawn = attrs.evolve(start, dice=DiceState(2))  # a card drawn: the same units
     assert keep_in_step(rules, start, drawn) is drawn
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 30), max_size=120), st.integers(1, 6), st.integers(1, 4))
+def test_the_store_answers_as_generations_of_dictionaries(keys: list[int], chunks: int,
+                                                         chunk: int) -> None:
+    # the plain model: generations of at most ``chunk`` new keys, the oldest dropped whole
+    # past ``most``; a kept key keeps its first answer; one lookup must give the same
+    most = chunks * chunk
+    store = AnswerStore("model", most=most, chunk=chunk)
+    young: dict[int, int] = {}
+    old: list[dict[int, int]] = []
+    for step, key in enumerate(keys):
+        known = next((g[key] for g in (young, *reversed(old)) if key in g), None)
+        assert store.get(key) == known
+        store.put(key, step)
+        if known is None:
+            if len(young) >= min(chunk, most):
+                old.append(young)
+                young = {}
+                while (len(old) + 1) * min(chunk, most) > most:
+                    old.pop(0)
+            young[key] = step
+        assert len(store) == len(young) + sum(len(g) for g in old)

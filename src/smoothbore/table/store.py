@@ -42,7 +42,7 @@ class AnswerStore:
     generations of ``chunk``; past ``most`` the oldest generation is forgotten whole.
     Entries are written once: an answer is never changed in place."""
 
-    __slots__ = ("_old", "_young", "chunk", "hits", "misses", "most", "name")
+    __slots__ = ("_index", "_old", "_young", "chunk", "hits", "misses", "most", "name")
 
     def __init__(self, name: str, most: int = 4096, chunk: int = 256) -> None:
         if not isinstance(name, str) or not name:
@@ -53,21 +53,18 @@ class AnswerStore:
         self.name, self.most, self.chunk = name, most, min(chunk, most)
         self._young: dict[Hashable, Any] = {}
         self._old: list[dict[Hashable, Any]] = []
+        # every kept answer by key, whatever its generation: one lookup a question (the
+        # generations say what to forget; a key leaves this when its generation goes)
+        self._index: dict[Hashable, Any] = {}
         self.hits = 0
         self.misses = 0
 
     def _find(self, key: Hashable) -> Any:
-        found = self._young.get(key, _MISSING)
-        if found is _MISSING:
-            for generation in reversed(self._old):
-                found = generation.get(key, _MISSING)
-                if found is not _MISSING:
-                    break
-        return found
+        return self._index.get(key, _MISSING)
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         """The answer kept under ``key`` (``default``: none), counted as a hit or a miss."""
-        found = self._find(key)
+        found = self._index.get(key, _MISSING)
         if found is _MISSING:
             self.misses += 1
             return default
@@ -76,7 +73,7 @@ class AnswerStore:
 
     def ask(self, key: Hashable, work: Callable[[], T]) -> T:
         """The answer kept under ``key``, or ``work()``'s, kept under it."""
-        found = self._find(key)
+        found = self._index.get(key, _MISSING)
         if found is not _MISSING:
             self.hits += 1
             answer: T = found
@@ -88,20 +85,23 @@ class AnswerStore:
 
     def put(self, key: Hashable, answer: Any) -> None:
         """Keep ``answer`` under ``key`` (a key already kept keeps its first answer)."""
-        if self._find(key) is not _MISSING:
+        index = self._index
+        if key in index:
             return
         if len(self._young) >= self.chunk:
             self._old.append(self._young)
             self._young = {}
             while (len(self._old) + 1) * self.chunk > self.most:
-                self._old.pop(0)
+                for gone in self._old.pop(0):
+                    del index[gone]
         self._young[key] = answer
+        index[key] = answer
 
     def __len__(self) -> int:
-        return len(self._young) + sum(len(g) for g in self._old)
+        return len(self._index)
 
     def __contains__(self, key: Hashable) -> bool:
-        return self._find(key) is not _MISSING
+        return key in self._index
 
     def counts(self) -> StoreCounts:
         """The store's size, bound, hits and misses."""
