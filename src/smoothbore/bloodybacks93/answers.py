@@ -22,10 +22,8 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 import attrs
-import numpy as np
-import numpy.typing as npt
 
-from smoothbore.table import AnswerStore, Footprint, Table
+from smoothbore.table import AnswerStore, Footprint, Table, footprints_near
 
 LAYOUT = "bloodybacks93: layout"
 """The store of answers that read every footprint, by layout and question."""
@@ -80,31 +78,8 @@ Box = tuple[float, float, float, float]
 
 def within(table: Table, box: Box, leave_out: tuple[str, ...]) -> tuple[Footprint, ...]:
     """The footprints on the table (in the table's order) whose bounds meet ``box`` (min x,
-    min y, max x, max y), but for the units left out (one array test over every footprint's
-    bounds)."""
-    x0, y0, x1, y1 = box
-    footprints, bounds = table.derived(_layout_bounds)
-    meet = np.flatnonzero((bounds[:, 0] <= x1) & (bounds[:, 2] >= x0)
-                          & (bounds[:, 1] <= y1) & (bounds[:, 3] >= y0))
-    found = []
-    for i in meet.tolist():
-        footprint = footprints[i]
-        if footprint.unit_id not in leave_out:
-            found.append(footprint)
-    return tuple(found)
-
-
-def _layout_bounds(table: Table) -> tuple[tuple[Footprint, ...], npt.NDArray[np.float64]]:
-    """``_bounds``, kept for the layout (looked up once per table)."""
-    return per_layout(table, "bounds", None, lambda: _bounds(table))
-
-
-def _bounds(table: Table) -> tuple[tuple[Footprint, ...], npt.NDArray[np.float64]]:
-    """The footprints on the table, and their bounds as an (n, 4) array."""
-    footprints = table.footprints
-    bounds = np.array([f.bounds for f in footprints], dtype=float).reshape(len(footprints), 4)
-    bounds.flags.writeable = False
-    return footprints, bounds
+    min y, max x, max y), but for the units left out (``smoothbore.table.footprints_near``)."""
+    return tuple(f for f in footprints_near(table, box) if f.unit_id not in leave_out)
 
 
 def around(footprint: Footprint, reach: float) -> Box:
