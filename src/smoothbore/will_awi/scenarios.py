@@ -6,8 +6,7 @@ own words (``troop = "light infantry"``, ``nationality = "british"``, ``formatio
 "column"``; ``variant = "fortyfive"`` among the options), a unit's footprint where a file
 places it (``positions.footprint``), the unit a general is with, the works and demolitions a
 battle starts with (``[setup] works``, ``demolitions``, W46-W49) and how a battle starts
-(``new_battle``). The book never imports the scenario package; the embedded battles below
-read their files through it when called.
+(``new_battle``). The book never imports the scenario package: its embedded battles below are data (core's ``PackagedBattle``: the book and the file) that the scenario reader reads when a battle is made.
 
 The embedded battles are the files of ``battles/`` (one source, no Python twin): small
 actions that between them bring every part of the rules into play (command and control,
@@ -20,9 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
-from smoothbore.core import Scenario
+from smoothbore.core import PackagedBattle, Scenario
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.table import Footprint, Table
 
@@ -95,36 +92,19 @@ def setup_of(state: State) -> dict[str, Any]:
     return out
 
 
-@attrs.frozen
-class Packaged:
-    """An embedded battle: the file ``battles/<name>.toml`` started from a seed, on its
-    table or (``on_table`` False) measured by the players. A module-level value, so that the
-    ruleset pickles by name."""
-
-    name: str
-    on_table: bool = True
-
-    def __call__(self, seed: int = 0, *, on_table: bool | None = None) -> State:
-        from smoothbore.scenario.document import packaged  # the reader sits above the books
-
-        played = self.on_table if on_table is None else on_table
-        state: State = packaged("will_awi", self.name).start(seed, on_table=played)
-        return state
-
-
-example_battle = Packaged("hobkirks-hill")
+example_battle = PackagedBattle("will_awi", "hobkirks-hill")
 """Hobkirk's Hill in miniature: a British foot regiment and dragoons under Lord Rawdon
 against Greene's Continentals, militia and a light gun; six turns."""
-command_battle = Packaged("command-and-control")
+command_battle = PackagedBattle("will_awi", "command-and-control")
 """Guilford Courthouse in miniature, played with command and control; six turns."""
-works_battle = Packaged("germantown")
+works_battle = PackagedBattle("will_awi", "germantown")
 """Germantown: the Chew House and a timber fieldwork, the Delaware Regiment at the work with
 its charge laid and its tool wagon beside it (W35, W49); six turns."""
-forty_five_battle = Packaged("prestonpans")
+forty_five_battle = PackagedBattle("will_awi", "prestonpans")
 """Prestonpans (Battles of the '45); five turns."""
-cavalry_battle = Packaged("cowpens")
+cavalry_battle = PackagedBattle("will_awi", "cowpens")
 """Cowpens, with evasion allowed; six turns."""
-ireland_battle = Packaged("vinegar-hill")
+ireland_battle = PackagedBattle("will_awi", "vinegar-hill")
 """Vinegar Hill (Ireland 1798); five turns."""
 
 _FILES = (("command-and-control", "command-and-control"), ("germantown", "germantown"),
@@ -132,9 +112,10 @@ _FILES = (("command-and-control", "command-and-control"), ("germantown", "german
           ("vinegar-hill", "vinegar-hill"))
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
-    *((name, Packaged(file)) for name, file in _FILES),
-    ("default-no-table", Packaged("hobkirks-hill", on_table=False)),
-    *((f"{name}-no-table", Packaged(file, on_table=False)) for name, file in _FILES),
+    *((name, PackagedBattle("will_awi", file)) for name, file in _FILES),
+    ("default-no-table", PackagedBattle("will_awi", "hobkirks-hill", on_table=False)),
+    *((f"{name}-no-table", PackagedBattle("will_awi", file, on_table=False))
+      for name, file in _FILES),
 )
 """The embedded battles beside the default ``example_battle``, by name: each on its table,
 and the same battle measured by the players (``<name>-no-table``)."""

@@ -879,19 +879,58 @@ def _plan_read(table: Table, unit: Unit, here: Footprint, end: Footprint,
     )
 
 
+ENDS_ON = "will_awi: ends on"
+"""The store of the unit a footprint would stand on (``_ends_on``), by table and footprint."""
+
+
 def _ends_on(table: Table, unit: Unit, end: Footprint) -> IllegalActionError | None:
     """The refusal of a move whose footprint at its end, turned as it ends, would stand on
     another unit (their insides meet; W49); None when it stands clear."""
+    other: str | None = table.store(ENDS_ON, most=_MOST).ask(
+        (table, end), functools.partial(_stands_on, table, end))
+    if other is None:
+        return None
+    turned = (f", turned to face {normal_degrees(end.facing) % 360:.0f}°"
+              if end.facing != table.footprint(unit.id).facing else "")
+    return IllegalActionError(None, f"{unit.name} would end on {other}{turned}",
+                              rules.MOVEMENT)
+
+
+def _stands_on(table: Table, end: Footprint) -> str | None:
+    """The first unit (as the table's tree gives them) whose inside ``end``'s meets."""
     layout = table.layout
     for row in layout.tree.query(end.shape, predicate="intersects").tolist():
-        other = layout.footprints[row]
+        other: Footprint = layout.footprints[row]
         if other.unit_id != end.unit_id and shapely.relate_pattern(end.shape, other.shape,
                                                                    "T********"):
-            turned = (f", turned to face {normal_degrees(end.facing) % 360:.0f}°"
-                      if end.facing != table.footprint(unit.id).facing else "")
-            return IllegalActionError(None, f"{unit.name} would end on {other.unit_id}"
-                                      f"{turned}", rules.MOVEMENT)
+            return other.unit_id
     return None
+
+
+def _stand_on_many(table: Table, ends: Sequence[Footprint]) -> None:
+    """``_stands_on`` of each of ``ends`` worked out at once into the battle's store: one
+    query of the table's tree and one test of every pair; an end on two units or more is
+    left to ``_stands_on`` (which names the first the tree gives)."""
+    store = table.store(ENDS_ON, most=_MOST)
+    asked = [e for e in dict.fromkeys(ends) if (table, e) not in store]
+    if not asked:
+        return
+    layout = table.layout
+    shapes = np.array([e.shape for e in asked], dtype=object)
+    ia, ib = layout.tree.query(shapes, predicate="intersects")
+    other = [layout.footprints[r] for r in ib.tolist()]
+    keep = np.array([o.unit_id != asked[i].unit_id for i, o in zip(ia.tolist(), other,
+                                                                   strict=True)], dtype=bool)
+    ia, ib = ia[keep], ib[keep]
+    inside = shapely.relate_pattern(shapes[ia], layout.shapes[ib], "T********") if len(
+        ia) else np.zeros(0, dtype=bool)
+    on: dict[int, list[str]] = {}
+    for i, r in zip(ia[inside].tolist(), ib[inside].tolist(), strict=True):
+        on.setdefault(i, []).append(layout.footprints[r].unit_id)
+    for i, end in enumerate(asked):
+        found = on.get(i, [])
+        if len(found) <= 1:
+            store.put((table, end), found[0] if found else None)
 
 
 # --- a straight move over bare ground, read off the positions -----------------------------
@@ -1121,16 +1160,59 @@ def _route(table: Table, unit_id: str, point: Point) -> Route:
     return found
 
 
+NEAREST = "will_awi: nearest enemy"
+"""The store of the distance from a footprint to the nearest enemy (``_nearest_enemy``), by
+table and footprint."""
+
+
 def _nearest_enemy(table: Table, unit_id: str, at: Footprint | None = None) -> float | None:
     """The distance from the unit (or from ``at``, where it would stand) to the nearest
-    enemy (None: no enemy on the table)."""
+    enemy (None: no enemy on the table), kept in the battle's store (``NEAREST``)."""
     here = table.footprint(unit_id) if at is None else at
+    return table.store(NEAREST, most=_MOST).ask(
+        (table, here), functools.partial(_nearest_enemy_afresh, table, here))
+
+
+def _nearest_enemy_afresh(table: Table, here: Footprint) -> float | None:
     found = table.derived(spread)
     rows = found.nearest_rows(here.side, here.x, here.y, _half_diagonal(here))
     if not rows:
         return None
     fps = found.footprints
     return float(shapely.distance(here.shape, [fps[i].shape for i in rows]).min())
+
+
+def _nearest_enemies(table: Table, ends: Sequence[Footprint]) -> None:
+    """``_nearest_enemy`` of each of ``ends`` worked out at once into the battle's store:
+    the enemies that may be nearest each (``Spread.nearest_rows``'s bound, in one array
+    expression for them all) and the distances of every such pair in one call; each the
+    least of the very distances ``_nearest_enemy`` takes the least of."""
+    store = table.store(NEAREST, most=_MOST)
+    asked = [e for e in dict.fromkeys(ends) if (table, e) not in store]
+    found = table.derived(spread)
+    fps = found.footprints
+    for side in dict.fromkeys(e.side for e in asked):
+        mine = [e for e in asked if e.side == side]
+        rows = found.enemy_rows(side)
+        if not len(rows):
+            for e in mine:
+                store.put((table, e), None)
+            continue
+        xs = np.array([e.x for e in mine])
+        ys = np.array([e.y for e in mine])
+        half = np.array([_half_diagonal(e) for e in mine])
+        apart = np.hypot(found.xs[rows][None, :] - xs[:, None],
+                         found.ys[rows][None, :] - ys[:, None])
+        reach = found.radii[rows][None, :] + half[:, None]
+        most = (apart + reach).min(axis=1)
+        ii, jj = np.nonzero(apart - reach <= most[:, None] + _NEAR_SLACK)
+        shapes = np.array([e.shape for e in mine], dtype=object)
+        theirs = np.array([fps[r].shape for r in rows], dtype=object)
+        gaps = shapely.distance(shapes[ii], theirs[jj])
+        least = np.full(len(mine), np.inf)
+        np.minimum.at(least, ii, gaps)
+        for e, d in zip(mine, least.tolist(), strict=True):
+            store.put((table, e), float(d))
 
 
 def destinations_on(table: Table, unit: Unit, allowance: float,
@@ -1338,6 +1420,20 @@ def goes_ahead(state: State, movers: Sequence[tuple[Unit, float]]) -> None:
         found = furthest_many(table, list(asked.values()))
         for key, where in zip(asked, found, strict=True):
             store.put(key, Reach(where.point, where.distance, where.route))
+    options = state.options
+    ends = []
+    routed = []
+    for unit, allowance in movers:
+        here = table.footprint(unit.id)
+        for way in WAYS:
+            for item in destinations_way_on(table, unit, allowance, options, way):
+                x, y, facing = _place(here, item)
+                ends.append(here.moved_to(x, y, facing))
+                if isinstance(item, Reach) and item.route is not None:
+                    end = item.route.end
+                    routed.append(end.moved_to(end.x, end.y, facing))
+    _nearest_enemies(table, ends)
+    _stand_on_many(table, routed)
 
 
 def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float,
