@@ -445,14 +445,16 @@ def _contact_distances(asks: Sequence[_Ask], shapes: Sequence[Any]) -> list[floa
         segments.append((v[:-1], v[1:]) if simple[i] else _segments(boundaries[i]))
         scales.append(1.0 + reach[i] + float(corner_max[i])
                       + float(np.abs(v).max(initial=0)))
-    forward, back = _worth_casting_many(corners, vertices, segments, direction, reach,
+    # a polygon's ring closes on its first vertex again: the same ray twice, cast once
+    origins = [v[:-1] if simple[i] and len(v) > 1 else v for i, v in enumerate(vertices)]
+    forward, back = _worth_casting_many(corners, origins, segments, direction, reach,
                                         limits, scales)
     best = [math.inf] * p
     # forward rays from the outline's corners onto the shapes' boundaries
     _cast(best, forward, corners, direction, reach, boundaries, 1.0)
     # back rays from the shapes' vertices onto the outline's ring
     rings = shapely.linearrings(corners)
-    _cast(best, back, vertices, direction, reach, rings, -1.0)
+    _cast(best, back, origins, direction, reach, rings, -1.0)
     return [b if b <= limit else math.inf for b, limit in zip(best, limits, strict=True)]
 
 
