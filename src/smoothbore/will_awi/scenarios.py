@@ -6,7 +6,9 @@ own words (``troop = "light infantry"``, ``nationality = "british"``, ``formatio
 "column"``; ``variant = "fortyfive"`` among the options), a unit's footprint where a file
 places it (``positions.footprint``), the unit a general is with, the works and demolitions a
 battle starts with (``[setup] works``, ``demolitions``, W46-W49) and how a battle starts
-(``new_battle``). The book never imports the scenario package: its embedded battles below are data (core's ``PackagedBattle``: the book and the file) that the scenario reader reads when a battle is made.
+(``new_battle``). The book never imports the scenario package: its embedded battles below
+are data (core's ``PackagedBattle``: the book and the file) that the scenario reader reads
+when a battle is made.
 
 The embedded battles are the files of ``battles/`` (one source, no Python twin): small
 actions that between them bring every part of the rules into play (command and control,

@@ -1350,6 +1350,8 @@ def _go_read(table: Table, unit: Unit, rates: RateTable, heading: float,
     point = (here.x + dx * budget, here.y + dy * budget)
     end = here.moved_to(*point)
     if table.holds(end):
+        if _surely_blocked(table, here, dx, dy, budget, rates):
+            return None
         if (open_move(table, here, dx * budget, dy * budget)
                 and _clear_of_enemies(table, unit.id, end, 1.0)):
             return Reach(point, budget, None)
@@ -1372,6 +1374,29 @@ def _go_read(table: Table, unit: Unit, rates: RateTable, heading: float,
         if steady is not None:
             return steady
     return None
+
+
+def _surely_blocked(table: Table, here: Footprint, dx: float, dy: float, budget: float,
+                    rates: RateTable) -> bool:
+    """The move of ``budget`` along (dx, dy) surely goes into a friend (``_sweeps_into_a_unit``
+    for friends) from ground the unit crosses at full speed or faster: no move read off the
+    positions can be had (``open_move`` finds the friend in the sweep; ``steady_go``'s sweep,
+    as long or longer, finds it too), so ``_go_read`` asks ``furthest`` without trying them
+    (a unit in a dense line behind another)."""
+    speed = rates.speed(_ground_at(table, here.x, here.y))
+    if speed is None or speed < 1:
+        return False
+    ex, ey = dx * budget, dy * budget
+    x0, y0, x1, y1 = _box(here)
+    x0, x1 = x0 + min(0.0, ex), x1 + max(0.0, ex)
+    y0, y1 = y0 + min(0.0, ey), y1 + max(0.0, ey)
+    side = here.side
+    for other in _near(table, x0, y0, x1, y1, 0.0):
+        if other.unit_id == here.unit_id or (side and other.side and other.side != side):
+            continue
+        if not _swept_apart(here, ex, ey, other, -_INTO):
+            return True
+    return False
 
 
 def _headings(table: Table, unit: Unit, allowance: float, way: str
