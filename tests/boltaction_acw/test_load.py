@@ -298,15 +298,16 @@ def test_the_units_near_a_unit_are_the_plain_walks_over_the_boxes() -> None:
     range, a charge's reach) are found from all the boxes at once (``near_on``), and are
     those of the plain walk over every box (``near_in``), for every unit of a 60-a-side
     battle, at ranges that fall short of, on and past the gaps of its grid."""
-    from smoothbore.boltaction_acw.situations import _near, gap_over, unit_boxes
+    from smoothbore.boltaction_acw.situations import near as near_of
+    from smoothbore.table.boxes import gap_over, unit_boxes
 
     state = _load().big_battle(60, 5)
     table: Table = state.extra.table
-    boxes = table.derived(unit_boxes)
+    boxes = unit_boxes(table)
     found = 0
     for unit_id in table.units:
         for inches in (0.0, 1.0, 2.0 - 1e-3, 6.0, 12.0, 18.0, 24.0, 36.0, 60.0):
-            near = _near(table, unit_id, inches)
+            near = near_of(table, unit_id, inches)
             assert near == {o for o, b in boxes.items() if o != unit_id
                             and not gap_over(boxes[unit_id], b, inches + 1e-3)}
             found += len(near)

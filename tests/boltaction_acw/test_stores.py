@@ -18,7 +18,6 @@ from smoothbore.boltaction_acw.situations import (
     _towards_nearest,
     beyond,
     feature_shapes,
-    gap_over,
     in_arc_doubt,
     move_situation,
     near,
@@ -35,6 +34,7 @@ from smoothbore.boltaction_acw.steps_orders import (
 )
 from smoothbore.core import Deferred
 from smoothbore.table import Footprint, Table
+from smoothbore.table.boxes import gap_over
 
 from .battle import expanded, random_states
 

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
     AnswerStore,
+    Box,
     ChargeReach,
     Face,
     Feature,
@@ -37,6 +38,7 @@ from smoothbore.table import (
     TerrainKind,
     charges,
     crossing_line,
+    footprints_near,
     furthest,
     intersecting,
     outline_of,
@@ -48,8 +50,11 @@ from smoothbore.table import (
     sharing_ground,
     short_of_units,
     sight_lines,
+    units_within_box,
 )
 from smoothbore.table import Formation as Layout
+from smoothbore.table.boxes import FEW as _FEW
+from smoothbore.table.boxes import gap_over
 from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.paths import PassageKind
 
@@ -91,74 +96,14 @@ def measured(distance: float) -> int:
 
 
 # --- what the table's answers read: the footprints near a box ---------------------------------
-Box = tuple[float, float, float, float]
-"""(min x, min y, max x, max y)."""
 KEEP_OFF = 1.0
 """A move that is not a charge ends at least 1" from every enemy (A26)."""
 _TOUCH = 0.01
 """How near a unit's box must come to an answer's ground to count among what it reads."""
-FEW = 48
-"""On a table of at most this many units, a Python walk over the boxes costs less than
-asking numpy (``rows_near``, ``near``): the answers are the same."""
-
-
 def _store(table: Table, what: str) -> AnswerStore:
     """The table's store of this book's answers of one kind (``Table.store``): carried from
     table to table, each answer kept under a key made of everything it reads."""
     return table.store(f"boltaction_acw: {what}")
-
-
-def unit_boxes(table: Table) -> dict[str, Box]:
-    """The box round each unit on the table (``Footprint.bounds``), by id."""
-    return {f.unit_id: f.bounds for f in table.footprints}
-
-
-def box_array(table: Table) -> FloatArray:
-    """``unit_boxes`` as one array of shape (units, 4), a row a footprint in the table's
-    order (many units compared in one step, issue 28)."""
-    return np.array([f.bounds for f in table.footprints], dtype=float).reshape(-1, 4)
-
-
-def rows_near(table: Table, box: Box, reach: float) -> list[int]:
-    """The rows of the table's footprints (in its order) whose box reaches within ``reach``
-    of ``box`` along both axes: every unit whose box comes that near, and a few more at the
-    corners (the callers' own tests judge those)."""
-    x0, y0, x1, y1 = box
-    footprints = table.footprints
-    if len(footprints) <= FEW:
-        return [i for i, f in enumerate(footprints)
-                if (one := f.bounds)[0] <= x1 + reach and one[2] >= x0 - reach
-                and one[1] <= y1 + reach and one[3] >= y0 - reach]
-    b = table.derived(box_array)
-    hit = ((b[:, 0] <= x1 + reach) & (b[:, 2] >= x0 - reach)
-           & (b[:, 1] <= y1 + reach) & (b[:, 3] >= y0 - reach))
-    found: list[int] = np.flatnonzero(hit).tolist()
-    return found
-
-
-def prints_near(table: Table, box: Box, reach: float = _TOUCH) -> tuple[Footprint, ...]:
-    """The footprints whose box comes within ``reach`` of ``box``: everything on the table
-    an answer about the ground inside ``box`` can read (part of its store key)."""
-    footprints = table.footprints
-    return tuple(footprints[i] for i in rows_near(table, box, reach))
-
-
-def gap_over(a: Box, b: Box, limit: float) -> bool:
-    """Whether the distance between boxes ``a`` and ``b`` is more than ``limit`` (not
-    negative), measured only where neither axis settles it alone."""
-    dx, other = a[0] - b[2], b[0] - a[2]
-    if other > dx:
-        dx = other
-    if dx > limit:
-        return True
-    dy, other = a[1] - b[3], b[1] - a[3]
-    if other > dy:
-        dy = other
-    if dy > limit:
-        return True
-    if dx <= 0.0 and dy <= 0.0:
-        return False
-    return math.hypot(max(0.0, dx), max(0.0, dy)) > limit
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -167,28 +112,10 @@ def _union(a: Box, b: Box) -> Box:
 
 def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
     """The other units that might stand within ``inches`` of ``unit_id`` (A23): those whose
-    box comes within ``inches`` of its box (the others are further for certain: the nearest
-    points are at least as far apart as the boxes). Kept in the table's store by the
-    footprints it reads (all of them)."""
+    box comes within ``inches`` of its box (``units_within_box``: the others are further for
+    certain). Kept in the table's store by the footprints it reads (all of them)."""
     return _store(table, "near").ask((table.footprints, unit_id, inches),
-                                     lambda: _near(table, unit_id, inches))
-
-
-def _near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
-    footprints, limit = table.footprints, inches + 1e-3
-    box = table.footprint(unit_id).bounds
-    if len(footprints) <= FEW:
-        return frozenset([f.unit_id for f in footprints
-                          if f.unit_id != unit_id and not gap_over(box, f.bounds, limit)])
-    boxes = table.derived(box_array)
-    dx = np.maximum(box[0] - boxes[:, 2], boxes[:, 0] - box[2])
-    dy = np.maximum(box[1] - boxes[:, 3], boxes[:, 1] - box[3])
-    gap = np.hypot(np.maximum(dx, 0.0), np.maximum(dy, 0.0))
-    close = gap <= limit
-    for row in np.flatnonzero(np.abs(gap - limit) <= 1e-9).tolist():  # gap_over decides
-        close[row] = not gap_over(box, footprints[row].bounds, limit)
-    return frozenset([footprints[i].unit_id for i in np.flatnonzero(close).tolist()
-                      if footprints[i].unit_id != unit_id])
+                                     lambda: units_within_box(table, unit_id, inches))
 
 
 def beyond(table: Table, a: str, b: str, inches: float) -> bool:
@@ -204,7 +131,7 @@ def _sight_key(table: Table, firer_id: str, target_id: str) -> tuple[object, ...
     them (a line of sight between them runs inside it), besides the ground."""
     units = table.units
     firer, target = units[firer_id], units[target_id]
-    return (firer, target, prints_near(table, _union(firer.bounds, target.bounds)))
+    return (firer, target, footprints_near(table, _union(firer.bounds, target.bounds), _TOUCH))
 
 
 def sighting_of(table: Table, firer_id: str, target_id: str) -> SightLine | None:
@@ -246,7 +173,7 @@ def _charge_key(table: Table, charger_id: str, target_id: str) -> tuple[object, 
     x0, y0, x1, y1 = charger.bounds
     dx, dy = fx * ahead, fy * ahead
     box = _union(_union(charger.bounds, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)), target.bounds)
-    return (charger, target, table.diagonal, prints_near(table, box))
+    return (charger, target, table.diagonal, footprints_near(table, box, _TOUCH))
 
 
 def reach_of(table: Table, charger_id: str, target_id: str) -> ChargeReach | None:
@@ -551,7 +478,7 @@ def move_situation(state: State, unit_id: str, pace: Pace, move: Move) -> MoveSi
     r = math.hypot(start.width, start.length) / 2
     box = _union(start.bounds, (x - r, y - r, x + r, y + r))
     key = (start, unit.kind, unit.formation, unit.mounted, pace, to,
-           prints_near(table, box, KEEP_OFF + _TOUCH))
+           footprints_near(table, box, KEEP_OFF + _TOUCH))
     found: MoveSituation = _store(table, "moves").ask(key, lambda: _judge(table, unit, pace, to))
     return found
 
@@ -665,10 +592,9 @@ def _clear(table: Table, start: Footprint, corners: list[Point],
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     x0, y0 = min(xs) - _NEAR, min(ys) - _NEAR
     x1, y1 = max(xs) + _NEAR, max(ys) + _NEAR
-    footprints = table.footprints
-    others = [outline_of(footprints[i])  # kept with the footprint: no layout is built
-              for i in rows_near(table, (x0, y0, x1, y1), 0.0)
-              if footprints[i].unit_id != start.unit_id]
+    others = [outline_of(f)  # kept with the footprint: no layout is built
+              for f in footprints_near(table, (x0, y0, x1, y1))
+              if f.unit_id != start.unit_id]
     if not _open_ground(table, corners, table_rates):
         return False
     return not (others and intersecting(polygon(corners).hull(), others).any())
@@ -761,12 +687,9 @@ def _overlaps(table: Table, unit_id: str, ending: _Ending, through: str | None, 
     side = ending.start.side
     around = ending.box
     end: Region | None = None
-    boxes = table.derived(unit_boxes)
     x0, y0, x1, y1 = around
-    footprints = table.footprints
-    for row in rows_near(table, around, max(KEEP_OFF, _NEAR)):  # the others: too far
-        f = footprints[row]
-        b = boxes[f.unit_id]
+    for f in footprints_near(table, around, max(KEEP_OFF, _NEAR)):  # the others: too far
+        b = f.bounds
         enemy = f.side != side
         reach = KEEP_OFF if enemy else _NEAR
         if (b[0] > x1 + reach or b[2] < x0 - reach or b[1] > y1 + reach or b[3] < y0 - reach
@@ -1024,9 +947,8 @@ def fall_back_flight(state: State, unit_id: str, enemy_id: str, inches: float) -
     end = reached.route.end
     facing = math.degrees(math.atan2(cx - end.x, cy - end.y)) % 360.0
     turned = end.moved_to(end.x, end.y, facing)
-    footprints = table.footprints
-    others = [footprints[i] for i in rows_near(table, turned.bounds, _NEAR)
-              if footprints[i].unit_id != unit_id]  # only a unit whose box meets it
+    others = [f for f in footprints_near(table, turned.bounds, _NEAR)
+              if f.unit_id != unit_id]  # only a unit whose box meets it
     if table.holds(turned) and not sharing_ground(turned, others):
         end = turned
     if math.dist(start.centre, end.centre) <= _EPS and end.facing == start.facing:
@@ -1041,14 +963,14 @@ def _short_of_units(table: Table, start: Footprint, end: Footprint
     be stood on anywhere along it, so the answer is the same, and the table tests a few
     units at each try instead of every unit on it (issue 28: 0.1 s a rout among 1,000)."""
     footprints = table.footprints
-    if len(footprints) <= FEW:
+    if len(footprints) <= _FEW:
         return short_of_units(table, start, end)
     (sx, sy), (ex, ey) = start.centre, end.centre
     x0, y0, x1, y1 = end.bounds
     dx, dy = sx - ex, sy - ey
     swept = (min(x0, x0 + dx), min(y0, y0 + dy), max(x1, x1 + dx), max(y1, y1 + dy))
-    near = tuple(footprints[i] for i in rows_near(table, swept, _NEAR)
-                 if footprints[i].unit_id != start.unit_id)
+    near = tuple(f for f in footprints_near(table, swept, _NEAR)
+                 if f.unit_id != start.unit_id)
     if len(near) == len(footprints) - 1:
         return short_of_units(table, start, end)
     return short_of_units(Table(table.width, table.depth, table.measure, footprints=near),
