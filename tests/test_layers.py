@@ -66,8 +66,6 @@ UPWARD_ALLOWED = frozenset({
 SHAPELY_ALLOWED = frozenset({
     "smoothbore.mckie_acw.positions",
     "smoothbore.mckie_acw.situations",
-    "smoothbore.mckie_acw.steps_melee",
-    "smoothbore.mckie_acw.steps_movement",
     "smoothbore.mckie_acw.table_moves",
     "smoothbore.will_awi.situations",
 })

@@ -161,3 +161,28 @@ def test_step_refuses_a_mutated_action_with_a_library_error_state_unchanged(seed
                     continue
                 assert TURN.load(new.to_json()) == new
         state, _events = TURN.step(state, rng.choice(actions))
+
+
+def test_the_written_out_checker_agrees_with_the_checks_one_by_one() -> None:
+    """``fields._all_pass`` (one function a class, the plain types tested inline) says yes
+    exactly when every field passes its own check: on a valid value, and on each field of
+    each class given each value of the wrong kind (and each valid one) behind the
+    validators' back."""
+    from smoothbore.mckie_acw.fields import _all_pass, _checks_of
+
+    asked = 0
+    for cls, name, hint in FIELDS:
+        made = _build(cls, {})
+        checks = [c for c in _checks_of(cls) if c[0] == name]
+        for value in [*_bad(hint), _valid(hint, name)]:
+            copy = attrs.evolve(made)
+            object.__setattr__(copy, name, value)
+            if hasattr(copy, "_attrs_cached_hash"):
+                object.__setattr__(copy, "_attrs_cached_hash", None)
+            one_by_one = all(check(getattr(copy, n)) for n, check, _ in _checks_of(cls))
+            assert _all_pass(cls)(copy) is one_by_one, (cls, name, value)
+            if checks:
+                assert one_by_one is checks[0][1](value) or not all(
+                    c(getattr(copy, n)) for n, c, _ in _checks_of(cls) if n != name)
+            asked += 1
+    assert asked > 300

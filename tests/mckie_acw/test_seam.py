@@ -95,7 +95,8 @@ def test_the_battles_own_base_sizes_lay_the_footprints(tmp_path: Path) -> None:
 
 
 CACHED = {
-    "fields._checks_of", "firing._firer_problem", "firing._percent_check", "movement._mover",
+    "fields._checks_of", "fields._all_pass", "firing._firer_problem", "firing._percent_check",
+    "movement._mover",
     "movement._reach", "positions._shape", "positions._terrain_boxes",
     "steps_firing.default_facts", "steps_firing.volleys", "steps_firing.table_volleys",
     "steps_movement.unit_moves", "steps_movement.in_place_moves", "steps_movement.rides",
