@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 import numpy
 import numpy.typing as npt
 import shapely
-from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
@@ -25,9 +24,11 @@ from smoothbore.table import (
     Footprint,
     Measure,
     RateTable,
+    Region,
     SightRules,
     Table,
     TerrainKind,
+    outline_of,
 )
 from smoothbore.table import Formation as Layout
 from smoothbore.table.footprints import bearing_vectors
@@ -174,22 +175,25 @@ def fit_on(table: Table, fp: Footprint) -> Footprint:
     return fp.moved_to(fp.x + dx, fp.y + dy) if dx or dy else fp
 
 
-def newly_over(table: Table, fp: Footprint, shape: BaseGeometry) -> Footprint | None:
+def newly_over(table: Table, fp: Footprint, shape: Region) -> Footprint | None:
     """The first other unit's footprint that ``shape`` (where ``fp``'s unit would stand, or
-    the ground it would sweep) overlaps and ``fp`` does not overlap already; None when
-    clear (no unit passes through or ends on another, M34)."""
+    the ground it would sweep) shares ground with and ``fp`` does not share ground with
+    already (outlines); None when clear (no unit passes through or ends on another, M34)."""
     x0, y0, x1, y1 = shape.bounds
     others = table.footprints
     boxes = kept(table, footprint_boxes)
     near = numpy.flatnonzero((boxes[:, 2] > x0) & (boxes[:, 0] < x1) & (boxes[:, 3] > y0)
                              & (boxes[:, 1] < y1))
+    start: Region | None = None
     for i in near.tolist():  # the footprints whose bounds meet the shape's, in table order
         other = others[i]
         if other.unit_id == fp.unit_id:
             continue
-        if shapely.relate_pattern(shape, other.outline, "T********") and not (
-                shapely.relate_pattern(fp.outline, other.outline, "T********")):
-            return other
+        there = outline_of(other)
+        if shape.shares_ground(there):
+            start = outline_of(fp) if start is None else start
+            if not start.shares_ground(there):
+                return other
     return None
 
 

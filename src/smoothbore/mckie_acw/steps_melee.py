@@ -7,10 +7,9 @@ import math
 from collections.abc import Iterator
 
 import attrs
-import shapely
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log
-from smoothbore.table import Footprint, Table, in_contact
+from smoothbore.table import Footprint, Table, in_contact, swept
 
 from . import effort, rules
 from .actions import FollowUp, Melee
@@ -89,8 +88,7 @@ def _part_way(fp: Footprint, end: Footprint, t: float) -> Footprint:
 def _in_the_way(table: Table, fp: Footprint, end: Footprint) -> bool:
     """Whether going from ``fp`` to ``end`` passes through or onto another unit (one it
     already overlaps aside): a loser pushed back stops against it (M39)."""
-    swept = shapely.convex_hull(shapely.union(fp.outline, end.outline))
-    return newly_over(table, fp, swept) is not None
+    return newly_over(table, fp, swept(fp, end)) is not None
 
 
 def follow_up_to(state: State, winner: str) -> tuple[float, float, float] | None:

@@ -11,10 +11,9 @@ from typing import Any
 
 import attrs
 import numpy as np
-import shapely
 
 from smoothbore.core import Log
-from smoothbore.table import Footprint, Table
+from smoothbore.table import Footprint, Table, gaps, outline_of
 from smoothbore.table.footprints import bearing_vectors
 from smoothbore.table.paths import rout, short_of_units
 
@@ -571,7 +570,7 @@ def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = 
         new = relaid_in_place(state, unit, action)
     if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
         return None
-    other = newly_over(table, now, new.outline)
+    other = newly_over(table, now, outline_of(new))
     return None if other is None else other.label or other.unit_id
 
 
@@ -689,7 +688,7 @@ def train_gap(state: State, unit: Unit) -> tuple[int, int] | None:
     where = train_of(state, unit)
     if table is None or where is None:
         return None
-    gap = float(shapely.distance(table.footprint(unit.id).outline, shapely.Point(*where)))
+    gap = outline_of(table.footprint(unit.id)).distance(where)
     full = rate(unit, state.options.tables)
     return None if gap <= full else (math.ceil(gap - 1e-6), full)
 
@@ -775,10 +774,14 @@ def _helpers_in_reach(table: Table, tables: Tables, batteries: list[Unit], donor
     bs, ds = np.nonzero(bound <= full[None, :])
     if not len(bs):
         return []
-    gaps = shapely.distance(np.array([at[batteries[b].id].outline for b in bs.tolist()]),
-                            np.array([at[donors[d].id].outline for d in ds.tolist()]))
-    return [(b, d) for b, d, inside in zip(bs.tolist(), ds.tolist(),
-                                           (gaps <= full[ds]).tolist(), strict=True) if inside]
+    out: list[tuple[int, int]] = []
+    starts = np.flatnonzero(np.diff(bs, prepend=-1))  # each battery's pairs in a row
+    for lo, hi in zip(starts.tolist(), [*starts.tolist()[1:], len(bs)], strict=True):
+        b, these = int(bs[lo]), ds[lo:hi]
+        apart = gaps(outline_of(at[batteries[b].id]),
+                     [outline_of(at[donors[d].id]) for d in these.tolist()])
+        out += [(b, d) for d in these[apart <= full[these]].tolist()]
+    return out
 
 
 def helpers_reach(state: State, unit: Unit, battery: Unit) -> bool:
@@ -788,8 +791,8 @@ def helpers_reach(state: State, unit: Unit, battery: Unit) -> bool:
     table = state.extra.table
     if table is None:
         return True
-    gap = shapely.distance(table.footprint(unit.id).outline, table.footprint(battery.id).outline)
-    return bool(gap <= rate(unit, state.options.tables))
+    gap = outline_of(table.footprint(unit.id)).distance(outline_of(table.footprint(battery.id)))
+    return gap <= rate(unit, state.options.tables)
 
 
 def check_attach_helpers(state: State, action: AttachHelpers) -> None:
