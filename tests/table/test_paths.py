@@ -708,7 +708,7 @@ def compulsory_moves(draw: st.DrawFn) -> tuple[Table, Footprint, Footprint, floa
     for i in range(draw(st.integers(1, 7))):
         formation = draw(st.sampled_from([Formation.LINE, Formation.COLUMN,
                                           Formation.SKIRMISH]))
-        units.append(Footprint(f"u{i}", draw(st.floats(5, 35)), draw(st.floats(5, 25)),
+        units.append(Footprint(f"u{i}", draw(st.floats(6, 34)), draw(st.floats(6, 24)),
                                draw(st.floats(-180, 180)), draw(st.integers(1, 3)),
                                draw(st.sampled_from([1.0, 1.5, 2.0])), 1.0, formation))
     start = Footprint("R", draw(st.floats(5, 35)), draw(st.floats(5, 25)),
