@@ -279,3 +279,61 @@ def test_edges_lines_ground_and_arcs_of_a_table() -> None:
     assert not arc.contains(20, 11)
     with pytest.raises(InvalidValueError, match="face="):
         edge_of(a, "front")  # type: ignore[arg-type]
+
+
+# -- batch forms McKie asked for ----------------------------------------------------------
+
+def test_nearest_many_point_to_place_row_by_row() -> None:
+    from smoothbore.table import nearest_many
+
+    a, b = unit("A", 0, 0), unit("B", 10, 0)  # 1 x 1 squares
+    gaps_, ends = nearest_many([(0, 3), (7, 0)], [a, b])
+    assert gaps_.tolist() == [2.5, 2.5]
+    assert ends.tolist() == [[[0, 3], [0, 0.5]], [[7, 0], [9.5, 0]]]
+    with pytest.raises(InvalidValueError, match="places="):
+        nearest_many([(0, 3)], [a, b])
+
+
+def test_pairwise_regions_and_their_constructors() -> None:
+    from smoothbore.table import Regions
+
+    segs = Regions.segments([(0, 0), (0, 0)], [(3, 4), (1, 0)])
+    assert [segs[i].length for i in range(2)] == [5.0, 1.0]
+    squares = Regions.polygons([[(0, 0), (1, 0), (1, 1), (0, 1)], [(5, 5), (6, 5), (6, 6),
+                                                                   (5, 6)]])
+    others = Regions.polygons([[(0.5, 0), (2, 0), (2, 1), (0.5, 1)], [(8, 5), (9, 5), (9, 6),
+                                                                      (8, 6)]])
+    assert squares.distances_each(others).tolist() == [0.0, 2.0]
+    assert squares.shares_ground_each(others).tolist() == [True, False]
+    assert squares.intersects_each(others).tolist() == [True, False]
+    # the ground swept by a 1 x 1 square moved 4 up, and by one moved 4 right
+    moves = Regions.hulls([[(0, 0), (1, 0), (1, 1), (0, 1), (0, 4), (1, 4), (1, 5), (0, 5)],
+                           [(0, 0), (1, 0), (1, 1), (0, 1), (4, 0), (5, 0), (5, 1), (4, 1)]])
+    assert [moves[i].area for i in range(2)] == [5.0, 5.0]
+    with pytest.raises(InvalidValueError, match="other="):
+        squares.distances_each(Regions.segments([(0, 0)], [(1, 1)]))  # one row, not two
+    with pytest.raises(InvalidValueError, match="corners="):
+        Regions.polygons([[(0, 0), (1, 1)]])
+
+
+def test_obstacles_crossing_area_shares_and_holding() -> None:
+    from smoothbore.table import Regions, area_shares, holding
+
+    fence = Feature("fence", "fence", line=((0, 10), (40, 10)))
+    stream = Feature("s", "stream", line=((0, 20), (40, 20)))
+    woods = Feature.rectangle("w", "light woods", 10, 5, 4, 4)  # x 8-12, y 3-7
+    dense = Feature.rectangle("d", "dense woods", 14, 5, 4, 4)  # x 12-16
+    house = Feature.rectangle("h", "building", 30, 5, 4, 4)
+    t = Table(40, 30, features=(fence, stream, woods, dense, house))
+    lines = Regions.segments([(5, 8), (5, 18), (5, 1)], [(5, 12), (5, 22), (5, 4)])
+    assert lines.crossing_obstacles(t).tolist() == [True, True, False]
+    assert lines.crossing_obstacles(t, frozenset({TerrainKind.STREAM})).tolist() == [
+        False, True, False]
+    # a 2 x 2 unit centred (12, 5): half in light woods, half in dense
+    fp = Footprint("A", 12, 5, 0, 1, 2, 2)
+    shares = area_shares(t, fp, {TerrainKind.LIGHT_WOODS, TerrainKind.DENSE_WOODS})
+    assert shares == {TerrainKind.DENSE_WOODS: 0.5, TerrainKind.LIGHT_WOODS: 0.5}
+    assert area_shares(t, fp, {TerrainKind.SWAMP}) == {TerrainKind.SWAMP: 0.0}
+    assert holding(t, 30, 5, {TerrainKind.BUILDING}) == house
+    assert holding(t, 32, 5, {TerrainKind.BUILDING}) is None  # on its edge: not inside
+    assert holding(t, 10, 5, {TerrainKind.BUILDING}) is None

@@ -30,6 +30,7 @@ from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import InvalidValueError
 
+from .cover import OBSTACLES
 from .footprints import Face, Footprint, Point
 from .sight import arc_polygon
 from .terrain import Feature, TerrainKind
@@ -42,13 +43,16 @@ __all__ = [
     "Region",
     "Regions",
     "arc_of",
+    "area_shares",
     "crossing_line",
     "edge_of",
     "gaps",
     "ground_of",
+    "holding",
     "hull_of",
     "intersecting",
     "line",
+    "nearest_many",
     "nearest_of",
     "outline_of",
     "point",
@@ -266,6 +270,18 @@ def _geometries(places: Iterable[Place], field: str) -> npt.NDArray[np.object_]:
     return array
 
 
+def _array(made: object) -> npt.NDArray[np.object_]:
+    found: npt.NDArray[np.object_] = np.asarray(made, dtype=object).reshape(-1)
+    return found
+
+
+def _rows_of_points(points: npt.ArrayLike, field: str) -> FloatArray:
+    array = np.asarray(points, dtype=float)
+    if array.ndim != 2 or array.shape[1] != 2 or not np.isfinite(array).all():
+        raise InvalidValueError(field, points, "an (n, 2) array of finite points")
+    return array
+
+
 def _points(points: Iterable[Any], field: str) -> FloatArray:
     try:
         array = np.asarray([(float(x), float(y)) for x, y in points], dtype=float)
@@ -444,6 +460,56 @@ def nearest_of(place: Place, others: Sequence[Place]) -> tuple[int, float]:
     return k, float(found[k])
 
 
+def nearest_many(points: npt.ArrayLike, places: Sequence[Place]) -> tuple[FloatArray,
+                                                                          FloatArray]:
+    """For each point ((n, 2)) and the place in the same row: the shortest distance and
+    the shortest line's ends, (n, 2, 2): the point, then the place's nearest point (a
+    firer's centre to each target's nearest base)."""
+    xy = _rows_of_points(points, "points")
+    if len(xy) != len(places):
+        raise InvalidValueError("places", places, f"as many places as points ({len(xy)})")
+    if not len(xy):
+        return np.zeros(0), np.zeros((0, 2, 2))
+    lines = shapely.shortest_line(shapely.points(xy), _geometries(places, "places"))
+    lengths = np.asarray(shapely.length(lines), dtype=float)
+    return lengths, shapely.get_coordinates(lines).reshape(-1, 2, 2)
+
+
+def area_shares(table: Table, footprint: Footprint,
+                kinds: Iterable[TerrainKind]) -> dict[TerrainKind, float]:
+    """The share of the footprint's outline in each of ``kinds`` of area (0 where none):
+    each area of the kind it meets adds the area they share over the outline's, in the
+    order the terrain's index finds them."""
+    wanted = frozenset(kinds)
+    shares = dict.fromkeys(sorted(wanted, key=lambda k: k.value), 0.0)
+    terrain = table.terrain
+    if not len(terrain.areas):
+        return shares
+    outline = footprint.outline
+    for k in terrain.area_tree.query(outline, predicate="intersects").tolist():
+        feature = terrain.area_features[k]
+        if feature.kind in wanted:
+            shares[feature.kind] += shapely.area(
+                shapely.intersection(outline, feature.area)) / outline.area
+    return shares
+
+
+def holding(table: Table, x: float, y: float,
+            kinds: Iterable[TerrainKind]) -> Feature | None:
+    """The first area of ``kinds`` (in the order the terrain's index finds them) whose
+    inside holds the point (a unit's centre in a building or a work); None for none."""
+    wanted = frozenset(kinds)
+    terrain = table.terrain
+    if not len(terrain.areas):
+        return None
+    for k in terrain.area_tree.query(_point(float(x), float(y)),
+                                     predicate="intersects").tolist():
+        feature: Feature = terrain.area_features[k]
+        if feature.kind in wanted and shapely.contains_xy(feature.area, x, y):
+            return feature
+    return None
+
+
 def regions_of(places: Iterable[Place], *, outlines: bool = False) -> Regions:
     """Many places as one ``Regions`` (footprints: their ground, or ``outlines``)."""
     items = tuple(places)
@@ -466,6 +532,77 @@ class Regions:
 
     def __getitem__(self, i: int) -> Region:
         return Region(self._geometries[i])
+
+    @classmethod
+    def segments(cls, starts: npt.ArrayLike, ends: npt.ArrayLike) -> Regions:
+        """A straight line from each start to the end in the same row ((n, 2) arrays)."""
+        a = _rows_of_points(starts, "starts")
+        b = _rows_of_points(ends, "ends")
+        if a.shape != b.shape:
+            raise InvalidValueError("ends", ends, f"as many points as starts ({len(a)})")
+        return cls(_array(shapely.linestrings(np.stack([a, b], axis=1))) if len(a)
+                   else np.empty(0, dtype=object))
+
+    @classmethod
+    def polygons(cls, corners: npt.ArrayLike) -> Regions:
+        """An area inside each row's corners ((n, k, 2), k at least 3, in order round it)."""
+        c = np.asarray(corners, dtype=float)
+        if c.ndim != 3 or c.shape[2] != 2 or (len(c) and c.shape[1] < 3) or not np.isfinite(
+                c).all():
+            raise InvalidValueError("corners", corners,
+                                    "an (n, k, 2) array of finite corners, k at least 3")
+        return cls(_array(shapely.polygons(c)) if len(c) else np.empty(0, dtype=object))
+
+    @classmethod
+    def hulls(cls, points: npt.ArrayLike) -> Regions:
+        """The convex hull of each row's points ((n, k, 2)): the ground swept by a straight
+        move is the hull of the footprint's corners before and after."""
+        c = np.asarray(points, dtype=float)
+        if c.ndim != 3 or c.shape[2] != 2 or not np.isfinite(c).all():
+            raise InvalidValueError("points", points, "an (n, k, 2) array of finite points")
+        return cls(_array(shapely.convex_hull(shapely.multipoints(c))) if len(c)
+                   else np.empty(0, dtype=object))
+
+    def _paired(self, other: Regions) -> npt.NDArray[np.object_]:
+        if not isinstance(other, Regions) or len(other) != len(self):
+            raise InvalidValueError("other", other, f"Regions of as many ({len(self)})")
+        return other._geometries
+
+    def distances_each(self, other: Regions) -> FloatArray:
+        """The distance from each region to the region of ``other`` in the same row."""
+        theirs = self._paired(other)
+        if not len(self):
+            return np.zeros(0)
+        return np.asarray(shapely.distance(self._geometries, theirs), dtype=float)
+
+    def shares_ground_each(self, other: Regions) -> BoolArray:
+        """For each row: whether its region and ``other``'s share ground (insides meet)."""
+        theirs = self._paired(other)
+        if not len(self):
+            return np.zeros(0, dtype=bool)
+        return np.asarray(shapely.relate_pattern(self._geometries, theirs, _INTERIORS_MEET),
+                          dtype=bool)
+
+    def intersects_each(self, other: Regions) -> BoolArray:
+        """For each row: whether its region and ``other``'s have any point in common."""
+        theirs = self._paired(other)
+        if not len(self):
+            return np.zeros(0, dtype=bool)
+        return np.asarray(shapely.intersects(self._geometries, theirs), dtype=bool)
+
+    def crossing_obstacles(self, table: Table,
+                           kinds: frozenset[TerrainKind] = OBSTACLES) -> BoolArray:
+        """For each region (a line of fire's last stretch, a strip before a front edge):
+        whether a crossed line of the table of these ``kinds`` (fences, walls, streams,
+        linear works) meets it."""
+        out = np.zeros(len(self), dtype=bool)
+        terrain = table.terrain
+        if not len(self) or not terrain.crossed_features:
+            return out
+        wanted = np.array([f.kind in kinds for f in terrain.crossed_features], dtype=bool)
+        found, lines = terrain.line_tree.query(self._geometries, predicate="intersects")
+        out[found[wanted[lines]]] = True
+        return out
 
     @functools.cached_property
     def _tree(self) -> shapely.STRtree:
