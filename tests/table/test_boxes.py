@@ -79,3 +79,16 @@ def test_many_units_answer_as_the_plain_walk(n: int, pitch: float, reach: float,
         expected = {o for o in boxes if o != unit and box_gap(boxes[unit], boxes[o])
                     <= reach + 1e-3}
         assert units_within_box(big, unit, reach) == expected
+
+
+def test_a_box_of_ints_or_a_bad_reach_is_still_checked() -> None:
+    t = grid(3)
+    # ints are boxes too (checked in full), the answers the same as for floats
+    assert footprints_near(t, (11, 9, 12, 11), 1) == footprints_near(t, (11.0, 9.0, 12.0,
+                                                                         11.0), 1.0)
+    with pytest.raises(InvalidValueError, match="reach="):
+        footprints_near(t, (0.0, 0.0, 1.0, 1.0), math.nan)
+    with pytest.raises(InvalidValueError, match=r"box\[0\]="):
+        footprints_near(t, (math.inf, 0.0, 1.0, 1.0))
+    with pytest.raises(InvalidValueError, match="distance="):
+        units_within_box(t, "u0", -1.0)

@@ -57,6 +57,14 @@ def _rows(table: Table) -> dict[str, int]:
     return {f.unit_id: i for i, f in enumerate(table.footprints)}
 
 
+def _plain(*values: object) -> bool:
+    """Whether every value is a finite float (what ``Footprint.bounds`` holds)."""
+    return all(type(v) is float and -_INF < v < _INF for v in values)
+
+
+_INF = math.inf
+
+
 def _box(value: object, field: str) -> Box:
     if not (isinstance(value, tuple | list) and len(value) == 4):
         raise InvalidValueError(field, value, "a box (min x, min y, max x, max y)")
@@ -70,13 +78,15 @@ def footprints_near(table: Table, box: Box, reach: float = 0.0) -> tuple[Footpri
     """The footprints (in the table's order) whose boxes reach within ``reach`` of ``box``
     along both axes: every unit whose box comes that near, and a few more at the corners
     (the caller's own measure judges those)."""
-    x0, y0, x1, y1 = _box(box, "box")
-    check_number("reach", reach, 0)
+    if not (type(box) is tuple and len(box) == 4 and _plain(*box) and _plain(reach)
+            and reach >= 0.0 and box[0] <= box[2] and box[1] <= box[3]):
+        box = _box(box, "box")  # checked in full only when not a box of floats already
+        check_number("reach", reach, 0)
+    x0, y0, x1, y1 = box
     footprints = table.footprints
-    if len(footprints) <= FEW:
-        boxes = table.derived(_unit_boxes)
+    if len(footprints) <= FEW:  # the boxes the footprints keep, walked
         return tuple(f for f in footprints
-                     if (one := boxes[f.unit_id])[0] <= x1 + reach and one[2] >= x0 - reach
+                     if (one := f.bounds)[0] <= x1 + reach and one[2] >= x0 - reach
                      and one[1] <= y1 + reach and one[3] >= y0 - reach)
     b = table.derived(_box_array)
     hit = ((b[:, 0] <= x1 + reach) & (b[:, 2] >= x0 - reach)
@@ -114,16 +124,18 @@ def units_within_box(table: Table, unit_id: str, distance: float) -> frozenset[s
     """The other units whose box comes within ``distance`` (+ ``MARGIN``) of the box round
     ``unit_id``: the units that might stand within ``distance`` of it (a weapon's range, a
     charge's reach); those left out are further for certain."""
-    check_number("distance", distance, 0)
+    if not (_plain(distance) and distance >= 0.0):
+        check_number("distance", distance, 0)
     footprints = table.footprints
+    if len(footprints) <= FEW:  # the boxes the footprints keep, walked
+        box = table.footprint(unit_id).bounds
+        limit = distance + MARGIN
+        return frozenset([f.unit_id for f in footprints
+                          if f.unit_id != unit_id and not gap_over(box, f.bounds, limit)])
     boxes = table.derived(_unit_boxes)
     if unit_id not in boxes:
         table.footprint(unit_id)  # the table's own error, naming the ids it holds
     limit = distance + MARGIN
-    if len(footprints) <= FEW:
-        box = boxes[unit_id]
-        return frozenset([other for other, b in boxes.items()
-                          if other != unit_id and not gap_over(box, b, limit)])
     array = table.derived(_box_array)
     row = table.derived(_rows)[unit_id]
     box_row = array[row]
