@@ -337,3 +337,9 @@ def test_obstacles_crossing_area_shares_and_holding() -> None:
     assert holding(t, 30, 5, {TerrainKind.BUILDING}) == house
     assert holding(t, 32, 5, {TerrainKind.BUILDING}) is None  # on its edge: not inside
     assert holding(t, 10, 5, {TerrainKind.BUILDING}) is None
+
+
+def test_equal_regions_hash_alike_whatever_the_sign_of_zero() -> None:
+    a = polygon([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)])
+    b = polygon([(-0.0, 0.0), (1.0, -0.0), (1.0, 1.0)])
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1

@@ -214,7 +214,8 @@ class Region:
         return bool(shapely.equals_exact(self._geometry, other._geometry, 0.0))
 
     def __hash__(self) -> int:
-        return hash((self._geometry.geom_type, self.coordinates.tobytes()))
+        # + 0.0: -0.0 and 0.0 are the same corner (equal regions hash alike)
+        return hash((self._geometry.geom_type, (self.coordinates + 0.0).tobytes()))
 
     def __repr__(self) -> str:
         g = self._geometry
