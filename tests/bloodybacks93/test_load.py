@@ -254,7 +254,7 @@ def test_the_cheap_bounds_over_arrays_answer_as_the_pair_by_pair_walk(seed: int)
     for unit_id in rng.choice(ids, 12, replace=False).tolist():
         enemies = table.enemies_of(unit_id)
         for reach in (6.0, 16.0, 96.0):
-            assert situations._in_shot(table, unit_id, reach) == tuple(
+            assert situations.enemies_near(table, unit_id, reach) == tuple(
                 e for e in enemies if not situations.out_of_shot(table, unit_id, e, reach))
         for longest in (0.0, 8.0, 24.0):
             assert situations.reachable(table, unit_id, enemies, longest) == frozenset(

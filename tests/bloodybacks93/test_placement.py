@@ -59,15 +59,13 @@ def test_a_commander_joining_a_unit_keeps_the_layout_and_marks_him_with_it() -> 
 
 def test_the_book_describes_itself_to_the_table_seam() -> None:
     """Issue 29, item 1: the engine keeps the table in step through the seam
-    (``keep_in_step`` with ``RULES``, left at once when nothing changed), not a keeper of the
-    book's own; a column of 13 foot based at 6
+    (``KeptInStep(RULES)``), not a keeper of the book's own; a column of 13 foot based at 6
     stands on 3 bases of 60 x 30 mm one behind another (B51)."""
     from smoothbore.bloodybacks93 import TURN
-    from smoothbore.bloodybacks93.placement import KeptWhenChanged
     from smoothbore.table import Formation as Layout
-    from smoothbore.table import Shape
+    from smoothbore.table import KeptInStep, Shape
 
-    assert TURN.after == KeptWhenChanged(RULES) and TURN.stands is RULES.stands
+    assert TURN.after == KeptInStep(RULES) and TURN.stands is RULES.stands
     column = Unit("c", "c", BRITISH, kind=UnitType.INFANTRY, size=13, density=6,
                   based_density=6, formation=Formation.COLUMN)
     assert RULES.shape(column) == Shape(3, 60 * MM, 30 * MM, Layout.COLUMN, 0.0)
@@ -90,20 +88,22 @@ def test_a_unit_reformed_by_any_path_is_refitted_by_the_engine() -> None:
 
 
 def test_a_step_that_changed_nothing_is_left_as_it_is_and_others_kept_in_step() -> None:
-    """``KeptWhenChanged``: a step that changed no unit, commander or table is the very
-    state the handler gave (it was in step); any other is ``keep_in_step``'s."""
+    """The engine's ``after`` hook (``KeptInStep(RULES)``): a step that changed no unit,
+    commander or table is the very state the handler gave (it was in step), as the book's
+    own keeper did before issue 29; any other is ``keep_in_step``'s."""
     from smoothbore.battle import RandomPolicy, play
     from smoothbore.bloodybacks93 import TURN
-    from smoothbore.bloodybacks93.placement import KeptWhenChanged
+    from smoothbore.table import KeptInStep
 
-    kept = KeptWhenChanged(RULES)
+    kept = KeptInStep(RULES)
     state = example_battle(2)
     left = changed = 0
     for step in play(TURN, state, RandomPolicy(2), max_steps=80).steps:
         new, _ = TURN.step(state, step.action)
         raw = new.with_extra(card=new.extra.card)  # a copy: not the engine's object
         assert kept(state, raw) == keep_in_step(RULES, state, raw)
-        if raw.units is state.units and raw.commanders is state.commanders:
+        if (raw.units is state.units and raw.commanders is state.commanders
+                and raw.extra.table is state.extra.table):
             assert kept(state, raw) is raw
             left += 1
         else:

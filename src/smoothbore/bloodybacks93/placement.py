@@ -14,7 +14,6 @@ wide and 100 mm long, one behind another."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import attrs
 
@@ -31,7 +30,6 @@ from smoothbore.table import (
     TableRules,
     TerrainKind,
     check_deployed,
-    keep_in_step,
 )
 from smoothbore.table import Formation as Layout
 
@@ -150,22 +148,6 @@ RULES = TableRules(
 """Bloodybacks as the table sees it: footprints from bases and formation (B51), reforming
 about the centre and shifted back onto the table where the new formation would overhang an
 edge, the arc and sight of B52, the ground of B55."""
-
-
-@attrs.frozen
-class KeptWhenChanged:
-    """``KeptInStep(rules)``, the engine's ``after`` hook, that leaves at once a step that
-    changed no unit, no commander and not the table (a card drawn, an activation failed:
-    most steps), whose state is in step as the state before it was. A shim until the seam's
-    ``keep_in_step`` returns early itself (asked of the table, issue 29)."""
-
-    rules: TableRules
-
-    def __call__(self, before: Any, state: Any) -> Any:
-        if (state.units is before.units and state.commanders is before.commanders
-                and state.extra.table is before.extra.table):
-            return state
-        return keep_in_step(self.rules, before, state)
 
 
 def footprint(unit: Unit, x: float, y: float, facing: float) -> Footprint:

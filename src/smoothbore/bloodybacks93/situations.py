@@ -9,7 +9,6 @@ Every question of a table is asked for all pairs at once and kept with ``Table.d
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -32,10 +31,13 @@ from smoothbore.table import (
     SightLine,
     Table,
     TerrainKind,
+    ahead_in_reach,
     charges,
     cover_of,
+    enemies_in_reach,
     furthest,
     in_contact,
+    lines_crossed,
     regions,
     rout,
     route,
@@ -45,6 +47,7 @@ from smoothbore.table import (
     touching_faces,
     woods_along,
 )
+from smoothbore.table import nearest_enemy as nearest_of_enemies
 from smoothbore.table.footprints import Formation as FootprintFormation
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 
@@ -60,7 +63,7 @@ from .answers import (
 )
 from .charges import ChargeFacts, Contact
 from .melee import Fate
-from .placement import HALF_ARC, OBSTACLE_KINDS, SIGHT, rates_for, refit
+from .placement import HALF_ARC, SIGHT, rates_for, refit
 from .reports import Moves, Pursuit, Retreat
 from .rules import RULE_CHARGES, RULE_MOVEMENT, RULE_MOVES, RULE_VISIBILITY
 from .state import State
@@ -146,61 +149,15 @@ def enemies_near(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
     in its arc (``out_of_shot``): a cheap test that never leaves out one that does (the
     exact measure is the check's, ``seen_by``). Worked out once per layout for each unit and
     reach."""
-    return per_layout(table, "near", (unit_id, reach), lambda: _in_shot(table, unit_id, reach))
-
-
-def _in_shot(table: Table, unit_id: str, reach: float) -> tuple[str, ...]:
-    """``enemies_near``: the enemies ``out_of_shot`` does not rule out, all at once (the same
-    bounds over the layout's arrays)."""
-    ids, rows = _enemy_rows(table, unit_id)
-    if not ids:
-        return ()
-    layout = table.layout
-    i = layout.index[unit_id]
-    dx = layout.centre[rows, 0] - layout.centre[i, 0]
-    dy = layout.centre[rows, 1] - layout.centre[i, 1]
-    spread = layout.radius[rows] + _SLACK
-    out = np.hypot(dx, dy) > reach + layout.radius[i] + spread
-    if not layout.building[i]:
-        (fx, fy), (rx, ry) = layout.fwd[i], layout.right[i]
-        ahead = dx * fx + dy * fy - layout.half_l[i]
-        beside = np.abs(dx * rx + dy * ry) - layout.half_w[i]
-        out |= (ahead < -spread) | (beside - ahead > math.sqrt(2) * spread)
-    return tuple(ids[k] for k in np.flatnonzero(~out).tolist())
-
-
-def _enemy_rows(table: Table, unit_id: str) -> tuple[tuple[str, ...], IntArray]:
-    """The unit's enemies on the table (``Table.enemies_of``) and their rows of its layout,
-    kept for the layout by side."""
-    def work() -> tuple[tuple[str, ...], IntArray]:
-        ids = table.enemies_of(unit_id)
-        index = table.layout.index
-        rows = np.array([index[e] for e in ids], dtype=np.intp)
-        rows.flags.writeable = False
-        return ids, rows
-
-    return per_layout(table, "enemy rows", table.footprint(unit_id).side, work)
+    return per_layout(table, "near", (unit_id, reach),
+                      lambda: enemies_in_reach(table, unit_id, reach, HALF_ARC))
 
 
 def reachable(table: Table, charger: str, targets: Iterable[str], longest: float
               ) -> frozenset[str]:
     """Those of ``targets`` (units on the table) that ``may_reach`` does not rule out, all
-    at once (the same bounds over the layout's arrays)."""
-    ids = tuple(targets)
-    if not ids:
-        return frozenset()
-    layout = table.layout
-    rows = np.array([layout.index[t] for t in ids], dtype=np.intp)
-    i = layout.index[charger]
-    (fx, fy), (rx, ry) = layout.fwd[i], layout.right[i]
-    dx = layout.centre[rows, 0] - layout.centre[i, 0]
-    dy = layout.centre[rows, 1] - layout.centre[i, 1]
-    side, ahead = dx * rx + dy * ry, dx * fx + dy * fy
-    spread = layout.radius[rows] + _SLACK
-    front = layout.half_l[i]
-    keep = ((np.abs(side) <= layout.half_w[i] + spread) & (front - spread <= ahead)
-            & (ahead <= front + longest + spread))
-    return frozenset(ids[k] for k in np.flatnonzero(keep).tolist())
+    at once (the table's ``ahead_in_reach``)."""
+    return ahead_in_reach(table, charger, targets, longest)
 
 
 def out_of_shot(table: Table, firer: str, target: str, reach: float) -> str:
@@ -478,26 +435,9 @@ def crosses_obstacle(table: Table, path: Route) -> bool:
     """Whether the move crosses a minor obstacle (Movement; B55): some part of the unit's
     footprint, on the way ``path`` sweeps, passes over a fence, wall, linear fieldwork or
     stream where it did not already stand astride it, a stream counting only away from its
-    fords and bridges (a unit on the ford with a flank in the water wades the stream)."""
-    if not path.swept & (OBSTACLE_KINDS | set(_DRY)):
-        return False
-    start = table.footprint(path.unit_id)
-    offsets = start.corners - (start.x, start.y)
-    hulls = [regions.hull_of(*map(tuple, offsets + a), *map(tuple, offsets + b))
-             for a, b in itertools.pairwise(path.points)]
-    # a hair inside: a line along its edge is come up to, not crossed
-    sweep = regions.union_of(hulls).buffered(-_HAIR, square=True)
-    dry = [found for kind in _DRY if not (found := regions.ground_of(table, kind)).is_empty]
-    outline = regions.outline_of(start)
-    for feature in table.terrain.crossed_features:  # every line crossed is a minor obstacle
-        line = regions.region_of(feature)
-        if feature.kind is TerrainKind.STREAM:
-            for crossing in dry:
-                line = line.difference(crossing)
-        line = line.difference(outline)  # where it already stands astride it
-        if sweep.shares_ground(line):
-            return True
-    return False
+    fords and bridges (a unit on the ford with a flank in the water wades the stream): the
+    table's ``lines_crossed``."""
+    return bool(lines_crossed(table, path))
 
 
 def plan_move(state: State, unit_id: str, to: tuple[float, float, float],
@@ -720,24 +660,9 @@ def proposed(state: State, unit_id: str) -> tuple[tuple[float, float, float], ..
 
 def nearest_enemy(table: Table, unit_id: str) -> tuple[Footprint, float] | None:
     """The footprint of the enemy nearest the unit (the first by id of those as near) and
-    how far it is; None with no enemy on the table."""
-    ids, rows = _enemy_rows(table, unit_id)
-    if not ids:
-        return None
-    # only the enemies that may be nearest are measured: one whose centre lies further than
-    # the nearest bound of any (the centres' distance and both half diagonals), less the two
-    # half diagonals, is further than that enemy
-    layout = table.layout
-    i = layout.index[unit_id]
-    away = np.hypot(layout.centre[rows, 0] - layout.centre[i, 0],
-                    layout.centre[rows, 1] - layout.centre[i, 1])
-    least = away - layout.radius[rows] - layout.radius[i]
-    most = float(np.min(away + layout.radius[rows] + layout.radius[i]))
-    enemies = [ids[k] for k in np.flatnonzero(least <= most + _SLACK).tolist()]
-    apart = regions.gaps(table.footprint(unit_id), [table.footprint(e) for e in enemies])
-    gaps = dict(zip(enemies, (float(g) for g in apart), strict=True))
-    near_id = min(gaps, key=lambda e: (gaps[e], e))
-    return table.footprint(near_id), gaps[near_id]
+    how far it is; None with no enemy on the table (the table's ``nearest_enemy``, kept for
+    the layout)."""
+    return per_layout(table, "nearest enemy", unit_id, lambda: nearest_of_enemies(table, unit_id))
 
 
 def _proposed(table: Table, unit: Unit, nearest: tuple[Footprint, float] | None,

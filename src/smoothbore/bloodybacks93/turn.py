@@ -4,6 +4,7 @@ candidates, check and handler (Bloodybacks 9.3, Sequence of Play)."""
 from __future__ import annotations
 
 from smoothbore.core import ActionRule, Engine
+from smoothbore.table import KeptInStep
 
 from . import steps_charges as charges
 from . import steps_sequence as sequence
@@ -27,7 +28,7 @@ from .actions import (
 )
 from .options import Options
 from .phases import ACTIVATION, ACTIVITY, DEFERRED, DRAW, PHASES
-from .placement import RULES, KeptWhenChanged
+from .placement import RULES
 from .rules import RULE_ACTIVATING, RULE_SEQUENCE
 from .state import Extra, State
 from .units import Commander, Unit
@@ -83,7 +84,7 @@ TURN: Engine[State, Action] = Engine(
     rule=RULE_SEQUENCE,
     sampled=sampled,
     stands=RULES.stands,
-    after=KeptWhenChanged(RULES),
+    after=KeptInStep(RULES),
     decided=decided,
     actor=actor,
     actor_rule=RULE_ACTIVATING,
