@@ -104,3 +104,19 @@ def test_example_with_options_still_plays() -> None:
     s = attrs.evolve(example_battle(2), options=Options(evade=True))
     played = play(TURN, s, random_policy(2), max_steps=3000)
     assert TURN.is_over(played.end)
+
+
+def test_a_highland_charge_stopped_where_it_stands_says_no_move_of_nothing() -> None:
+    """Prestonpans, seed 9719, command and control: the Camerons' Highland charge is stopped
+    where they stand by the Appin Stewarts (a friend in the way); the referee says they
+    cannot go forward of their 9", not that they moved 0" of it."""
+    rng = random.Random(9719)
+    s = RULESET.battle("prestonpans")(9719)
+    s = attrs.evolve(s, options=attrs.evolve(s.options, command_control=True))
+    said = []
+    while not TURN.is_over(s):
+        s, events = TURN.step(s, rng.choice(TURN.legal_actions(s)))
+        said += [e.text for e in events if e.text.startswith("Camerons makes its Highland")]
+    assert ('Camerons makes its Highland charge at the nearest enemy but cannot go forward of '
+            'its 9", at (17.6, 28.0), facing 090°: Appin Stewarts stops it') in said
+    assert not any(p.search(text) for text in said for p in AWKWARD)

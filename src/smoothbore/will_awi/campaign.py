@@ -8,7 +8,15 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import D6, Dice, IllegalActionError, InvalidValueError, TotalCheck, at_least
+from smoothbore.core import (
+    D6,
+    Dice,
+    IllegalActionError,
+    InvalidValueError,
+    TotalCheck,
+    at_least,
+    revised,
+)
 
 from . import rules
 from .units import FLAG
@@ -192,7 +200,7 @@ def add_to_pool(pool: Pool, points: int) -> tuple[Pool, int]:
     if total < 0:
         raise InvalidValueError("points", points, "not more than the pool holds")
     units, left = divmod(total, POOL_UNIT)
-    return attrs.evolve(pool, points=left), units
+    return revised(pool, points=left), units
 
 
 def downgrade(source: Pool, target: Pool, points: int) -> tuple[Pool, Pool]:
@@ -203,7 +211,7 @@ def downgrade(source: Pool, target: Pool, points: int) -> tuple[Pool, Pool]:
         )
     if not 0 <= points <= source.points:
         raise InvalidValueError("points", points, f"0 to {source.points}")
-    return attrs.evolve(source, points=source.points - points), attrs.evolve(
+    return revised(source, points=source.points - points), revised(
         target, points=target.points + points
     )
 

@@ -14,6 +14,7 @@ from smoothbore.core import (
     Modified,
     Modifier,
     ThresholdCheck,
+    revised,
 )
 from smoothbore.core.validate import MAX_INCHES, finite
 
@@ -97,7 +98,7 @@ def group_order_target(
         raise InvalidValueError("each", each, f"one OrderFacts per unit ({len(units)})")
     group = len(units) > 1 or facts.group
     per_unit = each or (facts,) * len(units)
-    return min((order_target(general, u, attrs.evolve(f, group=group or f.group), options)
+    return min((order_target(general, u, revised(f, group=group or f.group), options)
                 for u, f in zip(units, per_unit, strict=True)), key=lambda m: m.total)
 
 

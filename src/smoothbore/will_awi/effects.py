@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import Log
+from smoothbore.core import Log, revised
 
 from . import rules
 from .generals import Fate, Risk, apply_fate, in_chain_of_command, roll_risk, shakes_chain
@@ -49,7 +47,7 @@ def shake(state: State, unit_id: str, cause: str, log: Log, rule: str) -> State:
     unit = state.unit(unit_id)
     if unit.status is not Status.STEADY:
         return state
-    after = attrs.evolve(end_highland_charge(unit, False, True), status=Status.SHAKEN)
+    after = revised(end_highland_charge(unit, False, True), status=Status.SHAKEN)
     log.add("shaken", f"{unit.name} is shaken {cause}", rule, unit.id,
             facts={"test": "morale effect", "result": "shaken", "cause": cause})
     return state.with_units(after)
@@ -86,7 +84,7 @@ def general_risk(
                     and u.status is Status.STEADY
                     and in_chain_of_command(u, g, state.commanders)
                 ):
-                    state = state.with_units(attrs.evolve(u, status=Status.SHAKEN))
+                    state = state.with_units(revised(u, status=Status.SHAKEN))
                     log.add("shaken", f"{u.name} is shaken by the loss of {g.name}", rule, u.id,
                             facts={"test": "loss of a general", "result": "shaken",
                                    "cause": f"the loss of {g.name}"})

@@ -16,6 +16,7 @@ from smoothbore.core import (
     InvalidValueError,
     TotalCheck,
     in_range,
+    revised,
 )
 from smoothbore.core.validate import one_of, refers_to, text
 
@@ -150,7 +151,7 @@ def artillery_damage(score_without_cover: int) -> int:
 
 
 def damage(defence: Defence, points: int) -> Defence:
-    return attrs.evolve(defence, points=max(0, defence.points - points))
+    return revised(defence, points=max(0, defence.points - points))
 
 
 def bombard(defence: Defence, modifier: int, *, dice: Dice) -> Defence:
@@ -178,8 +179,8 @@ def construct(defence: Defence, has_tools: bool, action: object = None) -> Defen
     if defence.points >= full:
         raise IllegalActionError(action, "the work is complete", rules.FIELD_ENGINEERING)
     if defence.half_built:
-        return attrs.evolve(defence, points=defence.points + 1, half_built=False)
-    return attrs.evolve(defence, half_built=True)
+        return revised(defence, points=defence.points + 1, half_built=False)
+    return revised(defence, half_built=True)
 
 
 CHARGES_PER_WAGON = 6

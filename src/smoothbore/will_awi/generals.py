@@ -7,9 +7,7 @@ import enum
 from collections.abc import Mapping
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import D6, Band, Dice, NamedEnum, TableCheck
+from smoothbore.core import D6, Band, Dice, NamedEnum, TableCheck, revised
 
 from . import rules
 from .units import Commander, GeneralState, Rank, Unit
@@ -65,12 +63,12 @@ def apply_fate(general: Commander, fate: Fate) -> Commander:
     """A light wound halves his speed; a second incapacitates him (removed from play)."""
     if fate is Fate.LIGHT_WOUND:
         if general.light_wounds >= 1:
-            return attrs.evolve(general, state=GeneralState.INCAPACITATED, attached_to="")
-        return attrs.evolve(general, light_wounds=1)
+            return revised(general, state=GeneralState.INCAPACITATED, attached_to="")
+        return revised(general, light_wounds=1)
     if fate is Fate.DEAD:
-        return attrs.evolve(general, state=GeneralState.DEAD, attached_to="")
+        return revised(general, state=GeneralState.DEAD, attached_to="")
     if fate is Fate.CAPTURED:
-        return attrs.evolve(general, state=GeneralState.CAPTURED, attached_to="")
+        return revised(general, state=GeneralState.CAPTURED, attached_to="")
     return general
 
 

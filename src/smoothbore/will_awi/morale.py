@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import functools
 
-import attrs
-
-from smoothbore.core import D6, Dice, Modified, Modifier, NamedEnum, TotalCheck
+from smoothbore.core import D6, Dice, Modified, Modifier, NamedEnum, TotalCheck, revised
 
 from . import rules
 from .options import DEFAULT_OPTIONS, Options
@@ -181,8 +179,8 @@ def lose_strength(unit: Unit, points: int) -> Unit:
     """Take strength points off; at 0 the unit is ineffective and removed (Strength Points)."""
     left = max(0, unit.strength - points)
     if left == 0:
-        return attrs.evolve(unit, strength=0, status=Status.ELIMINATED)
-    return attrs.evolve(unit, strength=left)
+        return revised(unit, strength=0, status=Status.ELIMINATED)
+    return revised(unit, strength=left)
 
 
 def apply_shaken_result(unit: Unit, result: ShakenResult, options: Options) -> Unit:
@@ -191,11 +189,11 @@ def apply_shaken_result(unit: Unit, result: ShakenResult, options: Options) -> U
     it (option ``shaken_recovers_on_carry_on=False``: carrying on keeps it shaken)."""
     if result is ShakenResult.CARRY_ON:
         if options.shaken_recovers_on_carry_on:
-            return attrs.evolve(unit, status=Status.STEADY)
+            return revised(unit, status=Status.STEADY)
         return unit
     if result is ShakenResult.RETIRE:
-        return attrs.evolve(unit, status=Status.STEADY, must_retire=True)
-    routed = attrs.evolve(unit, status=Status.ROUTING)
+        return revised(unit, status=Status.STEADY, must_retire=True)
+    routed = revised(unit, status=Status.ROUTING)
     return lose_strength(routed, 1) if result is ShakenResult.ROUT_LOSE_1 else routed
 
 
@@ -203,7 +201,7 @@ def apply_routing_result(unit: Unit, result: RoutingResult) -> Unit:
     """The unit after its rout test: a rallied unit halts shaken, facing as it chooses
     (FAQs (1) 1)."""
     if result is RoutingResult.HALT_SHAKEN:
-        return attrs.evolve(unit, status=Status.SHAKEN)
+        return revised(unit, status=Status.SHAKEN)
     if result is RoutingResult.CONTINUE_LOSE_1:
         return lose_strength(unit, 1)
     return unit

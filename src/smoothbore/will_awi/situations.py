@@ -22,7 +22,7 @@ import shapely
 import shapely.ops
 from shapely.geometry.base import BaseGeometry
 
-from smoothbore.core import IllegalActionError, InvalidValueError
+from smoothbore.core import IllegalActionError, InvalidValueError, revised
 from smoothbore.table import (
     ChargeReach,
     CrossingCost,
@@ -1242,7 +1242,7 @@ def destinations_way_on(table: Table, unit: Unit, allowance: float, options: Opt
                 faced = here.moved_to(*toward_enemy.point, facing)
                 nearest = _nearest_enemy(table, unit.id, faced)
                 if table.holds(faced) and (nearest is None or round(nearest, 6) >= 1.0):
-                    toward_enemy = attrs.evolve(toward_enemy, facing=facing)
+                    toward_enemy = revised(toward_enemy, facing=facing)
                 _add(found, here, toward_enemy, 1.0)
             elif abs(off) > 45:
                 found.append((here.x, here.y, round(normal_degrees(bearing) % 360.0, 3)))

@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase
+from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase, revised
 from smoothbore.table import MoveTrace, contact_position
 
 from . import rules
@@ -306,13 +304,13 @@ def apply_test_charged(state: State, action: TestCharged, log: Log) -> State:
         log.add("charged", f"{target.name} {text}", rules.CHARGED_TEST, target.id,
                 facts={"test": "charged", "result": result.value})
         if result in (ChargedResult.SURRENDERS, ChargedResult.ROUTS_SURRENDERS):
-            state = state.with_units(attrs.evolve(target, status=Status.SURRENDERED))
+            state = state.with_units(revised(target, status=Status.SURRENDERED))
         elif result is ChargedResult.ROUTS:
-            routed = attrs.evolve(
+            routed = revised(
                 target, status=Status.ROUTING, routed_last_move=True, highland_charge=False
             )
             if target.troop is TroopType.WAGON:
-                routed = attrs.evolve(routed, immobilised=True)
+                routed = revised(routed, immobilised=True)
             state = state.with_units(routed)
             state = lose(state, state.unit(target.id), 1, log, rules.CHARGED_TEST)
     # An already routing unit, or one charged in the rear that routed, has taken its one
@@ -371,7 +369,7 @@ def check_counter_charge(state: State, action: CounterCharge) -> None:
 def apply_counter_charge(state: State, action: CounterCharge, log: Log) -> State:
     """The unit counter-charges (it fights as a charger) or holds."""
     tests = tuple(
-        attrs.evolve(x, counter=action.charge, decided=True) if x.target == action.target else x
+        revised(x, counter=action.charge, decided=True) if x.target == action.target else x
         for x in state.extra.tests
     )
     name = state.unit(action.target).name
@@ -424,7 +422,7 @@ def _evasion(state: State, unit: Unit) -> RoutSituation:
 def apply_evade(state: State, action: Evade, log: Log) -> State:
     """The unit evades: no melee; its chargers take its ground in I."""
     tests = tuple(
-        attrs.evolve(x, evaded=True, decided=True) if x.target == action.target else x
+        revised(x, evaded=True, decided=True) if x.target == action.target else x
         for x in state.extra.tests
     )
     unit = state.unit(action.target)
@@ -447,7 +445,7 @@ def evaded_on_table(state: State, unit: Unit) -> State:
     assert table is not None
     found = _evasion(state, unit)
     if found.leaves_table:
-        return state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
+        return state.with_units(revised(unit, status=Status.OFF_TABLE))
     if found.end is None:
         return state
     trace = MoveTrace(unit.id, (table.footprint(unit.id).centre, found.end.centre))
@@ -511,7 +509,7 @@ def apply_contact(state: State, action: Contact, log: Log) -> State:
     charge = next(c for c in contacts_needed(state) if c.charger == action.charger)
     building = building_entered(state, state.unit(charge.charger), action.enters, action)
     charges = tuple(
-        attrs.evolve(c, contact=True) if c.charger == charge.charger else c
+        revised(c, contact=True) if c.charger == charge.charger else c
         for c in state.extra.charges
     )
     state = with_extra(state, charges=charges)

@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-import attrs
-
-from smoothbore.core import Log
+from smoothbore.core import Log, revised
 
 from .actions import IndependentTest, Order
 from .command import OrderFacts, give_order, test_independent
@@ -109,7 +107,7 @@ def apply_order(state: State, action: Order, log: Log) -> State:
     facts = action.facts
     if general.attached_to in ids and not facts.attached:
         # The state knows he rides with the unit: +2 without the player saying so.
-        facts = attrs.evolve(facts, attached=True)
+        facts = revised(facts, attached=True)
     measured = tuple(order_facts(state, general.id, uid) for uid in ids)
     each = tuple(f for f in measured if f is not None)
     ok = give_order(general, group[0], facts, dice=log.dice, options=state.options,

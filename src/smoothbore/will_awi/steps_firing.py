@@ -10,9 +10,7 @@ import math
 from collections.abc import Iterator
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase
+from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase, revised
 from smoothbore.table import ShotTrace, Sighting
 
 from . import rules
@@ -106,7 +104,7 @@ def measured_facing(state: State, action: ChangeFacing) -> ChangeFacing:
     if action.enemies_in_front or action.blocked:
         raise illegal(action, MEASURED, rules.FACING)
     enemies, blocked = facing_facts(state, action.unit, action.degrees)
-    return attrs.evolve(action, enemies_in_front=enemies, blocked=blocked)
+    return revised(action, enemies_in_front=enemies, blocked=blocked)
 
 
 def apply_change_facing(state: State, action: ChangeFacing, log: Log) -> State:
@@ -392,7 +390,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     ):
         in_range = facts.range_inches <= 6
         if test_highland_charge(after, in_range, dice=log.dice):
-            state = state.with_units(attrs.evolve(after, highland_charge=True))
+            state = state.with_units(revised(after, highland_charge=True))
             log.add(
                 "highland", f"{after.name} launches a Highland charge", rules.FORTY_FIVE,
                 after.id, facts={"test": "highland charge", "result": "launches"})
@@ -515,7 +513,7 @@ def apply_spread_highland_charge(state: State, action: SpreadHighlandCharge, log
         in_range = spread_facts(state, unit).in_musket_range
     state = mark_done(state, unit.id)
     if test_highland_charge(unit, in_range, dice=log.dice):
-        state = state.with_units(attrs.evolve(unit, highland_charge=True))
+        state = state.with_units(revised(unit, highland_charge=True))
         log.add("highland", f"{unit.name} joins the Highland charge", rules.FORTY_FIVE, unit.id,
                 facts={"test": "highland charge", "result": "joins"})
     else:

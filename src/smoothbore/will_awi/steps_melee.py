@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import Log, enter_phase
+from smoothbore.core import Log, enter_phase, revised
 from smoothbore.table import MoveTrace
 
 from . import rules
@@ -158,9 +156,9 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
     if outcome.effect is Effect.ROUT:
         # Note (a) concerns units routed in the enemy's charge or melee phases only.
         fresh = hit.side != state.extra.moving
-        after = attrs.evolve(hit, status=Status.ROUTING, routed_last_move=fresh)
+        after = revised(hit, status=Status.ROUTING, routed_last_move=fresh)
         if hit.troop is TroopType.WAGON:
-            after = attrs.evolve(after, immobilised=True)
+            after = revised(after, immobilised=True)
         state = state.with_units(end_highland_charge(after, True, True))
         state = lose(state, state.unit(hit.id), 2, log, rules.MELEE)
         state = general_risk(state, hit.id, Risk.MELEE_ROUT, action.chain_within_18, log)
@@ -169,14 +167,14 @@ def apply_resolve_melee(state: State, action: ResolveMelee, log: Log) -> State:
             and state.unit(hit.id).on_table
             and test_surrender(hit, dice=log.dice, why="charged in the rear and routed")
         ):
-            gone = attrs.evolve(state.unit(hit.id), status=Status.SURRENDERED)
+            gone = revised(state.unit(hit.id), status=Status.SURRENDERED)
             state = state.with_units(gone)
             log.add("surrender", f"{hit.name} surrenders", rules.SURRENDER, hit.id,
                     facts={"test": "surrender", "result": "surrenders"})
         state = rout_at_once(state, hit.id, log)
     else:
         status = Status.ROUTING if hit.routing else Status.SHAKEN
-        state = state.with_units(end_highland_charge(attrs.evolve(hit, status=status), True, True))
+        state = state.with_units(end_highland_charge(revised(hit, status=status), True, True))
         state = lose(state, state.unit(hit.id), outcome.effect.loss, log, rules.MELEE)
         state = general_risk(state, hit.id, Risk.MELEE_LOSS, action.chain_within_18, log)
     back = {Effect.RETIRE_SHAKEN: 3.0, Effect.RETIRE_6_SHAKEN: 6.0}.get(outcome.effect)

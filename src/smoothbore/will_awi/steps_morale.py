@@ -7,9 +7,7 @@ import math
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-import attrs
-
-from smoothbore.core import Log, enter_phase
+from smoothbore.core import Log, enter_phase, revised
 from smoothbore.table import Footprint, MoveTrace
 
 from . import rules
@@ -113,7 +111,7 @@ def apply_test_morale(state: State, action: TestMorale, log: Log) -> State:
             )
     after = end_highland_charge(after, after.strength < unit.strength, adverse)
     if after.routing and unit.troop is TroopType.WAGON:
-        after = attrs.evolve(after, immobilised=True)
+        after = revised(after, immobilised=True)
     return mark_done(state.with_units(after), unit.id)
 
 
@@ -180,7 +178,7 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
     if unit.routing:
         if action.blocked:
             if action.enemy_within_6 and test_surrender(unit, dice=log.dice, why="cannot move"):
-                state = state.with_units(attrs.evolve(unit, status=Status.SURRENDERED))
+                state = state.with_units(revised(unit, status=Status.SURRENDERED))
                 log.add(
                     "surrender", f"{unit.name} cannot move and surrenders", rules.SURRENDER,
                     unit.id, facts={"test": "surrender", "result": "surrenders"},
@@ -193,14 +191,14 @@ def apply_compulsory_move(state: State, action: CompulsoryMove, log: Log) -> Sta
         else:
             distance = rout_distance(unit, action.terrain, options=state.options)
             if action.leaves_table:
-                state = state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
+                state = state.with_units(revised(unit, status=Status.OFF_TABLE))
                 text = f"{unit.name} routs off the table"
             else:
                 text = f"{unit.name} routs {inches(distance)}{into}"
             log.add("rout", text, rules.ROUT, unit.id)
     else:
         distance = retire_distance(unit, action.about_face, action.terrain, options=state.options)
-        state = state.with_units(attrs.evolve(unit, must_retire=False))
+        state = state.with_units(revised(unit, must_retire=False))
         how, short = inches(distance), ""
         if went is not None and distance:
             how, short = short_of(distance, went.distance, went.stopped_by,
@@ -226,7 +224,7 @@ def measured_move(state: State, action: CompulsoryMove) -> CompulsoryMove:
     measured; the ground is open (W49). Without a table, the action as given."""
     if state.extra.table is None:
         return action
-    given = attrs.evolve(action, unit="-", about_face=False)
+    given = revised(action, unit="-", about_face=False)
     if given != _DEFAULT_FACTS:
         raise illegal(action, MEASURED, rules.ROUT)
     unit = state.unit(action.unit)
@@ -234,7 +232,7 @@ def measured_move(state: State, action: CompulsoryMove) -> CompulsoryMove:
         return action
     distance = float(rout_distance(unit, options=state.options, action=action))
     found = rout_facts(state, unit, distance)
-    return attrs.evolve(action, blocked=found.end is None and not found.leaves_table,
+    return revised(action, blocked=found.end is None and not found.leaves_table,
                         enemy_within_6=found.enemy_within_6, leaves_table=found.leaves_table)
 
 
@@ -281,7 +279,7 @@ def rout_at_once(state: State, unit_id: str, log: Log) -> State:
         return state
     found = _rout_on_table(state, unit)
     if found.leaves_table:
-        state = state.with_units(attrs.evolve(unit, status=Status.OFF_TABLE))
+        state = state.with_units(revised(unit, status=Status.OFF_TABLE))
         text = f"{unit.name} routs off the table"
     elif found.end is None:
         text = (f"{unit.name} cannot rout: no way takes it further from every enemy it sees, "
@@ -318,7 +316,7 @@ def check_end_b(state: State, action: EndPhase) -> None:
 def apply_end_b(state: State, action: EndPhase, log: Log) -> State:
     """On to C; note (a)'s mark and the retirement orders of the moving side are spent."""
     cleared = tuple(
-        attrs.evolve(u, routed_last_move=False, must_retire=False)
+        revised(u, routed_last_move=False, must_retire=False)
         for u in state.units_of(state.extra.moving)
         if u.routed_last_move or u.must_retire
     )

@@ -347,7 +347,7 @@ def check_change_formation(state: State, action: ChangeFormation) -> None:
     move."""
     unit = check_idle_mover(state, action.unit, action)
     formation = check_formation_change(unit, action.base_distance, action)
-    _check_relaid(state, attrs.evolve(unit, formation=formation), action)
+    _check_relaid(state, revised(unit, formation=formation), action)
 
 
 def _check_relaid(state: State, after: Unit, action: object) -> None:
@@ -366,7 +366,7 @@ def apply_change_formation(state: State, action: ChangeFormation, log: Log) -> S
     unit = state.unit(action.unit)
     formation = check_formation_change(unit, action.base_distance, action)
     log.add("formation", f"{unit.name} forms {formation.value}", rules.MOVEMENT, unit.id)
-    return mark_done(state.with_units(attrs.evolve(unit, formation=formation)), unit.id)
+    return mark_done(state.with_units(revised(unit, formation=formation)), unit.id)
 
 
 def candidates_limber(state: State) -> Iterator[Limber]:
@@ -391,7 +391,7 @@ def check_limber_action(state: State, action: Limber | Deploy) -> None:
     if unit.limbered is isinstance(action, Limber):
         have = "limbered" if unit.limbered else "deployed"
         raise illegal(action, f"{unit.name} is already {have}", rules.MOVEMENT_WHEELED)
-    _check_relaid(state, attrs.evolve(unit, limbered=not unit.limbered), action)
+    _check_relaid(state, revised(unit, limbered=not unit.limbered), action)
 
 
 def apply_limber(state: State, action: Limber | Deploy, log: Log) -> State:
@@ -400,7 +400,7 @@ def apply_limber(state: State, action: Limber | Deploy, log: Log) -> State:
     limbered = isinstance(action, Limber)
     verb = "limbers" if limbered else "deploys"
     log.add("limber", f"{unit.name} {verb}", rules.MOVEMENT_WHEELED, unit.id)
-    return mark_done(state.with_units(attrs.evolve(unit, limbered=limbered)), unit.id)
+    return mark_done(state.with_units(revised(unit, limbered=limbered)), unit.id)
 
 
 # --- HighlandChargeMove ------------------------------------------------------------------
@@ -447,6 +447,9 @@ def rush_text(state: State, unit: Unit, allowance: float, went: float, by: str,
                 f"{inches(went)}, to {where}")
     reached = by in names and state.unit(by).side != unit.side
     why = f", reaching {names[by]}" if reached else f": {stopper(by, names)} stops it"
+    if inches(went) == inches(0.0):  # stopped where it stands: no move of nothing said
+        return (f"{unit.name} makes its Highland charge at the nearest enemy but cannot go "
+                f"forward of its {inches(allowance)}, at {where}{why}")
     return (f"{unit.name} makes its Highland charge at the nearest enemy: {inches(went)} of "
             f"its {inches(allowance)}, to {where}{why}")
 
@@ -530,7 +533,7 @@ def apply_move_general(state: State, action: MoveGeneral, log: Log) -> State:
     else:
         text = f"{general.name} stays where he is"
     log.add("general", text, rules.MOVEMENT, general.id)
-    state = state.with_commanders(attrs.evolve(general, attached_to=action.attach_to))
+    state = state.with_commanders(revised(general, attached_to=action.attach_to))
     return mark_done(state, "general:" + general.id)
 
 
@@ -547,7 +550,7 @@ def check_end_c(state: State, action: EndPhase) -> None:
 def apply_end_c(state: State, action: EndPhase, log: Log) -> State:
     """On to D; a busy unit that did not act spends one of its busy moves."""
     busy = tuple(
-        attrs.evolve(u, busy_moves=u.busy_moves - 1)
+        revised(u, busy_moves=u.busy_moves - 1)
         for u in state.units_of(state.extra.moving)
         if u.busy_moves and u.id not in state.extra.done
     )

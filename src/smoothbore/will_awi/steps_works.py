@@ -6,9 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-import attrs
-
-from smoothbore.core import Deferred, Log
+from smoothbore.core import Deferred, Log, revised
 from smoothbore.table import Table
 
 from . import rules
@@ -250,7 +248,7 @@ def apply_lay_charge(state: State, action: LayCharge, log: Log) -> State:
     new = (
         Demolition(work.id, unit.id)
         if current is None
-        else attrs.evolve(current, charges=current.charges + 1)
+        else revised(current, charges=current.charges + 1)
     )
     others = tuple(d for d in state.extra.demolitions if d.work != work.id)
     laid = "a demolition charge" if new.charges == 1 else f"demolition charge {new.charges}"
@@ -339,7 +337,7 @@ def apply_move_away(state: State, action: MoveAway, log: Log) -> State:
     log.add("demolition", text, rules.DEMOLITION, unit.id)
     return with_extra(
         state,
-        demolitions=(*others, attrs.evolve(current, away=True)),
+        demolitions=(*others, revised(current, away=True)),
         done=state.extra.done | {unit.id},
     )
 
@@ -398,7 +396,7 @@ def check_bombard(state: State, action: Bombard) -> None:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
     work = work_named(state, action.work, action)
     facts = bombard_situation(state, action)
-    fire_modifiers(firer, attrs.evolve(facts, cover=Cover.OPEN), state.options, action)
+    fire_modifiers(firer, revised(facts, cover=Cover.OPEN), state.options, action)
     if not firer.troop.is_gun or is_canister(firer, facts):
         raise illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
     if work.destroyed:
@@ -410,7 +408,7 @@ def apply_bombard(state: State, action: Bombard, log: Log) -> State:
     firer = state.unit(action.firer)
     work = work_named(state, action.work, action)
     facts = bombard_situation(state, action)
-    mods = fire_modifiers(firer, attrs.evolve(facts, cover=Cover.OPEN), state.options)
+    mods = fire_modifiers(firer, revised(facts, cover=Cover.OPEN), state.options)
     after = bombard(work, mods.total, dice=log.dice)
     log.add(
         "work",
@@ -463,7 +461,7 @@ def apply_detonate(state: State, action: Detonate, log: Log) -> State:
         facts={"test": "demolition", "result": "destroyed" if destroyed else "stands"},
     )
     if destroyed:
-        state = with_work(state, attrs.evolve(work, points=0, half_built=False))
+        state = with_work(state, revised(work, points=0, half_built=False))
     radius = blast_radius(current.charges)
     within = action.within
     if state.extra.table is not None:

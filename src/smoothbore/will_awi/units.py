@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import attrs
 
-from smoothbore.core import InvalidValueError, NamedEnum, in_range
+from smoothbore.core import InvalidValueError, NamedEnum, in_range, revised
 from smoothbore.core.validate import maybe, one_of, refers_to, text
 
 
@@ -313,7 +313,7 @@ def raise_unit(unit: Unit) -> Unit:
         raise InvalidValueError(
             "strength", unit.strength, "3 to 6 at set-up (combine below 3, split above 6)"
         )
-    return attrs.evolve(unit, initial_strength=unit.strength)
+    return revised(unit, initial_strength=unit.strength)
 
 
 def strength_from_men(men: int, full: int = 250) -> int:

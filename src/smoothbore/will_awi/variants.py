@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 
-from smoothbore.core import D6, Dice, IllegalActionError, ThresholdCheck, TotalCheck
+from smoothbore.core import D6, Dice, IllegalActionError, ThresholdCheck, TotalCheck, revised
 
 from . import rules
 from .movement import move_distance
@@ -47,7 +47,7 @@ def highland_charge_move(unit: Unit, *, dice: Dice, options: Options = DEFAULT_O
 def end_highland_charge(unit: Unit, lost_strength: bool, adverse_test: bool) -> Unit:
     """A Highland charge goes on until the unit suffers losses or an adverse morale test."""
     if unit.highland_charge and (lost_strength or adverse_test or not unit.on_table):
-        return attrs.evolve(unit, highland_charge=False)
+        return revised(unit, highland_charge=False)
     return unit
 
 
@@ -79,4 +79,4 @@ def roll_pre_battle(unit: Unit | None = None, *, dice: Dice) -> PreBattle:
 
 
 def apply_pre_battle(unit: Unit, roll: PreBattle) -> Unit:
-    return attrs.evolve(unit, morale_bonus=roll.morale, fire_bonus=roll.firing)
+    return revised(unit, morale_bonus=roll.morale, fire_bonus=roll.firing)
