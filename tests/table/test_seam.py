@@ -354,3 +354,17 @@ def test_the_store_answers_as_generations_of_dictionaries(keys: list[int], chunk
                     old.pop(0)
             young[key] = step
         assert len(store) == len(young) + sum(len(g) for g in old)
+
+
+def test_a_work_that_asks_the_store_itself_keeps_the_first_answer() -> None:
+    # a store of one answer: the work puts the very key (and forgets the one before)
+    store = AnswerStore("nested", most=1, chunk=1)
+    store.put("a", 1)
+
+    def work() -> int:
+        store.put("k", 2)
+        return 3
+
+    assert store.ask("k", work) == 3 and store.get("k") == 2 and len(store) == 1
+    store.put("b", 4)  # forgets "k" once, cleanly
+    assert "k" not in store and store.get("b") == 4 and len(store) == 1

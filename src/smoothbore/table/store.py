@@ -42,7 +42,8 @@ class AnswerStore:
     generations of ``chunk``; past ``most`` the oldest generation is forgotten whole.
     Entries are written once: an answer is never changed in place."""
 
-    __slots__ = ("_index", "_old", "_young", "chunk", "hits", "misses", "most", "name")
+    __slots__ = ("_added", "_index", "_old", "_young", "chunk", "hits", "misses", "most",
+                 "name")
 
     def __init__(self, name: str, most: int = 4096, chunk: int = 256) -> None:
         if not isinstance(name, str) or not name:
@@ -51,16 +52,16 @@ class AnswerStore:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidValueError(f"AnswerStore.{field}", value, "a whole number from 1")
         self.name, self.most, self.chunk = name, most, min(chunk, most)
-        self._young: dict[Hashable, Any] = {}
-        self._old: list[dict[Hashable, Any]] = []
-        # every kept answer by key, whatever its generation: one lookup a question (the
-        # generations say what to forget; a key leaves this when its generation goes)
+        # every kept answer by key (one lookup a question); the generations list the keys
+        # in the order they came, to say what to forget. A key names everything an answer
+        # reads (tuples of footprints): hashing it is most of what a store costs, so a hit
+        # hashes it once and a miss twice
         self._index: dict[Hashable, Any] = {}
+        self._young: list[Hashable] = []
+        self._old: list[list[Hashable]] = []
+        self._added = 0  # answers ever kept: whether a work kept any meanwhile
         self.hits = 0
         self.misses = 0
-
-    def _find(self, key: Hashable) -> Any:
-        return self._index.get(key, _MISSING)
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         """The answer kept under ``key`` (``default``: none), counted as a hit or a miss."""
@@ -73,29 +74,38 @@ class AnswerStore:
 
     def ask(self, key: Hashable, work: Callable[[], T]) -> T:
         """The answer kept under ``key``, or ``work()``'s, kept under it."""
-        found = self._index.get(key, _MISSING)
+        index = self._index
+        found = index.get(key, _MISSING)
         if found is not _MISSING:
             self.hits += 1
             answer: T = found
             return answer
         self.misses += 1
+        added = self._added
         answer = work()
-        self.put(key, answer)
+        if self._added == added:  # work kept nothing here meanwhile: the key is still new
+            self._add(key, answer)
+        else:
+            self.put(key, answer)
         return answer
 
     def put(self, key: Hashable, answer: Any) -> None:
         """Keep ``answer`` under ``key`` (a key already kept keeps its first answer)."""
+        if key not in self._index:
+            self._add(key, answer)
+
+    def _add(self, key: Hashable, answer: Any) -> None:
+        """Keep a key not kept yet."""
         index = self._index
-        if key in index:
-            return
         if len(self._young) >= self.chunk:
             self._old.append(self._young)
-            self._young = {}
+            self._young = []
             while (len(self._old) + 1) * self.chunk > self.most:
                 for gone in self._old.pop(0):
                     del index[gone]
-        self._young[key] = answer
+        self._young.append(key)
         index[key] = answer
+        self._added += 1
 
     def __len__(self) -> int:
         return len(self._index)
