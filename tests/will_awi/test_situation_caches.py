@@ -16,6 +16,7 @@ import pytest
 from smoothbore.core import Deferred, IllegalActionError
 from smoothbore.table import Feature, Table, furthest, route
 from smoothbore.will_awi import RULESET, situations
+from smoothbore.will_awi.actions import Move
 from smoothbore.will_awi.charges import check_charge
 from smoothbore.will_awi.movement import Leg, Terrain, move_distance
 from smoothbore.will_awi.positions import BASE, Place, deploy
@@ -554,3 +555,18 @@ def test_wagons_at_hand_and_formation_clashes_are_asked_once_per_table() -> None
     moved = s.with_extra(table=table.placed(
         table.footprint("r9").moved_to(20.0 + BASE + 3.0, 10.0)))
     assert wagon_at_hand(moved, moved.unit("r1")) is None
+
+
+def test_what_the_book_reads_of_the_ground_is_kept_in_the_battles_store() -> None:
+    """The ground's shape, boxes and edges are worked out once for a battle's line of tables
+    (``table.store("will_awi: ground")``: no process-wide cache), whatever steps follow."""
+    state = _layout({"r1": (20.0, 8.0, 0.0), "b1": (20.0, 34.0, 180.0)}, HILL, RIVER)
+    TURN.legal_actions(state)
+    after, _ = TURN.step(state, Move("r1", to=(20.0, 10.0, 0.0)))
+    TURN.legal_actions(after)
+    table = after.extra.table
+    assert table is not None
+    counts = {c.name: c for c in table.stores()}
+    ground = counts["will_awi: ground"]
+    assert ground.misses <= 4 < ground.hits
+    assert {"will_awi: goes", "will_awi: plans"} <= set(counts)

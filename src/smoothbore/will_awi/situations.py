@@ -797,7 +797,7 @@ def steady_ground(table: Table, here: Footprint, dx: float, dy: float
     every other unit (nothing passed through); None where that cannot be told."""
     if not _units_apart(table, here, dx, dy):
         return None
-    edges = _edges(table.features)
+    edges = _edges(table)
     if edges is not None and shapely.dwithin(_line(here, dx, dy), edges, _BEYOND):
         return None
     return _ground_at(table, here.x, here.y)
@@ -944,8 +944,40 @@ it is tested: more than the table's rounding, 1e-9), so that the table's route a
 ``furthest`` find the same ground, nothing in the way, at and a little past it."""
 
 
-@functools.lru_cache(maxsize=64)
-def _ground(features: tuple[Feature, ...]) -> BaseGeometry | None:
+GROUND = "will_awi: ground"
+"""The store of what the book reads of the table's ground (its features): every feature's
+ground as one shape, their boxes, the edges a move's line may meet, the areas' boxes."""
+
+
+def _ground(table: Table) -> BaseGeometry | None:
+    """``_ground_of`` the table's features, kept in the battle's store (``GROUND``)."""
+    found: BaseGeometry | None = table.store(GROUND).ask(
+        ("ground", table.features), functools.partial(_ground_of, table.features))
+    return found
+
+
+def _ground_boxes(table: Table) -> tuple[tuple[float, float, float, float], ...]:
+    """``_ground_boxes_of`` the table's features, kept in the battle's store."""
+    found: tuple[tuple[float, float, float, float], ...] = table.store(GROUND).ask(
+        ("boxes", table.features), functools.partial(_ground_boxes_of, table.features))
+    return found
+
+
+def _edges(table: Table) -> BaseGeometry | None:
+    """``_edges_of`` the table's features, kept in the battle's store."""
+    found: BaseGeometry | None = table.store(GROUND).ask(
+        ("edges", table.features), functools.partial(_edges_of, table.features))
+    return found
+
+
+def _area_boxes(table: Table) -> tuple[tuple[float, float, float, float], ...]:
+    """``_area_boxes_of`` the table's features, kept in the battle's store."""
+    found: tuple[tuple[float, float, float, float], ...] = table.store(GROUND).ask(
+        ("area boxes", table.features), functools.partial(_area_boxes_of, table.features))
+    return found
+
+
+def _ground_of(features: tuple[Feature, ...]) -> BaseGeometry | None:
     """Every feature's ground (areas and lines) as one prepared shape (None: bare table)."""
     if not features:
         return None
@@ -972,8 +1004,7 @@ def _box(f: Footprint) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-@functools.lru_cache(maxsize=64)
-def _ground_boxes(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
+def _ground_boxes_of(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
                                                            ...]:
     """The bounds of every feature's ground."""
     return tuple(tuple(map(float, f.area.bounds)) for f in features)  # type: ignore[misc]
@@ -1041,11 +1072,11 @@ def open_move(table: Table, here: Footprint, dx: float, dy: float, *,
     if not swept_ground:
         x0, x1 = here.x + min(0.0, dx), here.x + max(0.0, dx)
         y0, y1 = here.y + min(0.0, dy), here.y + max(0.0, dy)
-    near = [i for i, (a0, b0, a1, b1) in enumerate(_ground_boxes(table.features))
+    near = [i for i, (a0, b0, a1, b1) in enumerate(_ground_boxes(table))
             if not (a0 - x1 > 1e-6 or x0 - a1 > 1e-6 or b0 - y1 > 1e-6 or y0 - b1 > 1e-6)]
     if not near:
         return True
-    ground = _ground(table.features)
+    ground = _ground(table)
     shape: BaseGeometry
     if swept_ground:
         start = _corners(here)
@@ -1131,7 +1162,7 @@ def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
 def _enters_ground(table: Table, here: Footprint, dx: float, dy: float) -> bool:
     """The centre's line goes into a feature or across a line (their insides meet): its
     route has more than one leg of open ground, or a passage."""
-    ground = _ground(table.features)
+    ground = _ground(table)
     return ground is not None and bool(
         shapely.relate_pattern(_line(here, dx, dy), ground, "T********"))
 
@@ -1470,7 +1501,7 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
     cannot tell, ask ``furthest``). A unit whose centre stands inside ground it cannot move
     in goes nowhere (``furthest`` stops it where it starts)."""
     speed = rates.speed(_ground_at(table, here.x, here.y))
-    edges = _edges(table.features)
+    edges = _edges(table)
     if speed is None:
         if edges is not None and shapely.dwithin(_line(here, 0.0, 0.0), edges, _BEYOND):
             return None
@@ -1498,7 +1529,7 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
                 enemy and _kept_off_already(here, other)):
             return None
     blocking = [f for f, (a0, b0, a1, b1) in zip(table.terrain.area_features,
-                                                 _area_boxes(table.features), strict=True)
+                                                 _area_boxes(table), strict=True)
                 if rates.rate(f.kind) is None
                 and not (a0 - x1 > _BEYOND or x0 - a1 > _BEYOND
                          or b0 - y1 > _BEYOND or y0 - b1 > _BEYOND)]
@@ -1521,8 +1552,7 @@ def _kept_off_already(here: Footprint, enemy: Footprint) -> bool:
     return float(shapely.distance(here.shape, enemy.shape)) < _ALREADY
 
 
-@functools.lru_cache(maxsize=64)
-def _edges(features: tuple[Feature, ...]) -> BaseGeometry | None:
+def _edges_of(features: tuple[Feature, ...]) -> BaseGeometry | None:
     """The edges of every area and every line a move crosses, as one prepared shape (None:
     bare table): where a centre's route changes ground or has a passage."""
     terrain = terrain_index(features)
@@ -1534,8 +1564,7 @@ def _edges(features: tuple[Feature, ...]) -> BaseGeometry | None:
     return union
 
 
-@functools.lru_cache(maxsize=64)
-def _area_boxes(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
+def _area_boxes_of(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
                                                          ...]:
     """The bounds of each area feature's ground (in ``TerrainIndex.area_features`` order)."""
     return tuple(tuple(map(float, f.area.bounds))  # type: ignore[misc]
