@@ -1416,13 +1416,23 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     within his 12" (B60): towards the middle of his brigade's units, when he stands more
     than an inch from it; and towards each unit he commands (his brigade's; for the CinC,
     his side's) that lies too far to join (its nearest point beyond 12"), to bring it within
-    his radius. Each ride is 12", or as far as the middle."""
+    his radius. Each ride is 12", or as far as the middle. Kept for the layout, where he
+    stands and the units he commands (all they read)."""
     table = _table(state)
     leader = state.commander(commander_id)
     where = table.commander_point(commander_id)
-    most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
     ours = state.derived(standing_by_side).get(leader.side, ())
     brigade = state.derived(standing_by_brigade).get((leader.side, leader.brigade), ())
+    commands = ours if leader.cinc else brigade
+    return per_layout(table, "commander points", (where, brigade, commands),
+                      lambda: _commander_points(table, where, brigade, commands))
+
+
+def _commander_points(table: Table, where: tuple[float, float], brigade: tuple[str, ...],
+                      commands: tuple[str, ...]) -> tuple[tuple[float, float], ...]:
+    """``commander_points`` worked out for a commander standing at ``where``, of a brigade
+    with the units ``brigade`` on the table, commanding the units ``commands``."""
+    most = command.COMMANDER_MOVE - _SHORT  # so that the rounded point is within reach
     targets: list[tuple[float, float]] = []
     if brigade:
         centres = [table.footprint(u).centre for u in brigade]
@@ -1433,7 +1443,7 @@ def commander_points(state: State, commander_id: str) -> tuple[tuple[float, floa
     # a unit whose centre lies beyond the move and its half diagonal is too far to join
     # without measuring its nearest point (``near_point``)
     near = frozenset(near_point(table, where, command.COMMANDER_MOVE))
-    for unit_id in ours if leader.cinc else brigade:
+    for unit_id in commands:
         if unit_id not in near or _gap(table, unit_id, where) > command.COMMANDER_MOVE:
             targets.append(table.footprint(unit_id).centre)
     points = []

@@ -776,9 +776,11 @@ def _shots(state: State, action: Shoot) -> list[tuple[str, shooting.ShotFacts]]:
         why = situations.out_of_shot(table, action.unit_id, target_id, most)
         if why:
             raise IllegalActionError(action, why, RULE_VISIBILITY)
-        # the pair of this shot alone: a random choice checks a shot or two of a firer, and
-        # the other pairs are measured (and kept with the layout) when asked
-        seen = situations.seen_of(table, action.unit_id, (target_id,))[target_id]
+        # every enemy the firer may reach at once: a call to the table costs about 2 M
+        # instructions whatever its pairs, and the next shot checked asks the same layout
+        near = situations.enemies_near(table, action.unit_id, most)
+        asked = near if target_id in near else (target_id,)
+        seen = situations.seen_of(table, action.unit_id, asked)[target_id]
         situations.check_sight(seen, action)
         measured.append((target_id, situations.shot_on_table(table, action.unit_id,
                                                              target_id, facts, seen)))
