@@ -21,6 +21,7 @@ entry that has become false, which is how "can only shrink" is enforced.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -50,18 +51,29 @@ RANK: dict[str, int] = {
 """Each part's layer: a module may import its own part and parts of a lower layer only
 (the rule books, on one layer, never each other)."""
 
-UPWARD_ALLOWED = frozenset({
-    # narration and the notebook view of a played battle: Played._repr_html_ and
-    # Played.narrate call views' action_words, phase_title, played_html and step_html
+UPWARD_ALLOWED: frozenset[tuple[str, str]] = frozenset()
+"""Imports against the layers that exist today, each to be removed (never added to). Empty
+since issue 29: the books describe their embedded battles as data (``core.PackagedBattle``)
+and battle finds its words and HTML by reference (``LATE_BOUND``)."""
+
+LATE_BOUND = frozenset({
+    # the reader of a book's embedded battle files (``core.PackagedBattle``)
+    ("smoothbore.core.ruleset", "smoothbore.scenario.document:packaged"),
+    # a step's and a played battle's words and HTML (``Step.narrate``, ``_repr_html_``)
     ("smoothbore.battle", "smoothbore.views"),
-    # each book's embedded battles are TOML files that a function in its scenarios.py reads
-    # through the scenario reader, which sits above the books (issue 30)
-    ("smoothbore.bloodybacks93", "smoothbore.scenario"),
-    ("smoothbore.boltaction_acw", "smoothbore.scenario"),
-    ("smoothbore.mckie_acw", "smoothbore.scenario"),
-    ("smoothbore.will_awi", "smoothbore.scenario"),
 })
-"""Imports against the layers that exist today, each to be removed (never added to)."""
+"""The modules of a higher layer that a lower one names by reference (a written
+``module`` or ``module:name`` imported when first used, as the registry names rule books),
+never importing them: the declared hooks of the layers. Any other such name in the source
+fails ``test_names_of_higher_layers_are_only_the_declared_hooks``; a listed one that is no
+longer named fails too, so the list only shrinks."""
+
+NOT_MODULES = frozenset({
+    # the entry-point group third-party rule books register under (the same words as the
+    # module that lists the built-in books, but a group's name, not an import)
+    ("smoothbore.core.registry", "smoothbore.rulesets"),
+})
+"""Strings that read as a module of a higher layer but name something else."""
 
 SHAPELY_ALLOWED = frozenset({
     "smoothbore.mckie_acw.positions",
@@ -219,6 +231,63 @@ def test_importing_core_loads_neither_the_table_nor_shapely() -> None:
             "from smoothbore.core import odds, Distribution, Engine, BattleState; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('shapely', 'smoothbore')"
             " and not m.startswith('smoothbore.core') and m != 'smoothbore'))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, timeout=120).stdout.strip()
+    assert loaded == "[]"
+
+
+_REFERENCE = re.compile(r"smoothbore(\.[A-Za-z_]\w*)+(:[A-Za-z_][\w.]*)?")
+
+
+def references_of(path: Path) -> set[str]:
+    """Every string constant of ``path`` that is a smoothbore module name or
+    ``module:name`` reference, whole."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    return {node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and _REFERENCE.fullmatch(node.value)}
+
+
+REFERENCES = {name: references_of(path) for name, path in MODULES.items()}
+
+
+def _upward(here: str, module: str) -> bool:
+    there = part_of(module)
+    if there is None or there == here or there not in RANK:
+        return False
+    return RANK[there] > RANK[here] or (RANK[there] == RANK[here] and here in BOOKS)
+
+
+def test_names_of_higher_layers_are_only_the_declared_hooks() -> None:
+    """A module may name a higher layer's module in a string only as a declared hook
+    (``LATE_BOUND``): a lazy reference is still a dependency, so it is listed, not hidden."""
+    named = {(name, reference) for name, found in REFERENCES.items() for reference in found
+             if _upward(str(part_of(name)), reference.partition(":")[0])}
+    assert sorted(named - LATE_BOUND - NOT_MODULES) == []
+
+
+@pytest.mark.parametrize("pair", sorted(LATE_BOUND))
+def test_the_late_bound_list_only_shrinks(pair: tuple[str, str]) -> None:
+    here, reference = pair
+    assert reference in REFERENCES.get(here, set()), (
+        f"{here} no longer names {reference}: delete it from LATE_BOUND")
+    module, _, name = reference.partition(":")
+    assert (SRC / module.replace(".", "/")).with_suffix(".py").exists() or (
+        SRC / module.replace(".", "/") / "__init__.py").exists()
+    if name:
+        source = (SRC / module.replace(".", "/")).with_suffix(".py").read_text("utf-8")
+        assert f"def {name}(" in source, f"{reference} names nothing"
+
+
+def test_importing_battle_loads_neither_the_views_nor_the_table() -> None:
+    """``import smoothbore.battle`` (play, replay, records) loads no view, no table and no
+    Shapely: the views are found by reference when a step is narrated or shown."""
+    import subprocess
+    import sys
+
+    code = ("import sys, smoothbore.battle; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'shapely' "
+            "or m.startswith(('smoothbore.views', 'smoothbore.table'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=120).stdout.strip()
     assert loaded == "[]"

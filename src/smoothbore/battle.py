@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import importlib
 import json
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -33,7 +34,6 @@ from smoothbore.core.state import (
     structure,
     unstructure,
 )
-from smoothbore.views import action_words, phase_title, played_html, roll_words, step_html
 
 __all__ = [
     "MAX_STEPS",
@@ -52,6 +52,20 @@ __all__ = [
     "step_digest",
     "unit_table",
 ]
+
+
+VIEWS = "smoothbore.views"
+"""Where a step and a played battle find their words and their HTML (``Step.narrate``,
+``_repr_html_``): the views sit above the battle drivers (DESIGN.md's layers), so they are
+named by reference and imported when first asked for, and ``import smoothbore.battle``
+loads neither the views nor the table nor Shapely (``tests/test_layers.py``,
+``LATE_BOUND``)."""
+
+
+def _view(name: str) -> Any:
+    """A function of the views (``VIEWS``), imported on first use."""
+    return getattr(importlib.import_module(VIEWS), name)
+
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -89,8 +103,10 @@ class Step(Generic[A]):
         action (units and commanders by their names in ``state``), each event with its
         rolls, and the rules behind them once, on the last line; with ``rules``, every event
         and roll with its own rule instead."""
-        where = phase_title(self.phase, turn)
-        lines = [f"[turn {self.turn}, {where}] {action_words(self.action, state, turn)}"]
+        roll_words = _view("roll_words")
+        where = _view("phase_title")(self.phase, turn)
+        said = _view("action_words")(self.action, state, turn)
+        lines = [f"[turn {self.turn}, {where}] {said}"]
         cited: list[str] = []
         for event in self.events:
             lines.append(f"  {event.text}" + (f" [{event.rule}]" if rules else ""))
@@ -106,7 +122,8 @@ class Step(Generic[A]):
         return f"<Step turn {self.turn}, {self.phase}: {brief(self.action)}>"
 
     def _repr_html_(self) -> str:
-        return step_html(self)
+        html: str = _view("step_html")(self)
+        return html
 
 
 @attrs.frozen
@@ -165,7 +182,8 @@ class Played(Generic[S, A]):
                 f"{_plural(self.turns, 'turn')}, {ending}>")
 
     def _repr_html_(self) -> str:
-        return played_html(self)
+        html: str = _view("played_html")(self)
+        return html
 
 
 def _plural(number: int, word: str) -> str:

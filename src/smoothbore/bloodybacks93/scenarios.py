@@ -5,7 +5,8 @@ book knows: the unit, commander and options classes whose fields a file writes i
 own words (``kind = "field artillery"``, ``troops = "continental"``, ``formation =
 "unlimbered"``, ``weapon = "rifle"``), a unit's footprint where a file places it, the unit a
 commander rides with, and how a battle starts (``new_battle``). The book never imports the
-scenario package; the embedded battles below read their files through it when called.
+scenario package: its embedded battles below are data (core's ``PackagedBattle``: the book
+and the file) that the scenario reader reads when a battle is made.
 
 The embedded battles are the files of ``battles/`` (one source, no Python twin):
 ``default`` is ``webster-stevens.toml`` and ``camden`` is ``camden.toml``, each played on its
@@ -16,9 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
-from smoothbore.core import Scenario
+from smoothbore.core import PackagedBattle, Scenario
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.table import Footprint, Table
 
@@ -66,36 +65,20 @@ def setup_of(state: State) -> dict[str, Any]:
     return {}
 
 
-@attrs.frozen
-class Packaged:
-    """An embedded battle: the file ``battles/<name>.toml`` started from a seed, on its
-    table or (``on_table`` False) measured by the players. A module-level value, so that the
-    ruleset pickles by name."""
-
-    name: str
-    on_table: bool = True
-
-    def __call__(self, seed: int = 0) -> State:
-        from smoothbore.scenario.document import packaged  # the reader sits above the books
-
-        state: State = packaged("bloodybacks93", self.name).start(seed, on_table=self.on_table)
-        return state
-
-
-example_battle = Packaged("webster-stevens")
+example_battle = PackagedBattle("bloodybacks93", "webster-stevens")
 """Colonel Webster's British brigade against Colonel Stevens's Continentals and riflemen
 (the commanders of the text's examples, 9.3) on a 6' x 4' table; six turns."""
 
-example_battle_no_table = Packaged("webster-stevens", on_table=False)
+example_battle_no_table = PackagedBattle("bloodybacks93", "webster-stevens", on_table=False)
 """The same action, the players measuring."""
 
-camden = Packaged("camden")
+camden = PackagedBattle("bloodybacks93", "camden")
 """Camden (16 August 1780): Webster's and Rawdon's brigades under Cornwallis against Gist's
 Continentals and Stevens's militia under Gates, between the swamps; eight turns."""
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("camden", camden),
     ("default-no-table", example_battle_no_table),
-    ("camden-no-table", Packaged("camden", on_table=False)),
+    ("camden-no-table", PackagedBattle("bloodybacks93", "camden", on_table=False)),
 )
 """The embedded battles besides the default (Webster against Stevens on a table)."""

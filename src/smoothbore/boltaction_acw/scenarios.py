@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from smoothbore.core import Scenario
+from smoothbore.core import PackagedBattle, Scenario
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.table import Footprint, Table
 
@@ -76,32 +76,15 @@ def setup_of(state: State) -> dict[str, Any]:
     return {"objective": state.extra.objective} if state.extra.objective else {}
 
 
-@attrs.frozen
-class Packaged:
-    """An embedded battle: the file ``battles/<name>.toml`` started from a seed, on its
-    table or (``on_table`` False) measured by the players. A module-level value, so that the
-    ruleset pickles by name."""
-
-    name: str
-    on_table: bool = True
-
-    def __call__(self, seed: int = 0, *, on_table: bool | None = None) -> State:
-        from smoothbore.scenario.document import packaged  # the reader sits above the books
-
-        table = self.on_table if on_table is None else on_table
-        state: State = packaged("boltaction_acw", self.name).start(seed, on_table=table)
-        return state
-
-
-brawners_farm = Packaged("brawners-farm")
+brawners_farm = PackagedBattle("boltaction_acw", "brawners-farm")
 """Gibbon's brigade against the Stonewall Brigade at Brawner's Farm (28 August 1862), six
 turns at most (A20, A21); ``on_table=False``: the players measure."""
 
-mcphersons_ridge = Packaged("mcphersons-ridge")
+mcphersons_ridge = PackagedBattle("boltaction_acw", "mcphersons-ridge")
 """Gamble's cavalry brigade against Archer's brigade on the morning of Gettysburg (1 July
 1863), six turns at most; the side holding McPherson's Ridge after the last turn wins (A21)."""
 
-maryes_heights = Packaged("maryes-heights")
+maryes_heights = PackagedBattle("boltaction_acw", "maryes-heights")
 """Meagher's Irish Brigade against Cobb's brigade at the stone wall below Marye's Heights
 (Fredericksburg, 13 December 1862), six turns; the side holding the heights wins (A21)."""
 
@@ -111,8 +94,10 @@ example_battle = brawners_farm
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("mcphersons-ridge", mcphersons_ridge),
     ("maryes-heights", maryes_heights),
-    ("default-no-table", Packaged("brawners-farm", on_table=False)),
-    ("mcphersons-ridge-no-table", Packaged("mcphersons-ridge", on_table=False)),
-    ("maryes-heights-no-table", Packaged("maryes-heights", on_table=False)),
+    ("default-no-table", PackagedBattle("boltaction_acw", "brawners-farm", on_table=False)),
+    ("mcphersons-ridge-no-table",
+     PackagedBattle("boltaction_acw", "mcphersons-ridge", on_table=False)),
+    ("maryes-heights-no-table",
+     PackagedBattle("boltaction_acw", "maryes-heights", on_table=False)),
 )
 """The embedded battles besides ``example_battle`` (Brawner's Farm)."""

@@ -67,7 +67,15 @@ if TYPE_CHECKING:
     from smoothbore.core.modifiers import Modified, Modifier
     from smoothbore.core.protocols import Commander, Phase, Turn, Unit
     from smoothbore.core.registry import ENTRY_POINT_GROUP, Registry
-    from smoothbore.core.ruleset import Help, Mechanism, Parameter, Ruleset, spell
+    from smoothbore.core.ruleset import (
+        BATTLE_READER,
+        Help,
+        Mechanism,
+        PackagedBattle,
+        Parameter,
+        Ruleset,
+        spell,
+    )
     from smoothbore.core.stages import (
         DEFAULT_MAX_STEP_BRANCHES,
         Again,
@@ -96,6 +104,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AVERAGE_DIE",
+    "BATTLE_READER",
     "D3",
     "D6",
     "D10",
@@ -135,6 +144,7 @@ __all__ = [
     "NamedEnum",
     "OpposedCheck",
     "Outcome",
+    "PackagedBattle",
     "Parameter",
     "Phase",
     "PhaseEnd",
@@ -249,6 +259,8 @@ _WHERE: dict[str, str] = {
     "Mechanism": "smoothbore.core.ruleset",
     "Parameter": "smoothbore.core.ruleset",
     "Ruleset": "smoothbore.core.ruleset",
+    "PackagedBattle": "smoothbore.core.ruleset",
+    "BATTLE_READER": "smoothbore.core.ruleset",
     "spell": "smoothbore.core.ruleset",
     "DEFAULT_MAX_STEP_BRANCHES": "smoothbore.core.stages",
     "Again": "smoothbore.core.stages",

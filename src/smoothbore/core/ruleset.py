@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import inspect
 import math
 import numbers
@@ -19,8 +20,10 @@ from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.protocols import Phase, Turn
 
 __all__ = [
+    "BATTLE_READER",
     "Help",
     "Mechanism",
+    "PackagedBattle",
     "Parameter",
     "Ruleset",
     "Validated",
@@ -413,6 +416,39 @@ class _ReadOnly(Mapping[str, str]):
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, str]]]:
         return (type(self), (dict(self._data),))
+
+
+BATTLE_READER = "smoothbore.scenario.document:packaged"
+"""The function that reads a book's embedded battle file, ``read(book, file)`` giving a
+scenario whose ``start(seed, on_table=...)`` is the battle at its start, named by reference
+(``module:function``), as the registry names rule books, and imported only when a battle is
+first made: the scenario reader sits above the books and core (DESIGN.md's layers), so
+neither imports it (``tests/test_layers.py``, ``LATE_BOUND``)."""
+
+
+@attrs.frozen
+class PackagedBattle:
+    """An embedded battle described as data: the file ``battles/<file>.toml`` inside the
+    package of the rule book ``book``, started from a seed on its table or (``on_table``
+    False) measured by the players. A book lists its battles as these values (its
+    ``example`` and ``scenarios``); ``smoothbore.scenario`` reads the file when the battle
+    is made (``BATTLE_READER``), so the book never imports the reader and the loader is
+    written once. A module-level value: the ruleset pickles by name."""
+
+    book: str
+    file: str
+    on_table: bool = True
+
+    def __call__(self, seed: int = 0, *, on_table: bool | None = None,
+                 table: bool | None = None) -> Any:
+        """The battle at its start, its dice from ``seed``; ``on_table`` (or ``table``, as
+        McKie's battles name it) False: the same battle measured by the players."""
+        played = self.on_table if on_table is None else on_table
+        if table is not None:
+            played = table
+        module, _, name = BATTLE_READER.partition(":")
+        read = getattr(importlib.import_module(module), name)
+        return read(self.book, self.file).start(seed, on_table=played)
 
 
 @attrs.frozen

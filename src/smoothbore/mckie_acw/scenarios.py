@@ -6,8 +6,9 @@ own words (``arm = "cavalry"``, ``weapon = "repeating-rifle"``, ``quality = "vet
 ``formation = "column"``; a commander's written ``order``), a unit's footprint where a file
 places it (millimetres, ``positions.footprint``), the unit a commander is with, the settings
 of a battle's start (``[setup] army_figures``, ``reserve_rounds``) and how a battle starts
-(``new_battle``). The book never imports the scenario package; the embedded battles below
-read their files through it when called.
+(``new_battle``). The book never imports the scenario package: its embedded battles below
+are data (core's ``PackagedBattle``: the book and the file) that the scenario reader reads
+when a battle is made.
 
 The embedded battles are the files of ``battles/`` (one source, no Python twin), each on its
 table and, as ``<name>-no-table``, the same file measured by the players: ``default``
@@ -19,9 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
-from smoothbore.core import Scenario
+from smoothbore.core import PackagedBattle, Scenario
 from smoothbore.core.errors import InvalidValueError
 from smoothbore.table import Footprint, Table
 
@@ -123,40 +122,23 @@ def setup_of(state: State) -> dict[str, Any]:
     return {}
 
 
-@attrs.frozen
-class Packaged:
-    """An embedded battle: the file ``battles/<name>.toml`` started from a seed, on its
-    table or (``table`` False) measured by the players. A module-level value, so that the
-    ruleset pickles by name."""
-
-    name: str
-    on_table: bool = True
-
-    def __call__(self, seed: int = 0, *, table: bool | None = None) -> State:
-        from smoothbore.scenario.document import packaged  # the reader sits above the books
-
-        played = self.on_table if table is None else table
-        state: State = packaged("mckie_acw", self.name).start(seed, on_table=played)
-        return state
-
-
-example_battle = Packaged("chickamauga")
+example_battle = PackagedBattle("mckie_acw", "chickamauga")
 """Chickamauga in miniature: Hood's division against Baird's, Wilder's mounted brigade with
 Spencer repeaters; six periods; ``table=False``: the players measure."""
 
-sharpshooters_battle = Packaged("sharpshooters")
+sharpshooters_battle = PackagedBattle("mckie_acw", "sharpshooters")
 """The same field with two figures of Berdan's Sharpshooters and the "+ or -" morale factors
 at each player's choice; six periods."""
 
-champion_hill = Packaged("champion-hill")
+champion_hill = PackagedBattle("mckie_acw", "champion-hill")
 """Champion Hill (16 May 1863): Hovey's division, with Boomer's brigade, attacks Stevenson's
 division on the hill; six periods."""
 
 SCENARIOS: tuple[tuple[str, Callable[[int], State]], ...] = (
     ("sharpshooters", sharpshooters_battle),
     ("champion-hill", champion_hill),
-    ("default-no-table", Packaged("chickamauga", on_table=False)),
-    ("sharpshooters-no-table", Packaged("sharpshooters", on_table=False)),
-    ("champion-hill-no-table", Packaged("champion-hill", on_table=False)),
+    ("default-no-table", PackagedBattle("mckie_acw", "chickamauga", on_table=False)),
+    ("sharpshooters-no-table", PackagedBattle("mckie_acw", "sharpshooters", on_table=False)),
+    ("champion-hill-no-table", PackagedBattle("mckie_acw", "champion-hill", on_table=False)),
 )
 """The embedded battles beside the default ``example_battle``."""

@@ -801,7 +801,11 @@ def packaged(book: str, name: str) -> Scenario:
     """A battle shipped inside a book (``smoothbore/<book>/battles/<name>.toml``)."""
     from importlib.resources import files
 
-    resource = files(f"smoothbore.{book}").joinpath("battles", f"{name}.toml")
+    folder = files(f"smoothbore.{book}").joinpath("battles")
+    resource = folder.joinpath(f"{name}.toml")
+    if not resource.is_file():
+        known = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+        raise InvalidValueError(f"{book} battle file", name, "one of " + ", ".join(known))
     return read_scenario(resource.read_text("utf-8"), f"{book}/battles/{name}.toml")
 
 
