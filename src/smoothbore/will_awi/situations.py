@@ -1803,7 +1803,7 @@ def relaid_clashes(table: Table) -> dict[Unit, str]:
 
 def _relaid_clash(table: Table, after: Unit) -> str:
     new = relaid(table, after)
-    enemies = set(table.enemies_of(after.id))
+    side = new.side  # its enemies: the units of another side (``Table.enemies_of``)
     layout = table.layout
     for i in sorted(layout.tree.query(new.shape, predicate="dwithin", distance=1.0).tolist()):
         other = layout.footprints[i]
@@ -1811,7 +1811,8 @@ def _relaid_clash(table: Table, after: Unit) -> str:
             continue
         if shapely.relate_pattern(new.shape, other.shape, "T********"):
             return f"its new footprint would overlap {other.label or other.unit_id}"
-        if other.unit_id in enemies and float(shapely.distance(new.shape, other.shape)) < 1 - 1e-9:
+        enemy = bool(side and other.side and other.side != side)
+        if enemy and float(shapely.distance(new.shape, other.shape)) < 1 - 1e-9:
             return f'its new footprint would end within 1" of {other.label or other.unit_id}'
     return ""
 
