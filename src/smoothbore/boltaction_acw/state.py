@@ -445,7 +445,8 @@ def with_units(state: State, *units: Unit) -> State:
     newly = tuple(u.id for u in units
                   if u.routing and not u.lost and not state.unit(u.id).routing)
     new = state.with_units(*units)
-    if new.extra.table is not None:  # what the rest of the step measures sees the units
+    table = new.extra.table
+    if table is not None and _reshaped(table, units):  # the rest of the step sees them
         new = keep_in_step(RULES, state, new)
     extra = new.extra
     out = set(u.id for u in units if not u.in_the_fight)
@@ -458,6 +459,18 @@ def with_units(state: State, *units: Unit) -> State:
     second = tuple(s for s in extra.second if s[0] not in out)
     return new.with_extra(melees=melees, routs=routs, second=second,
                           routed=extra.routed | set(newly))
+
+
+def _reshaped(table: Table, units: tuple[Unit, ...]) -> bool:
+    """Whether any of these units on the table no longer stands or no longer has its
+    footprint's shape (then ``keep_in_step`` has something to do; most changes, pins and
+    orders, leave every footprint as it was)."""
+    on = table.units
+    for unit in units:
+        fp = on.get(unit.id)
+        if fp is not None and (not RULES.stands(unit) or not RULES.shape(unit).matches(fp)):
+            return True
+    return False
 
 
 def with_reformed(state: State, unit: Unit) -> State:
