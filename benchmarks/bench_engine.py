@@ -265,7 +265,9 @@ def _no_check(state: Any, action: Any) -> None:
 
 
 def _no_handler(state: Any, action: Any, log: Log) -> Any:
-    return state
+    """A new state, as a handler's is (the engine carries its dice onto a state that only
+    the step holds; a handler returning the state it was given makes the engine copy it)."""
+    return state.replace(phase=state.phase)
 
 
 def _tiny(guards: bool) -> tuple[Any, Any, Any]:

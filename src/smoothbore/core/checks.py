@@ -176,9 +176,18 @@ class _Base(Generic[T]):
         return self.describe()
 
 
-@functools.lru_cache(maxsize=16384)
 def description(check: Check[Any]) -> str:
-    """``check.describe()``, worked out once per distinct check (it labels every roll)."""
+    """``check.describe()``, worked out once per distinct check (it labels every roll). A
+    draw is described afresh: its items are the deck or bag as it stands, so its checks are
+    as many as the decks a process ever draws from, and a cache of them kept growing over a
+    long run of battles (issue 29's memory target); its words are two numbers anyway."""
+    if type(check) is DrawCheck:
+        return check.describe()
+    return _described(check)
+
+
+@functools.lru_cache(maxsize=16384)
+def _described(check: Check[Any]) -> str:
     return check.describe()
 
 
