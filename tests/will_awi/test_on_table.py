@@ -92,3 +92,27 @@ def test_the_engine_guards_the_unit_acting_once_for_every_action() -> None:
         TURN.step(s, Move("b1"))
     assert refused.value.why == "Continentals is not a unit of red"
     assert refused.value.rule == rules.SEQUENCE
+
+
+def test_a_fire_is_measured_once_and_its_ruling_handed_to_the_handler() -> None:
+    """Engine contract v2: the check of a fire gives the facts it measured (range, arc,
+    cover: ``FireRuling``) and the handler fires with them, the table not asked again."""
+    from smoothbore.will_awi import steps_firing
+    from smoothbore.will_awi.actions import EndPhase, Fire
+    from smoothbore.will_awi.steps_firing import FireRuling
+
+    units = (FOOT, ENEMY)
+    table = deploy(units, {"r1": (20.0, 10.0, 0.0), "b1": (20.0, 16.0, 180.0)}, width=48,
+                   depth=36)
+    s = new_battle(("red", "blue"), units, table=table)
+    while s.phase != "E":
+        s, _ = TURN.step(s, EndPhase())
+    rule, ruling = TURN.rule_on(s, Fire("b1", "r1"))
+    assert isinstance(ruling, FireRuling) and ruling.work == ""
+    assert ruling.facts.range_inches == pytest.approx(6.0 - BASE)
+    asked: list[object] = []
+    real = steps_firing.shot_facts
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(steps_firing, "shot_facts", lambda *a: asked.append(a) or real(*a))
+        TURN.step(s, Fire("b1", "r1"))
+    assert len(asked) == 1  # the check's; the handler fires on its ruling

@@ -10,6 +10,8 @@ import math
 from collections.abc import Iterator
 from types import MappingProxyType
 
+import attrs
+
 from smoothbore.core import Deferred, IllegalActionError, Log, enter_phase, revised
 from smoothbore.table import ShotTrace, Sighting
 
@@ -243,10 +245,20 @@ def fire_situation(state: State, action: Fire,
     return shot.facts, shot.work
 
 
-def check_shot(state: State, firer: Unit, action: Fire, seen: Sighting | None = None) -> Unit:
+@attrs.frozen
+class FireRuling:
+    """What a fire's check measured, handed to its handler (engine contract v2): the
+    ``facts`` of the shot and the ``work`` whose cover the target holds ("" for none)."""
+
+    facts: FireFacts
+    work: str = ""
+
+
+def check_shot(state: State, firer: Unit, action: Fire,
+               seen: Sighting | None = None) -> FireRuling:
     """What any fire needs: an enemy target on the table, seen (woods), within the firer's
     range and arc; a firer able to fire that has not fired; the work the target holds giving
-    the cover said."""
+    the cover said. The ruling is the shot's facts as measured."""
     target = state.unit(action.target)
     if target.side == firer.side or not target.on_table:
         raise illegal(action, "the target must be an enemy unit on the table", rules.FIRING)
@@ -264,7 +276,7 @@ def check_shot(state: State, firer: Unit, action: Fire, seen: Sighting | None = 
         if facts.cover is not work.cover:
             raise illegal(action, f"the {work.work.value} gives {work.cover.value}",
                           rules.FORT_VALUES)
-    return target
+    return FireRuling(facts, work_id)
 
 
 def within_range(state: State, firer: Unit, target: str) -> bool:
@@ -330,19 +342,19 @@ def _fire_at(firer_id: str, target_id: str) -> Fire:
     return Fire(firer_id, target_id)
 
 
-def check_fire(state: State, action: Fire, seen: Sighting | None = None) -> None:
-    """E: the firing side fires (``check_shot``); ``could_not_have_fired`` belongs to a
-    second charge's target, not to the firing phase. ``seen``: the pair's sighting when the
-    caller has asked the table already."""
+def check_fire(state: State, action: Fire, seen: Sighting | None = None) -> FireRuling:
+    """E: the firing side fires (``check_shot``, whose ruling it gives); ``could_not_have_fired``
+    belongs to a second charge's target, not to the firing phase. ``seen``: the pair's
+    sighting when the caller has asked the table already."""
     firer = state.unit(action.firer)
     if action.could_not_have_fired:
         raise illegal(
             action, "a unit firing in the firing phase could fire in it", rules.SECOND_CHARGE
         )
-    check_shot(state, firer, action, seen)
+    return check_shot(state, firer, action, seen)
 
 
-def apply_fire(state: State, action: Fire, log: Log) -> State:
+def apply_fire(state: State, action: Fire, log: Log, ruling: FireRuling) -> State:
     """2d6 plus factors: 7+ takes a strength point (and the generals with the target run their
     risk); the same score above the target's basic morale shakes it; guns firing ball at a
     target in a work damage the work; unshaken highlanders under fire test for a Highland
@@ -350,7 +362,7 @@ def apply_fire(state: State, action: Fire, log: Log) -> State:
     firer = state.unit(action.firer)
     target = state.unit(action.target)
     opts = state.options
-    facts, work_id = fire_situation(state, action)
+    facts, work_id = ruling.facts, ruling.work
     result = resolve_fire(firer, target, facts, dice=log.dice, options=opts)
     measured = ""
     if state.extra.table is not None:
@@ -432,7 +444,7 @@ def candidates_second_charge_fire(state: State) -> Iterator[Fire]:
             yield Fire(target.id, charge.charger, facts, could_not_have_fired=unable)
 
 
-def check_second_charge_fire(state: State, action: Fire) -> None:
+def check_second_charge_fire(state: State, action: Fire) -> FireRuling:
     """H (Second Cavalry Charges): only in the second round, the charged unit fires at a
     cavalry unit charging it, if it could not have fired in the firing phase (the fact the
     player measured, on a table the table's: ``Extra.could_fire``; option
@@ -462,7 +474,7 @@ def check_second_charge_fire(state: State, action: Fire) -> None:
                       rules.SECOND_CHARGE)
     if firer.id in state.extra.half_fired:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
-    check_shot(state, firer, action)
+    return check_shot(state, firer, action)
 
 
 # --- E: SpreadHighlandCharge ----------------------------------------------------------------
