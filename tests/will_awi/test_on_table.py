@@ -107,7 +107,7 @@ def test_a_fire_is_measured_once_and_its_ruling_handed_to_the_handler() -> None:
     s = new_battle(("red", "blue"), units, table=table)
     while s.phase != "E":
         s, _ = TURN.step(s, EndPhase())
-    rule, ruling = TURN.rule_on(s, Fire("b1", "r1"))
+    _, ruling = TURN.rule_on(s, Fire("b1", "r1"))
     assert isinstance(ruling, FireRuling) and ruling.work == ""
     assert ruling.facts.range_inches == pytest.approx(6.0 - BASE)
     asked: list[object] = []
