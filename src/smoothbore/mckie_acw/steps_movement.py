@@ -332,7 +332,7 @@ def _table_moves(state: State) -> tuple[Move, ...]:
         advance = may_advance(state, unit)
         fp = table.footprint(unit.id)
         enemies = near_enemies(state, unit)
-        key = Key(_offered_for(unit), tables, advance, fp, Same(enemies))
+        key = Key(_offered_for(unit), Same(tables), advance, fp, Same(enemies))
         offers, relays, box = store.ask(key, functools.partial(
             _own_offers, state, unit, tables, advance, fp, enemies))
         own.append((unit, key, offers, (relays, box) if relays else None))
@@ -553,7 +553,7 @@ def relaid_in_place(state: State, unit: Unit, action: Move) -> Footprint:
         return now
     tables = state.options.tables
     return fit_on(table, table.store("mckie_acw: relaid in place").ask(
-        Key(unit, action, now, tables), lambda: _relaid(unit, action, now, tables)))
+        Key(unit, action, now, Same(tables)), lambda: _relaid(unit, action, now, tables)))
 
 
 def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = None
@@ -570,8 +570,18 @@ def relaid_onto(state: State, unit: Unit, action: Move, new: Footprint | None = 
         new = relaid_in_place(state, unit, action)
     if (new.x, new.y, new.width, new.length) == (now.x, now.y, now.width, now.length):
         return None
-    other = newly_over(table, now, outline_of(new))
-    return None if other is None else other.label or other.unit_id
+    memo = table.derived(_onto)  # the listing asks, then the check: once a table
+    key = (now, new)
+    if key not in memo:
+        other = newly_over(table, now, outline_of(new))
+        memo[key] = None if other is None else other.label or other.unit_id
+    return memo[key]
+
+
+def _onto(table: Table) -> dict[tuple[Footprint, Footprint], str | None]:
+    """``relaid_onto`` on this table, by the footprint and the footprint re-laid (each
+    answer written once)."""
+    return {}
 
 
 def apply_move(state: State, action: Move, log: Log) -> State:

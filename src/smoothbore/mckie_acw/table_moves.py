@@ -47,6 +47,7 @@ from .positions import (
     FOOT_RATES,
     MOUNTED_RATES,
     Key,
+    Same,
     footprint_boxes,
     kept,
 )
@@ -631,7 +632,7 @@ def proposed_at(unit: Unit, tables: Tables, fp: Footprint, enemies: tuple[Footpr
     if table is None:
         return _proposed_at(unit, tables, fp, kinds, enemies)
     return table.store("mckie_acw: proposals").ask(
-        Key(unit, tables, fp, kinds, enemies),
+        Key(unit, Same(tables), fp, kinds, enemies),
         lambda: _proposed_at(unit, tables, fp, kinds, enemies))
 
 
@@ -997,7 +998,7 @@ def place_of(state: State, unit: Unit) -> Place:
     table = table_of(state)
     start, mover, tables = table.footprint(unit.id), Mover.of(unit), state.options.tables
     return table.store("mckie_acw: places", most=2048).ask(
-        Key(start, mover, tables), lambda: Place(kept(table, field_of), start, mover, tables))
+        Key(start, mover, Same(tables)), lambda: Place(kept(table, field_of), start, mover, tables))
 
 
 Around = tuple[tuple[Footprint, ...], npt.NDArray[np.float64], tuple[Footprint, ...]]
@@ -1036,7 +1037,7 @@ def near_enemies(state: State, unit: Unit) -> tuple[Footprint, ...]:
             near = memo[asked] = ()
         else:  # kept in the store while the unit and its enemies stand where they stood
             near = memo[asked] = table.store("mckie_acw: near enemies").ask(
-                Key(mover, tables, fp, found[3]),
+                Key(mover, Same(tables), fp, found[3]),
                 functools.partial(_near_enemies, unit, tables, fp, found))
     return near
 
