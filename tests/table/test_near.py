@@ -111,3 +111,49 @@ def test_the_bounds_never_leave_out_what_the_exact_measure_accepts(
             gaps = [s.distance for s in sightings(t, [(firer, e) for e in t.enemies_of(firer)])]
             assert found[1] == pytest.approx(min(gaps), abs=1e-12) and math.isfinite(found[1])
 
+
+
+def test_surely_outside_the_arc_by_corners() -> None:
+    from smoothbore.table import surely_outside_arc
+
+    me = unit("A", 20, 10)  # front edge y 10.5, x 18.5 to 21.5
+    ahead = unit("B", 20, 16, 180, "blue")
+    behind = unit("C", 20, 4, 0, "blue")
+    wide = unit("D", 30, 11.5, 180, "blue")  # 1.5" ahead of the front, 7" past the flank
+    assert not surely_outside_arc(me, ahead)
+    assert surely_outside_arc(me, behind) and surely_outside_arc(me, wide)
+    assert not surely_outside_arc(me, wide, 80.0)  # a wide arc takes it in
+    assert not surely_outside_arc(me, behind, 90.0)  # all round: never surely out
+    house = Footprint("H", 20, 10, 0, 1, 3, 3, Formation.BUILDING)
+    assert not surely_outside_arc(house, behind)
+
+
+def test_nearest_enemy_by_circles_and_many_at_once() -> None:
+    from smoothbore.table import nearest_enemies, nearest_enemy_by_circles, stands_on_many
+
+    a = unit("A", 20, 10)
+    z = unit("Z", 20, 16, 180, "blue")
+    b = unit("B", 20, 4, 0, "blue")
+    t = Table(60, 40, footprints=(a, z, b, unit("F", 40, 30, 0, "blue")))
+    r = math.hypot(1.5, 0.5)  # a 3 x 1 unit's half diagonal
+    gap, near_id = nearest_enemy_by_circles(t, "A")  # type: ignore[misc]
+    assert near_id == "B" and gap == pytest.approx(6.0 - r)
+    assert nearest_enemy_by_circles(Table(60, 40, footprints=(a,)), "A") is None
+    # A where it stands, and a place for it 10" right: nearest points to the enemies
+    found = nearest_enemies(t, [a, a.moved_to(40, 25)])
+    assert found == ((5.0, "B"), (pytest.approx(4.0), "F"))
+    assert nearest_enemies(t, [Footprint("N", 5, 5)]) == (None,)  # no side: no enemies
+    # A moved onto Z and onto nothing: what each would stand on
+    assert stands_on_many(t, [a.moved_to(20, 15.5), a.moved_to(5, 35), a]) == (
+        ("Z",), (), ())
+
+
+def test_the_edges_of_the_ground() -> None:
+    from smoothbore.table import edges_of_ground
+
+    woods = Feature.rectangle("w", "light woods", 10, 10, 4, 4)
+    fence = Feature("f", "fence", line=((0, 20), (30, 20)))
+    edges = edges_of_ground(Table(40, 30, features=(woods, fence)))
+    assert edges.length == pytest.approx(16.0 + 30.0)
+    assert edges.within((12, 10), 1e-9) and not edges.within((10, 10), 1.9)
+    assert edges_of_ground(Table(40, 30)).is_empty

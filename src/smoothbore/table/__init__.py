@@ -34,7 +34,16 @@ from smoothbore.table.footprints import (
     stacked,
 )
 from smoothbore.table.measure import Measure, convert
-from smoothbore.table.near import ahead_in_reach, enemies_in_reach, lines_crossed, nearest_enemy
+from smoothbore.table.near import (
+    ahead_in_reach,
+    enemies_in_reach,
+    lines_crossed,
+    nearest_enemies,
+    nearest_enemy,
+    nearest_enemy_by_circles,
+    stands_on_many,
+    surely_outside_arc,
+)
 from smoothbore.table.paths import (
     Combine,
     CrossingCost,
@@ -68,6 +77,7 @@ from smoothbore.table.regions import (
     area_shares,
     crossing_line,
     edge_of,
+    edges_of_ground,
     gaps,
     ground_of,
     holding,
@@ -183,6 +193,7 @@ __all__ = [
     "distance",
     "draw",
     "edge_of",
+    "edges_of_ground",
     "enemies_in_reach",
     "enemy_pairs",
     "face_from",
@@ -200,7 +211,9 @@ __all__ = [
     "line",
     "line_of_fire",
     "lines_crossed",
+    "nearest_enemies",
     "nearest_enemy",
+    "nearest_enemy_by_circles",
     "nearest_many",
     "nearest_of",
     "outline_of",
@@ -223,6 +236,8 @@ __all__ = [
     "sighting",
     "sightings",
     "stacked",
+    "stands_on_many",
+    "surely_outside_arc",
     "sweep",
     "swept",
     "table_edge",

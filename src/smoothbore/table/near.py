@@ -24,7 +24,17 @@ from .paths import Route
 from .tabletop import Table
 from .terrain import LINEAR_KINDS, TerrainKind
 
-__all__ = ["SLACK", "ahead_in_reach", "enemies_in_reach", "lines_crossed", "nearest_enemy"]
+__all__ = [
+    "SLACK",
+    "ahead_in_reach",
+    "enemies_in_reach",
+    "lines_crossed",
+    "nearest_enemies",
+    "nearest_enemy",
+    "nearest_enemy_by_circles",
+    "stands_on_many",
+    "surely_outside_arc",
+]
 
 SLACK = 0.01
 """What the bounds allow beyond the exact measures (rounding), in the table's measure."""
@@ -137,3 +147,119 @@ def lines_crossed(table: Table, route: Route) -> tuple[str, ...]:
         if shapely.relate_pattern(swept, line, "T********"):
             found.append(feature.feature_id)
     return tuple(found)
+
+
+def surely_outside_arc(firer: Footprint, target: Footprint, half_angle: float = 45.0,
+                       margin: float = 1e-3) -> bool:
+    """Whether every corner of ``target`` lies more than ``margin`` outside ``firer``'s arc
+    of ``half_angle`` degrees on the same side (behind its front edge, or beyond the arc's
+    edge through its right or its left front corner): then no part of it is in the arc (a
+    corner test, no geometry). Never for an arc of 90 degrees or more, nor for a unit
+    holding a building (it sees all round)."""
+    check_number("half_angle", half_angle, 0, 180)
+    if half_angle >= 90.0 or not firer.has_flanks:
+        return False
+    (fx, fy), (rx, ry) = firer.frame
+    w, h, x, y = firer.width / 2, firer.length / 2, firer.x, firer.y
+    plain = half_angle == 45.0  # the texts' arc: the plain sums
+    c, s_ = math.cos(math.radians(half_angle)), math.sin(math.radians(half_angle))
+    behind = right = left = True
+    for px, py in target.corners.tolist():
+        dx, dy = px - x, py - y
+        u, v = dx * rx + dy * ry, dx * fx + dy * fy - h  # v: ahead of the front edge
+        behind = behind and v < -margin
+        if plain:
+            right = right and v < u - w - margin
+            left = left and v < -u - w - margin
+        else:
+            right = right and v * s_ < (u - w) * c - margin
+            left = left and v * s_ < (-u - w) * c - margin
+    return behind or right or left
+
+
+def nearest_enemy_by_circles(table: Table, unit_id: str) -> tuple[float, str] | None:
+    """The unit's nearest enemy by the circles round them: how far its centre lies from the
+    enemy's circle (the distance between centres less the enemy's half diagonal), and the
+    enemy (the first id of those as near); None with no enemy on the table."""
+    start = table.footprint(unit_id)
+    enemies = table.enemies_of(unit_id)
+    if not enemies:
+        return None
+    radius = table.derived(_radii)
+    units = table.units
+    here = start.centre
+    return min((math.dist(here, units[e].centre) - radius[e], e) for e in enemies)
+
+
+def _radii(table: Table) -> dict[str, float]:
+    """Each unit's half diagonal, by id (once a table)."""
+    footprints = table.footprints
+    half_w = np.fromiter((f.width / 2 for f in footprints), float, len(footprints))
+    half_l = np.fromiter((f.length / 2 for f in footprints), float, len(footprints))
+    return dict(zip((f.unit_id for f in footprints), np.hypot(half_w, half_l).tolist(),
+                    strict=True))
+
+
+def stands_on_many(table: Table, footprints: Iterable[Footprint]) -> tuple[tuple[str, ...],
+                                                                          ...]:
+    """For each footprint (a place a unit would end, on this table or not): the other units
+    on the table whose ground it shares (their insides meet; touching is not standing on),
+    in the order the table's tree gives them: one query and one test of every pair."""
+    ends = tuple(footprints)
+    if not ends:
+        return ()
+    layout = table.layout
+    shapes = np.empty(len(ends), dtype=object)
+    shapes[:] = [e.shape for e in ends]
+    ia, ib = layout.tree.query(shapes, predicate="intersects")
+    ids = [f.unit_id for f in layout.footprints]
+    keep = np.fromiter((ids[b] != ends[a].unit_id for a, b in zip(ia.tolist(), ib.tolist(),
+                                                                   strict=True)),
+                       bool, len(ia))
+    ia, ib = ia[keep], ib[keep]
+    found: list[list[str]] = [[] for _ in ends]
+    if len(ia):
+        inside = shapely.relate_pattern(shapes[ia], layout.shapes[ib], "T********")
+        for a, b in zip(ia[inside].tolist(), ib[inside].tolist(), strict=True):
+            found[a].append(ids[b])
+    return tuple(tuple(f) for f in found)
+
+
+def nearest_enemies(table: Table, footprints: Iterable[Footprint]
+                    ) -> tuple[tuple[float, str] | None, ...]:
+    """For each footprint (a place a unit of its side would stand): the nearest enemy on the
+    table (units of another side) and how far, nearest points (the first id of those as
+    near); None with no enemy. The enemies that may be nearest each are found by an array
+    bound (centres and half diagonals), their distances in one call for all."""
+    ends = tuple(footprints)
+    out: list[tuple[float, str] | None] = [None] * len(ends)
+    if not ends:
+        return ()
+    layout = table.layout
+    ids = [f.unit_id for f in layout.footprints]
+    sides = [f.side for f in layout.footprints]
+    for side in dict.fromkeys(e.side for e in ends):
+        mine = [i for i, e in enumerate(ends) if e.side == side]
+        rows = np.array([r for r, s in enumerate(sides) if s and side and s != side],
+                        dtype=np.intp)
+        if not side or not len(rows):
+            continue
+        xs = np.array([ends[i].x for i in mine])
+        ys = np.array([ends[i].y for i in mine])
+        half = np.array([math.hypot(ends[i].width / 2, ends[i].length / 2) for i in mine])
+        apart = np.hypot(layout.centre[rows, 0][None, :] - xs[:, None],
+                         layout.centre[rows, 1][None, :] - ys[:, None])
+        reach = layout.radius[rows][None, :] + half[:, None]
+        most = (apart + reach).min(axis=1)
+        ii, jj = np.nonzero(apart - reach <= most[:, None] + SLACK)
+        shapes = np.empty(len(mine), dtype=object)
+        shapes[:] = [ends[i].shape for i in mine]
+        gaps = shapely.distance(shapes[ii], layout.shapes[rows[jj]]).tolist()
+        best: dict[int, tuple[float, str]] = {}
+        for i, j, gap in zip(ii.tolist(), jj.tolist(), gaps, strict=True):
+            candidate = (float(gap), ids[int(rows[j])])
+            if i not in best or candidate < best[i]:
+                best[i] = candidate
+        for i, found in best.items():
+            out[mine[i]] = found
+    return tuple(out)

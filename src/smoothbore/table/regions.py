@@ -46,6 +46,7 @@ __all__ = [
     "area_shares",
     "crossing_line",
     "edge_of",
+    "edges_of_ground",
     "gaps",
     "ground_of",
     "holding",
@@ -397,6 +398,23 @@ def ground_of(table: Table, *kinds: TerrainKind) -> Region:
     if len(shapes) == 1:
         return Region(shapes[0])
     return Region(shapely.union_all(shapes) if shapes else shapely.Polygon())
+
+
+def edges_of_ground(table: Table) -> Region:
+    """The edges of every area of the table's terrain and every line a move crosses, as one
+    region (empty on a bare table): where a unit's centre changes ground or meets a
+    passage (a move whose centre's path stays clear of these stays on one ground)."""
+    return table.derived(_edges_of_ground)
+
+
+def _edges_of_ground(table: Table) -> Region:
+    terrain = table.terrain
+    parts = [*shapely.boundary(terrain.areas).tolist(), *terrain.lines.tolist()]
+    if not parts:
+        return Region(shapely.Polygon())
+    union = _one(shapely.union_all(parts))
+    shapely.prepare(union)
+    return Region(union)
 
 
 def table_edge(table: Table, edge: Edge) -> Region:
