@@ -157,3 +157,24 @@ def test_the_edges_of_the_ground() -> None:
     assert edges.length == pytest.approx(16.0 + 30.0)
     assert edges.within((12, 10), 1e-9) and not edges.within((10, 10), 1.9)
     assert edges_of_ground(Table(40, 30)).is_empty
+
+
+@settings(max_examples=60, deadline=None)
+@given(crowds(), st.lists(st.tuples(st.floats(4, 56), st.floats(4, 36), st.floats(-180, 180),
+                                    st.sampled_from(["red", "blue"])), max_size=6))
+def test_many_places_answer_as_each_alone(t: Table,
+                                          places: list[tuple[float, float, float, str]]) -> None:
+    from smoothbore.table import gaps, nearest_enemies, sharing_ground, stands_on_many
+
+    ends = [Footprint(f"p{i}", x, y, f, 2, 1.5, 1, side=side)
+            for i, (x, y, f, side) in enumerate(places)]
+    near = nearest_enemies(t, ends)
+    on = stands_on_many(t, ends)
+    for end, found, stood in zip(ends, near, on, strict=True):
+        enemies = [f for f in t.footprints if f.side and f.side != end.side]
+        if not enemies:
+            assert found is None
+        else:
+            apart = gaps(end, enemies).tolist()
+            assert found == min(zip(apart, [e.unit_id for e in enemies], strict=True))
+        assert sorted(stood) == sorted(sharing_ground(end, t.footprints))
