@@ -116,3 +116,28 @@ def test_a_fire_is_measured_once_and_its_ruling_handed_to_the_handler() -> None:
         patch.setattr(steps_firing, "shot_facts", lambda *a: asked.append(a) or real(*a))
         TURN.step(s, Fire("b1", "r1"))
     assert len(asked) == 1  # the check's; the handler fires on its ruling
+
+
+def test_a_charge_declared_hands_its_reach_to_the_handler() -> None:
+    """Engine contract v2: the check of a charge measures the reach straight ahead (the
+    ruling) and the handler measures only the rest of the charge's facts, not the reach and
+    its ground again (``charge_ahead`` asked once in the step)."""
+    from smoothbore.will_awi import steps_charges
+    from smoothbore.will_awi.actions import DeclareCharge, EndPhase
+    from smoothbore.will_awi.steps_charges import DeclaredRuling
+
+    units = (FOOT, ENEMY)
+    table = deploy(units, {"r1": (20.0, 10.0, 0.0), "b1": (20.0, 13.0 + BASE, 180.0)},
+                   width=48, depth=36)
+    s = new_battle(("red", "blue"), units, table=table)
+    while s.phase != "F":
+        s, _ = TURN.step(s, EndPhase())
+    _, ruling = TURN.rule_on(s, DeclareCharge("r1", "b1"))
+    assert isinstance(ruling, DeclaredRuling)
+    assert ruling.ahead == pytest.approx(3.0)
+    asked: list[object] = []
+    real = steps_charges.charge_ahead
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(steps_charges, "charge_ahead", lambda *a: asked.append(a) or real(*a))
+        after, events = TURN.step(s, DeclareCharge("r1", "b1"))
+    assert len(asked) == 1 and events[0].text.startswith("Foot charges Continentals, 3")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
+import attrs
+
 from smoothbore.core import IllegalActionError, Log, begin_turn, enter_phase, revised
 from smoothbore.table import MoveTrace, contact_position
 
@@ -38,7 +40,6 @@ from .positions import kept_traces
 from .situations import (
     MEASURED,
     SLACK,
-    ChargeSituation,
     RoutSituation,
     boxes_apart,
     charge_ahead,
@@ -124,12 +125,21 @@ def _needs_order(state: State, unit_id: str) -> bool:
     )
 
 
-def check_declare_charge(state: State, action: DeclareCharge) -> None:
+@attrs.frozen
+class DeclaredRuling:
+    """What a charge's check measured, handed to its handler (engine contract v2): how far
+    the charger goes straight ahead to contact (None: the target is not directly to its
+    front), the ground of that way priced already."""
+
+    ahead: float | None
+
+
+def check_declare_charge(state: State, action: DeclareCharge) -> DeclaredRuling:
     """F: an unshaken infantry or cavalry unit of the moving side charges once, at an enemy
     directly to its front within charge reach; not a unit that routed or retired in B (W48)
     nor, with command and control, one without an order this move (W6); in a second round
     only cavalry that charged successfully; the chargers of one target share its position
-    facts."""
+    facts. The ruling is the reach measured (on a table; the player's distance without)."""
     charger = state.unit(action.charger)
     target = state.unit(action.target)
     if any(c.charger == charger.id for c in state.extra.charges):
@@ -147,7 +157,7 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
     if state.extra.table is not None:
         distance = declared_distance(state, action)
         check_charge(charger, target, distance or 0.0, distance is not None, action)
-        return
+        return DeclaredRuling(distance)
     if action.distance is None:
         raise illegal(action, "distance: without a table the player gives the measured facts",
                       rules.CHARGING)
@@ -155,13 +165,7 @@ def check_declare_charge(state: State, action: DeclareCharge) -> None:
     others = charges_on(state, target.id)
     if others and others[0].facts != action.facts:
         raise illegal(action, "one charged unit has one set of position facts", rules.CHARGING)
-
-
-def declared_situation(state: State, action: DeclareCharge) -> ChargeSituation:
-    """On a table, the charge as the table measures it (the action must give no measured
-    facts): what the handler reads."""
-    declared_distance(state, action)
-    return charge_facts(state, action.charger, action.target, action)
+    return DeclaredRuling(action.distance)
 
 
 def declared_distance(state: State, action: DeclareCharge) -> float | None:
@@ -182,8 +186,11 @@ def declared_distance(state: State, action: DeclareCharge) -> float | None:
     return ahead
 
 
-def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State:
-    """The charge is declared; the target tests in G."""
+def apply_declare_charge(state: State, action: DeclareCharge, log: Log,
+                         ruling: DeclaredRuling) -> State:
+    """The charge is declared; the target tests in G. On a table the check has measured the
+    reach (``ruling``) and refused what it refuses; the rest of the charge's facts are
+    measured here (``situations.charge_facts``: its face, obstacle, slope)."""
     charger, target = state.unit(action.charger), state.unit(action.target)
     table = state.extra.table
     if table is None:
@@ -192,7 +199,7 @@ def apply_declare_charge(state: State, action: DeclareCharge, log: Log) -> State
                         action.over_obstacle, action.uphill)
         log.add("charge", f"{charger.name} charges {target.name}", rules.CHARGING, charger.id)
         return with_extra(state, charges=(*state.extra.charges, charge))
-    found = declared_situation(state, action)
+    found = charge_facts(state, action.charger, action.target, action)
     distance = found.distance or 0.0
     charge = Charge(charger.id, target.id, distance, found.facts, found.over_obstacle,
                     found.uphill)

@@ -98,7 +98,7 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
                firing.check_spread_highland_charge, firing.apply_spread_highland_charge),
     ActionRule(EndPhase, (E,), _end, firing.check_end_e, firing.apply_end_e),
     ActionRule(DeclareCharge, (F,), charges.candidates_declare_charge,
-               charges.check_declare_charge, charges.apply_declare_charge),
+               charges.check_declare_charge, charges.apply_declare_charge, ruled=True),
     ActionRule(EndPhase, (F,), _end, charges.check_end_f, charges.apply_end_f),
     ActionRule(TestCharged, (G,), charges.candidates_test_charged, charges.check_test_charged,
                charges.apply_test_charged),
