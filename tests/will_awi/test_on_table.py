@@ -139,5 +139,5 @@ def test_a_charge_declared_hands_its_reach_to_the_handler() -> None:
     real = steps_charges.charge_ahead
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(steps_charges, "charge_ahead", lambda *a: asked.append(a) or real(*a))
-        after, events = TURN.step(s, DeclareCharge("r1", "b1"))
+        _, events = TURN.step(s, DeclareCharge("r1", "b1"))
     assert len(asked) == 1 and events[0].text.startswith("Foot charges Continentals, 3")
