@@ -260,3 +260,14 @@ def test_works_steps_need_a_mover() -> None:
     for action in (Engineer("r1", "fw"), LayCharge("r1", "fw")):
         with pytest.raises(IllegalActionError, match="already moved"):
             TURN.step(s, action)
+
+
+def test_a_bombardment_fires_on_the_facts_its_check_measured() -> None:
+    """Engine contract v2: the check of a bombardment gives the fire's facts (its ruling),
+    which the handler fires on (the range given: 18", the middle of a light gun's 12-24")."""
+    s = to_phase(works_battle(), "E")
+    _, ruling = TURN.rule_on(s, Bombard("b3", "rd", FireFacts(18.0)))
+    assert ruling == FireFacts(18.0)
+    after, events = TURN.step(s, Bombard("b3", "rd", FireFacts(18.0)))
+    assert events[0].text.startswith("Guns bombards the earth and timber redoubt:")
+    assert "b3" in after.extra.fired

@@ -388,9 +388,10 @@ def bombard_situation(state: State, action: Bombard) -> FireFacts:
     return bombard_facts(state, action.firer, action.work, action)
 
 
-def check_bombard(state: State, action: Bombard) -> None:
+def check_bombard(state: State, action: Bombard) -> FireFacts:
     """E: a gun of the firing side that has not fired, firing ball (not canister) within its
-    range at a work with defence points left."""
+    range at a work with defence points left. The ruling is the fire's facts as measured
+    (engine contract v2: the handler fires on them)."""
     firer = state.unit(action.firer)
     if firer.id in state.extra.fired or firer.id in state.extra.half_fired:
         raise illegal(action, f"{firer.name} has already fired", rules.FIRING)
@@ -401,13 +402,14 @@ def check_bombard(state: State, action: Bombard) -> None:
         raise illegal(action, "only guns firing ball damage works", rules.FORT_VALUES)
     if work.destroyed:
         raise illegal(action, f"nothing is left of the {work.work.value}", rules.FORT_VALUES)
+    return facts
 
 
-def apply_bombard(state: State, action: Bombard, log: Log) -> State:
-    """2d6 plus the firing factors other than cover: 7+ takes a defence point."""
+def apply_bombard(state: State, action: Bombard, log: Log, facts: FireFacts) -> State:
+    """2d6 plus the firing factors other than cover: 7+ takes a defence point (``facts``:
+    the check's ruling)."""
     firer = state.unit(action.firer)
     work = work_named(state, action.work, action)
-    facts = bombard_situation(state, action)
     mods = fire_modifiers(firer, revised(facts, cover=Cover.OPEN), state.options)
     after = bombard(work, mods.total, dice=log.dice)
     log.add(

@@ -91,7 +91,7 @@ _RULES: tuple[ActionRule[State, Any], ...] = (
     ActionRule(Fire, (E,), firing.candidates_fire, firing.check_fire, firing.apply_fire,
                ruled=True),
     ActionRule(Bombard, (E,), works.candidates_bombard, works.check_bombard,
-               works.apply_bombard),
+               works.apply_bombard, ruled=True),
     ActionRule(Detonate, (E,), works.candidates_detonate, works.check_detonate,
                works.apply_detonate),
     ActionRule(SpreadHighlandCharge, (E,), firing.candidates_spread_highland_charge,
