@@ -15,7 +15,6 @@ from types import MappingProxyType
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from smoothbore.core import IllegalActionError, InvalidValueError, Log, revised
 from smoothbore.table import (
@@ -75,7 +74,6 @@ _ROUGH = {TerrainKind.ROUGH: movement.Terrain.DIFFICULT,
 MAX_TURN = 90.0
 """A move may end facing up to 90 degrees off the unit's facing, the wheel's outer corner
 paying for it (B54)."""
-IntArray = npt.NDArray[np.intp]
 
 CLEARANCE = 1.0
 """Moves offered towards the enemy stop an inch short of contact (charges make contact)."""
