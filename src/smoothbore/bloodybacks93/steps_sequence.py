@@ -80,9 +80,8 @@ def apply_draw_card(state: State, action: DrawCard, log: Log) -> State:
     minutes = card.turn_minutes if first else extra.minutes
     active = tuple(
         a.commander_id
-        for a in extra.activity
-        if deck.activates(card, state.commander(a.commander_id).side, a.level)
-        and not state.commander(a.commander_id).removed
+        for a, leader in ((a, state.commander(a.commander_id)) for a in extra.activity)
+        if deck.activates(card, leader.side, a.level) and not leader.removed
     )
     text = f"drew the {card}"
     if first:
