@@ -47,9 +47,11 @@ from smoothbore.table import (
     route,
     short_of_units,
     sightings,
+    stands_on_many,
     touching_faces,
 )
 from smoothbore.table import Face as TableFace
+from smoothbore.table import nearest_enemies as table_nearest_enemies
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 from smoothbore.table.terrain import terrain_index
 
@@ -908,29 +910,14 @@ def _stands_on(table: Table, end: Footprint) -> str | None:
 
 
 def _stand_on_many(table: Table, ends: Sequence[Footprint]) -> None:
-    """``_stands_on`` of each of ``ends`` worked out at once into the battle's store: one
-    query of the table's tree and one test of every pair; an end on two units or more is
-    left to ``_stands_on`` (which names the first the tree gives)."""
+    """``_stands_on`` of each of ``ends`` worked out at once into the battle's store (the
+    table's ``stands_on_many``: one tree query and one test of every pair); an end on two
+    units or more is left to ``_stands_on``."""
     store = table.store(ENDS_ON, most=_MOST)
     asked = [e for e in dict.fromkeys(ends) if (table, e) not in store]
-    if not asked:
-        return
-    layout = table.layout
-    shapes = np.array([e.shape for e in asked], dtype=object)
-    ia, ib = layout.tree.query(shapes, predicate="intersects")
-    other = [layout.footprints[r] for r in ib.tolist()]
-    keep = np.array([o.unit_id != asked[i].unit_id for i, o in zip(ia.tolist(), other,
-                                                                   strict=True)], dtype=bool)
-    ia, ib = ia[keep], ib[keep]
-    inside = shapely.relate_pattern(shapes[ia], layout.shapes[ib], "T********") if len(
-        ia) else np.zeros(0, dtype=bool)
-    on: dict[int, list[str]] = {}
-    for i, r in zip(ia[inside].tolist(), ib[inside].tolist(), strict=True):
-        on.setdefault(i, []).append(layout.footprints[r].unit_id)
-    for i, end in enumerate(asked):
-        found = on.get(i, [])
-        if len(found) <= 1:
-            store.put((table, end), found[0] if found else None)
+    for end, on in zip(asked, stands_on_many(table, asked), strict=True):
+        if len(on) <= 1:
+            store.put((table, end), on[0] if on else None)
 
 
 # --- a straight move over bare ground, read off the positions -----------------------------
@@ -1214,36 +1201,13 @@ def _nearest_enemy_afresh(table: Table, here: Footprint) -> float | None:
 
 
 def _nearest_enemies(table: Table, ends: Sequence[Footprint]) -> None:
-    """``_nearest_enemy`` of each of ``ends`` worked out at once into the battle's store:
-    the enemies that may be nearest each (``Spread.nearest_rows``'s bound, in one array
-    expression for them all) and the distances of every such pair in one call; each the
-    least of the very distances ``_nearest_enemy`` takes the least of."""
+    """``_nearest_enemy`` of each of ``ends`` worked out at once into the battle's store (the
+    table's ``nearest_enemies``: an array bound and one distance call for them all; each the
+    least of the very distances ``_nearest_enemy`` takes the least of)."""
     store = table.store(NEAREST, most=_MOST)
     asked = [e for e in dict.fromkeys(ends) if (table, e) not in store]
-    found = table.derived(spread)
-    fps = found.footprints
-    for side in dict.fromkeys(e.side for e in asked):
-        mine = [e for e in asked if e.side == side]
-        rows = found.enemy_rows(side)
-        if not len(rows):
-            for e in mine:
-                store.put((table, e), None)
-            continue
-        xs = np.array([e.x for e in mine])
-        ys = np.array([e.y for e in mine])
-        half = np.array([_half_diagonal(e) for e in mine])
-        apart = np.hypot(found.xs[rows][None, :] - xs[:, None],
-                         found.ys[rows][None, :] - ys[:, None])
-        reach = found.radii[rows][None, :] + half[:, None]
-        most = (apart + reach).min(axis=1)
-        ii, jj = np.nonzero(apart - reach <= most[:, None] + _NEAR_SLACK)
-        shapes = np.array([e.shape for e in mine], dtype=object)
-        theirs = np.array([fps[r].shape for r in rows], dtype=object)
-        gaps = shapely.distance(shapes[ii], theirs[jj])
-        least = np.full(len(mine), np.inf)
-        np.minimum.at(least, ii, gaps)
-        for e, d in zip(mine, least.tolist(), strict=True):
-            store.put((table, e), float(d))
+    for end, found in zip(asked, table_nearest_enemies(table, asked), strict=True):
+        store.put((table, end), None if found is None else float(found[0]))
 
 
 def destinations_on(table: Table, unit: Unit, allowance: float,
