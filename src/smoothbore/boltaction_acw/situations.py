@@ -447,10 +447,6 @@ class MoveSituation:
         return self.start.moved_to(x, y, facing)
 
 
-def _mover(unit: Unit, pace: Pace) -> tuple[object, ...]:
-    return (unit.id, unit.kind, unit.formation, unit.mounted, pace)
-
-
 def destination(table: Table, unit_id: str, move: Move) -> Place:
     """Where ``move`` takes the unit: its centre and its facing afterwards (the centre as
     ``Footprint.advanced`` puts it, worked out without building the footprint)."""
@@ -800,8 +796,8 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
 def _enemy_prints(table: Table) -> dict[str, tuple[Footprint, ...]]:
     """The footprints of each side's enemies (``Table.enemies_of``), by side."""
     units = table.units
-    return {side: tuple(units[e] for e in table.enemies_of(f.unit_id))
-            for f in table.footprints if (side := f.side)}
+    first = {f.side: f.unit_id for f in reversed(table.footprints) if f.side}
+    return {side: tuple(units[e] for e in table.enemies_of(uid)) for side, uid in first.items()}
 
 
 def radii(table: Table) -> dict[str, float]:
