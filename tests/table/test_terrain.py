@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from smoothbore.core import InvalidValueError
-from smoothbore.table import Feature, Table, TerrainKind, terrain_kind
+from smoothbore.table import Feature, Footprint, Table, TerrainKind, terrain_kind
 from smoothbore.table.terrain import TerrainIndex
 
 
@@ -162,3 +162,67 @@ def test_a_loaded_river_of_width_1e308_is_refused_by_its_path(book: str) -> None
     features[index]["line"][0] = [1e308, 0]
     with pytest.raises(LoadError, match=rf"\$\.extra\.table\.features\[{index}\]\.line"):
         turn.load(json.dumps(data))  # type: ignore[union-attr]
+
+
+# --- issue 29 (second round): no process-wide cache; the index belongs to a line of tables ---
+
+
+def _lru_caches(module: object) -> set[str]:
+    import functools
+
+    name = getattr(module, "__name__", "?").rsplit(".", 1)[-1]
+    return {f"{name}.{attr}" for attr, value in vars(module).items()
+            if isinstance(value, functools._lru_cache_wrapper)
+            and getattr(value, "__module__", "") == getattr(module, "__name__", "")}
+
+
+def test_the_table_keeps_no_process_wide_cache_but_one_over_small_values() -> None:
+    # the terrain index and a rate table's lookups are the line's and the rate table's own;
+    # what remains is paths._speed: (a frozen RateTable, a frozenset of kinds) -> a Fraction
+    import importlib
+    import pkgutil
+
+    import smoothbore.table as package
+
+    found: set[str] = set()
+    for info in pkgutil.iter_modules(package.__path__):
+        found |= _lru_caches(importlib.import_module(f"smoothbore.table.{info.name}"))
+    assert found == {"paths._speed"}
+
+
+def test_the_terrain_index_is_carried_along_a_line_and_remembers_in_its_stores() -> None:
+    woods = Feature.rectangle("w", "dense woods", 10, 10, 8, 8)
+    hill = Feature.rectangle("h", "gentle hill", 30, 10, 8, 8)
+    fp = Footprint("a", 10, 10, 0, 1, 4, 2, side="red")
+    table = Table(40, 30, features=(woods, hill), footprints=(fp,))
+    index = table.terrain
+    moved = table.placed(Footprint("a", 30, 10, 0, 1, 4, 2, side="red"))
+    alone = table.on_same_ground([Footprint("b", 20, 20, 0, 1, 4, 2, side="blue")])
+    assert moved.terrain is index and alone.terrain is index
+    assert alone.unit_ids == ("b",) and alone.commanders == () and alone.traces == ()
+    # another line (equal features, a table of its own) builds its own: nothing is shared
+    # through the process
+    other = Table(40, 30, features=(woods, hill), footprints=(fp,))
+    assert other.terrain is not index
+    # what the index remembers (a unit's ground level) is in the line's store
+    assert moved.layout.levels.tolist() == [1]
+    counts = {c.name: c for c in moved.stores()}
+    assert counts["table: terrain"].answers >= 1
+    assert {c.name: c.answers for c in other.stores()}["table: terrain"] == 0
+    # and the features of a set of kinds (the sight blockers) likewise, once a line
+    kinds = frozenset({TerrainKind.DENSE_WOODS})
+    assert table.terrain.blockers(kinds, True) is moved.terrain.blockers(kinds, True)
+    assert [f.feature_id for f in alone.terrain.blockers(kinds, True).features] == ["w", "h"]
+
+
+def test_a_table_on_the_same_ground_is_checked_as_a_new_table() -> None:
+    woods = Feature.rectangle("w", "dense woods", 10, 10, 8, 8)
+    table = Table(40, 30, features=(woods,))
+    with pytest.raises(InvalidValueError) as error:
+        table.on_same_ground([Footprint("a", 39.5, 10, 0, 1, 4, 2)])
+    assert error.value.field == "footprints['a']"
+    fp = Footprint("a", 10, 10, 0, 1, 4, 2)
+    with pytest.raises(InvalidValueError) as error:
+        table.on_same_ground([fp, fp])
+    assert error.value.field == "Table.footprints"
+    assert table.on_same_ground([fp]) == Table(40, 30, features=(woods,), footprints=(fp,))

@@ -16,6 +16,7 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, cast
 
 import attrs
@@ -235,13 +236,23 @@ class RateTable:
         default=(), converter=_masks)
     rule: str = ""
 
+    @functools.cached_property
+    def _by_key(self) -> tuple[Mapping[TerrainKind, Rate],
+                               Mapping[tuple[TerrainKind, PassageKind], CrossingCost | None],
+                               Fraction]:
+        """The speeds and passages by key (read-only) and the fastest speed, worked out once
+        for this rate table (a mover's table is asked again and again)."""
+        fastest = max([_FULL_SPEED] + [r for _, r in self.speeds if r is not None])
+        return (MappingProxyType(dict(self.speeds)), MappingProxyType(dict(self.passages)),
+                fastest)
+
     def rate(self, kind: TerrainKind) -> Rate:
         """The share of normal speed in ``kind`` (None: impassable)."""
-        return _lookups(self)[0].get(kind, _FULL_SPEED)
+        return self._by_key[0].get(kind, _FULL_SPEED)
 
     def passage(self, kind: TerrainKind, event: PassageKind) -> CrossingCost | None:
         """The price of a passage (no price: CrossingCost(); None: impassable)."""
-        return _lookups(self)[1].get((kind, event), _FREE)
+        return self._by_key[1].get((kind, event), _FREE)
 
     def counted(self, kinds: frozenset[TerrainKind]) -> frozenset[TerrainKind]:
         """The kinds that count where these are (after masks)."""
@@ -301,19 +312,18 @@ _FULL_SPEED = Fraction(1)
 _FREE = CrossingCost()
 
 
-@functools.lru_cache(maxsize=256)
-def _lookups(rates: RateTable) -> tuple[dict[TerrainKind, Rate],
-                                        dict[tuple[TerrainKind, PassageKind],
-                                             CrossingCost | None], Fraction]:
-    """A rate table's speeds and passages by key, and its fastest speed (worked out once per
-    rate table: a mover's table is asked again and again)."""
-    fastest = max([_FULL_SPEED] + [r for _, r in rates.speeds if r is not None])
-    return dict(rates.speeds), dict(rates.passages), fastest
+def _lookups(rates: RateTable) -> tuple[Mapping[TerrainKind, Rate],
+                                        Mapping[tuple[TerrainKind, PassageKind],
+                                                CrossingCost | None], Fraction]:
+    """A rate table's speeds and passages by key, and its fastest speed (worked out once,
+    kept on the rate table itself: ``RateTable._by_key``)."""
+    return rates._by_key
 
 
 @functools.lru_cache(maxsize=1024)
 def _speed(rates: RateTable, kinds: frozenset[TerrainKind]) -> Rate:
-    """``RateTable.speed`` (remembered per rate table and kinds of ground)."""
+    """``RateTable.speed`` (a cache over small immutable values: a frozen rate table and a
+    frozenset of kinds give a Fraction or None; nothing in it is changed in place)."""
     return rates._speed(kinds)
 
 

@@ -25,7 +25,7 @@ from .footprints import MAX_COORDINATE, CommanderMark, Footprint, Point
 from .layout import Layout
 from .measure import Measure
 from .store import AnswerStore, StoreCounts, Stores
-from .terrain import Feature, TerrainIndex, TerrainKind, terrain_index
+from .terrain import Feature, TerrainIndex, TerrainKind
 from .traces import MoveTrace, ShotTrace, Trace
 
 __all__ = ["Edge", "Table", "table_of"]
@@ -266,8 +266,10 @@ class Table:
 
     @functools.cached_property
     def terrain(self) -> TerrainIndex:
-        """The terrain arranged for queries."""
-        return terrain_index(self.features)
+        """The terrain arranged for queries: built once for a line of tables (the tables
+        made from this one share it, and ``on_same_ground``'s), remembering in the line's
+        stores."""
+        return TerrainIndex(self.features, self._stores)
 
     @functools.cached_property
     def layout(self) -> Layout:
@@ -336,6 +338,22 @@ class Table:
                 continue
             object.__setattr__(new, name, value)
         object.__setattr__(new, "_stores", self._stores)  # the same line of tables
+        return new
+
+    def on_same_ground(self, footprints: Iterable[Footprint] = (),
+                       commanders: Iterable[CommanderMark] = ()) -> Table:
+        """A table of this size, measure, terrain and home edges with exactly these
+        footprints and commanders' marks (and no traces), in this table's line: it shares
+        the terrain index and what it remembers, and the stores (``Table(...)`` with the
+        same features starts a line of its own and builds its index anew). Checked as a new
+        table is."""
+        fps = _footprints(tuple(footprints))
+        marks = _commanders(tuple(commanders))
+        _unique("Table.footprints", [f.unit_id for f in fps])
+        _unique("Table.commanders", [m.commander_id for m in marks])
+        self._check_footprints(fps)
+        new = self._copy(_GROUND, footprints=fps, commanders=marks, traces=())
+        new._check_commanders(marks)
         return new
 
     def removed(self, *unit_ids: str) -> Table:

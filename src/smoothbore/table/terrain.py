@@ -23,6 +23,7 @@ from smoothbore.core import InvalidValueError, NamedEnum
 from smoothbore.core.validate import finite, in_range, maybe, text
 
 from .footprints import MAX_COORDINATE, Footprint, Point
+from .store import Stores
 
 __all__ = ["LINEAR_KINDS", "MAX_LEVEL", "MAX_STRENGTH", "Feature", "TerrainKind", "terrain_kind"]
 
@@ -214,17 +215,25 @@ class Feature:
 
 MOST_REMEMBERED = 4096
 """How many footprint answers a terrain index keeps (``TerrainIndex.remember``)."""
+MOST_KINDS = 64
+"""How many sets of kinds (their features, trees and sight blockers) an index keeps."""
+TERRAIN_STORE = "table: terrain"
+"""The store of a table's line where its terrain index remembers footprints' answers."""
+TERRAIN_KINDS_STORE = "table: terrain kinds"
+"""... and the features, trees and sight blockers of each set of kinds asked."""
 
 
 class TerrainIndex:
     """The features of a table arranged for queries: areas and crossed lines in spatial
-    trees, and the union of each kind's areas. Built once per distinct set of features."""
+    trees, and the union of each kind's areas. A table's line builds one (``Table.terrain``)
+    and hands it on to every table made from it; what it remembers (answers that read one
+    footprint and this ground; the features of a set of kinds) is kept in that line's stores
+    (``TERRAIN_STORE``, ``TERRAIN_KINDS_STORE``), never in the process."""
 
     __slots__ = (
-        "_blockers",
-        "_by_footprint",
+        "_answers",
         "_hill_levels",
-        "_subsets",
+        "_kept",
         "area_features",
         "area_tree",
         "areas",
@@ -235,7 +244,7 @@ class TerrainIndex:
         "unions",
     )
 
-    def __init__(self, features: tuple[Feature, ...]) -> None:
+    def __init__(self, features: tuple[Feature, ...], stores: Stores | None = None) -> None:
         self.by_id = {f.feature_id: f for f in features}
         self.area_features = tuple(f for f in features if not f.crossed)
         self.areas = np.array([f.area for f in self.area_features], dtype=object)
@@ -254,33 +263,34 @@ class TerrainIndex:
         self.unions = unions
         for union in unions.values():
             shapely.prepare(union)
-        self._subsets: dict[frozenset[TerrainKind], tuple[tuple[Feature, ...], Any, Any]] = {}
-        self._blockers: dict[tuple[frozenset[TerrainKind], bool], Blockers] = {}
-        self._by_footprint: dict[Hashable, Any] = {}
+        if stores is None:  # an index of its own (a test, a caller's features)
+            stores = Stores()
+        self._answers = stores.get(TERRAIN_STORE, MOST_REMEMBERED)
+        self._kept = stores.get(TERRAIN_KINDS_STORE, MOST_KINDS, MOST_KINDS)
 
     def recalled(self, key: Hashable) -> Any:
         """What was remembered under ``key`` (None: nothing): answers that read only one
-        footprint and this ground, kept for whichever table the footprint stands on next."""
-        return self._by_footprint.get(key)
+        footprint and this ground, kept for whichever table of the line the footprint
+        stands on next."""
+        return self._answers.get(key)
 
     def remember(self, key: Hashable, answer: Any) -> None:
-        """Keep ``answer`` under ``key`` (a footprint's answer; forgotten, all at once,
-        when ``MOST_REMEMBERED`` are kept)."""
-        if len(self._by_footprint) >= MOST_REMEMBERED:
-            self._by_footprint.clear()
-        self._by_footprint[key] = answer
+        """Keep ``answer`` under ``key`` (a footprint's answer; at most
+        ``MOST_REMEMBERED``, the oldest forgotten first)."""
+        self._answers.put(key, answer)
 
     def subset(self, kinds: frozenset[TerrainKind]) -> tuple[tuple[Feature, ...], Any, Any]:
         """The features of these kinds, their shapes (lines for crossed features, areas
         otherwise) as an array, and a spatial tree of them (remembered per set of kinds)."""
-        found = self._subsets.get(kinds)
-        if found is None:
-            chosen = tuple(f for f in self.by_id.values() if f.kind in kinds)
-            geoms = np.array([f.centre_line if f.crossed else f.area for f in chosen],
-                             dtype=object)
-            found = (chosen, geoms, shapely.STRtree(geoms))
-            self._subsets[kinds] = found
+        found: tuple[tuple[Feature, ...], Any, Any] = self._kept.ask(
+            (_SUBSET, kinds), functools.partial(self._subset, kinds))
         return found
+
+    def _subset(self, kinds: frozenset[TerrainKind]) -> tuple[tuple[Feature, ...], Any, Any]:
+        chosen = tuple(f for f in self.by_id.values() if f.kind in kinds)
+        geoms = np.array([f.centre_line if f.crossed else f.area for f in chosen],
+                         dtype=object)
+        return chosen, geoms, shapely.STRtree(geoms)
 
     def union(self, kind: TerrainKind) -> BaseGeometry | None:
         """Everything of ``kind`` as one shape (None: the table has none)."""
@@ -291,7 +301,7 @@ class TerrainIndex:
         once for each point on this ground, ``remember``: units that stay put are asked
         again on every table)."""
         key = (_KINDS, x, y)
-        found: frozenset[TerrainKind] | None = self._by_footprint.get(key)
+        found: frozenset[TerrainKind] | None = self._answers.get(key)
         if found is None:
             hits = self.area_tree.query(shapely.Point(x, y), predicate="intersects")
             found = mask_crossings(frozenset(self.area_features[i].kind for i in hits))
@@ -315,14 +325,14 @@ class TerrainIndex:
     def blockers(self, kinds: frozenset[TerrainKind], hills: bool) -> Blockers:
         """The features that block sight: those of ``kinds``, and hills when ``hills``
         (remembered per choice)."""
-        key = (kinds, hills)
-        found = self._blockers.get(key)
-        if found is None:
-            chosen = tuple(f for f in self.area_features
-                           if f.kind in kinds or (hills and f.kind.is_hill))
-            found = Blockers(chosen, hills and not (kinds & _HILLS))
-            self._blockers[key] = found
+        found: Blockers = self._kept.ask((_BLOCKERS, kinds, hills),
+                                         functools.partial(self._blockers, kinds, hills))
         return found
+
+    def _blockers(self, kinds: frozenset[TerrainKind], hills: bool) -> Blockers:
+        chosen = tuple(f for f in self.area_features
+                       if f.kind in kinds or (hills and f.kind.is_hill))
+        return Blockers(chosen, hills and not (kinds & _HILLS))
 
     def level_at(self, x: float, y: float) -> int:
         """The ground's height at a point: the highest level of the hills there (0: none)."""
@@ -334,6 +344,8 @@ class TerrainIndex:
 
 _HILLS = frozenset({TerrainKind.GENTLE_HILL, TerrainKind.STEEP_HILL})
 _KINDS = "terrain: kinds at a point"
+_SUBSET = "terrain: features of kinds"
+_BLOCKERS = "terrain: sight blockers"
 _any = np.logical_or.reduce
 _FEW = 16
 """Up to this many (point, hill) hits, the highest level at each point is found in plain
@@ -376,7 +388,7 @@ def mask_crossings(kinds: frozenset[TerrainKind]) -> frozenset[TerrainKind]:
     return kinds
 
 
-@functools.lru_cache(maxsize=64)
 def terrain_index(features: tuple[Feature, ...]) -> TerrainIndex:
-    """The index of a set of features (remembered: a battle's terrain does not change)."""
+    """A new index of a set of features, remembering nothing yet (nothing is kept in the
+    process: a table's own is ``Table.terrain``, built once for its line of tables)."""
     return TerrainIndex(features)
