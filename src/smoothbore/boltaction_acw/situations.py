@@ -106,6 +106,20 @@ def _store(table: Table, what: str) -> AnswerStore:
     return table.store(f"boltaction_acw: {what}")
 
 
+@attrs.frozen(cache_hash=True)
+class Prints:
+    """Every footprint of a table, as one part of a store key (an answer that reads them
+    all): hashed once a table (``prints_of``), where the tuple would hash every footprint
+    at every question (1,000 at 500 a side)."""
+
+    footprints: tuple[Footprint, ...]
+
+
+def prints_of(table: Table) -> Prints:
+    """The table's footprints as a key (``Prints``), made once a table."""
+    return Prints(table.footprints)
+
+
 def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
@@ -114,7 +128,7 @@ def near(table: Table, unit_id: str, inches: float) -> frozenset[str]:
     """The other units that might stand within ``inches`` of ``unit_id`` (A23): those whose
     box comes within ``inches`` of its box (``units_within_box``: the others are further for
     certain). Kept in the table's store by the footprints it reads (all of them)."""
-    return _store(table, "near").ask((table.footprints, unit_id, inches),
+    return _store(table, "near").ask((table.derived(prints_of), unit_id, inches),
                                      lambda: units_within_box(table, unit_id, inches))
 
 
@@ -521,7 +535,7 @@ def _judge(table: Table, unit: Unit, pace: Pace, to: Place) -> MoveSituation:
 def _route(table: Table, unit_id: str, point: tuple[float, float]) -> Route:
     """``route`` of the unit's centre to ``point``, kept in the table's store by the
     footprints it reads (all of them: an advance and a run to the same place share it)."""
-    return _store(table, "routes").ask((table.footprints, unit_id, *point),
+    return _store(table, "routes").ask((table.derived(prints_of), unit_id, *point),
                                        lambda: route(table, unit_id, point))
 
 
@@ -793,11 +807,15 @@ def closing_move(table: Table, unit_id: str, limit: float) -> Move | None:
     return Move(round(go, 1), round(heading, 1), round(heading, 1))
 
 
-def _enemy_prints(table: Table) -> dict[str, tuple[Footprint, ...]]:
+def _enemy_prints(table: Table) -> dict[str, Prints]:
     """The footprints of each side's enemies (``Table.enemies_of``), by side."""
     units = table.units
     first = {f.side: f.unit_id for f in reversed(table.footprints) if f.side}
-    return {side: tuple(units[e] for e in table.enemies_of(uid)) for side, uid in first.items()}
+    return {side: Prints(tuple(units[e] for e in table.enemies_of(uid)))
+            for side, uid in first.items()}
+
+
+_NO_PRINTS = Prints(())
 
 
 def radii(table: Table) -> dict[str, float]:
@@ -815,7 +833,7 @@ def nearest_enemy(table: Table, unit_id: str) -> tuple[float, str] | None:
     enemy's circle (the distance between centres less the enemy's radius), and the enemy
     (the first id of those as near); None with no enemy."""
     start = table.footprint(unit_id)
-    enemies = table.derived(_enemy_prints).get(start.side, ())
+    enemies = table.derived(_enemy_prints).get(start.side, _NO_PRINTS).footprints
     if not enemies:
         return None
     here, radius = start.centre, table.derived(radii)
@@ -827,7 +845,7 @@ def _towards_nearest(table: Table, unit_id: str) -> tuple[float, float] | None:
     round the two come within 1.5", and that heading off its facing (None: no enemy). Kept
     in the table's store by what it reads: the unit's footprint and its enemies'."""
     start = table.footprint(unit_id)
-    key = (start, table.derived(_enemy_prints).get(start.side, ()))
+    key = (start, table.derived(_enemy_prints).get(start.side, _NO_PRINTS))
     found: tuple[float, float] | None = _store(table, "closing").ask(
         key, lambda: _work_towards_nearest(table, unit_id))
     return found

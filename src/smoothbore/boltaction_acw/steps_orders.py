@@ -454,7 +454,8 @@ def candidates_kept(table: Table, key: tuple[object, ...], work: Callable[[], T]
     charges), kept in the table's store under ``key`` (what, the unit's id and all else they
     read of the unit) and the footprints they read (all of them: ranges, arcs, the nearest
     enemy)."""
-    return table.store("boltaction_acw: candidates").ask((table.footprints, *key), work)
+    return table.store("boltaction_acw: candidates").ask(
+        (table.derived(situations.prints_of), *key), work)
 
 
 def _targets(state: State, table: Table, unit: Unit, enemies: tuple[str, ...]
@@ -1097,7 +1098,7 @@ def _rides_kept(table: Table, key: tuple[object, ...], work: Callable[[], T]) ->
     """A commander's rides measured, kept in the table's store under ``key`` and what they
     read: the footprints and the commanders' marks."""
     return table.store("boltaction_acw: rides").ask(
-        (table.footprints, table.commanders, *key), work)
+        (table.derived(situations.prints_of), table.commanders, *key), work)
 
 
 def _beyond_ride(distance: float | None) -> bool:
