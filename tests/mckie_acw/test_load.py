@@ -23,6 +23,7 @@ from smoothbore.mckie_acw import steps_firing as firing
 from smoothbore.mckie_acw import steps_movement as movement
 from smoothbore.mckie_acw.actions import AttachHelpers, EndPhase, Fire, Move, MoveGeneral
 from smoothbore.mckie_acw.phases import FIRING, MOVEMENT, ORDER
+from smoothbore.mckie_acw.positions import footprints_key
 from smoothbore.mckie_acw.situations import beyond_reach
 from smoothbore.mckie_acw.state import State, check_battle, with_extra
 from smoothbore.mckie_acw.table_moves import (
@@ -234,11 +235,11 @@ def _offers_counts(table: Table) -> tuple[int, int]:
     return counts.hits, counts.misses
 
 
-def test_a_move_finds_the_offers_it_cannot_change_in_the_store() -> None:
-    """After a move (and after a formation change re-lays a footprint), the moves offered to
-    most units are found in the table's store (``mckie_acw: moves offered``: kept under
-    the unit, its footprint, the enemies that may be nearest and the footprints under its
-    manoeuvres in place), and they are those a table with nothing kept offers."""
+def test_a_move_carries_the_offers_it_cannot_change_in_the_store() -> None:
+    """After a move, the new table's store holds the moves offered to most units already
+    (``carry_offers``: those of the mover's side away from it), written once under its
+    footprints; after a formation change (a footprint re-laid) the offers are found unit by
+    unit in the store; both offer what a table with nothing kept offers."""
     state = big(120, 9)
     table = table_of(state)
     before = list(movement.candidates_move(state))
@@ -248,15 +249,19 @@ def test_a_move_finds_the_offers_it_cannot_change_in_the_store() -> None:
                  and _legal(state, m))
     relay = next(m for m in before if m.to is None and m.formation is not None
                  and _legal(state, m))
-    for action in (mover, relay):
-        after, _ = TURN.step(state, action)
-        assert table_of(after).footprints != table.footprints
-        was = _offers_counts(table_of(after))
-        offered = list(movement.candidates_move(after))
-        now = _offers_counts(table_of(after))
-        found, worked = now[0] - was[0], now[1] - was[1]
-        assert found > 100 and worked < found // 4
-        assert offered == list(movement.candidates_move(fresh(after)))
+    after, _ = TURN.step(state, mover)
+    new = table_of(after)
+    carried = new.store(movement.OFFERS_STORE).get(("carried", new.derived(footprints_key)))
+    assert carried is not None and len(carried) > 60  # of 120 a side
+    assert list(movement.candidates_move(after)) == list(movement.candidates_move(
+        fresh(after)))
+    after, _ = TURN.step(state, relay)
+    was = _offers_counts(table_of(after))
+    offered = list(movement.candidates_move(after))
+    now = _offers_counts(table_of(after))
+    found, worked = now[0] - was[0], now[1] - was[1]
+    assert found > 100 and worked < found // 4
+    assert offered == list(movement.candidates_move(fresh(after)))
 
 
 def test_the_offers_kept_read_the_enemies_and_the_ground_under_manoeuvres() -> None:

@@ -222,7 +222,7 @@ def kept(table: Table, query: Callable[[Table], A]) -> A:
     answers = table.derived(_kept_answers)
     found = answers.get(query, _MISSING)
     if found is _MISSING:  # as ``derive`` fills a value's memo: each answer written once
-        key = (query.__module__, query.__qualname__, table.derived(_footprints_key))
+        key = (query.__module__, query.__qualname__, table.derived(footprints_key))
         found = answers[query] = table.store(STORE_BY_FOOTPRINTS).ask(
             key, lambda: query(table))
     return found  # type: ignore[no-any-return]
@@ -247,8 +247,8 @@ class Key:
         return self.hashed
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Key) and other.hashed == self.hashed and (
-            other.parts == self.parts)
+        return other is self or (isinstance(other, Key) and other.hashed == self.hashed
+                                 and other.parts == self.parts)
 
 
 class Same:
@@ -269,7 +269,7 @@ class Same:
         return isinstance(other, Same) and other.value is self.value
 
 
-def _footprints_key(table: Table) -> Key:
+def footprints_key(table: Table) -> Key:
     """The table's footprints as a key (once a table)."""
     return Key(table.footprints)
 

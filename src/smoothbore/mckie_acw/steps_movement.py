@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -29,6 +30,7 @@ from .positions import (
     fit_on,
     footprint,
     footprint_boxes,
+    footprints_key,
     ground_at,
     home_heading,
     kept,
@@ -47,6 +49,8 @@ from .state import (
     with_extra,
 )
 from .table_moves import (
+    OFFERS_STORE,
+    Offered,
     ground_cost,
     move_advances,
     move_facts,
@@ -325,16 +329,27 @@ def _table_moves(state: State) -> tuple[Move, ...]:
     tables = state.options.tables
     table = table_of(state)
     store = table.store(OFFERS_STORE)
+    here = table.derived(footprints_key)
+    carried: Mapping[str, Offered] = store.get(("carried", here)) or {}
+    listed: dict[str, Offered] = {}
     own: list[tuple[Unit, Key, tuple[Move, ...], Any]] = []
     for unit in state.derived(free_units).values():
         if unit.resting:
             continue
         advance = may_advance(state, unit)
+        asked = _offered_for(unit)
+        found = carried.get(unit.id)
+        if found is not None and found[0] == asked and found[1] is tables \
+                and found[2] is advance:
+            listed[unit.id] = found
+            own.append((unit, found[5], found[3], None))
+            continue
         fp = table.footprint(unit.id)
         enemies = near_enemies(state, unit)
-        key = Key(_offered_for(unit), Same(tables), advance, fp, Same(enemies))
+        key = Key(asked, Same(tables), advance, fp, Same(enemies))
         offers, relays, box = store.ask(key, functools.partial(
             _own_offers, state, unit, tables, advance, fp, enemies))
+        listed[unit.id] = (asked, tables, advance, offers, (fp.side, box), key)
         own.append((unit, key, offers, (relays, box) if relays else None))
     nears = _footprints_in(table, [(u.id, r[1]) for u, _, _, r in own if r is not None])
     out: list[Move] = []
@@ -342,12 +357,10 @@ def _table_moves(state: State) -> tuple[Move, ...]:
         if relayed is not None:
             offers = store.ask(Key(key, nears[unit.id]), functools.partial(
                 _clear_offers, state, unit, offers, relayed[0]))
+            listed[unit.id] = (*listed[unit.id][:3], offers, *listed[unit.id][4:])
         out += offers
+    store.put(("listed", here), MappingProxyType(listed))
     return tuple(out)
-
-
-OFFERS_STORE = "mckie_acw: moves offered"
-"""The store of the moves offered to each unit on a table (``_table_moves``)."""
 
 
 def _own_offers(state: State, unit: Unit, tables: Tables, advance: bool, fp: Footprint,

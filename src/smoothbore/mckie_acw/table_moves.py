@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import attrs
@@ -49,6 +50,7 @@ from .positions import (
     Key,
     Same,
     footprint_boxes,
+    footprints_key,
     kept,
 )
 from .state import State, with_extra
@@ -1080,9 +1082,14 @@ def _enemy_centres(table: Table) -> dict[str, tuple[tuple[Footprint, ...], Any, 
     for side, enemies in kept(table, _enemies).items():
         if enemies:
             centres = np.array([e.centre for e in enemies], dtype=float).reshape(-1, 2)
+            key = Key(enemies)  # the same key object while the enemies stand (one compare)
             out[side] = (enemies, centres, max(math.hypot(*_halves(e)) for e in enemies),
-                         Key(enemies))
+                         table.store("mckie_acw: enemies").ask(key, functools.partial(_same, key)))
     return out
+
+
+def _same(key: Key) -> Key:
+    return key
 
 
 def enemies_of(state: State, unit_id: str) -> tuple[Footprint, ...]:
@@ -1100,13 +1107,50 @@ def _enemies(table: Table) -> dict[str, tuple[Footprint, ...]]:
 
 
 # --- a move made ----------------------------------------------------------------------------
+OFFERS_STORE = "mckie_acw: moves offered"
+"""The store of the moves offered to each unit on a table (``_table_moves``)."""
+
+
+Offered = tuple[tuple[Any, ...], Tables, bool, tuple["Move", ...],
+                tuple[str, tuple[float, float, float, float]], Key]
+"""The moves offered to a unit on a table, with what they were offered for: what of the unit
+they read (``_offered_for``), the tables, whether it may advance, the moves, its side and
+the bounds of the ground its manoeuvres in place cover, and the key they are kept under."""
+
+
+def carry_offers(old: Table, new: Table, changed: Iterable[Footprint]) -> None:
+    """Put in the store of ``new`` (a table whose footprints differ from ``old``'s only in
+    ``changed``: a moved unit's footprint before and after) the moves ``old`` offered each
+    other unit whose offers cannot have changed: every changed footprint of its own side
+    and off the ground its manoeuvres in place cover (its enemies, its own footprint and
+    the footprints under its manoeuvres are those of ``old``). A new mapping, written once
+    under ``new``'s footprints; nothing is carried when ``old`` was never listed."""
+    store = old.store(OFFERS_STORE)
+    listed: Mapping[str, Offered] | None = store.get(("listed", old.derived(footprints_key)))
+    if not listed:
+        return
+    moved = [(c.unit_id, c.side, c.bounds) for c in changed]
+    ids = {uid for uid, _, _ in moved}
+    carried = {}
+    for uid, entry in listed.items():
+        if uid in ids:
+            continue
+        side, (a0, a1, a2, a3) = entry[4]
+        if all(s == side and (b[2] < a0 or b[0] > a2 or b[3] < a1 or b[1] > a3)
+               for _, s, b in moved):
+            carried[uid] = entry
+    store.put(("carried", new.derived(footprints_key)), MappingProxyType(carried))
+
+
 def placed(state: State, unit_id: str, end: Footprint) -> State:
     """The state with a unit's footprint moved (and a trace of the move). The table is
     made as ``Table.placed`` makes it (only the moved footprint checked, the ground's
-    measures shared)."""
+    measures shared), and carries the moves offered that the move cannot change
+    (``carry_offers``)."""
     table = table_of(state)
     start = table.footprint(unit_id)
     moved = table.placed(end)
+    carry_offers(table, moved, (start, end))
     if start.centre == end.centre:  # turned in place: no trace
         return with_extra(state, table=moved)
     trace = MoveTrace(unit_id, (start.centre, end.centre))
