@@ -337,8 +337,9 @@ def _engine_child(calls: int) -> None:
             rule.check(state, action)
             rule.handler(state, action, log)
         os.getppid()
+        chosen = rulings.actions[0]  # the very action kept, as ``play`` passes it
         for _ in range(calls):
-            engine.step(state, action, rulings)
+            engine.step(state, chosen, rulings)
         os.getppid()
         for log in logs:
             rule.handler(state, action, log)

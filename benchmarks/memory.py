@@ -81,9 +81,9 @@ def grown(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, key: str, t
           ) -> list[str]:
     """The ``top`` entries that grew most from ``before`` to ``after``, grouped by ``key``."""
     lines = []
-    for stat in after.compare_to(before, key)[:top]:
-        if stat.size_diff <= 0:
-            break
+    grew = sorted((s for s in after.compare_to(before, key) if s.size_diff > 0),
+                  key=lambda s: -s.size_diff)
+    for stat in grew[:top]:
         if key == "traceback":
             frames = [f"{frame.filename}:{frame.lineno}" for frame in stat.traceback
                       if "smoothbore" in frame.filename][-6:]

@@ -166,7 +166,7 @@ def test_the_guards_add_only_their_own_calls() -> None:
     assert again == ["<lambda>"]  # the same state: its answers kept, the actor asked
 
 
-def test_the_step_after_choose_ruled_runs_no_function_but_the_rulings_lookup() -> None:
+def test_the_step_after_choose_ruled_runs_no_function_of_its_own() -> None:
     turn, state = engine(guarded=True), drill()
     chosen = turn.choose_ruled(state, lambda n: 0)
     assert chosen is not None
@@ -174,7 +174,7 @@ def test_the_step_after_choose_ruled_runs_no_function_but_the_rulings_lookup() -
     rule = _rule(turn, state, action)
     with _engine_calls({_code(rule.check), _code(rule.handler)}) as names:
         turn.step(state, action, chosen)
-    assert names == ["ruling", "__hash__"]  # the kept ruling, found by the action
+    assert names == []  # the one action chosen is the very one given: its ruling, as kept
 
 
 def test_the_example_book_steps_without_copying_the_state() -> None:
@@ -282,3 +282,28 @@ def test_the_end_of_a_phase_is_not_asked_of_the_actor_guard() -> None:
     refusing = attrs.evolve(turn, decided=lambda s: ("the battle is decided", "Drill 9"))
     with pytest.raises(IllegalActionError, match="the battle is decided"):
         refusing.step(state, Done())
+
+
+def test_rulings_of_several_actions_are_found_by_the_action() -> None:
+    """``legal_rulings`` of a state keeps each action's ruling; ``step`` finds the one of
+    the action given (an equal action, not the very object, is found too)."""
+    measured: list[int] = []
+
+    def counting(state: State, action: Volley) -> int:
+        measured.append(1)
+        return check(state, action)
+
+    turn = attrs.evolve(engine(), actions=(
+        ActionRule(Volley, (FIRE,), lambda s: [Volley("r1", "b1"), Volley("b1", "r1")],
+                   counting, fire, ruled=True),))
+    state = drill()
+    rulings = turn.legal_rulings(state)
+    assert rulings.actions == (Volley("r1", "b1"), Volley("b1", "r1")) and len(measured) == 2
+    new, _events = turn.step(state, Volley("b1", "r1"), rulings)
+    assert len(measured) == 2 and new.dice == DiceState(5, 1)
+    chosen = turn.choose_ruled(state, lambda n: 0)
+    assert chosen is not None and len(measured) == 3
+    turn.step(state, Volley(*attrs.astuple(chosen.actions[0])), chosen)  # equal, not same
+    assert len(measured) == 3
+    turn.step(drill(), chosen.actions[0], chosen)  # another state: checked again
+    assert len(measured) == 4

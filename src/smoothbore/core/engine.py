@@ -642,7 +642,13 @@ class Engine(Generic[S, A]):
         ``rule_on`` on its plain path, the step's log, the next ``DiceState``, and the dice
         carried onto the handler's state without copying it when nothing else can see that
         state yet (``_SOLE``)."""
-        kept = None if rulings is None else rulings.ruling(state, action)
+        if rulings is None:
+            kept = None
+        elif rulings.state is state and len(rulings.actions) == 1 and (
+                rulings.actions[0] is action):  # ``choose_ruled``'s one action, as it is
+            kept = next(iter(rulings._ruled.values()), None)  # no hash of the action
+        else:
+            kept = rulings.ruling(state, action)
         if kept is None:
             memo = state._derived  # ``state.derived(self.over)``, written out
             over = self.over
