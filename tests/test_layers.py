@@ -76,8 +76,6 @@ NOT_MODULES = frozenset({
 """Strings that read as a module of a higher layer but name something else."""
 
 SHAPELY_ALLOWED = frozenset({
-    "smoothbore.mckie_acw.positions",
-    "smoothbore.mckie_acw.situations",
     "smoothbore.mckie_acw.table_moves",
     "smoothbore.will_awi.situations",
 })

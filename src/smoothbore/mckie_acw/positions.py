@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 
 import numpy
 import numpy.typing as npt
-import shapely
 
 from smoothbore.core import InvalidValueError
 from smoothbore.table import (
@@ -25,10 +24,15 @@ from smoothbore.table import (
     Measure,
     RateTable,
     Region,
+    Regions,
     SightRules,
     Table,
     TerrainKind,
+    area_shares,
+    crossing_line,
+    holding,
     outline_of,
+    region_of,
 )
 from smoothbore.table import Formation as Layout
 from smoothbore.table.footprints import bearing_vectors
@@ -341,24 +345,6 @@ NEAR = 20
 or on the line of fire before it)."""
 
 
-def obstacles_across(table: Table, shapes: npt.NDArray[numpy.object_]
-                     ) -> npt.NDArray[numpy.bool_]:
-    """For each of ``shapes`` (geometries), whether a fence, wall, stream or linear work
-    crosses it (M31)."""
-    out = numpy.zeros(len(shapes), dtype=bool)
-    if len(shapes) and table.terrain.crossed_features:
-        found, lines = table.terrain.line_tree.query(shapes, predicate="intersects")
-        out[found[table.derived(_obstacle_lines)[lines]]] = True
-    return out
-
-
-def _obstacle_lines(table: Table) -> npt.NDArray[numpy.bool_]:
-    """For each crossed line of the table's terrain, whether it is an obstacle (once a
-    table)."""
-    return numpy.array([f.kind in OBSTACLES for f in table.terrain.crossed_features],
-                       dtype=bool)
-
-
 def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     """The ground a footprint stands on, as the rules care: a town (its centre in a
     building), permanent defenses (its centre in a fieldwork area), dense woods (foot with
@@ -370,7 +356,7 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
         return Ground.OPEN
     woods = {K.DENSE_WOODS: 0.0, K.LIGHT_WOODS: 0.0}
     if areas:
-        found = _in_areas(terrain, fp, areas, woods)
+        found = _in_areas(table, fp, areas, woods)
         if found is not None:
             return found
     if woods[K.DENSE_WOODS] >= 0.5:
@@ -380,9 +366,9 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
     if lines:
         fl, fr = fp.corners[0], fp.corners[1]
         (fx, fy), _ = fp.frame
-        strip = shapely.polygons([tuple(fl), tuple(fr), (fr[0] + fx * NEAR, fr[1] + fy * NEAR),
-                                  (fl[0] + fx * NEAR, fl[1] + fy * NEAR)])
-        if obstacles_across(table, numpy.array([strip]))[0]:
+        strip = Regions.polygons([[fl, fr, (fr[0] + fx * NEAR, fr[1] + fy * NEAR),
+                                   (fl[0] + fx * NEAR, fl[1] + fy * NEAR)]])
+        if strip.crossing_obstacles(table, OBSTACLES)[0]:
             return Ground.BEHIND_OBSTACLE
     return Ground.OPEN
 
@@ -390,28 +376,20 @@ def ground_at(table: Table, fp: Footprint, arm: Arm) -> Ground:
 _HELD = (K.BUILDING, K.FIELDWORK)
 
 
-def _in_areas(terrain: TerrainIndex, fp: Footprint, near: list[int],
+def _in_areas(table: Table, fp: Footprint, near: list[int],
               woods: dict[TerrainKind, float]) -> Ground | None:
     """A town or permanent defenses where the footprint's centre is in a building or a
-    fieldwork area (None: neither), adding to ``woods`` the share of the footprint in each
-    kind of woods; ``near``: the areas whose bounds meet the footprint's. Where none of
-    them is woods and at most one holds the centre, the outline is not needed (an outline
-    holds its centre)."""
-    features = terrain.area_features
-    if not any(features[k].kind in woods for k in near):
-        inside = [features[k] for k in near if features[k].kind in _HELD
-                  and shapely.contains_xy(features[k].area, fp.x, fp.y)]
-        if len(inside) <= 1:
-            return (None if not inside else Ground.TOWN if inside[0].kind is K.BUILDING
-                    else Ground.PERMANENT)
-    outline = fp.outline
-    for k in terrain.area_tree.query(outline, predicate="intersects").tolist():
-        feature = features[k]
-        if feature.kind in _HELD and shapely.contains_xy(feature.area, fp.x, fp.y):
-            return Ground.TOWN if feature.kind is K.BUILDING else Ground.PERMANENT
-        if feature.kind in woods:
-            woods[feature.kind] += shapely.area(
-                shapely.intersection(outline, feature.area)) / outline.area
+    fieldwork area (None: neither; the first the terrain's index finds), adding to
+    ``woods`` the share of the footprint's outline in each kind of woods; ``near``: the
+    areas whose bounds meet the footprint's. Where none of them is woods the outline is
+    not needed."""
+    features = table.terrain.area_features
+    if any(features[k].kind in _HELD for k in near):
+        held = holding(table, fp.x, fp.y, _HELD)
+        if held is not None:
+            return Ground.TOWN if held.kind is K.BUILDING else Ground.PERMANENT
+    if any(features[k].kind in woods for k in near):
+        woods.update(area_shares(table, fp, woods))
     return None
 
 
@@ -442,9 +420,12 @@ Box = tuple[float, float, float, float]
 @functools.lru_cache(maxsize=64)
 def _terrain_boxes(terrain: TerrainIndex) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
     """The bounds of the terrain's areas and of its crossed lines, widened by a hair."""
+    areas = [region_of(f).bounds for f in terrain.area_features]
+    lines = [line.bounds for f in terrain.crossed_features  # a crossed feature has its line
+             if (line := crossing_line(f)) is not None]
     return tuple(tuple((x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6)
-                       for x0, y0, x1, y1 in (shapely.bounds(g).tolist() for g in shapes))
-                 for shapes in (terrain.areas, terrain.lines))  # type: ignore[return-value]
+                       for x0, y0, x1, y1 in boxes)
+                 for boxes in (areas, lines))  # type: ignore[return-value]
 
 
 def regrounded(state: State, unit_id: str) -> State:

@@ -14,16 +14,17 @@ from collections.abc import Iterable, Sequence
 import attrs
 import numpy
 import numpy.typing as npt
-import shapely
 
 from smoothbore.core import IllegalActionError
 from smoothbore.table import (
     Face,
     Footprint,
+    Regions,
     Table,
-    arc_polygon,
+    arc_of,
     charges,
     contact_position,
+    nearest_many,
     sight_lines,
 )
 
@@ -32,7 +33,7 @@ from .fields import check_fields
 from .firing import ARC, FireFacts
 from .melee import Attack
 from .movement import Manoeuvre, rate
-from .positions import NEAR, SIGHT, obstacles_across
+from .positions import NEAR, SIGHT
 from .state import State, illegal
 from .table_moves import move_facts, table_of, whole_mm
 from .units import Commander, Unit
@@ -93,9 +94,9 @@ def shots(table: Table, pairs: Sequence[tuple[str, str]] | None = None
     layout = table.layout
     fi = layout.rows([s.firer for s in found])
     ti = layout.rows([s.target for s in found])
-    lines = shapely.shortest_line(shapely.points(layout.centre[fi]), layout.shapes[ti])
-    ranges = shapely.length(lines)
-    across = _covered(table, lines)
+    fps = layout.footprints
+    ranges, ends = nearest_many(layout.centre[fi], [fps[t] for t in ti.tolist()])
+    across = _covered(table, ends)
     levels = layout.levels
     out = {}
     for s, r, f, t, o in zip(found, ranges.tolist(), fi.tolist(), ti.tolist(), across.tolist(),
@@ -109,15 +110,14 @@ def shots(table: Table, pairs: Sequence[tuple[str, str]] | None = None
     return out
 
 
-def _covered(table: Table, lines: npt.NDArray[numpy.object_]) -> npt.NDArray[numpy.bool_]:
-    """For each line of fire (firer's centre to the target's nearest point), whether an
-    obstacle crosses its last ``NEAR`` mm, where it covers the target (M31)."""
-    ends = shapely.get_coordinates(lines).reshape(-1, 2, 2)
+def _covered(table: Table, ends: npt.NDArray[numpy.float64]) -> npt.NDArray[numpy.bool_]:
+    """For each line of fire (its ends, (n, 2, 2): firer's centre, the target's nearest
+    point), whether an obstacle crosses its last ``NEAR`` mm, where it covers the target
+    (M31)."""
     firer, target = ends[:, 0], ends[:, 1]
     back = firer - target
     share = numpy.minimum(1.0, NEAR / numpy.maximum(numpy.hypot(back[:, 0], back[:, 1]), 1e-9))
-    stretch = numpy.stack([target + back * share[:, None], target], axis=1)
-    return obstacles_across(table, numpy.asarray(shapely.linestrings(stretch), dtype=object))
+    return Regions.segments(target + back * share[:, None], target).crossing_obstacles(table)
 
 
 def _by_id(table: Table) -> dict[str, Footprint]:
@@ -197,7 +197,7 @@ def general_shot(state: State, firer: str, general: Commander, reach: int) -> in
         return None
     fp = table.footprint(firer)
     length = whole_mm(math.hypot(point[0] - fp.x, point[1] - fp.y))
-    if length > reach or not shapely.intersects_xy(arc_polygon(table, firer, ARC), *point):
+    if length > reach or not arc_of(table, firer, ARC).contains(*point, edge=True):
         return None
     if general.attached_to:
         sees = shot_facts(state, firer, general.attached_to).sees
