@@ -433,3 +433,56 @@ def test_woods_along_each_line_are_its_length_inside_each_kind(units: list[Footp
                     if inside > 0:
                         expected.append((kind, inside))
             assert s.woods == tuple(expected) == woods_along(table, s.line)
+
+
+# --- issue 29 (second round): visible_enemies at scale asks a stretch of each line at a time --
+
+
+@st.composite
+def _crowds(draw: st.DrawFn) -> Table:
+    """Two sides of 50-70 units scattered over a 60" x 40" table (any facing, some
+    overlapping: a layout the first cut must not be fooled by), with a wood, a building and
+    a hill."""
+    fps = []
+    for side in ("red", "blue"):
+        for i in range(draw(st.integers(50, 70))):
+            x = draw(st.floats(2.5, 57.5, allow_nan=False))
+            y = draw(st.floats(2.5, 37.5, allow_nan=False))
+            facing = draw(st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0]))
+            fps.append(Footprint(f"{side[0]}{i}", x, y, facing, 1,
+                                 draw(st.sampled_from([1.0, 2.0, 3.0])), 1.0, side=side))
+    features = (Feature.rectangle("wood", "light woods", draw(st.floats(10, 50)), 20, 8, 6),
+                Feature.rectangle("house", "building", draw(st.floats(10, 50)), 12, 2, 2),
+                Feature.rectangle("hill", "gentle hill", draw(st.floats(10, 50)), 30, 10, 5))
+    return Table(60, 40, features=features, footprints=fps)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_crowds(), st.integers(0, 1000),
+       st.sampled_from([SightRules(), SightRules(units_block=False),
+                        SightRules(see_into={"light woods": 2.0}, hills_block=False)]))
+def test_visible_enemies_of_many_are_those_of_every_line_asked_everything(
+        table: Table, pick: int, rules: SightRules) -> None:
+    ids = table.unit_ids
+    for unit_id in (ids[pick % len(ids)], ids[(pick * 7 + 3) % len(ids)]):
+        assert len(table.enemies_of(unit_id)) > sight_module._MANY_LINES
+        assert visible_enemies(table, unit_id, rules=rules) == (
+            sight_module._visible_enemies_plain(table, unit_id, rules=rules))
+
+
+def test_visible_enemies_of_a_big_battle_are_those_of_every_line() -> None:
+    # 500 a side in lines (benchmarks/bench_table.py big(500)): most lines cross a unit,
+    # found a stretch at a time; 16-64 enemies seen from each of these
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+    try:
+        from bench_table import big
+    finally:
+        sys.path.pop(0)
+    table = big(500)
+    for unit_id in table.unit_ids[::125]:
+        seen = visible_enemies(table, unit_id)
+        assert seen == sight_module._visible_enemies_plain(table, unit_id)
+        assert 16 <= len(seen) <= 64
