@@ -481,3 +481,26 @@ def test_helpers_come_only_from_a_unit_within_a_move_of_the_battery(y: float,
             TURN.step(state, AttachHelpers("g", "a1", 1))
     else:
         assert TURN.step(state, AttachHelpers("g", "a1", 1))[0].unit("g").helpers == 1
+
+
+def test_the_ground_alone_is_measured_on_the_battles_terrain_index() -> None:
+    """A route over the ground alone is found on a table with the centre alone on it that
+    shares the battle's terrain index (``Table.on_same_ground``; a fresh ``Table`` builds its
+    own index), and the terrain's bounds are read from that index: the same places in the
+    same order as its areas and crossed lines."""
+    from smoothbore.mckie_acw import table_moves
+    from smoothbore.table import Footprint
+
+    table = table_of(example_battle(0))
+    field = field_of(table)
+    marker = Footprint("move", 300.0, 400.0, 0.0, 1, 1e-3, 1e-3)
+    alone = table_moves._alone(field, marker)
+    assert alone.terrain is table.terrain
+    assert alone.footprints == (marker,) and (alone.width, alone.depth) == (1200, 800)
+    boxes, places, (areas, lines) = table_moves._boxes_of(field)
+    terrain = table.terrain
+    assert (areas, lines) == (len(terrain.areas), terrain.crossed_features)
+    assert len(boxes) == len(places) == len(terrain.areas) + len(terrain.lines) > 3
+    assert [p.bounds for p in places] == [tuple(b) for b in
+                                          shapely.bounds(list(terrain.areas)
+                                                         + list(terrain.lines)).tolist()]

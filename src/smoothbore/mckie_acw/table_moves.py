@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 import attrs
 import numpy as np
 import numpy.typing as npt
-import shapely
 
 from smoothbore.core import IllegalActionError
 from smoothbore.table import (
@@ -33,9 +32,18 @@ from smoothbore.table import (
     MoveTrace,
     PassageKind,
     RateTable,
+    Regions,
     Table,
     TerrainKind,
+    crossing_line,
+    gaps,
+    intersecting,
+    outline_of,
+    region_of,
+    regions_of,
     route,
+    segment,
+    swept,
 )
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
 from smoothbore.table.store import AnswerStore
@@ -144,13 +152,12 @@ def passes_nearer(state: State, unit: Unit, to: tuple[float, float, float]) -> b
     # to the ground it sweeps (``near_enemies``); further, every enemy is asked
     near = (near_enemies(state, unit) if length <= offer_reach(unit, state.options.tables) - 1.0
             else kept(table, _enemies).get(start.side, ()) if start.side else ())
-    enemies = [fp.outline for fp in near if fp.unit_id != unit.id]
+    enemies = [outline_of(fp) for fp in near if fp.unit_id != unit.id]
     if not enemies:
         return False
     end = start.moved_to(*to)
-    swept = shapely.convex_hull(shapely.union(start.outline, end.outline))
-    gap = float(np.min(shapely.distance(start.outline, enemies)))
-    passed = float(np.min(shapely.distance(swept, enemies)))
+    gap = float(np.min(gaps(outline_of(start), enemies)))
+    passed = float(np.min(gaps(swept(start, end), enemies)))
     return passed < gap - _TOL
 
 
@@ -252,6 +259,9 @@ class Field:
     width: float
     depth: float
     store: AnswerStore | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+    ground: Table | None = attrs.field(default=None, eq=False, hash=False, repr=False)
+    """A table of the battle's line on this ground (not part of the value): the tables made
+    on the ground alone share its terrain index (``Table.on_same_ground``)."""
 
     def ask(self, key: Any, work: Callable[[], T]) -> T:
         """``work()``, kept under ``key`` in the battle's store (worked out afresh where the
@@ -268,7 +278,7 @@ GROUND_STORE = "mckie_acw: ground"
 def field_of(table: Table) -> Field:
     """The table's ground (once a table), with the battle's store of ground answers."""
     return Field(table.features, table.width, table.depth,
-                 table.store(GROUND_STORE, most=8192, chunk=512))
+                 table.store(GROUND_STORE, most=8192, chunk=512), table)
 
 
 Ground_ = tuple[float, bool] | Refusal
@@ -304,14 +314,14 @@ def _touched(field: Field, x0: float, y0: float, x1: float, y1: float
     exactly), and the segment (None when nothing is near)."""
     lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
     lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
-    boxes, shapes, _ = _boxes(field)
+    boxes, places, _ = _boxes(field)
     near = [k for k, (bx0, by0, bx1, by1) in enumerate(boxes)
             if lo_x <= bx1 and bx0 <= hi_x and lo_y <= by1 and by0 <= hi_y]
     if not near:
         return [], None
-    segment = shapely.linestrings([(x0, y0), (x1, y1)])
-    hit = shapely.intersects(segment, shapes[near])
-    return [k for k, h in zip(near, hit.tolist(), strict=True) if h], segment
+    way = segment((x0, y0), (x1, y1))
+    hit = intersecting(way, [places[k] for k in near])
+    return [k for k, h in zip(near, hit.tolist(), strict=True) if h], way
 
 
 def _in_the_open(field: Field, x0: float, y0: float, x1: float, y1: float) -> bool:
@@ -327,16 +337,16 @@ def _over_open_ground(field: Field, x0: float, y0: float, x1: float, y1: float,
     ``RateTable.cost`` find it: the length, plus the line's price if the move goes over it
     (a line at the very start is not crossed). None when the move touches anything else
     (the route must measure it)."""
-    touched, segment = _touched(field, x0, y0, x1, y1)
+    touched, way = _touched(field, x0, y0, x1, y1)
     if not touched:
         return length, False
-    _, _, lines = _boxes(field)
+    _, places, lines = _boxes(field)
     if len(touched) > 1 or touched[0] < lines[0]:
         return None
     feature = lines[1][touched[0] - lines[0]]
     if feature.kind is K.STREAM:
         return None
-    coords = shapely.get_coordinates(shapely.intersection(segment, feature.centre_line))
+    coords = way.intersection(places[touched[0]]).coordinates
     if len(coords) != 1:
         return None
     dx, dy = (x1 - x0) / length, (y1 - y0) / length
@@ -391,16 +401,21 @@ def _boxes(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...],
 def _boxes_of(field: Field) -> tuple[tuple[tuple[float, float, float, float], ...], Any,
                                      tuple[int, tuple[Feature, ...]]]:
     """``_boxes`` worked out."""
-    terrain = terrain_index(field.features)
-    shapes = np.concatenate([terrain.areas, terrain.lines])
+    terrain = (terrain_index(field.features) if field.ground is None
+               else field.ground.terrain)
+    places = [region_of(f) for f in terrain.area_features]
+    places += [line for f in terrain.crossed_features  # a crossed feature has its line
+               if (line := crossing_line(f)) is not None]
     slack = 1e-6 * max(field.width, field.depth)
     return (tuple((x0 - slack, y0 - slack, x1 + slack, y1 + slack)
-                  for x0, y0, x1, y1 in shapely.bounds(shapes).tolist()), shapes,
-            (len(terrain.areas), tuple(terrain.crossed_features)))
+                  for x0, y0, x1, y1 in (p.bounds for p in places)), tuple(places),
+            (len(terrain.area_features), tuple(terrain.crossed_features)))
 
 
 def _alone(field: Field, fp: Footprint) -> Table:
     """The table with one unit on it: what the ground alone allows that unit."""
+    if field.ground is not None:
+        return field.ground.on_same_ground((fp,))
     return Table(field.width, field.depth, Measure.MILLIMETRES, field.features, (fp,))
 
 
@@ -467,43 +482,48 @@ def _clearances(table: Table, moves: list[tuple[Footprint, Footprint]]
                 ) -> list[tuple[set[str], bool]]:
     """For each move (start, end): the other units whose outline the move sweeps (the hull of
     its outlines at both ends) or ends on, less those it overlapped at the start; and whether
-    it ends nearer the nearest enemy's outline. All moves in one vectorised pass, on the
-    footprints' outlines (no full layout of the table is needed)."""
-    ids, sides, outlines, tree = kept(table, _outlines)
-    index = {uid: i for i, uid in enumerate(ids)}
-    starts = [s for s, _ in moves]
-    rows = np.array([index[s.unit_id] for s in starts], dtype=np.intp)
+    it ends nearer the nearest enemy's outline. The sweeps in one pass over the pairs whose
+    bounds meet (sharing ground implies meeting), on the footprints' outlines."""
+    fps, sides, outlines, boxes = kept(table, _outlines)
+    index = {f.unit_id: i for i, f in enumerate(fps)}
+    rows = np.array([index[s.unit_id] for s, _ in moves], dtype=np.intp)
     points = np.stack([np.concatenate([s.corners, e.corners]) for s, e in moves])
-    hulls: Any = shapely.convex_hull(shapely.multipoints(points))
+    lo, hi = points.min(axis=1), points.max(axis=1)
+    slack = 1e-6 * (1.0 + np.abs(points).max())
+    meet = ((lo[:, np.newaxis, 0] <= boxes[np.newaxis, :, 2] + slack)
+            & (lo[:, np.newaxis, 1] <= boxes[np.newaxis, :, 3] + slack)
+            & (hi[:, np.newaxis, 0] >= boxes[np.newaxis, :, 0] - slack)
+            & (hi[:, np.newaxis, 1] >= boxes[np.newaxis, :, 1] - slack))
+    meet[np.arange(len(moves)), rows] = False
+    p, u = np.nonzero(meet)
     crossed: list[set[str]] = [set() for _ in moves]
-    p, u = tree.query(hulls, predicate="intersects")
-    keep = u != rows[p]
-    p, u = p[keep], u[keep]
     if len(p):
-        inner = shapely.relate_pattern(hulls[p], outlines[u], "T********")
-        already = shapely.relate_pattern(outlines[rows[p]], outlines[u], "T********")
+        theirs = regions_of([fps[j] for j in u.tolist()], outlines=True)
+        inner = Regions.hulls(points[p]).shares_ground_each(theirs)
+        already = regions_of([fps[r] for r in rows[p].tolist()],
+                             outlines=True).shares_ground_each(theirs)
         for i, j in zip(p[inner & ~already].tolist(), u[inner & ~already].tolist(),
                         strict=True):
-            crossed[i].add(ids[j])
-    ends: Any = shapely.polygons(np.stack([e.corners for _, e in moves]))
-    mine = sides[rows]
-    enemy = (sides[np.newaxis, :] != mine[:, np.newaxis]) & (sides[np.newaxis, :] != "") & (
-        mine[:, np.newaxis] != "")
-    after = np.where(enemy, shapely.distance(ends[:, np.newaxis],
-                                             outlines[np.newaxis, :]), np.inf).min(axis=1)
-    gaps = shapely.distance(outlines[rows][:, np.newaxis], outlines[np.newaxis, :])
-    before = np.where(enemy, gaps, np.inf).min(axis=1)
-    nearer = (after < before - _TOL).tolist()
+            crossed[i].add(fps[j].unit_id)
+    ends = Regions.polygons(np.stack([e.corners for _, e in moves]))
+    nearer = []
+    for i, (start, _) in enumerate(moves):
+        side = start.side
+        enemy = (sides != side) & (sides != "") if side else np.zeros(len(fps), dtype=bool)
+        if not enemy.any():
+            nearer.append(False)
+            continue
+        after = float(outlines.distances(ends[i])[enemy].min())
+        before = float(outlines.distances(outline_of(start))[enemy].min())
+        nearer.append(after < before - _TOL)
     return list(zip(crossed, nearer, strict=True))
 
 
-def _outlines(table: Table) -> tuple[tuple[str, ...], Any, Any, Any]:
-    """The ids, sides and outlines of the footprints, and a tree of the outlines (once a
-    table)."""
+def _outlines(table: Table) -> tuple[tuple[Footprint, ...], Any, Regions, Any]:
+    """The footprints, their sides, their outlines and their bounds (once a table)."""
     fps = table.footprints
-    outlines: Any = shapely.polygons(np.stack([f.corners for f in fps])) if fps else np.array([])
     sides = np.array([f.side for f in fps], dtype=object)
-    return tuple(f.unit_id for f in fps), sides, outlines, shapely.STRtree(outlines)
+    return fps, sides, regions_of(fps, outlines=True), footprint_boxes(table)
 
 
 # --- the moves offered ------------------------------------------------------------------------
@@ -800,16 +820,14 @@ class Place:
             start = self.start
             points = np.concatenate([start.corners[np.newaxis], _corners(start, [pose])],
                                     axis=1)
-            hull: Any = shapely.convex_hull(shapely.multipoints(points))
-            found = self.hulls[want] = hull[0]
+            found = self.hulls[want] = Regions.hulls(points)[0]
         return found
 
     def end(self, want: Wanted, pose: tuple[float, float, float]) -> Any:
         """The move's outline at its end (made once)."""
         found = self.ends.get(want)
         if found is None:
-            end: Any = shapely.polygons(_corners(self.start, [pose]))
-            found = self.ends[want] = end[0]
+            found = self.ends[want] = Regions.polygons(_corners(self.start, [pose]))[0]
         return found
 
     def crossed(self, want: Wanted, ground: Any, around: Around) -> list[str]:
@@ -832,9 +850,8 @@ class Place:
             key = (want, other)
             hit = memo.get(key)
             if hit is None:
-                hit = memo[key] = bool(shapely.relate_pattern(
-                    self.hull(want, ground[1]), other.outline, "T********")
-                ) and not self._overlaps(other)
+                hit = memo[key] = self.hull(want, ground[1]).shares_ground(
+                    outline_of(other)) and not self._overlaps(other)
             if hit:
                 out.append(other.unit_id)
         return out
@@ -865,8 +882,8 @@ class Place:
         """Whether the start overlaps ``other``'s outline (a unit may leave a crowd)."""
         found = self.overlaps.get(other)
         if found is None:
-            found = self.overlaps[other] = bool(shapely.relate_pattern(
-                self.start.outline, other.outline, "T********"))
+            found = self.overlaps[other] = outline_of(self.start).shares_ground(
+                outline_of(other))
         return found
 
     def advances(self, want: Wanted, ground: Any, enemies: tuple[Footprint, ...]) -> bool:
@@ -907,8 +924,8 @@ class Place:
                 far = min(far, d)
         if unknown:
             end = self.end(want, ground[1])
-            for e, d in zip(unknown, shapely.distance(
-                    end, [e.outline for e in unknown]).tolist(), strict=True):
+            for e, d in zip(unknown, gaps(end, [outline_of(e) for e in unknown]).tolist(),
+                            strict=True):
                 self.apart[(want, e)] = d
                 far = min(far, d)
         found = self.advancing[key] = far < gap - _TOL
@@ -939,8 +956,7 @@ class Place:
         enemy stands)."""
         found = self.gaps.get(enemy)
         if found is None:
-            found = self.gaps[enemy] = float(shapely.distance(self.start.outline,
-                                                              enemy.outline))
+            found = self.gaps[enemy] = outline_of(self.start).distance(outline_of(enemy))
         return found
 
 
