@@ -747,12 +747,13 @@ class Place:
     each place it stands)."""
 
     __slots__ = ("advancing", "apart", "boxes", "crossing", "ends", "field", "gaps",
-                 "grounds", "hulls", "made", "mover", "mover_reach", "overlaps", "rows",
-                 "start", "tables")
+                 "grounds", "hulls", "made", "mover", "mover_reach", "outline", "overlaps",
+                 "rows", "start", "tables")
 
     def __init__(self, field: Field, start: Footprint, mover: Mover, tables: Tables) -> None:
         self.field = field
         self.start = start
+        self.outline = outline_of(start)
         self.mover = mover
         self.tables = tables
         self.grounds: dict[Wanted, Any] = {}
@@ -882,8 +883,7 @@ class Place:
         """Whether the start overlaps ``other``'s outline (a unit may leave a crowd)."""
         found = self.overlaps.get(other)
         if found is None:
-            found = self.overlaps[other] = outline_of(self.start).shares_ground(
-                outline_of(other))
+            found = self.overlaps[other] = self.outline.shares_ground(outline_of(other))
         return found
 
     def advances(self, want: Wanted, ground: Any, enemies: tuple[Footprint, ...]) -> bool:
@@ -956,7 +956,7 @@ class Place:
         enemy stands)."""
         found = self.gaps.get(enemy)
         if found is None:
-            found = self.gaps[enemy] = outline_of(self.start).distance(outline_of(enemy))
+            found = self.gaps[enemy] = self.outline.distance(outline_of(enemy))
         return found
 
 
