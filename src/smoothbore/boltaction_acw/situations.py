@@ -484,9 +484,12 @@ def move_situation(state: State, unit_id: str, pace: Pace, move: Move) -> MoveSi
     unit = state.unit(unit_id)
     start = table.footprint(unit_id)
     to = destination(table, unit_id, move)
-    x, y, _ = to
-    r = math.hypot(start.width, start.length) / 2
-    box = _union(start.bounds, (x - r, y - r, x + r, y + r))
+    x, y, facing = to
+    w, h = start.width / 2, start.length / 2
+    there = _corners(x, y, start.frame, w, h)  # where it ends, then turned to its facing
+    ends = there if facing == start.facing else _corners(x, y, bearing_vectors(facing), w, h)
+    xs, ys = [p[0] for p in (*there, *ends)], [p[1] for p in (*there, *ends)]
+    box = _union(start.bounds, (min(xs), min(ys), max(xs), max(ys)))
     key = (start, unit.kind, unit.formation, unit.mounted, pace, to,
            footprints_near(table, box, KEEP_OFF + _TOUCH))
     found: MoveSituation = _store(table, "moves").ask(key, lambda: _judge(table, unit, pace, to))
