@@ -43,6 +43,7 @@ from smoothbore.table import (
     regions_of,
     route,
     segment,
+    sharing_ground,
     swept,
 )
 from smoothbore.table.footprints import bearing_vectors, normal_degrees
@@ -834,28 +835,29 @@ class Place:
     def crossed(self, want: Wanted, ground: Any, around: Around) -> list[str]:
         """The other units whose outline the move's hull crosses (less one its start already
         overlaps): their bounds against the move's first, the exact test only where they
-        meet."""
+        meet (all of those not yet known in one call)."""
         others, boxes, _ = around
         uid = self.start.unit_id
         a0, a1, a2, a3 = self.box(want, ground[1])
         slack = 1e-6 * (1.0 + max(abs(a0), abs(a1), abs(a2), abs(a3)))
         a0, a1, a2, a3 = a0 - slack, a1 - slack, a2 + slack, a3 + slack
         memo = self.crossing
-        out = []
-        near = self.nearby(boxes, a0, a1, a2, a3)
-        for i in near:  # the footprints whose bounds meet the move's, in the table's order
+        meeting = []
+        unknown = []
+        for i in self.nearby(boxes, a0, a1, a2, a3):  # bounds meet, in the table's order
             other = others[i]
             b0, b1, b2, b3 = other.bounds
             if a0 > b2 or a1 > b3 or a2 < b0 or a3 < b1 or other.unit_id == uid:
                 continue
-            key = (want, other)
-            hit = memo.get(key)
-            if hit is None:
-                hit = memo[key] = self.hull(want, ground[1]).shares_ground(
-                    outline_of(other)) and not self._overlaps(other)
-            if hit:
-                out.append(other.unit_id)
-        return out
+            meeting.append(other)
+            if (want, other) not in memo:
+                unknown.append(other)
+        if unknown:
+            swept_over = set(sharing_ground(self.hull(want, ground[1]), unknown,
+                                            outlines=True))
+            for other in unknown:
+                memo[(want, other)] = other.unit_id in swept_over and not self._overlaps(other)
+        return [other.unit_id for other in meeting if memo[(want, other)]]
 
     def nearby(self, boxes: npt.NDArray[np.float64], a0: float, a1: float, a2: float,
                a3: float) -> list[int]:
