@@ -7,8 +7,10 @@ garbage collector off while a call is timed. Every call is cold: it gets new foo
 (new unit ids, made just before the clock starts, so nothing keyed on them can answer),
 builds a new Table from them (timed: its arrays and spatial tree are part of the answer),
 then asks. The terrain
-of a battle does not change, so its index (spatial trees, unions) is built once per set of
-features and remembered; the "terrain cold" rows build the features afresh every call too.
+of a battle does not change, so its index (spatial trees, unions) is built once for a line of
+tables: every call's table is made ``on_same_ground`` of one bare table of the layout (there
+is no process-wide index since issue 29); the "terrain cold" rows build the features and a
+new line every call.
 
 1. All shooting situations: ``sightings`` for every unit against every enemy (range, arc,
    whole-base arc, line of fire, blockers, whole-base visibility, woods along the line,
@@ -32,6 +34,9 @@ features and remembered; the "terrain cold" rows build the features afresh every
    behind, as Will's AWI's movement phase at 500 a side) one call a way against one
    ``furthest_many`` for all of them (the answers asserted equal), and ``short_of_units``
    (a rout ending on a unit, tried back 0.1 a time) against the plain walk it equals.
+8. ``--visible N`` (only that is run): ``visible_enemies`` (what ``rout`` asks) from 20
+   units of a big battle of N units a side, against ``_visible_enemies_plain`` (every line
+   asked everything), the answers asserted equal; milliseconds a call, CPU, one process.
 7. ``--shares [BOOK ...]`` (only that is run): where a default table battle's time goes,
    by cProfile's own CPU time over 60 random steps (seed 7001) after a warm-up battle: the
    table's Python by module, GEOS (Shapely's C), numpy, the book's and core's Python. The
@@ -325,6 +330,25 @@ _GEOMETRY = frozenset({"sight.py", "layout.py", "paths.py", "contact.py", "cover
 footprints, deployment, svg)."""
 
 
+def visible(units_a_side: int) -> None:
+    """Item 8 of the docstring."""
+    from smoothbore.table import visible_enemies
+    from smoothbore.table.sight import _visible_enemies_plain
+
+    table = big(units_a_side)
+    chosen = table.unit_ids[::max(1, len(table.unit_ids) // 20)]
+    assert [visible_enemies(table, u) for u in chosen] == [
+        _visible_enemies_plain(table, u) for u in chosen]
+    for _ in range(3):
+        for name, ask in (("visible_enemies", visible_enemies),
+                          ("every line asked everything", _visible_enemies_plain)):
+            start = time.process_time()
+            for u in chosen:
+                ask(table, u)
+            ms = (time.process_time() - start) / len(chosen) * 1e3
+            print(f"   {name:<28} {ms:7.2f} ms a call ({units_a_side} a side)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=60)
@@ -332,8 +356,13 @@ def main() -> None:
     parser.add_argument("--all-pairs-up-to", type=int, default=200)
     parser.add_argument("--many", type=int, default=None)
     parser.add_argument("--shares", nargs="*", default=None)
+    parser.add_argument("--visible", type=int, default=None)
     args = parser.parse_args()
     calls = args.calls
+    if args.visible is not None:
+        print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        visible(args.visible)
+        return
     if args.many is not None:
         print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         many(args.many)
@@ -351,10 +380,11 @@ def main() -> None:
                "woods-wall": (woods_wall, WALL)}
     print("1. all shooting situations, 20 units a side, cold (median ms; target < 20)")
     for name, (units, features) in layouts.items():
-        sample = sightings(Table(WIDTH, DEPTH, features=features, footprints=units(0)))
+        bare = Table(WIDTH, DEPTH, features=features)
+        sample = sightings(bare.on_same_ground(units(0)))
         in_play = sum(s.in_arc and s.line_clear for s in sample)
-        ms = median_ms(lambda given, f=features: sightings(  # type: ignore[misc]
-            Table(WIDTH, DEPTH, features=f, footprints=given)), calls, units)
+        ms = median_ms(lambda given, b=bare: sightings(  # type: ignore[misc]
+            b.on_same_ground(given)), calls, units)
         print(f"   {name:<11} {len(sample)} pairs ({in_play} in arc with a clear line): "
               f"{ms:6.2f} ms")
     ms = median_ms(lambda given: sightings(Table(
@@ -363,8 +393,8 @@ def main() -> None:
     print(f"   lines, terrain cold too: {ms:6.2f} ms")
 
     print("2. one pair, cold")
-    ms = median_ms(lambda given: sighting(Table(
-        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r4-{given[0]}",
+    ground = Table(WIDTH, DEPTH, features=fixed)
+    ms = median_ms(lambda given: sighting(ground.on_same_ground(given[1]), f"r4-{given[0]}",
         f"b4-{given[0]}"), calls, lambda tag: (tag, lines(tag)))
     print(f"   sighting: {ms:6.3f} ms (table and its arrays built: the same call on a built "
           f"table is below)")
@@ -374,8 +404,8 @@ def main() -> None:
     print(f"   sighting on a built table: {ms:6.3f} ms")
 
     print("3. all charges (800 pairs), cold")
-    ms = median_ms(lambda given: charges(Table(
-        WIDTH, DEPTH, features=fixed, footprints=given), None, 6.0), calls, lines)
+    ms = median_ms(lambda given: charges(ground.on_same_ground(given), None, 6.0), calls,
+                   lines)
     print(f"   charges: {ms:6.2f} ms")
 
     print("4. moves, cold")
@@ -385,12 +415,12 @@ def main() -> None:
         passages={TerrainKind.FENCE: CrossingCost(share=Fraction(1, 2)),
                   TerrainKind.WALL: CrossingCost(share=Fraction(1, 2)),
                   TerrainKind.STREAM: CrossingCost(share=Fraction(1, 2))})
-    ms = median_ms(lambda given: reachable(Table(
-        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r3-{given[0]}", 12.0, rates,
+    ms = median_ms(lambda given: reachable(
+        ground.on_same_ground(given[1]), f"r3-{given[0]}", 12.0, rates,
         full_move=6.0), calls, lambda tag: (tag, lines(tag)))
     print(f"   reachable (6 headings): {ms:6.2f} ms")
-    ms = median_ms(lambda given: route(Table(
-        WIDTH, DEPTH, features=fixed, footprints=given[1]), f"r3-{given[0]}", (28, 22),
+    ms = median_ms(lambda given: route(
+        ground.on_same_ground(given[1]), f"r3-{given[0]}", (28, 22),
         (30, 30)), calls, lambda tag: (tag, lines(tag)))
     print(f"   route (2 legs, through a fence and a hill): {ms:6.3f} ms")
     print("load average: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))

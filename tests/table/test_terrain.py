@@ -226,3 +226,15 @@ def test_a_table_on_the_same_ground_is_checked_as_a_new_table() -> None:
         table.on_same_ground([fp, fp])
     assert error.value.field == "Table.footprints"
     assert table.on_same_ground([fp]) == Table(40, 30, features=(woods,), footprints=(fp,))
+
+
+def test_tables_made_from_one_not_yet_asked_share_its_index() -> None:
+    # the parent works its index out when it hands it on: two branches (two moves tried
+    # from the same table, as a listing does) build none of their own
+    woods = Feature.rectangle("w", "dense woods", 10, 10, 8, 8)
+    table = Table(40, 30, features=(woods,), footprints=(Footprint("a", 20, 20, 0, 1, 4, 2),))
+    left = table.placed(Footprint("a", 15, 20, 0, 1, 4, 2))
+    right = table.placed(Footprint("a", 25, 20, 0, 1, 4, 2))
+    bare = table.on_same_ground()
+    assert left.terrain is right.terrain is bare.terrain is table.terrain
+    assert left.kinds_at(10, 10) == frozenset({TerrainKind.DENSE_WOODS})

@@ -331,6 +331,9 @@ class Table:
     def _sharing(self, new: Table, kept: tuple[str, ...]) -> Table:
         """``new`` (the same ground) with what this table has already worked out of what
         the two share: ``kept`` names the cached properties that still hold."""
+        # the terrain index is the line's: worked out here if not yet, so that every table
+        # made from this one shares it (none builds its own)
+        object.__setattr__(new, "terrain", self.terrain)
         for name in kept:
             try:
                 value = object.__getattribute__(self, name)
