@@ -76,7 +76,6 @@ NOT_MODULES = frozenset({
 """Strings that read as a module of a higher layer but name something else."""
 
 SHAPELY_ALLOWED = frozenset({
-    "smoothbore.will_awi.situations",
 })
 """The book modules that import Shapely today (issue 29 asks for none)."""
 

@@ -18,9 +18,6 @@ from types import MappingProxyType
 import attrs
 import numpy as np
 import numpy.typing as npt
-import shapely
-import shapely.ops
-from shapely.geometry.base import BaseGeometry
 
 from smoothbore.core import IllegalActionError, InvalidValueError, revised
 from smoothbore.table import (
@@ -32,6 +29,8 @@ from smoothbore.table import (
     PassageKind,
     Point,
     RateTable,
+    Region,
+    Regions,
     Route,
     Sighting,
     SightRules,
@@ -39,16 +38,26 @@ from smoothbore.table import (
     TerrainKind,
     Way,
     charges,
+    edges_of_ground,
     furthest,
     furthest_many,
+    gaps,
     in_contact,
+    outline_of,
+    point,
     point_distance,
+    polygon,
+    region_of,
+    regions_of,
     rout,
     route,
+    segment,
+    sharing_ground,
     short_of_units,
     sightings,
     stands_on_many,
     touching_faces,
+    union_of,
 )
 from smoothbore.table import Face as TableFace
 from smoothbore.table import nearest_enemies as table_nearest_enemies
@@ -565,10 +574,10 @@ def _charge_swept(table: Table, charger: Unit, short: float, options: Options,
     here = table.footprint(charger.id)
     (dx, dy), _ = bearing_vectors(here.facing)
     corners = here.corners
-    swept = shapely.difference(shapely.convex_hull(shapely.multipoints(
-        np.concatenate((corners, np.add(corners, (dx * short, dy * short)))))), here.outline)
+    swept = Regions.hulls(np.concatenate((corners, np.add(corners, (dx * short, dy * short))))[
+        np.newaxis])[0].difference(outline_of(here))
     for feature, wet in _impassable(table, rates):
-        if float(shapely.area(shapely.intersection(swept, wet))) > _SLIVER:
+        if swept.shared_area(wet) > _SLIVER:
             raise ImpassableError(action, feature.feature_id, feature.kind,
                                   rules.MOVEMENT_TERRAIN)
 
@@ -587,30 +596,29 @@ def impassable_at(table: Table, unit: Unit, options: Options, x: float, y: float
     grounds = memo.get(mover)
     if grounds is None:
         grounds = memo[mover] = _impassable(table, rate_table(unit, options))
-        shapely.prepare([ground for _, ground in grounds])  # asked again for every centre
     for feature, ground in grounds:
-        if bool(shapely.contains_xy(ground, x, y)):
+        if ground.contains(x, y):
             return f"{feature.label or feature.feature_id} ({feature.kind.value})"
     return ""
 
 
-def impassable_grounds(table: Table) -> dict[Mover, tuple[tuple[Feature, BaseGeometry], ...]]:
+def impassable_grounds(table: Table) -> dict[Mover, tuple[tuple[Feature, Region], ...]]:
     """The ground each kind of mover may not enter on this table, asked so far
     (``impassable_at``)."""
     return {}
 
 
-def _impassable(table: Table, rates: RateTable) -> tuple[tuple[Feature, BaseGeometry], ...]:
+def _impassable(table: Table, rates: RateTable) -> tuple[tuple[Feature, Region], ...]:
     """Each feature a mover with these rates may not enter (NA), with its ground: its area
     less where a ford or bridge crosses it (Rules - Movement: Effects of terrain)."""
-    out: list[tuple[Feature, BaseGeometry]] = []
+    out: list[tuple[Feature, Region]] = []
     for feature in table.features:
         if feature.kind not in _KINDS or rates.rate(feature.kind) is not None:
             continue
-        ground = feature.area
+        ground = region_of(feature)
         for dry in table.features:
             if feature.kind in _MASKS.get(dry.kind, ()):
-                ground = ground.difference(dry.area)
+                ground = ground.difference(dry)
         out.append((feature, ground))
     return tuple(out)
 
@@ -800,7 +808,7 @@ def steady_ground(table: Table, here: Footprint, dx: float, dy: float
     if not _units_apart(table, here, dx, dy):
         return None
     edges = _edges(table)
-    if edges is not None and shapely.dwithin(_line(here, dx, dy), edges, _BEYOND):
+    if edges is not None and edges.within(_line(here, dx, dy), _BEYOND):
         return None
     return _ground_at(table, here.x, here.y)
 
@@ -901,12 +909,10 @@ def _ends_on(table: Table, unit: Unit, end: Footprint) -> IllegalActionError | N
 def _stands_on(table: Table, end: Footprint) -> str | None:
     """The first unit (as the table's tree gives them) whose inside ``end``'s meets."""
     layout = table.layout
-    for row in layout.tree.query(end.shape, predicate="intersects").tolist():
-        other: Footprint = layout.footprints[row]
-        if other.unit_id != end.unit_id and shapely.relate_pattern(end.shape, other.shape,
-                                                                   "T********"):
-            return other.unit_id
-    return None
+    rows = layout.tree.query(end.shape, predicate="intersects").tolist()
+    on = sharing_ground(end, [f for f in (layout.footprints[r] for r in rows)
+                              if f.unit_id != end.unit_id])
+    return on[0] if on else None
 
 
 def _stand_on_many(table: Table, ends: Sequence[Footprint]) -> None:
@@ -936,9 +942,9 @@ GROUND = "will_awi: ground"
 ground as one shape, their boxes, the edges a move's line may meet, the areas' boxes."""
 
 
-def _ground(table: Table) -> BaseGeometry | None:
+def _ground(table: Table) -> Region | None:
     """``_ground_of`` the table's features, kept in the battle's store (``GROUND``)."""
-    found: BaseGeometry | None = table.store(GROUND).ask(
+    found: Region | None = table.store(GROUND).ask(
         ("ground", table.features), functools.partial(_ground_of, table.features))
     return found
 
@@ -950,10 +956,11 @@ def _ground_boxes(table: Table) -> tuple[tuple[float, float, float, float], ...]
     return found
 
 
-def _edges(table: Table) -> BaseGeometry | None:
-    """``_edges_of`` the table's features, kept in the battle's store."""
-    found: BaseGeometry | None = table.store(GROUND).ask(
-        ("edges", table.features), functools.partial(_edges_of, table.features))
+def _edges(table: Table) -> Region | None:
+    """The table's ``edges_of_ground`` (None: bare table), kept in the battle's store by
+    its features."""
+    found: Region | None = table.store(GROUND).ask(
+        ("edges", table.features), functools.partial(_edges_of, table))
     return found
 
 
@@ -964,13 +971,11 @@ def _area_boxes(table: Table) -> tuple[tuple[float, float, float, float], ...]:
     return found
 
 
-def _ground_of(features: tuple[Feature, ...]) -> BaseGeometry | None:
-    """Every feature's ground (areas and lines) as one prepared shape (None: bare table)."""
+def _ground_of(features: tuple[Feature, ...]) -> Region | None:
+    """Every feature's ground (areas and lines) as one region (None: bare table)."""
     if not features:
         return None
-    union = shapely.union_all([f.area for f in features])
-    shapely.prepare(union)
-    return union
+    return union_of(features)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1064,13 +1069,13 @@ def open_move(table: Table, here: Footprint, dx: float, dy: float, *,
     if not near:
         return True
     ground = _ground(table)
-    shape: BaseGeometry
+    shape: Region
     if swept_ground:
         start = _corners(here)
-        shape = shapely.Polygon(_hull([*start, *((x + dx, y + dy) for x, y in start)]))
+        shape = polygon(_hull([*start, *((x + dx, y + dy) for x, y in start)]))
     else:
         shape = _line(here, dx, dy)
-    return ground is None or not shapely.dwithin(shape, ground, 1e-6)
+    return ground is None or not ground.within(shape, 1e-6)
 
 
 def _units_apart(table: Table, here: Footprint, dx: float, dy: float) -> bool:
@@ -1139,19 +1144,18 @@ def _not_apart(table: Table, here: Footprint, dx: float, dy: float,
     return [fps[i] for i in found.near_rows(min(xs), min(ys), max(xs), max(ys), widen)]
 
 
-def _line(here: Footprint, dx: float, dy: float) -> BaseGeometry:
+def _line(here: Footprint, dx: float, dy: float) -> Region:
     """The line the centre moves along (a point when it does not move)."""
     if dx == 0 and dy == 0:
-        return shapely.Point(here.x, here.y)
-    return shapely.linestrings([(here.x, here.y), (here.x + dx, here.y + dy)])
+        return point(here.x, here.y)
+    return segment((here.x, here.y), (here.x + dx, here.y + dy))
 
 
 def _enters_ground(table: Table, here: Footprint, dx: float, dy: float) -> bool:
     """The centre's line goes into a feature or across a line (their insides meet): its
     route has more than one leg of open ground, or a passage."""
     ground = _ground(table)
-    return ground is not None and bool(
-        shapely.relate_pattern(_line(here, dx, dy), ground, "T********"))
+    return ground is not None and ground.shares_ground(_line(here, dx, dy))
 
 
 def _clear_of_enemies(table: Table, unit_id: str, end: Footprint, gap: float) -> bool:
@@ -1197,7 +1201,7 @@ def _nearest_enemy_afresh(table: Table, here: Footprint) -> float | None:
     if not rows:
         return None
     fps = found.footprints
-    return float(shapely.distance(here.shape, [fps[i].shape for i in rows]).min())
+    return float(gaps(here, [fps[i] for i in rows]).min())
 
 
 def _nearest_enemies(table: Table, ends: Sequence[Footprint]) -> None:
@@ -1300,8 +1304,8 @@ def _nearest_of(table: Table, here: Footprint) -> Footprint | None:
     if not rows:
         return None
     fps = found.footprints
-    gaps = shapely.distance(here.shape, [fps[i].shape for i in rows])
-    return fps[rows[int(gaps.argmin())]]
+    found_gaps = gaps(here, [fps[i] for i in rows])
+    return fps[rows[int(found_gaps.argmin())]]
 
 
 GOES = "will_awi: goes"
@@ -1467,7 +1471,7 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
     speed = rates.speed(_ground_at(table, here.x, here.y))
     edges = _edges(table)
     if speed is None:
-        if edges is not None and shapely.dwithin(_line(here, 0.0, 0.0), edges, _BEYOND):
+        if edges is not None and edges.within(_line(here, 0.0, 0.0), _BEYOND):
             return None
         return Reach(here.centre, 0.0, None)
     go = budget * float(speed)
@@ -1475,7 +1479,7 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
     if _edge_limit(table, here, dx, dy) <= reach:
         return None
     ex, ey = dx * reach, dy * reach
-    if edges is not None and shapely.dwithin(_line(here, ex, ey), edges, _BEYOND):
+    if edges is not None and edges.within(_line(here, ex, ey), _BEYOND):
         return None
     side = here.side
     x0, y0, x1, y1 = _box(here)
@@ -1499,8 +1503,8 @@ def steady_go(table: Table, here: Footprint, dx: float, dy: float, budget: float
                          or b0 - y1 > _BEYOND or y0 - b1 > _BEYOND)]
     if blocking:
         start = _corners(here)
-        swept = shapely.Polygon(_hull([*start, *((x + ex, y + ey) for x, y in start)]))
-        if any(shapely.dwithin(swept, f.area, _BEYOND) for f in blocking):
+        swept = polygon(_hull([*start, *((x + ex, y + ey) for x, y in start)]))
+        if any(swept.within(f, _BEYOND) for f in blocking):
             return None
     return Reach((here.x + dx * go, here.y + dy * go), go, None)
 
@@ -1513,19 +1517,15 @@ does not stop it for that enemy)."""
 
 def _kept_off_already(here: Footprint, enemy: Footprint) -> bool:
     """The enemy is well within 1" of the unit where it starts."""
-    return float(shapely.distance(here.shape, enemy.shape)) < _ALREADY
+    return region_of(here).distance(enemy) < _ALREADY
 
 
-def _edges_of(features: tuple[Feature, ...]) -> BaseGeometry | None:
-    """The edges of every area and every line a move crosses, as one prepared shape (None:
-    bare table): where a centre's route changes ground or has a passage."""
-    terrain = terrain_index(features)
-    parts = [*shapely.boundary(terrain.areas).tolist(), *terrain.lines.tolist()]
-    if not parts:
-        return None
-    union = shapely.union_all(parts)
-    shapely.prepare(union)
-    return union
+def _edges_of(table: Table) -> Region | None:
+    """The edges of every area and every line a move crosses, as one region (None: bare
+    table): where a centre's route changes ground or has a passage (the table's
+    ``edges_of_ground``)."""
+    found = edges_of_ground(table)
+    return None if found.is_empty else found
 
 
 def _area_boxes_of(features: tuple[Feature, ...]) -> tuple[tuple[float, float, float, float],
@@ -1769,14 +1769,15 @@ def _relaid_clash(table: Table, after: Unit) -> str:
     new = relaid(table, after)
     side = new.side  # its enemies: the units of another side (``Table.enemies_of``)
     layout = table.layout
+    new_ground = region_of(new)
     for i in sorted(layout.tree.query(new.shape, predicate="dwithin", distance=1.0).tolist()):
         other = layout.footprints[i]
         if other.unit_id == after.id:
             continue
-        if shapely.relate_pattern(new.shape, other.shape, "T********"):
+        if new_ground.shares_ground(other):
             return f"its new footprint would overlap {other.label or other.unit_id}"
         enemy = bool(side and other.side and other.side != side)
-        if enemy and float(shapely.distance(new.shape, other.shape)) < 1 - 1e-9:
+        if enemy and new_ground.distance(other) < 1 - 1e-9:
             return f'its new footprint would end within 1" of {other.label or other.unit_id}'
     return ""
 
@@ -1814,17 +1815,21 @@ def turning_room(table: Table) -> Mapping[str, tuple[str, ...]]:
     """For every unit, the other units and the obstacles within the circle its corners
     sweep as it turns about its centre."""
     layout = table.layout
-    discs = shapely.buffer(shapely.points(layout.centre), layout.radius, quad_segs=8)
     found: dict[str, list[str]] = {f.unit_id: [] for f in layout.footprints}
     ids = [f.unit_id for f in layout.footprints]
     if ids:
-        near, other = layout.tree.query(discs, predicate="intersects")
-        for i, j in zip(near.tolist(), other.tolist(), strict=True):
-            if i != j:
-                found[ids[i]].append(ids[j])
+        circles = [point(float(x), float(y)).buffered(float(r))
+                   for (x, y), r in zip(layout.centre.tolist(), layout.radius.tolist(),
+                                        strict=True)]
+        units = regions_of(layout.footprints, outlines=True)  # as the layout's tree
+        for i, disc in enumerate(circles):
+            for j in units.near(disc):
+                if i != j:
+                    found[ids[i]].append(ids[j])
+        discs = regions_of(circles)
         for feature in table.features:
             if feature.kind in _SOLID:
-                hit = shapely.intersects(discs, feature.area)
+                hit = discs.intersects(feature)
                 for i in np.flatnonzero(hit).tolist():
                     found[ids[i]].append(feature.feature_id)
     return MappingProxyType({k: tuple(sorted(v)) for k, v in found.items()})
@@ -1922,14 +1927,15 @@ def known_bombardments(table: Table) -> dict[tuple[str, str], FireFacts]:
 
 
 def _bombard_facts(table: Table, feature: Feature, here: Footprint) -> FireFacts:
-    near, _ = shapely.ops.nearest_points(feature.area, here.shape)
-    gap = float(shapely.distance(feature.area, here.shape))
+    ground = region_of(feature)
+    (nx, ny), _ = ground.nearest(here)
+    gap = ground.distance(here)
     fx, fy = here.front_centre
     (ax, ay), (rx, ry) = bearing_vectors(here.facing)
-    dx, dy = near.x - fx, near.y - fy
+    dx, dy = nx - fx, ny - fy
     angle = 0.0 if math.hypot(dx, dy) < 1e-9 else math.degrees(
         math.atan2(dx * rx + dy * ry, dx * ax + dy * ay))
-    rise = table.level_at(near.x, near.y) - table.level_at(here.x, here.y)
+    rise = table.level_at(nx, ny) - table.level_at(here.x, here.y)
     return FireFacts(range_inches=round(gap, 6), angle=round(max(-180.0, min(180.0, angle)), 6),
                      higher_ground=rise != 0)
 
@@ -1947,8 +1953,8 @@ def chain_within(state: State, unit_id: str) -> frozenset[str]:
     here = table.units.get(unit_id)
     if here is None or not table.footprints:
         return frozenset()
-    gaps = shapely.distance(shapely.Point(here.x, here.y), [f.shape for f in table.footprints])
-    return frozenset(f.unit_id for f, gap in zip(table.footprints, gaps.tolist(), strict=True)
+    found = gaps((here.x, here.y), table.footprints)
+    return frozenset(f.unit_id for f, gap in zip(table.footprints, found.tolist(), strict=True)
                      if round(gap, 6) <= CHAIN)
 
 
@@ -2019,8 +2025,9 @@ def units_within(state: State, unit_id: str, others: tuple[str, ...],
     here = table.units.get(unit_id)
     if here is None:
         return ()
+    ground = region_of(here)
     return tuple(o for o in others if o in table.units
-                 and float(shapely.distance(here.shape, table.units[o].shape)) <= reach + 1e-9)
+                 and ground.distance(table.units[o]) <= reach + 1e-9)
 
 
 def work_gap(state: State, unit_id: str, work_id: str, at: Place | None = None) -> float | None:
@@ -2034,7 +2041,7 @@ def work_gap(state: State, unit_id: str, work_id: str, at: Place | None = None) 
         return None
     if at is not None:
         here = here.moved_to(*at)
-    return round(float(shapely.distance(feature.area, here.shape)), 6)
+    return round(region_of(feature).distance(here), 6)
 
 
 def blast_within(state: State, work_id: str, radius: float) -> frozenset[str]:
@@ -2045,8 +2052,8 @@ def blast_within(state: State, work_id: str, radius: float) -> frozenset[str]:
     feature = table.terrain.by_id.get(work_id)
     if feature is None or not table.footprints:
         return frozenset()
-    gaps = shapely.distance(feature.area, [f.shape for f in table.footprints])
-    return frozenset(f.unit_id for f, gap in zip(table.footprints, gaps.tolist(), strict=True)
+    found = gaps(feature, table.footprints)
+    return frozenset(f.unit_id for f, gap in zip(table.footprints, found.tolist(), strict=True)
                      if round(gap, 6) <= radius)
 
 
@@ -2074,10 +2081,9 @@ def spread_facts(state: State, unit: Unit) -> SpreadSituation:
     here = units.get(unit.id)
     if here is None:
         return SpreadSituation(False, False)
-    charging = [units[u.id].shape for u in state.units_of(unit.side)
+    charging = [units[u.id] for u in state.units_of(unit.side)
                 if u.highland_charge and u.id != unit.id and u.id in units]
-    near = bool(charging) and round(float(shapely.distance(here.shape, charging).min()), 6) \
-        <= SPREAD
+    near = bool(charging) and round(float(gaps(here, charging).min()), 6) <= SPREAD
     nearest = _nearest_enemy(table, unit.id)
     return SpreadSituation(near, nearest is not None and round(nearest, 6) <= MUSKET_RANGE)
 
@@ -2093,8 +2099,8 @@ def rush_end(state: State, unit: Unit, distance: float) -> Retirement | None:
         return None
     layout = table.layout
     here = table.footprint(unit.id)
-    gaps = shapely.distance(here.shape, layout.shapes[layout.rows(enemies)])
-    nearest = table.footprint(enemies[int(gaps.argmin())])
+    found = gaps(here, [layout.footprints[r] for r in layout.rows(enemies).tolist()])
+    nearest = table.footprint(enemies[int(found.argmin())])
     bearing = math.degrees(math.atan2(nearest.x - here.x, nearest.y - here.y))
     turned = here.moved_to(here.x, here.y, round(normal_degrees(bearing) % 360.0, 3))
     if not table.holds(turned):
@@ -2120,26 +2126,25 @@ def commander_sees(table: Table, general_id: str, unit_id: str) -> bool:
         return True
     here = table.commander_point(general_id)
     target = table.footprint(unit_id)
-    line = shapely.shortest_line(shapely.Point(*here), target.shape)
+    line = segment(*point(*here).nearest(target))
     blockers = table.terrain.blockers(SIGHT.blocking, SIGHT.hills_block)
     if len(blockers.features):
         top = max(table.level_at(*here), table.level_at(target.x, target.y))
-        for k in blockers.tree.query(line).tolist():
-            if blockers.hill[k] and blockers.hills_by_level and blockers.levels[k] <= top:
+        crossed = Regions(blockers.inner).intersects(line).tolist()
+        for k, hit in enumerate(crossed):
+            if not hit or (blockers.hill[k] and blockers.hills_by_level
+                           and blockers.levels[k] <= top):
                 continue
-            if not shapely.intersects(blockers.inner[k], line):
-                continue
-            area = blockers.geoms[k]
-            if not (shapely.intersects_xy(area, *here)
-                    or shapely.intersects_xy(area, target.x, target.y)):
+            area = Region(blockers.geoms[k])
+            if not (area.contains(*here, edge=True)
+                    or area.contains(target.x, target.y, edge=True)):
                 return False
     if not SIGHT.units_block:
         return True
     layout = table.layout
-    rows = layout.tree.query(line)
-    others = rows[np.fromiter((layout.footprints[r].unit_id not in (unit_id, mark.attached_to)
-                               for r in rows.tolist()), bool, len(rows))]
-    return not bool(np.any(shapely.intersects(layout.inner_of(others), line)))
+    rows = np.fromiter((r for r, f in enumerate(layout.footprints)
+                        if f.unit_id not in (unit_id, mark.attached_to)), np.intp)
+    return not bool(np.any(Regions(layout.inner_of(rows)).intersects(line)))
 
 
 def ride(state: State, general_id: str, unit_id: str) -> float | None:
