@@ -39,6 +39,7 @@ from smoothbore.table import (
     Way,
     charges,
     edges_of_ground,
+    footprints_near,
     furthest,
     furthest_many,
     gaps,
@@ -52,7 +53,6 @@ from smoothbore.table import (
     rout,
     route,
     segment,
-    sharing_ground,
     short_of_units,
     sightings,
     stands_on_many,
@@ -908,10 +908,7 @@ def _ends_on(table: Table, unit: Unit, end: Footprint) -> IllegalActionError | N
 
 def _stands_on(table: Table, end: Footprint) -> str | None:
     """The first unit (as the table's tree gives them) whose inside ``end``'s meets."""
-    layout = table.layout
-    rows = layout.tree.query(end.shape, predicate="intersects").tolist()
-    on = sharing_ground(end, [f for f in (layout.footprints[r] for r in rows)
-                              if f.unit_id != end.unit_id])
+    (on,) = stands_on_many(table, (end,))
     return on[0] if on else None
 
 
@@ -1768,10 +1765,8 @@ def relaid_clashes(table: Table) -> dict[Unit, str]:
 def _relaid_clash(table: Table, after: Unit) -> str:
     new = relaid(table, after)
     side = new.side  # its enemies: the units of another side (``Table.enemies_of``)
-    layout = table.layout
     new_ground = region_of(new)
-    for i in sorted(layout.tree.query(new.shape, predicate="dwithin", distance=1.0).tolist()):
-        other = layout.footprints[i]
+    for other in footprints_near(table, new.bounds, 1.0):  # table order; boxes 1" apart or less
         if other.unit_id == after.id:
             continue
         if new_ground.shares_ground(other):
