@@ -25,10 +25,8 @@ declared on the ruleset's ``Extra`` with ``phase_scoped`` and ``turn_scoped`` fi
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
-from weakref import getweakrefcount as _getweakrefcount
 
 import attrs
 
@@ -37,7 +35,14 @@ from smoothbore.core.enums import Result
 from smoothbore.core.errors import IllegalActionError, InvalidValueError
 from smoothbore.core.events import Event, Fact
 from smoothbore.core.protocols import Phase
-from smoothbore.core.state import MAX_COUNTER, BattleState, DiceState, evolved, units_by_id
+from smoothbore.core.state import (
+    MAX_COUNTER,
+    BattleState,
+    DiceState,
+    _copy_dice,
+    evolved,
+    units_by_id,
+)
 from smoothbore.core.validate import check_range
 
 __all__ = [
@@ -640,8 +645,8 @@ class Engine(Generic[S, A]):
         Every battle step runs this, so the engine's own part is written out here (issue 29:
         at most 10 k instructions a step besides the check and the handler): the lookups of
         ``rule_on`` on its plain path, the step's log, the next ``DiceState``, and the dice
-        carried onto the handler's state without copying it when nothing else can see that
-        state yet (``_SOLE``)."""
+        carried onto a copy of the handler's state that keeps what was already derived from
+        it (``BattleState.with_dice``)."""
         if rulings is None:
             kept = None
         elif rulings.state is state and len(rulings.actions) == 1 and (
@@ -704,13 +709,9 @@ class Engine(Generic[S, A]):
         following = _new_object(DiceState)
         _set_seed(following, dice.seed)
         _set_counter(following, counter)
-        if _SOLE is not None and _getrefcount(new) == _SOLE and not _getweakrefcount(new):
-            try:
-                _set_dice(new, following)  # nothing else holds ``new`` (``_SOLE``)
-            except TypeError:  # not a BattleState: as ``with_dice`` says
-                return new.with_dice(following), tuple(log._events)
-            return new, tuple(log._events)
-        return new.with_dice(following), tuple(log._events)
+        if type(new) is not BattleState:  # ``new.with_dice``, written out
+            return new.with_dice(following), tuple(log._events)
+        return _copy_dice(new, following), tuple(log._events)
 
     def apply(self, state: S, action: A, dice: Dice, rulings: Rulings[A] | None = None
               ) -> tuple[S, tuple[Event, ...]]:
@@ -754,45 +755,6 @@ def _drawn_slot(groups: list[tuple[Deferred[A], ActionRule[Any, Any]]],
 _new_object = object.__new__
 _set_seed = DiceState.__dict__["seed"].__set__
 _set_counter = DiceState.__dict__["counter"].__set__
-_set_dice = BattleState.__dict__["dice"].__set__
-_getrefcount: Callable[[object], int] = getattr(sys, "getrefcount", lambda value: -1)
-
-
-class _Probe:
-    """A value made only to count the references to a value that one local name holds."""
-
-    __slots__ = ()
-
-
-def _sole_references() -> int | None:
-    """What ``sys.getrefcount`` says of a value held by one local name alone, written as
-    ``Engine.step`` holds the handler's state (None where such a count cannot be trusted:
-    not CPython, a free-threaded build, or CPython 3.14 on, whose borrowed stack references
-    may leave the count lower than the holders)."""
-    if (sys.implementation.name != "cpython" or sys.version_info >= (3, 14)
-            or not getattr(sys, "_is_gil_enabled", lambda: True)()):
-        return None
-    new = _Probe()
-    return _getrefcount(new)
-
-
-_SOLE = _sole_references()
-"""The reference count of a state that ``Engine.step``'s local name alone holds (None: the
-dice are always carried by a copy).
-
-How ``Engine.step`` carries the dice forward onto the handler's state. The plain way is a
-copy (``BattleState.with_dice``: eleven slots, some 10 k instructions, a third of the
-engine's own work a step before issue 29). But a handler almost always returns a state it
-has just made, which nothing else has seen: no name, container, cache or weak reference
-holds it, only the step's own local name, and ``sys.getrefcount`` says so exactly in
-CPython (as CPython itself appends to a string in place when nothing else holds it).
-Setting the dice slot of such a state is the last stroke of its making, as
-``attrs.evolve`` sets each slot of a new value: no one can observe the state before it.
-Any other holder (a handler returning the state it was given, a cache keeping what it
-returned, a weak reference) and the state is copied as before. The answers already
-derived on it are kept: a derived query reads the units, commanders, extra, options, turn
-and phase, never the dice (``BattleState.derived``). Counted by
-``tests/core/test_engine_work.py``."""
 
 
 # --- keeping derived things in step -------------------------------------------------------

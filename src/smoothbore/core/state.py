@@ -510,7 +510,8 @@ class BattleState(Generic[U, C, X, O]):
 
     def with_dice(self, dice: DiceState) -> BattleState[U, C, X, O]:
         """This state with the dice state of the next step (``replace(dice=...)`` without
-        its checks: a ``DiceState`` was checked when made; every step makes one)."""
+        its checks: a ``DiceState`` was checked when made; every step makes one). What was
+        derived from this state goes with it: no derived answer reads the dice."""
         if type(dice) is not DiceState:
             raise InvalidValueError("BattleState.dice", dice, "a DiceState")
         new: BattleState[U, C, X, O] = _copy_dice(self, dice)
@@ -753,12 +754,15 @@ _copy_with = _copier(BattleState, _FIELDS)
 def _one_field_copier(kind: type, names: tuple[str, ...], changed: str
                       ) -> Callable[[Any, Any], Any]:
     """A function ``copy(value, new_value)``: a new ``kind`` with field ``changed`` set to
-    ``new_value`` and the others as they were (the copy ``Engine.step`` makes every step)."""
+    ``new_value`` and the others as they were (the copy ``Engine.step`` makes every step).
+    What was derived from ``value`` is handed on with it, the very memo: the field changed is
+    one no derived query reads (``BattleState.derived``: never the dice), so every answer
+    already worked out, or worked out later on either copy, is the same for both."""
     lines = ["def copy(self, value, _new=object.__new__):", "    new = _new(type(self))"]
     lines += [f"    _set_{name}(new, value)" if name == changed
               else f"    _set_{name}(new, self.{name})" for name in names]
     derived = [f.name for f in attrs.fields(kind) if not f.init]
-    lines += [f"    _set_{name}(new, {{}})" for name in derived]
+    lines += [f"    _set_{name}(new, self.{name})" for name in derived]  # handed on
     lines.append("    return new")
     scope: dict[str, Any] = {f"_set_{name}": kind.__dict__[name].__set__
                              for name in (*names, *derived)}
