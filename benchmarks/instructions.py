@@ -133,13 +133,10 @@ def child(book: str, battle: str, steps: int, seed: int) -> dict[str, Any]:
         mark("empty")
     table = getattr(getattr(start, "extra", None), "table", None)
     if table is not None:
-        import attrs
-
-        from smoothbore.table import Table, enemy_pairs, sightings
+        from smoothbore.table import enemy_pairs, sightings
 
         pairs = enemy_pairs(table)
-        fresh = Table(**{f.name: getattr(table, f.name)
-                         for f in attrs.fields(Table) if f.init})
+        fresh = table.on_same_ground(table.footprints, table.commanders)  # the line's next
         if len(pairs) >= 10:
             mark("sight:cold")
             sightings(fresh, pairs[:1])
@@ -154,12 +151,13 @@ def child(book: str, battle: str, steps: int, seed: int) -> dict[str, Any]:
 def child_sightings(seed: int) -> dict[str, Any]:
     """The fixed cost of ``sightings`` on every embedded table battle's first table: after a
     warm-up call on another table (so that no first use of a module is counted), a call of
-    one pair on a new table value (``cold``), then five calls of one pair each and three of
-    eight pairs each on it, different pairs every call (the medians are the figures)."""
-    import attrs
+    one pair on a new table value of the same ground (``cold``: ``Table.on_same_ground``, as
+    a battle's next table is, whose terrain index is the line's), then five calls of one pair
+    each and three of eight pairs each on it, different pairs every call (the medians are
+    the figures)."""
 
     from smoothbore.rulesets import available_rulesets
-    from smoothbore.table import Table, enemy_pairs, sightings
+    from smoothbore.table import enemy_pairs, sightings
 
     tables = []
     for ruleset in available_rulesets():
@@ -174,8 +172,7 @@ def child_sightings(seed: int) -> dict[str, Any]:
         pairs = enemy_pairs(table)
         other = tables[i - 1][2]
         sightings(other, enemy_pairs(other)[:9])  # warm-up: first uses of modules
-        fresh = Table(**{f.name: getattr(table, f.name)
-                         for f in attrs.fields(Table) if f.init})
+        fresh = table.on_same_ground(table.footprints, table.commanders)  # the line's next
         mark(f"cold:{i}")
         sightings(fresh, pairs[:1])
         for k in range(5):
