@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import attrs
 import pytest
@@ -174,3 +175,30 @@ def test_footprint_of_each_unit_matches_its_type() -> None:
     for unit in state.units:
         fp = table.footprint(unit.id)
         assert fp == footprint(unit, fp.x, fp.y, fp.facing)
+
+
+def test_a_halted_charger_routed_off_the_table_is_offered_no_fire() -> None:
+    """Marye's Heights, seed 904620 (found by benchmarks/memory.py): the 63rd New York,
+    halted in its charge (A12), is shot, routs 24" off the table and goes home at step 93;
+    it stays among the halted, but a halted charger fires only while in the fight, so the
+    listing offers it no Fire (before: the listing measured its missing footprint and
+    raised). Every step of the battle lists only what the check accepts."""
+    from smoothbore.battle import RandomPolicy
+    from smoothbore.boltaction_acw.actions import Fire
+    from smoothbore.rulesets import get_ruleset
+
+    ruleset = get_ruleset("boltaction_acw")
+    turn: Any = ruleset.turn
+    state = dict(ruleset.battles())["maryes-heights"](904620)
+    policy = RandomPolicy(904620)
+    gone = None
+    for _ in range(120):
+        chosen = policy.choose_ruled(turn, state)
+        if chosen is None:
+            break
+        state, _events = turn.step(state, chosen.actions[0], chosen)
+        if gone is None and state.unit("u63ny").home:
+            gone = state
+    assert gone is not None and "u63ny" in gone.extra.halted
+    assert not any(isinstance(a, Fire) and a.unit_id == "u63ny"
+                   for a in turn.legal_actions(gone))

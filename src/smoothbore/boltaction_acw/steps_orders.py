@@ -438,7 +438,8 @@ def candidates_fire(state: State) -> Iterator[Fire]:
     table, at each enemy that might stand in its weapon's range, with no facts: the check
     measures the range, arc and sight."""
     known = situation(state)
-    shooters = list(known.ready.values()) + [state.unit(u) for u in sorted(state.extra.halted)]
+    halted = (state.unit(u) for u in sorted(state.extra.halted))
+    shooters = list(known.ready.values()) + [u for u in halted if u.in_the_fight]  # as checked
     if state.extra.table is not None:
         table = situations.table_of(state)
         for unit in shooters:
